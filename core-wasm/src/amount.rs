@@ -1,0 +1,133 @@
+//! Token amounts as exact integers in base units (LVLX 18 decimals, USDT 6). Text in, text out:
+//! JavaScript never holds an amount as a float.
+//!
+//! `u128` holds 3.4·10^20 LVLX, far above any supply this platform will see; every operation is
+//! checked, so an overflow is an error and never a wrong number.
+
+use crate::{LVLX_DECIMALS, USDT_DECIMALS};
+
+/// A base-unit amount.
+pub type Units = u128;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AmountError {
+    #[error("not a decimal amount")]
+    Malformed,
+    #[error("more fraction digits than the token has")]
+    TooPrecise,
+    #[error("amount out of range")]
+    Overflow,
+    #[error("unsupported number of decimals")]
+    Decimals,
+}
+
+/// Largest number of decimals a `u128` amount can meaningfully carry.
+const MAX_DECIMALS: u32 = 30;
+
+fn scale(decimals: u32) -> Result<Units, AmountError> {
+    if decimals > MAX_DECIMALS {
+        return Err(AmountError::Decimals);
+    }
+    Ok(10u128.pow(decimals))
+}
+
+/// Parses a base-unit integer ("1500000000000000000").
+pub fn parse_base(text: &str) -> Result<Units, AmountError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(AmountError::Malformed);
+    }
+    text.parse().map_err(|_| AmountError::Overflow)
+}
+
+/// Parses a human amount ("1.5", ".25", "10") into base units. Rejects signs, exponents,
+/// separators and more fraction digits than `decimals` (never rounds silently).
+pub fn parse_units(text: &str, decimals: u32) -> Result<Units, AmountError> {
+    let unit = scale(decimals)?;
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !digits(whole) || !digits(fraction) {
+        return Err(AmountError::Malformed);
+    }
+    if fraction.len() > decimals as usize {
+        return Err(AmountError::TooPrecise);
+    }
+    let whole: Units = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| AmountError::Overflow)?
+    };
+    let fraction_units: Units = if fraction.is_empty() {
+        0
+    } else {
+        let padded = format!("{fraction:0<width$}", width = decimals as usize);
+        padded.parse().map_err(|_| AmountError::Overflow)?
+    };
+    whole
+        .checked_mul(unit)
+        .and_then(|w| w.checked_add(fraction_units))
+        .ok_or(AmountError::Overflow)
+}
+
+/// Formats base units exactly, without trailing fraction zeros: 1500000 (6) → "1.5".
+pub fn format_units(units: Units, decimals: u32) -> Result<String, AmountError> {
+    let unit = scale(decimals)?;
+    let whole = units / unit;
+    let fraction = units % unit;
+    if fraction == 0 {
+        return Ok(whole.to_string());
+    }
+    let fraction = format!("{fraction:0>width$}", width = decimals as usize);
+    Ok(format!("{whole}.{}", fraction.trim_end_matches('0')))
+}
+
+/// Rounds half up to `digits` fraction digits and always shows them: (1555, 3, 2) → "1.56".
+pub fn format_fixed(units: Units, decimals: u32, digits: u32) -> Result<String, AmountError> {
+    if digits >= decimals {
+        let unit = scale(decimals)?;
+        let fraction = format!("{:0>width$}", units % unit, width = decimals as usize);
+        let fraction = format!("{fraction:0<width$}", width = digits as usize);
+        return Ok(join(units / unit, &fraction));
+    }
+    let step = scale(decimals - digits)?;
+    let rounded = units
+        .checked_add(step / 2)
+        .ok_or(AmountError::Overflow)?
+        / step;
+    let unit = scale(digits)?;
+    let fraction = if digits == 0 {
+        String::new()
+    } else {
+        format!("{:0>width$}", rounded % unit, width = digits as usize)
+    };
+    Ok(join(rounded / unit, &fraction))
+}
+
+fn join(whole: Units, fraction: &str) -> String {
+    if fraction.is_empty() {
+        whole.to_string()
+    } else {
+        format!("{whole}.{fraction}")
+    }
+}
+
+/// Price rule of SPEC §1: the USDT value of an LVLX amount is LVLX / 10, in USDT base units,
+/// rounded half up to the USDT unit.
+pub fn lvlx_to_usdt_units(lvlx: Units) -> Units {
+    // LVLX base units (10^-18) / 10 = USDT base units (10^-6) · 10^13.
+    let divisor = 10u128.pow(LVLX_DECIMALS - USDT_DECIMALS + 1);
+    lvlx / divisor + u128::from(lvlx % divisor >= divisor / 2)
+}
+
+/// The USDT value of an LVLX amount as SPEC §1 shows it: LVLX / 10, rounded half up to 2
+/// decimals. "12345000000000000000" (12.345 LVLX) → "1.23"; 12.35 LVLX → "1.24".
+pub fn lvlx_to_usdt(lvlx: Units) -> String {
+    // Round once, from the exact value, straight to cents (10^17 LVLX base units per cent).
+    let per_cent = 10u128.pow(LVLX_DECIMALS - 1);
+    let cents = lvlx / per_cent + u128::from(lvlx % per_cent >= per_cent / 2);
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+/// Exact sum; `None` on overflow.
+pub fn sum<I: IntoIterator<Item = Units>>(amounts: I) -> Option<Units> {
+    amounts.into_iter().try_fold(0u128, |acc, a| acc.checked_add(a))
+}

@@ -1,0 +1,79 @@
+//! Time rules (SPEC §9, DESIGN §3). Timestamps are UTC milliseconds; the caller passes "now"
+//! and the viewer's UTC offset, so nothing here reads a clock.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc, Weekday};
+
+/// Timestamps below this are seconds, not milliseconds (SPEC §9).
+pub const SECONDS_BELOW: i64 = 100_000_000_000;
+
+/// Hour (UTC) of the weekly payout date.
+pub const WEEKLY_HOUR_UTC: u32 = 14;
+
+/// Seconds become milliseconds; milliseconds stay.
+pub fn normalize_timestamp(t: i64) -> i64 {
+    if t.abs() < SECONDS_BELOW {
+        t.saturating_mul(1000)
+    } else {
+        t
+    }
+}
+
+/// The calendar date (YYYY-MM-DD) of a timestamp for a viewer whose local time is UTC plus
+/// `offset_minutes` (east positive; JavaScript's `getTimezoneOffset()` is the negation).
+pub fn calendar_date(ms: i64, offset_minutes: i32) -> Option<String> {
+    let local = DateTime::<Utc>::from_timestamp_millis(normalize_timestamp(ms))?
+        + Duration::minutes(i64::from(offset_minutes));
+    Some(local.format("%Y-%m-%d").to_string())
+}
+
+/// Parses a strict YYYY-MM-DD date.
+pub fn parse_day(text: &str) -> Option<NaiveDate> {
+    if text.len() != 10 {
+        return None;
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+}
+
+/// Inclusive range test on calendar dates. An absent bound is open; a malformed one is an error.
+pub fn day_in_range(day: &str, start: Option<&str>, end: Option<&str>) -> Option<bool> {
+    let day = parse_day(day)?;
+    let after_start = match start {
+        Some(s) => day >= parse_day(s)?,
+        None => true,
+    };
+    let before_end = match end {
+        Some(e) => day <= parse_day(e)?,
+        None => true,
+    };
+    Some(after_start && before_end)
+}
+
+/// Inclusive range test of a timestamp, on the viewer's calendar dates.
+pub fn timestamp_in_range(
+    ms: i64,
+    offset_minutes: i32,
+    start: Option<&str>,
+    end: Option<&str>,
+) -> Option<bool> {
+    day_in_range(&calendar_date(ms, offset_minutes)?, start, end)
+}
+
+/// The next `weekday` (0 = Sunday … 6 = Saturday, as JavaScript's `getDay`) at 14:00 UTC
+/// strictly after `now_ms`: today's 14:00 if it is that weekday and 14:00 has not come yet,
+/// otherwise the following occurrence.
+pub fn next_weekly(now_ms: i64, weekday: u32) -> Option<i64> {
+    if weekday > 6 {
+        return None;
+    }
+    // chrono counts from Monday = 0.
+    let target = Weekday::try_from(u8::try_from((weekday + 6) % 7).ok()?).ok()?;
+    let now = DateTime::<Utc>::from_timestamp_millis(now_ms)?;
+    let today = now.date_naive();
+    let ahead = (7 + target.num_days_from_monday() - today.weekday().num_days_from_monday()) % 7;
+    let hour = NaiveTime::from_hms_opt(WEEKLY_HOUR_UTC, 0, 0)?;
+    let mut at = (today + Duration::days(i64::from(ahead))).and_time(hour).and_utc();
+    if at <= now {
+        at += Duration::days(7);
+    }
+    Some(at.timestamp_millis())
+}

@@ -1,0 +1,22 @@
+//! The LVLX domain core: every rule that both the server and the browser apply, written once.
+//!
+//! It is pure: no I/O, no clock reads (callers pass `now`), no binding code. The `wasm`
+//! feature adds [`wasm`], the only module that knows about JavaScript; the backend links this
+//! crate natively. Money is exact integers in base units, never floats.
+
+pub mod amount;
+pub mod date;
+pub mod display;
+pub mod guard;
+pub mod session;
+pub mod validation;
+
+#[cfg(feature = "wasm")]
+pub mod wasm;
+
+/// Role code of an administrator (SPEC §6, §9).
+pub const ADMIN_ROLE: &str = "1001";
+/// LVLX and MATIC decimals.
+pub const LVLX_DECIMALS: u32 = 18;
+/// USDT decimals (the "currency-decimals setting").
+pub const USDT_DECIMALS: u32 = 6;

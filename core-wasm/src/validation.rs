@@ -1,0 +1,280 @@
+//! Form validation (SPEC §5). Every failure is a translation key from SPEC §8, so the browser
+//! shows it and the server returns it as an error code without a second copy of the rule.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// A field failed its rule; the value is the translation key of the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Invalid {
+    Required,
+    Text,
+    Email,
+    /// emailC differs from email.
+    EmailMismatch,
+    Password,
+    /// passwordC differs from password.
+    PasswordMismatch,
+    Phone,
+    Code,
+    ClaimCode,
+    Wallet,
+    ReferralCode,
+    Min,
+    Max,
+    Amount,
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+impl Invalid {
+    /// The translation key, also used as the API error code.
+    pub fn key(self) -> &'static str {
+        match self {
+            Invalid::Required => "validations-req",
+            Invalid::Text => "validations-txt-msg",
+            Invalid::Email => "validations-email-msg",
+            Invalid::EmailMismatch => "validations-email",
+            Invalid::Password => "validations-pass-msg",
+            Invalid::PasswordMismatch => "validations-pass",
+            Invalid::Phone => "validations-phone-msg",
+            Invalid::Code => "validations-code-msg",
+            Invalid::ClaimCode => "validations-claim-code-msg",
+            Invalid::Wallet => "validations-wallet-msg",
+            Invalid::ReferralCode => "validations-referral-msg",
+            Invalid::Min => "validations-min-msg",
+            Invalid::Max => "validations-max-msg",
+            Invalid::Amount => "validations-amount-msg",
+        }
+    }
+}
+
+/// The form fields SPEC §5 names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Names,
+    Lastnames,
+    Email,
+    EmailC,
+    Password,
+    PasswordC,
+    Cel,
+    Number,
+    Code,
+    ClaimCode,
+    Wallet,
+    ReferralCode,
+    SecretKey,
+}
+
+impl Field {
+    pub fn parse(name: &str) -> Option<Field> {
+        Some(match name {
+            "names" => Field::Names,
+            "lastnames" => Field::Lastnames,
+            "email" => Field::Email,
+            "emailC" => Field::EmailC,
+            "password" => Field::Password,
+            "passwordC" => Field::PasswordC,
+            "cel" => Field::Cel,
+            "number" => Field::Number,
+            "code" => Field::Code,
+            "claimCode" => Field::ClaimCode,
+            "wallet" => Field::Wallet,
+            "referralCode" => Field::ReferralCode,
+            "secretKey" => Field::SecretKey,
+            _ => return None,
+        })
+    }
+}
+
+/// Checks one field. `other` is the value a confirmation field must equal (email for emailC,
+/// password for passwordC); it is ignored for every other field.
+pub fn validate(field: Field, value: &str, other: Option<&str>) -> Result<(), Invalid> {
+    // Every field is required; a value of only spaces counts as empty.
+    if value.trim().is_empty() {
+        return Err(Invalid::Required);
+    }
+    match field {
+        Field::Names | Field::Lastnames => person_name(value),
+        Field::Email => email(value),
+        Field::EmailC => {
+            email(value)?;
+            matches(value, other, Invalid::EmailMismatch)
+        }
+        Field::Password => password(value),
+        Field::PasswordC => {
+            password(value)?;
+            matches(value, other, Invalid::PasswordMismatch)
+        }
+        Field::Cel | Field::Number => phone(value),
+        Field::Code => code(value),
+        Field::ClaimCode => claim_code(value),
+        Field::Wallet => wallet(value),
+        Field::ReferralCode => referral_code(value),
+        // Required and trimmed: the trim happened above.
+        Field::SecretKey => Ok(()),
+    }
+}
+
+fn matches(value: &str, other: Option<&str>, err: Invalid) -> Result<(), Invalid> {
+    if Some(value) == other {
+        Ok(())
+    } else {
+        Err(err)
+    }
+}
+
+/// 3 to 40 characters, letters (any script, accents included) and spaces only.
+fn person_name(value: &str) -> Result<(), Invalid> {
+    // Compose first so "e" + combining acute counts as the single letter "é".
+    let composed: String = value.nfc().collect();
+    let len = composed.chars().count();
+    let letters_and_spaces = composed.chars().all(|c| c == ' ' || c.is_alphabetic());
+    if (3..=40).contains(&len) && letters_and_spaces {
+        Ok(())
+    } else {
+        Err(Invalid::Text)
+    }
+}
+
+/// Lowercase local part, `@`, lowercase dotted domain ending in a top-level label of 2+ letters.
+fn email(value: &str) -> Result<(), Invalid> {
+    let ok = (|| {
+        if value.len() > 254 {
+            return None;
+        }
+        let (local, domain) = value.split_once('@')?;
+        let local_ok = !local.is_empty()
+            && local.len() <= 64
+            && local
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._%+-".contains(&b));
+        let labels: Vec<&str> = domain.split('.').collect();
+        let (tld, rest) = labels.split_last()?;
+        let domain_ok = !rest.is_empty()
+            && rest.iter().all(|l| {
+                !l.is_empty()
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+                    && l.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            })
+            && tld.len() >= 2
+            && tld.bytes().all(|b| b.is_ascii_lowercase());
+        (local_ok && domain_ok).then_some(())
+    })();
+    ok.ok_or(Invalid::Email)
+}
+
+/// The special characters a password must contain one of (SPEC §5).
+pub const PASSWORD_SPECIALS: &str = "@$#.!%*?&";
+
+/// 8 to 20 characters from letters, digits and the specials, with one of each kind.
+fn password(value: &str) -> Result<(), Invalid> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || PASSWORD_SPECIALS.contains(c);
+    let ok = (8..=20).contains(&value.chars().count())
+        && value.chars().all(allowed)
+        && value.chars().any(|c| c.is_ascii_lowercase())
+        && value.chars().any(|c| c.is_ascii_uppercase())
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| PASSWORD_SPECIALS.contains(c));
+    if ok {
+        Ok(())
+    } else {
+        Err(Invalid::Password)
+    }
+}
+
+/// `+` then 7 to 15 digits, with at most single spaces between digits.
+fn phone(value: &str) -> Result<(), Invalid> {
+    let ok = (|| {
+        let rest = value.strip_prefix('+')?;
+        let mut digits = 0;
+        let mut previous_was_digit = false;
+        for c in rest.chars() {
+            match c {
+                '0'..='9' => {
+                    digits += 1;
+                    previous_was_digit = true;
+                }
+                ' ' if previous_was_digit => previous_was_digit = false,
+                _ => return None,
+            }
+        }
+        (previous_was_digit && (7..=15).contains(&digits)).then_some(())
+    })();
+    ok.ok_or(Invalid::Phone)
+}
+
+/// Exactly 4 digits, the first not zero.
+fn code(value: &str) -> Result<(), Invalid> {
+    let b = value.as_bytes();
+    if b.len() == 4 && b.iter().all(u8::is_ascii_digit) && b[0] != b'0' {
+        Ok(())
+    } else {
+        Err(Invalid::Code)
+    }
+}
+
+/// Exactly 6 digits.
+fn claim_code(value: &str) -> Result<(), Invalid> {
+    if value.len() == 6 && value.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(())
+    } else {
+        Err(Invalid::ClaimCode)
+    }
+}
+
+/// `0x` then 40 hexadecimal characters (either case).
+fn wallet(value: &str) -> Result<(), Invalid> {
+    match value.strip_prefix("0x") {
+        Some(hex) if hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit()) => Ok(()),
+        _ => Err(Invalid::Wallet),
+    }
+}
+
+/// 16 to 32 hexadecimal characters.
+fn referral_code(value: &str) -> Result<(), Invalid> {
+    if (16..=32).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err(Invalid::ReferralCode)
+    }
+}
+
+/// True when the referral code in a `/register/referred/{code}` path is well formed.
+pub fn is_referral_code(value: &str) -> bool {
+    referral_code(value).is_ok()
+}
+
+/// An amount typed by a person, in whole units with up to `decimals` fraction digits, checked
+/// against inclusive bounds given the same way (either bound may be absent).
+pub fn validate_amount(
+    value: &str,
+    decimals: u32,
+    min: Option<&str>,
+    max: Option<&str>,
+) -> Result<(), Invalid> {
+    if value.trim().is_empty() {
+        return Err(Invalid::Required);
+    }
+    let amount = crate::amount::parse_units(value.trim(), decimals).map_err(|_| Invalid::Amount)?;
+    let bound = |b: &str| crate::amount::parse_units(b, decimals).map_err(|_| Invalid::Amount);
+    if let Some(min) = min {
+        if amount < bound(min)? {
+            return Err(Invalid::Min);
+        }
+    }
+    if let Some(max) = max {
+        if amount > bound(max)? {
+            return Err(Invalid::Max);
+        }
+    }
+    Ok(())
+}

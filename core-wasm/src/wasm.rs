@@ -1,0 +1,142 @@
+//! The only binding layer: convert JavaScript input, call the core, convert the answer back.
+//! No rule lives here. Amounts cross as decimal strings, never as JS numbers.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::{amount, date, display, guard, validation};
+
+fn js_error(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+/// `validateField(field, value, other?)`: the translation key of the failure, or null.
+#[wasm_bindgen(js_name = validateField)]
+pub fn validate_field(field: &str, value: &str, other: Option<String>) -> Result<Option<String>, JsError> {
+    let field = validation::Field::parse(field).ok_or_else(|| js_error(format!("unknown field {field}")))?;
+    Ok(validation::validate(field, value, other.as_deref())
+        .err()
+        .map(|e| e.key().to_string()))
+}
+
+/// `validateAmount(value, decimals, min?, max?)`: the translation key of the failure, or null.
+#[wasm_bindgen(js_name = validateAmount)]
+pub fn validate_amount(value: &str, decimals: u32, min: Option<String>, max: Option<String>) -> Option<String> {
+    validation::validate_amount(value, decimals, min.as_deref(), max.as_deref())
+        .err()
+        .map(|e| e.key().to_string())
+}
+
+/// `isReferralCode(code)`: true for 16 to 32 hexadecimal characters.
+#[wasm_bindgen(js_name = isReferralCode)]
+pub fn is_referral_code(code: &str) -> bool {
+    validation::is_referral_code(code)
+}
+
+/// `lvlxToUsdt(baseUnits)`: USDT value of an LVLX amount, 2 decimals, rounded half up.
+#[wasm_bindgen(js_name = lvlxToUsdt)]
+pub fn lvlx_to_usdt(base_units: &str) -> Result<String, JsError> {
+    Ok(amount::lvlx_to_usdt(amount::parse_base(base_units).map_err(js_error)?))
+}
+
+/// `formatUnits(baseUnits, decimals)`: exact decimal text.
+#[wasm_bindgen(js_name = formatUnits)]
+pub fn format_units(base_units: &str, decimals: u32) -> Result<String, JsError> {
+    amount::format_units(amount::parse_base(base_units).map_err(js_error)?, decimals).map_err(js_error)
+}
+
+/// `formatFixed(baseUnits, decimals, digits)`: rounded half up, always `digits` fraction digits.
+#[wasm_bindgen(js_name = formatFixed)]
+pub fn format_fixed(base_units: &str, decimals: u32, digits: u32) -> Result<String, JsError> {
+    amount::format_fixed(amount::parse_base(base_units).map_err(js_error)?, decimals, digits).map_err(js_error)
+}
+
+/// `parseUnits(text, decimals)`: base units as a decimal string.
+#[wasm_bindgen(js_name = parseUnits)]
+pub fn parse_units(text: &str, decimals: u32) -> Result<String, JsError> {
+    Ok(amount::parse_units(text, decimals).map_err(js_error)?.to_string())
+}
+
+/// `sumUnits(list)`: exact sum of base-unit strings.
+#[wasm_bindgen(js_name = sumUnits)]
+pub fn sum_units(list: Vec<String>) -> Result<String, JsError> {
+    let parsed = list
+        .iter()
+        .map(|s| amount::parse_base(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(js_error)?;
+    amount::sum(parsed)
+        .map(|s| s.to_string())
+        .ok_or_else(|| js_error(amount::AmountError::Overflow))
+}
+
+#[wasm_bindgen(js_name = shortWallet)]
+pub fn short_wallet(address: &str) -> String {
+    display::short_wallet(address)
+}
+
+#[wasm_bindgen(js_name = shortWalletMessage)]
+pub fn short_wallet_message(address: &str) -> String {
+    display::short_wallet_message(address)
+}
+
+#[wasm_bindgen(js_name = truncateEmail)]
+pub fn truncate_email(email: &str) -> String {
+    display::truncate_email(email)
+}
+
+/// `normalizeTimestamp(n)`: seconds (below 1e11) become milliseconds.
+#[wasm_bindgen(js_name = normalizeTimestamp)]
+pub fn normalize_timestamp(t: f64) -> Result<f64, JsError> {
+    Ok(date::normalize_timestamp(whole_number(t)?) as f64)
+}
+
+/// `calendarDate(ms, offsetMinutes)`: "YYYY-MM-DD" for a viewer at UTC + offset.
+#[wasm_bindgen(js_name = calendarDate)]
+pub fn calendar_date(ms: f64, offset_minutes: i32) -> Result<String, JsError> {
+    date::calendar_date(whole_number(ms)?, offset_minutes).ok_or_else(|| js_error("timestamp out of range"))
+}
+
+/// `dayInRange(day, start?, end?)`: inclusive comparison of YYYY-MM-DD dates.
+#[wasm_bindgen(js_name = dayInRange)]
+pub fn day_in_range(day: &str, start: Option<String>, end: Option<String>) -> Result<bool, JsError> {
+    date::day_in_range(day, start.as_deref(), end.as_deref()).ok_or_else(|| js_error("dates must be YYYY-MM-DD"))
+}
+
+/// `nextWeekly(nowMs, weekday)`: next weekday (0 = Sunday) at 14:00 UTC, in milliseconds.
+#[wasm_bindgen(js_name = nextWeekly)]
+pub fn next_weekly(now_ms: f64, weekday: u32) -> Result<f64, JsError> {
+    date::next_weekly(whole_number(now_ms)?, weekday)
+        .map(|t| t as f64)
+        .ok_or_else(|| js_error("weekday must be 0 to 6"))
+}
+
+/// `decodeSession(token)`: {exp, role, id} or null. Not a verification.
+#[wasm_bindgen(js_name = decodeSession)]
+pub fn decode_session(token: &str) -> Result<JsValue, JsError> {
+    Ok(to_js(&crate::session::decode(token))?)
+}
+
+/// `guard(kind, stored, nowMs)`: {action: "show" | "redirect" | "clearAndRedirect", to}.
+#[wasm_bindgen]
+pub fn guard(kind: &str, stored: JsValue, now_ms: f64) -> Result<JsValue, JsError> {
+    let kind: guard::Kind = serde_wasm_bindgen::from_value(JsValue::from_str(kind))?;
+    let stored: guard::Stored = serde_wasm_bindgen::from_value(stored)?;
+    let decision = guard::decide(kind, &stored, whole_number(now_ms)?);
+    Ok(to_js(&decision)?)
+}
+
+/// Absent values become `null` (not `undefined`), as the test vectors and callers expect.
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    value.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
+}
+
+/// JavaScript numbers that stand for integers must be integers within the safe range.
+fn whole_number(n: f64) -> Result<i64, JsError> {
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    if n.fract() == 0.0 && n.abs() <= SAFE {
+        Ok(n as i64)
+    } else {
+        Err(js_error("expected a whole number"))
+    }
+}

@@ -1,0 +1,133 @@
+//! Runs the shared vectors in `testdata/` against the native core. `web/test/core.test.mjs`
+//! runs the same files against the built WebAssembly package, so both targets agree.
+//!
+//! Each file maps an exported function name (as JavaScript sees it) to cases of
+//! `{args, expect}`; `expect: {"error": true}` means the call must fail.
+
+use lvlx_core::{amount, date, display, guard, session, validation};
+use serde_json::{json, Value};
+
+type Outcome = Result<Value, String>;
+
+fn s(v: &Value) -> &str {
+    v.as_str().expect("string argument")
+}
+fn opt(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str)
+}
+fn int(v: &Value) -> Result<i64, String> {
+    v.as_i64().ok_or_else(|| format!("not a whole number: {v}"))
+}
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Calls the core function that the export `name` binds to.
+fn call(name: &str, a: &[Value]) -> Outcome {
+    let key = |r: Result<(), validation::Invalid>| json!(r.err().map(|e| e.key()));
+    Ok(match name {
+        "validateField" => {
+            let field = validation::Field::parse(s(&a[0])).ok_or("unknown field")?;
+            key(validation::validate(field, s(&a[1]), opt(a.get(2))))
+        }
+        "validateAmount" => key(validation::validate_amount(
+            s(&a[0]),
+            int(&a[1])? as u32,
+            opt(a.get(2)),
+            opt(a.get(3)),
+        )),
+        "isReferralCode" => json!(validation::is_referral_code(s(&a[0]))),
+        "lvlxToUsdt" => json!(amount::lvlx_to_usdt(amount::parse_base(s(&a[0])).map_err(err)?)),
+        "formatUnits" => {
+            let units = amount::parse_base(s(&a[0])).map_err(err)?;
+            json!(amount::format_units(units, int(&a[1])? as u32).map_err(err)?)
+        }
+        "formatFixed" => {
+            let units = amount::parse_base(s(&a[0])).map_err(err)?;
+            let (decimals, digits) = (int(&a[1])? as u32, int(&a[2])? as u32);
+            json!(amount::format_fixed(units, decimals, digits).map_err(err)?)
+        }
+        "parseUnits" => {
+            json!(amount::parse_units(s(&a[0]), int(&a[1])? as u32)
+                .map_err(err)?
+                .to_string())
+        }
+        "sumUnits" => {
+            let list = a[0].as_array().expect("list");
+            let parsed: Vec<_> = list
+                .iter()
+                .map(|v| amount::parse_base(s(v)))
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+            json!(amount::sum(parsed).ok_or("overflow")?.to_string())
+        }
+        "normalizeTimestamp" => json!(date::normalize_timestamp(int(&a[0])?)),
+        "calendarDate" => {
+            json!(date::calendar_date(int(&a[0])?, int(&a[1])? as i32).ok_or("range")?)
+        }
+        "dayInRange" => json!(
+            date::day_in_range(s(&a[0]), opt(a.get(1)), opt(a.get(2))).ok_or("bad date")?
+        ),
+        "nextWeekly" => {
+            json!(date::next_weekly(int(&a[0])?, int(&a[1])? as u32).ok_or("bad weekday")?)
+        }
+        "shortWallet" => json!(display::short_wallet(s(&a[0]))),
+        "shortWalletMessage" => json!(display::short_wallet_message(s(&a[0]))),
+        "truncateEmail" => json!(display::truncate_email(s(&a[0]))),
+        "decodeSession" => json!(session::decode(s(&a[0]))),
+        "guard" => {
+            let kind: guard::Kind = serde_json::from_value(a[0].clone()).map_err(err)?;
+            let stored: guard::Stored = serde_json::from_value(a[1].clone()).map_err(err)?;
+            json!(guard::decide(kind, &stored, int(&a[2])?))
+        }
+        other => panic!("no binding for {other}"),
+    })
+}
+
+fn run(file: &str) {
+    let path = format!("{}/testdata/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("vector file");
+    let suites: serde_json::Map<String, Value> = serde_json::from_str(&text).expect("JSON");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (name, cases) in &suites {
+        for case in cases.as_array().expect("cases") {
+            count += 1;
+            let args = case["args"].as_array().expect("args");
+            let expect = &case["expect"];
+            let wants_error = expect.get("error") == Some(&Value::Bool(true));
+            match call(name, args) {
+                Ok(got) if !wants_error && &got == expect => {}
+                Err(_) if wants_error => {}
+                got => failures.push(format!("{name}{args:?}: expected {expect}, got {got:?}")),
+            }
+        }
+    }
+    assert!(count > 0, "{file} has no cases");
+    assert!(failures.is_empty(), "{file}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn validation_vectors() {
+    run("validation.json");
+}
+
+#[test]
+fn amount_vectors() {
+    run("amounts.json");
+}
+
+#[test]
+fn date_vectors() {
+    run("dates.json");
+}
+
+#[test]
+fn display_vectors() {
+    run("display.json");
+}
+
+#[test]
+fn session_and_guard_vectors() {
+    run("session.json");
+}
