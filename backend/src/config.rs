@@ -1,0 +1,96 @@
+//! Configuration, layered: defaults in code → `lvlx.toml` (or the file named by `LVLX_CONFIG`)
+//! → `LVLX_*` environment variables. `lvlx.example.toml` documents every key.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Address the HTTP server listens on. Port 0 picks a free port.
+    pub bind: SocketAddr,
+    /// Folder for the SQLite database and generated secrets.
+    pub data_dir: PathBuf,
+    /// The built web app (webpack output).
+    pub web_dir: PathBuf,
+    /// Translation files, served at /locales/{lng}/{lng}.json.
+    pub locales_dir: PathBuf,
+    /// Where /, /home, /faqs and /register send the browser. The default is the landing page
+    /// this server serves itself, so a fresh install works offline.
+    pub landing_url: String,
+    /// Token symbol shown in the interface.
+    pub product: String,
+    /// Log filter, as RUST_LOG (e.g. "info", "lvlx_backend=debug").
+    pub log: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("data"),
+            web_dir: PathBuf::from("web/dist"),
+            locales_dir: PathBuf::from("locales"),
+            landing_url: "/landing".into(),
+            product: "LVLX".into(),
+            log: "info".into(),
+        }
+    }
+}
+
+impl Config {
+    /// Loads the layers; `file` overrides the default `lvlx.toml` location.
+    pub fn load(file: Option<PathBuf>) -> Result<Config, Box<figment::Error>> {
+        let file = file
+            .or_else(|| std::env::var_os("LVLX_CONFIG").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("lvlx.toml"));
+        Self::figment(file).extract().map_err(Box::new)
+    }
+
+    fn figment(file: PathBuf) -> Figment {
+        Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::file(file))
+            .merge(Env::prefixed("LVLX_").ignore(&["CONFIG"]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_apply_in_order() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("lvlx.toml", "product = \"FROMFILE\"\nlog = \"debug\"")?;
+            jail.set_env("LVLX_LOG", "warn");
+            let config: Config = Config::figment("lvlx.toml".into()).extract()?;
+            assert_eq!(config.product, "FROMFILE");
+            assert_eq!(config.log, "warn", "environment beats the file");
+            assert_eq!(config.bind.port(), 8080, "defaults fill the rest");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("lvlx.toml", "prodcut = \"typo\"")?;
+            assert!(Config::figment("lvlx.toml".into()).extract::<Config>().is_err());
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn example_file_is_complete_and_valid() {
+        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../lvlx.example.toml");
+        let text = std::fs::read_to_string(example).expect("lvlx.example.toml");
+        let parsed: Config = Figment::new().merge(Toml::string(&text)).extract().expect("valid");
+        let defaults = Config::default();
+        assert_eq!(parsed.bind, defaults.bind, "the example shows the defaults");
+        assert_eq!(parsed.landing_url, defaults.landing_url);
+    }
+}

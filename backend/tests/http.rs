@@ -1,0 +1,164 @@
+//! The HTTP surface, driven with `warp::test::request()` against a temp-file database and a
+//! temp web folder (no port is opened).
+
+use lvlx_backend::{api, error, routes, App, Config, Db};
+use serde_json::Value;
+use warp::http::StatusCode;
+use warp::Filter;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    app: App,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let web = dir.path().join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<!doctype html><title>app</title>").unwrap();
+    std::fs::write(web.join("landing.html"), "<!doctype html><title>landing</title>").unwrap();
+    std::fs::write(web.join("main.js"), "console.log(1)").unwrap();
+    let config = Config {
+        data_dir: dir.path().join("data"),
+        web_dir: web,
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        ..Config::default()
+    };
+    let db = Db::open(&config.data_dir).unwrap();
+    Fixture {
+        app: App::new(config, db),
+        _dir: dir,
+    }
+}
+
+async fn get(f: &Fixture, path: &str) -> warp::http::Response<bytes::Bytes> {
+    warp::test::request().path(path).reply(&routes(f.app.clone())).await
+}
+
+fn body_json(res: &warp::http::Response<bytes::Bytes>) -> Value {
+    serde_json::from_slice(res.body()).expect("JSON body")
+}
+
+#[tokio::test]
+async fn health_answers_with_the_schema_version_and_no_store() {
+    let f = fixture();
+    let res = get(&f, "/api/v1/health").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    assert_eq!(res.headers()["x-content-type-options"], "nosniff");
+    let body = body_json(&res);
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["schema"], 1);
+}
+
+#[tokio::test]
+async fn public_config_has_landing_and_product_and_nothing_else() {
+    let f = fixture();
+    let body = body_json(&get(&f, "/api/v1/config").await);
+    assert_eq!(body["landingUrl"], "/landing");
+    assert_eq!(body["product"], "LVLX");
+    let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["landingUrl", "languages", "product"]);
+}
+
+#[tokio::test]
+async fn unknown_api_paths_are_json_404_never_the_app() {
+    let f = fixture();
+    for path in ["/api/v1/nope", "/api/v2/health", "/api", "/api/v1/health/extra"] {
+        let res = get(&f, path).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(res.headers()["content-type"], "application/json", "{path}");
+        assert_eq!(body_json(&res)["code"], "error-not-found", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn wrong_method_is_405_json() {
+    let f = fixture();
+    let res = warp::test::request()
+        .method("POST")
+        .path("/api/v1/health")
+        .reply(&routes(f.app.clone()))
+        .await;
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(body_json(&res)["code"], "error-method");
+}
+
+#[tokio::test]
+async fn client_routes_get_the_app_and_missing_assets_get_404() {
+    let f = fixture();
+    for path in ["/", "/login", "/admin/tables/users", "/register/referred/0123456789abcdef", "/no/such/page"] {
+        let res = get(&f, path).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path}");
+        assert!(String::from_utf8_lossy(res.body()).contains("<title>app</title>"), "{path}");
+        assert_eq!(res.headers()["cache-control"], "no-cache");
+    }
+    assert_eq!(get(&f, "/main.js").await.status(), StatusCode::OK);
+    for path in ["/missing.js", "/static/logo.png", "/locales/en/xx.json", "/locales/../Cargo.toml"] {
+        assert_eq!(get(&f, path).await.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    let landing = get(&f, "/landing").await;
+    assert!(String::from_utf8_lossy(landing.body()).contains("landing"));
+}
+
+#[tokio::test]
+async fn translations_are_served_per_language() {
+    let f = fixture();
+    for lng in ["en", "es", "pt"] {
+        let res = get(&f, &format!("/locales/{lng}/{lng}.json")).await;
+        assert_eq!(res.status(), StatusCode::OK, "{lng}");
+        assert!(body_json(&res).as_object().unwrap().len() > 10);
+    }
+}
+
+#[tokio::test]
+async fn every_response_carries_the_security_headers() {
+    let f = fixture();
+    for path in ["/api/v1/health", "/login", "/missing.js"] {
+        let res = get(&f, path).await;
+        let csp = res.headers()["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("default-src 'self'"), "{path}");
+        assert_eq!(res.headers()["x-frame-options"], "DENY", "{path}");
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Probe {
+    name: String,
+}
+
+/// The JSON body filter every endpoint uses: size-limited and strict about fields.
+fn probe_route() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
+    warp::post()
+        .and(api::json_body::<Probe>())
+        .map(|_| warp::reply())
+        .recover(error::recover)
+}
+
+#[tokio::test]
+async fn oversized_unknown_and_malformed_bodies_are_refused() {
+    let big = format!("{{\"name\":\"{}\"}}", "a".repeat(api::MAX_JSON_BODY as usize));
+    let cases = [
+        (big.as_str(), StatusCode::PAYLOAD_TOO_LARGE, "error-too-large"),
+        (r#"{"name":"x","admin":true}"#, StatusCode::BAD_REQUEST, "error-bad-request"),
+        ("{not json", StatusCode::BAD_REQUEST, "error-bad-request"),
+    ];
+    for (body, status, code) in cases {
+        let res = warp::test::request()
+            .method("POST")
+            .header("content-type", "application/json")
+            .body(body)
+            .reply(&probe_route())
+            .await;
+        assert_eq!(res.status(), status, "{body:.40}");
+        assert_eq!(body_json(&res)["code"], code);
+    }
+    let ok = warp::test::request()
+        .method("POST")
+        .body(r#"{"name":"x"}"#)
+        .reply(&probe_route())
+        .await;
+    assert_eq!(ok.status(), StatusCode::OK);
+}
