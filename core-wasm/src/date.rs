@@ -23,15 +23,25 @@ pub fn normalize_timestamp(t: i64) -> i64 {
 pub fn calendar_date(ms: i64, offset_minutes: i32) -> Option<String> {
     let local = DateTime::<Utc>::from_timestamp_millis(normalize_timestamp(ms))?
         + Duration::minutes(i64::from(offset_minutes));
-    Some(local.format("%Y-%m-%d").to_string())
+    Some(format_day(local.date_naive()))
 }
 
-/// Parses a strict YYYY-MM-DD date.
+/// Formats a date as YYYY-MM-DD.
+pub fn format_day(day: NaiveDate) -> String {
+    format!("{:04}-{:02}-{:02}", day.year(), day.month(), day.day())
+}
+
+/// Parses a strict YYYY-MM-DD date (a real calendar date, 4-2-2 digits).
 pub fn parse_day(text: &str) -> Option<NaiveDate> {
-    if text.len() != 10 {
+    let b = text.as_bytes();
+    let shaped = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shaped {
         return None;
     }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
+    NaiveDate::from_ymd_opt(text[..4].parse().ok()?, text[5..7].parse().ok()?, text[8..].parse().ok()?)
 }
 
 /// Inclusive range test on calendar dates. An absent bound is open; a malformed one is an error.

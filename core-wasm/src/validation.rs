@@ -1,7 +1,7 @@
 //! Form validation (SPEC §5). Every failure is a translation key from SPEC §8, so the browser
 //! shows it and the server returns it as an error code without a second copy of the rule.
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// A field failed its rule; the value is the translation key of the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,12 +131,27 @@ fn matches(value: &str, other: Option<&str>, err: Invalid) -> Result<(), Invalid
 }
 
 /// 3 to 40 characters, letters (any script, accents included) and spaces only.
+///
+/// A decomposed accent ("e" + U+0301) is part of its letter: allowed after a letter and not
+/// counted, so "José" is 4 characters however it was typed. (Same answer as composing to NFC
+/// first, without shipping the composition tables to the browser.)
 fn person_name(value: &str) -> Result<(), Invalid> {
-    // Compose first so "e" + combining acute counts as the single letter "é".
-    let composed: String = value.nfc().collect();
-    let len = composed.chars().count();
-    let letters_and_spaces = composed.chars().all(|c| c == ' ' || c.is_alphabetic());
-    if (3..=40).contains(&len) && letters_and_spaces {
+    let mut len = 0;
+    let mut after_letter = false;
+    for c in value.chars() {
+        if is_combining_mark(c) {
+            if !after_letter {
+                return Err(Invalid::Text);
+            }
+            continue;
+        }
+        after_letter = c.is_alphabetic();
+        if !after_letter && c != ' ' {
+            return Err(Invalid::Text);
+        }
+        len += 1;
+    }
+    if (3..=40).contains(&len) {
         Ok(())
     } else {
         Err(Invalid::Text)

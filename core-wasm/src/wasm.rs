@@ -1,7 +1,6 @@
 //! The only binding layer: convert JavaScript input, call the core, convert the answer back.
 //! No rule lives here. Amounts cross as decimal strings, never as JS numbers.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::{amount, date, display, guard, validation};

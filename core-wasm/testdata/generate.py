@@ -22,6 +22,9 @@ for ok in ["José Ñúñez","João Conceição","Ana","María José","Zoë","Ól
 for bad in ["Al","a"*41,"John3","O'Neil","Smith-Jones","Ann_","Jo.","Ana!","Z\u00e9\u00e9\u00e9"*11]:
     v("names", bad, T); v("lastnames", bad, T)
 v("names", "Abc", None); v("names", "ab", T)
+v("names", "e\u0301a", T)  # 2 letters however the accent is typed
+v("names", "\u0301abc", T)  # a mark with no letter before it
+v("names", "a"*39+"e\u0301", None)  # 40 letters, one of them decomposed
 E="validations-email-msg"
 for ok in ["user@example.com","a.b+c_d-e%f@mail.example.co","x@y.io","maria.jose@correo.es","n0@d1.com.br"]:
     v("email", ok, None)

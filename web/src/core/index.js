@@ -1,0 +1,30 @@
+// The only module that imports the WebAssembly core. Everything else imports from here, so
+// every rule (validation, amounts, dates, guards) has exactly one implementation: the Rust one.
+import * as core from '../../pkg/lvlx_core.js';
+
+/** Translation key of the failure, or null. `other` is the value emailC/passwordC must equal. */
+export const validateField = (field, value, other) => core.validateField(field, value ?? '', other ?? undefined) ?? null;
+export const validateAmount = (value, decimals, min, max) => core.validateAmount(value, decimals, min ?? undefined, max ?? undefined) ?? null;
+export const isReferralCode = (code) => core.isReferralCode(code ?? '');
+export const lvlxToUsdt = (baseUnits) => core.lvlxToUsdt(baseUnits);
+export const formatUnits = (baseUnits, decimals) => core.formatUnits(baseUnits, decimals);
+export const formatFixed = (baseUnits, decimals, digits) => core.formatFixed(baseUnits, decimals, digits);
+export const parseUnits = (text, decimals) => core.parseUnits(text, decimals);
+export const sumUnits = (list) => core.sumUnits(list);
+export const shortWallet = (address) => core.shortWallet(address);
+export const shortWalletMessage = (address) => core.shortWalletMessage(address);
+export const truncateEmail = (email) => core.truncateEmail(email);
+export const normalizeTimestamp = (n) => core.normalizeTimestamp(n);
+export const calendarDate = (ms, offsetMinutes) => core.calendarDate(ms, offsetMinutes);
+export const dayInRange = (day, start, end) => core.dayInRange(day, start ?? undefined, end ?? undefined);
+export const nextWeekly = (nowMs, weekday) => core.nextWeekly(nowMs, weekday);
+export const decodeSession = (token) => core.decodeSession(token ?? '');
+
+/**
+ * Route guard decision for `kind` ("admin" | "user" | "public" | "verifyCode" | "reset"):
+ * {action: "show" | "redirect" | "clearAndRedirect", to}.
+ */
+export const guard = (kind, stored, nowMs) => core.guard(kind, stored, nowMs);
+
+/** The viewer's offset from UTC in minutes, east positive, as the core's date rules take it. */
+export const viewerOffsetMinutes = (date = new Date()) => -date.getTimezoneOffset();
