@@ -1,0 +1,88 @@
+// Every route of SPEC §2, each under the guard SPEC §2 gives it (decided by the core).
+import { useMemo } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { guardLoader, referralGate } from './session/guards.js';
+import Root from './components/Root.jsx';
+import Shell from './components/Shell.jsx';
+import RouteError from './pages/RouteError.jsx';
+import LandingRedirect from './pages/LandingRedirect.jsx';
+import NotFound from './pages/NotFound.jsx';
+
+// Pages load on demand; a page that fails to load shows the router's error page.
+const page = (load) => async () => ({ Component: (await load()).default });
+const placeholder = (titleKey) => ({
+  lazy: async () => {
+    const { default: Placeholder } = await import(/* webpackChunkName: "page-placeholder" */ './pages/Placeholder.jsx');
+    return { Component: () => <Placeholder titleKey={titleKey} /> };
+  },
+});
+
+/** User area (SPEC §2 "User routes"): path → menu/title key. */
+export const userRoutes = (product) => [
+  ['dashboard', 'menu-dashboard'],
+  [`token${product}`, 'menu-token'],
+  ['myActives', 'menu-myActives'],
+  ['dashboardNFTs', 'menu-dashboardNFTs'],
+  ['vanguardprivateprotocol', 'menu-vanguard'],
+  ['staking', 'menu-staking'],
+  ['afiliates', 'menu-afiliates'],
+  ['dashboardfaqs', 'menu-faqs'],
+  ['activation-node', 'menu-activation-node'],
+  ['rank-bonus', 'menu-rank-bonus'],
+];
+
+/** Admin side menu, in SPEC order. */
+export const adminRoutes = [
+  ['admin/tables/users', 'admin-menu-users'],
+  ['admin/tables/ICO', 'admin-menu-ico'],
+  ['admin/tables/NFTStaking', 'admin-menu-nft-staking'],
+  ['admin/tables/LVLXStaking', 'admin-menu-lvlx-staking'],
+  ['admin/activation-node', 'admin-menu-activation-node'],
+  ['admin/ranks', 'admin-menu-ranks'],
+  ['admin/edit-content', 'admin-menu-edit-content'],
+  ['admin/secret-key', 'admin-menu-secret-key'],
+];
+
+function routes(product) {
+  return [
+    {
+      element: <Root />,
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <div className="boot-spinner" role="status" aria-busy="true" />,
+      children: [
+        {
+          // Errors of a page render inside Root, so toasts and the cookie banner stay.
+          errorElement: <RouteError />,
+          children: [
+        ...['/', '/home', '/faqs', '/register'].map((path) => ({ path, element: <LandingRedirect /> })),
+        {
+          path: '/register/referred/:referralCode',
+          loader: referralGate,
+          lazy: page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
+        },
+        { path: '/login', loader: guardLoader('public'), lazy: page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx')) },
+        { path: '/recover', loader: guardLoader('public'), ...placeholder('recover-title') },
+        { path: '/verifycode', loader: guardLoader('verifyCode'), ...placeholder('verify-title') },
+        { path: '/reset', loader: guardLoader('reset'), ...placeholder('reset-title') },
+        {
+          loader: guardLoader('user'),
+          element: <Shell area="user" />,
+          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...placeholder(titleKey) })),
+        },
+        {
+          loader: guardLoader('admin'),
+          element: <Shell area="admin" />,
+          children: adminRoutes.map(([path, titleKey]) => ({ path: `/${path}`, ...placeholder(titleKey) })),
+        },
+        { path: '*', element: <NotFound /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export default function App({ settings }) {
+  const router = useMemo(() => createBrowserRouter(routes(settings.product)), [settings.product]);
+  return <RouterProvider router={router} />;
+}

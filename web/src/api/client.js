@@ -1,0 +1,38 @@
+// The one way the app talks to the server: JSON under /api/v1, no caching, the session token in
+// the Authorization header, errors as ApiError with the server's stable code (a translation key).
+import { KEYS } from '../session/storage.js';
+
+export const API_BASE = '/api/v1';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, { method = 'GET', body, auth = true, signal } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = localStorage.getItem(KEYS.sessionToken);
+  if (auth && token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      signal,
+    });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'error-network', e.message);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
+  }
+  return data;
+}

@@ -1,0 +1,35 @@
+// Language switcher with flag icons (SPEC "Other UI"). Flags are the offline SVGs of
+// country-flag-icons (the set react-phone-number-input uses), as three standalone files so the
+// full flag set stays in the registration page's chunk.
+import US from 'flag-svgs/US.svg';
+import ES from 'flag-svgs/ES.svg';
+import BR from 'flag-svgs/BR.svg';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES } from '../i18n.js';
+
+const FLAG = { en: US, es: ES, pt: BR };
+
+export default function LanguageSwitcher() {
+  const { t, i18n } = useTranslation();
+  const current = i18n.resolvedLanguage;
+  return (
+    <div className="language-switcher" role="group" aria-label={t('language-label')}>
+      {LANGUAGES.map((lng) => {
+        return (
+          <button
+            key={lng}
+            type="button"
+            className="flag-button"
+            aria-pressed={current === lng}
+            title={t(`language-${lng}`)}
+            aria-label={t(`language-${lng}`)}
+            data-lng={lng}
+            onClick={() => i18n.changeLanguage(lng)}
+          >
+            <img src={FLAG[lng]} alt="" />
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// A labelled input whose error is a translation key from the core.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength }) {
+  const { t } = useTranslation();
+  const [visible, setVisible] = useState(false);
+  const error = form.errors[name];
+  const id = `field-${name}`;
+  const isPassword = type === 'password';
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="input-wrap">
+        <input
+          id={id}
+          name={name}
+          type={isPassword && visible ? 'text' : type}
+          value={form.values[name]}
+          autoComplete={autoComplete}
+          inputMode={inputMode}
+          maxLength={maxLength}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(e) => form.set(name, e.target.value)}
+          onBlur={() => form.touch(name)}
+        />
+        {isPassword && (
+          <button type="button" className="reveal" onClick={() => setVisible((v) => !v)} aria-pressed={visible}>
+            {visible ? t('password-hide') : t('password-show')}
+          </button>
+        )}
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {t(error)}
+        </p>
+      )}
+    </div>
+  );
+}

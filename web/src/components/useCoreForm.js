@@ -1,0 +1,33 @@
+// Form state whose every rule is the core's validateField: the browser shows exactly the message
+// the server would return.
+import { useState } from 'react';
+import { validateField } from '../core/index.js';
+
+/** `fields`: {name: {rule, confirms?}} — `confirms` names the field a confirmation must equal. */
+export default function useCoreForm(fields, initial = {}) {
+  const [values, setValues] = useState(() => Object.fromEntries(Object.keys(fields).map((n) => [n, initial[n] ?? ''])));
+  const [errors, setErrors] = useState({});
+
+  const check = (name, all = values) => {
+    const { rule, confirms } = fields[name];
+    return validateField(rule ?? name, all[name] ?? '', confirms ? all[confirms] : undefined);
+  };
+
+  const set = (name, value) => {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    // Re-check a field already marked wrong, so its message goes as soon as it is fixed.
+    if (errors[name]) setErrors((e) => ({ ...e, [name]: check(name, next) }));
+  };
+
+  const touch = (name) => setErrors((e) => ({ ...e, [name]: check(name) }));
+
+  /** Checks every field; true when all pass. */
+  const validateAll = (names = Object.keys(fields), extra = {}) => {
+    const found = Object.fromEntries(names.map((n) => [n, extra[n] ?? check(n)]));
+    setErrors((e) => ({ ...e, ...found }));
+    return names.every((n) => !found[n]);
+  };
+
+  return { values, errors, set, touch, validateAll, setErrors };
+}

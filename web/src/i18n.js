@@ -1,0 +1,43 @@
+// i18next with the flat translation files of locales/ (one namespace, no key separators).
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import HttpBackend from 'i18next-http-backend';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { KEYS } from './session/storage.js';
+
+export const LANGUAGES = ['en', 'es', 'pt'];
+
+/** `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI. */
+export function initI18n({ product }) {
+  const keysOnly = new URLSearchParams(window.location.search).get('lng') === 'cimode';
+  i18n.on('languageChanged', (lng) => {
+    document.documentElement.lang = lng;
+  });
+  return i18n
+    .use(HttpBackend)
+    .use(LanguageDetector)
+    .use(initReactI18next)
+    .init({
+      ...(keysOnly ? { lng: 'cimode' } : {}),
+      supportedLngs: LANGUAGES,
+      nonExplicitSupportedLngs: true,
+      fallbackLng: 'en',
+      load: 'languageOnly',
+      ns: ['translation'],
+      defaultNS: 'translation',
+      keySeparator: false,
+      nsSeparator: false,
+      returnNull: false,
+      showSupportNotice: false,
+      interpolation: { escapeValue: false, defaultVariables: { product } },
+      backend: { loadPath: '/locales/{{lng}}/{{lng}}.json' },
+      detection: {
+        order: ['querystring', 'localStorage', 'navigator'],
+        lookupQuerystring: 'lng',
+        lookupLocalStorage: KEYS.language,
+        caches: keysOnly ? [] : ['localStorage'],
+      },
+    });
+}
+
+export default i18n;

@@ -1,0 +1,18 @@
+// /, /home, /faqs and /register: a spinner, then the landing site (SPEC §2).
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSettings } from '../settings.js';
+import Spinner from '../components/Spinner.jsx';
+
+export default function LandingRedirect() {
+  const { landingUrl } = useSettings();
+  const { t } = useTranslation();
+  useEffect(() => {
+    window.location.replace(landingUrl);
+  }, [landingUrl]);
+  return (
+    <main className="center-page">
+      <Spinner label={t('redirecting')} />
+    </main>
+  );
+}

@@ -1,0 +1,114 @@
+// /register/referred/{referralCode} (SPEC §2): the multi-step registration, its step counter
+// starting at 1. The route's loader (referralGate) has already checked the code.
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import PhoneInput, { isValidPhoneNumber } from 'react-phone-number-input';
+import flags from 'react-phone-number-input/flags';
+import 'react-phone-number-input/style.css';
+import { validateField } from '../core/index.js';
+import { api } from '../api/client.js';
+import { toastError } from '../toast.jsx';
+import PublicFrame from '../components/PublicFrame.jsx';
+import TextField from '../components/TextField.jsx';
+import useCoreForm from '../components/useCoreForm.js';
+import { KEYS } from '../session/storage.js';
+
+const STEPS = 3;
+const FIELDS = {
+  names: {},
+  lastnames: {},
+  email: {},
+  emailC: { confirms: 'email' },
+  cel: {},
+  password: {},
+  passwordC: { confirms: 'password' },
+};
+const STEP_FIELDS = { 1: ['names', 'lastnames', 'email', 'emailC', 'cel'], 2: ['password', 'passwordC'] };
+
+export default function RegisterReferred() {
+  const { t } = useTranslation();
+  const { referralCode } = useParams();
+  const form = useCoreForm(FIELDS);
+  const [step, setStep] = useState(1);
+  const [sending, setSending] = useState(false);
+
+  // The international input must also pass the phone library's validity check (SPEC §5).
+  const phoneError = () => {
+    const byCore = validateField('cel', form.values.cel);
+    if (byCore) return byCore;
+    return isValidPhoneNumber(form.values.cel) ? null : 'validations-phone-msg';
+  };
+
+  const next = async (event) => {
+    event.preventDefault();
+    const extra = step === 1 ? { cel: phoneError() } : {};
+    if (!form.validateAll(STEP_FIELDS[step], extra)) return;
+    if (step === 1) {
+      setStep(2);
+      return;
+    }
+    setSending(true);
+    try {
+      await api('register', { method: 'POST', auth: false, body: { ...form.values, referralCode } });
+      localStorage.removeItem('userCodeLink');
+      localStorage.setItem(KEYS.registerStep, '3');
+      setStep(3);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <PublicFrame title={t('register-title')} subtitle={t('register-invited', { code: referralCode })}>
+      <p className="step" aria-live="polite" data-step={step}>
+        {t('register-step', { step, total: STEPS })}
+      </p>
+      <form className="form" onSubmit={next} noValidate>
+        {step === 1 && (
+          <>
+            <TextField name="names" label={t('register-names')} form={form} autoComplete="given-name" maxLength={40} />
+            <TextField name="lastnames" label={t('register-lastnames')} form={form} autoComplete="family-name" maxLength={40} />
+            <TextField name="email" type="email" label={t('register-email')} form={form} autoComplete="email" maxLength={254} />
+            <TextField name="emailC" type="email" label={t('register-emailC')} form={form} autoComplete="off" maxLength={254} />
+            <div className="field">
+              <label htmlFor="field-cel">{t('register-phone')}</label>
+              <PhoneInput
+                id="field-cel"
+                international
+                defaultCountry="ES"
+                flags={flags}
+                value={form.values.cel}
+                onChange={(value) => form.set('cel', value ?? '')}
+                onBlur={() => form.setErrors((e) => ({ ...e, cel: phoneError() }))}
+                aria-invalid={Boolean(form.errors.cel)}
+              />
+              {form.errors.cel && (
+                <p className="field-error" role="alert">
+                  {t(form.errors.cel)}
+                </p>
+              )}
+            </div>
+          </>
+        )}
+        {step === 2 && (
+          <>
+            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" maxLength={20} />
+            <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" maxLength={20} />
+          </>
+        )}
+        {step === 3 && <p className="muted">{t('register-code-sent')}</p>}
+        {step < 3 && (
+          <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+            {t('register-next')}
+          </button>
+        )}
+      </form>
+      <Link to="/login" className="link">
+        {t('register-have-account')}
+      </Link>
+    </PublicFrame>
+  );
+}

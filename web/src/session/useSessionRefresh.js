@@ -1,0 +1,35 @@
+// Session refresh (SPEC §4, §7): GET tokenVerify when the layout loads and every 16 minutes.
+// auth false → clear storage and go to /login; a new token replaces the stored one; a failed
+// call is only logged.
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { verifyToken } from '../api/session.js';
+import { clearStorage, KEYS } from './storage.js';
+
+export const REFRESH_MS = 16 * 60 * 1000;
+
+export default function useSessionRefresh() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const controller = new AbortController();
+    const refresh = async () => {
+      try {
+        const { auth, token } = await verifyToken(controller.signal);
+        if (auth === false) {
+          clearStorage();
+          navigate('/login', { replace: true });
+        } else if (token) {
+          localStorage.setItem(KEYS.sessionToken, token);
+        }
+      } catch (e) {
+        if (e.name !== 'AbortError') console.warn('token verification failed', e);
+      }
+    };
+    refresh();
+    const timer = setInterval(refresh, REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [navigate]);
+}

@@ -1,0 +1,18 @@
+// Public settings from the server (landing site, token symbol), read once before the first
+// render. The defaults match the server's and keep the app usable if it cannot be reached.
+import { api } from './api/client.js';
+
+const settings = { landingUrl: '/landing', product: 'LVLX', languages: ['en', 'es', 'pt'] };
+
+export async function loadSettings() {
+  try {
+    Object.assign(settings, await api('config', { auth: false }));
+  } catch (e) {
+    console.warn('settings unavailable, using defaults', e);
+  }
+  return settings;
+}
+
+export const useSettings = () => settings;
+
+export default settings;
