@@ -141,6 +141,11 @@ pub fn decide(kind: Kind, stored: &Stored, now_ms: i64) -> Decision {
             }
         }
         Kind::VerifyCode => match session(stored, now_ms) {
+            // A marker left without a token would bounce between /login (public: marker →
+            // /verifycode) and here (no token → /login) forever; it is stale, so clear it.
+            Session::None if present(&stored.verify_code).is_some() => {
+                Decision::clear_and_redirect(LOGIN)
+            }
             Session::None => Decision::redirect(LOGIN),
             Session::Expired => Decision::clear_and_redirect(LOGIN),
             Session::Live(_) if present(&stored.verify_code).is_some() => Decision::show(),

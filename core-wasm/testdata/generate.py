@@ -179,7 +179,7 @@ g("public",st(sessionToken=U),r("/dashboard"),note="logged in")
 g("public",st(sessionToken=X),r("/dashboard"),note="expired: the user guard clears it there")
 # 4 verify code
 g("verifyCode",st(),r("/login"),note="no token")
-g("verifyCode",st(verifyCode="true"),r("/login"),note="marker without token")
+g("verifyCode",st(verifyCode="true"),c("/login"),note="a marker without token is stale: cleared, or /login and /verifycode would loop")
 g("verifyCode",st(sessionToken=X,verifyCode="true"),c("/login"),note="expired")
 g("verifyCode",st(sessionToken=U,verifyCode="true"),show,note="token and marker")
 g("verifyCode",st(sessionToken=U),r("/login"),note="token without marker")

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what the build needs and is missing; does nothing that is already in place.
+#   scripts/setup.sh            Rust wasm target, wasm-bindgen CLI (the version in Cargo.lock),
+#                               wasm-pack, npm packages (wasm-opt comes from npm `binaryen`)
+#   scripts/setup.sh --browser  also Debian's chromium, for the browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n== %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen's CLI must be exactly the library's version, or wasm-pack fetches another.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  step "cargo install wasm-bindgen-cli $want (a few minutes, once)"
+  cargo install wasm-bindgen-cli --version "=$want" --locked
+fi
+
+WASM_PACK_VERSION=0.15.1
+if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)" != "$WASM_PACK_VERSION" ]; then
+  step "cargo install wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
+  cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+  step "apt-get install chromium"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-noto-core >/dev/null
+fi

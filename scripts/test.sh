@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every test: formatting and lints, the Rust workspace, the core's vectors on the WebAssembly
+# build, the translation checks, and the browser tests in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+step() { printf '\n== %s\n' "$*"; }
+
+scripts/setup.sh --browser
+
+step "rustfmt and clippy"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p lvlx-core --target wasm32-unknown-unknown --features wasm --locked -- -D warnings
+
+step "Rust tests"
+cargo test --workspace --locked
+
+step "build (wasm core, web app, server)"
+scripts/build.sh --debug
+
+step "core vectors on the WebAssembly build"
+npm run --silent test:core
+
+step "translations"
+npm run --silent test:locales
+
+step "browser tests (headless Chromium)"
+LVLX_TEST_BINARY=target/debug/lvlx npm run --silent test:browser
+
+printf '\nAll tests passed.\n'

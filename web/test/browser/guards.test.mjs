@@ -1,0 +1,169 @@
+// SPEC §2 "Route guards", public redirects, the referral-code check, 404 and the router error
+// page, in headless Chromium against the real server.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adminInfo, consent, launchBrowser, openPage, path, settled, startServer, token } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const visit = async (route, storage = {}) => {
+  const page = await openPage(browser, server.url, { storage, cookies: consent });
+  await page.goto(route);
+  await settled(page);
+  return page;
+};
+
+const expired = token({ expSeconds: Math.floor(Date.now() / 1000) - 60 });
+const admin = { sessionToken: token({ role: '1001', id: '1' }), adminInfo };
+const user = { sessionToken: token() };
+
+describe('admin area', () => {
+  test('no token → /login', async () => {
+    assert.equal(path(await visit('/admin/tables/ICO')), '/login');
+  });
+  test('expired token → storage cleared, /login', async () => {
+    const page = await visit('/admin/tables/ICO', { ...admin, sessionToken: expired, userInfo: '{"names":"x"}', language: 'es' });
+    assert.equal(path(page), '/login');
+    const left = await page.evaluate(() => ({ ...localStorage }));
+    assert.equal(left.sessionToken, undefined);
+    assert.equal(left.userInfo, undefined);
+    assert.equal(left.adminInfo, undefined);
+    assert.equal(left.language, 'es', 'the language is a preference, not part of the session');
+  });
+  test('an admin sees the admin page, menu in SPEC order with names and exit', async () => {
+    const page = await visit('/admin/tables/ICO', admin);
+    assert.equal(path(page), '/admin/tables/ICO');
+    assert.equal(await page.textContent('h1'), 'ICO Tokens');
+    const items = await page.locator('#side-menu li a').allTextContents();
+    assert.deepEqual(items, ['Users', 'ICO Tokens', 'NFT Staking', 'LVLX Staking', 'Activation Node', 'Ranks', 'Edit Content', 'Secret Key']);
+    assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Lovelace/);
+    assert.ok(await page.getByRole('button', { name: 'Exit' }).isVisible());
+  });
+  test('a non-admin → /dashboard', async () => {
+    assert.equal(path(await visit('/admin/tables/users', user)), '/dashboard');
+  });
+  test('an admin token without the stored admin role is not an admin', async () => {
+    assert.equal(path(await visit('/admin/tables/users', { sessionToken: admin.sessionToken })), '/dashboard');
+  });
+});
+
+describe('user area', () => {
+  test('no token → /login', async () => {
+    assert.equal(path(await visit('/staking')), '/login');
+  });
+  test('expired token → storage cleared, /login', async () => {
+    const page = await visit('/staking', { sessionToken: expired, userInfo: '{}' });
+    assert.equal(path(page), '/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('userInfo')), null);
+  });
+  test('an admin → /admin/tables/users', async () => {
+    assert.equal(path(await visit('/dashboard', admin)), '/admin/tables/users');
+  });
+  test('a user sees every user route', async () => {
+    const page = await visit('/dashboard', user);
+    const links = await page.locator('#side-menu li a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname));
+    assert.deepEqual(links, ['/dashboard', '/tokenLVLX', '/myActives', '/dashboardNFTs', '/vanguardprivateprotocol', '/staking',
+      '/afiliates', '/dashboardfaqs', '/activation-node', '/rank-bonus']);
+    for (const link of links) {
+      await page.goto(link);
+      await settled(page);
+      assert.equal(path(page), link);
+    }
+    assert.deepEqual(page.errors, []);
+  });
+});
+
+describe('public, verify-code and reset pages', () => {
+  test('login shows with nothing stored', async () => {
+    const page = await visit('/login');
+    assert.equal(await page.textContent('h1'), 'Sign in');
+  });
+  test('a stored verifyCode marker → /verifycode', async () => {
+    const page = await visit('/login', { ...user, verifyCode: 'true' });
+    assert.equal(path(page), '/verifycode');
+    assert.equal(await page.textContent('h1'), 'Enter your code');
+  });
+  test('logged in → /dashboard', async () => {
+    assert.equal(path(await visit('/login', user)), '/dashboard');
+  });
+  test('verify-code page without a session → /login', async () => {
+    assert.equal(path(await visit('/verifycode')), '/login');
+  });
+  test('verify-code page with a session but no marker → /login → /dashboard', async () => {
+    assert.equal(path(await visit('/verifycode', user)), '/dashboard');
+  });
+  test('a stale marker without a session is cleared instead of looping', async () => {
+    const page = await visit('/login', { verifyCode: 'true' });
+    assert.equal(path(page), '/login');
+    assert.equal(await page.evaluate(() => localStorage.getItem('verifyCode')), null);
+  });
+  test('reset needs both the user token and the reset token', async () => {
+    assert.equal(path(await visit('/reset', { userToken: 'u' })), '/login');
+    assert.equal(path(await visit('/reset', { resetToken: 'r' })), '/login');
+    const page = await visit('/reset', { userToken: 'u', resetToken: 'r' });
+    assert.equal(path(page), '/reset');
+    assert.equal(await page.textContent('h1'), 'Choose a new password');
+  });
+});
+
+describe('redirects, referral links, 404 and errors', () => {
+  for (const route of ['/', '/home', '/faqs', '/register']) {
+    test(`${route} → the landing site`, async () => {
+      const page = await visit(route);
+      await page.waitForURL('**/landing');
+      assert.match(await page.textContent('h1'), /Buy, stake and earn with LVLX/);
+    });
+  }
+  for (const code of ['0123456789abcde', '0123456789abcdef0123456789abcdef0', 'zzzzzzzzzzzzzzzz']) {
+    test(`referral code ${code} is refused → landing`, async () => {
+      const page = await visit(`/register/referred/${code}`);
+      await page.waitForURL('**/landing');
+    });
+  }
+  test('a well-formed referral code opens registration at step 1', async () => {
+    const page = await visit('/register/referred/0123456789ABCDEF');
+    assert.equal(await page.textContent('h1'), 'Create your account');
+    assert.equal(await page.getAttribute('.step', 'data-step'), '1');
+    assert.match(await page.textContent('.step'), /Step 1 of 3/);
+  });
+  test('registration step 1 shows the core’s messages, then moves to step 2', async () => {
+    const page = await visit('/register/referred/0123456789abcdef');
+    await page.fill('#field-names', 'Jo');
+    await page.fill('#field-email', 'Maria@Example.com');
+    await page.click('button[type=submit]');
+    const errors = await page.locator('.field-error').allTextContents();
+    assert.ok(errors.includes('Use 3 to 40 letters and spaces only.'), errors.join(' | '));
+    assert.ok(errors.includes('Enter a valid email in lowercase, like name@example.com.'));
+    assert.ok(errors.includes('This field is required.'));
+    await page.fill('#field-names', 'José Ñúñez');
+    await page.fill('#field-lastnames', 'João Conceição');
+    await page.fill('#field-email', 'maria@example.com');
+    await page.fill('#field-emailC', 'maria@example.com');
+    await page.fill('#field-cel', '+34 612 34 56 78');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#field-password');
+    assert.equal(await page.getAttribute('.step', 'data-step'), '2');
+  });
+  test('an unknown path shows the 404 page', async () => {
+    const page = await visit('/no/such/page');
+    assert.equal(await page.textContent('h1'), '404');
+    assert.equal(await page.textContent('main p'), 'This page does not exist.');
+  });
+  test('a page that fails to load shows Unexpected Application Error! with the error text', async () => {
+    const page = await openPage(browser, server.url, { storage: user, cookies: consent });
+    await page.route(/page-placeholder\.[0-9a-f]+\.js$/, (route) => route.abort());
+    await page.goto('/dashboard');
+    await settled(page);
+    assert.equal(await page.textContent('h1'), 'Unexpected Application Error!');
+    assert.match(await page.textContent('.error-text'), /chunk|load/i);
+  });
+});

@@ -1,0 +1,98 @@
+// Languages (SPEC §9: en, es, pt; default and fallback en; remembered) and the rule that the UI
+// shows no string that is not a translation.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adminInfo, consent, en, launchBrowser, openPage, settled, startServer, token } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test('switching language changes the login page and is remembered', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await page.goto('/login');
+  await settled(page);
+  assert.equal(await page.textContent('h1'), 'Sign in');
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await page.click('[data-lng=es]');
+  await page.waitForFunction(() => document.querySelector('h1').textContent === 'Iniciar sesión');
+  assert.equal(await page.getAttribute('html', 'lang'), 'es');
+  assert.equal(await page.textContent('label[for=field-password]'), 'Contraseña');
+  await page.click('[data-lng=pt]');
+  await page.waitForFunction(() => document.querySelector('h1').textContent === 'Entrar');
+  await page.reload();
+  await settled(page);
+  assert.equal(await page.textContent('h1'), 'Entrar', 'the choice survives a reload');
+  assert.equal(await page.getAttribute('[data-lng=pt]', 'aria-pressed'), 'true');
+});
+
+test('validation messages come in the chosen language', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent, storage: { language: 'es' } });
+  await page.goto('/login');
+  await settled(page);
+  await page.fill('#field-email', 'x');
+  await page.click('button[type=submit]');
+  const errors = await page.locator('.field-error').allTextContents();
+  assert.deepEqual(errors, ['Introduce un correo válido en minúsculas, como nombre@ejemplo.com.', 'Este campo es obligatorio.']);
+});
+
+test('an unsupported browser language falls back to English', async () => {
+  const context = await browser.newContext({ locale: 'de-DE', baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await settled(page);
+  assert.equal(await page.textContent('h1'), 'Sign in');
+  await context.close();
+});
+
+// With ?lng=cimode i18next renders each key instead of its text. Every visible text must then be
+// a key of en.json, or not words at all (numbers, symbols, the token symbol, typed data).
+const NOT_WORDS = /^[\s\d\W]*$/;
+const DATA = new Set(['LVLX']);
+
+async function untranslated(page) {
+  const texts = await page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent.trim();
+      const style = n.parentElement && getComputedStyle(n.parentElement);
+      if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
+    }
+    for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
+      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const v = el.getAttribute(attr);
+        if (v) out.push(v.trim());
+      }
+    }
+    return out;
+  });
+  return texts.filter((t) => !(t in en) && !NOT_WORDS.test(t) && !DATA.has(t));
+}
+
+const pages = [
+  ['login (with errors)', '/login', {}, async (p) => p.click('button[type=submit]')],
+  ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
+  ['404', '/no/such/page', {}],
+  ['user area', '/dashboard', { sessionToken: token() }],
+  ['admin area', '/admin/tables/users', { sessionToken: token({ role: '1001' }), adminInfo }],
+  ['landing', '/landing', {}],
+];
+
+for (const [name, route, storage, act] of pages) {
+  test(`no untranslated text: ${name}`, async () => {
+    const page = await openPage(browser, server.url, { storage });
+    await page.goto(`${route}?lng=cimode`);
+    await settled(page);
+    if (act) await act(page);
+    await page.waitForTimeout(100);
+    assert.deepEqual(await untranslated(page), []);
+  });
+}
