@@ -26,6 +26,6 @@ step "translations"
 npm run --silent test:locales
 
 step "browser tests (headless Chromium)"
-LVLX_TEST_BINARY=target/debug/lvlx npm run --silent test:browser
+TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 
 printf '\nAll tests passed.\n'

@@ -10,8 +10,8 @@ export const LANGUAGES = ['en', 'es', 'pt'];
 /** `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI. */
 export function initI18n({ product }) {
   const keysOnly = new URLSearchParams(window.location.search).get('lng') === 'cimode';
-  i18n.on('languageChanged', (lng) => {
-    document.documentElement.lang = lng;
+  i18n.on('languageChanged', () => {
+    document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
   });
   return i18n
     .use(HttpBackend)

@@ -7,7 +7,7 @@ export const TOAST_MS = 6000;
 export function ToastClose({ closeToast }) {
   return (
     <button type="button" className="toast-close" onClick={closeToast} aria-label={i18n.t('toast-close')}>
-      ×
+      <span aria-hidden="true">×</span>
     </button>
   );
 }

@@ -1,11 +1,13 @@
 // What every page has: the page itself, toasts (SPEC §9) and the cookie banner.
 import { Outlet } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import CookieBanner from './CookieBanner.jsx';
 import { TOAST_MS, ToastClose } from '../toast.jsx';
 
 export default function Root() {
+  const { t } = useTranslation();
   return (
     <>
       <Outlet />
@@ -17,6 +19,7 @@ export default function Root() {
         closeOnClick
         theme="dark"
         closeButton={ToastClose}
+        aria-label={t('toast-region')}
       />
       <CookieBanner />
     </>

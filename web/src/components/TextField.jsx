@@ -2,6 +2,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** The message line under a field (empty until the field fails a check). */
+export function FieldError({ id, error }) {
+  const { t } = useTranslation();
+  return (
+    <p id={id} className="field-error" aria-live="polite">
+      {error ? t(error) : ''}
+    </p>
+  );
+}
+
 export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
@@ -23,7 +33,6 @@ export default function TextField({ name, label, form, type = 'text', autoComple
           aria-invalid={Boolean(error)}
           aria-describedby={error ? `${id}-error` : undefined}
           onChange={(e) => form.set(name, e.target.value)}
-          onBlur={() => form.touch(name)}
         />
         {isPassword && (
           <button type="button" className="reveal" onClick={() => setVisible((v) => !v)} aria-pressed={visible}>
@@ -31,11 +40,7 @@ export default function TextField({ name, label, form, type = 'text', autoComple
           </button>
         )}
       </div>
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {t(error)}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} error={error} />
     </div>
   );
 }

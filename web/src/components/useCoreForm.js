@@ -1,5 +1,7 @@
 // Form state whose every rule is the core's validateField: the browser shows exactly the message
-// the server would return.
+// the server would return. Fields are checked on submit; a field marked wrong is re-checked as
+// the person types, so its message goes as soon as it is fixed. (No checks on blur: a message
+// appearing then moves the button being clicked and swallows the click.)
 import { useState } from 'react';
 import { validateField } from '../core/index.js';
 
@@ -16,11 +18,8 @@ export default function useCoreForm(fields, initial = {}) {
   const set = (name, value) => {
     const next = { ...values, [name]: value };
     setValues(next);
-    // Re-check a field already marked wrong, so its message goes as soon as it is fixed.
     if (errors[name]) setErrors((e) => ({ ...e, [name]: check(name, next) }));
   };
-
-  const touch = (name) => setErrors((e) => ({ ...e, [name]: check(name) }));
 
   /** Checks every field; true when all pass. */
   const validateAll = (names = Object.keys(fields), extra = {}) => {
@@ -29,5 +28,5 @@ export default function useCoreForm(fields, initial = {}) {
     return names.every((n) => !found[n]);
   };
 
-  return { values, errors, set, touch, validateAll, setErrors };
+  return { values, errors, set, validateAll };
 }

@@ -6,15 +6,20 @@ import { useTranslation } from 'react-i18next';
 import PhoneInput, { isValidPhoneNumber } from 'react-phone-number-input';
 import flags from 'react-phone-number-input/flags';
 import 'react-phone-number-input/style.css';
+import enCountries from 'react-phone-number-input/locale/en.json';
+import esCountries from 'react-phone-number-input/locale/es.json';
+import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
 import { api } from '../api/client.js';
 import { toastError } from '../toast.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
-import TextField from '../components/TextField.jsx';
+import TextField, { FieldError } from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
 import { KEYS } from '../session/storage.js';
 
 const STEPS = 3;
+// Country names in the phone picker come translated with the phone library.
+const COUNTRY_LABELS = { en: enCountries, es: esCountries, pt: ptCountries };
 const FIELDS = {
   names: {},
   lastnames: {},
@@ -27,7 +32,7 @@ const FIELDS = {
 const STEP_FIELDS = { 1: ['names', 'lastnames', 'email', 'emailC', 'cel'], 2: ['password', 'passwordC'] };
 
 export default function RegisterReferred() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { referralCode } = useParams();
   const form = useCoreForm(FIELDS);
   const [step, setStep] = useState(1);
@@ -80,16 +85,13 @@ export default function RegisterReferred() {
                 international
                 defaultCountry="ES"
                 flags={flags}
+                labels={COUNTRY_LABELS[i18n.resolvedLanguage] ?? enCountries}
                 value={form.values.cel}
                 onChange={(value) => form.set('cel', value ?? '')}
-                onBlur={() => form.setErrors((e) => ({ ...e, cel: phoneError() }))}
                 aria-invalid={Boolean(form.errors.cel)}
+                aria-describedby="field-cel-error"
               />
-              {form.errors.cel && (
-                <p className="field-error" role="alert">
-                  {t(form.errors.cel)}
-                </p>
-              )}
+              <FieldError id="field-cel-error" error={form.errors.cel} />
             </div>
           </>
         )}

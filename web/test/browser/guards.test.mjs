@@ -140,7 +140,8 @@ describe('redirects, referral links, 404 and errors', () => {
     await page.fill('#field-names', 'Jo');
     await page.fill('#field-email', 'Maria@Example.com');
     await page.click('button[type=submit]');
-    const errors = await page.locator('.field-error').allTextContents();
+    await page.locator('.field-error:not(:empty)').nth(4).waitFor();
+    const errors = await page.locator('.field-error:not(:empty)').allTextContents();
     assert.ok(errors.includes('Use 3 to 40 letters and spaces only.'), errors.join(' | '));
     assert.ok(errors.includes('Enter a valid email in lowercase, like name@example.com.'));
     assert.ok(errors.includes('This field is required.'));

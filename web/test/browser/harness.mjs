@@ -11,7 +11,7 @@ export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf
 
 export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
-  const binary = join(root, process.env.LVLX_TEST_BINARY ?? 'target/debug/lvlx');
+  const binary = join(root, process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   const child = spawn(binary, ['serve'], {
     cwd: root,
     env: { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn' },

@@ -88,7 +88,8 @@ test('a server error is shown as its translated toast', async () => {
   await page.fill('#field-password', 'Passw0rd!');
   await page.click('button[type=submit]');
   // The login endpoint is not part of this build yet: the server answers error-not-found.
-  const toast = page.locator('.Toastify__toast');
+  const toast = page.locator('.Toastify__toast--error');
   await toast.waitFor();
-  assert.equal(await toast.locator('.Toastify__toast-body').textContent(), 'This service is not available yet.');
+  assert.equal(await toast.getAttribute('role'), 'alert');
+  assert.match(await toast.textContent(), /^This service is not available yet\./);
 });
