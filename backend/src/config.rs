@@ -59,6 +59,7 @@ impl Config {
 }
 
 #[cfg(test)]
+#[allow(clippy::result_large_err)] // figment::Jail's closure type, not ours
 mod tests {
     use super::*;
 
@@ -79,7 +80,9 @@ mod tests {
     fn unknown_keys_are_refused() {
         figment::Jail::expect_with(|jail| {
             jail.create_file("lvlx.toml", "prodcut = \"typo\"")?;
-            assert!(Config::figment("lvlx.toml".into()).extract::<Config>().is_err());
+            assert!(Config::figment("lvlx.toml".into())
+                .extract::<Config>()
+                .is_err());
             Ok(())
         });
     }
@@ -88,7 +91,10 @@ mod tests {
     fn example_file_is_complete_and_valid() {
         let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../lvlx.example.toml");
         let text = std::fs::read_to_string(example).expect("lvlx.example.toml");
-        let parsed: Config = Figment::new().merge(Toml::string(&text)).extract().expect("valid");
+        let parsed: Config = Figment::new()
+            .merge(Toml::string(&text))
+            .extract()
+            .expect("valid");
         let defaults = Config::default();
         assert_eq!(parsed.bind, defaults.bind, "the example shows the defaults");
         assert_eq!(parsed.landing_url, defaults.landing_url);

@@ -74,7 +74,9 @@ mod tests {
 
     #[test]
     fn migrations_are_valid() {
-        migrations().validate().expect("migrations apply to an empty database");
+        migrations()
+            .validate()
+            .expect("migrations apply to an empty database");
     }
 
     #[tokio::test]

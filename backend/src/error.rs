@@ -117,7 +117,9 @@ fn from_rejection(rejection: &Rejection) -> ApiError {
     } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
         ApiError::UnsupportedMediaType
     } else if let Some(e) = rejection.find::<warp::body::BodyDeserializeError>() {
-        ApiError::BadRequest(std::error::Error::source(e).map_or_else(|| e.to_string(), ToString::to_string))
+        ApiError::BadRequest(
+            std::error::Error::source(e).map_or_else(|| e.to_string(), ToString::to_string),
+        )
     } else if rejection.find::<reject::LengthRequired>().is_some() {
         ApiError::BadRequest("length required".into())
     } else if let Some(e) = rejection.find::<reject::InvalidQuery>() {

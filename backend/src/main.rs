@@ -41,7 +41,10 @@ fn main() -> ExitCode {
         Command::Serve => serve(config),
         Command::Config => {
             // No secrets are configured here yet; when they are, they print as "***".
-            println!("{}", serde_json::to_string_pretty(&config).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&config).unwrap_or_default()
+            );
             ExitCode::SUCCESS
         }
     }

@@ -18,17 +18,18 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(warp::fs::file(config.web_dir.join("landing.html")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
-    let assets = warp::get()
-        .and(warp::fs::dir(config.web_dir.clone()))
-        .map(|file: warp::fs::File| {
-            let is_page = file.path().extension().is_some_and(|e| e == "html");
-            let response = file.into_response();
-            if is_page {
-                revalidate(response)
-            } else {
-                response
-            }
-        });
+    let assets =
+        warp::get()
+            .and(warp::fs::dir(config.web_dir.clone()))
+            .map(|file: warp::fs::File| {
+                let is_page = file.path().extension().is_some_and(|e| e == "html");
+                let response = file.into_response();
+                if is_page {
+                    revalidate(response)
+                } else {
+                    response
+                }
+            });
     let index = warp::get()
         .and(warp::path::full())
         .and_then(|path: FullPath| async move {

@@ -16,7 +16,11 @@ fn fixture() -> Fixture {
     let web = dir.path().join("web");
     std::fs::create_dir_all(&web).unwrap();
     std::fs::write(web.join("index.html"), "<!doctype html><title>app</title>").unwrap();
-    std::fs::write(web.join("landing.html"), "<!doctype html><title>landing</title>").unwrap();
+    std::fs::write(
+        web.join("landing.html"),
+        "<!doctype html><title>landing</title>",
+    )
+    .unwrap();
     std::fs::write(web.join("main.js"), "console.log(1)").unwrap();
     let config = Config {
         data_dir: dir.path().join("data"),
@@ -32,7 +36,10 @@ fn fixture() -> Fixture {
 }
 
 async fn get(f: &Fixture, path: &str) -> warp::http::Response<bytes::Bytes> {
-    warp::test::request().path(path).reply(&routes(f.app.clone())).await
+    warp::test::request()
+        .path(path)
+        .reply(&routes(f.app.clone()))
+        .await
 }
 
 fn body_json(res: &warp::http::Response<bytes::Bytes>) -> Value {
@@ -64,7 +71,12 @@ async fn public_config_has_landing_and_product_and_nothing_else() {
 #[tokio::test]
 async fn unknown_api_paths_are_json_404_never_the_app() {
     let f = fixture();
-    for path in ["/api/v1/nope", "/api/v2/health", "/api", "/api/v1/health/extra"] {
+    for path in [
+        "/api/v1/nope",
+        "/api/v2/health",
+        "/api",
+        "/api/v1/health/extra",
+    ] {
         let res = get(&f, path).await;
         assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
         assert_eq!(res.headers()["content-type"], "application/json", "{path}");
@@ -87,15 +99,33 @@ async fn wrong_method_is_405_json() {
 #[tokio::test]
 async fn client_routes_get_the_app_and_missing_assets_get_404() {
     let f = fixture();
-    for path in ["/", "/login", "/admin/tables/users", "/register/referred/0123456789abcdef", "/no/such/page"] {
+    for path in [
+        "/",
+        "/login",
+        "/admin/tables/users",
+        "/register/referred/0123456789abcdef",
+        "/no/such/page",
+    ] {
         let res = get(&f, path).await;
         assert_eq!(res.status(), StatusCode::OK, "{path}");
-        assert!(String::from_utf8_lossy(res.body()).contains("<title>app</title>"), "{path}");
+        assert!(
+            String::from_utf8_lossy(res.body()).contains("<title>app</title>"),
+            "{path}"
+        );
         assert_eq!(res.headers()["cache-control"], "no-cache");
     }
     assert_eq!(get(&f, "/main.js").await.status(), StatusCode::OK);
-    for path in ["/missing.js", "/static/logo.png", "/locales/en/xx.json", "/locales/../Cargo.toml"] {
-        assert_eq!(get(&f, path).await.status(), StatusCode::NOT_FOUND, "{path}");
+    for path in [
+        "/missing.js",
+        "/static/logo.png",
+        "/locales/en/xx.json",
+        "/locales/../Cargo.toml",
+    ] {
+        assert_eq!(
+            get(&f, path).await.status(),
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
     }
     let landing = get(&f, "/landing").await;
     assert!(String::from_utf8_lossy(landing.body()).contains("landing"));
@@ -130,7 +160,8 @@ struct Probe {
 }
 
 /// The JSON body filter every endpoint uses: size-limited and strict about fields.
-fn probe_route() -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
+fn probe_route(
+) -> impl Filter<Extract = (impl warp::Reply,), Error = std::convert::Infallible> + Clone {
     warp::post()
         .and(api::json_body::<Probe>())
         .map(|_| warp::reply())
@@ -139,10 +170,21 @@ fn probe_route() -> impl Filter<Extract = (impl warp::Reply,), Error = std::conv
 
 #[tokio::test]
 async fn oversized_unknown_and_malformed_bodies_are_refused() {
-    let big = format!("{{\"name\":\"{}\"}}", "a".repeat(api::MAX_JSON_BODY as usize));
+    let big = format!(
+        "{{\"name\":\"{}\"}}",
+        "a".repeat(api::MAX_JSON_BODY as usize)
+    );
     let cases = [
-        (big.as_str(), StatusCode::PAYLOAD_TOO_LARGE, "error-too-large"),
-        (r#"{"name":"x","admin":true}"#, StatusCode::BAD_REQUEST, "error-bad-request"),
+        (
+            big.as_str(),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "error-too-large",
+        ),
+        (
+            r#"{"name":"x","admin":true}"#,
+            StatusCode::BAD_REQUEST,
+            "error-bad-request",
+        ),
         ("{not json", StatusCode::BAD_REQUEST, "error-bad-request"),
     ];
     for (body, status, code) in cases {

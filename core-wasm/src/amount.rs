@@ -89,10 +89,7 @@ pub fn format_fixed(units: Units, decimals: u32, digits: u32) -> Result<String, 
         return Ok(join(units / unit, &fraction));
     }
     let step = scale(decimals - digits)?;
-    let rounded = units
-        .checked_add(step / 2)
-        .ok_or(AmountError::Overflow)?
-        / step;
+    let rounded = units.checked_add(step / 2).ok_or(AmountError::Overflow)? / step;
     let unit = scale(digits)?;
     let fraction = if digits == 0 {
         String::new()
@@ -129,5 +126,7 @@ pub fn lvlx_to_usdt(lvlx: Units) -> String {
 
 /// Exact sum; `None` on overflow.
 pub fn sum<I: IntoIterator<Item = Units>>(amounts: I) -> Option<Units> {
-    amounts.into_iter().try_fold(0u128, |acc, a| acc.checked_add(a))
+    amounts
+        .into_iter()
+        .try_fold(0u128, |acc, a| acc.checked_add(a))
 }

@@ -37,11 +37,17 @@ pub fn parse_day(text: &str) -> Option<NaiveDate> {
     let shaped = b.len() == 10
         && b[4] == b'-'
         && b[7] == b'-'
-        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
     if !shaped {
         return None;
     }
-    NaiveDate::from_ymd_opt(text[..4].parse().ok()?, text[5..7].parse().ok()?, text[8..].parse().ok()?)
+    NaiveDate::from_ymd_opt(
+        text[..4].parse().ok()?,
+        text[5..7].parse().ok()?,
+        text[8..].parse().ok()?,
+    )
 }
 
 /// Inclusive range test on calendar dates. An absent bound is open; a malformed one is an error.
@@ -81,7 +87,9 @@ pub fn next_weekly(now_ms: i64, weekday: u32) -> Option<i64> {
     let today = now.date_naive();
     let ahead = (7 + target.num_days_from_monday() - today.weekday().num_days_from_monday()) % 7;
     let hour = NaiveTime::from_hms_opt(WEEKLY_HOUR_UTC, 0, 0)?;
-    let mut at = (today + Duration::days(i64::from(ahead))).and_time(hour).and_utc();
+    let mut at = (today + Duration::days(i64::from(ahead)))
+        .and_time(hour)
+        .and_utc();
     if at <= now {
         at += Duration::days(7);
     }

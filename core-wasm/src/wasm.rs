@@ -11,8 +11,13 @@ fn js_error(message: impl std::fmt::Display) -> JsError {
 
 /// `validateField(field, value, other?)`: the translation key of the failure, or null.
 #[wasm_bindgen(js_name = validateField)]
-pub fn validate_field(field: &str, value: &str, other: Option<String>) -> Result<Option<String>, JsError> {
-    let field = validation::Field::parse(field).ok_or_else(|| js_error(format!("unknown field {field}")))?;
+pub fn validate_field(
+    field: &str,
+    value: &str,
+    other: Option<String>,
+) -> Result<Option<String>, JsError> {
+    let field = validation::Field::parse(field)
+        .ok_or_else(|| js_error(format!("unknown field {field}")))?;
     Ok(validation::validate(field, value, other.as_deref())
         .err()
         .map(|e| e.key().to_string()))
@@ -20,7 +25,12 @@ pub fn validate_field(field: &str, value: &str, other: Option<String>) -> Result
 
 /// `validateAmount(value, decimals, min?, max?)`: the translation key of the failure, or null.
 #[wasm_bindgen(js_name = validateAmount)]
-pub fn validate_amount(value: &str, decimals: u32, min: Option<String>, max: Option<String>) -> Option<String> {
+pub fn validate_amount(
+    value: &str,
+    decimals: u32,
+    min: Option<String>,
+    max: Option<String>,
+) -> Option<String> {
     validation::validate_amount(value, decimals, min.as_deref(), max.as_deref())
         .err()
         .map(|e| e.key().to_string())
@@ -35,25 +45,35 @@ pub fn is_referral_code(code: &str) -> bool {
 /// `lvlxToUsdt(baseUnits)`: USDT value of an LVLX amount, 2 decimals, rounded half up.
 #[wasm_bindgen(js_name = lvlxToUsdt)]
 pub fn lvlx_to_usdt(base_units: &str) -> Result<String, JsError> {
-    Ok(amount::lvlx_to_usdt(amount::parse_base(base_units).map_err(js_error)?))
+    Ok(amount::lvlx_to_usdt(
+        amount::parse_base(base_units).map_err(js_error)?,
+    ))
 }
 
 /// `formatUnits(baseUnits, decimals)`: exact decimal text.
 #[wasm_bindgen(js_name = formatUnits)]
 pub fn format_units(base_units: &str, decimals: u32) -> Result<String, JsError> {
-    amount::format_units(amount::parse_base(base_units).map_err(js_error)?, decimals).map_err(js_error)
+    amount::format_units(amount::parse_base(base_units).map_err(js_error)?, decimals)
+        .map_err(js_error)
 }
 
 /// `formatFixed(baseUnits, decimals, digits)`: rounded half up, always `digits` fraction digits.
 #[wasm_bindgen(js_name = formatFixed)]
 pub fn format_fixed(base_units: &str, decimals: u32, digits: u32) -> Result<String, JsError> {
-    amount::format_fixed(amount::parse_base(base_units).map_err(js_error)?, decimals, digits).map_err(js_error)
+    amount::format_fixed(
+        amount::parse_base(base_units).map_err(js_error)?,
+        decimals,
+        digits,
+    )
+    .map_err(js_error)
 }
 
 /// `parseUnits(text, decimals)`: base units as a decimal string.
 #[wasm_bindgen(js_name = parseUnits)]
 pub fn parse_units(text: &str, decimals: u32) -> Result<String, JsError> {
-    Ok(amount::parse_units(text, decimals).map_err(js_error)?.to_string())
+    Ok(amount::parse_units(text, decimals)
+        .map_err(js_error)?
+        .to_string())
 }
 
 /// `sumUnits(list)`: exact sum of base-unit strings.
@@ -93,13 +113,19 @@ pub fn normalize_timestamp(t: f64) -> Result<f64, JsError> {
 /// `calendarDate(ms, offsetMinutes)`: "YYYY-MM-DD" for a viewer at UTC + offset.
 #[wasm_bindgen(js_name = calendarDate)]
 pub fn calendar_date(ms: f64, offset_minutes: i32) -> Result<String, JsError> {
-    date::calendar_date(whole_number(ms)?, offset_minutes).ok_or_else(|| js_error("timestamp out of range"))
+    date::calendar_date(whole_number(ms)?, offset_minutes)
+        .ok_or_else(|| js_error("timestamp out of range"))
 }
 
 /// `dayInRange(day, start?, end?)`: inclusive comparison of YYYY-MM-DD dates.
 #[wasm_bindgen(js_name = dayInRange)]
-pub fn day_in_range(day: &str, start: Option<String>, end: Option<String>) -> Result<bool, JsError> {
-    date::day_in_range(day, start.as_deref(), end.as_deref()).ok_or_else(|| js_error("dates must be YYYY-MM-DD"))
+pub fn day_in_range(
+    day: &str,
+    start: Option<String>,
+    end: Option<String>,
+) -> Result<bool, JsError> {
+    date::day_in_range(day, start.as_deref(), end.as_deref())
+        .ok_or_else(|| js_error("dates must be YYYY-MM-DD"))
 }
 
 /// `nextWeekly(nowMs, weekday)`: next weekday (0 = Sunday) at 14:00 UTC, in milliseconds.

@@ -37,7 +37,9 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             opt(a.get(3)),
         )),
         "isReferralCode" => json!(validation::is_referral_code(s(&a[0]))),
-        "lvlxToUsdt" => json!(amount::lvlx_to_usdt(amount::parse_base(s(&a[0])).map_err(err)?)),
+        "lvlxToUsdt" => json!(amount::lvlx_to_usdt(
+            amount::parse_base(s(&a[0])).map_err(err)?
+        )),
         "formatUnits" => {
             let units = amount::parse_base(s(&a[0])).map_err(err)?;
             json!(amount::format_units(units, int(&a[1])? as u32).map_err(err)?)
@@ -65,9 +67,9 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "calendarDate" => {
             json!(date::calendar_date(int(&a[0])?, int(&a[1])? as i32).ok_or("range")?)
         }
-        "dayInRange" => json!(
-            date::day_in_range(s(&a[0]), opt(a.get(1)), opt(a.get(2))).ok_or("bad date")?
-        ),
+        "dayInRange" => {
+            json!(date::day_in_range(s(&a[0]), opt(a.get(1)), opt(a.get(2))).ok_or("bad date")?)
+        }
         "nextWeekly" => {
             json!(date::next_weekly(int(&a[0])?, int(&a[1])? as u32).ok_or("bad weekday")?)
         }

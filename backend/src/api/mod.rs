@@ -40,7 +40,8 @@ fn no_store(mut response: warp::reply::Response) -> warp::reply::Response {
 
 /// A JSON body of at most [`MAX_JSON_BODY`] bytes whose unknown fields are refused (the types
 /// say `deny_unknown_fields`).
-pub fn json_body<T: serde::de::DeserializeOwned + Send>() -> impl Filter<Extract = (T,), Error = warp::Rejection> + Clone {
+pub fn json_body<T: serde::de::DeserializeOwned + Send>(
+) -> impl Filter<Extract = (T,), Error = warp::Rejection> + Clone {
     warp::body::content_length_limit(MAX_JSON_BODY).and(warp::body::json())
 }
 
