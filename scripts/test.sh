@@ -22,8 +22,8 @@ scripts/build.sh --debug
 step "core vectors on the WebAssembly build"
 npm run --silent test:core
 
-step "translations"
-npm run --silent test:locales
+step "translations and source rules"
+npm run --silent test:source
 
 step "browser tests (headless Chromium)"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser

@@ -10,12 +10,14 @@ use warp::{Filter, Reply};
 use crate::Config;
 
 pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
+    // HEAD too: monitors and link checkers ask with it.
+    let read = || warp::get().or(warp::head()).unify().boxed();
     let locales = warp::path("locales")
-        .and(warp::get())
+        .and(read())
         .and(warp::fs::dir(config.locales_dir.clone()))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     let landing = warp::path!("landing")
-        .and(warp::get())
+        .and(read())
         .and(warp::fs::file(config.web_dir.join("landing.html")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     let assets =
@@ -30,7 +32,7 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
                     response
                 }
             });
-    let index = warp::get()
+    let index = read()
         .and(warp::path::full())
         .and_then(|path: FullPath| async move {
             if is_client_route(path.as_str()) {

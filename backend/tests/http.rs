@@ -127,6 +127,12 @@ async fn client_routes_get_the_app_and_missing_assets_get_404() {
             "{path}"
         );
     }
+    let head = warp::test::request()
+        .method("HEAD")
+        .path("/admin/tables/users")
+        .reply(&routes(f.app.clone()))
+        .await;
+    assert_eq!(head.status(), StatusCode::OK, "HEAD is answered like GET");
     let landing = get(&f, "/landing").await;
     assert!(String::from_utf8_lossy(landing.body()).contains("landing"));
 }

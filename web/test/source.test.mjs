@@ -1,3 +1,4 @@
+// Checks on the source tree: translations complete and used correctly; the wasm import rule.
 // en is the source of truth: es and pt must have exactly its keys, real translations, the same
 // {{placeholders}}; and every key the code uses must exist.
 import { test } from 'node:test';
@@ -56,4 +57,11 @@ test('every server error code and validation key has a translation', () => {
   const codes = new Set([...rust.matchAll(/"((?:error|validations)-[a-z-]+)"/g)].map((m) => m[1]));
   assert.ok(codes.size > 15);
   assert.deepEqual([...codes].filter((c) => !(c in en)), []);
+});
+
+test('only web/src/core imports the WebAssembly package', () => {
+  const importers = sources(join(root, 'web'))
+    .filter((f) => !f.includes('/test/') && !f.includes('/dist/') && !f.includes('/pkg/'))
+    .filter((f) => /from\s+'[^']*pkg\/lvlx_core/.test(readFileSync(f, 'utf8')));
+  assert.deepEqual(importers.map((f) => f.slice(root.length)), ['web/src/core/index.js']);
 });
