@@ -26,6 +26,59 @@ pub struct Config {
     pub product: String,
     /// Log filter, as RUST_LOG (e.g. "info", "lvlx_backend=debug").
     pub log: String,
+    /// HS256 key for session tokens (≥ 32 bytes). When absent, a random one is generated into
+    /// `data_dir/jwt.secret` (mode 0600) on first start.
+    pub jwt_secret: Option<Secret>,
+    /// Leading zero bits the captcha's proof of work needs (18 ≈ a quarter second in a browser).
+    pub captcha_difficulty: u32,
+    /// Logins, registrations and recoveries allowed per minute from one IP address.
+    pub auth_per_minute: u32,
+    /// Sender of the platform's mail.
+    pub mail_from: String,
+    /// SMTP relay. Without it every message is written to `data_dir/outbox` as an .eml file.
+    pub smtp: Option<Smtp>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Smtp {
+    pub host: String,
+    pub port: u16,
+    /// "none" (plain, for a local relay), "starttls" or "tls".
+    pub tls: SmtpTls,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    None,
+    Starttls,
+    Tls,
+}
+
+/// A configured secret: usable by the server, printed as "***".
+#[derive(Clone, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str("***")
+    }
 }
 
 impl Default for Config {
@@ -38,6 +91,11 @@ impl Default for Config {
             landing_url: "/landing".into(),
             product: "LVLX".into(),
             log: "info".into(),
+            jwt_secret: None,
+            captcha_difficulty: 18,
+            auth_per_minute: 10,
+            mail_from: "LVLX <no-reply@localhost>".into(),
+            smtp: None,
         }
     }
 }
@@ -72,6 +130,21 @@ mod tests {
             assert_eq!(config.product, "FROMFILE");
             assert_eq!(config.log, "warn", "environment beats the file");
             assert_eq!(config.bind.port(), 8080, "defaults fill the rest");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn secrets_never_print() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("LVLX_JWT_SECRET", "a-very-secret-value-of-enough-length");
+            let config: Config = Config::figment("none.toml".into()).extract()?;
+            assert_eq!(
+                config.jwt_secret.as_ref().unwrap().expose(),
+                "a-very-secret-value-of-enough-length"
+            );
+            let printed = serde_json::to_string(&config).unwrap() + &format!("{config:?}");
+            assert!(!printed.contains("very-secret"), "{printed}");
             Ok(())
         });
     }

@@ -11,7 +11,10 @@ use rusqlite_migration::{Migrations, M};
 use crate::error::ApiError;
 
 /// Numbered migrations, in order. Never edit one that has landed: add the next.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_users.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_users.sql"),
+    include_str!("../migrations/0002_sessions_codes.sql"),
+];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
 

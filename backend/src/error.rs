@@ -24,6 +24,16 @@ pub enum ApiError {
     Invalid(Invalid),
     #[error("authentication required")]
     Unauthorized,
+    #[error("email or password is wrong")]
+    Credentials,
+    #[error("the code is wrong, used or expired")]
+    Code,
+    #[error("the captcha was not solved")]
+    Captcha,
+    #[error("unknown referral code")]
+    ReferralUnknown,
+    #[error("this email already has an account")]
+    EmailTaken,
     #[error("not allowed for this account")]
     Forbidden,
     #[error("too many requests, retry in {retry_after_secs} s")]
@@ -49,7 +59,11 @@ impl ApiError {
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::BadRequest(_) | ApiError::Invalid(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::Credentials => StatusCode::UNAUTHORIZED,
+            ApiError::Code | ApiError::Captcha | ApiError::ReferralUnknown => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::EmailTaken => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -66,6 +80,11 @@ impl ApiError {
             ApiError::BadRequest(_) => "error-bad-request",
             ApiError::Invalid(invalid) => invalid.key(),
             ApiError::Unauthorized => "error-unauthorized",
+            ApiError::Credentials => "error-credentials",
+            ApiError::Code => "error-code",
+            ApiError::Captcha => "error-captcha",
+            ApiError::ReferralUnknown => "error-referral-unknown",
+            ApiError::EmailTaken => "error-email-taken",
             ApiError::Forbidden => "error-forbidden",
             ApiError::TooManyRequests { .. } => "error-rate-limit",
             ApiError::Internal(_) => "error-internal",

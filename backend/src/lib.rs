@@ -3,10 +3,20 @@
 //! Domain rules (validation, amounts, dates) come from `lvlx-core`; this crate must not restate
 //! them. Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
+pub mod accounts;
 pub mod api;
+pub mod captcha;
+pub mod code;
 pub mod config;
+pub mod crypto;
 pub mod db;
 pub mod error;
+pub mod limits;
+pub mod mail;
+pub mod password;
+pub mod session;
+pub mod token;
+pub mod user;
 pub mod web;
 
 use std::sync::Arc;
@@ -17,20 +27,55 @@ use warp::Filter;
 pub use config::Config;
 pub use db::Db;
 
-/// What every handler may need. Holds no state a second instance would need (DESIGN §9).
+/// What every handler may need. Holds no state a second instance would need (DESIGN §9) but
+/// the per-IP rate limits, which are per instance by nature.
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
     pub db: Db,
+    pub keys: token::Keys,
+    /// Key for codes and captcha MACs, derived from the token key.
+    pub mac_key: Arc<Vec<u8>>,
+    pub passwords: password::Passwords,
+    pub mailer: mail::Mailer,
+    pub auth_limit: limits::PerIp,
+    pub code_limit: limits::PerIp,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Keys(#[from] crypto::KeyError),
+    #[error(transparent)]
+    Mail(#[from] mail::MailSetupError),
 }
 
 impl App {
-    pub fn new(config: Config, db: Db) -> App {
-        App {
+    pub fn new(config: Config, db: Db) -> Result<App, StartError> {
+        let secret = crypto::jwt_key(
+            config.jwt_secret.as_ref().map(|s| s.expose()),
+            &config.data_dir,
+        )?;
+        let mac_key = hex::decode(crypto::hmac_hex(&secret, &["lvlx mac key"])).expect("hex");
+        Ok(App {
+            keys: token::Keys::new(&secret),
+            mac_key: Arc::new(mac_key),
+            passwords: password::Passwords::new(),
+            mailer: mail::Mailer::new(&config)?,
+            auth_limit: limits::PerIp::per_minute(config.auth_per_minute),
+            // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
+            code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
             config: Arc::new(config),
             db,
-        }
+        })
     }
+}
+
+/// Milliseconds since the epoch, UTC: the only clock read of the server's rules.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Every route of the server, with the headers every response carries.

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use lvlx_backend::{routes, App, Config, Db};
+use lvlx_backend::{accounts, routes, App, Config, Db};
+use lvlx_core::ADMIN_ROLE;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Parser)]
@@ -21,8 +22,28 @@ struct Cli {
 enum Command {
     /// Serve the API and the web app (the default).
     Serve,
-    /// Print the effective configuration (as JSON).
+    /// Print the effective configuration (as JSON; secrets as "***").
     Config,
+    /// Administrator accounts.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+    /// Create the demo admin and demo user (if missing) and print how to sign in.
+    Demo,
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an admin. The password comes from LVLX_ADMIN_PASSWORD or a prompt, never an argument.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        names: String,
+        #[arg(long)]
+        lastnames: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -39,6 +60,55 @@ fn main() -> ExitCode {
         .init();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config),
+        Command::Admin {
+            command:
+                AdminCommand::Create {
+                    email,
+                    names,
+                    lastnames,
+                },
+        } => {
+            let password = match std::env::var("LVLX_ADMIN_PASSWORD") {
+                Ok(p) => p,
+                Err(_) => match rpassword::prompt_password("Password for the new admin: ") {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("cannot read the password: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            offline(&config, |db| async move {
+                let id =
+                    accounts::create(&db, &email, &names, &lastnames, &password, ADMIN_ROLE, None)
+                        .await?;
+                println!("admin {email} created (id {})", id.0);
+                Ok(())
+            })
+        }
+        Command::Demo => {
+            let base = format!("http://{}", config.bind);
+            let outbox = config.data_dir.join("outbox");
+            offline(&config, |db| async move {
+                let (admin_code, user_code) = accounts::demo(&db).await?;
+                println!(
+                    "Demo accounts (mail goes to {} unless SMTP is configured):",
+                    outbox.display()
+                );
+                println!(
+                    "  admin: {} / {}",
+                    accounts::DEMO_ADMIN.0,
+                    accounts::DEMO_ADMIN.1
+                );
+                println!(
+                    "  user:  {} / {}",
+                    accounts::DEMO_USER.0,
+                    accounts::DEMO_USER.1
+                );
+                println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
+                Ok(())
+            })
+        }
         Command::Config => {
             // No secrets are configured here yet; when they are, they print as "***".
             println!(
@@ -46,6 +116,28 @@ fn main() -> ExitCode {
                 serde_json::to_string_pretty(&config).unwrap_or_default()
             );
             ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Runs a command against the database without serving.
+fn offline<F, Fut>(config: &Config, work: F) -> ExitCode
+where
+    F: FnOnce(Db) -> Fut,
+    Fut: std::future::Future<Output = Result<(), String>>,
+{
+    let result = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|rt| {
+            rt.block_on(async {
+                work(Db::open(&config.data_dir).map_err(|e| e.to_string())?).await
+            })
+        });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -80,7 +172,13 @@ fn serve(config: Config) -> ExitCode {
         // The run command and the browser tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");
         tracing::info!(%addr, data_dir = %config.data_dir.display(), "serving");
-        let app = App::new(config, db);
+        let app = match App::new(config, db) {
+            Ok(app) => app,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start");
+                return ExitCode::FAILURE;
+            }
+        };
         warp::serve(routes(app))
             .incoming(listener)
             .graceful(async {

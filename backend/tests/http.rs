@@ -30,7 +30,7 @@ fn fixture() -> Fixture {
     };
     let db = Db::open(&config.data_dir).unwrap();
     Fixture {
-        app: App::new(config, db),
+        app: App::new(config, db).unwrap(),
         _dir: dir,
     }
 }
@@ -55,7 +55,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 1);
+    assert_eq!(body["schema"], 2);
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 //! crate natively. Money is exact integers in base units, never floats.
 
 pub mod amount;
+pub mod captcha;
 pub mod date;
 pub mod display;
 pub mod guard;

@@ -188,3 +188,15 @@ g("reset",st(),r("/login")); g("reset",st(userToken="u"),r("/login")); g("reset"
 g("reset",st(userToken="u",resetToken="r"),show); g("reset",st(userToken="",resetToken="r"),r("/login"))
 dump("session.json", {"decodeSession": DS, "guard": G})
 print(len(V),"validation cases")
+
+# ---------- captcha (proof of work) ----------
+import hashlib
+def solve(ch, d):
+    n = 0
+    while True:
+        h = hashlib.sha256(f"{ch}:{n}".encode()).digest()
+        if int.from_bytes(h, 'big') >> (256 - d) == 0 if d else True: return n
+        n += 1
+CP = [case([ch, d], solve(ch, d)) for ch, d in [("abc", 0), ("abc", 4), ("1767225600000.0011223344556677.8.deadbeef", 8), ("x", 12), ("José", 10)]]
+CP.append(case(["abc", 33], {"error": True}))
+dump("captcha.json", {"solveCaptcha": CP})

@@ -4,7 +4,7 @@
 //! Each file maps an exported function name (as JavaScript sees it) to cases of
 //! `{args, expect}`; `expect: {"error": true}` means the call must fail.
 
-use lvlx_core::{amount, date, display, guard, session, validation};
+use lvlx_core::{amount, captcha, date, display, guard, session, validation};
 use serde_json::{json, Value};
 
 type Outcome = Result<Value, String>;
@@ -82,6 +82,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             let stored: guard::Stored = serde_json::from_value(a[1].clone()).map_err(err)?;
             json!(guard::decide(kind, &stored, int(&a[2])?))
         }
+        "solveCaptcha" => json!(captcha::solve(s(&a[0]), int(&a[1])? as u32).ok_or("too hard")?),
         other => panic!("no binding for {other}"),
     })
 }
@@ -132,4 +133,9 @@ fn display_vectors() {
 #[test]
 fn session_and_guard_vectors() {
     run("session.json");
+}
+
+#[test]
+fn captcha_vectors() {
+    run("captcha.json");
 }

@@ -9,7 +9,7 @@ const dir = new URL('../../core-wasm/testdata/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
 test('every vector file is covered', () => {
-  assert.deepEqual(files.sort(), ['amounts.json', 'dates.json', 'display.json', 'session.json', 'validation.json']);
+  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'session.json', 'validation.json']);
 });
 
 for (const file of files) {

@@ -1,7 +1,9 @@
 //! The JSON API under /api/v1 (DESIGN §8): `Cache-Control: no-store` on every answer, errors
 //! as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web app.
 
+mod accounts;
 mod health;
+mod sessions;
 mod settings;
 
 use warp::filters::BoxedFilter;
@@ -16,7 +18,11 @@ pub const MAX_JSON_BODY: u64 = 16 * 1024;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let v1 = health::routes(app.clone())
-        .or(settings::routes(app))
+        .or(settings::routes(app.clone()))
+        .unify()
+        .or(accounts::routes(app.clone()))
+        .unify()
+        .or(sessions::routes(app))
         .unify()
         .boxed();
     warp::path("api")

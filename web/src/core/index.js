@@ -18,6 +18,8 @@ export const normalizeTimestamp = (n) => core.normalizeTimestamp(n);
 export const calendarDate = (ms, offsetMinutes) => core.calendarDate(ms, offsetMinutes);
 export const dayInRange = (day, start, end) => core.dayInRange(day, start ?? undefined, end ?? undefined);
 export const nextWeekly = (nowMs, weekday) => core.nextWeekly(nowMs, weekday);
+/** Proof-of-work solution for a captcha challenge from the server. */
+export const solveCaptcha = (challenge, difficulty) => core.solveCaptcha(challenge, difficulty);
 export const decodeSession = (token) => core.decodeSession(token ?? '');
 
 /**

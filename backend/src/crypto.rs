@@ -1,0 +1,128 @@
+//! Randomness, keyed hashing and the server's secret keys.
+
+use std::path::Path;
+
+use hmac::{Hmac, Mac};
+use rand::rngs::OsRng;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+/// `bytes` random bytes from the OS CSPRNG, as hex.
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    OsRng.fill_bytes(&mut buf);
+    hex::encode(buf)
+}
+
+/// A uniformly random 4-digit code whose first digit is not zero (1000–9999).
+pub fn random_code() -> String {
+    // Rejection sampling keeps it uniform.
+    loop {
+        let n = OsRng.next_u32() & 0x3fff; // 0..16384
+        if n < 9000 {
+            return (1000 + n).to_string();
+        }
+    }
+}
+
+pub fn hmac_hex(key: &[u8], parts: &[&str]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
+    for part in parts {
+        mac.update(part.as_bytes());
+        mac.update(&[0]);
+    }
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// Constant-time comparison of two hex digests.
+pub fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+pub fn sha256_hex(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("jwt_secret must be at least 32 bytes")]
+    TooShort,
+    #[error("cannot read or write {0}: {1}")]
+    Io(String, std::io::Error),
+}
+
+/// The session-token key: the configured one, or a 256-bit key generated once into the data
+/// folder with mode 0600.
+pub fn jwt_key(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>, KeyError> {
+    if let Some(key) = configured {
+        return if key.len() >= 32 {
+            Ok(key.as_bytes().to_vec())
+        } else {
+            Err(KeyError::TooShort)
+        };
+    }
+    let path = data_dir.join("jwt.secret");
+    let io = |e| KeyError::Io(path.display().to_string(), e);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => hex::decode(text.trim()).map_err(|_| KeyError::TooShort),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = random_hex(32);
+            write_private(&path, &key).map_err(io)?;
+            Ok(hex::decode(key).expect("hex"))
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_four_digits_never_starting_with_zero() {
+        for _ in 0..2000 {
+            let code = random_code();
+            assert_eq!(code.len(), 4);
+            assert!(lvlx_core::validation::validate(
+                lvlx_core::validation::Field::Code,
+                &code,
+                None
+            )
+            .is_ok());
+        }
+    }
+
+    #[test]
+    fn the_generated_key_is_kept_private_and_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = jwt_key(None, dir.path()).unwrap();
+        assert_eq!(first.len(), 32);
+        assert_eq!(jwt_key(None, dir.path()).unwrap(), first);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join("jwt.secret"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(matches!(
+            jwt_key(Some("short"), dir.path()),
+            Err(KeyError::TooShort)
+        ));
+    }
+}

@@ -1,0 +1,143 @@
+//! Outgoing mail: SMTP through lettre when configured, otherwise an .eml file per message in the
+//! data folder's outbox (and a log line saying where). Texts come from locales/, so a message is
+//! in the recipient's language.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lettre::message::{Mailbox, SinglePart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{FileTransport, Message, SmtpTransport, Transport};
+
+use crate::config::{Config, SmtpTls};
+use crate::error::ApiError;
+
+#[derive(Clone)]
+enum Delivery {
+    Smtp(SmtpTransport),
+    Outbox(PathBuf),
+}
+
+#[derive(Clone)]
+pub struct Mailer {
+    from: Mailbox,
+    transport: Delivery,
+    texts: HashMap<String, HashMap<String, String>>,
+    product: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MailSetupError {
+    #[error("mail_from is not an address: {0}")]
+    From(String),
+    #[error("smtp: {0}")]
+    Smtp(String),
+    #[error("cannot read translations {0}: {1}")]
+    Texts(String, String),
+    #[error("cannot create the outbox {0}: {1}")]
+    Outbox(String, std::io::Error),
+}
+
+pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
+
+impl Mailer {
+    pub fn new(config: &Config) -> Result<Mailer, MailSetupError> {
+        let from = config
+            .mail_from
+            .parse()
+            .map_err(|e| MailSetupError::From(format!("{e}")))?;
+        let transport = match &config.smtp {
+            Some(smtp) => {
+                let builder = match smtp.tls {
+                    SmtpTls::None => SmtpTransport::builder_dangerous(&smtp.host),
+                    SmtpTls::Starttls => SmtpTransport::starttls_relay(&smtp.host)
+                        .map_err(|e| MailSetupError::Smtp(e.to_string()))?,
+                    SmtpTls::Tls => SmtpTransport::relay(&smtp.host)
+                        .map_err(|e| MailSetupError::Smtp(e.to_string()))?,
+                };
+                let mut builder = builder.port(smtp.port);
+                if let (Some(user), Some(password)) = (&smtp.username, &smtp.password) {
+                    builder = builder.credentials(Credentials::new(
+                        user.clone(),
+                        password.expose().to_string(),
+                    ));
+                }
+                Delivery::Smtp(builder.build())
+            }
+            None => {
+                let outbox = config.data_dir.join("outbox");
+                std::fs::create_dir_all(&outbox)
+                    .map_err(|e| MailSetupError::Outbox(outbox.display().to_string(), e))?;
+                Delivery::Outbox(outbox)
+            }
+        };
+        Ok(Mailer {
+            from,
+            transport,
+            texts: load_texts(&config.locales_dir)?,
+            product: config.product.clone(),
+        })
+    }
+
+    fn text(&self, language: &str, key: &str, values: &[(&str, &str)]) -> String {
+        let table = self.texts.get(language).or_else(|| self.texts.get("en"));
+        let mut text = table
+            .and_then(|t| t.get(key))
+            .cloned()
+            .unwrap_or_else(|| key.to_string());
+        for (name, value) in values
+            .iter()
+            .chain([("product", self.product.as_str())].iter())
+        {
+            text = text.replace(&format!("{{{{{name}}}}}"), value);
+        }
+        text
+    }
+
+    /// Sends an email code for `purpose` ("login" | "register" | "recover").
+    pub async fn send_code(
+        &self,
+        to: &str,
+        language: &str,
+        purpose: &str,
+        code: &str,
+    ) -> Result<(), ApiError> {
+        let subject = self.text(language, &format!("mail-{purpose}-subject"), &[]);
+        let body = self.text(language, &format!("mail-{purpose}-body"), &[("code", code)]);
+        let to_box: Mailbox = to
+            .parse()
+            .map_err(|_| ApiError::Internal("recipient address".into()))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to_box)
+            .subject(subject)
+            .singlepart(SinglePart::plain(body))
+            .map_err(|e| ApiError::Internal(format!("mail: {e}")))?;
+        let transport = self.transport.clone();
+        tokio::task::spawn_blocking(move || match transport {
+            Delivery::Smtp(smtp) => smtp.send(&message).map(|_| ()).map_err(|e| ApiError::Internal(format!("smtp: {e}"))),
+            Delivery::Outbox(dir) => {
+                let id = FileTransport::new(&dir).send(&message).map_err(|e| ApiError::Internal(format!("outbox: {e}")))?;
+                // The address is not logged, and never the code.
+                tracing::info!(file = %dir.join(format!("{id}.eml")).display(), "mail written to the outbox (no SMTP configured)");
+                Ok(())
+            }
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("mail task: {e}")))?
+    }
+}
+
+fn load_texts(dir: &Path) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
+    LANGUAGES
+        .iter()
+        .map(|lng| {
+            let path = dir.join(lng).join(format!("{lng}.json"));
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| MailSetupError::Texts(path.display().to_string(), e.to_string()))?;
+            let table = serde_json::from_str(&text)
+                .map_err(|e| MailSetupError::Texts(path.display().to_string(), e.to_string()))?;
+            Ok((lng.to_string(), table))
+        })
+        .collect()
+}

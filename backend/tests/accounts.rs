@@ -1,0 +1,662 @@
+//! Accounts and sessions through the HTTP API (warp::test, temp-file database, the outbox as
+//! the mailbox). Each server rule of DESIGN §4 has a test that fails if the rule goes.
+
+use std::net::SocketAddr;
+
+use lvlx_backend::accounts::{self, DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::{routes, App, Config, Db};
+use serde_json::{json, Value};
+use warp::http::StatusCode;
+
+struct World {
+    dir: tempfile::TempDir,
+    app: App,
+}
+
+async fn world_with(edit: impl FnOnce(&mut Config)) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config {
+        data_dir: dir.path().join("data"),
+        web_dir: dir.path().join("web"),
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        captcha_difficulty: 4,
+        auth_per_minute: 1000,
+        ..Config::default()
+    };
+    edit(&mut config);
+    let db = Db::open(&config.data_dir).unwrap();
+    accounts::demo(&db).await.unwrap();
+    World {
+        app: App::new(config, db).unwrap(),
+        dir,
+    }
+}
+
+async fn world() -> World {
+    world_with(|_| {}).await
+}
+
+struct Reply {
+    status: StatusCode,
+    body: Value,
+    headers: warp::http::HeaderMap,
+}
+
+impl World {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        self.call_from(method, path, token, body, "127.0.0.1:4000")
+            .await
+    }
+
+    async fn call_from(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        ip: &str,
+    ) -> Reply {
+        let mut req = warp::test::request()
+            .method(method)
+            .path(path)
+            .remote_addr(ip.parse::<SocketAddr>().unwrap());
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let res = req.reply(&routes(self.app.clone())).await;
+        Reply {
+            status: res.status(),
+            headers: res.headers().clone(),
+            body: serde_json::from_slice(res.body()).unwrap_or(Value::Null),
+        }
+    }
+
+    async fn captcha(&self) -> Value {
+        let c = self.call("GET", "/api/v1/captcha", None, None).await.body;
+        let challenge = c["challenge"].as_str().unwrap().to_string();
+        let solution =
+            lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32)
+                .unwrap();
+        json!({"challenge": challenge, "solution": solution})
+    }
+
+    /// The newest code mailed to `to` (from the outbox).
+    fn last_code(&self, to: &str) -> String {
+        let outbox = self.dir.path().join("data/outbox");
+        let mut mails: Vec<_> = std::fs::read_dir(&outbox)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+            .map(|p| {
+                (
+                    std::fs::metadata(&p).unwrap().modified().unwrap(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .filter(|(_, text)| text.contains(&format!("To: {to}")))
+            .collect();
+        mails.sort_by_key(|(at, _)| *at);
+        let text = &mails.last().expect("a mail").1;
+        let body = text.split("\r\n\r\n").nth(1).unwrap();
+        body.split(|c: char| !c.is_ascii_digit())
+            .find(|w| w.len() == 4)
+            .expect("a 4-digit code")
+            .to_string()
+    }
+
+    async fn login_step1(&self, email: &str, password: &str) -> Reply {
+        let captcha = self.captcha().await;
+        self.call(
+            "POST",
+            "/api/v1/login",
+            None,
+            Some(json!({"email": email, "password": password, "captcha": captcha})),
+        )
+        .await
+    }
+
+    /// Full login; returns the session token and the answer.
+    async fn login(&self, email: &str, password: &str) -> (String, Value) {
+        let step1 = self.login_step1(email, password).await;
+        assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
+        let verify = step1.body["token"].as_str().unwrap().to_string();
+        let code = self.last_code(email);
+        let done = self
+            .call(
+                "POST",
+                "/api/v1/verifycode",
+                Some(&verify),
+                Some(json!({"code": code})),
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+        (done.body["token"].as_str().unwrap().to_string(), done.body)
+    }
+}
+
+/// The decoded text of a single-part .eml (7bit, quoted-printable or base64).
+fn mail_body(eml: &str) -> String {
+    let (head, body) = eml.split_once("\r\n\r\n").unwrap();
+    let head = head.to_ascii_lowercase();
+    if head.contains("content-transfer-encoding: base64") {
+        use base64::Engine;
+        let joined: String = body.split_whitespace().collect();
+        return String::from_utf8(
+            base64::engine::general_purpose::STANDARD
+                .decode(joined)
+                .unwrap(),
+        )
+        .unwrap();
+    }
+    if !head.contains("content-transfer-encoding: quoted-printable") {
+        return body.to_string();
+    }
+    let joined = body.replace("=\r\n", "");
+    let mut bytes = Vec::new();
+    let raw = joined.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'=' && i + 3 <= raw.len() {
+            if let Ok(b) = u8::from_str_radix(&joined[i + 1..i + 3], 16) {
+                bytes.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        bytes.push(raw[i]);
+        i += 1;
+    }
+    String::from_utf8(bytes).unwrap()
+}
+
+fn mail_bodies(w: &World) -> Vec<String> {
+    std::fs::read_dir(w.dir.path().join("data/outbox"))
+        .unwrap()
+        .map(|e| mail_body(&std::fs::read_to_string(e.unwrap().path()).unwrap()))
+        .collect()
+}
+
+fn referral_code(w: &World, email: &str) -> String {
+    let conn = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
+    conn.query_row(
+        "SELECT referral_code FROM users WHERE email = ?1",
+        [email],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+fn wrong(code: &str) -> String {
+    if code == "1234" {
+        "5678".into()
+    } else {
+        "1234".into()
+    }
+}
+
+#[tokio::test]
+async fn register_through_a_referral_link_then_sign_in() {
+    let w = world().await;
+    let code = referral_code(&w, DEMO_USER.0);
+    let form = json!({"names": "José Ñúñez", "lastnames": "João Conceição", "email": "jose@example.com", "emailC": "jose@example.com",
+        "cel": "+34612345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": code, "language": "es", "captcha": w.captcha().await});
+    let started = w.call("POST", "/api/v1/register", None, Some(form)).await;
+    assert_eq!(started.status, StatusCode::OK, "{}", started.body);
+    let mail_code = w.last_code("jose@example.com");
+    let outbox = std::fs::read_dir(w.dir.path().join("data/outbox"))
+        .unwrap()
+        .count();
+    assert!(outbox >= 1);
+    let done = w
+        .call(
+            "POST",
+            "/api/v1/register/verify",
+            None,
+            Some(json!({"attemptId": started.body["attemptId"], "code": mail_code})),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    let user = &done.body["user"];
+    assert_eq!(user["names"], "José Ñúñez");
+    assert_eq!(user["activationNode"], false);
+    assert_eq!(user["claims"], json!({"claims": [], "total": "0"}));
+    assert_eq!(
+        user["userCodeLink"].as_str().unwrap().len(),
+        32,
+        "a 32-hex referral code of their own"
+    );
+    // Linked to the referrer: the referrer's payload lists the new affiliate.
+    let (_, referrer) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(referrer["user"]["affiliates"][0]["names"], "José Ñúñez");
+    // The mail was in Spanish.
+    assert!(mail_bodies(&w)
+        .iter()
+        .any(|m| m.contains("Tu código de confirmación es")));
+}
+
+#[tokio::test]
+async fn unknown_or_malformed_referral_codes_create_nothing() {
+    let w = world().await;
+    for code in ["0123456789abcdef0123456789abcdef", "xyz"] {
+        let form = json!({"names": "Ana Maria", "lastnames": "Souza Lima", "email": "ana@example.com", "emailC": "ana@example.com",
+            "cel": "+5511912345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": code, "captcha": w.captcha().await});
+        let res = w.call("POST", "/api/v1/register", None, Some(form)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST);
+        assert_eq!(res.body["code"], "error-referral-unknown");
+    }
+}
+
+#[tokio::test]
+async fn the_server_applies_the_core_rules() {
+    let w = world().await;
+    let form = json!({"names": "Al", "lastnames": "Souza", "email": "ana@example.com", "emailC": "ana@example.com",
+        "cel": "+5511912345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0), "captcha": w.captcha().await});
+    let res = w.call("POST", "/api/v1/register", None, Some(form)).await;
+    assert_eq!(
+        (res.status, res.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("validations-txt-msg"))
+    );
+    let res = w.login_step1("Ana@Example.com", "x").await;
+    assert_eq!(res.body["code"], "validations-email-msg");
+}
+
+#[tokio::test]
+async fn login_verify_refresh_and_signout() {
+    let w = world().await;
+    let (token, body) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    assert_eq!(body["role"], "1001");
+    assert_eq!(body["admin"]["names"], "Ada");
+    let refreshed = w
+        .call("GET", "/api/v1/tokenVerify", Some(&token), None)
+        .await;
+    assert_eq!(refreshed.status, StatusCode::OK);
+    assert_eq!(refreshed.body["auth"], true);
+    let fresh = refreshed.body["token"].as_str().unwrap().to_string();
+    assert_eq!(
+        w.call("GET", "/api/v1/admin/session", Some(&fresh), None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let out = w
+        .call(
+            "POST",
+            "/api/v1/signout",
+            Some(&fresh),
+            Some(json!({"token": fresh})),
+        )
+        .await;
+    assert_eq!(out.body["auth"], true);
+    for t in [&token, &fresh] {
+        assert_eq!(
+            w.call("GET", "/api/v1/tokenVerify", Some(t), None)
+                .await
+                .status,
+            StatusCode::UNAUTHORIZED,
+            "revoked"
+        );
+        assert_eq!(
+            w.call("GET", "/api/v1/admin/session", Some(t), None)
+                .await
+                .status,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_verify_token_opens_nothing_else_and_sessions_do_not_verify_codes() {
+    let w = world().await;
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    let verify = step1.body["token"].as_str().unwrap();
+    assert_eq!(
+        w.call("GET", "/api/v1/tokenVerify", Some(verify), None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn wrong_password_and_unknown_email_answer_alike() {
+    let w = world().await;
+    let a = w.login_step1(DEMO_USER.0, "Wrong#Pass1").await;
+    let b = w.login_step1("nobody@example.com", "Wrong#Pass1").await;
+    assert_eq!((a.status, &a.body), (b.status, &b.body));
+    assert_eq!(a.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn codes_are_single_use_and_the_fourth_try_fails() {
+    let w = world().await;
+    // Reused code.
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    let verify = step1.body["token"].as_str().unwrap().to_string();
+    let code = w.last_code(DEMO_USER.0);
+    assert_eq!(
+        w.call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&verify),
+            Some(json!({"code": code}))
+        )
+        .await
+        .status,
+        StatusCode::OK
+    );
+    let again = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&verify),
+            Some(json!({"code": code})),
+        )
+        .await;
+    assert_eq!(
+        (again.status, again.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("error-code"))
+    );
+    // Three wrong tries void the code: the right one fails on the fourth.
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    let verify = step1.body["token"].as_str().unwrap().to_string();
+    let code = w.last_code(DEMO_USER.0);
+    for _ in 0..3 {
+        let res = w
+            .call(
+                "POST",
+                "/api/v1/verifycode",
+                Some(&verify),
+                Some(json!({"code": wrong(&code)})),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST);
+    }
+    let fourth = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&verify),
+            Some(json!({"code": code})),
+        )
+        .await;
+    assert_eq!(
+        fourth.status,
+        StatusCode::BAD_REQUEST,
+        "void after 3 wrong tries"
+    );
+}
+
+#[tokio::test]
+async fn a_code_is_bound_to_its_attempt() {
+    let w = world().await;
+    let first = w.login_step1(DEMO_USER.0, DEMO_USER.1).await.body["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first_code = w.last_code(DEMO_USER.0);
+    let second = w.login_step1(DEMO_USER.0, DEMO_USER.1).await.body["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let second_code = w.last_code(DEMO_USER.0);
+    if first_code != second_code {
+        let crossed = w
+            .call(
+                "POST",
+                "/api/v1/verifycode",
+                Some(&second),
+                Some(json!({"code": first_code})),
+            )
+            .await;
+        assert_eq!(crossed.status, StatusCode::BAD_REQUEST);
+    }
+    assert_eq!(
+        w.call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&first),
+            Some(json!({"code": first_code}))
+        )
+        .await
+        .status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn five_failures_lock_the_account_with_retry_after() {
+    let w = world().await;
+    for _ in 0..5 {
+        assert_eq!(
+            w.login_step1(DEMO_USER.0, "Wrong#Pass1").await.status,
+            StatusCode::UNAUTHORIZED
+        );
+    }
+    let locked = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(
+        locked.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "even the right password waits"
+    );
+    let retry: u64 = locked.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry > 800 && retry <= 900, "{retry}");
+    // Another account is not affected.
+    assert_eq!(
+        w.login_step1(DEMO_ADMIN.0, DEMO_ADMIN.1).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn more_than_ten_logins_a_minute_from_one_ip_get_429() {
+    let w = world_with(|c| c.auth_per_minute = 10).await;
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let captcha = w.captcha().await;
+        let res = w
+            .call_from("POST", "/api/v1/login", None, Some(json!({"email": "x@example.com", "password": "Wrong#Pass1", "captcha": captcha})), "10.9.8.7:1")
+            .await;
+        statuses.push(res.status);
+    }
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::UNAUTHORIZED)
+            .count(),
+        10
+    );
+    assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS);
+    // Another address still gets in.
+    let captcha = w.captcha().await;
+    let other = w
+        .call_from(
+            "POST",
+            "/api/v1/login",
+            None,
+            Some(json!({"email": "x@example.com", "password": "Wrong#Pass1", "captcha": captcha})),
+            "10.9.8.8:1",
+        )
+        .await;
+    assert_eq!(other.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn code_sends_are_limited_per_account() {
+    let w = world().await;
+    for _ in 0..5 {
+        assert_eq!(
+            w.login_step1(DEMO_USER.0, DEMO_USER.1).await.status,
+            StatusCode::OK
+        );
+    }
+    let sixth = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(sixth.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(sixth.headers.contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn the_captcha_is_required_single_use_and_signed() {
+    let w = world().await;
+    let captcha = w.captcha().await;
+    let body = json!({"email": DEMO_USER.0, "password": DEMO_USER.1, "captcha": captcha});
+    assert_eq!(
+        w.call("POST", "/api/v1/login", None, Some(body.clone()))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let replay = w.call("POST", "/api/v1/login", None, Some(body)).await;
+    assert_eq!(
+        (replay.status, replay.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("error-captcha"))
+    );
+    let forged = json!({"email": DEMO_USER.0, "password": DEMO_USER.1, "captcha": {"challenge": "9999999999999.00.0.abc", "solution": 0}});
+    assert_eq!(
+        w.call("POST", "/api/v1/login", None, Some(forged))
+            .await
+            .body["code"],
+        "error-captcha"
+    );
+    let missing = json!({"email": DEMO_USER.0, "password": DEMO_USER.1});
+    assert_eq!(
+        w.call("POST", "/api/v1/login", None, Some(missing))
+            .await
+            .status,
+        StatusCode::BAD_REQUEST
+    );
+}
+
+#[tokio::test]
+async fn recovery_answers_alike_resets_and_ends_every_session() {
+    let w = world().await;
+    let (old_session, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let known = w
+        .call(
+            "POST",
+            "/api/v1/recover",
+            None,
+            Some(json!({"email": DEMO_USER.0, "captcha": w.captcha().await})),
+        )
+        .await;
+    let unknown = w
+        .call(
+            "POST",
+            "/api/v1/recover",
+            None,
+            Some(json!({"email": "nobody@example.com", "captcha": w.captcha().await})),
+        )
+        .await;
+    assert_eq!(known.status, unknown.status);
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&known.body), keys(&unknown.body));
+    let code = w.last_code(DEMO_USER.0);
+    let tokens = w
+        .call(
+            "POST",
+            "/api/v1/recover/verify",
+            None,
+            Some(json!({"attemptId": known.body["attemptId"], "code": code})),
+        )
+        .await;
+    assert_eq!(tokens.status, StatusCode::OK, "{}", tokens.body);
+    let reset = json!({"userToken": tokens.body["userToken"], "resetToken": tokens.body["resetToken"], "password": "N3w#Passw0rd", "passwordC": "N3w#Passw0rd"});
+    assert_eq!(
+        w.call("POST", "/api/v1/reset", None, Some(reset.clone()))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        w.call("POST", "/api/v1/reset", None, Some(reset))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED,
+        "reset tokens are single use"
+    );
+    assert_eq!(
+        w.call("GET", "/api/v1/tokenVerify", Some(&old_session), None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED,
+        "old session ended"
+    );
+    assert_eq!(
+        w.login_step1(DEMO_USER.0, DEMO_USER.1).await.status,
+        StatusCode::UNAUTHORIZED,
+        "old password gone"
+    );
+    w.login(DEMO_USER.0, "N3w#Passw0rd").await;
+}
+
+#[tokio::test]
+async fn bad_tokens_get_401_and_users_get_403_on_admin_calls() {
+    let w = world().await;
+    let (user_token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(
+        w.call("GET", "/api/v1/admin/session", Some(&user_token), None)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let mut tampered = user_token.clone();
+    tampered.pop();
+    tampered.push(if user_token.ends_with('A') { 'B' } else { 'A' });
+    let parts: Vec<&str> = user_token.split('.').collect();
+    let unsigned = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{}.", parts[1]);
+    for bad in [tampered.as_str(), unsigned.as_str(), "garbage", ""] {
+        assert_eq!(
+            w.call("GET", "/api/v1/tokenVerify", Some(bad), None)
+                .await
+                .status,
+            StatusCode::UNAUTHORIZED,
+            "{bad:.20}"
+        );
+    }
+    assert_eq!(
+        w.call("GET", "/api/v1/tokenVerify", None, None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn an_expired_session_gets_401() {
+    let w = world().await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let conn = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
+    conn.execute("UPDATE sessions SET expires_at = 1", [])
+        .unwrap();
+    assert_eq!(
+        w.call("GET", "/api/v1/tokenVerify", Some(&token), None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database_in_clear() {
+    let w = world().await;
+    w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let mut bytes = std::fs::read(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
+    bytes.extend(std::fs::read(w.dir.path().join("data/lvlx.sqlite3-wal")).unwrap_or_default());
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(!text.contains(DEMO_USER.1), "password in clear");
+    assert!(text.contains("$argon2id$v=19$m=19456,t=2,p=1$"));
+}
