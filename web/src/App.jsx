@@ -61,9 +61,9 @@ function routes(product) {
           lazy: page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
         },
         { path: '/login', loader: guardLoader('public'), lazy: page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx')) },
-        { path: '/recover', loader: guardLoader('public'), ...placeholder('recover-title') },
-        { path: '/verifycode', loader: guardLoader('verifyCode'), ...placeholder('verify-title') },
-        { path: '/reset', loader: guardLoader('reset'), ...placeholder('reset-title') },
+        { path: '/recover', loader: guardLoader('public'), lazy: page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx')) },
+        { path: '/verifycode', loader: guardLoader('verifyCode'), lazy: page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx')) },
+        { path: '/reset', loader: guardLoader('reset'), lazy: page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx')) },
         {
           loader: guardLoader('user'),
           element: <Shell area="user" />,

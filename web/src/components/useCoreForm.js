@@ -23,7 +23,8 @@ export default function useCoreForm(fields, initial = {}) {
 
   /** Checks every field; true when all pass. */
   const validateAll = (names = Object.keys(fields), extra = {}) => {
-    const found = Object.fromEntries(names.map((n) => [n, extra[n] ?? check(n)]));
+    // `extra` overrides a field's check (null = passes), e.g. a library's extra rule.
+    const found = Object.fromEntries(names.map((n) => [n, n in extra ? extra[n] : check(n)]));
     setErrors((e) => ({ ...e, ...found }));
     return names.every((n) => !found[n]);
   };

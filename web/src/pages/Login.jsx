@@ -1,9 +1,11 @@
-// /login (SPEC §2): email and password, checked by the core's rules before anything is sent.
+// /login (SPEC §2, §4): email and password, checked by the core's rules; the server mails a
+// 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api/client.js';
+import { login } from '../api/accounts.js';
 import { toastError } from '../toast.jsx';
+import { KEYS } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
@@ -12,18 +14,23 @@ const FIELDS = { email: {}, password: {} };
 
 export default function Login() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const form = useCoreForm(FIELDS);
   const [sending, setSending] = useState(false);
 
   const submit = async (event) => {
     event.preventDefault();
-    if (!form.validateAll()) return;
+    // Only "required" for the password here: old passwords may predate today's rules.
+    if (!form.validateAll(['email', 'password'], { password: form.values.password ? null : 'validations-req' })) return;
     setSending(true);
     try {
-      await api('login', { method: 'POST', auth: false, body: form.values });
+      const { token } = await login(form.values);
+      localStorage.setItem(KEYS.sessionToken, token);
+      localStorage.setItem(KEYS.verifyCode, 'true');
+      localStorage.setItem(KEYS.loginStep, '2');
+      navigate('/verifycode');
     } catch (e) {
       toastError(e);
-    } finally {
       setSending(false);
     }
   };
@@ -32,7 +39,7 @@ export default function Login() {
     <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
       <form className="form" onSubmit={submit} noValidate>
         <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" maxLength={254} />
-        <TextField name="password" type="password" label={t('login-password')} form={form} autoComplete="current-password" maxLength={20} />
+        <TextField name="password" type="password" label={t('login-password')} form={form} autoComplete="current-password" maxLength={64} />
         <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
           {sending ? t('login-sending') : t('login-submit')}
         </button>

@@ -1,7 +1,7 @@
 // /register/referred/{referralCode} (SPEC §2): the multi-step registration, its step counter
 // starting at 1. The route's loader (referralGate) has already checked the code.
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import PhoneInput, { isValidPhoneNumber } from 'react-phone-number-input';
 import flags from 'react-phone-number-input/flags';
@@ -10,7 +10,9 @@ import enCountries from 'react-phone-number-input/locale/en.json';
 import esCountries from 'react-phone-number-input/locale/es.json';
 import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
-import { api } from '../api/client.js';
+import { register, registerVerify } from '../api/accounts.js';
+import { storeSignedIn } from '../session/signin.js';
+import CodeForm from '../components/CodeForm.jsx';
 import { toastError } from '../toast.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField, { FieldError } from '../components/TextField.jsx';
@@ -35,7 +37,9 @@ export default function RegisterReferred() {
   const { t, i18n } = useTranslation();
   const { referralCode } = useParams();
   const form = useCoreForm(FIELDS);
+  const navigate = useNavigate();
   const [step, setStep] = useState(1);
+  const [attemptId, setAttemptId] = useState(null);
   const [sending, setSending] = useState(false);
 
   // The international input must also pass the phone library's validity check (SPEC §5).
@@ -55,8 +59,8 @@ export default function RegisterReferred() {
     }
     setSending(true);
     try {
-      await api('register', { method: 'POST', auth: false, body: { ...form.values, referralCode } });
-      localStorage.removeItem('userCodeLink');
+      const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
+      setAttemptId((await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId);
       localStorage.setItem(KEYS.registerStep, '3');
       setStep(3);
     } catch (e) {
@@ -101,13 +105,21 @@ export default function RegisterReferred() {
             <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" maxLength={20} />
           </>
         )}
-        {step === 3 && <p className="muted">{t('register-code-sent')}</p>}
         {step < 3 && (
           <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
             {t('register-next')}
           </button>
         )}
       </form>
+      {step === 3 && (
+        <CodeForm
+          onCode={async (code) => {
+            // Registering clears userCodeLink (SPEC §4); storeSignedIn does.
+            storeSignedIn(await registerVerify(attemptId, code));
+            navigate('/dashboard', { replace: true });
+          }}
+        />
+      )}
       <Link to="/login" className="link">
         {t('register-have-account')}
       </Link>

@@ -12,17 +12,22 @@ export default function useSessionRefresh() {
   const navigate = useNavigate();
   useEffect(() => {
     const controller = new AbortController();
+    const endSession = () => {
+      clearStorage();
+      navigate('/login', { replace: true });
+    };
     const refresh = async () => {
       try {
         const { auth, token } = await verifyToken(controller.signal);
         if (auth === false) {
-          clearStorage();
-          navigate('/login', { replace: true });
+          endSession();
         } else if (token) {
           localStorage.setItem(KEYS.sessionToken, token);
         }
       } catch (e) {
-        if (e.name !== 'AbortError') console.warn('token verification failed', e);
+        // A 401 is the server saying auth false: the session is revoked or over.
+        if (e.status === 401) endSession();
+        else if (e.name !== 'AbortError') console.warn('token verification failed', e);
       }
     };
     refresh();

@@ -2,13 +2,18 @@
 // page, in headless Chromium against the real server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adminInfo, consent, launchBrowser, openPage, path, settled, startServer, token } from './harness.mjs';
+import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, path, settled, startServer, token } from './harness.mjs';
 
 let server;
 let browser;
+// Real sessions (the server ends made-up ones at the first tokenVerify).
+let admin;
+let user;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
+  admin = await server.storageFor(DEMO_ADMIN);
+  user = await server.storageFor(DEMO_USER);
 });
 after(async () => {
   await browser?.close();
@@ -23,8 +28,6 @@ const visit = async (route, storage = {}) => {
 };
 
 const expired = token({ expSeconds: Math.floor(Date.now() / 1000) - 60 });
-const admin = { sessionToken: token({ role: '1001', id: '1' }), adminInfo };
-const user = { sessionToken: token() };
 
 describe('admin area', () => {
   test('no token → /login', async () => {
@@ -45,7 +48,7 @@ describe('admin area', () => {
     assert.equal(await page.textContent('h1'), 'ICO Tokens');
     const items = await page.locator('#side-menu li a').allTextContents();
     assert.deepEqual(items, ['Users', 'ICO Tokens', 'NFT Staking', 'LVLX Staking', 'Activation Node', 'Ranks', 'Edit Content', 'Secret Key']);
-    assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Lovelace/);
+    assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
     assert.ok(await page.getByRole('button', { name: 'Exit' }).isVisible());
   });
   test('a non-admin → /dashboard', async () => {

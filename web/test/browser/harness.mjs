@@ -1,10 +1,11 @@
 // Starts the real server (its own temp data folder, a free loopback port) and headless Chromium
 // for a browser test file, and gives the tests small helpers.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { solveCaptcha } from '../../src/core/index.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf8'));
@@ -12,11 +13,11 @@ export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf
 export async function startServer() {
   const dataDir = mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
   const binary = join(root, process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
-  const child = spawn(binary, ['serve'], {
-    cwd: root,
-    env: { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  // A low captcha difficulty keeps the tests quick; the rules are the same.
+  const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600' };
+  const demo = execFileSync(binary, ['demo'], { cwd: root, env, encoding: 'utf8' });
+  const [, userReferral] = demo.match(/register\/referred\/([0-9a-f]{32}) \(demo user\)/);
+  const child = spawn(binary, ['serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start in 20 s')), 20_000);
     let out = '';
@@ -30,14 +31,67 @@ export async function startServer() {
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return {
+  const sessions = new Map();
+  const api = async (path, body, token) => {
+    const res = await fetch(`${url}/api/v1/${path}`, {
+      method: body ? 'POST' : 'GET',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(data)}`);
+    return data;
+  };
+  const server = {
     url,
+    userReferral,
+    /**
+     * Local storage of a real signed-in browser for `account`, signed in once per server
+     * through the API with the mailed code (code sends are limited per account).
+     */
+    async storageFor({ email, password }) {
+      if (!sessions.has(email)) {
+        const { challenge, difficulty } = await api('captcha');
+        const step1 = await api('login', { email, password, captcha: { challenge, solution: solveCaptcha(challenge, difficulty) } });
+        const done = await api('verifycode', { code: server.codeFor(email) }, step1.token);
+        sessions.set(email, done);
+      }
+      const { token, user, admin } = sessions.get(email);
+      return admin ? { sessionToken: token, adminInfo: JSON.stringify(admin) } : { sessionToken: token, userInfo: JSON.stringify(user) };
+    },
+    /** The newest code mailed to `to`, read from the server's outbox. */
+    codeFor(to) {
+      const outbox = join(dataDir, 'outbox');
+      const mails = readdirSync(outbox)
+        .map((f) => join(outbox, f))
+        .map((f) => ({ at: statSync(f).mtimeMs, text: readFileSync(f, 'utf8') }))
+        .filter((m) => m.text.includes(`To: ${to}`))
+        .sort((a, b) => a.at - b.at);
+      if (!mails.length) throw new Error(`no mail to ${to}`);
+      const body = decodeMail(mails.at(-1).text);
+      return body.match(/\b[1-9]\d{3}\b/)[0];
+    },
     stop() {
       child.kill('SIGINT');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
+
+/** The text of a single-part mail: 7bit, quoted-printable or base64. */
+function decodeMail(eml) {
+  const [head, ...rest] = eml.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  if (/content-transfer-encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (!/content-transfer-encoding: quoted-printable/i.test(head)) return body;
+  const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+export const DEMO_USER = { email: 'demo@lvlx.local', password: 'Demo#2026x' };
+export const DEMO_ADMIN = { email: 'admin@lvlx.local', password: 'Admin#2026' };
+
 
 export function launchBrowser() {
   return chromium.launch({

@@ -2,7 +2,7 @@
 // shows no string that is not a translation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adminInfo, consent, en, launchBrowser, openPage, settled, startServer, token } from './harness.mjs';
+import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 
 let server;
 let browser;
@@ -85,16 +85,18 @@ const pages = [
   ['login (with errors)', '/login', {}, async (p) => p.click('button[type=submit]')],
   ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
   ['404', '/no/such/page', {}],
-  ['user area', '/dashboard', { sessionToken: token() }],
-  ['admin area', '/admin/tables/users', { sessionToken: token({ role: '1001' }), adminInfo }],
+  ['user area', '/dashboard', DEMO_USER],
+  ['admin area', '/admin/tables/users', DEMO_ADMIN],
   ['landing', '/landing', {}],
 ];
 
-for (const [name, route, storage, act] of pages) {
+for (const [name, route, account, act] of pages) {
   test(`no untranslated text: ${name}`, async () => {
+    const storage = account.email ? await server.storageFor(account) : {};
     const page = await openPage(browser, server.url, { storage });
     await page.goto(`${route}?lng=cimode`);
     await settled(page);
+    assert.equal(new URL(page.url()).pathname, route);
     if (act) await act(page);
     await page.waitForTimeout(100);
     assert.deepEqual(await untranslated(page), []);

@@ -1,13 +1,15 @@
 // Cookie consent, the side menu and drawer, the confirm dialog and keyboard access.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consent, launchBrowser, openPage, settled, startServer, token } from './harness.mjs';
+import { consent, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 
 let server;
 let browser;
+let user;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
+  user = await server.storageFor(DEMO_USER);
 });
 after(async () => {
   await browser?.close();
@@ -42,7 +44,7 @@ test('declining is remembered too', async () => {
 });
 
 test('wide screens show the side menu; the layout is at most 1600px wide', async () => {
-  const page = await openPage(browser, server.url, { storage: { sessionToken: token() }, cookies: consent, viewport: { width: 1920, height: 900 } });
+  const page = await openPage(browser, server.url, { storage: user, cookies: consent, viewport: { width: 1920, height: 900 } });
   await page.goto('/dashboard');
   await settled(page);
   assert.ok(await page.locator('#side-menu').isVisible());
@@ -52,7 +54,7 @@ test('wide screens show the side menu; the layout is at most 1600px wide', async
 });
 
 test('small screens open the menu as a drawer from the top bar, by keyboard too', async () => {
-  const page = await openPage(browser, server.url, { storage: { sessionToken: token() }, cookies: consent, viewport: { width: 390, height: 800 } });
+  const page = await openPage(browser, server.url, { storage: user, cookies: consent, viewport: { width: 390, height: 800 } });
   await page.goto('/dashboard');
   await settled(page);
   const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -69,7 +71,7 @@ test('small screens open the menu as a drawer from the top bar, by keyboard too'
 });
 
 test('exit asks for confirmation, and Escape cancels', async () => {
-  const page = await openPage(browser, server.url, { storage: { sessionToken: token() }, cookies: consent });
+  const page = await openPage(browser, server.url, { storage: user, cookies: consent });
   await page.goto('/dashboard');
   await settled(page);
   await page.getByRole('button', { name: 'Exit' }).click();
@@ -87,9 +89,8 @@ test('a server error is shown as its translated toast', async () => {
   await page.fill('#field-email', 'ana@example.com');
   await page.fill('#field-password', 'Passw0rd!');
   await page.click('button[type=submit]');
-  // The login endpoint is not part of this build yet: the server answers error-not-found.
   const toast = page.locator('.Toastify__toast--error');
   await toast.waitFor();
   assert.equal(await toast.getAttribute('role'), 'alert');
-  assert.match(await toast.textContent(), /^This service is not available yet\./);
+  assert.match(await toast.textContent(), /^The email or the password is wrong\./);
 });

@@ -1,0 +1,58 @@
+// /recover (SPEC §2, DESIGN §4): email → code by email → userToken and resetToken stored →
+// /reset. The server answers the same whether or not the email has an account.
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { recover, recoverVerify } from '../api/accounts.js';
+import { toastError } from '../toast.jsx';
+import { KEYS } from '../session/storage.js';
+import PublicFrame from '../components/PublicFrame.jsx';
+import CodeForm from '../components/CodeForm.jsx';
+import TextField from '../components/TextField.jsx';
+import useCoreForm from '../components/useCoreForm.js';
+
+export default function Recover() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useCoreForm({ email: {} });
+  const [attemptId, setAttemptId] = useState(null);
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!form.validateAll()) return;
+    setSending(true);
+    try {
+      setAttemptId((await recover(form.values.email)).attemptId);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onCode = async (code) => {
+    const { userToken, resetToken } = await recoverVerify(attemptId, code);
+    localStorage.setItem(KEYS.userToken, userToken);
+    localStorage.setItem(KEYS.resetToken, resetToken);
+    navigate('/reset', { replace: true });
+  };
+
+  return (
+    <PublicFrame title={t('recover-title')} subtitle={attemptId ? null : t('recover-subtitle')}>
+      {attemptId ? (
+        <CodeForm onCode={onCode} hint={t('recover-code-sent')} />
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="email" maxLength={254} />
+          <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+            {sending ? t('login-sending') : t('recover-submit')}
+          </button>
+        </form>
+      )}
+      <Link to="/login" className="link">
+        {t('recover-back')}
+      </Link>
+    </PublicFrame>
+  );
+}

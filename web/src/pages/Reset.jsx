@@ -1,0 +1,51 @@
+// /reset (SPEC §2): a new password; the server ends every session of the account.
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { resetPassword } from '../api/accounts.js';
+import { toastError } from '../toast.jsx';
+import { clearStorage, KEYS } from '../session/storage.js';
+import PublicFrame from '../components/PublicFrame.jsx';
+import TextField from '../components/TextField.jsx';
+import useCoreForm from '../components/useCoreForm.js';
+
+const FIELDS = { password: {}, passwordC: { confirms: 'password' } };
+
+export default function Reset() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useCoreForm(FIELDS);
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!form.validateAll()) return;
+    setSending(true);
+    try {
+      await resetPassword({
+        userToken: localStorage.getItem(KEYS.userToken),
+        resetToken: localStorage.getItem(KEYS.resetToken),
+        ...form.values,
+      });
+      clearStorage();
+      toast.success(t('reset-done'));
+      navigate('/login', { replace: true });
+    } catch (e) {
+      toastError(e);
+      setSending(false);
+    }
+  };
+
+  return (
+    <PublicFrame title={t('reset-title')}>
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" maxLength={20} />
+        <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" maxLength={20} />
+        <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+          {sending ? t('login-sending') : t('reset-submit')}
+        </button>
+      </form>
+    </PublicFrame>
+  );
+}

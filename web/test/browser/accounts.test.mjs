@@ -1,0 +1,174 @@
+// The account flows as a person does them, in headless Chromium against the real server: the
+// codes come from the server's outbox, as they would from a mailbox.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, path, settled, startServer } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function signIn(page, { email, password }) {
+  await page.goto('/login');
+  await settled(page);
+  await page.fill('#field-email', email);
+  await page.fill('#field-password', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/verifycode');
+  assert.equal(await page.evaluate(() => localStorage.getItem('verifyCode')), 'true');
+  await page.fill('#field-code', server.codeFor(email));
+  await page.click('button[type=submit]');
+}
+
+const tokenWorks = (page, token) =>
+  page.evaluate(async (t) => (await fetch('/api/v1/tokenVerify', { headers: { Authorization: `Bearer ${t}` } })).status, token);
+
+test('register through a referral link: code from the mail, then the dashboard', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent, storage: { userCodeLink: server.userReferral } });
+  await page.goto(`/register/referred/${server.userReferral}`);
+  await settled(page);
+  await page.fill('#field-names', 'Maria José');
+  await page.fill('#field-lastnames', 'Conceição Souza');
+  await page.fill('#field-email', 'maria@example.com');
+  await page.fill('#field-emailC', 'maria@example.com');
+  await page.fill('#field-cel', '+55 11 91234 5678');
+  await page.click('button[type=submit]');
+  await page.fill('#field-password', 'Passw0rd!');
+  await page.fill('#field-passwordC', 'Passw0rd!');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('#field-code');
+  assert.equal(await page.getAttribute('.step', 'data-step'), '3');
+  await page.fill('#field-code', server.codeFor('maria@example.com'));
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/dashboard');
+  const stored = await page.evaluate(() => ({ user: JSON.parse(localStorage.getItem('userInfo')), link: localStorage.getItem('userCodeLink') }));
+  assert.equal(stored.user.names, 'Maria José');
+  assert.equal(stored.link, null, 'registering clears userCodeLink');
+  assert.deepEqual(page.errors, []);
+});
+
+test('an unknown referral code says why and creates nothing', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await page.goto('/register/referred/0123456789abcdef0123456789abcdef');
+  await settled(page);
+  await page.fill('#field-names', 'Pedro Alves');
+  await page.fill('#field-lastnames', 'Costa Lima');
+  await page.fill('#field-email', 'pedro@example.com');
+  await page.fill('#field-emailC', 'pedro@example.com');
+  await page.fill('#field-cel', '+34 612 34 56 78');
+  await page.click('button[type=submit]');
+  await page.fill('#field-password', 'Passw0rd!');
+  await page.fill('#field-passwordC', 'Passw0rd!');
+  await page.click('button[type=submit]');
+  const toast = page.locator('.Toastify__toast--error');
+  await toast.waitFor();
+  assert.match(await toast.textContent(), /This referral link does not belong to any account\./);
+});
+
+test('sign in with the mailed code, refresh, then sign out: the token is dead', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await signIn(page, DEMO_USER);
+  await page.waitForURL('**/dashboard');
+  const token = await page.evaluate(() => localStorage.getItem('sessionToken'));
+  assert.equal(await tokenWorks(page, token), 200);
+  await page.getByRole('button', { name: 'Exit' }).click();
+  await page.getByRole('dialog', { name: 'Sign out?' }).getByRole('button', { name: 'Sign out' }).click();
+  const done = page.getByRole('dialog', { name: 'You have signed out.' });
+  await done.waitFor();
+  await done.getByRole('button', { name: 'OK' }).click();
+  await page.waitForURL('**/login');
+  assert.equal(await page.evaluate(() => localStorage.getItem('sessionToken')), null);
+  assert.equal(await page.evaluate(() => localStorage.getItem('loginStep')), '1');
+  assert.equal(await tokenWorks(page, token), 401);
+});
+
+test('an admin signs in to the admin area with names in the menu', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await signIn(page, DEMO_ADMIN);
+  await page.waitForURL('**/admin/tables/users');
+  assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
+});
+
+test('a wrong code is refused with its message', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await page.goto('/login');
+  await settled(page);
+  await page.fill('#field-email', DEMO_ADMIN.email);
+  await page.fill('#field-password', DEMO_ADMIN.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/verifycode');
+  const right = server.codeFor(DEMO_ADMIN.email);
+  await page.fill('#field-code', right === '1234' ? '4321' : '1234');
+  await page.click('button[type=submit]');
+  const toast = page.locator('.Toastify__toast--error');
+  await toast.waitFor();
+  assert.match(await toast.textContent(), /The code is wrong or no longer valid/);
+  assert.equal(path(page), '/verifycode');
+});
+
+test('recover, reset: the old session ends and only the new password works', async () => {
+  const email = 'rita@example.com';
+  // A fresh account through the API, so other tests keep the demo passwords.
+  const setup = await openPage(browser, server.url, { cookies: consent });
+  await setup.goto(`/register/referred/${server.userReferral}`);
+  await settled(setup);
+  for (const [f, v] of [['names', 'Rita Lopes'], ['lastnames', 'Moura Silva'], ['email', email], ['emailC', email], ['cel', '+351 912 345 678']]) await setup.fill(`#field-${f}`, v);
+  await setup.click('button[type=submit]');
+  await setup.fill('#field-password', 'Old#Passw0rd');
+  await setup.fill('#field-passwordC', 'Old#Passw0rd');
+  await setup.click('button[type=submit]');
+  await setup.waitForSelector('#field-code');
+  await setup.fill('#field-code', server.codeFor(email));
+  await setup.click('button[type=submit]');
+  await setup.waitForURL('**/dashboard');
+  const oldToken = await setup.evaluate(() => localStorage.getItem('sessionToken'));
+
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await page.goto('/recover');
+  await settled(page);
+  await page.fill('#field-email', email);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('#field-code');
+  await page.fill('#field-code', server.codeFor(email));
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/reset');
+  await page.fill('#field-password', 'New#Passw0rd');
+  await page.fill('#field-passwordC', 'New#Passw0rd');
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/login');
+  assert.equal(await tokenWorks(page, oldToken), 401, 'the old session is dead');
+  // The old session's page notices at its next refresh.
+  await setup.reload();
+  await setup.waitForURL('**/login');
+
+  await page.fill('#field-email', email);
+  await page.fill('#field-password', 'Old#Passw0rd');
+  await page.click('button[type=submit]');
+  await page.locator('.Toastify__toast--error').waitFor();
+  await signIn(page, { email, password: 'New#Passw0rd' });
+  await page.waitForURL('**/dashboard');
+});
+
+for (const [lng, required, names] of [
+  ['es', 'Este campo es obligatorio.', 'Usa de 3 a 40 letras y espacios solamente.'],
+  ['pt', 'Este campo é obrigatório.', 'Use de 3 a 40 letras e espaços apenas.'],
+]) {
+  test(`the registration form speaks ${lng}`, async () => {
+    const page = await openPage(browser, server.url, { cookies: consent, storage: { language: lng } });
+    await page.goto(`/register/referred/${server.userReferral}`);
+    await settled(page);
+    await page.fill('#field-names', 'J0');
+    await page.click('button[type=submit]');
+    await page.locator('.field-error:not(:empty)').nth(1).waitFor();
+    const errors = await page.locator('.field-error:not(:empty)').allTextContents();
+    assert.equal(errors[0], names);
+    assert.ok(errors.includes(required));
+  });
+}
