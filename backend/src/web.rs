@@ -10,6 +10,11 @@ use warp::{Filter, Reply};
 use crate::Config;
 
 pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
+    // Profile images: PNGs the server wrote itself (see api::images), named by user id.
+    let avatars = warp::path("avatars")
+        .and(warp::get().or(warp::head()).unify())
+        .and(warp::fs::dir(config.data_dir.join("avatars")))
+        .map(|file: warp::fs::File| revalidate(file.into_response()));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     let locales = warp::path("locales")
@@ -44,7 +49,9 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .untuple_one()
         .and(warp::fs::file(config.web_dir.join("index.html")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
-    locales
+    avatars
+        .or(locales)
+        .unify()
         .or(landing)
         .unify()
         .or(assets)

@@ -660,3 +660,86 @@ async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database
     assert!(!text.contains(DEMO_USER.1), "password in clear");
     assert!(text.contains("$argon2id$v=19$m=19456,t=2,p=1$"));
 }
+
+fn multipart(file_name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "lvlxtestboundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"profile\"; filename=\"{file_name}\"\r\nContent-Type: image/png\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+async fn upload(
+    w: &World,
+    token: &str,
+    file_name: &str,
+    bytes: &[u8],
+) -> warp::http::Response<bytes::Bytes> {
+    let (content_type, body) = multipart(file_name, bytes);
+    warp::test::request()
+        .method("POST")
+        .path("/api/v1/image")
+        .header("authorization", format!("Bearer {token}"))
+        .header("content-type", content_type)
+        .header("content-length", body.len())
+        .body(body)
+        .reply(&routes(w.app.clone()))
+        .await
+}
+
+#[tokio::test]
+async fn avatars_are_checked_reencoded_and_served_as_png() {
+    let w = world().await;
+    let (token, body) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let id = body["user"]["id"].as_i64().unwrap();
+    let mut jpeg = std::io::Cursor::new(Vec::new());
+    image::RgbImage::from_pixel(40, 30, image::Rgb([200, 30, 30]))
+        .write_to(&mut jpeg, image::ImageFormat::Jpeg)
+        .unwrap();
+    let ok = upload(&w, &token, &format!("{id}.png"), jpeg.get_ref()).await;
+    assert_eq!(ok.status(), StatusCode::OK, "{:?}", ok.body());
+    let path: Value = serde_json::from_slice(ok.body()).unwrap();
+    let served = warp::test::request()
+        .path(&format!("{}{id}.png", path["path"].as_str().unwrap()))
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(served.status(), StatusCode::OK);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.headers()["x-content-type-options"], "nosniff");
+    assert!(served.body().starts_with(b"\x89PNG"), "re-encoded as PNG");
+
+    let text = upload(
+        &w,
+        &token,
+        "evil.png",
+        b"<script>alert(1)</script> this is text",
+    )
+    .await;
+    assert_eq!(text.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let big = upload(&w, &token, "big.png", &vec![0x89; 3 * 1024 * 1024]).await;
+    assert_eq!(big.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let anonymous = warp::test::request()
+        .method("POST")
+        .path("/api/v1/image")
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn an_oversized_json_body_gets_413() {
+    let w = world().await;
+    let huge = "a".repeat(64 * 1024);
+    let res = w
+        .call(
+            "POST",
+            "/api/v1/login",
+            None,
+            Some(json!({"email": huge, "password": "x"})),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
+}

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod health;
+pub mod images;
 mod sessions;
 mod settings;
 
@@ -22,7 +23,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(accounts::routes(app.clone()))
         .unify()
-        .or(sessions::routes(app))
+        .or(sessions::routes(app.clone()))
+        .unify()
+        .or(images::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -11,6 +11,7 @@ import { clearStorage, KEYS, readJson } from '../session/storage.js';
 import useSessionRefresh from '../session/useSessionRefresh.js';
 import Dialog from './Dialog.jsx';
 import LanguageSwitcher from './LanguageSwitcher.jsx';
+import Avatar from './Avatar.jsx';
 
 /** Admin names from the stored adminInfo, which may nest them under `user`. */
 function adminNames() {
@@ -63,6 +64,7 @@ export default function Shell({ area }) {
         <span className="brand">{product}</span>
         <div className="topbar-control">
           <LanguageSwitcher />
+          {area === 'user' && <Avatar />}
           {area === 'user' && (
             <button type="button" className="button secondary" onClick={() => setConfirmExit(true)}>
               {t('menu-exit')}

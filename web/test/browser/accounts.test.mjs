@@ -172,3 +172,40 @@ for (const [lng, required, names] of [
     assert.ok(errors.includes(required));
   });
 }
+
+test('avatar: pick, crop, save; the new image shows and stays after a reload', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent, storage: await server.storageFor(DEMO_USER) });
+  await page.goto('/dashboard');
+  await settled(page);
+  // A 200×150 JPEG made by the browser itself.
+  const jpeg = await page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = 200;
+    c.height = 150;
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#22d3ee';
+    ctx.fillRect(0, 0, 200, 150);
+    ctx.fillStyle = '#483d8b';
+    ctx.fillRect(50, 25, 100, 100);
+    return c.toDataURL('image/jpeg', 0.9).split(',')[1];
+  });
+  await page.getByRole('button', { name: 'Profile picture' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Profile picture' });
+  await dialog.waitFor();
+  await page.setInputFiles('[data-testid=avatar-file]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page.locator('.Toastify__toast--error', { hasText: 'Only JPEG or PNG images.' }).waitFor();
+  await page.setInputFiles('[data-testid=avatar-file]', { name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg, 'base64') });
+  await page.locator('.reactEasyCrop_Container').waitFor();
+  const box = await page.locator('.crop-area').boundingBox();
+  assert.deepEqual([Math.round(box.width), Math.round(box.height)], [390, 295]);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.locator('.Toastify__toast--success', { hasText: 'Your picture was saved.' }).waitFor();
+  const img = page.locator('[data-testid=avatar-image]');
+  await img.waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=avatar-image]').naturalWidth > 0);
+  assert.ok((await img.evaluate((el) => el.naturalWidth)) >= 60, 'at least twice the minimum crop radius');
+  await page.reload();
+  await settled(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid=avatar-image]')?.naturalWidth > 0);
+  assert.deepEqual(page.errors, []);
+});

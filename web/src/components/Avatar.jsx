@@ -1,0 +1,27 @@
+// The signed-in user's picture in the top bar; opens the avatar modal.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { avatarUrl } from '../api/profile.js';
+import { KEYS, readJson } from '../session/storage.js';
+import AvatarModal from './AvatarModal.jsx';
+
+export default function Avatar() {
+  const { t } = useTranslation();
+  const user = readJson(KEYS.userInfo);
+  const [open, setOpen] = useState(false);
+  const [image, setImage] = useState(() => (user?.hasAvatar ? avatarUrl('/avatars/', user.id) : null));
+  if (!user) return null;
+  const saved = (path) => {
+    setImage(avatarUrl(path, user.id, Date.now()));
+    localStorage.setItem(KEYS.userInfo, JSON.stringify({ ...user, hasAvatar: true }));
+  };
+  const initials = `${user.names?.[0] ?? ''}${user.lastnames?.[0] ?? ''}`;
+  return (
+    <>
+      <button type="button" className="avatar-button" onClick={() => setOpen(true)} aria-label={t('avatar-title')}>
+        {image ? <img src={image} alt="" data-testid="avatar-image" /> : <span aria-hidden="true">{initials}</span>}
+      </button>
+      <AvatarModal open={open} userId={user.id} onClose={() => setOpen(false)} onSaved={saved} />
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+// Profile avatar (SPEC "Other UI", §4): pick a JPEG or PNG, crop it in a 390×295 area (the crop
+// never smaller than a radius of 30 px), square or round, Close or Save; Save uploads a PNG
+// (quality 1) and shows the new image.
+import { useCallback, useState } from 'react';
+import Cropper from 'react-easy-crop';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { uploadAvatar } from '../api/profile.js';
+import { toastError } from '../toast.jsx';
+import Dialog from './Dialog.jsx';
+
+export const CROP_AREA = { width: 390, height: 295 };
+export const MIN_CROP_RADIUS = 30;
+const TYPES = ['image/jpeg', 'image/png'];
+
+/** Draws the cropped area onto a canvas (round = transparent outside the circle) → PNG blob. */
+async function cropToPng(src, area, round) {
+  const image = await new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = reject;
+    img.src = src;
+  });
+  const side = Math.max(Math.round(area.width), MIN_CROP_RADIUS * 2);
+  const canvas = document.createElement('canvas');
+  canvas.width = side;
+  canvas.height = side;
+  const ctx = canvas.getContext('2d');
+  if (round) {
+    ctx.beginPath();
+    ctx.arc(side / 2, side / 2, side / 2, 0, Math.PI * 2);
+    ctx.clip();
+  }
+  ctx.drawImage(image, area.x, area.y, area.width, area.height, 0, 0, side, side);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/png', 1));
+}
+
+export default function AvatarModal({ open, userId, onClose, onSaved }) {
+  const { t } = useTranslation();
+  const [src, setSrc] = useState(null);
+  const [crop, setCrop] = useState({ x: 0, y: 0 });
+  const [zoom, setZoom] = useState(1);
+  const [round, setRound] = useState(true);
+  const [area, setArea] = useState(null);
+  const [saving, setSaving] = useState(false);
+
+  const pick = (event) => {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    if (!TYPES.includes(file.type)) {
+      toast.error(t('avatar-type'));
+      event.target.value = '';
+      return;
+    }
+    setSrc(URL.createObjectURL(file));
+  };
+  const onCropComplete = useCallback((_, pixels) => setArea(pixels), []);
+
+  const close = () => {
+    setSrc(null);
+    setZoom(1);
+    onClose();
+  };
+
+  const save = async () => {
+    if (!src || !area) return;
+    setSaving(true);
+    try {
+      const blob = await cropToPng(src, area, round);
+      const { path } = await uploadAvatar(blob, userId);
+      toast.success(t('imageSaved'));
+      onSaved(path);
+      close();
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      title={t('avatar-title')}
+      onClose={close}
+      actions={
+        <>
+          <button type="button" className="button secondary" onClick={close}>
+            {t('avatar-close')}
+          </button>
+          <button type="button" className="button" onClick={save} disabled={!src || saving} aria-busy={saving}>
+            {t('avatar-save')}
+          </button>
+        </>
+      }
+    >
+      <label className="button secondary file-pick">
+        {t('avatar-pick')}
+        <input type="file" accept={TYPES.join(',')} onChange={pick} data-testid="avatar-file" />
+      </label>
+      <div className="crop-area" style={CROP_AREA}>
+        {src ? (
+          <Cropper
+            image={src}
+            crop={crop}
+            zoom={zoom}
+            aspect={1}
+            cropShape={round ? 'round' : 'rect'}
+            onCropChange={setCrop}
+            onZoomChange={setZoom}
+            onCropComplete={onCropComplete}
+          />
+        ) : (
+          <p className="muted">{t('avatar-empty')}</p>
+        )}
+      </div>
+      <div className="crop-controls">
+        <label>
+          {t('avatar-zoom')}
+          <input type="range" min={1} max={4} step={0.05} value={zoom} onChange={(e) => setZoom(Number(e.target.value))} />
+        </label>
+        <label>
+          <input type="checkbox" checked={round} onChange={(e) => setRound(e.target.checked)} /> {t('avatar-round')}
+        </label>
+      </div>
+    </Dialog>
+  );
+}
