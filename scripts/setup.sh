@@ -2,7 +2,8 @@
 # Installs what the build needs and is missing; does nothing that is already in place.
 #   scripts/setup.sh            Rust wasm target, wasm-bindgen CLI (the version in Cargo.lock),
 #                               wasm-pack, npm packages (wasm-opt comes from npm `binaryen`)
-#   scripts/setup.sh --browser  also Debian's chromium, for the browser tests
+#   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
+#                               Python's aiosmtpd (a local SMTP sink for the mail test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -34,7 +35,12 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 fi
 
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import aiosmtpd' 2>/dev/null; then
+  step "pip install aiosmtpd"
+  python3 -m pip install --quiet aiosmtpd
+fi
+
+if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then
   step "apt-get install chromium"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 step() { printf '\n== %s\n' "$*"; }
 
-scripts/setup.sh --browser
+scripts/setup.sh --test
 
 step "rustfmt and clippy"
 cargo fmt --all --check

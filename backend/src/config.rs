@@ -112,7 +112,8 @@ impl Config {
     fn figment(file: PathBuf) -> Figment {
         Figment::from(Serialized::defaults(Config::default()))
             .merge(Toml::file(file))
-            .merge(Env::prefixed("LVLX_").ignore(&["CONFIG"]))
+            // LVLX_CONFIG names the file; LVLX_ADMIN_PASSWORD feeds `lvlx admin create`.
+            .merge(Env::prefixed("LVLX_").ignore(&["CONFIG", "ADMIN_PASSWORD"]))
     }
 }
 
