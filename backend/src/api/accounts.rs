@@ -26,9 +26,11 @@ fn check(field: Field, value: &str, other: Option<&str>) -> Result<(), ApiError>
     validation::validate(field, value, other).map_err(ApiError::Invalid)
 }
 
-fn language(l: Option<String>) -> String {
-    l.filter(|l| crate::mail::LANGUAGES.contains(&l.as_str()))
-        .unwrap_or_else(|| "en".into())
+/// The language asked for, if it is one of ours; otherwise `fallback`.
+fn language_or(asked: Option<String>, fallback: &str) -> String {
+    asked
+        .filter(|l| crate::mail::LANGUAGES.contains(&l.as_str()))
+        .unwrap_or_else(|| fallback.to_string())
 }
 
 fn reject(e: ApiError) -> Rejection {
@@ -195,7 +197,7 @@ async fn register(ip: Ip, app: App, body: Register) -> Result<warp::reply::Respo
         .hash(body.password.clone())
         .await
         .map_err(reject)?;
-    let lang = language(body.language.clone());
+    let lang = language_or(body.language.clone(), "en");
     let key = app.mac_key.clone();
     let to = body.email.clone();
     let (attempt, code) = app
@@ -317,33 +319,27 @@ async fn login(ip: Ip, app: App, body: Login) -> Result<warp::reply::Response, R
         )
         .await
         .map_err(reject)?;
-    let Some(user) = found.filter(|_| ok) else {
-        if let Some(u) = app
-            .db
-            .run(move |c| user::by_email(c, &body.email))
-            .await
-            .map_err(reject)?
-        {
+    let user = match found {
+        Some(user) if ok => user,
+        Some(user) => {
+            let id = user.id;
             app.db
                 .run(move |c| {
                     Ok(c.execute(
                         "INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)",
-                        params![u.id.0, now_ms()],
+                        params![id.0, now_ms()],
                     )?)
                 })
                 .await
                 .map_err(reject)?;
+            return Err(reject(ApiError::Credentials));
         }
-        return Err(reject(ApiError::Credentials));
+        None => return Err(reject(ApiError::Credentials)),
     };
     let key = app.mac_key.clone();
     let (attempt, code, lang) = {
         let user = user.clone();
-        let lang = body
-            .language
-            .map(Some)
-            .map(language)
-            .unwrap_or(user.language.clone());
+        let lang = language_or(body.language, &user.language);
         app.db
             .run(move |c| {
                 c.execute("DELETE FROM login_failures WHERE user_id = ?1", [user.id.0])?;
@@ -482,11 +478,7 @@ async fn recover(ip: Ip, app: App, body: Recover) -> Result<warp::reply::Respons
         .await
         .map_err(reject)?;
     if let Some((code, user_language)) = sent {
-        let lang = body
-            .language
-            .map(Some)
-            .map(language)
-            .unwrap_or(user_language);
+        let lang = language_or(body.language, &user_language);
         app.mailer
             .send_code(&body.email, &lang, "recover", &code)
             .await

@@ -19,7 +19,7 @@ export default function Avatar() {
   return (
     <>
       <button type="button" className="avatar-button" onClick={() => setOpen(true)} aria-label={t('avatar-title')}>
-        {image ? <img src={image} alt="" data-testid="avatar-image" /> : <span aria-hidden="true">{initials}</span>}
+        {image ? <img src={image} alt="" data-testid="avatar-image" /> : <span aria-hidden="true" translate="no">{initials}</span>}
       </button>
       <AvatarModal open={open} userId={user.id} onClose={() => setOpen(false)} onSaved={saved} />
     </>

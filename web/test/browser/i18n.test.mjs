@@ -54,7 +54,8 @@ test('an unsupported browser language falls back to English', async () => {
 });
 
 // With ?lng=cimode i18next renders each key instead of its text. Every visible text must then be
-// a key of en.json, or not words at all (numbers, symbols, the token symbol, typed data).
+// a key of en.json, or not words at all (numbers, symbols, the token symbol), or data marked
+// translate="no".
 const NOT_WORDS = /^[\s\d\W]*$/;
 const DATA = new Set(['LVLX']);
 
@@ -67,6 +68,8 @@ async function untranslated(page) {
       const style = n.parentElement && getComputedStyle(n.parentElement);
       // The phone picker's country names are data, translated by the phone library itself.
       if (n.parentElement.closest('.PhoneInputCountry')) continue;
+      // People's data (names, initials) is marked translate="no", as HTML intends.
+      if (n.parentElement.closest('[translate=no]')) continue;
       if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
     }
     for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
