@@ -1,25 +1,17 @@
 // The form for a mailed code (4 digits, first not zero), shared by sign-in, registration and
 // recovery.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toastError } from '../toast.jsx';
 import TextField from './TextField.jsx';
 import useCoreForm from './useCoreForm.js';
+import useSubmit from './useSubmit.js';
 
 export default function CodeForm({ onCode, hint }) {
   const { t } = useTranslation();
   const form = useCoreForm({ code: {} });
-  const [sending, setSending] = useState(false);
-  const submit = async (event) => {
+  const [sending, send] = useSubmit(() => onCode(form.values.code));
+  const submit = (event) => {
     event.preventDefault();
-    if (!form.validateAll()) return;
-    setSending(true);
-    try {
-      await onCode(form.values.code);
-    } catch (e) {
-      toastError(e);
-      setSending(false);
-    }
+    if (form.validateAll()) send();
   };
   return (
     <form className="form" onSubmit={submit} noValidate>

@@ -1,14 +1,13 @@
 // /login (SPEC §2, §4): email and password, checked by the core's rules; the server mails a
 // 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { login } from '../api/accounts.js';
-import { toastError } from '../toast.jsx';
 import { KEYS } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
+import useSubmit from '../components/useSubmit.js';
 
 const FIELDS = { email: {}, password: {} };
 
@@ -16,23 +15,18 @@ export default function Login() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const form = useCoreForm(FIELDS);
-  const [sending, setSending] = useState(false);
+  const [sending, send] = useSubmit(async () => {
+    const { token } = await login(form.values);
+    localStorage.setItem(KEYS.sessionToken, token);
+    localStorage.setItem(KEYS.verifyCode, 'true');
+    localStorage.setItem(KEYS.loginStep, '2');
+    navigate('/verifycode');
+  });
 
-  const submit = async (event) => {
+  const submit = (event) => {
     event.preventDefault();
     // Only "required" for the password here: old passwords may predate today's rules.
-    if (!form.validateAll(['email', 'password'], { password: form.values.password ? null : 'validations-req' })) return;
-    setSending(true);
-    try {
-      const { token } = await login(form.values);
-      localStorage.setItem(KEYS.sessionToken, token);
-      localStorage.setItem(KEYS.verifyCode, 'true');
-      localStorage.setItem(KEYS.loginStep, '2');
-      navigate('/verifycode');
-    } catch (e) {
-      toastError(e);
-      setSending(false);
-    }
+    if (form.validateAll(['email', 'password'], { password: form.values.password ? null : 'validations-req' })) send();
   };
 
   return (

@@ -4,31 +4,23 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { recover, recoverVerify } from '../api/accounts.js';
-import { toastError } from '../toast.jsx';
 import { KEYS } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import CodeForm from '../components/CodeForm.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
+import useSubmit from '../components/useSubmit.js';
 
 export default function Recover() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const form = useCoreForm({ email: {} });
   const [attemptId, setAttemptId] = useState(null);
-  const [sending, setSending] = useState(false);
+  const [sending, send] = useSubmit(async () => setAttemptId((await recover(form.values.email)).attemptId));
 
-  const submit = async (event) => {
+  const submit = (event) => {
     event.preventDefault();
-    if (!form.validateAll()) return;
-    setSending(true);
-    try {
-      setAttemptId((await recover(form.values.email)).attemptId);
-    } catch (e) {
-      toastError(e);
-    } finally {
-      setSending(false);
-    }
+    if (form.validateAll()) send();
   };
 
   const onCode = async (code) => {

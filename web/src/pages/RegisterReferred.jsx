@@ -13,10 +13,10 @@ import { validateField } from '../core/index.js';
 import { register, registerVerify } from '../api/accounts.js';
 import { storeSignedIn } from '../session/signin.js';
 import CodeForm from '../components/CodeForm.jsx';
-import { toastError } from '../toast.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField, { FieldError } from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
+import useSubmit from '../components/useSubmit.js';
 import { KEYS } from '../session/storage.js';
 
 const STEPS = 3;
@@ -40,7 +40,6 @@ export default function RegisterReferred() {
   const navigate = useNavigate();
   const [step, setStep] = useState(1);
   const [attemptId, setAttemptId] = useState(null);
-  const [sending, setSending] = useState(false);
 
   // The international input must also pass the phone library's validity check (SPEC §5).
   const phoneError = () => {
@@ -49,25 +48,19 @@ export default function RegisterReferred() {
     return isValidPhoneNumber(form.values.cel) ? null : 'validations-phone-msg';
   };
 
-  const next = async (event) => {
+  const [sending, send] = useSubmit(async () => {
+    const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
+    setAttemptId((await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId);
+    localStorage.setItem(KEYS.registerStep, '3');
+    setStep(3);
+  });
+
+  const next = (event) => {
     event.preventDefault();
     const extra = step === 1 ? { cel: phoneError() } : {};
     if (!form.validateAll(STEP_FIELDS[step], extra)) return;
-    if (step === 1) {
-      setStep(2);
-      return;
-    }
-    setSending(true);
-    try {
-      const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
-      setAttemptId((await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId);
-      localStorage.setItem(KEYS.registerStep, '3');
-      setStep(3);
-    } catch (e) {
-      toastError(e);
-    } finally {
-      setSending(false);
-    }
+    if (step === 1) setStep(2);
+    else send();
   };
 
   return (

@@ -1,14 +1,13 @@
 // /reset (SPEC §2): a new password; the server ends every session of the account.
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { resetPassword } from '../api/accounts.js';
-import { toastError } from '../toast.jsx';
 import { clearStorage, KEYS } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
+import useSubmit from '../components/useSubmit.js';
 
 const FIELDS = { password: {}, passwordC: { confirms: 'password' } };
 
@@ -16,25 +15,20 @@ export default function Reset() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const form = useCoreForm(FIELDS);
-  const [sending, setSending] = useState(false);
+  const [sending, send] = useSubmit(async () => {
+    await resetPassword({
+      userToken: localStorage.getItem(KEYS.userToken),
+      resetToken: localStorage.getItem(KEYS.resetToken),
+      ...form.values,
+    });
+    clearStorage();
+    toast.success(t('reset-done'));
+    navigate('/login', { replace: true });
+  });
 
-  const submit = async (event) => {
+  const submit = (event) => {
     event.preventDefault();
-    if (!form.validateAll()) return;
-    setSending(true);
-    try {
-      await resetPassword({
-        userToken: localStorage.getItem(KEYS.userToken),
-        resetToken: localStorage.getItem(KEYS.resetToken),
-        ...form.values,
-      });
-      clearStorage();
-      toast.success(t('reset-done'));
-      navigate('/login', { replace: true });
-    } catch (e) {
-      toastError(e);
-      setSending(false);
-    }
+    if (form.validateAll()) send();
   };
 
   return (
