@@ -63,6 +63,8 @@ pub enum Field {
     EmailC,
     Password,
     PasswordC,
+    /// The password typed to sign in: required only, since it may predate today's rules.
+    CurrentPassword,
     Cel,
     Number,
     Code,
@@ -81,6 +83,7 @@ impl Field {
             "emailC" => Field::EmailC,
             "password" => Field::Password,
             "passwordC" => Field::PasswordC,
+            "currentPassword" => Field::CurrentPassword,
             "cel" => Field::Cel,
             "number" => Field::Number,
             "code" => Field::Code,
@@ -117,8 +120,8 @@ pub fn validate(field: Field, value: &str, other: Option<&str>) -> Result<(), In
         Field::ClaimCode => claim_code(value),
         Field::Wallet => wallet(value),
         Field::ReferralCode => referral_code(value),
-        // Required and trimmed: the trim happened above.
-        Field::SecretKey => Ok(()),
+        // Required (and, for the secret key, trimmed): checked above.
+        Field::SecretKey | Field::CurrentPassword => Ok(()),
     }
 }
 

@@ -14,7 +14,7 @@ def dump(name, obj):
 V = []
 def v(field, value, expect, other=None):
     V.append(case([field, value] + ([other] if other is not None else []), expect))
-for f in ["names","lastnames","email","emailC","password","passwordC","cel","number","code","claimCode","wallet","referralCode","secretKey"]:
+for f in ["names","lastnames","email","emailC","password","passwordC","currentPassword","cel","number","code","claimCode","wallet","referralCode","secretKey"]:
     v(f, "", "validations-req"); v(f, "   ", "validations-req")
 T="validations-txt-msg"
 for ok in ["José Ñúñez","João Conceição","Ana","María José","Zoë","Ólafur Çelik","a"*40,"Li Na","Ğüş","ÀÉÎÕÜ","Cosme\u0301"]:
@@ -41,6 +41,7 @@ for bad in ["Aa1@aaa","Aa1@aaaaaaaaaaaaaaaaa","password1!","PASSWORD1!","Passwor
 v("passwordC", "Passw0rd!", None, "Passw0rd!")
 v("passwordC", "Passw0rd!", "validations-pass", "Passw0rd?")
 v("passwordC", "weak", P, "weak")
+for ok in ["weak", "Passw0rd!", "a password from before the rules"]: v("currentPassword", ok, None)
 PH="validations-phone-msg"
 for f in ["cel","number"]:
     for ok in ["+1234567","+123456789012345","+34 612 345 678","+55 11 91234 5678","+5 5 5 5 5 5 5"]:

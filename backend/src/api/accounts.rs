@@ -69,6 +69,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         let app = app.clone();
         warp::any().map(move || app.clone())
     };
+    // What every form POST here takes: the caller's address (for the per-IP limits) and the app.
+    let post = {
+        let with = with.clone();
+        move || warp::post().and(warp::addr::remote()).and(with())
+    };
     // GET /api/v1/captcha
     let get_captcha = warp::path!("captcha")
         .and(warp::get())
@@ -82,45 +87,33 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         });
     // POST /api/v1/register
     let register = warp::path!("register")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(json_body())
         .and_then(register);
     // POST /api/v1/register/verify
     let register_verify = warp::path!("register" / "verify")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(json_body())
         .and_then(register_verify);
     // POST /api/v1/login
     let login = warp::path!("login")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(json_body())
         .and_then(login);
     // POST /api/v1/verifycode
     let verify = warp::path!("verifycode")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(warp::header::optional::<String>("authorization"))
         .and(json_body())
         .and_then(verify_code);
     // POST /api/v1/recover
     let recover = warp::path!("recover")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(json_body())
         .and_then(recover);
     // POST /api/v1/recover/verify
     let recover_verify = warp::path!("recover" / "verify")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with())
+        .and(post())
         .and(json_body())
         .and_then(recover_verify);
     // POST /api/v1/reset
@@ -287,9 +280,7 @@ struct Login {
 async fn login(ip: Ip, app: App, body: Login) -> Result<warp::reply::Response, Rejection> {
     app.auth_limit.check(ip.map(|a| a.ip())).map_err(reject)?;
     check(Field::Email, &body.email, None).map_err(reject)?;
-    if body.password.is_empty() {
-        return Err(reject(ApiError::Invalid(validation::Invalid::Required)));
-    }
+    check(Field::CurrentPassword, &body.password, None).map_err(reject)?;
     spend_captcha(&app, body.captcha.clone())
         .await
         .map_err(reject)?;

@@ -9,7 +9,7 @@ import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
 import useSubmit from '../components/useSubmit.js';
 
-const FIELDS = { email: {}, password: {} };
+const FIELDS = { email: {}, password: { rule: 'currentPassword' } };
 
 export default function Login() {
   const { t } = useTranslation();
@@ -25,8 +25,7 @@ export default function Login() {
 
   const submit = (event) => {
     event.preventDefault();
-    // Only "required" for the password here: old passwords may predate today's rules.
-    if (form.validateAll(['email', 'password'], { password: form.values.password ? null : 'validations-req' })) send();
+    if (form.validateAll()) send();
   };
 
   return (
