@@ -3,7 +3,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{amount, date, display, guard, validation};
+use crate::{admin, amount, date, display, guard, validation};
 
 fn js_error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
@@ -171,5 +171,92 @@ fn whole_number(n: f64) -> Result<i64, JsError> {
         Ok(n as i64)
     } else {
         Err(js_error("expected a whole number"))
+    }
+}
+
+/// `nextSort(current, column)`: the sort after a click on a column header (desc → asc → none).
+#[wasm_bindgen(js_name = nextSort)]
+pub fn next_sort(current: JsValue, column: &str) -> Result<JsValue, JsError> {
+    let current: Option<admin::Sort> = serde_wasm_bindgen::from_value(current)?;
+    Ok(to_js(&admin::next_sort(current.as_ref(), column))?)
+}
+
+fn query_from(query: JsValue) -> Result<admin::Query, JsError> {
+    Ok(serde_wasm_bindgen::from_value(query)?)
+}
+
+/// The admin ICO ledger held in columns (`new IcoRows(arrowBytes, product)`).
+#[wasm_bindgen]
+pub struct IcoRows(admin::ico::IcoTable);
+
+#[wasm_bindgen]
+impl IcoRows {
+    /// Takes the bytes of an Arrow IPC stream (copied once into the core).
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], product: &str) -> Result<IcoRows, JsError> {
+        Ok(IcoRows(
+            admin::ico::IcoTable::load(bytes, product).map_err(js_error)?,
+        ))
+    }
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.0.len()
+    }
+    /// `{start, end}` of the data at the viewer's offset (today when empty).
+    pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
+        let (start, end) = self.0.range(offset_minutes, now_ms as i64);
+        Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
+    }
+    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, totals}`.
+    pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
+        let query = query_from(query)?;
+        let totals = self.0.query(&query).map_err(js_error)?.to_json();
+        Ok(to_js(&serde_json::json!({ "kept": self.0.kept(), "totals": totals }))?)
+    }
+    pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
+        Ok(to_js(&self.0.page(from, len))?)
+    }
+    pub fn daily(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
+        Ok(to_js(&self.0.daily(offset_minutes))?)
+    }
+    pub fn csv(&self) -> String {
+        self.0.csv()
+    }
+}
+
+/// The admin users table held in columns (`new UserRows(arrowBytes)`).
+#[wasm_bindgen]
+pub struct UserRows(admin::users::UserTable);
+
+#[wasm_bindgen]
+impl UserRows {
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8]) -> Result<UserRows, JsError> {
+        Ok(UserRows(
+            admin::users::UserTable::load(bytes).map_err(js_error)?,
+        ))
+    }
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.0.len()
+    }
+    pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
+        let (start, end) = self.0.range(offset_minutes, now_ms as i64);
+        Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
+    }
+    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, summary}`.
+    pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
+        let query = query_from(query)?;
+        let summary = self.0.query(&query).map_err(js_error)?.clone();
+        Ok(to_js(&serde_json::json!({ "kept": self.0.kept(), "summary": summary }))?)
+    }
+    pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
+        Ok(to_js(&self.0.page(from, len))?)
+    }
+    pub fn daily(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
+        Ok(to_js(&self.0.daily(offset_minutes))?)
+    }
+    pub fn csv(&self) -> String {
+        self.0.csv()
     }
 }

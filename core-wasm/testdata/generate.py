@@ -201,3 +201,88 @@ def solve(ch, d):
 CP = [case([ch, d], solve(ch, d)) for ch, d in [("abc", 0), ("abc", 4), ("1767225600000.0011223344556677.8.deadbeef", 8), ("x", 12), ("José", 10)]]
 CP.append(case(["abc", 33], {"error": True}))
 dump("captcha.json", {"solveCaptcha": CP})
+
+# ---------- admin tables (ICO ledger, users) ----------
+# Rows in date order; each case is a query and what the table must answer. Semantics written
+# here independently of the Rust engine: inclusive viewer-calendar dates, case-insensitive
+# search, sorts with ties by row (reversed for descending), N° = position in date order + 1.
+import random
+rng = random.Random(7)
+DAYMS = 86400000
+def vday(t, off): return datetime.fromtimestamp((t + off*60000)/1000, tz=timezone.utc).strftime('%Y-%m-%d')
+emails = ["ana.silva@correo.es", "JOAO@mail.br".lower(), "zoe@example.com", "maria.jose@correo.es", "li.na@example.com", "bob@example.org"]
+base_t = ms(2024, 2, 28, 20, 0)
+ico = []
+t = base_t
+for i in range(60):
+    t += rng.choice([0, 3600_000, 7*3600_000, 13*3600_000, DAYMS])
+    token = "USDT" if i % 7 == 3 else "LVLX"
+    if token == "LVLX":
+        amount = rng.choice([10**18, 15*10**17, 123456789012345678901, 1, 10**27 + 7])
+    else:
+        amount = rng.choice([10**6, 2500000, 999999999])
+    ico.append({"createdAt": t, "email": rng.choice(emails), "token": token, "amount": str(amount)})
+def tdec(tok): return 6 if tok == "USDT" else 18
+def ico_answer(q):
+    off = q.get("offsetMinutes", 0); s = q.get("start"); e = q.get("end"); needle = q.get("search", "").strip().lower()
+    kept = [i for i, r in enumerate(ico) if (s is None or vday(r["createdAt"], off) >= s) and (e is None or vday(r["createdAt"], off) <= e) and (not needle or needle in r["email"].lower())]
+    buys = [i for i in kept if ico[i]["token"] == "LVLX"]; rets = [i for i in kept if ico[i]["token"] != "LVLX"]
+    lv = sum(int(ico[i]["amount"]) for i in buys)
+    totals = {"totalUsers": len({ico[i]["email"] for i in kept}), "totalTransactions": len(kept),
+              "totalBuyTransactions": len(buys), "totalWithdrawTransactions": len(rets),
+              "totalLVLXTrasanctions": len(buys), "totalUSDTTrasanctions": len(rets),
+              "totalLVLX": str(lv), "LVLX": str(lv), "usdtRetired": str(sum(int(ico[i]["amount"]) for i in rets)),
+              "totalUSDT": usdt(str(lv)), "usdt": usdt(str(lv))}
+    order = kept
+    if q.get("sort"):
+        col, d = q["sort"]["column"], q["sort"]["direction"]
+        key = {"createdAt": lambda i: (ico[i]["createdAt"], i),
+               "email": lambda i: (ico[i]["email"].lower(), ico[i]["email"], i),
+               "purchasedToken": lambda i: (ico[i]["token"], i),
+               "amount": lambda i: (int(ico[i]["amount"]) * 10**(18 - tdec(ico[i]["token"])), i)}[col]
+        order = sorted(kept, key=key)
+        if d == "desc": order = order[::-1]
+        if col == "createdAt" and d == "asc": order = kept
+        if col == "createdAt" and d == "desc": order = kept[::-1]
+    return {"kept": len(kept), "totals": totals, "page": [[kept.index(i) + 1, i] for i in order[:10]]}
+ICOQ = [{}, {"start": "2024-03-01", "end": "2024-03-03"}, {"start": "2024-03-01", "end": "2024-03-03", "offsetMinutes": -180},
+        {"start": "2024-03-01", "end": "2024-03-01", "offsetMinutes": 330}, {"search": "  CORREO "}, {"search": "nobody"},
+        {"start": "2030-01-01"}, {"sort": {"column": "amount", "direction": "desc"}}, {"sort": {"column": "amount", "direction": "asc"}, "search": "example"},
+        {"sort": {"column": "email", "direction": "asc"}}, {"sort": {"column": "createdAt", "direction": "desc"}, "start": "2024-03-02"},
+        {"sort": {"column": "purchasedToken", "direction": "desc"}}]
+users = []
+t = ms(2023, 12, 31, 23, 30)
+names = ["José Ñúñez", "João Conceição", "Zoë Adams", "María José Pérez", "Li Na", "Bob Stone"]
+for i in range(40):
+    t += rng.choice([60_000, 5*3600_000, DAYMS, 2*DAYMS])
+    nm = names[i % len(names)]
+    users.append({"createdAt": t, "names": nm, "email": f"user{i}.{nm.split()[0].lower()}@example.com",
+                  "wallet": None if i % 4 == 0 else "0x" + "%040x" % rng.getrandbits(160),
+                  "referred": rng.choice([0, 0, 1, 3, 12]), "lvlx": str(rng.choice([0, 10**18, 5*10**17 + 5*10**15, 10**27])),
+                  "rewards": str(rng.choice([0, 0, 2*10**16, 7*10**18 + 1])), "rank": rng.choice(["None", "Bronze", "Silver"])})
+def users_answer(q):
+    off = q.get("offsetMinutes", 0); s = q.get("start"); e = q.get("end"); needle = q.get("search", "").strip().lower()
+    kept = [i for i, u in enumerate(users) if (s is None or vday(u["createdAt"], off) >= s) and (e is None or vday(u["createdAt"], off) <= e) and (not needle or needle in u["names"].lower() or needle in u["email"].lower())]
+    lv = sum(int(users[i]["lvlx"]) for i in kept); rw = sum(int(users[i]["rewards"]) for i in kept)
+    summary = {"totalUsers": len(kept), "totalUsersLVLX": str(lv), "totalUsersUSDT": usdt(str(lv)),
+               "totalAddRewards": str(rw), "totalUSDTAddReward": usdt(str(rw)),
+               "totalUsersWithWallet": sum(1 for i in kept if users[i]["wallet"]),
+               "totalUsersAddReward": sum(1 for i in kept if int(users[i]["rewards"]) > 0),
+               "totalLVLXWithAddReward": str(lv + rw), "totalUSTDWithAddReward": usdt(str(lv + rw))}
+    order = kept
+    if q.get("sort"):
+        col, d = q["sort"]["column"], q["sort"]["direction"]
+        txt = lambda v: ((v or "").lower(), v or "")
+        key = {"names": lambda i: (txt(users[i]["names"]), i), "email": lambda i: (txt(users[i]["email"]), i),
+               "wallet": lambda i: (txt(users[i]["wallet"]), i), "rank": lambda i: (txt(users[i]["rank"]), i),
+               "totalReferredMembers": lambda i: (users[i]["referred"], i), "totalLVLX": lambda i: (int(users[i]["lvlx"]), i),
+               "totalUSDT": lambda i: (int(users[i]["lvlx"]), i), "addRewards": lambda i: (int(users[i]["rewards"]), i)}[col]
+        order = sorted(kept, key=key)
+        if d == "desc": order = order[::-1]
+    return {"kept": len(kept), "summary": summary, "page": [[kept.index(i) + 1, i] for i in order[:10]]}
+USERQ = [{}, {"search": "JOSÉ"}, {"search": "user1"}, {"start": "2024-01-01", "end": "2024-01-10", "offsetMinutes": 60},
+         {"start": "2024-01-01", "end": "2024-01-01", "offsetMinutes": -60}, {"sort": {"column": "totalLVLX", "direction": "desc"}},
+         {"sort": {"column": "names", "direction": "asc"}, "search": "o"}, {"sort": {"column": "wallet", "direction": "asc"}},
+         {"sort": {"column": "totalReferredMembers", "direction": "desc"}}, {"sort": {"column": "rank", "direction": "desc"}, "start": "2024-01-15"}]
+dump("tables.json", {"ico": {"rows": ico, "cases": [{"query": q, "expect": ico_answer(q)} for q in ICOQ]},
+                     "users": {"rows": users, "cases": [{"query": q, "expect": users_answer(q)} for q in USERQ]}})

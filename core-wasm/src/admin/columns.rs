@@ -1,0 +1,477 @@
+//! Arrow IPC in and out (DESIGN §7).
+//!
+//! Reading is this crate's own: the browser needs five column types (Int64, UInt32,
+//! Decimal128, Utf8 and Utf8 dictionaries), and arrow-rs's general reader, which handles every
+//! Arrow type, would grow the core's WebAssembly from 0.2 MB to 1.6 MB on every page. The
+//! message metadata is read with arrow-ipc's generated flatbuffer accessors; the buffers are
+//! decoded straight into typed columns. Writing (server side) uses arrow-rs itself, so the
+//! tests check this reader against the reference writer.
+//!
+//! Amounts travel as Decimal128 with scale 0: base units, exact.
+
+use arrow_ipc::{root_as_message, MessageHeader, Type};
+
+use super::TableError;
+
+/// One decoded stream: named columns of equal length.
+#[derive(Debug, Default)]
+pub struct Frame {
+    rows: usize,
+    columns: Vec<(String, Column)>,
+}
+
+#[derive(Debug)]
+pub enum Column {
+    Int64(Vec<i64>),
+    UInt32(Vec<u32>),
+    /// Decimal128 scale 0: base units (never negative here).
+    Amount(Vec<i128>),
+    Text(Texts),
+    /// Dictionary-encoded text: a key per row into the distinct values.
+    Keyed { keys: Vec<u32>, values: Texts },
+}
+
+/// Utf8 values (null reads as "").
+#[derive(Debug, Default, Clone)]
+pub struct Texts {
+    offsets: Vec<u32>,
+    data: String,
+    valid: Option<Vec<u8>>,
+}
+
+impl Texts {
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn is_null(&self, i: usize) -> bool {
+        self.valid
+            .as_ref()
+            .is_some_and(|bits| bits[i / 8] & (1 << (i % 8)) == 0)
+    }
+    pub fn get(&self, i: usize) -> &str {
+        if self.is_null(i) {
+            return "";
+        }
+        &self.data[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+fn bad(what: impl std::fmt::Display) -> TableError {
+    TableError::Arrow(what.to_string())
+}
+
+/// A field of the stream's schema, as far as this reader understands it.
+struct FieldKind {
+    name: String,
+    shape: Shape,
+    /// Dictionary id of a dictionary-encoded field.
+    dictionary: Option<i64>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Int64,
+    UInt32,
+    UInt8,
+    Decimal128,
+    Utf8,
+}
+
+impl Frame {
+    /// Decodes an Arrow IPC stream (one schema, dictionaries, record batches).
+    pub fn decode(bytes: &[u8]) -> Result<Frame, TableError> {
+        let mut at = 0usize;
+        let mut fields: Vec<FieldKind> = Vec::new();
+        let mut dictionaries: Vec<(i64, Texts)> = Vec::new();
+        let mut parts: Vec<Vec<Column>> = Vec::new();
+        let mut rows = 0usize;
+        loop {
+            let mut word = read_u32(bytes, at)?;
+            at += 4;
+            if word == 0xFFFF_FFFF {
+                word = read_u32(bytes, at)?;
+                at += 4;
+            }
+            let meta_len = word as usize;
+            if meta_len == 0 {
+                break;
+            }
+            let meta = bytes.get(at..at + meta_len).ok_or_else(|| bad("truncated metadata"))?;
+            at += meta_len;
+            let message = root_as_message(meta).map_err(bad)?;
+            let body_len = usize::try_from(message.bodyLength()).map_err(bad)?;
+            let body = bytes.get(at..at + body_len).ok_or_else(|| bad("truncated body"))?;
+            at += body_len;
+            match message.header_type() {
+                MessageHeader::Schema => {
+                    let schema = message.header_as_schema().ok_or_else(|| bad("schema"))?;
+                    for field in schema.fields().into_iter().flatten() {
+                        fields.push(field_kind(&field)?);
+                    }
+                }
+                MessageHeader::DictionaryBatch => {
+                    let batch = message
+                        .header_as_dictionary_batch()
+                        .ok_or_else(|| bad("dictionary"))?;
+                    if batch.isDelta() {
+                        return Err(bad("delta dictionaries are not supported"));
+                    }
+                    let data = batch.data().ok_or_else(|| bad("dictionary data"))?;
+                    let mut cursor = Cursor::new(&data, body)?;
+                    let values = cursor.texts()?;
+                    dictionaries.retain(|(id, _)| *id != batch.id());
+                    dictionaries.push((batch.id(), values));
+                }
+                MessageHeader::RecordBatch => {
+                    let batch = message.header_as_record_batch().ok_or_else(|| bad("batch"))?;
+                    let mut cursor = Cursor::new(&batch, body)?;
+                    let mut columns = Vec::with_capacity(fields.len());
+                    for field in &fields {
+                        let column = match (field.shape, field.dictionary) {
+                            (Shape::Int64, None) => Column::Int64(cursor.fixed(i64::from_le_bytes)?),
+                            (Shape::UInt32, None) => Column::UInt32(cursor.fixed(u32::from_le_bytes)?),
+                            (Shape::Decimal128, None) => {
+                                Column::Amount(cursor.fixed(i128::from_le_bytes)?)
+                            }
+                            (Shape::Utf8, None) => Column::Text(cursor.texts()?),
+                            (shape, Some(id)) => {
+                                let keys = match shape {
+                                    Shape::UInt8 => cursor
+                                        .fixed(u8::from_le_bytes)?
+                                        .into_iter()
+                                        .map(u32::from)
+                                        .collect(),
+                                    Shape::UInt32 => cursor.fixed(u32::from_le_bytes)?,
+                                    _ => return Err(bad("dictionary key type")),
+                                };
+                                let values = dictionaries
+                                    .iter()
+                                    .find(|(d, _)| *d == id)
+                                    .map(|(_, v)| v.clone())
+                                    .ok_or_else(|| bad("dictionary missing"))?;
+                                if keys.iter().any(|&k| k as usize >= values.len()) {
+                                    return Err(bad("dictionary key out of range"));
+                                }
+                                Column::Keyed { keys, values }
+                            }
+                            (Shape::UInt8, None) => return Err(bad("unsupported column type")),
+                        };
+                        columns.push(column);
+                    }
+                    rows += usize::try_from(batch.length()).map_err(bad)?;
+                    parts.push(columns);
+                }
+                _ => return Err(bad("unsupported message")),
+            }
+        }
+        let mut frame = Frame {
+            rows,
+            columns: Vec::new(),
+        };
+        for (i, field) in fields.iter().enumerate() {
+            let mut pieces = parts.iter_mut().map(|p| std::mem::replace(&mut p[i], Column::Int64(Vec::new())));
+            let first = pieces.next();
+            let column = match first {
+                None => empty_like(field),
+                Some(first) => pieces.try_fold(first, join)?,
+            };
+            frame.columns.push((field.name.clone(), column));
+        }
+        Ok(frame)
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn column(&self, name: &str) -> Result<&Column, TableError> {
+        self.columns
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c)
+            .ok_or_else(|| TableError::Column(name.into()))
+    }
+
+    pub fn times(&self, name: &str) -> Result<&[i64], TableError> {
+        match self.column(name)? {
+            Column::Int64(v) => Ok(v),
+            _ => Err(TableError::Column(name.into())),
+        }
+    }
+    pub fn counts(&self, name: &str) -> Result<&[u32], TableError> {
+        match self.column(name)? {
+            Column::UInt32(v) => Ok(v),
+            _ => Err(TableError::Column(name.into())),
+        }
+    }
+    /// Base-unit amounts; a negative one makes the column unreadable.
+    pub fn amounts(&self, name: &str) -> Result<&[i128], TableError> {
+        match self.column(name)? {
+            Column::Amount(v) if v.iter().all(|&a| a >= 0) => Ok(v),
+            Column::Amount(_) => Err(TableError::Overflow),
+            _ => Err(TableError::Column(name.into())),
+        }
+    }
+    pub fn texts(&self, name: &str) -> Result<&Texts, TableError> {
+        match self.column(name)? {
+            Column::Text(v) => Ok(v),
+            _ => Err(TableError::Column(name.into())),
+        }
+    }
+    pub fn keyed(&self, name: &str) -> Result<(&[u32], &Texts), TableError> {
+        match self.column(name)? {
+            Column::Keyed { keys, values } => Ok((keys, values)),
+            _ => Err(TableError::Column(name.into())),
+        }
+    }
+}
+
+fn empty_like(field: &FieldKind) -> Column {
+    match (field.shape, field.dictionary) {
+        (_, Some(_)) => Column::Keyed {
+            keys: Vec::new(),
+            values: Texts::default(),
+        },
+        (Shape::Int64, _) => Column::Int64(Vec::new()),
+        (Shape::Decimal128, _) => Column::Amount(Vec::new()),
+        (Shape::Utf8, _) => Column::Text(Texts {
+            offsets: vec![0],
+            ..Texts::default()
+        }),
+        _ => Column::UInt32(Vec::new()),
+    }
+}
+
+/// Appends a later batch's column to an earlier one's.
+fn join(a: Column, b: Column) -> Result<Column, TableError> {
+    Ok(match (a, b) {
+        (Column::Int64(mut a), Column::Int64(b)) => {
+            a.extend(b);
+            Column::Int64(a)
+        }
+        (Column::UInt32(mut a), Column::UInt32(b)) => {
+            a.extend(b);
+            Column::UInt32(a)
+        }
+        (Column::Amount(mut a), Column::Amount(b)) => {
+            a.extend(b);
+            Column::Amount(a)
+        }
+        (Column::Keyed { mut keys, values }, Column::Keyed { keys: more, .. }) => {
+            keys.extend(more);
+            Column::Keyed { keys, values }
+        }
+        _ => return Err(bad("several batches of text columns are not supported")),
+    })
+}
+
+fn field_kind(field: &arrow_ipc::Field) -> Result<FieldKind, TableError> {
+    let name = field.name().unwrap_or_default().to_string();
+    let unsupported = || bad(format!("column {name} has an unsupported type"));
+    let shape = match field.type_type() {
+        Type::Int => {
+            let int = field.type_as_int().ok_or_else(unsupported)?;
+            match (int.bitWidth(), int.is_signed()) {
+                (64, true) => Shape::Int64,
+                (32, false) => Shape::UInt32,
+                (8, false) => Shape::UInt8,
+                _ => return Err(unsupported()),
+            }
+        }
+        Type::Decimal => {
+            let decimal = field.type_as_decimal().ok_or_else(unsupported)?;
+            if decimal.bitWidth() != 128 || decimal.scale() != 0 {
+                return Err(unsupported());
+            }
+            Shape::Decimal128
+        }
+        Type::Utf8 => Shape::Utf8,
+        _ => return Err(unsupported()),
+    };
+    let (shape, dictionary) = match field.dictionary() {
+        None => (shape, None),
+        Some(encoding) => {
+            if shape != Shape::Utf8 {
+                return Err(unsupported());
+            }
+            let index = encoding.indexType().ok_or_else(unsupported)?;
+            let key = match (index.bitWidth(), index.is_signed()) {
+                (8, false) => Shape::UInt8,
+                (32, false) => Shape::UInt32,
+                _ => return Err(unsupported()),
+            };
+            (key, Some(encoding.id()))
+        }
+    };
+    Ok(FieldKind {
+        name,
+        shape,
+        dictionary,
+    })
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> Result<u32, TableError> {
+    let word = bytes.get(at..at + 4).ok_or_else(|| bad("truncated stream"))?;
+    Ok(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+}
+
+/// Walks a batch's field nodes and buffers in schema order.
+struct Cursor<'a> {
+    body: &'a [u8],
+    nodes: Vec<(usize, usize)>,
+    buffers: Vec<(usize, usize)>,
+    node: usize,
+    buffer: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(batch: &arrow_ipc::RecordBatch<'_>, body: &'a [u8]) -> Result<Cursor<'a>, TableError> {
+        if batch.compression().is_some() {
+            return Err(bad("compressed streams are not supported"));
+        }
+        let size = |v: i64| usize::try_from(v).map_err(bad);
+        let nodes = batch
+            .nodes()
+            .into_iter()
+            .flatten()
+            .map(|n| Ok((size(n.length())?, size(n.null_count())?)))
+            .collect::<Result<_, TableError>>()?;
+        let buffers = batch
+            .buffers()
+            .into_iter()
+            .flatten()
+            .map(|b| Ok((size(b.offset())?, size(b.length())?)))
+            .collect::<Result<_, TableError>>()?;
+        Ok(Cursor {
+            body,
+            nodes,
+            buffers,
+            node: 0,
+            buffer: 0,
+        })
+    }
+
+    fn next_node(&mut self) -> Result<(usize, usize), TableError> {
+        let node = *self.nodes.get(self.node).ok_or_else(|| bad("missing field node"))?;
+        self.node += 1;
+        Ok(node)
+    }
+
+    fn next_buffer(&mut self) -> Result<&'a [u8], TableError> {
+        let (offset, len) = *self.buffers.get(self.buffer).ok_or_else(|| bad("missing buffer"))?;
+        self.buffer += 1;
+        self.body
+            .get(offset..offset + len)
+            .ok_or_else(|| bad("buffer out of bounds"))
+    }
+
+    /// A fixed-width column without nulls.
+    fn fixed<T, const N: usize>(&mut self, from: fn([u8; N]) -> T) -> Result<Vec<T>, TableError> {
+        let (len, nulls) = self.next_node()?;
+        self.next_buffer()?; // validity
+        if nulls != 0 {
+            return Err(bad("nulls in a number column"));
+        }
+        let values = self.next_buffer()?;
+        let values = values.get(..len * N).ok_or_else(|| bad("short values buffer"))?;
+        Ok(values
+            .chunks_exact(N)
+            .map(|c| from(c.try_into().unwrap_or([0; N])))
+            .collect())
+    }
+
+    fn texts(&mut self) -> Result<Texts, TableError> {
+        let (len, nulls) = self.next_node()?;
+        let validity = self.next_buffer()?;
+        let offsets = self.next_buffer()?;
+        let data = self.next_buffer()?;
+        let valid = if nulls == 0 {
+            None
+        } else {
+            Some(validity.get(..len.div_ceil(8)).ok_or_else(|| bad("short validity"))?.to_vec())
+        };
+        let offsets: Vec<u32> = offsets
+            .get(..(len + 1) * 4)
+            .ok_or_else(|| bad("short offsets"))?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let base = offsets.first().copied().unwrap_or(0);
+        let end = offsets.last().copied().unwrap_or(0);
+        if offsets.windows(2).any(|w| w[0] > w[1]) || end as usize > data.len() {
+            return Err(bad("offsets out of order"));
+        }
+        let data = std::str::from_utf8(&data[base as usize..end as usize]).map_err(bad)?;
+        let texts = Texts {
+            offsets: offsets.iter().map(|o| o - base).collect(),
+            data: data.to_string(),
+            valid,
+        };
+        // Every value must start and end on a character boundary.
+        for i in 0..texts.len() {
+            let (a, b) = (texts.offsets[i] as usize, texts.offsets[i + 1] as usize);
+            if !texts.data.is_char_boundary(a) || !texts.data.is_char_boundary(b) {
+                return Err(bad("text split inside a character"));
+            }
+        }
+        Ok(texts)
+    }
+}
+
+/// The server's side: schemas and the arrow-rs writer.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod write {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, RecordBatch};
+    use arrow_ipc::writer::StreamWriter;
+    use arrow_schema::{DataType, Field, Schema, SchemaRef};
+
+    use super::super::TableError;
+
+    pub const AMOUNT: DataType = DataType::Decimal128(38, 0);
+
+    pub fn time(name: &str) -> Field {
+        Field::new(name, DataType::Int64, false)
+    }
+    pub fn text(name: &str, nullable: bool) -> Field {
+        Field::new(name, DataType::Utf8, nullable)
+    }
+    /// A text column with few distinct values, each sent once (ledger emails, tokens).
+    pub fn keyed_text(name: &str, key: DataType) -> Field {
+        Field::new_dictionary(name, key, DataType::Utf8, false)
+    }
+    pub fn amount(name: &str) -> Field {
+        Field::new(name, AMOUNT, false)
+    }
+    pub fn count(name: &str) -> Field {
+        Field::new(name, DataType::UInt32, false)
+    }
+    pub fn schema(fields: Vec<Field>) -> SchemaRef {
+        Arc::new(Schema::new(fields))
+    }
+
+    fn arrow(e: impl std::fmt::Display) -> TableError {
+        TableError::Arrow(e.to_string())
+    }
+
+    pub fn batch(schema: SchemaRef, columns: Vec<ArrayRef>) -> Result<RecordBatch, TableError> {
+        RecordBatch::try_new(schema, columns).map_err(arrow)
+    }
+
+    /// One batch as an Arrow IPC stream.
+    pub fn encode(batch: &RecordBatch) -> Result<Vec<u8>, TableError> {
+        let mut out = Vec::new();
+        let mut writer = StreamWriter::try_new(&mut out, &batch.schema()).map_err(arrow)?;
+        writer.write(batch).map_err(arrow)?;
+        writer.finish().map_err(arrow)?;
+        drop(writer);
+        Ok(out)
+    }
+}

@@ -1,0 +1,416 @@
+//! The admin ICO table (SPEC §2 "Admin ICO table", §3 ICO statistics): the ledger of purchases
+//! (token = the product) and retirements (any other token), each amount in its token's base
+//! units.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::columns::Frame;
+use super::{millis_bounds, needle, BitSet, Direction, Query, TableError, View, DAY_MS};
+use crate::amount::{self, Units};
+use crate::{LVLX_DECIMALS, USDT_DECIMALS};
+
+pub const CREATED_AT: &str = "createdAt";
+pub const EMAIL: &str = "email";
+pub const TOKEN: &str = "purchasedToken";
+pub const AMOUNT: &str = "amount";
+
+/// Decimals of a ledger token: USDT 6, the product (and MATIC) 18.
+pub fn token_decimals(token: &str) -> u32 {
+    if token.eq_ignore_ascii_case("USDT") {
+        USDT_DECIMALS
+    } else {
+        LVLX_DECIMALS
+    }
+}
+
+/// One ledger row as the server writes it into the stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transaction {
+    pub created_at: i64,
+    pub email: String,
+    pub token: String,
+    pub amount: Units,
+}
+
+/// The server's side: the rows stream in date order.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn encode<'a>(rows: impl IntoIterator<Item = &'a Transaction>) -> Result<Vec<u8>, TableError> {
+    use super::columns::write::{self, keyed_text};
+    use arrow_array::builder::{Decimal128Builder, Int64Builder, StringDictionaryBuilder};
+    use arrow_array::types::{UInt32Type, UInt8Type};
+    use arrow_array::ArrayRef;
+    use arrow_schema::DataType;
+    use std::sync::Arc;
+
+    let schema = write::schema(vec![
+        write::time(CREATED_AT),
+        keyed_text(EMAIL, DataType::UInt32),
+        keyed_text(TOKEN, DataType::UInt8),
+        write::amount(AMOUNT),
+    ]);
+    let mut created = Int64Builder::new();
+    let mut email = StringDictionaryBuilder::<UInt32Type>::new();
+    let mut token = StringDictionaryBuilder::<UInt8Type>::new();
+    let mut amount = Decimal128Builder::new().with_data_type(write::AMOUNT);
+    for row in rows {
+        created.append_value(row.created_at);
+        email.append_value(&row.email);
+        token
+            .append(&row.token)
+            .map_err(|e| TableError::Arrow(e.to_string()))?;
+        amount.append_value(i128::try_from(row.amount).map_err(|_| TableError::Overflow)?);
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(created.finish()),
+        Arc::new(email.finish()),
+        Arc::new(token.finish()),
+        Arc::new(amount.finish()),
+    ];
+    write::encode(&write::batch(schema, columns)?)
+}
+
+/// General statistics (SPEC §3 "ICO statistics response") and, with `totalUsers`, the filtered
+/// totals. Amounts are base-unit decimal strings except `totalUSDT` and `usdt`, which are the
+/// USDT value of `totalLVLX` (÷10, two decimals, half up).
+///
+/// Meaning of the spec's names: `totalLVLX` = `LVLX` = LVLX bought; `totalLVLXTrasanctions` and
+/// `totalUSDTTrasanctions` count the rows in each coin; `usdtRetired` sums retirements paid in
+/// USDT (6 decimals).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub total_users: u64,
+    pub total_transactions: u64,
+    pub total_buy_transactions: u64,
+    pub total_withdraw_transactions: u64,
+    #[serde(rename = "totalLVLXTrasanctions")]
+    pub total_lvlx_transactions: u64,
+    #[serde(rename = "totalUSDTTrasanctions")]
+    pub total_usdt_transactions: u64,
+    #[serde(rename = "totalLVLX", with = "base")]
+    pub total_lvlx: Units,
+    #[serde(rename = "usdtRetired", with = "base")]
+    pub usdt_retired: Units,
+}
+
+impl Totals {
+    /// Adds `count` rows of `token` worth `amount` in total.
+    pub fn add(&mut self, product: &str, token: &str, count: u64, amount: Units) -> Result<(), TableError> {
+        self.total_transactions += count;
+        if token == product {
+            self.total_buy_transactions += count;
+            self.total_lvlx_transactions += count;
+            self.total_lvlx = self.total_lvlx.checked_add(amount).ok_or(TableError::Overflow)?;
+        } else {
+            self.total_withdraw_transactions += count;
+            if token_decimals(token) == USDT_DECIMALS {
+                self.total_usdt_transactions += count;
+                self.usdt_retired = self.usdt_retired.checked_add(amount).ok_or(TableError::Overflow)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The SPEC shape, with the derived USDT values.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        let usdt = amount::lvlx_to_usdt(self.total_lvlx);
+        value["totalUSDT"] = usdt.clone().into();
+        value["usdt"] = usdt.into();
+        value["LVLX"] = value["totalLVLX"].clone();
+        value
+    }
+}
+
+pub(crate) mod base {
+    use serde::Serializer;
+    pub fn serialize<S: Serializer>(units: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(units)
+    }
+}
+
+/// One displayed row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub n: usize,
+    pub email: String,
+    pub created_at: i64,
+    pub purchase: bool,
+    pub purchased_token: String,
+    /// Base units.
+    pub amount: String,
+    /// Two decimals, rounded half up.
+    pub amount_text: String,
+}
+
+/// One day of the purchases chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Day {
+    pub day: String,
+    pub purchases: u64,
+    /// LVLX bought that day, base units.
+    pub lvlx: String,
+    /// Its USDT value.
+    pub usdt: String,
+}
+
+/// The ICO ledger in columns, and the answer to the current query.
+pub struct IcoTable {
+    frame: Frame,
+    product: String,
+    /// Per email key: lowercased email, for search.
+    emails_lower: Vec<String>,
+    /// Whole-table ascending permutations, built on first use per sort column.
+    permutations: HashMap<&'static str, Vec<u32>>,
+    view: View,
+    totals: Totals,
+}
+
+impl IcoTable {
+    pub fn load(bytes: &[u8], product: &str) -> Result<IcoTable, TableError> {
+        let frame = Frame::decode(bytes)?;
+        let created = frame.times(CREATED_AT)?;
+        if created.windows(2).any(|w| w[0] > w[1]) {
+            return Err(TableError::Order);
+        }
+        frame.amounts(AMOUNT)?;
+        frame.keyed(TOKEN)?;
+        let (_, emails) = frame.keyed(EMAIL)?;
+        let emails_lower = emails.iter().map(str::to_lowercase).collect();
+        let mut table = IcoTable {
+            frame,
+            product: product.to_string(),
+            emails_lower,
+            permutations: HashMap::new(),
+            view: View::default(),
+            totals: Totals::default(),
+        };
+        table.query(&Query::default())?;
+        Ok(table)
+    }
+
+    pub fn len(&self) -> usize {
+        self.frame.rows()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// First and last operation dates at the viewer's offset; today when there are none
+    /// (SPEC §7 statistics-ico).
+    pub fn range(&self, offset_minutes: i32, now_ms: i64) -> (String, String) {
+        let created = self.created();
+        let day = |ms| crate::date::calendar_date(ms, offset_minutes).unwrap_or_default();
+        match (created.first(), created.last()) {
+            (Some(&first), Some(&last)) => (day(first), day(last)),
+            _ => (day(now_ms), day(now_ms)),
+        }
+    }
+
+    fn created(&self) -> &[i64] {
+        self.frame.times(CREATED_AT).unwrap_or(&[])
+    }
+
+    /// Applies a query: keeps the rows in range that match the search, sums them, sorts them.
+    pub fn query(&mut self, query: &Query) -> Result<&Totals, TableError> {
+        let (lo, hi) = millis_bounds(query)?;
+        let created = self.frame.times(CREATED_AT)?;
+        let (email_keys, _) = self.frame.keyed(EMAIL)?;
+        let (token_keys, tokens) = self.frame.keyed(TOKEN)?;
+        let amounts = self.frame.amounts(AMOUNT)?;
+
+        let matching: Option<BitSet> = needle(&query.search).map(|needle| {
+            let mut set = BitSet::new(self.emails_lower.len());
+            for (key, email) in self.emails_lower.iter().enumerate() {
+                if email.contains(&needle) {
+                    set.insert(key);
+                }
+            }
+            set
+        });
+        // Rows are in date order: the range is one slice.
+        let from = created.partition_point(|&t| t < lo);
+        let to = created.partition_point(|&t| t < hi);
+
+        let mut kept = Vec::with_capacity(to.saturating_sub(from));
+        let mut users = BitSet::new(self.emails_lower.len());
+        let mut user_count = 0u64;
+        // Per token key: rows and amount sum.
+        let mut per_token = vec![(0u64, 0u128); tokens.len()];
+        for row in from..to {
+            let key = email_keys[row] as usize;
+            if let Some(set) = &matching {
+                if !set.contains(key) {
+                    continue;
+                }
+            }
+            kept.push(row as u32);
+            user_count += u64::from(users.insert(key));
+            let slot = &mut per_token[token_keys[row] as usize];
+            slot.0 += 1;
+            slot.1 = slot.1.checked_add(amounts[row] as u128).ok_or(TableError::Overflow)?;
+        }
+        let mut totals = Totals {
+            total_users: user_count,
+            ..Totals::default()
+        };
+        for (key, &(count, sum)) in per_token.iter().enumerate() {
+            if count > 0 {
+                totals.add(&self.product, tokens.get(key), count, sum)?;
+            }
+        }
+        self.totals = totals;
+        self.view = View { kept, sorted: None };
+        if let Some(sort) = &query.sort {
+            let column = match sort.column.as_str() {
+                CREATED_AT => CREATED_AT,
+                EMAIL => EMAIL,
+                TOKEN => TOKEN,
+                AMOUNT => AMOUNT,
+                other => return Err(TableError::SortColumn(other.to_string())),
+            };
+            self.sort(column, sort.direction)?;
+        }
+        Ok(&self.totals)
+    }
+
+    fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
+        let rows = self.len();
+        if column == CREATED_AT {
+            if direction == Direction::Desc {
+                self.view.sorted = Some(self.view.kept.iter().rev().copied().collect());
+            }
+            return Ok(());
+        }
+        if !self.permutations.contains_key(column) {
+            let permutation = match column {
+                EMAIL => {
+                    let (keys, values) = self.frame.keyed(EMAIL)?;
+                    let ranks = super::text_ranks(values.iter());
+                    super::permutation_by(rows, |r| ranks[keys[r] as usize])
+                }
+                TOKEN => {
+                    let (keys, values) = self.frame.keyed(TOKEN)?;
+                    let ranks = super::text_ranks(values.iter());
+                    super::permutation_by(rows, |r| ranks[keys[r] as usize])
+                }
+                _ => {
+                    // Compare values, not base units: USDT has 12 fewer decimals than LVLX.
+                    let (keys, values) = self.frame.keyed(TOKEN)?;
+                    let scale: Vec<i128> = values
+                        .iter()
+                        .map(|t| 10i128.pow(LVLX_DECIMALS - token_decimals(t)))
+                        .collect();
+                    let amounts = self.frame.amounts(AMOUNT)?;
+                    super::permutation_by(rows, |r| {
+                        amounts[r].saturating_mul(scale[keys[r] as usize])
+                    })
+                }
+            };
+            self.permutations.insert(column, permutation);
+        }
+        let permutation = &self.permutations[column];
+        self.view.sort_by(permutation, direction, rows);
+        Ok(())
+    }
+
+    pub fn totals(&self) -> &Totals {
+        &self.totals
+    }
+
+    /// Rows kept by the last query.
+    pub fn kept(&self) -> usize {
+        self.view.len()
+    }
+
+    pub fn page(&self, from: usize, len: usize) -> Vec<Row> {
+        self.view
+            .page(from, len)
+            .into_iter()
+            .map(|(n, row)| self.row(n, row as usize))
+            .collect()
+    }
+
+    fn row(&self, n: usize, row: usize) -> Row {
+        let created = self.created();
+        let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
+        let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
+        let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
+        let token = tokens.get(token_keys[row] as usize);
+        let units = amounts[row] as u128;
+        Row {
+            n,
+            email: emails.get(email_keys[row] as usize).to_string(),
+            created_at: created[row],
+            purchase: token == self.product,
+            purchased_token: token.to_string(),
+            amount: units.to_string(),
+            amount_text: amount::format_fixed(units, token_decimals(token), 2).unwrap_or_default(),
+        }
+    }
+
+    /// Purchases per day of the kept rows, at the viewer's offset.
+    pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
+        let created = self.created();
+        let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
+        let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
+        let purchase: Vec<bool> = tokens.iter().map(|t| t == self.product).collect();
+        let offset_ms = i64::from(offset_minutes) * 60_000;
+        let mut days: Vec<(i64, u64, Units)> = Vec::new();
+        for &row in &self.view.kept {
+            let row = row as usize;
+            if !purchase[token_keys[row] as usize] {
+                continue;
+            }
+            let day = (created[row] + offset_ms).div_euclid(DAY_MS);
+            match days.last_mut() {
+                Some(last) if last.0 == day => {
+                    last.1 += 1;
+                    last.2 = last.2.saturating_add(amounts[row] as u128);
+                }
+                _ => days.push((day, 1, amounts[row] as u128)),
+            }
+        }
+        days.into_iter()
+            .map(|(day, purchases, lvlx)| Day {
+                day: crate::date::calendar_date(day * DAY_MS, 0).unwrap_or_default(),
+                purchases,
+                lvlx: lvlx.to_string(),
+                usdt: amount::lvlx_to_usdt(lvlx),
+            })
+            .collect()
+    }
+
+    /// The kept rows in display order as CSV, amounts exact.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("n,email,createdAt,operation,coin,amount\n");
+        let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
+        let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
+        let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
+        let created = self.created();
+        for (n, row) in self.view.rows() {
+            let row = row as usize;
+            let token = tokens.get(token_keys[row] as usize);
+            out.push_str(&n.to_string());
+            out.push(',');
+            super::csv_field(&mut out, emails.get(email_keys[row] as usize));
+            out.push(',');
+            out.push_str(&super::iso(created[row]));
+            out.push(',');
+            out.push_str(if token == self.product { "purchase" } else { "retirement" });
+            out.push(',');
+            super::csv_field(&mut out, token);
+            out.push(',');
+            out.push_str(
+                &amount::format_units(amounts[row] as u128, token_decimals(token)).unwrap_or_default(),
+            );
+            out.push('\n');
+        }
+        out
+    }
+}

@@ -1,0 +1,391 @@
+//! The admin users table (SPEC §2 "Admin users table", §3 admin user row and user general
+//! summary). Rows arrive in registration order.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::columns::Frame;
+use super::ico::base;
+use super::{millis_bounds, needle, Direction, Query, TableError, View, DAY_MS};
+use crate::amount::{self, Units};
+use crate::display::short_wallet;
+use crate::LVLX_DECIMALS;
+
+pub const CREATED_AT: &str = "createdAt";
+pub const NAMES: &str = "names";
+pub const EMAIL: &str = "email";
+pub const WALLET: &str = "wallet";
+pub const REFERRED: &str = "totalReferredMembers";
+pub const LVLX: &str = "totalLVLX";
+pub const USDT: &str = "totalUSDT";
+pub const REWARDS: &str = "addRewards";
+pub const RANK: &str = "rank";
+
+/// One user as the server writes it into the stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub created_at: i64,
+    /// Names and lastnames.
+    pub names: String,
+    pub email: String,
+    pub wallet: Option<String>,
+    pub referred: u32,
+    pub lvlx: Units,
+    pub rewards: Units,
+    pub rank: String,
+}
+
+/// The server's side: the rows stream in registration order.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, TableError> {
+    use super::columns::write;
+    use arrow_array::builder::{Decimal128Builder, Int64Builder, StringBuilder, UInt32Builder};
+    use arrow_array::ArrayRef;
+    use std::sync::Arc;
+
+    let schema = write::schema(vec![
+        write::time(CREATED_AT),
+        write::text(NAMES, false),
+        write::text(EMAIL, false),
+        write::text(WALLET, true),
+        write::count(REFERRED),
+        write::amount(LVLX),
+        write::amount(REWARDS),
+        write::text(RANK, false),
+    ]);
+    let mut created = Int64Builder::new();
+    let mut names = StringBuilder::new();
+    let mut email = StringBuilder::new();
+    let mut wallet = StringBuilder::new();
+    let mut referred = UInt32Builder::new();
+    let mut lvlx = Decimal128Builder::new().with_data_type(write::AMOUNT);
+    let mut rewards = Decimal128Builder::new().with_data_type(write::AMOUNT);
+    let mut rank = StringBuilder::new();
+    let units = |u: Units| i128::try_from(u).map_err(|_| TableError::Overflow);
+    for row in rows {
+        created.append_value(row.created_at);
+        names.append_value(&row.names);
+        email.append_value(&row.email);
+        wallet.append_option(row.wallet.as_deref());
+        referred.append_value(row.referred);
+        lvlx.append_value(units(row.lvlx)?);
+        rewards.append_value(units(row.rewards)?);
+        rank.append_value(&row.rank);
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(created.finish()),
+        Arc::new(names.finish()),
+        Arc::new(email.finish()),
+        Arc::new(wallet.finish()),
+        Arc::new(referred.finish()),
+        Arc::new(lvlx.finish()),
+        Arc::new(rewards.finish()),
+        Arc::new(rank.finish()),
+    ];
+    write::encode(&write::batch(schema, columns)?)
+}
+
+/// SPEC §3 "User general summary" (also the filtered box). LVLX amounts are base units; the
+/// USDT ones their value ÷10 at two decimals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub total_users: u64,
+    #[serde(rename = "totalUsersLVLX", with = "base")]
+    pub total_users_lvlx: Units,
+    #[serde(rename = "totalUsersUSDT")]
+    pub total_users_usdt: String,
+    #[serde(with = "base")]
+    pub total_add_rewards: Units,
+    #[serde(rename = "totalUSDTAddReward")]
+    pub total_usdt_add_reward: String,
+    pub total_users_with_wallet: u64,
+    pub total_users_add_reward: u64,
+    #[serde(rename = "totalLVLXWithAddReward", with = "base")]
+    pub total_lvlx_with_add_reward: Units,
+    /// The spec's spelling.
+    #[serde(rename = "totalUSTDWithAddReward")]
+    pub total_usdt_with_add_reward: String,
+}
+
+/// Accumulates the summary one user at a time (the server does the same over the database).
+#[derive(Debug, Default)]
+pub struct SummaryBuilder {
+    users: u64,
+    with_wallet: u64,
+    with_rewards: u64,
+    lvlx: Units,
+    rewards: Units,
+}
+
+impl SummaryBuilder {
+    pub fn add(&mut self, has_wallet: bool, lvlx: Units, rewards: Units) -> Result<(), TableError> {
+        self.users += 1;
+        self.with_wallet += u64::from(has_wallet);
+        self.with_rewards += u64::from(rewards > 0);
+        self.lvlx = self.lvlx.checked_add(lvlx).ok_or(TableError::Overflow)?;
+        self.rewards = self.rewards.checked_add(rewards).ok_or(TableError::Overflow)?;
+        Ok(())
+    }
+
+    pub fn finish(self) -> Result<Summary, TableError> {
+        let both = self.lvlx.checked_add(self.rewards).ok_or(TableError::Overflow)?;
+        Ok(Summary {
+            total_users: self.users,
+            total_users_lvlx: self.lvlx,
+            total_users_usdt: amount::lvlx_to_usdt(self.lvlx),
+            total_add_rewards: self.rewards,
+            total_usdt_add_reward: amount::lvlx_to_usdt(self.rewards),
+            total_users_with_wallet: self.with_wallet,
+            total_users_add_reward: self.with_rewards,
+            total_lvlx_with_add_reward: both,
+            total_usdt_with_add_reward: amount::lvlx_to_usdt(both),
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub n: usize,
+    pub names: String,
+    pub email: String,
+    pub created_at: i64,
+    pub wallet: String,
+    pub wallet_short: String,
+    pub total_referred_members: u32,
+    #[serde(rename = "totalLVLX")]
+    pub total_lvlx: String,
+    #[serde(rename = "totalLVLXText")]
+    pub total_lvlx_text: String,
+    #[serde(rename = "totalUSDT")]
+    pub total_usdt: String,
+    pub add_rewards: String,
+    pub add_rewards_text: String,
+    pub rank: String,
+}
+
+/// One day of the registrations chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Day {
+    pub day: String,
+    pub registrations: u64,
+}
+
+pub struct UserTable {
+    frame: Frame,
+    names_lower: Vec<String>,
+    emails_lower: Vec<String>,
+    permutations: HashMap<&'static str, Vec<u32>>,
+    view: View,
+    summary: Summary,
+}
+
+impl UserTable {
+    pub fn load(bytes: &[u8]) -> Result<UserTable, TableError> {
+        let frame = Frame::decode(bytes)?;
+        if frame.times(CREATED_AT)?.windows(2).any(|w| w[0] > w[1]) {
+            return Err(TableError::Order);
+        }
+        frame.amounts(LVLX)?;
+        frame.amounts(REWARDS)?;
+        frame.counts(REFERRED)?;
+        frame.texts(WALLET)?;
+        frame.texts(RANK)?;
+        let lower = |name| -> Result<Vec<String>, TableError> {
+            Ok(frame.texts(name)?.iter().map(str::to_lowercase).collect())
+        };
+        let (names_lower, emails_lower) = (lower(NAMES)?, lower(EMAIL)?);
+        let mut table = UserTable {
+            frame,
+            names_lower,
+            emails_lower,
+            permutations: HashMap::new(),
+            view: View::default(),
+            summary: Summary::default(),
+        };
+        table.query(&Query::default())?;
+        Ok(table)
+    }
+
+    pub fn len(&self) -> usize {
+        self.frame.rows()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn created(&self) -> &[i64] {
+        self.frame.times(CREATED_AT).unwrap_or(&[])
+    }
+
+    pub fn range(&self, offset_minutes: i32, now_ms: i64) -> (String, String) {
+        let created = self.created();
+        let day = |ms| crate::date::calendar_date(ms, offset_minutes).unwrap_or_default();
+        match (created.first(), created.last()) {
+            (Some(&first), Some(&last)) => (day(first), day(last)),
+            _ => (day(now_ms), day(now_ms)),
+        }
+    }
+
+    pub fn query(&mut self, query: &Query) -> Result<&Summary, TableError> {
+        let (lo, hi) = millis_bounds(query)?;
+        let created = self.frame.times(CREATED_AT)?;
+        let wallets = self.frame.texts(WALLET)?;
+        let lvlx = self.frame.amounts(LVLX)?;
+        let rewards = self.frame.amounts(REWARDS)?;
+        let needle = needle(&query.search);
+        let from = created.partition_point(|&t| t < lo);
+        let to = created.partition_point(|&t| t < hi);
+        let mut kept = Vec::new();
+        let mut summary = SummaryBuilder::default();
+        for row in from..to {
+            if let Some(needle) = &needle {
+                if !self.names_lower[row].contains(needle.as_str())
+                    && !self.emails_lower[row].contains(needle.as_str())
+                {
+                    continue;
+                }
+            }
+            kept.push(row as u32);
+            let has_wallet = !wallets.get(row).is_empty();
+            summary.add(has_wallet, lvlx[row] as u128, rewards[row] as u128)?;
+        }
+        self.summary = summary.finish()?;
+        self.view = View { kept, sorted: None };
+        if let Some(sort) = &query.sort {
+            let column = [NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK]
+                .into_iter()
+                .find(|c| *c == sort.column)
+                .ok_or_else(|| TableError::SortColumn(sort.column.clone()))?;
+            self.sort(column, sort.direction)?;
+        }
+        Ok(&self.summary)
+    }
+
+    fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
+        let rows = self.len();
+        if column == CREATED_AT {
+            if direction == Direction::Desc {
+                self.view.sorted = Some(self.view.kept.iter().rev().copied().collect());
+            }
+            return Ok(());
+        }
+        // The USDT value is a tenth of the LVLX: the same order.
+        let column = if column == USDT { LVLX } else { column };
+        if !self.permutations.contains_key(column) {
+            let frame = &self.frame;
+            let permutation = match column {
+                REFERRED => {
+                    let values = frame.counts(REFERRED)?;
+                    super::permutation_by(rows, |r| values[r])
+                }
+                LVLX | REWARDS => {
+                    let values = frame.amounts(column)?;
+                    super::permutation_by(rows, |r| values[r])
+                }
+                _ => {
+                    let values = frame.texts(column)?;
+                    let ranks = super::text_ranks((0..rows).map(|r| values.get(r)));
+                    super::permutation_by(rows, |r| ranks[r])
+                }
+            };
+            self.permutations.insert(column, permutation);
+        }
+        self.view.sort_by(&self.permutations[column], direction, rows);
+        Ok(())
+    }
+
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    pub fn kept(&self) -> usize {
+        self.view.len()
+    }
+
+    pub fn page(&self, from: usize, len: usize) -> Vec<Row> {
+        self.view
+            .page(from, len)
+            .into_iter()
+            .map(|(n, row)| self.row(n, row as usize))
+            .collect()
+    }
+
+    fn row(&self, n: usize, row: usize) -> Row {
+        let frame = &self.frame;
+        let text = |name| frame.texts(name).map(|v| v.get(row).to_string());
+        let lvlx = frame.amounts(LVLX).map_or(0, |v| v[row] as u128);
+        let rewards = frame.amounts(REWARDS).map_or(0, |v| v[row] as u128);
+        let wallet = text(WALLET).unwrap_or_default();
+        Row {
+            n,
+            names: text(NAMES).unwrap_or_default(),
+            email: text(EMAIL).unwrap_or_default(),
+            created_at: self.created()[row],
+            wallet_short: if wallet.is_empty() { String::new() } else { short_wallet(&wallet) },
+            wallet,
+            total_referred_members: frame.counts(REFERRED).map_or(0, |v| v[row]),
+            total_lvlx: lvlx.to_string(),
+            total_lvlx_text: amount::format_fixed(lvlx, LVLX_DECIMALS, 2).unwrap_or_default(),
+            total_usdt: amount::lvlx_to_usdt(lvlx),
+            add_rewards: rewards.to_string(),
+            add_rewards_text: amount::format_fixed(rewards, LVLX_DECIMALS, 2).unwrap_or_default(),
+            rank: text(RANK).unwrap_or_default(),
+        }
+    }
+
+    /// Registrations per day of the kept rows, at the viewer's offset.
+    pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
+        let created = self.created();
+        let offset_ms = i64::from(offset_minutes) * 60_000;
+        let mut days: Vec<(i64, u64)> = Vec::new();
+        for &row in &self.view.kept {
+            let day = (created[row as usize] + offset_ms).div_euclid(DAY_MS);
+            match days.last_mut() {
+                Some(last) if last.0 == day => last.1 += 1,
+                _ => days.push((day, 1)),
+            }
+        }
+        days.into_iter()
+            .map(|(day, registrations)| Day {
+                day: crate::date::calendar_date(day * DAY_MS, 0).unwrap_or_default(),
+                registrations,
+            })
+            .collect()
+    }
+
+    pub fn csv(&self) -> String {
+        let mut out = String::from(
+            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank\n",
+        );
+        for (n, row) in self.view.rows() {
+            let r = self.row(n, row as usize);
+            out.push_str(&n.to_string());
+            for field in [&r.names, &r.email] {
+                out.push(',');
+                super::csv_field(&mut out, field);
+            }
+            out.push(',');
+            out.push_str(&super::iso(r.created_at));
+            out.push(',');
+            out.push_str(&r.wallet);
+            out.push_str(&format!(",{},", r.total_referred_members));
+            out.push_str(&amount::format_units(row_units(&r.total_lvlx), LVLX_DECIMALS).unwrap_or_default());
+            out.push(',');
+            out.push_str(&r.total_usdt);
+            out.push(',');
+            out.push_str(&amount::format_units(row_units(&r.add_rewards), LVLX_DECIMALS).unwrap_or_default());
+            out.push(',');
+            super::csv_field(&mut out, &r.rank);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn row_units(text: &str) -> Units {
+    amount::parse_base(text).unwrap_or(0)
+}

@@ -1,0 +1,171 @@
+//! Runs `testdata/tables.json` (expected answers from Python) against the admin table engine,
+//! through the real Arrow writer (arrow-rs) and this crate's reader. The encoded streams are
+//! left in CARGO_TARGET_TMPDIR so `web/test/core.test.mjs` runs the same cases on the wasm build.
+
+use lvlx_core::admin::{ico, users, Query};
+use serde_json::{json, Value};
+
+fn vectors() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/tables.json"))
+        .expect("tables.json");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn units(v: &Value) -> u128 {
+    v.as_str().expect("amount string").parse().expect("base units")
+}
+
+fn keep(name: &str, bytes: &[u8]) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(dir.join(name), bytes).expect("write stream for the wasm tests");
+}
+
+fn ico_stream(rows: &Value) -> Vec<u8> {
+    let rows: Vec<ico::Transaction> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| ico::Transaction {
+            created_at: r["createdAt"].as_i64().unwrap(),
+            email: r["email"].as_str().unwrap().into(),
+            token: r["token"].as_str().unwrap().into(),
+            amount: units(&r["amount"]),
+        })
+        .collect();
+    ico::encode(&rows).unwrap()
+}
+
+fn user_stream(rows: &Value) -> Vec<u8> {
+    let rows: Vec<users::User> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| users::User {
+            created_at: r["createdAt"].as_i64().unwrap(),
+            names: r["names"].as_str().unwrap().into(),
+            email: r["email"].as_str().unwrap().into(),
+            wallet: r["wallet"].as_str().map(String::from),
+            referred: r["referred"].as_u64().unwrap() as u32,
+            lvlx: units(&r["lvlx"]),
+            rewards: units(&r["rewards"]),
+            rank: r["rank"].as_str().unwrap().into(),
+        })
+        .collect();
+    users::encode(&rows).unwrap()
+}
+
+#[test]
+fn ico_vectors() {
+    let v = vectors();
+    let bytes = ico_stream(&v["ico"]["rows"]);
+    keep("ico.arrow", &bytes);
+    let mut table = ico::IcoTable::load(&bytes, "LVLX").unwrap();
+    for case in v["ico"]["cases"].as_array().unwrap() {
+        let query: Query = serde_json::from_value(case["query"].clone()).unwrap();
+        let totals = table.query(&query).unwrap().to_json();
+        let expect = &case["expect"];
+        assert_eq!(totals, expect["totals"], "totals of {query:?}");
+        assert_eq!(table.kept() as u64, expect["kept"].as_u64().unwrap());
+        let page: Vec<Value> = table
+            .page(0, 10)
+            .into_iter()
+            .map(|r| json!([r.n, r.created_at, r.email]))
+            .collect();
+        let want: Vec<Value> = expect["page"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let row = &v["ico"]["rows"][p[1].as_u64().unwrap() as usize];
+                json!([p[0], row["createdAt"], row["email"]])
+            })
+            .collect();
+        assert_eq!(page, want, "page of {query:?}");
+    }
+}
+
+#[test]
+fn user_vectors() {
+    let v = vectors();
+    let bytes = user_stream(&v["users"]["rows"]);
+    keep("users.arrow", &bytes);
+    let mut table = users::UserTable::load(&bytes).unwrap();
+    for case in v["users"]["cases"].as_array().unwrap() {
+        let query: Query = serde_json::from_value(case["query"].clone()).unwrap();
+        let summary = serde_json::to_value(table.query(&query).unwrap()).unwrap();
+        let expect = &case["expect"];
+        assert_eq!(summary, expect["summary"], "summary of {query:?}");
+        assert_eq!(table.kept() as u64, expect["kept"].as_u64().unwrap());
+        let page: Vec<Value> = table
+            .page(0, 10)
+            .into_iter()
+            .map(|r| json!([r.n, r.email]))
+            .collect();
+        let want: Vec<Value> = expect["page"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| json!([p[0], v["users"]["rows"][p[1].as_u64().unwrap() as usize]["email"]]))
+            .collect();
+        assert_eq!(page, want, "page of {query:?}");
+    }
+}
+
+#[test]
+fn page_rows_carry_display_values() {
+    let v = vectors();
+    let table = users::UserTable::load(&user_stream(&v["users"]["rows"])).unwrap();
+    let row = &table.page(1, 1)[0];
+    let source = &v["users"]["rows"][1];
+    assert_eq!(row.n, 2);
+    assert_eq!(row.wallet, source["wallet"].as_str().unwrap_or(""));
+    if !row.wallet.is_empty() {
+        assert_eq!(row.wallet_short, format!("{}...{}", &row.wallet[..6], &row.wallet[38..]));
+    }
+    assert_eq!(row.total_usdt, lvlx_core::amount::lvlx_to_usdt(units(&source["lvlx"])));
+}
+
+#[test]
+fn csv_has_exactly_the_kept_rows_with_exact_amounts() {
+    let v = vectors();
+    let mut table = ico::IcoTable::load(&ico_stream(&v["ico"]["rows"]), "LVLX").unwrap();
+    let query: Query = serde_json::from_value(json!({"search": "correo"})).unwrap();
+    table.query(&query).unwrap();
+    let csv = table.csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "n,email,createdAt,operation,coin,amount");
+    assert_eq!(lines.len() - 1, table.kept());
+    assert!(lines[1..].iter().all(|l| l.contains("@correo.es,")));
+    // 10^27 + 7 base units of LVLX = 1000000000.000000000000000007, not a rounded float.
+    let big = v["ico"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["amount"] == "1000000000000000000000000007" && r["email"].as_str().unwrap().contains("correo"));
+    assert_eq!(big, csv.contains(",1000000000.000000000000000007\n"));
+}
+
+#[test]
+fn reader_refuses_what_it_cannot_read_exactly() {
+    let v = vectors();
+    let bytes = ico_stream(&v["ico"]["rows"]);
+    // Truncated anywhere: an error, never a panic or a partial table.
+    for cut in [0, 3, 8, 100, bytes.len() / 2, bytes.len() - 9] {
+        assert!(ico::IcoTable::load(&bytes[..cut], "LVLX").is_err(), "cut at {cut}");
+    }
+    // A users stream is not an ICO stream.
+    let users = user_stream(&v["users"]["rows"]);
+    assert!(ico::IcoTable::load(&users, "LVLX").is_err());
+    // Rows out of date order are refused (N° numbering depends on it).
+    let mut rows = vec![
+        ico::Transaction { created_at: 2, email: "a@b.co".into(), token: "LVLX".into(), amount: 1 },
+        ico::Transaction { created_at: 1, email: "a@b.co".into(), token: "LVLX".into(), amount: 1 },
+    ];
+    assert!(ico::IcoTable::load(&ico::encode(&rows).unwrap(), "LVLX").is_err());
+    rows.reverse();
+    let table = ico::IcoTable::load(&ico::encode(&rows).unwrap(), "LVLX").unwrap();
+    assert_eq!(table.len(), 2);
+    // An empty ledger loads, and its range is today.
+    let empty = ico::IcoTable::load(&ico::encode(&[]).unwrap(), "LVLX").unwrap();
+    assert_eq!(empty.range(0, 1_709_251_200_000), ("2024-03-01".into(), "2024-03-01".into()));
+}
