@@ -14,13 +14,19 @@ use crate::error::ApiError;
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_users.sql"),
     include_str!("../migrations/0002_sessions_codes.sql"),
+    include_str!("../migrations/0003_ledger_stakes_content.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
+/// Read-only connections kept for reuse.
+const READERS: usize = 4;
 
 #[derive(Clone)]
 pub struct Db {
     conn: Arc<Mutex<Connection>>,
+    path: Arc<std::path::PathBuf>,
+    /// Read-only connections kept warm for long reads (their page caches survive requests).
+    readers: Arc<Mutex<Vec<Connection>>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +44,8 @@ impl Db {
     pub fn open(data_dir: &Path) -> Result<Db, OpenError> {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| OpenError::Folder(data_dir.display().to_string(), e))?;
-        let mut conn = Connection::open(data_dir.join(FILE_NAME))?;
+        let path = data_dir.join(FILE_NAME);
+        let mut conn = Connection::open(&path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -46,6 +53,8 @@ impl Db {
         migrations().to_latest(&mut conn)?;
         Ok(Db {
             conn: Arc::new(Mutex::new(conn)),
+            path: Arc::new(path),
+            readers: Arc::new(Mutex::new(Vec::new())),
         })
     }
 
@@ -61,6 +70,44 @@ impl Db {
                 .lock()
                 .map_err(|_| ApiError::Internal("database lock poisoned".into()))?;
             work(&mut conn)
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("database task: {e}")))?
+    }
+}
+
+impl Db {
+    /// Runs a long read (an export of 10^6 rows) on its own read-only connection, so writers and
+    /// other requests are not queued behind it (WAL lets readers and a writer overlap).
+    pub async fn read<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, ApiError> + Send + 'static,
+    {
+        let path = self.path.clone();
+        let readers = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let pooled = readers.lock().ok().and_then(|mut pool| pool.pop());
+            let conn = match pooled {
+                Some(conn) => conn,
+                None => {
+                    let conn = Connection::open_with_flags(
+                        path.as_path(),
+                        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                    )?;
+                    conn.busy_timeout(Duration::from_secs(5))?;
+                    conn.pragma_update(None, "cache_size", -65_536)?; // 64 MiB
+                    conn
+                }
+            };
+            let result = work(&conn);
+            if let Ok(mut pool) = readers.lock() {
+                if pool.len() < READERS {
+                    pool.push(conn);
+                }
+            }
+            result
         })
         .await
         .map_err(|e| ApiError::Internal(format!("database task: {e}")))?

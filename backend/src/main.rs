@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use lvlx_backend::{accounts, routes, App, Config, Db};
+use lvlx_backend::{accounts, routes, seed, App, Config, Db};
 use lvlx_core::ADMIN_ROLE;
 use tracing_subscriber::EnvFilter;
 
@@ -31,6 +31,19 @@ enum Command {
     },
     /// Create the demo admin and demo user (if missing) and print how to sign in.
     Demo,
+    /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
+    Seed {
+        #[arg(long, default_value_t = 300)]
+        users: u32,
+        #[arg(long = "ico-tx", default_value_t = 3000)]
+        ico_tx: u32,
+        #[arg(long = "nft-stakes", default_value_t = 400)]
+        nft_stakes: u32,
+        #[arg(long = "lvlx-stakes", default_value_t = 300)]
+        lvlx_stakes: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -106,6 +119,48 @@ fn main() -> ExitCode {
                     accounts::DEMO_USER.1
                 );
                 println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
+                Ok(())
+            })
+        }
+        Command::Seed {
+            users,
+            ico_tx,
+            nft_stakes,
+            lvlx_stakes,
+            seed,
+        } => {
+            let plan = seed::Plan {
+                users,
+                ico_tx,
+                nft_stakes,
+                lvlx_stakes,
+                seed,
+            };
+            let product = config.product.clone();
+            offline(&config, |db| async move {
+                // Seeded members get one hash of a random password nobody knows: they are
+                // sample rows, not accounts to sign in with.
+                let hash = lvlx_backend::password::Passwords::new()
+                    .hash(lvlx_backend::crypto::random_hex(16))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let started = std::time::Instant::now();
+                let report = db
+                    .run(move |c| seed::run(c, &plan, &product, &hash))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if report.skipped {
+                    println!("the ledger already has rows; seed left it as it is");
+                } else {
+                    println!(
+                        "seeded {} members, {} ICO transactions, {} NFT stakes, {} LVLX stakes in {:.1} s",
+                        report.users,
+                        report.ico_tx,
+                        report.nft_stakes,
+                        report.lvlx_stakes,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
                 Ok(())
             })
         }

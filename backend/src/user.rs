@@ -137,3 +137,99 @@ pub fn payload(c: &Connection, user: &User) -> Result<Value, ApiError> {
         "hasAvatar": user.has_avatar,
     }))
 }
+
+/// Admins are staff, not members: the admin users table and its summary leave them out.
+const MEMBERS: &str = "role != '1001'";
+
+fn base_units(text: &str) -> Result<lvlx_core::amount::Units, ApiError> {
+    lvlx_core::amount::parse_base(text)
+        .map_err(|e| ApiError::Internal(format!("stored amount {text:?}: {e}")))
+}
+
+/// SPEC §3 "User general summary" over every member.
+pub fn summary(c: &Connection) -> Result<lvlx_core::admin::users::Summary, ApiError> {
+    let mut builder = lvlx_core::admin::users::SummaryBuilder::default();
+    let mut stmt = c.prepare_cached(&format!(
+        "SELECT wallet IS NOT NULL, lvlx_balance, add_rewards FROM users WHERE {MEMBERS}"
+    ))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let lvlx = base_units(
+            r.get_ref(1)?
+                .as_str()
+                .map_err(|e| ApiError::Internal(e.to_string()))?,
+        )?;
+        let rewards = base_units(
+            r.get_ref(2)?
+                .as_str()
+                .map_err(|e| ApiError::Internal(e.to_string()))?,
+        )?;
+        builder
+            .add(r.get(0)?, lvlx, rewards)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+    }
+    builder
+        .finish()
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// First and last registration times of members.
+pub fn registration_range(c: &Connection) -> Result<(Option<i64>, Option<i64>), ApiError> {
+    Ok(c.query_row(
+        &format!(
+            "SELECT (SELECT MIN(created_at) FROM users WHERE {MEMBERS}), (SELECT MAX(created_at) FROM users WHERE {MEMBERS})"
+        ),
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+const ADMIN_ROW: &str = "SELECT u.created_at, u.names || ' ' || u.lastnames, u.email, u.wallet,
+    (SELECT COUNT(*) FROM users r WHERE r.referrer_id = u.id), u.lvlx_balance, u.add_rewards, u.rank
+    FROM users u";
+
+fn admin_row(r: &Row) -> Result<lvlx_core::admin::users::User, ApiError> {
+    let text = |i| -> Result<String, ApiError> { Ok(r.get::<_, String>(i)?) };
+    Ok(lvlx_core::admin::users::User {
+        created_at: r.get(0)?,
+        names: text(1)?,
+        email: text(2)?,
+        wallet: r.get(3)?,
+        referred: r.get::<_, i64>(4)? as u32,
+        lvlx: base_units(&text(5)?)?,
+        rewards: base_units(&text(6)?)?,
+        rank: text(7)?,
+    })
+}
+
+/// The newest `limit` members as SPEC §3 admin user rows (amounts in base units).
+pub fn newest_members(c: &Connection, limit: u32) -> Result<Vec<Value>, ApiError> {
+    let mut stmt = c.prepare_cached(&format!(
+        "{ADMIN_ROW} WHERE {MEMBERS} ORDER BY u.created_at DESC, u.id DESC LIMIT ?1"
+    ))?;
+    let mut rows = stmt.query([limit])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let u = admin_row(r)?;
+        out.push(json!({
+            "names": u.names, "email": u.email, "createdAt": u.created_at, "wallet": u.wallet,
+            "totalReferredMembers": u.referred, "totalLVLX": u.lvlx.to_string(),
+            "totalUSDT": lvlx_core::amount::lvlx_to_usdt(u.lvlx),
+            "addRewards": u.rewards.to_string(), "rank": u.rank,
+        }));
+    }
+    Ok(out)
+}
+
+/// Every member, oldest first, as the Arrow stream the admin users table loads.
+pub fn members_stream(c: &Connection) -> Result<Vec<u8>, ApiError> {
+    let mut stmt = c.prepare_cached(&format!(
+        "{ADMIN_ROW} WHERE {MEMBERS} ORDER BY u.created_at, u.id"
+    ))?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(admin_row(r)?);
+    }
+    lvlx_core::admin::users::encode(&out).map_err(|e| ApiError::Internal(e.to_string()))
+}

@@ -211,7 +211,9 @@ impl IcoRows {
     pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
         let query = query_from(query)?;
         let totals = self.0.query(&query).map_err(js_error)?.to_json();
-        Ok(to_js(&serde_json::json!({ "kept": self.0.kept(), "totals": totals }))?)
+        Ok(to_js(
+            &serde_json::json!({ "kept": self.0.kept(), "totals": totals }),
+        )?)
     }
     pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
         Ok(to_js(&self.0.page(from, len))?)
@@ -248,7 +250,9 @@ impl UserRows {
     pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
         let query = query_from(query)?;
         let summary = self.0.query(&query).map_err(js_error)?.clone();
-        Ok(to_js(&serde_json::json!({ "kept": self.0.kept(), "summary": summary }))?)
+        Ok(to_js(
+            &serde_json::json!({ "kept": self.0.kept(), "summary": summary }),
+        )?)
     }
     pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
         Ok(to_js(&self.0.page(from, len))?)

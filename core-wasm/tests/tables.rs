@@ -6,13 +6,17 @@ use lvlx_core::admin::{ico, users, Query};
 use serde_json::{json, Value};
 
 fn vectors() -> Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/tables.json"))
-        .expect("tables.json");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/tables.json"))
+            .expect("tables.json");
     serde_json::from_str(&text).expect("valid JSON")
 }
 
 fn units(v: &Value) -> u128 {
-    v.as_str().expect("amount string").parse().expect("base units")
+    v.as_str()
+        .expect("amount string")
+        .parse()
+        .expect("base units")
 }
 
 fn keep(name: &str, bytes: &[u8]) {
@@ -105,7 +109,12 @@ fn user_vectors() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| json!([p[0], v["users"]["rows"][p[1].as_u64().unwrap() as usize]["email"]]))
+            .map(|p| {
+                json!([
+                    p[0],
+                    v["users"]["rows"][p[1].as_u64().unwrap() as usize]["email"]
+                ])
+            })
             .collect();
         assert_eq!(page, want, "page of {query:?}");
     }
@@ -120,9 +129,15 @@ fn page_rows_carry_display_values() {
     assert_eq!(row.n, 2);
     assert_eq!(row.wallet, source["wallet"].as_str().unwrap_or(""));
     if !row.wallet.is_empty() {
-        assert_eq!(row.wallet_short, format!("{}...{}", &row.wallet[..6], &row.wallet[38..]));
+        assert_eq!(
+            row.wallet_short,
+            format!("{}...{}", &row.wallet[..6], &row.wallet[38..])
+        );
     }
-    assert_eq!(row.total_usdt, lvlx_core::amount::lvlx_to_usdt(units(&source["lvlx"])));
+    assert_eq!(
+        row.total_usdt,
+        lvlx_core::amount::lvlx_to_usdt(units(&source["lvlx"]))
+    );
 }
 
 #[test]
@@ -137,11 +152,10 @@ fn csv_has_exactly_the_kept_rows_with_exact_amounts() {
     assert_eq!(lines.len() - 1, table.kept());
     assert!(lines[1..].iter().all(|l| l.contains("@correo.es,")));
     // 10^27 + 7 base units of LVLX = 1000000000.000000000000000007, not a rounded float.
-    let big = v["ico"]["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|r| r["amount"] == "1000000000000000000000000007" && r["email"].as_str().unwrap().contains("correo"));
+    let big = v["ico"]["rows"].as_array().unwrap().iter().any(|r| {
+        r["amount"] == "1000000000000000000000000007"
+            && r["email"].as_str().unwrap().contains("correo")
+    });
     assert_eq!(big, csv.contains(",1000000000.000000000000000007\n"));
 }
 
@@ -151,15 +165,28 @@ fn reader_refuses_what_it_cannot_read_exactly() {
     let bytes = ico_stream(&v["ico"]["rows"]);
     // Truncated anywhere: an error, never a panic or a partial table.
     for cut in [0, 3, 8, 100, bytes.len() / 2, bytes.len() - 9] {
-        assert!(ico::IcoTable::load(&bytes[..cut], "LVLX").is_err(), "cut at {cut}");
+        assert!(
+            ico::IcoTable::load(&bytes[..cut], "LVLX").is_err(),
+            "cut at {cut}"
+        );
     }
     // A users stream is not an ICO stream.
     let users = user_stream(&v["users"]["rows"]);
     assert!(ico::IcoTable::load(&users, "LVLX").is_err());
     // Rows out of date order are refused (N° numbering depends on it).
     let mut rows = vec![
-        ico::Transaction { created_at: 2, email: "a@b.co".into(), token: "LVLX".into(), amount: 1 },
-        ico::Transaction { created_at: 1, email: "a@b.co".into(), token: "LVLX".into(), amount: 1 },
+        ico::Transaction {
+            created_at: 2,
+            email: "a@b.co".into(),
+            token: "LVLX".into(),
+            amount: 1,
+        },
+        ico::Transaction {
+            created_at: 1,
+            email: "a@b.co".into(),
+            token: "LVLX".into(),
+            amount: 1,
+        },
     ];
     assert!(ico::IcoTable::load(&ico::encode(&rows).unwrap(), "LVLX").is_err());
     rows.reverse();
@@ -167,5 +194,8 @@ fn reader_refuses_what_it_cannot_read_exactly() {
     assert_eq!(table.len(), 2);
     // An empty ledger loads, and its range is today.
     let empty = ico::IcoTable::load(&ico::encode(&[]).unwrap(), "LVLX").unwrap();
-    assert_eq!(empty.range(0, 1_709_251_200_000), ("2024-03-01".into(), "2024-03-01".into()));
+    assert_eq!(
+        empty.range(0, 1_709_251_200_000),
+        ("2024-03-01".into(), "2024-03-01".into())
+    );
 }

@@ -6,6 +6,7 @@ mod health;
 pub mod images;
 mod sessions;
 mod settings;
+mod statistics;
 
 use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
@@ -25,7 +26,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(sessions::routes(app.clone()))
         .unify()
-        .or(images::routes(app))
+        .or(images::routes(app.clone()))
+        .unify()
+        .or(statistics::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -28,7 +28,10 @@ pub enum Column {
     Amount(Vec<i128>),
     Text(Texts),
     /// Dictionary-encoded text: a key per row into the distinct values.
-    Keyed { keys: Vec<u32>, values: Texts },
+    Keyed {
+        keys: Vec<u32>,
+        values: Texts,
+    },
 }
 
 /// Utf8 values (null reads as "").
@@ -102,11 +105,15 @@ impl Frame {
             if meta_len == 0 {
                 break;
             }
-            let meta = bytes.get(at..at + meta_len).ok_or_else(|| bad("truncated metadata"))?;
+            let meta = bytes
+                .get(at..at + meta_len)
+                .ok_or_else(|| bad("truncated metadata"))?;
             at += meta_len;
             let message = root_as_message(meta).map_err(bad)?;
             let body_len = usize::try_from(message.bodyLength()).map_err(bad)?;
-            let body = bytes.get(at..at + body_len).ok_or_else(|| bad("truncated body"))?;
+            let body = bytes
+                .get(at..at + body_len)
+                .ok_or_else(|| bad("truncated body"))?;
             at += body_len;
             match message.header_type() {
                 MessageHeader::Schema => {
@@ -129,13 +136,19 @@ impl Frame {
                     dictionaries.push((batch.id(), values));
                 }
                 MessageHeader::RecordBatch => {
-                    let batch = message.header_as_record_batch().ok_or_else(|| bad("batch"))?;
+                    let batch = message
+                        .header_as_record_batch()
+                        .ok_or_else(|| bad("batch"))?;
                     let mut cursor = Cursor::new(&batch, body)?;
                     let mut columns = Vec::with_capacity(fields.len());
                     for field in &fields {
                         let column = match (field.shape, field.dictionary) {
-                            (Shape::Int64, None) => Column::Int64(cursor.fixed(i64::from_le_bytes)?),
-                            (Shape::UInt32, None) => Column::UInt32(cursor.fixed(u32::from_le_bytes)?),
+                            (Shape::Int64, None) => {
+                                Column::Int64(cursor.fixed(i64::from_le_bytes)?)
+                            }
+                            (Shape::UInt32, None) => {
+                                Column::UInt32(cursor.fixed(u32::from_le_bytes)?)
+                            }
                             (Shape::Decimal128, None) => {
                                 Column::Amount(cursor.fixed(i128::from_le_bytes)?)
                             }
@@ -175,7 +188,9 @@ impl Frame {
             columns: Vec::new(),
         };
         for (i, field) in fields.iter().enumerate() {
-            let mut pieces = parts.iter_mut().map(|p| std::mem::replace(&mut p[i], Column::Int64(Vec::new())));
+            let mut pieces = parts
+                .iter_mut()
+                .map(|p| std::mem::replace(&mut p[i], Column::Int64(Vec::new())));
             let first = pieces.next();
             let column = match first {
                 None => empty_like(field),
@@ -317,7 +332,9 @@ fn field_kind(field: &arrow_ipc::Field) -> Result<FieldKind, TableError> {
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Result<u32, TableError> {
-    let word = bytes.get(at..at + 4).ok_or_else(|| bad("truncated stream"))?;
+    let word = bytes
+        .get(at..at + 4)
+        .ok_or_else(|| bad("truncated stream"))?;
     Ok(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
 }
 
@@ -358,13 +375,19 @@ impl<'a> Cursor<'a> {
     }
 
     fn next_node(&mut self) -> Result<(usize, usize), TableError> {
-        let node = *self.nodes.get(self.node).ok_or_else(|| bad("missing field node"))?;
+        let node = *self
+            .nodes
+            .get(self.node)
+            .ok_or_else(|| bad("missing field node"))?;
         self.node += 1;
         Ok(node)
     }
 
     fn next_buffer(&mut self) -> Result<&'a [u8], TableError> {
-        let (offset, len) = *self.buffers.get(self.buffer).ok_or_else(|| bad("missing buffer"))?;
+        let (offset, len) = *self
+            .buffers
+            .get(self.buffer)
+            .ok_or_else(|| bad("missing buffer"))?;
         self.buffer += 1;
         self.body
             .get(offset..offset + len)
@@ -379,7 +402,9 @@ impl<'a> Cursor<'a> {
             return Err(bad("nulls in a number column"));
         }
         let values = self.next_buffer()?;
-        let values = values.get(..len * N).ok_or_else(|| bad("short values buffer"))?;
+        let values = values
+            .get(..len * N)
+            .ok_or_else(|| bad("short values buffer"))?;
         Ok(values
             .chunks_exact(N)
             .map(|c| from(c.try_into().unwrap_or([0; N])))
@@ -394,7 +419,12 @@ impl<'a> Cursor<'a> {
         let valid = if nulls == 0 {
             None
         } else {
-            Some(validity.get(..len.div_ceil(8)).ok_or_else(|| bad("short validity"))?.to_vec())
+            Some(
+                validity
+                    .get(..len.div_ceil(8))
+                    .ok_or_else(|| bad("short validity"))?
+                    .to_vec(),
+            )
         };
         let offsets: Vec<u32> = offsets
             .get(..(len + 1) * 4)

@@ -25,7 +25,7 @@ pub fn token_decimals(token: &str) -> u32 {
     }
 }
 
-/// One ledger row as the server writes it into the stream.
+/// One ledger row (tests and small callers; the server fills [`Ledger`] directly).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transaction {
     pub created_at: i64,
@@ -34,39 +34,89 @@ pub struct Transaction {
     pub amount: Units,
 }
 
-/// The server's side: the rows stream in date order.
+/// The ledger as the server writes it into the stream: rows in date order, emails and tokens
+/// each stored once and referenced by key.
+#[derive(Debug, Default)]
+pub struct Ledger {
+    pub created_at: Vec<i64>,
+    pub email: Vec<u32>,
+    pub emails: Vec<String>,
+    pub token: Vec<u8>,
+    pub tokens: Vec<String>,
+    pub amount: Vec<Units>,
+}
+
+impl Ledger {
+    /// Key of a token, adding it if new.
+    pub fn token_key(&mut self, token: &str) -> Result<u8, TableError> {
+        if let Some(i) = self.tokens.iter().position(|t| t == token) {
+            return Ok(i as u8);
+        }
+        let key = u8::try_from(self.tokens.len()).map_err(|_| TableError::Overflow)?;
+        self.tokens.push(token.to_string());
+        Ok(key)
+    }
+}
+
+/// Encodes rows given one by one (emails keyed as they come).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn encode<'a>(rows: impl IntoIterator<Item = &'a Transaction>) -> Result<Vec<u8>, TableError> {
+    let mut ledger = Ledger::default();
+    let mut keys = HashMap::new();
+    for row in rows {
+        let next = ledger.emails.len() as u32;
+        let key = *keys.entry(row.email.clone()).or_insert(next);
+        if key == next {
+            ledger.emails.push(row.email.clone());
+        }
+        ledger.created_at.push(row.created_at);
+        ledger.email.push(key);
+        let token = ledger.token_key(&row.token)?;
+        ledger.token.push(token);
+        ledger.amount.push(row.amount);
+    }
+    encode_ledger(ledger)
+}
+
+/// The server's side: the rows stream in date order.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn encode_ledger(ledger: Ledger) -> Result<Vec<u8>, TableError> {
     use super::columns::write::{self, keyed_text};
-    use arrow_array::builder::{Decimal128Builder, Int64Builder, StringDictionaryBuilder};
     use arrow_array::types::{UInt32Type, UInt8Type};
-    use arrow_array::ArrayRef;
+    use arrow_array::{
+        ArrayRef, Decimal128Array, DictionaryArray, Int64Array, StringArray, UInt32Array,
+        UInt8Array,
+    };
     use arrow_schema::DataType;
     use std::sync::Arc;
 
+    let arrow = |e: arrow_schema::ArrowError| TableError::Arrow(e.to_string());
     let schema = write::schema(vec![
         write::time(CREATED_AT),
         keyed_text(EMAIL, DataType::UInt32),
         keyed_text(TOKEN, DataType::UInt8),
         write::amount(AMOUNT),
     ]);
-    let mut created = Int64Builder::new();
-    let mut email = StringDictionaryBuilder::<UInt32Type>::new();
-    let mut token = StringDictionaryBuilder::<UInt8Type>::new();
-    let mut amount = Decimal128Builder::new().with_data_type(write::AMOUNT);
-    for row in rows {
-        created.append_value(row.created_at);
-        email.append_value(&row.email);
-        token
-            .append(&row.token)
-            .map_err(|e| TableError::Arrow(e.to_string()))?;
-        amount.append_value(i128::try_from(row.amount).map_err(|_| TableError::Overflow)?);
-    }
+    let amounts = ledger
+        .amount
+        .iter()
+        .map(|&a| i128::try_from(a).map_err(|_| TableError::Overflow))
+        .collect::<Result<Vec<i128>, _>>()?;
+    let email = DictionaryArray::<UInt32Type>::try_new(
+        UInt32Array::from(ledger.email),
+        Arc::new(StringArray::from(ledger.emails)),
+    )
+    .map_err(arrow)?;
+    let token = DictionaryArray::<UInt8Type>::try_new(
+        UInt8Array::from(ledger.token),
+        Arc::new(StringArray::from(ledger.tokens)),
+    )
+    .map_err(arrow)?;
     let columns: Vec<ArrayRef> = vec![
-        Arc::new(created.finish()),
-        Arc::new(email.finish()),
-        Arc::new(token.finish()),
-        Arc::new(amount.finish()),
+        Arc::new(Int64Array::from(ledger.created_at)),
+        Arc::new(email),
+        Arc::new(token),
+        Arc::new(Decimal128Array::from(amounts).with_data_type(write::AMOUNT)),
     ];
     write::encode(&write::batch(schema, columns)?)
 }
@@ -97,17 +147,29 @@ pub struct Totals {
 
 impl Totals {
     /// Adds `count` rows of `token` worth `amount` in total.
-    pub fn add(&mut self, product: &str, token: &str, count: u64, amount: Units) -> Result<(), TableError> {
+    pub fn add(
+        &mut self,
+        product: &str,
+        token: &str,
+        count: u64,
+        amount: Units,
+    ) -> Result<(), TableError> {
         self.total_transactions += count;
         if token == product {
             self.total_buy_transactions += count;
             self.total_lvlx_transactions += count;
-            self.total_lvlx = self.total_lvlx.checked_add(amount).ok_or(TableError::Overflow)?;
+            self.total_lvlx = self
+                .total_lvlx
+                .checked_add(amount)
+                .ok_or(TableError::Overflow)?;
         } else {
             self.total_withdraw_transactions += count;
             if token_decimals(token) == USDT_DECIMALS {
                 self.total_usdt_transactions += count;
-                self.usdt_retired = self.usdt_retired.checked_add(amount).ok_or(TableError::Overflow)?;
+                self.usdt_retired = self
+                    .usdt_retired
+                    .checked_add(amount)
+                    .ok_or(TableError::Overflow)?;
             }
         }
         Ok(())
@@ -253,7 +315,10 @@ impl IcoTable {
             user_count += u64::from(users.insert(key));
             let slot = &mut per_token[token_keys[row] as usize];
             slot.0 += 1;
-            slot.1 = slot.1.checked_add(amounts[row] as u128).ok_or(TableError::Overflow)?;
+            slot.1 = slot
+                .1
+                .checked_add(amounts[row] as u128)
+                .ok_or(TableError::Overflow)?;
         }
         let mut totals = Totals {
             total_users: user_count,
@@ -402,12 +467,17 @@ impl IcoTable {
             out.push(',');
             out.push_str(&super::iso(created[row]));
             out.push(',');
-            out.push_str(if token == self.product { "purchase" } else { "retirement" });
+            out.push_str(if token == self.product {
+                "purchase"
+            } else {
+                "retirement"
+            });
             out.push(',');
             super::csv_field(&mut out, token);
             out.push(',');
             out.push_str(
-                &amount::format_units(amounts[row] as u128, token_decimals(token)).unwrap_or_default(),
+                &amount::format_units(amounts[row] as u128, token_decimals(token))
+                    .unwrap_or_default(),
             );
             out.push('\n');
         }

@@ -125,12 +125,18 @@ impl SummaryBuilder {
         self.with_wallet += u64::from(has_wallet);
         self.with_rewards += u64::from(rewards > 0);
         self.lvlx = self.lvlx.checked_add(lvlx).ok_or(TableError::Overflow)?;
-        self.rewards = self.rewards.checked_add(rewards).ok_or(TableError::Overflow)?;
+        self.rewards = self
+            .rewards
+            .checked_add(rewards)
+            .ok_or(TableError::Overflow)?;
         Ok(())
     }
 
     pub fn finish(self) -> Result<Summary, TableError> {
-        let both = self.lvlx.checked_add(self.rewards).ok_or(TableError::Overflow)?;
+        let both = self
+            .lvlx
+            .checked_add(self.rewards)
+            .ok_or(TableError::Overflow)?;
         Ok(Summary {
             total_users: self.users,
             total_users_lvlx: self.lvlx,
@@ -256,10 +262,12 @@ impl UserTable {
         self.summary = summary.finish()?;
         self.view = View { kept, sorted: None };
         if let Some(sort) = &query.sort {
-            let column = [NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK]
-                .into_iter()
-                .find(|c| *c == sort.column)
-                .ok_or_else(|| TableError::SortColumn(sort.column.clone()))?;
+            let column = [
+                NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK,
+            ]
+            .into_iter()
+            .find(|c| *c == sort.column)
+            .ok_or_else(|| TableError::SortColumn(sort.column.clone()))?;
             self.sort(column, sort.direction)?;
         }
         Ok(&self.summary)
@@ -294,7 +302,8 @@ impl UserTable {
             };
             self.permutations.insert(column, permutation);
         }
-        self.view.sort_by(&self.permutations[column], direction, rows);
+        self.view
+            .sort_by(&self.permutations[column], direction, rows);
         Ok(())
     }
 
@@ -325,7 +334,11 @@ impl UserTable {
             names: text(NAMES).unwrap_or_default(),
             email: text(EMAIL).unwrap_or_default(),
             created_at: self.created()[row],
-            wallet_short: if wallet.is_empty() { String::new() } else { short_wallet(&wallet) },
+            wallet_short: if wallet.is_empty() {
+                String::new()
+            } else {
+                short_wallet(&wallet)
+            },
             wallet,
             total_referred_members: frame.counts(REFERRED).map_or(0, |v| v[row]),
             total_lvlx: lvlx.to_string(),
@@ -373,11 +386,15 @@ impl UserTable {
             out.push(',');
             out.push_str(&r.wallet);
             out.push_str(&format!(",{},", r.total_referred_members));
-            out.push_str(&amount::format_units(row_units(&r.total_lvlx), LVLX_DECIMALS).unwrap_or_default());
+            out.push_str(
+                &amount::format_units(row_units(&r.total_lvlx), LVLX_DECIMALS).unwrap_or_default(),
+            );
             out.push(',');
             out.push_str(&r.total_usdt);
             out.push(',');
-            out.push_str(&amount::format_units(row_units(&r.add_rewards), LVLX_DECIMALS).unwrap_or_default());
+            out.push_str(
+                &amount::format_units(row_units(&r.add_rewards), LVLX_DECIMALS).unwrap_or_default(),
+            );
             out.push(',');
             super::csv_field(&mut out, &r.rank);
             out.push('\n');

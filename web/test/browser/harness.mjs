@@ -10,12 +10,17 @@ import { solveCaptcha } from '../../src/core/index.js';
 const root = new URL('../../../', import.meta.url).pathname;
 export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf8'));
 
-export async function startServer() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
-  const binary = join(root, process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
+/**
+ * Starts `lvlx serve` on a fresh data folder (or `dataDir`, kept afterwards) with the demo
+ * accounts, after `lvlx seed <seed…>` when `seed` is given.
+ */
+export async function startServer({ seed, dataDir: keptDir, binary: binaryPath } = {}) {
+  const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
+  const binary = join(root, binaryPath ?? process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   // A low captcha difficulty keeps the tests quick; the rules are the same.
   const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600' };
   const demo = execFileSync(binary, ['demo'], { cwd: root, env, encoding: 'utf8' });
+  if (seed) execFileSync(binary, ['seed', ...seed], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const [, userReferral] = demo.match(/register\/referred\/([0-9a-f]{32}) \(demo user\)/);
   const child = spawn(binary, ['serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
@@ -71,9 +76,17 @@ export async function startServer() {
       const body = decodeMail(mails.at(-1).text);
       return body.match(/\b[1-9]\d{3}\b/)[0];
     },
+    /** Admin or user API call with a real session of `account`. */
+    async call(account, path, { raw = false } = {}) {
+      const { sessionToken } = await server.storageFor(account);
+      const res = await fetch(`${url}/api/v1/${path}`, { headers: { Authorization: `Bearer ${sessionToken}` } });
+      if (raw) return res;
+      if (!res.ok) throw new Error(`${path}: ${res.status}`);
+      return res.json();
+    },
     stop() {
       child.kill('SIGINT');
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return server;

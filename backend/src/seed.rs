@@ -1,0 +1,337 @@
+//! `lvlx seed`: deterministic, realistic demo data for the admin screens and the benchmarks.
+//! The same `--seed` gives the same rows. Four years of history up to 2026-11-01, referral
+//! trees, Spanish, Portuguese and English names, some members without wallets, and a few very
+//! large amounts so 18-decimal sums are exercised.
+
+use std::collections::HashMap;
+
+use lvlx_core::amount::Units;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rusqlite::{params, Connection};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::error::ApiError;
+use crate::ledger;
+
+/// The seeded history ends here (UTC), so a seed is the same whenever it runs.
+pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01
+const DAY_MS: i64 = 86_400_000;
+const YEARS_MS: i64 = 4 * 365 * DAY_MS;
+const LVLX: Units = 1_000_000_000_000_000_000;
+const USDT: Units = 1_000_000;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub users: u32,
+    pub ico_tx: u32,
+    pub nft_stakes: u32,
+    pub lvlx_stakes: u32,
+    pub seed: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct Report {
+    pub users: usize,
+    pub ico_tx: usize,
+    pub nft_stakes: usize,
+    pub lvlx_stakes: usize,
+    pub skipped: bool,
+}
+
+const NAMES: [(&str, [&str; 10], [&str; 10]); 3] = [
+    (
+        "es",
+        [
+            "José", "María", "Lucía", "Javier", "Carmen", "Álvaro", "Sofía", "Diego", "Elena",
+            "Andrés",
+        ],
+        [
+            "García",
+            "Martínez",
+            "López",
+            "Sánchez",
+            "Pérez",
+            "Gómez",
+            "Fernández",
+            "Ruiz",
+            "Díaz",
+            "Núñez",
+        ],
+    ),
+    (
+        "pt",
+        [
+            "João",
+            "Ana",
+            "Luís",
+            "Beatriz",
+            "Gonçalo",
+            "Inês",
+            "Tomás",
+            "Mariana",
+            "Conceição",
+            "Vitória",
+        ],
+        [
+            "Silva",
+            "Santos",
+            "Oliveira",
+            "Souza",
+            "Pereira",
+            "Costa",
+            "Rodrigues",
+            "Almeida",
+            "Gonçalves",
+            "Araújo",
+        ],
+    ),
+    (
+        "en",
+        [
+            "James", "Olivia", "Liam", "Emma", "Noah", "Ava", "William", "Mia", "Ethan", "Grace",
+        ],
+        [
+            "Smith", "Johnson", "Brown", "Taylor", "Wilson", "Davies", "Evans", "Walker", "Wright",
+            "Hughes",
+        ],
+    ),
+];
+const DOMAINS: [&str; 3] = ["example.com", "example.org", "example.net"];
+
+/// "Conceição" → "conceicao": the email local part is lowercase ASCII (SPEC §5).
+fn ascii(name: &str) -> String {
+    name.nfd()
+        .filter(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+fn hex(rng: &mut StdRng, bytes: usize) -> String {
+    (0..bytes)
+        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .collect()
+}
+
+/// A random amount with all 18 decimals used: 1 to 10^digits whole tokens.
+fn lvlx(rng: &mut StdRng, max_digits: u32) -> Units {
+    let digits = rng.gen_range(0..=max_digits);
+    let whole = rng.gen_range(1..=10u128.pow(digits));
+    whole * LVLX + rng.gen_range(0..LVLX)
+}
+
+struct Member {
+    id: i64,
+    created_at: i64,
+    has_wallet: bool,
+    balance: Units,
+}
+
+/// Writes the plan's rows in one transaction. Does nothing if the ledger already has rows.
+pub fn run(
+    c: &mut Connection,
+    plan: &Plan,
+    product: &str,
+    password_hash: &str,
+) -> Result<Report, ApiError> {
+    let existing: i64 = c.query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?;
+    if existing > 0 {
+        return Ok(Report {
+            skipped: true,
+            ..Report::default()
+        });
+    }
+    let mut rng = StdRng::seed_from_u64(plan.seed);
+    let tx = c.transaction()?;
+    let first_id: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM users", [], |r| {
+        r.get(0)
+    })?;
+
+    // Members, in registration order.
+    let mut times: Vec<i64> = (0..plan.users)
+        .map(|_| END_MS - rng.gen_range(0..YEARS_MS))
+        .collect();
+    times.sort_unstable();
+    let mut members: Vec<Member> = Vec::with_capacity(times.len());
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO users (id, email, names, lastnames, phone, role, language, password_hash,
+             referral_code, referrer_id, wallet, add_rewards, rank, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11, 'None', ?12)",
+        )?;
+        for (i, &created_at) in times.iter().enumerate() {
+            let (language, firsts, lasts) = NAMES[rng.gen_range(0..NAMES.len())];
+            let first = firsts[rng.gen_range(0..10)];
+            let (last1, last2) = (lasts[rng.gen_range(0..10)], lasts[rng.gen_range(0..10)]);
+            let lastnames = if language == "en" {
+                last1.to_string()
+            } else {
+                format!("{last1} {last2}")
+            };
+            let id = first_id + i as i64;
+            let email = format!(
+                "{}.{}{}@{}",
+                ascii(first),
+                ascii(last1),
+                id,
+                DOMAINS[i % DOMAINS.len()]
+            );
+            // Referral trees: most members were brought by an earlier one.
+            let referrer =
+                (i > 0 && rng.gen_bool(0.9)).then(|| first_id + rng.gen_range(0..i) as i64);
+            let has_wallet = rng.gen_bool(0.85);
+            let wallet = has_wallet.then(|| format!("0x{}", hex(&mut rng, 20)));
+            let rewards: Units = if rng.gen_bool(0.12) {
+                lvlx(&mut rng, 3)
+            } else {
+                0
+            };
+            let phone = format!("+34 6{:08}", rng.gen_range(0..100_000_000));
+            insert.execute(params![
+                id,
+                email,
+                first,
+                lastnames,
+                phone,
+                language,
+                password_hash,
+                hex(&mut rng, 16),
+                referrer,
+                wallet,
+                rewards.to_string(),
+                created_at
+            ])?;
+            members.push(Member {
+                id,
+                created_at,
+                has_wallet,
+                balance: 0,
+            });
+        }
+    }
+
+    // The ledger, in time order, with balances and the daily rollup.
+    let mut entries: Vec<(i64, usize, bool, Units)> = Vec::with_capacity(plan.ico_tx as usize);
+    if !members.is_empty() {
+        for i in 0..plan.ico_tx {
+            // Earlier members buy more often.
+            let m = ((rng.gen::<f64>().powi(2)) * members.len() as f64) as usize;
+            let m = m.min(members.len() - 1);
+            let at = rng.gen_range(members[m].created_at..=END_MS);
+            let purchase = !rng.gen_bool(0.08);
+            let amount = if !purchase {
+                rng.gen_range(1..=20_000) * USDT + rng.gen_range(0..USDT)
+            } else if i == 7 || i % 250_000 == 17 {
+                rng.gen_range(1_000_000_000..=9_000_000_000) * LVLX + rng.gen_range(0..LVLX)
+            } else {
+                lvlx(&mut rng, 5)
+            };
+            entries.push((at, m, purchase, amount));
+        }
+    }
+    entries.sort_by_key(|e| e.0);
+    let mut days: HashMap<(i64, bool), (u64, Units)> = HashMap::new();
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
+             VALUES (?1, (SELECT wallet FROM users WHERE id = ?1), ?2, ?3, ?4, ?5, 0)",
+        )?;
+        for &(at, m, purchase, amount) in &entries {
+            let token = if purchase { product } else { "USDT" };
+            let member = &mut members[m];
+            member.balance = ledger::apply(member.balance, product, token, amount)?;
+            insert.execute(params![
+                member.id,
+                at,
+                token,
+                amount.to_string(),
+                format!("0x{}", hex(&mut rng, 32))
+            ])?;
+            let day = days.entry((at.div_euclid(DAY_MS), purchase)).or_default();
+            day.0 += 1;
+            day.1 += amount;
+        }
+    }
+    for ((day, purchase), (count, amount)) in days {
+        ledger::add_to_day(
+            &tx,
+            day,
+            if purchase { product } else { "USDT" },
+            count,
+            amount,
+        )?;
+    }
+    {
+        let mut update =
+            tx.prepare("UPDATE users SET lvlx_balance = ?1, rank = ?2 WHERE id = ?3")?;
+        for m in members.iter().filter(|m| m.balance > 0) {
+            let rank = match m.balance / LVLX {
+                0..=999 => "None",
+                1_000..=9_999 => "Bronze",
+                10_000..=99_999 => "Silver",
+                _ => "Gold",
+            };
+            update.execute(params![m.balance.to_string(), rank, m.id])?;
+        }
+    }
+
+    // Stakes by members with a wallet.
+    let stakers: Vec<usize> = (0..members.len())
+        .filter(|&i| members[i].has_wallet)
+        .collect();
+    let (mut nft_count, mut lvlx_count) = (0, 0);
+    if !stakers.is_empty() {
+        let mut insert = tx.prepare(
+            "INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests, interest_withdrawn)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for _ in 0..plan.nft_stakes {
+            let m = &members[stakers[rng.gen_range(0..stakers.len())]];
+            // Lower ids are the common NFTs.
+            let nft = 1 + ((rng.gen::<f64>().powi(2)) * 11.0) as i64;
+            let start = rng.gen_range(m.created_at..=END_MS);
+            let lock = [30, 90, 180, 365][rng.gen_range(0..4)] * DAY_MS;
+            let interests = lvlx(&mut rng, 3) * nft as Units;
+            let withdrawn = interests / rng.gen_range(2..=10);
+            insert.execute(params![
+                m.id,
+                nft.min(11),
+                rng.gen_range(1..=5),
+                start,
+                start + lock,
+                interests.to_string(),
+                withdrawn.to_string()
+            ])?;
+            nft_count += 1;
+        }
+        let mut insert = tx.prepare(
+            "INSERT INTO lvlx_stakes (user_id, amount, start_date, release_date, current_interests, interest_withdrawn)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for _ in 0..plan.lvlx_stakes {
+            let m = &members[stakers[rng.gen_range(0..stakers.len())]];
+            let amount = lvlx(&mut rng, 5);
+            let start = rng.gen_range(m.created_at..=END_MS);
+            let (days, bps) = [(90, 500), (180, 1000), (365, 2500)][rng.gen_range(0..3)];
+            let elapsed = ((END_MS - start) / DAY_MS).min(days) as Units;
+            let interests = amount * bps / 10_000 * elapsed / 365;
+            insert.execute(params![
+                m.id,
+                amount.to_string(),
+                start,
+                start + days * DAY_MS,
+                interests.to_string(),
+                "0"
+            ])?;
+            lvlx_count += 1;
+        }
+    }
+    tx.commit()?;
+    Ok(Report {
+        users: members.len(),
+        ico_tx: entries.len(),
+        nft_stakes: nft_count,
+        lvlx_stakes: lvlx_count,
+        skipped: false,
+    })
+}

@@ -1,0 +1,296 @@
+//! Admin statistics through the HTTP API: permissions on every admin call, the SPEC shapes,
+//! the Arrow row streams read back by the core, the seed, and the ledger's bookkeeping.
+
+mod common;
+
+use common::{world, World};
+use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::{ledger, seed};
+use lvlx_core::admin::{ico::IcoTable, users::UserTable, Query};
+use serde_json::Value;
+use warp::http::StatusCode;
+
+/// Every GET an admin may make and nobody else.
+const ADMIN_GETS: &[&str] = &[
+    "/api/v1/admin/session",
+    "/api/v1/statistics-ico",
+    "/api/v1/statistics-ico/rows",
+    "/api/v1/statistics-users",
+    "/api/v1/statistics-users/rows",
+];
+
+const SMALL: seed::Plan = seed::Plan {
+    users: 120,
+    ico_tx: 1500,
+    nft_stakes: 80,
+    lvlx_stakes: 60,
+    seed: 42,
+};
+
+async fn seeded(plan: seed::Plan) -> World {
+    let w = world().await;
+    w.app
+        .db
+        .run(move |c| seed::run(c, &plan, "LVLX", "not-a-real-hash"))
+        .await
+        .unwrap();
+    w
+}
+
+#[tokio::test]
+async fn every_admin_call_refuses_anonymous_and_user_tokens() {
+    let w = world().await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    for path in ADMIN_GETS {
+        assert_eq!(
+            w.call("GET", path, None, None).await.status,
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
+        let as_user = w.call("GET", path, Some(&user), None).await;
+        assert_eq!(as_user.status, StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(as_user.body["code"], "error-forbidden", "{path}");
+        assert_eq!(
+            w.call("GET", path, Some(&admin), None).await.status,
+            StatusCode::OK,
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_empty_ledger_answers_today_for_both_dates() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let before = lvlx_backend::now_ms();
+    let r = w
+        .call("GET", "/api/v1/statistics-ico", Some(&admin), None)
+        .await;
+    assert_eq!(r.body["transactions"], Value::Array(vec![]));
+    assert_eq!(r.body["General"]["totalTransactions"], 0);
+    assert_eq!(r.body["General"]["totalLVLX"], "0");
+    let (init, last) = (
+        r.body["initDate"].as_i64().unwrap(),
+        r.body["lastDate"].as_i64().unwrap(),
+    );
+    assert!(init >= before && last == init, "{init} {last}");
+}
+
+#[tokio::test]
+async fn statistics_match_the_rows_the_core_reads() {
+    let w = seeded(SMALL).await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+
+    let stats = w
+        .call("GET", "/api/v1/statistics-ico", Some(&admin), None)
+        .await
+        .body;
+    let rows = w
+        .call("GET", "/api/v1/statistics-ico/rows", Some(&admin), None)
+        .await;
+    assert_eq!(
+        rows.headers["content-type"],
+        "application/vnd.apache.arrow.stream"
+    );
+    assert_eq!(rows.headers["cache-control"], "no-store");
+    let mut table = IcoTable::load(&rows.bytes, "LVLX").unwrap();
+    assert_eq!(table.len(), 1500);
+    let mut totals = table.query(&Query::default()).unwrap().to_json();
+    totals.as_object_mut().unwrap().remove("totalUsers");
+    assert_eq!(totals, stats["General"]);
+    // SPEC §7: newest first, and the range is the first and last operation.
+    let newest: Vec<i64> = stats["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["createdAt"].as_i64().unwrap())
+        .collect();
+    assert_eq!(newest.len(), 100);
+    assert!(newest.windows(2).all(|p| p[0] >= p[1]));
+    assert_eq!(newest[0], stats["lastDate"].as_i64().unwrap());
+    let first = table.page(0, 1)[0].created_at;
+    assert_eq!(first, stats["initDate"].as_i64().unwrap());
+
+    let stats = w
+        .call("GET", "/api/v1/statistics-users", Some(&admin), None)
+        .await
+        .body;
+    let rows = w
+        .call("GET", "/api/v1/statistics-users/rows", Some(&admin), None)
+        .await;
+    let mut users = UserTable::load(&rows.bytes).unwrap();
+    // 120 seeded members and the demo user; the admin is staff, not a member.
+    assert_eq!(users.len(), 121);
+    assert_eq!(stats["General"]["totalUsers"], 121);
+    let summary = serde_json::to_value(users.query(&Query::default()).unwrap()).unwrap();
+    assert_eq!(summary, stats["General"]);
+    assert!(stats["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|u| u["email"] != DEMO_ADMIN.0));
+}
+
+#[tokio::test]
+async fn limits_are_capped_and_unknown_parameters_refused() {
+    let w = seeded(SMALL).await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let r = w
+        .call(
+            "GET",
+            "/api/v1/statistics-ico?limit=5000",
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(r.body["transactions"].as_array().unwrap().len(), 1000);
+    let r = w
+        .call("GET", "/api/v1/statistics-ico?limit=3", Some(&admin), None)
+        .await;
+    assert_eq!(r.body["transactions"].as_array().unwrap().len(), 3);
+    let r = w
+        .call("GET", "/api/v1/statistics-ico?drop=1", Some(&admin), None)
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+}
+
+/// Everything a seed wrote, as text, to compare two runs.
+async fn dump(w: &World) -> String {
+    w.app
+        .db
+        .run(|c| {
+            let mut out = String::new();
+            for sql in [
+                "SELECT email, names, lastnames, referrer_id, wallet, lvlx_balance, add_rewards, rank, created_at FROM users WHERE email NOT LIKE '%@lvlx.local' ORDER BY id",
+                "SELECT user_id, created_at, token, amount, tx_hash FROM ico_transactions ORDER BY id",
+                "SELECT user_id, nft_id, amount, start_date, withdraw_date, current_interests FROM nft_stakes ORDER BY id",
+                "SELECT user_id, amount, start_date, release_date, current_interests FROM lvlx_stakes ORDER BY id",
+            ] {
+                let mut stmt = c.prepare(sql)?;
+                let n = stmt.column_count();
+                let mut rows = stmt.query([])?;
+                while let Some(r) = rows.next()? {
+                    for i in 0..n {
+                        match r.get_ref(i)? {
+                            rusqlite::types::ValueRef::Text(t) => out.push_str(&String::from_utf8_lossy(t)),
+                            other => out.push_str(&format!("{other:?}")),
+                        }
+                        out.push('|');
+                    }
+                    out.push('\n');
+                }
+            }
+            Ok(out)
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
+    let (a, b) = (seeded(SMALL).await, seeded(SMALL).await);
+    let text = dump(&a).await;
+    assert!(text == dump(&b).await, "same seed, same rows");
+    let other = seeded(seed::Plan { seed: 43, ..SMALL }).await;
+    assert!(text != dump(&other).await, "another seed, other rows");
+    // Accents in names, three languages, members without wallets, huge amounts.
+    assert!(text.contains('ã') || text.contains('ç') || text.contains('ñ') || text.contains('é'));
+    let facts = a
+        .app
+        .db
+        .run(|c| {
+            let q = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0));
+            Ok((
+                q("SELECT COUNT(DISTINCT language) FROM users WHERE role = '1'")?,
+                q("SELECT COUNT(*) FROM users WHERE wallet IS NULL AND role = '1'")?,
+                q("SELECT COUNT(*) FROM ico_transactions WHERE length(amount) >= 28")?,
+                q("SELECT COUNT(*) FROM users WHERE referrer_id IS NOT NULL")?,
+                q("SELECT (MAX(created_at) - MIN(created_at)) / 86400000 FROM ico_transactions")?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert_eq!(facts.0, 3);
+    assert!(facts.1 > 0, "some members have no wallet");
+    assert!(facts.2 > 0, "a few amounts above 10^9 LVLX");
+    assert!(facts.3 > 100, "referral trees");
+    assert!(facts.4 > 3 * 365, "spread over years: {} days", facts.4);
+    // The rollup equals the ledger, and each balance equals its member's entries.
+    a.app
+        .db
+        .run(|c| {
+            let general = ledger::general(c, "LVLX")?;
+            let mut stmt = c.prepare("SELECT token, amount FROM ico_transactions")?;
+            let mut lvlx = 0u128;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                if r.get::<_, String>(0)? == "LVLX" {
+                    lvlx += r.get::<_, String>(1)?.parse::<u128>().unwrap();
+                }
+            }
+            assert_eq!(general.total_lvlx, lvlx);
+            assert_eq!(general.total_transactions, 1500);
+            Ok(())
+        })
+        .await
+        .unwrap();
+    // A second seed on the same data changes nothing.
+    let again = a
+        .app
+        .db
+        .run(|c| seed::run(c, &SMALL, "LVLX", "x"))
+        .await
+        .unwrap();
+    assert!(again.skipped);
+}
+
+#[tokio::test]
+async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
+    let w = world().await;
+    w.app
+        .db
+        .run(|c| {
+            let user = lvlx_backend::user::by_email(c, DEMO_USER.0)?.unwrap().id;
+            let entry = ledger::Entry {
+                user: Some(user),
+                wallet: None,
+                created_at: 1_700_000_000_000,
+                token: "LVLX".into(),
+                amount: 25 * 10u128.pow(17),
+                tx_hash: "0xabc".into(),
+                log_index: 3,
+            };
+            assert!(ledger::record(c, "LVLX", &entry)?);
+            assert!(
+                !ledger::record(c, "LVLX", &entry)?,
+                "the same event twice is stored once"
+            );
+            let retire = ledger::Entry {
+                token: "USDT".into(),
+                amount: 100_000,
+                log_index: 4,
+                ..entry
+            };
+            assert!(ledger::record(c, "LVLX", &retire)?);
+            let balance: String = c.query_row(
+                "SELECT lvlx_balance FROM users WHERE id = ?1",
+                [user.0],
+                |r| r.get(0),
+            )?;
+            // 2.5 LVLX bought, 0.1 USDT (= 1 LVLX) retired.
+            assert_eq!(balance, "1500000000000000000");
+            let general = ledger::general(c, "LVLX")?;
+            assert_eq!(
+                (
+                    general.total_transactions,
+                    general.total_buy_transactions,
+                    general.usdt_retired
+                ),
+                (2, 1, 100_000)
+            );
+            Ok(())
+        })
+        .await
+        .unwrap();
+}

@@ -1,0 +1,148 @@
+//! The test world shared by the API test files: a temp-file database with the demo accounts,
+//! requests through warp::test, sign-in with the mailed code.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::net::SocketAddr;
+
+use lvlx_backend::{accounts, routes, App, Config, Db};
+use serde_json::{json, Value};
+use warp::http::StatusCode;
+
+pub struct World {
+    pub dir: tempfile::TempDir,
+    pub app: App,
+}
+
+pub async fn world_with(edit: impl FnOnce(&mut Config)) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config {
+        data_dir: dir.path().join("data"),
+        web_dir: dir.path().join("web"),
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        captcha_difficulty: 4,
+        auth_per_minute: 1000,
+        ..Config::default()
+    };
+    edit(&mut config);
+    let db = Db::open(&config.data_dir).unwrap();
+    accounts::demo(&db).await.unwrap();
+    World {
+        app: App::new(config, db).unwrap(),
+        dir,
+    }
+}
+
+pub async fn world() -> World {
+    world_with(|_| {}).await
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+    pub headers: warp::http::HeaderMap,
+    pub bytes: Vec<u8>,
+}
+
+impl World {
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        self.call_from(method, path, token, body, "127.0.0.1:4000")
+            .await
+    }
+
+    pub async fn call_from(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        ip: &str,
+    ) -> Reply {
+        let mut req = warp::test::request()
+            .method(method)
+            .path(path)
+            .remote_addr(ip.parse::<SocketAddr>().unwrap());
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let res = req.reply(&routes(self.app.clone())).await;
+        Reply {
+            status: res.status(),
+            headers: res.headers().clone(),
+            body: serde_json::from_slice(res.body()).unwrap_or(Value::Null),
+            bytes: res.body().to_vec(),
+        }
+    }
+
+    pub async fn captcha(&self) -> Value {
+        let c = self.call("GET", "/api/v1/captcha", None, None).await.body;
+        let challenge = c["challenge"].as_str().unwrap().to_string();
+        let solution =
+            lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32)
+                .unwrap();
+        json!({"challenge": challenge, "solution": solution})
+    }
+
+    /// The newest code mailed to `to` (from the outbox).
+    pub fn last_code(&self, to: &str) -> String {
+        let outbox = self.dir.path().join("data/outbox");
+        let mut mails: Vec<_> = std::fs::read_dir(&outbox)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+            .map(|p| {
+                (
+                    std::fs::metadata(&p).unwrap().modified().unwrap(),
+                    std::fs::read_to_string(&p).unwrap(),
+                )
+            })
+            .filter(|(_, text)| text.contains(&format!("To: {to}")))
+            .collect();
+        mails.sort_by_key(|(at, _)| *at);
+        let text = &mails.last().expect("a mail").1;
+        let body = text.split("\r\n\r\n").nth(1).unwrap();
+        body.split(|c: char| !c.is_ascii_digit())
+            .find(|w| w.len() == 4)
+            .expect("a 4-digit code")
+            .to_string()
+    }
+
+    pub async fn login_step1(&self, email: &str, password: &str) -> Reply {
+        let captcha = self.captcha().await;
+        self.call(
+            "POST",
+            "/api/v1/login",
+            None,
+            Some(json!({"email": email, "password": password, "captcha": captcha})),
+        )
+        .await
+    }
+
+    /// Full login; returns the session token and the answer.
+    pub async fn login(&self, email: &str, password: &str) -> (String, Value) {
+        let step1 = self.login_step1(email, password).await;
+        assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
+        let verify = step1.body["token"].as_str().unwrap().to_string();
+        let code = self.last_code(email);
+        let done = self
+            .call(
+                "POST",
+                "/api/v1/verifycode",
+                Some(&verify),
+                Some(json!({"code": code})),
+            )
+            .await;
+        assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+        (done.body["token"].as_str().unwrap().to_string(), done.body)
+    }
+}
