@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wasm-pack --quiet build core-wasm --release --target bundler --out-dir ../web/pkg --out-name lvlx_core --no-pack -- --features wasm
-node_modules/.bin/wasm-opt -Oz \
+node_modules/.bin/wasm-opt -O3 \
   --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   web/pkg/lvlx_core_bg.wasm -o web/pkg/lvlx_core_bg.wasm

@@ -55,6 +55,12 @@ pub async fn create(
 
 pub const DEMO_ADMIN: (&str, &str) = ("admin@lvlx.local", "Admin#2026");
 pub const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
+/// The demo's admin secret and the operational key it unlocks (anvil's first development
+/// account: public, holds nothing outside a local chain).
+pub const DEMO_SECRET: (&str, &str) = (
+    "demo-admin-secret",
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+);
 
 async fn find(db: &Db, email: &'static str) -> Result<Option<User>, String> {
     db.run(move |c| user::by_email(c, email))
@@ -92,6 +98,15 @@ pub async fn demo(db: &Db) -> Result<(String, String), String> {
         )
         .await?;
     }
+    db.run(|c| {
+        let sealed: i64 = c.query_row("SELECT COUNT(*) FROM sealed_secrets", [], |r| r.get(0))?;
+        if sealed == 0 {
+            crate::secret::provision(c, DEMO_SECRET.0, DEMO_SECRET.1)?;
+        }
+        Ok(())
+    })
+    .await
+    .map_err(|e| e.to_string())?;
     let code = |u: Option<User>| {
         u.map(|u| u.referral_code)
             .ok_or("demo account missing".to_string())

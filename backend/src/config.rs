@@ -37,6 +37,9 @@ pub struct Config {
     pub mail_from: String,
     /// SMTP relay. Without it every message is written to `data_dir/outbox` as an .eml file.
     pub smtp: Option<Smtp>,
+    /// Pass key the secret-key form seals its value with before sending (SPEC §7 POST key). It
+    /// is public (every browser gets it): it keeps the value out of logs, it protects nothing.
+    pub secret_pass_key: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -96,6 +99,7 @@ impl Default for Config {
             auth_per_minute: 10,
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,
+            secret_pass_key: "lvlx-secret-key-transport".into(),
         }
     }
 }

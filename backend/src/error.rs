@@ -36,6 +36,10 @@ pub enum ApiError {
     EmailTaken,
     #[error("not allowed for this account")]
     Forbidden,
+    #[error("the secret is wrong")]
+    SecretWrong,
+    #[error("no operational key has been provisioned")]
+    SecretMissing,
     #[error("too many requests, retry in {retry_after_secs} s")]
     TooManyRequests { retry_after_secs: u64 },
     /// Details are logged, never sent.
@@ -64,7 +68,8 @@ impl ApiError {
                 StatusCode::BAD_REQUEST
             }
             ApiError::EmailTaken => StatusCode::CONFLICT,
-            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::Forbidden | ApiError::SecretWrong => StatusCode::FORBIDDEN,
+            ApiError::SecretMissing => StatusCode::CONFLICT,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -86,6 +91,8 @@ impl ApiError {
             ApiError::ReferralUnknown => "error-referral-unknown",
             ApiError::EmailTaken => "error-email-taken",
             ApiError::Forbidden => "error-forbidden",
+            ApiError::SecretWrong => "secretKey.failed",
+            ApiError::SecretMissing => "error-secret-missing",
             ApiError::TooManyRequests { .. } => "error-rate-limit",
             ApiError::Internal(_) => "error-internal",
         }

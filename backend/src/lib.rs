@@ -15,6 +15,7 @@ pub mod ledger;
 pub mod limits;
 pub mod mail;
 pub mod password;
+pub mod secret;
 pub mod seed;
 pub mod session;
 pub mod token;

@@ -31,6 +31,11 @@ enum Command {
     },
     /// Create the demo admin and demo user (if missing) and print how to sign in.
     Demo,
+    /// The operational wallet key, sealed under the admin secret.
+    Secret {
+        #[command(subcommand)]
+        command: SecretCommand,
+    },
     /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
     Seed {
         #[arg(long, default_value_t = 300)]
@@ -44,6 +49,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(Subcommand)]
+enum SecretCommand {
+    /// Seal the key (from LVLX_SECRET_VALUE or a prompt) under the admin secret (from
+    /// LVLX_SECRET_PASSPHRASE or a prompt). Replaces any earlier one.
+    Set,
 }
 
 #[derive(Subcommand)]
@@ -118,7 +130,45 @@ fn main() -> ExitCode {
                     accounts::DEMO_USER.0,
                     accounts::DEMO_USER.1
                 );
+                println!(
+                    "  secret-key tool: admin secret {:?} (set your own with `lvlx secret set`)",
+                    accounts::DEMO_SECRET.0
+                );
                 println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
+                Ok(())
+            })
+        }
+        Command::Secret {
+            command: SecretCommand::Set,
+        } => {
+            let read = |var: &str, prompt: &str| {
+                std::env::var(var)
+                    .or_else(|_| rpassword::prompt_password(prompt))
+                    .map_err(|e| format!("cannot read {var}: {e}"))
+            };
+            let values = read("LVLX_SECRET_VALUE", "Operational wallet key: ").and_then(|value| {
+                read(
+                    "LVLX_SECRET_PASSPHRASE",
+                    "Admin secret that will unlock it: ",
+                )
+                .map(|passphrase| (value.trim().to_string(), passphrase.trim().to_string()))
+            });
+            let (value, passphrase) = match values {
+                Ok(v) if !v.0.is_empty() && !v.1.is_empty() => v,
+                Ok(_) => {
+                    eprintln!("the key and the admin secret must not be empty");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            offline(&config, |db| async move {
+                db.run(move |c| lvlx_backend::secret::provision(c, &passphrase, &value))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                println!("operational key sealed");
                 Ok(())
             })
         }

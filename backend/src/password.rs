@@ -24,6 +24,15 @@ fn argon2() -> Argon2<'static> {
     )
 }
 
+/// argon2id key derivation (synchronous: command-line tools and the blocking pool).
+pub fn derive_key(secret: &str, salt: &[u8]) -> Result<[u8; 32], ApiError> {
+    let mut key = [0u8; 32];
+    argon2()
+        .hash_password_into(secret.as_bytes(), salt, &mut key)
+        .map_err(|e| ApiError::Internal(format!("argon2: {e}")))?;
+    Ok(key)
+}
+
 /// A hash of no real password, verified against when an email is unknown so that answers take
 /// the same time whether or not the account exists.
 const DECOY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$1pQ0PpM4fu8VD8IQCwBeFqCrUT1iJZ0DJ2XpJAm9ZSs";
@@ -34,6 +43,11 @@ impl Passwords {
         Passwords {
             permits: Arc::new(Semaphore::new(cores)),
         }
+    }
+
+    /// A 256-bit key from `secret` and `salt` (argon2id, same cost as passwords), for sealing.
+    pub async fn derive_key(&self, secret: String, salt: Vec<u8>) -> Result<[u8; 32], ApiError> {
+        self.blocking(move || derive_key(&secret, &salt)).await
     }
 
     pub async fn hash(&self, password: String) -> Result<String, ApiError> {

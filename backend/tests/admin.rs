@@ -294,3 +294,149 @@ async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
         .await
         .unwrap();
 }
+
+fn sealed(secret: &str) -> Value {
+    serde_json::json!({ "key": lvlx_core::seal::seal_for_transport(secret, "lvlx-secret-key-transport", &[9; 12]) })
+}
+
+async fn audit_rows(w: &World) -> Vec<String> {
+    w.app
+        .db
+        .run(|c| {
+            let mut stmt = c.prepare("SELECT outcome FROM secret_audit ORDER BY id")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<Result<Vec<String>, _>>()?)
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_secret_key_tool_reveals_only_to_the_right_secret_three_times_in_five_minutes() {
+    use lvlx_backend::accounts::DEMO_SECRET;
+    let w = world().await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    // Not for users, nor anonymous.
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&user),
+            Some(sealed(DEMO_SECRET.0)),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        w.call("POST", "/api/v1/key", None, Some(sealed(DEMO_SECRET.0)))
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert!(
+        audit_rows(&w).await.is_empty(),
+        "refused callers never reach the tool"
+    );
+
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&admin),
+            Some(sealed(DEMO_SECRET.0)),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.body["privateKey"], DEMO_SECRET.1);
+    assert_eq!(r.headers["cache-control"], "no-store");
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&admin),
+            Some(sealed("wrong secret")),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(r.body["code"], "secretKey.failed");
+    // Sealed with another pass key (or not sealed at all): a failed attempt too.
+    let forged = serde_json::json!({"key": lvlx_core::seal::seal_for_transport(DEMO_SECRET.0, "other", &[1; 12])});
+    assert_eq!(
+        w.call("POST", "/api/v1/key", Some(&admin), Some(forged))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    // The fourth attempt in five minutes is refused, even with the right secret.
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&admin),
+            Some(sealed(DEMO_SECRET.0)),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = r.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((290..=300).contains(&retry), "{retry}");
+    assert_eq!(
+        audit_rows(&w).await,
+        ["revealed", "wrong-secret", "wrong-secret", "rate-limited"]
+    );
+    // The audit is append-only, and the key is not in the database in clear.
+    let (update, delete, clear) = w
+        .app
+        .db
+        .run(|c| {
+            let update = c
+                .execute("UPDATE secret_audit SET outcome = 'revealed'", [])
+                .is_err();
+            let delete = c.execute("DELETE FROM secret_audit", []).is_err();
+            let mut stmt = c.prepare("SELECT ciphertext FROM sealed_secrets")?;
+            let blobs: Vec<Vec<u8>> = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            let clear = blobs.iter().any(|b| {
+                b.windows(10)
+                    .any(|w| DEMO_SECRET.1.as_bytes().windows(10).any(|k| k == w))
+            });
+            Ok((update, delete, clear))
+        })
+        .await
+        .unwrap();
+    assert!(update && delete, "audit rows cannot be changed or removed");
+    assert!(!clear);
+    let db_file = std::fs::read(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
+    assert!(!db_file
+        .windows(64)
+        .any(|win| win == &DEMO_SECRET.1.as_bytes()[2..]));
+}
+
+#[tokio::test]
+async fn a_secret_set_again_replaces_the_old_one() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    w.app
+        .db
+        .run(|c| lvlx_backend::secret::provision(c, "new secret", "0xnew"))
+        .await
+        .unwrap();
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&admin),
+            Some(sealed("new secret")),
+        )
+        .await;
+    assert_eq!(r.body["privateKey"], "0xnew");
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/key",
+            Some(&admin),
+            Some(sealed(lvlx_backend::accounts::DEMO_SECRET.0)),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+}

@@ -10,6 +10,7 @@ pub mod captcha;
 pub mod date;
 pub mod display;
 pub mod guard;
+pub mod seal;
 pub mod session;
 pub mod validation;
 

@@ -161,7 +161,11 @@ pub fn guard(kind: &str, stored: JsValue, now_ms: f64) -> Result<JsValue, JsErro
 
 /// Absent values become `null` (not `undefined`), as the test vectors and callers expect.
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    value.serialize(&serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true))
+    value.serialize(
+        &serde_wasm_bindgen::Serializer::new()
+            .serialize_missing_as_null(true)
+            .serialize_maps_as_objects(true),
+    )
 }
 
 /// JavaScript numbers that stand for integers must be integers within the safe range.
@@ -263,4 +267,14 @@ impl UserRows {
     pub fn csv(&self) -> String {
         self.0.csv()
     }
+}
+
+/// `sealForTransport(value, passKey, nonce)`: the secret-key form's value, AES-256-GCM sealed with
+/// the configured pass key; `nonce` is 12 random bytes from `crypto.getRandomValues`.
+#[wasm_bindgen(js_name = sealForTransport)]
+pub fn seal_for_transport(value: &str, pass_key: &str, nonce: &[u8]) -> Result<String, JsError> {
+    let nonce: &[u8; crate::seal::NONCE_LEN] = nonce
+        .try_into()
+        .map_err(|_| js_error("the nonce must be 12 bytes"))?;
+    Ok(crate::seal::seal_for_transport(value, pass_key, nonce))
 }

@@ -43,6 +43,12 @@ export const adminRoutes = [
   ['admin/secret-key', 'admin-menu-secret-key'],
 ];
 
+/** Admin screens built so far; the others show their placeholder. */
+const adminPages = {
+  'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
+  'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
+};
+
 function routes(product) {
   return [
     {
@@ -72,7 +78,7 @@ function routes(product) {
         {
           loader: guardLoader('admin'),
           element: <Shell area="admin" />,
-          children: adminRoutes.map(([path, titleKey]) => ({ path: `/${path}`, ...placeholder(titleKey) })),
+          children: adminRoutes.map(([path, titleKey]) => ({ path: `/${path}`, ...(adminPages[path] ?? placeholder(titleKey)) })),
         },
         { path: '*', element: <NotFound /> },
           ],

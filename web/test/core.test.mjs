@@ -1,5 +1,7 @@
 // Runs core-wasm/testdata/*.json against the built WebAssembly package through web/src/core,
-// the same module the app imports. core-wasm/tests/vectors.rs runs the same files natively.
+// the same module the app imports. core-wasm/tests/vectors.rs runs the same files natively;
+// tables.json (admin tables) runs on the Arrow streams core-wasm/tests/tables.rs leaves in
+// target/tmp, so `cargo test` must run first (scripts/test.sh does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -7,12 +9,42 @@ import * as core from '../src/core/index.js';
 
 const dir = new URL('../../core-wasm/testdata/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+const TABLES = 'tables.json';
 
 test('every vector file is covered', () => {
-  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'session.json', 'validation.json']);
+  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'session.json', TABLES, 'validation.json']);
 });
 
-for (const file of files) {
+const tables = JSON.parse(readFileSync(new URL(TABLES, dir), 'utf8'));
+const stream = (name) => new Uint8Array(readFileSync(new URL(`../../target/tmp/${name}`, import.meta.url)));
+const tableCases = {
+  ico: { load: () => core.loadIcoRows(stream('ico.arrow'), 'LVLX'), answer: (a) => a.totals, key: 'totals', row: (r) => [r.n, r.createdAt, r.email], want: (rows, [n, i]) => [n, rows[i].createdAt, rows[i].email] },
+  users: { load: () => core.loadUserRows(stream('users.arrow')), answer: (a) => a.summary, key: 'summary', row: (r) => [r.n, r.email], want: (rows, [n, i]) => [n, rows[i].email] },
+};
+for (const [name, spec] of Object.entries(tableCases)) {
+  test(`${TABLES}: ${name} through the wasm table (${tables[name].cases.length} queries)`, () => {
+    const table = spec.load();
+    assert.equal(table.length, tables[name].rows.length);
+    for (const { query, expect } of tables[name].cases) {
+      const answer = table.query(query);
+      const label = JSON.stringify(query);
+      assert.deepEqual(spec.answer(answer), expect[spec.key], label);
+      assert.equal(answer.kept, expect.kept, label);
+      assert.deepEqual(table.page(0, 10).map(spec.row), expect.page.map((p) => spec.want(tables[name].rows, p)), label);
+    }
+    table.free();
+  });
+}
+
+test('nextSort cycles descending, ascending, none', () => {
+  const first = core.nextSort(null, 'amount');
+  assert.deepEqual(first, { column: 'amount', direction: 'desc' });
+  const second = core.nextSort(first, 'amount');
+  assert.deepEqual(second, { column: 'amount', direction: 'asc' });
+  assert.equal(core.nextSort(second, 'amount'), null);
+});
+
+for (const file of files.filter((f) => f !== TABLES)) {
   const suites = JSON.parse(readFileSync(new URL(file, dir), 'utf8'));
   for (const [name, cases] of Object.entries(suites)) {
     test(`${file}: ${name} (${cases.length} cases)`, () => {

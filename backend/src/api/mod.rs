@@ -4,6 +4,7 @@
 mod accounts;
 mod health;
 pub mod images;
+mod keys;
 mod sessions;
 mod settings;
 mod statistics;
@@ -28,7 +29,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(images::routes(app.clone()))
         .unify()
-        .or(statistics::routes(app))
+        .or(statistics::routes(app.clone()))
+        .unify()
+        .or(keys::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -13,6 +13,7 @@ struct PublicConfig {
     landing_url: String,
     product: String,
     languages: [&'static str; 3],
+    secret_pass_key: String,
 }
 
 /// GET /api/v1/config — settings the browser needs; never a secret.
@@ -24,6 +25,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 landing_url: app.config.landing_url.clone(),
                 product: app.config.product.clone(),
                 languages: ["en", "es", "pt"],
+                secret_pass_key: app.config.secret_pass_key.clone(),
             })
         })
         .boxed()

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::columns::Frame;
-use super::{millis_bounds, needle, BitSet, Direction, Query, TableError, View, DAY_MS};
+use super::{millis_bounds, needle, BitSet, Direction, Kept, Query, TableError, View, DAY_MS};
 use crate::amount::{self, Units};
 use crate::{LVLX_DECIMALS, USDT_DECIMALS};
 
@@ -299,26 +299,44 @@ impl IcoTable {
         let from = created.partition_point(|&t| t < lo);
         let to = created.partition_point(|&t| t < hi);
 
-        let mut kept = Vec::with_capacity(to.saturating_sub(from));
         let mut users = BitSet::new(self.emails_lower.len());
         let mut user_count = 0u64;
         // Per token key: rows and amount sum.
         let mut per_token = vec![(0u64, 0u128); tokens.len()];
-        for row in from..to {
-            let key = email_keys[row] as usize;
-            if let Some(set) = &matching {
-                if !set.contains(key) {
-                    continue;
+        let mut overflow = false;
+        let kept = match &matching {
+            None => {
+                // A date range alone: one contiguous slice, summed without a row list.
+                for row in from..to {
+                    user_count += u64::from(users.insert(email_keys[row] as usize));
+                    let slot = &mut per_token[token_keys[row] as usize];
+                    slot.0 += 1;
+                    let (sum, over) = slot.1.overflowing_add(amounts[row] as u128);
+                    slot.1 = sum;
+                    overflow |= over;
                 }
+                Kept::Range(from as u32, to as u32)
             }
-            kept.push(row as u32);
-            user_count += u64::from(users.insert(key));
-            let slot = &mut per_token[token_keys[row] as usize];
-            slot.0 += 1;
-            slot.1 = slot
-                .1
-                .checked_add(amounts[row] as u128)
-                .ok_or(TableError::Overflow)?;
+            Some(set) => {
+                let mut kept = Vec::new();
+                for row in from..to {
+                    let key = email_keys[row] as usize;
+                    if !set.contains(key) {
+                        continue;
+                    }
+                    kept.push(row as u32);
+                    user_count += u64::from(users.insert(key));
+                    let slot = &mut per_token[token_keys[row] as usize];
+                    slot.0 += 1;
+                    let (sum, over) = slot.1.overflowing_add(amounts[row] as u128);
+                    slot.1 = sum;
+                    overflow |= over;
+                }
+                Kept::Rows(kept)
+            }
+        };
+        if overflow {
+            return Err(TableError::Overflow);
         }
         let mut totals = Totals {
             total_users: user_count,
@@ -330,7 +348,7 @@ impl IcoTable {
             }
         }
         self.totals = totals;
-        self.view = View { kept, sorted: None };
+        self.view = View::new(kept);
         if let Some(sort) = &query.sort {
             let column = match sort.column.as_str() {
                 CREATED_AT => CREATED_AT,
@@ -347,9 +365,7 @@ impl IcoTable {
     fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
         let rows = self.len();
         if column == CREATED_AT {
-            if direction == Direction::Desc {
-                self.view.sorted = Some(self.view.kept.iter().rev().copied().collect());
-            }
+            self.view.by_date(direction);
             return Ok(());
         }
         if !self.permutations.contains_key(column) {
@@ -367,13 +383,13 @@ impl IcoTable {
                 _ => {
                     // Compare values, not base units: USDT has 12 fewer decimals than LVLX.
                     let (keys, values) = self.frame.keyed(TOKEN)?;
-                    let scale: Vec<i128> = values
+                    let scale: Vec<u128> = values
                         .iter()
-                        .map(|t| 10i128.pow(LVLX_DECIMALS - token_decimals(t)))
+                        .map(|t| 10u128.pow(LVLX_DECIMALS - token_decimals(t)))
                         .collect();
                     let amounts = self.frame.amounts(AMOUNT)?;
-                    super::permutation_by(rows, |r| {
-                        amounts[r].saturating_mul(scale[keys[r] as usize])
+                    super::permutation_by_amount(rows, |r| {
+                        (amounts[r] as u128).saturating_mul(scale[keys[r] as usize])
                     })
                 }
             };
@@ -427,7 +443,7 @@ impl IcoTable {
         let purchase: Vec<bool> = tokens.iter().map(|t| t == self.product).collect();
         let offset_ms = i64::from(offset_minutes) * 60_000;
         let mut days: Vec<(i64, u64, Units)> = Vec::new();
-        for &row in &self.view.kept {
+        for row in self.view.kept.iter() {
             let row = row as usize;
             if !purchase[token_keys[row] as usize] {
                 continue;

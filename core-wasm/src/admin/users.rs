@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::columns::Frame;
 use super::ico::base;
-use super::{millis_bounds, needle, Direction, Query, TableError, View, DAY_MS};
+use super::{millis_bounds, needle, Direction, Kept, Query, TableError, View, DAY_MS};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
 use crate::LVLX_DECIMALS;
@@ -260,7 +260,7 @@ impl UserTable {
             summary.add(has_wallet, lvlx[row] as u128, rewards[row] as u128)?;
         }
         self.summary = summary.finish()?;
-        self.view = View { kept, sorted: None };
+        self.view = View::new(Kept::Rows(kept));
         if let Some(sort) = &query.sort {
             let column = [
                 NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK,
@@ -276,9 +276,7 @@ impl UserTable {
     fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
         let rows = self.len();
         if column == CREATED_AT {
-            if direction == Direction::Desc {
-                self.view.sorted = Some(self.view.kept.iter().rev().copied().collect());
-            }
+            self.view.by_date(direction);
             return Ok(());
         }
         // The USDT value is a tenth of the LVLX: the same order.
@@ -292,7 +290,7 @@ impl UserTable {
                 }
                 LVLX | REWARDS => {
                     let values = frame.amounts(column)?;
-                    super::permutation_by(rows, |r| values[r])
+                    super::permutation_by_amount(rows, |r| values[r] as u128)
                 }
                 _ => {
                     let values = frame.texts(column)?;
@@ -355,7 +353,7 @@ impl UserTable {
         let created = self.created();
         let offset_ms = i64::from(offset_minutes) * 60_000;
         let mut days: Vec<(i64, u64)> = Vec::new();
-        for &row in &self.view.kept {
+        for row in self.view.kept.iter() {
             let day = (created[row as usize] + offset_ms).div_euclid(DAY_MS);
             match days.last_mut() {
                 Some(last) if last.0 == day => last.1 += 1,

@@ -12,6 +12,27 @@ export class ApiError extends Error {
   }
 }
 
+/** A binary answer (an Arrow IPC stream of admin rows) as bytes. */
+export async function apiBytes(path, { signal } = {}) {
+  const token = localStorage.getItem(KEYS.sessionToken);
+  let response;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, {
+      headers: { Accept: 'application/vnd.apache.arrow.stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      cache: 'no-store',
+      signal,
+    });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError(0, 'error-network', e.message);
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 export async function api(path, { method = 'GET', body, auth = true, signal } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

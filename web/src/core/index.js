@@ -30,3 +30,13 @@ export const guard = (kind, stored, nowMs) => core.guard(kind, stored, nowMs);
 
 /** The viewer's offset from UTC in minutes, east positive, as the core's date rules take it. */
 export const viewerOffsetMinutes = (date = new Date()) => -date.getTimezoneOffset();
+
+/** The sort after a click on `column`: descending → ascending → none (null). */
+export const nextSort = (current, column) => core.nextSort(current ?? null, column) ?? null;
+
+/**
+ * Admin tables held in the core's columns. `bytes` is an Arrow IPC stream (Uint8Array), copied
+ * once into WebAssembly memory; rows never become JS objects except the page on screen.
+ */
+export const loadIcoRows = (bytes, product) => new core.IcoRows(bytes, product);
+export const loadUserRows = (bytes) => new core.UserRows(bytes);

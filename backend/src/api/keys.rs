@@ -1,0 +1,41 @@
+//! POST /api/v1/key (SPEC §7): reveals the operational wallet key to an admin who knows the
+//! admin secret. See `crate::secret` for the rules.
+
+use std::net::SocketAddr;
+
+use serde::Deserialize;
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::{Filter, Rejection};
+
+use super::{json, json_body};
+use crate::session::{self, Authed};
+use crate::{secret, App};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyRequest {
+    /// The admin secret, sealed for transport by the core.
+    key: String,
+}
+
+pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    let with = app.clone();
+    // POST /api/v1/key — {privateKey}; never logged, never cached (no-store on all of /api).
+    warp::path!("key")
+        .and(warp::post())
+        .and(session::admin(app))
+        .and(warp::any().map(move || with.clone()))
+        .and(warp::addr::remote())
+        .and(json_body::<KeyRequest>())
+        .and_then(
+            |who: Authed, app: App, addr: Option<SocketAddr>, body: KeyRequest| async move {
+                let ip = addr.map(|a| a.ip().to_string()).unwrap_or_default();
+                let private_key = secret::reveal(&app, who.user.id, ip, body.key)
+                    .await
+                    .map_err(warp::reject::custom)?;
+                Ok::<_, Rejection>(json(&json!({ "privateKey": private_key })))
+            },
+        )
+        .boxed()
+}

@@ -1,0 +1,106 @@
+// react-data-table-component in server-side mode, with the WASM core as the server (SPEC §2
+// "Data table": page sizes 10/25/50/100, sort desc → asc → none, no checkboxes, height 400,
+// pagination with 2 pages in range and 3 margin pages).
+import DataTable from 'react-data-table-component';
+import 'react-data-table-component/css';
+import { useTranslation } from 'react-i18next';
+import Spinner from '../components/Spinner.jsx';
+import { PAGE_SIZES } from './useCoreTable.js';
+
+const PAGES_IN_RANGE = 2;
+const MARGIN_PAGES = 3;
+
+/** Page numbers to show, with null where pages are skipped. */
+export function pageItems(current, count) {
+  const shown = new Set();
+  for (let p = 1; p <= Math.min(MARGIN_PAGES, count); p++) shown.add(p);
+  for (let p = Math.max(1, count - MARGIN_PAGES + 1); p <= count; p++) shown.add(p);
+  for (let p = current - PAGES_IN_RANGE; p <= current + PAGES_IN_RANGE; p++) if (p >= 1 && p <= count) shown.add(p);
+  const sorted = [...shown].sort((a, b) => a - b);
+  return sorted.flatMap((p, i) => (i > 0 && p - sorted[i - 1] > 1 ? [null, p] : [p]));
+}
+
+function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {
+  const { t } = useTranslation();
+  const count = Math.max(1, Math.ceil(rowCount / rowsPerPage));
+  const from = rowCount === 0 ? 0 : (currentPage - 1) * rowsPerPage + 1;
+  const to = Math.min(rowCount, currentPage * rowsPerPage);
+  const go = (p) => onChangePage(p, rowCount);
+  return (
+    <nav className="pagination" aria-label={t('table-pages')}>
+      <label className="page-size">
+        {t('table-rows-per-page')}
+        <select value={rowsPerPage} onChange={(e) => onChangeRowsPerPage(Number(e.target.value), currentPage)}>
+          {PAGE_SIZES.map((n) => (
+            <option key={n} value={n}>{n}</option>
+          ))}
+        </select>
+      </label>
+      <span className="page-range" translate="no">{t('table-range', { from, to, count: rowCount })}</span>
+      <button type="button" className="page-button" disabled={currentPage <= 1} onClick={() => go(currentPage - 1)} aria-label={t('table-previous')}>‹</button>
+      {pageItems(currentPage, count).map((p, i) =>
+        p === null ? (
+          <span key={`gap${i}`} className="page-gap" aria-hidden="true">…</span>
+        ) : (
+          <button key={p} type="button" className="page-button" aria-current={p === currentPage ? 'page' : undefined} onClick={() => go(p)}>
+            {p}
+          </button>
+        ),
+      )}
+      <button type="button" className="page-button" disabled={currentPage >= count} onClick={() => go(currentPage + 1)} aria-label={t('table-next')}>›</button>
+    </nav>
+  );
+}
+
+/** A header that sorts through the core's cycle and shows where it is. */
+function SortHeader({ label, column, sort, onSort }) {
+  const { t } = useTranslation();
+  const direction = sort?.column === column ? sort.direction : null;
+  const state = direction === 'desc' ? 'descending' : direction === 'asc' ? 'ascending' : 'none';
+  return (
+    <button type="button" className="sort-header" aria-sort={state} onClick={() => onSort(column)} title={t(`table-sort-${state}`)}>
+      {label}
+      <span aria-hidden="true" className="sort-mark">{direction === 'desc' ? '▼' : direction === 'asc' ? '▲' : '↕'}</span>
+    </button>
+  );
+}
+
+/**
+ * `columns`: [{id, label, sortable, cell(row), width}]; `table`: what useCoreTable answers.
+ * `empty`: translation key of the empty state.
+ */
+export default function CoreDataTable({ columns, table, empty = 'table-empty', label }) {
+  const { t } = useTranslation();
+  const sort = table.query?.sort;
+  const rdtColumns = columns.map((c) => ({
+    id: c.id,
+    name: c.sortable ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
+    cell: c.cell,
+    width: c.width,
+    wrap: true,
+  }));
+  return (
+    <div className="data-table" aria-busy={table.loading}>
+      <DataTable
+        ariaLabel={label}
+        columns={rdtColumns}
+        data={table.rows}
+        keyField="n"
+        colorMode="dark"
+        fixedHeader
+        fixedHeaderScrollHeight="400px"
+        progressPending={table.loading}
+        progressComponent={<Spinner />}
+        noDataComponent={<p className="table-empty">{t(empty)}</p>}
+        pagination
+        paginationServer
+        paginationTotalRows={table.answer?.kept ?? 0}
+        paginationPerPage={table.page.size}
+        paginationDefaultPage={table.page.number}
+        paginationComponent={Pagination}
+        onChangePage={(number) => table.setPage((p) => ({ ...p, number }))}
+        onChangeRowsPerPage={(size) => table.setPage({ size, number: 1 })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+// One admin table held in the WASM core: loads the Arrow rows once, then every filter, search,
+// sort and page is a call into the core. React only ever sees the page on screen.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { nextSort, viewerOffsetMinutes } from '../core/index.js';
+
+export const PAGE_SIZES = [10, 25, 50, 100];
+
+/**
+ * `load(signal)` resolves to a core table (IcoRows, UserRows …). Answers the loading state, the
+ * full date range, the current query, the last answer ({kept, totals|summary}) and the page.
+ */
+export function useCoreTable(load) {
+  const table = useRef(null);
+  const [status, setStatus] = useState({ loading: true, error: null });
+  const [range, setRange] = useState(null);
+  const [query, setQuery] = useState(null);
+  const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
+  const [answer, setAnswer] = useState(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal)
+      .then((loaded) => {
+        table.current?.free?.();
+        table.current = loaded;
+        const full = loaded.range(viewerOffsetMinutes(), Date.now());
+        setRange(full);
+        setQuery({ start: full.start, end: full.end, search: '', sort: null });
+        setStatus({ loading: false, error: null });
+      })
+      .catch((error) => {
+        if (error.name !== 'AbortError') setStatus({ loading: false, error });
+      });
+    return () => {
+      controller.abort();
+      table.current?.free?.();
+      table.current = null;
+    };
+  }, [load]);
+
+  useEffect(() => {
+    if (!query || !table.current) return;
+    const { start, end, search, sort } = query;
+    setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes() }));
+    setPage((p) => ({ ...p, number: 1 }));
+  }, [query]);
+
+  const rows = useMemo(
+    () => (answer && table.current ? table.current.page((page.number - 1) * page.size, page.size) : []),
+    [answer, page],
+  );
+
+  const update = useCallback((change) => setQuery((q) => ({ ...q, ...change })), []);
+  const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
+  const csv = useCallback(() => table.current?.csv() ?? '', []);
+  const daily = useCallback(() => table.current?.daily(viewerOffsetMinutes()) ?? [], []);
+
+  return {
+    ...status,
+    total: table.current?.length ?? 0,
+    range,
+    query,
+    answer,
+    rows,
+    page,
+    setPage,
+    update,
+    sortBy,
+    csv,
+    daily,
+  };
+}

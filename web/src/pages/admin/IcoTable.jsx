@@ -1,0 +1,81 @@
+// admin/tables/ICO (SPEC §2 "Admin ICO table"): general statistics, date filter, the ledger
+// table, filtered totals when the filter hides rows, purchases chart and CSV export.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFixed, loadIcoRows, truncateEmail } from '../../core/index.js';
+import { icoRows, icoStatistics } from '../../api/statistics.js';
+import settings from '../../settings.js';
+import { useCoreTable } from '../../admin/useCoreTable.js';
+import CoreDataTable from '../../admin/CoreDataTable.jsx';
+import SummaryBox from '../../admin/SummaryBox.jsx';
+import Copyable from '../../admin/Copyable.jsx';
+import DailyChart from '../../admin/DailyChart.jsx';
+import { CsvButton } from '../../admin/Exports.jsx';
+import { DateRange } from '../../admin/Filters.jsx';
+import { toastError } from '../../toast.jsx';
+import { formatDate } from '../../admin/dates.js';
+
+const lvlx = (base) => formatFixed(base, 18, 2);
+const usdt = (base) => formatFixed(base, 6, 2);
+
+/** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
+function totalsItems(totals, product, filtered) {
+  const items = [
+    ['ico-total-transactions', totals.totalTransactions],
+    ['ico-total-buy', totals.totalBuyTransactions],
+    ['ico-total-withdraw', totals.totalWithdrawTransactions],
+    [`ico-total-product`, `${lvlx(totals.totalLVLX)} ${product}`],
+    ['ico-total-usdt', `${totals.totalUSDT} USDT`],
+  ];
+  if (filtered) return [['ico-total-users', totals.totalUsers], ...items];
+  return [...items, ['ico-usdt-retired', `${usdt(totals.usdtRetired)} USDT`]];
+}
+
+export default function IcoTable() {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const [general, setGeneral] = useState(null);
+  const load = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product]);
+  const table = useCoreTable(load);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    icoStatistics(controller.signal).then(
+      (s) => setGeneral(s.General),
+      (e) => e.name !== 'AbortError' && toastError(e),
+    );
+    return () => controller.abort();
+  }, []);
+  useEffect(() => {
+    if (table.error) toastError(table.error);
+  }, [table.error]);
+
+  const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
+  const columns = [
+    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'createdAt', label: t('ico-date'), sortable: true, cell: (r) => formatDate(r.createdAt, i18n.language) },
+    { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
+    { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },
+    { id: 'amount', label: t('ico-amount'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+  ];
+  const hidden = table.answer && table.answer.kept < table.total;
+  return (
+    <section className="page admin-page">
+      <h1>{t('admin-menu-ico')}</h1>
+      {general ? <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" /> : <p className="muted">{t('loading')}</p>}
+      <div className="table-tools">
+        <DateRange table={table} />
+        <CsvButton table={table} name="ico" />
+      </div>
+      {hidden && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" />}
+      <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} />
+      <DailyChart
+        titleKey="chart-daily-purchases"
+        days={days}
+        value={(d) => Number(d.usdt)}
+        label={(d) => `${lvlx(d.lvlx)} ${product} / ${d.usdt} USDT (${d.purchases})`}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// admin/tables/users (SPEC §2 "Admin users table"): general data box, search, registration
+// date filter, the members table, a filtered box when the filter narrows the list, a
+// registrations chart and CSV export.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFixed, loadUserRows, truncateEmail } from '../../core/index.js';
+import { userRows, userStatistics } from '../../api/statistics.js';
+import settings from '../../settings.js';
+import { useCoreTable } from '../../admin/useCoreTable.js';
+import CoreDataTable from '../../admin/CoreDataTable.jsx';
+import SummaryBox from '../../admin/SummaryBox.jsx';
+import Copyable from '../../admin/Copyable.jsx';
+import DailyChart from '../../admin/DailyChart.jsx';
+import { CsvButton } from '../../admin/Exports.jsx';
+import { DateRange, SearchBox } from '../../admin/Filters.jsx';
+import { toastError } from '../../toast.jsx';
+import { formatDate } from '../../admin/dates.js';
+
+const lvlx = (base) => formatFixed(base, 18, 2);
+
+function summaryItems(s, product) {
+  return [
+    ['users-total', s.totalUsers],
+    ['users-total-product', `${lvlx(s.totalUsersLVLX)} ${product}`],
+    ['users-total-product-usdt', `${s.totalUsersUSDT} USDT`],
+    ['users-rewards', `${lvlx(s.totalAddRewards)} ${product}`],
+    ['users-rewards-usdt', `${s.totalUSDTAddReward} USDT`],
+    ['users-product-with-rewards', `${lvlx(s.totalLVLXWithAddReward)} ${product}`],
+    ['users-product-with-rewards-usdt', `${s.totalUSTDWithAddReward} USDT`],
+    ['users-with-rewards', s.totalUsersAddReward],
+    ['users-with-wallet', s.totalUsersWithWallet],
+  ];
+}
+
+export default function UsersTable() {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const [general, setGeneral] = useState(null);
+  const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), []);
+  const table = useCoreTable(load);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    userStatistics(controller.signal).then(
+      (s) => setGeneral(s.General),
+      (e) => e.name !== 'AbortError' && toastError(e),
+    );
+    return () => controller.abort();
+  }, []);
+  useEffect(() => {
+    if (table.error) toastError(table.error);
+  }, [table.error]);
+
+  const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
+  const columns = [
+    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'createdAt', label: t('users-registered'), sortable: true, cell: (r) => formatDate(r.createdAt, i18n.language) },
+    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
+    { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, cell: (r) => r.totalReferredMembers },
+    { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalLVLXText}</span> },
+    { id: 'totalUSDT', label: t('users-usdt'), sortable: true, cell: (r) => <span translate="no">{r.totalUSDT}</span> },
+    { id: 'addRewards', label: t('users-add-rewards'), sortable: true, cell: (r) => <span translate="no">{r.addRewardsText}</span> },
+    { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => (r.rank === 'None' ? t('rank-none') : <span translate="no">{r.rank}</span>) },
+  ];
+  const narrowed = table.answer && table.answer.kept < table.total;
+  return (
+    <section className="page admin-page">
+      <h1>{t('admin-menu-users')}</h1>
+      {general ? <SummaryBox titleKey="summary-general-data" items={summaryItems(general, product)} testId="users-general" /> : <p className="muted">{t('loading')}</p>}
+      <div className="table-tools">
+        <SearchBox table={table} labelKey="users-search" />
+        <DateRange table={table} labelKey="filter-registration" />
+        <CsvButton table={table} name="users" />
+      </div>
+      {narrowed && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" />}
+      <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} />
+      <DailyChart titleKey="chart-daily-registrations" days={days} value={(d) => d.registrations} label={(d) => String(d.registrations)} />
+    </section>
+  );
+}
