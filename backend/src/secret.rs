@@ -47,8 +47,14 @@ fn audit(c: &Connection, admin: UserId, outcome: &str, ip: &str) -> Result<(), A
     Ok(())
 }
 
+/// The argon2id salt and the sealed key (nonce ‖ ciphertext).
+struct Sealed {
+    salt: Vec<u8>,
+    sealed: Vec<u8>,
+}
+
 /// Counts the attempt (or refuses it) and returns the sealed row to open.
-fn admit(c: &Connection, admin: UserId, ip: &str) -> Result<Option<(Vec<u8>, Vec<u8>)>, ApiError> {
+fn admit(c: &Connection, admin: UserId, ip: &str) -> Result<Option<Sealed>, ApiError> {
     let since = now_ms() - WINDOW_MS;
     let (count, oldest): (i64, Option<i64>) = c.query_row(
         "SELECT COUNT(*), MIN(at) FROM secret_audit
@@ -75,7 +81,10 @@ fn admit(c: &Connection, admin: UserId, ip: &str) -> Result<Option<(Vec<u8>, Vec
             audit(c, admin, "not-provisioned", ip)?;
             Ok(None)
         }
-        Some((salt, nonce, body)) => Ok(Some((salt, [nonce, body].concat()))),
+        Some((salt, nonce, body)) => Ok(Some(Sealed {
+            salt,
+            sealed: [nonce, body].concat(),
+        })),
     }
 }
 
@@ -88,7 +97,7 @@ pub async fn reveal(
 ) -> Result<String, ApiError> {
     let admit_ip = ip.clone();
     let row = app.db.run(move |c| admit(c, admin, &admit_ip)).await?;
-    let Some((salt, sealed)) = row else {
+    let Some(Sealed { salt, sealed }) = row else {
         return Err(ApiError::SecretMissing);
     };
     let opened = match seal::open_transport(&sealed_secret, &app.config.secret_pass_key) {

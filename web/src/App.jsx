@@ -47,6 +47,7 @@ export const adminRoutes = [
 const adminPages = {
   'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
   'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
+  'admin/secret-key': { lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')) },
 };
 
 function routes(product) {

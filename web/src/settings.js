@@ -2,7 +2,7 @@
 // render. The defaults match the server's and keep the app usable if it cannot be reached.
 import { api } from './api/client.js';
 
-const settings = { landingUrl: '/landing', product: 'LVLX', languages: ['en', 'es', 'pt'] };
+const settings = { landingUrl: '/landing', product: 'LVLX', languages: ['en', 'es', 'pt'], secretPassKey: 'lvlx-secret-key-transport' };
 
 export async function loadSettings() {
   try {

@@ -150,7 +150,11 @@ impl Frame {
                                 Column::UInt32(cursor.fixed(u32::from_le_bytes)?)
                             }
                             (Shape::Decimal128, None) => {
-                                Column::Amount(cursor.fixed(i128::from_le_bytes)?)
+                                let amounts = cursor.fixed(i128::from_le_bytes)?;
+                                if amounts.iter().any(|&a| a < 0) {
+                                    return Err(TableError::Overflow);
+                                }
+                                Column::Amount(amounts)
                             }
                             (Shape::Utf8, None) => Column::Text(cursor.texts()?),
                             (shape, Some(id)) => {
@@ -225,11 +229,10 @@ impl Frame {
             _ => Err(TableError::Column(name.into())),
         }
     }
-    /// Base-unit amounts; a negative one makes the column unreadable.
+    /// Base-unit amounts (never negative: the decoder refuses a stream with one).
     pub fn amounts(&self, name: &str) -> Result<&[i128], TableError> {
         match self.column(name)? {
-            Column::Amount(v) if v.iter().all(|&a| a >= 0) => Ok(v),
-            Column::Amount(_) => Err(TableError::Overflow),
+            Column::Amount(v) => Ok(v),
             _ => Err(TableError::Column(name.into())),
         }
     }

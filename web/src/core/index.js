@@ -40,3 +40,6 @@ export const nextSort = (current, column) => core.nextSort(current ?? null, colu
  */
 export const loadIcoRows = (bytes, product) => new core.IcoRows(bytes, product);
 export const loadUserRows = (bytes) => new core.UserRows(bytes);
+
+/** The secret-key form's value sealed (AES-256-GCM) with the configured pass key. */
+export const sealForTransport = (value, passKey, nonce) => core.sealForTransport(value, passKey, nonce);

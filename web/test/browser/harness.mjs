@@ -50,6 +50,12 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath }
   const server = {
     url,
     userReferral,
+    dataDir,
+    /** Rows of a read-only SQL query on the server's database (python3's sqlite3). */
+    sql(query) {
+      const script = 'import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))';
+      return JSON.parse(execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), query], { encoding: 'utf8' }));
+    },
     /**
      * Local storage of a real signed-in browser for `account`, signed in once per server
      * through the API with the mailed code (code sends are limited per account).

@@ -89,7 +89,9 @@ const pages = [
   ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
   ['404', '/no/such/page', {}],
   ['user area', '/dashboard', DEMO_USER],
-  ['admin area', '/admin/tables/users', DEMO_ADMIN],
+  ['admin users table', '/admin/tables/users', DEMO_ADMIN],
+  ['admin ICO table', '/admin/tables/ICO', DEMO_ADMIN],
+  ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
   ['landing', '/landing', {}],
 ];
 

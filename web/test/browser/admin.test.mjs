@@ -1,0 +1,190 @@
+// The admin screens as an admin uses them, in headless Chromium against a seeded server: the
+// figures on screen are checked against the server's statistics and the core's answers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { consent, DEMO_ADMIN, en, launchBrowser, openPage, path, settled, startServer } from './harness.mjs';
+import { formatFixed, loadIcoRows, loadUserRows } from '../../src/core/index.js';
+
+const DEMO_SECRET = ['demo-admin-secret', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'];
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer({ seed: ['--users', '150', '--ico-tx', '2500', '--nft-stakes', '50', '--lvlx-stakes', '40', '--seed', '5'] });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function adminPage(route) {
+  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(route);
+  await settled(page);
+  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
+  return page;
+}
+
+const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd`).innerText();
+const column = (page, i) => page.locator(`.rdt_TableRow .rdt_TableCell:nth-child(${i})`).allInnerTexts();
+const toastText = async (page, kind = 'success') => (await page.locator(`.Toastify__toast--${kind}`).last().innerText()).replace(/\s*×$/, '');
+
+async function rowsOf(route) {
+  const res = await server.call(DEMO_ADMIN, route, { raw: true });
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+test('ICO table: general statistics, full range, filter, filtered totals, sort cycle, pages', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const stats = await server.call(DEMO_ADMIN, 'statistics-ico?limit=1');
+  assert.equal(await figure(page, 'ico-general', 'ico-total-transactions'), String(stats.General.totalTransactions));
+  assert.equal(await figure(page, 'ico-general', 'ico-total-product'), `${formatFixed(stats.General.totalLVLX, 18, 2)} LVLX`);
+  assert.equal(await figure(page, 'ico-general', 'ico-total-usdt'), `${stats.General.totalUSDT} USDT`);
+
+  // The date filter starts at the full range, so no filtered box.
+  const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
+  const table = loadIcoRows(await rowsOf('statistics-ico/rows'), 'LVLX');
+  const full = table.range(offset, Date.now());
+  const [start, end] = await page.locator('input[type=date]').evaluateAll((els) => els.map((e) => e.value));
+  assert.deepEqual([start, end], [full.start, full.end]);
+  assert.equal(await page.locator('[data-testid="ico-filtered"]').count(), 0);
+  assert.deepEqual(await column(page, 1), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+
+  // Narrow to one year: the filtered box shows the core's totals for exactly that range.
+  await page.locator('input[type=date]').first().fill('2025-01-01');
+  await page.locator('input[type=date]').last().fill('2025-12-31');
+  await page.waitForSelector('[data-testid="ico-filtered"]');
+  const want = table.query({ start: '2025-01-01', end: '2025-12-31', offsetMinutes: offset, search: '' });
+  assert.ok(want.kept > 0 && want.kept < table.length);
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), String(want.kept));
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-users'), String(want.totals.totalUsers));
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-product'), `${formatFixed(want.totals.totalLVLX, 18, 2)} LVLX`);
+  const dates = await column(page, 3);
+  assert.ok(dates.every((d) => d.includes('2025')), dates.join(' | '));
+  assert.equal(await page.locator('.page-range').innerText(), `1–10 of ${want.kept}`);
+
+  // Sort by amount: descending, ascending, then back to date order.
+  const amountHeader = page.getByRole('button', { name: /Amount/ });
+  const amounts = async () => (await column(page, 6)).map((a) => Number(a.replaceAll(',', '')));
+  await amountHeader.click();
+  await page.waitForFunction(() => document.querySelector('[aria-sort="descending"]'));
+  const desc = await amounts();
+  assert.ok(desc.every((a, i) => i === 0 || desc[i - 1] >= a), desc.join(' '));
+  await amountHeader.click();
+  await page.waitForFunction(() => document.querySelector('[aria-sort="ascending"]'));
+  const asc = await amounts();
+  assert.ok(asc.every((a, i) => i === 0 || asc[i - 1] <= a), asc.join(' '));
+  await amountHeader.click();
+  await page.waitForFunction(() => !document.querySelector('[aria-sort="ascending"], [aria-sort="descending"]'));
+  assert.equal((await column(page, 1))[0], '1');
+
+  // Pages: 25 a page, then page 2 starts at N° 26.
+  await page.selectOption('.page-size select', '25');
+  await page.waitForFunction(() => document.querySelectorAll('.rdt_TableRow').length === 25);
+  await page.getByRole('button', { name: '2', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('.rdt_TableRow .rdt_TableCell')?.innerText === '26');
+
+  // Back to the full range: the filtered box goes.
+  await page.getByRole('button', { name: en['filter-reset'] }).click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="ico-filtered"]'));
+  assert.deepEqual(page.errors, []);
+  table.free();
+});
+
+test('ICO table: an email click copies it whole with a toast; CSV holds exactly the filtered rows', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const first = page.locator('.copyable').first();
+  const full = await first.getAttribute('title');
+  const shown = await first.innerText();
+  if (full.length > 20) assert.equal(shown, `${full.slice(0, 20)}...`);
+  await first.click();
+  assert.equal(await toastText(page), en['copied-email']);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), full);
+
+  await page.locator('input[type=date]').first().fill('2026-01-01');
+  await page.waitForSelector('[data-testid="ico-filtered"]');
+  const kept = Number(await figure(page, 'ico-filtered', 'ico-total-transactions'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en['table-export-csv'] }).click()]);
+  const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount');
+  assert.equal(csv.length - 1, kept);
+  assert.ok(csv.slice(1).every((line) => line.split(',')[2] >= '2026-01-01'), 'only rows from the start date on');
+  // Exact amounts: every LVLX amount keeps its digits (no float rounding, no exponent).
+  assert.ok(csv.slice(1).every((line) => /^\d+(\.\d+)?$/.test(line.split(',')[5])));
+});
+
+test('users table: general data, search by name or email with clear, wallet 6+4 copy, narrowed box', async () => {
+  const page = await adminPage('/admin/tables/users');
+  const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
+  assert.equal(await figure(page, 'users-general', 'users-total'), String(stats.General.totalUsers));
+  assert.equal(await figure(page, 'users-general', 'users-with-wallet'), String(stats.General.totalUsersWithWallet));
+  assert.equal(await figure(page, 'users-general', 'users-total-product-usdt'), `${stats.General.totalUsersUSDT} USDT`);
+  assert.equal(await page.locator('[data-testid="users-filtered"]').count(), 0);
+
+  await page.getByLabel(en['users-search']).fill('JOSÉ');
+  await page.waitForSelector('[data-testid="users-filtered"]');
+  const table = loadUserRows(await rowsOf('statistics-users/rows'));
+  const want = table.query({ search: 'JOSÉ', offsetMinutes: 0 });
+  assert.equal(await figure(page, 'users-filtered', 'users-total'), String(want.kept));
+  const names = await column(page, 2);
+  const emails = await page.locator('.rdt_TableRow .copyable[title*="@"]').evaluateAll((els) => els.map((e) => e.title));
+  names.forEach((n, i) => assert.ok(n.toLowerCase().includes('josé') || emails[i].includes('josé'), `${n} ${emails[i]}`));
+
+  const wallet = page.locator('.rdt_TableRow .copyable[title^="0x"]').first();
+  const address = await wallet.getAttribute('title');
+  assert.equal(await wallet.innerText(), `${address.slice(0, 6)}...${address.slice(-4)}`);
+  await wallet.click();
+  assert.equal(await toastText(page), en['copied-wallet']);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), address);
+
+  await page.getByRole('button', { name: en['filter-clear'] }).click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="users-filtered"]'));
+  assert.deepEqual(page.errors, []);
+  table.free();
+});
+
+test('secret key: masked and trimmed, wrong secret fails, right one reveals, fourth try refused, all audited', async () => {
+  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent });
+  await page.goto('/admin/secret-key');
+  await settled(page);
+  const input = page.getByLabel(en['secretKey.label']);
+  assert.equal(await input.getAttribute('type'), 'password');
+  await page.getByRole('button', { name: en['secretKey.submit'] }).click();
+  assert.equal(await page.locator('.field-error').innerText(), en['validations-req']);
+
+  await input.fill('  not the secret ');
+  assert.equal(await input.inputValue(), 'not the secret');
+  await page.getByRole('button', { name: en['secretKey.submit'] }).click();
+  assert.equal(await toastText(page, 'error'), en['secretKey.failed']);
+
+  await input.fill(DEMO_SECRET[0]);
+  await page.getByRole('button', { name: en['secretKey.submit'] }).click();
+  assert.equal(await toastText(page), en['secretKey.success']);
+  assert.equal(await input.inputValue(), DEMO_SECRET[1]);
+
+  await input.fill('third try');
+  await page.getByRole('button', { name: en['secretKey.submit'] }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.Toastify__toast--error').length >= 2);
+  await input.fill(DEMO_SECRET[0]);
+  await page.getByRole('button', { name: en['secretKey.submit'] }).click();
+  await page.waitForFunction((text) => [...document.querySelectorAll('.Toastify__toast--error')].some((t) => t.innerText.startsWith(text)), en['error-rate-limit']);
+  assert.notEqual(await input.inputValue(), DEMO_SECRET[1]);
+
+  const audit = server.sql('SELECT outcome FROM secret_audit ORDER BY id').map(([o]) => o);
+  assert.deepEqual(audit, ['wrong-secret', 'revealed', 'wrong-secret', 'rate-limited']);
+  // The revealed key never reached the server's log or the page's storage.
+  assert.ok(!(await page.evaluate((k) => JSON.stringify(localStorage).includes(k), DEMO_SECRET[1])));
+});
+
+test('a member is kept out of every admin screen', async () => {
+  const { DEMO_USER } = await import('./harness.mjs');
+  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_USER), cookies: consent });
+  for (const route of ['/admin/tables/ICO', '/admin/tables/users', '/admin/secret-key']) {
+    await page.goto(route);
+    await page.waitForURL('**/dashboard');
+    assert.equal(path(page), '/dashboard');
+  }
+});
