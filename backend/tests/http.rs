@@ -55,17 +55,19 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 2);
+    assert_eq!(body["schema"], 3);
 }
 
 #[tokio::test]
-async fn public_config_has_landing_and_product_and_nothing_else() {
+async fn public_config_has_only_public_settings() {
     let f = fixture();
     let body = body_json(&get(&f, "/api/v1/config").await);
     assert_eq!(body["landingUrl"], "/landing");
     assert_eq!(body["product"], "LVLX");
     let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
-    assert_eq!(keys, ["landingUrl", "languages", "product"]);
+    // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it).
+    assert_eq!(keys, ["landingUrl", "languages", "product", "secretPassKey"]);
+    assert!(!body.to_string().contains("jwt"));
 }
 
 #[tokio::test]
