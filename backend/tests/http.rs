@@ -66,7 +66,10 @@ async fn public_config_has_only_public_settings() {
     assert_eq!(body["product"], "LVLX");
     let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
     // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it).
-    assert_eq!(keys, ["landingUrl", "languages", "product", "secretPassKey"]);
+    assert_eq!(
+        keys,
+        ["landingUrl", "languages", "product", "secretPassKey"]
+    );
     assert!(!body.to_string().contains("jwt"));
 }
 
