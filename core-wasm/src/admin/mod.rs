@@ -100,6 +100,16 @@ fn days_since_epoch(day: NaiveDate) -> i64 {
     i64::from(day.signed_duration_since(NaiveDate::default()).num_days() as i32)
 }
 
+/// First and last calendar dates of date-ordered rows at the viewer's offset; today when there
+/// are none (SPEC §7).
+pub(crate) fn date_range(created: &[i64], offset_minutes: i32, now_ms: i64) -> (String, String) {
+    let day = |ms| crate::date::calendar_date(ms, offset_minutes).unwrap_or_default();
+    match (created.first(), created.last()) {
+        (Some(&first), Some(&last)) => (day(first), day(last)),
+        _ => (day(now_ms), day(now_ms)),
+    }
+}
+
 /// Case-insensitive search needle; empty means no search.
 pub(crate) fn needle(search: &str) -> Option<String> {
     let trimmed = search.trim();

@@ -228,12 +228,7 @@ impl UserTable {
     }
 
     pub fn range(&self, offset_minutes: i32, now_ms: i64) -> (String, String) {
-        let created = self.created();
-        let day = |ms| crate::date::calendar_date(ms, offset_minutes).unwrap_or_default();
-        match (created.first(), created.last()) {
-            (Some(&first), Some(&last)) => (day(first), day(last)),
-            _ => (day(now_ms), day(now_ms)),
-        }
+        super::date_range(self.created(), offset_minutes, now_ms)
     }
 
     pub fn query(&mut self, query: &Query) -> Result<&Summary, TableError> {

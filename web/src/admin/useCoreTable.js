@@ -3,7 +3,23 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { nextSort, viewerOffsetMinutes } from '../core/index.js';
 
+import { toastError } from '../toast.jsx';
+
 export const PAGE_SIZES = [10, 25, 50, 100];
+
+/** The server's General box of a statistics call (`fetch(signal)`); errors become a toast. */
+export function useGeneral(fetch) {
+  const [general, setGeneral] = useState(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch(controller.signal).then(
+      (s) => setGeneral(s.General),
+      (e) => e.name !== 'AbortError' && toastError(e),
+    );
+    return () => controller.abort();
+  }, [fetch]);
+  return general;
+}
 
 /**
  * `load(signal)` resolves to a core table (IcoRows, UserRows …). Answers the loading state, the
@@ -37,6 +53,10 @@ export function useCoreTable(load) {
       table.current = null;
     };
   }, [load]);
+
+  useEffect(() => {
+    if (status.error) toastError(status.error);
+  }, [status.error]);
 
   useEffect(() => {
     if (!query || !table.current) return;

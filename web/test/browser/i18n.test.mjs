@@ -73,7 +73,8 @@ async function untranslated(page) {
       if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
     }
     for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
-      if (el.closest('.PhoneInputCountry')) continue;
+      // Data (a full email in a copy button's title) is marked translate="no" too.
+      if (el.closest('.PhoneInputCountry') || el.closest('[translate=no]')) continue;
       for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
         const v = el.getAttribute(attr);
         if (v) out.push(v.trim());
@@ -89,8 +90,8 @@ const pages = [
   ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
   ['404', '/no/such/page', {}],
   ['user area', '/dashboard', DEMO_USER],
-  ['admin users table', '/admin/tables/users', DEMO_ADMIN],
-  ['admin ICO table', '/admin/tables/ICO', DEMO_ADMIN],
+  ['admin users table', '/admin/tables/users', DEMO_ADMIN, (p) => p.waitForSelector('.rdt_TableRow')],
+  ['admin ICO table (empty ledger)', '/admin/tables/ICO', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
   ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
   ['landing', '/landing', {}],
 ];

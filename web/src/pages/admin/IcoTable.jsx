@@ -1,18 +1,17 @@
 // admin/tables/ICO (SPEC §2 "Admin ICO table"): general statistics, date filter, the ledger
 // table, filtered totals when the filter hides rows, purchases chart and CSV export.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFixed, loadIcoRows, truncateEmail } from '../../core/index.js';
 import { icoRows, icoStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable } from '../../admin/useCoreTable.js';
+import { useCoreTable, useGeneral } from '../../admin/useCoreTable.js';
 import CoreDataTable from '../../admin/CoreDataTable.jsx';
 import SummaryBox from '../../admin/SummaryBox.jsx';
 import Copyable from '../../admin/Copyable.jsx';
 import DailyChart from '../../admin/DailyChart.jsx';
 import { CsvButton } from '../../admin/Exports.jsx';
 import { DateRange } from '../../admin/Filters.jsx';
-import { toastError } from '../../toast.jsx';
 import { formatDate } from '../../admin/dates.js';
 
 const lvlx = (base) => formatFixed(base, 18, 2);
@@ -34,27 +33,15 @@ function totalsItems(totals, product, filtered) {
 export default function IcoTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
-  const [general, setGeneral] = useState(null);
+  const general = useGeneral(icoStatistics);
   const load = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product]);
   const table = useCoreTable(load);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    icoStatistics(controller.signal).then(
-      (s) => setGeneral(s.General),
-      (e) => e.name !== 'AbortError' && toastError(e),
-    );
-    return () => controller.abort();
-  }, []);
-  useEffect(() => {
-    if (table.error) toastError(table.error);
-  }, [table.error]);
 
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
     { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('ico-date'), sortable: true, cell: (r) => formatDate(r.createdAt, i18n.language) },
+    { id: 'createdAt', label: t('ico-date'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
     { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },
     { id: 'amount', label: t('ico-amount'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },

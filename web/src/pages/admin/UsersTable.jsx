@@ -1,19 +1,18 @@
 // admin/tables/users (SPEC §2 "Admin users table"): general data box, search, registration
 // date filter, the members table, a filtered box when the filter narrows the list, a
 // registrations chart and CSV export.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFixed, loadUserRows, truncateEmail } from '../../core/index.js';
 import { userRows, userStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable } from '../../admin/useCoreTable.js';
+import { useCoreTable, useGeneral } from '../../admin/useCoreTable.js';
 import CoreDataTable from '../../admin/CoreDataTable.jsx';
 import SummaryBox from '../../admin/SummaryBox.jsx';
 import Copyable from '../../admin/Copyable.jsx';
 import DailyChart from '../../admin/DailyChart.jsx';
 import { CsvButton } from '../../admin/Exports.jsx';
 import { DateRange, SearchBox } from '../../admin/Filters.jsx';
-import { toastError } from '../../toast.jsx';
 import { formatDate } from '../../admin/dates.js';
 
 const lvlx = (base) => formatFixed(base, 18, 2);
@@ -35,28 +34,16 @@ function summaryItems(s, product) {
 export default function UsersTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
-  const [general, setGeneral] = useState(null);
+  const general = useGeneral(userStatistics);
   const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), []);
   const table = useCoreTable(load);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    userStatistics(controller.signal).then(
-      (s) => setGeneral(s.General),
-      (e) => e.name !== 'AbortError' && toastError(e),
-    );
-    return () => controller.abort();
-  }, []);
-  useEffect(() => {
-    if (table.error) toastError(table.error);
-  }, [table.error]);
 
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('users-registered'), sortable: true, cell: (r) => formatDate(r.createdAt, i18n.language) },
+    { id: 'createdAt', label: t('users-registered'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
     { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, cell: (r) => r.totalReferredMembers },
     { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalLVLXText}</span> },
