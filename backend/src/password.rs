@@ -45,11 +45,6 @@ impl Passwords {
         }
     }
 
-    /// A 256-bit key from `secret` and `salt` (argon2id, same cost as passwords), for sealing.
-    pub async fn derive_key(&self, secret: String, salt: Vec<u8>) -> Result<[u8; 32], ApiError> {
-        self.blocking(move || derive_key(&secret, &salt)).await
-    }
-
     pub async fn hash(&self, password: String) -> Result<String, ApiError> {
         self.blocking(move || {
             let salt = SaltString::generate(&mut OsRng);

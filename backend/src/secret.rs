@@ -88,32 +88,42 @@ fn admit(c: &Connection, admin: UserId, ip: &str) -> Result<Option<Sealed>, ApiE
     }
 }
 
-/// Opens the operational key for `admin` with the transport-sealed admin secret.
+/// Opens the operational key for `admin` with the transport-sealed admin secret. Admission,
+/// key derivation and the audit row happen under the database lock, so parallel attempts
+/// cannot slip past the limit between being counted and being recorded (an attempt holds the
+/// lock for one argon2id derivation; there are at most 3 per admin every 5 minutes).
 pub async fn reveal(
     app: &App,
     admin: UserId,
     ip: String,
     sealed_secret: String,
 ) -> Result<String, ApiError> {
-    let admit_ip = ip.clone();
-    let row = app.db.run(move |c| admit(c, admin, &admit_ip)).await?;
-    let Some(Sealed { salt, sealed }) = row else {
-        return Err(ApiError::SecretMissing);
-    };
-    let opened = match seal::open_transport(&sealed_secret, &app.config.secret_pass_key) {
-        Ok(secret) => {
-            let key = app.passwords.derive_key(secret, salt).await?;
-            seal::open(&key, &sealed)
-                .ok()
-                .and_then(|v| String::from_utf8(v).ok())
-        }
-        Err(_) => None,
-    };
-    let outcome = if opened.is_some() {
-        "revealed"
-    } else {
-        "wrong-secret"
-    };
-    app.db.run(move |c| audit(c, admin, outcome, &ip)).await?;
-    opened.ok_or(ApiError::SecretWrong)
+    let pass_key = app.config.secret_pass_key.clone();
+    app.db
+        .run(move |c| {
+            let Some(Sealed { salt, sealed }) = admit(c, admin, &ip)? else {
+                return Err(ApiError::SecretMissing);
+            };
+            let opened = match seal::open_transport(&sealed_secret, &pass_key) {
+                Ok(secret) => {
+                    let key = crate::password::derive_key(&secret, &salt)?;
+                    seal::open(&key, &sealed)
+                        .ok()
+                        .and_then(|v| String::from_utf8(v).ok())
+                }
+                Err(_) => None,
+            };
+            audit(
+                c,
+                admin,
+                if opened.is_some() {
+                    "revealed"
+                } else {
+                    "wrong-secret"
+                },
+                &ip,
+            )?;
+            opened.ok_or(ApiError::SecretWrong)
+        })
+        .await
 }

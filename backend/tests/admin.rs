@@ -440,3 +440,44 @@ async fn a_secret_set_again_replaces_the_old_one() {
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_attempts_cannot_slip_past_the_limit() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let attempt = || w.call("POST", "/api/v1/key", Some(&admin), Some(sealed("guess")));
+    let replies = tokio::join!(
+        attempt(),
+        attempt(),
+        attempt(),
+        attempt(),
+        attempt(),
+        attempt()
+    );
+    let statuses = [
+        replies.0.status,
+        replies.1.status,
+        replies.2.status,
+        replies.3.status,
+        replies.4.status,
+        replies.5.status,
+    ];
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::FORBIDDEN)
+            .count(),
+        3,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses
+            .iter()
+            .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+            .count(),
+        3,
+        "{statuses:?}"
+    );
+    let audit = audit_rows(&w).await;
+    assert_eq!(audit.iter().filter(|o| *o == "wrong-secret").count(), 3);
+}
