@@ -18,6 +18,7 @@ pub mod password;
 pub mod secret;
 pub mod seed;
 pub mod session;
+pub mod stakes;
 pub mod token;
 pub mod user;
 pub mod web;

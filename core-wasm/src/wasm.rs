@@ -278,3 +278,52 @@ pub fn seal_for_transport(value: &str, pass_key: &str, nonce: &[u8]) -> Result<S
         .map_err(|_| js_error("the nonce must be 12 bytes"))?;
     Ok(crate::seal::seal_for_transport(value, pass_key, nonce))
 }
+
+/// One side of an admin staking screen held in columns:
+/// `new StakeRows(arrowBytes, "nft" | "lvlx", "entries" | "stakers", nowMs)`.
+#[wasm_bindgen]
+pub struct StakeRows(admin::stakes::StakeTable);
+
+#[wasm_bindgen]
+impl StakeRows {
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8], kind: &str, side: &str, now_ms: f64) -> Result<StakeRows, JsError> {
+        use admin::stakes::{Kind, Side};
+        let kind = Kind::parse(kind).ok_or_else(|| js_error(format!("unknown stakes {kind}")))?;
+        let side = match side {
+            "entries" => Side::Entries,
+            "stakers" => Side::Stakers,
+            _ => return Err(js_error(format!("unknown side {side}"))),
+        };
+        let table = admin::stakes::StakeTable::load(bytes, kind, side, whole_number(now_ms)?)
+            .map_err(js_error)?;
+        Ok(StakeRows(table))
+    }
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.0.len()
+    }
+    /// `{start, end}` of the release dates (entries), `{start: null, end: null}` for stakers.
+    pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
+        let (start, end) = self.0.range(offset_minutes, now_ms as i64).unzip();
+        Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
+    }
+    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, summary}`.
+    pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
+        let query = query_from(query)?;
+        let kind = self.0.kind();
+        let summary = self.0.query(&query).map_err(js_error)?.to_json(kind);
+        Ok(to_js(
+            &serde_json::json!({ "kept": self.0.kept(), "summary": summary }),
+        )?)
+    }
+    pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
+        Ok(match self.0.side() {
+            admin::stakes::Side::Entries => to_js(&self.0.entries_page(from, len))?,
+            admin::stakes::Side::Stakers => to_js(&self.0.stakers_page(from, len))?,
+        })
+    }
+    pub fn csv(&self) -> String {
+        self.0.csv()
+    }
+}

@@ -1,4 +1,5 @@
-//! Admin statistics (SPEC §7 statistics-ico, statistics-users; DESIGN §7). The JSON calls keep
+//! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
+//! statistics-lvlxstaking; DESIGN §7). The JSON calls keep
 //! the SPEC shapes with the newest rows only (`?limit=`, default 100, at most 1000); the whole
 //! row lists travel as Arrow IPC streams from `…/rows`, which the browser's core loads.
 
@@ -11,7 +12,8 @@ use warp::{Filter, Rejection, Reply};
 use super::json;
 use crate::error::ApiError;
 use crate::session::{self, Authed};
-use crate::{ledger, now_ms, user, App};
+use crate::{ledger, now_ms, stakes, user, App};
+use lvlx_core::admin::stakes::Kind;
 
 pub const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
@@ -104,11 +106,44 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             let bytes = app.db.read(user::members_stream).await.map_err(reject)?;
             Ok::<_, Rejection>(arrow(bytes))
         });
+    // GET /api/v1/statistics-nftstaking and statistics-lvlxstaking — {General, result (first
+    // stakers), initDate, lastDate}; …/rows — every entry, release date ascending, as Arrow IPC.
+    let staking = |path: &'static str, kind: Kind| {
+        let summary = warp::path(path)
+            .and(warp::path::end())
+            .and(admin())
+            .and(warp::query::<Limit>())
+            .and_then(move |_: Authed, app: App, limit: Limit| async move {
+                let body = app
+                    .db
+                    .read(move |c| stakes::statistics(c, kind, limit.get()))
+                    .await
+                    .map_err(reject)?;
+                Ok::<_, Rejection>(json(&body))
+            });
+        let rows = warp::path(path)
+            .and(warp::path("rows"))
+            .and(warp::path::end())
+            .and(admin())
+            .and_then(move |_: Authed, app: App| async move {
+                let bytes = app
+                    .db
+                    .read(move |c| stakes::stream(c, kind))
+                    .await
+                    .map_err(reject)?;
+                Ok::<_, Rejection>(arrow(bytes))
+            });
+        summary.or(rows).unify()
+    };
     ico.or(ico_rows)
         .unify()
         .or(users)
         .unify()
         .or(user_rows)
+        .unify()
+        .or(staking("statistics-nftstaking", Kind::Nft))
+        .unify()
+        .or(staking("statistics-lvlxstaking", Kind::Lvlx))
         .unify()
         .boxed()
 }

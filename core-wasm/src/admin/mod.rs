@@ -8,6 +8,7 @@
 
 pub mod columns;
 pub mod ico;
+pub mod stakes;
 pub mod users;
 
 use chrono::NaiveDate;
