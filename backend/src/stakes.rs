@@ -40,15 +40,12 @@ pub fn load(c: &Connection, kind: Kind) -> Result<Stakes, ApiError> {
     let mut raw: Vec<(i64, Stake)> = Vec::new();
     while let Some(r) = rows.next()? {
         let user: i64 = r.get(0)?;
-        if !users.contains_key(&user) {
-            users.insert(
-                user,
-                Staker {
-                    names: r.get(1)?,
-                    email: r.get(2)?,
-                    wallet: r.get(3)?,
-                },
-            );
+        if let std::collections::hash_map::Entry::Vacant(slot) = users.entry(user) {
+            slot.insert(Staker {
+                names: r.get(1)?,
+                email: r.get(2)?,
+                wallet: r.get(3)?,
+            });
         }
         // The NFT amount is an integer count; LVLX amounts are base-unit text.
         let amount = match kind {
