@@ -15,6 +15,11 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get().or(warp::head()).unify())
         .and(warp::fs::dir(config.data_dir.join("avatars")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
+    // Content images: PNGs the server wrote itself (see api::content), fresh names per upload.
+    let content = warp::path("content")
+        .and(warp::get().or(warp::head()).unify())
+        .and(warp::fs::dir(config.data_dir.join("content")))
+        .map(|file: warp::fs::File| revalidate(file.into_response()));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     let locales = warp::path("locales")
@@ -50,6 +55,8 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::fs::file(config.web_dir.join("index.html")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     avatars
+        .or(content)
+        .unify()
         .or(locales)
         .unify()
         .or(landing)

@@ -72,6 +72,9 @@ pub enum Field {
     Wallet,
     ReferralCode,
     SecretKey,
+    /// Title and text of an editable content block (admin/edit-content).
+    ContentTitle,
+    ContentDescription,
 }
 
 impl Field {
@@ -91,6 +94,8 @@ impl Field {
             "wallet" => Field::Wallet,
             "referralCode" => Field::ReferralCode,
             "secretKey" => Field::SecretKey,
+            "contentTitle" => Field::ContentTitle,
+            "contentDescription" => Field::ContentDescription,
             _ => return None,
         })
     }
@@ -122,6 +127,17 @@ pub fn validate(field: Field, value: &str, other: Option<&str>) -> Result<(), In
         Field::ReferralCode => referral_code(value),
         // Required (and, for the secret key, trimmed): checked above.
         Field::SecretKey | Field::CurrentPassword => Ok(()),
+        Field::ContentTitle => at_most(value, crate::content::TITLE_MAX),
+        Field::ContentDescription => at_most(value, crate::content::DESCRIPTION_MAX),
+    }
+}
+
+/// At most `max` characters once trimmed.
+fn at_most(value: &str, max: usize) -> Result<(), Invalid> {
+    if value.trim().chars().count() > max {
+        Err(Invalid::Max)
+    } else {
+        Ok(())
     }
 }
 

@@ -47,6 +47,8 @@ export const adminRoutes = [
 const adminPages = {
   'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
   'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
+  'admin/tables/NFTStaking': { lazy: page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')) },
+  'admin/tables/LVLXStaking': { lazy: page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')) },
   'admin/secret-key': { lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')) },
 };
 

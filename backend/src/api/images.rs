@@ -45,10 +45,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 }
 
 async fn upload(who: Authed, app: App, form: FormData) -> Result<warp::reply::Response, Rejection> {
-    let bytes = profile_part(form).await.map_err(warp::reject::custom)?;
-    let png = tokio::task::spawn_blocking(move || reencode(&bytes))
+    let png = png_from_part(form, "profile")
         .await
-        .map_err(|e| warp::reject::custom(ApiError::Internal(format!("image task: {e}"))))?
         .map_err(warp::reject::custom)?;
     let dir = folder(&app);
     let id = who.user.id.0;
@@ -69,14 +67,23 @@ async fn upload(who: Authed, app: App, form: FormData) -> Result<warp::reply::Re
     Ok(json(&json!({"path": PUBLIC_PATH})))
 }
 
-async fn profile_part(form: FormData) -> Result<Vec<u8>, ApiError> {
+/// The multipart part `name` (at most [`MAX_BYTES`]), JPEG or PNG, re-encoded as PNG off the
+/// async threads.
+pub async fn png_from_part(form: FormData, name: &str) -> Result<Vec<u8>, ApiError> {
+    let bytes = read_part(form, name).await?;
+    tokio::task::spawn_blocking(move || reencode(&bytes))
+        .await
+        .map_err(|e| ApiError::Internal(format!("image task: {e}")))?
+}
+
+async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, ApiError> {
     let mut parts = form;
     while let Some(part) = parts
         .try_next()
         .await
         .map_err(|e| ApiError::BadRequest(format!("multipart: {e}")))?
     {
-        if part.name() != "profile" {
+        if part.name() != name {
             continue;
         }
         let mut data = Vec::new();
@@ -93,7 +100,7 @@ async fn profile_part(form: FormData) -> Result<Vec<u8>, ApiError> {
         }
         return Ok(data);
     }
-    Err(ApiError::BadRequest("no profile part".into()))
+    Err(ApiError::BadRequest(format!("no {name} part")))
 }
 
 /// JPEG or PNG by content (never by name or declared type), decoded within limits, as PNG.

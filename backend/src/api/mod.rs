@@ -2,6 +2,7 @@
 //! as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web app.
 
 mod accounts;
+pub mod content;
 mod health;
 pub mod images;
 mod keys;
@@ -31,7 +32,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(statistics::routes(app.clone()))
         .unify()
-        .or(keys::routes(app))
+        .or(keys::routes(app.clone()))
+        .unify()
+        .or(content::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -8,7 +8,8 @@ export function CsvButton({ table, name }) {
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
-    a.download = `${name}-${table.query.start}-${table.query.end}.csv`;
+    const { start, end } = table.query;
+    a.download = start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };

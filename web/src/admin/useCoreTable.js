@@ -21,6 +21,18 @@ export function useGeneral(fetch) {
   return general;
 }
 
+/** One fetch shared by the tables of a screen: the first caller starts it; a failure is retried by the next. */
+export function sharedFetch(fetch) {
+  let pending = null;
+  return (signal) => {
+    pending ??= fetch(signal).catch((e) => {
+      pending = null;
+      throw e;
+    });
+    return pending;
+  };
+}
+
 /**
  * `load(signal)` resolves to a core table (IcoRows, UserRows …). Answers the loading state, the
  * full date range, the current query, the last answer ({kept, totals|summary}) and the page.
@@ -37,11 +49,15 @@ export function useCoreTable(load) {
     const controller = new AbortController();
     load(controller.signal)
       .then((loaded) => {
+        if (controller.signal.aborted) {
+          loaded.free?.();
+          return;
+        }
         table.current?.free?.();
         table.current = loaded;
         const full = loaded.range(viewerOffsetMinutes(), Date.now());
         setRange(full);
-        setQuery({ start: full.start, end: full.end, search: '', sort: null });
+        setQuery({ start: full.start ?? '', end: full.end ?? '', search: '', sort: null });
         setStatus({ loading: false, error: null });
       })
       .catch((error) => {

@@ -1,7 +1,17 @@
 // Admin statistics (SPEC §7): the JSON summaries and the Arrow row streams the core loads.
-import { api, apiBytes } from './client.js';
+import { api, apiBytes, ApiError } from './client.js';
 
 export const icoStatistics = (signal) => api('statistics-ico?limit=1', { signal });
 export const icoRows = (signal) => apiBytes('statistics-ico/rows', { signal });
 export const userStatistics = (signal) => api('statistics-users?limit=1', { signal });
 export const userRows = (signal) => apiBytes('statistics-users/rows', { signal });
+
+// SPEC §8: statistics-nftstaking failing with 500 is shown as the 'TimeOut Connections!' notice.
+const timeoutOn500 = (pending) =>
+  pending.catch((e) => {
+    throw e.status === 500 ? new ApiError(500, 'statistics-timeout', e.message) : e;
+  });
+
+/** The staking screens: `kind` is 'nft' or 'lvlx'. */
+export const stakingStatistics = (kind) => (signal) => timeoutOn500(api(`statistics-${kind}staking?limit=1`, { signal }));
+export const stakingRows = (kind) => (signal) => timeoutOn500(apiBytes(`statistics-${kind}staking/rows`, { signal }));

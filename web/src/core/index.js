@@ -40,6 +40,8 @@ export const nextSort = (current, column) => core.nextSort(current ?? null, colu
  */
 export const loadIcoRows = (bytes, product) => new core.IcoRows(bytes, product);
 export const loadUserRows = (bytes) => new core.UserRows(bytes);
+/** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */
+export const loadStakeRows = (bytes, kind, side, nowMs) => new core.StakeRows(bytes, kind, side, nowMs);
 
 /** The secret-key form's value sealed (AES-256-GCM) with the configured pass key. */
 export const sealForTransport = (value, passKey, nonce) => core.sealForTransport(value, passKey, nonce);

@@ -1,0 +1,254 @@
+//! Content blocks (admin/edit-content): admins write them per language, signed-in accounts
+//! read them (falling back to English), and nobody else may write.
+
+mod common;
+
+use common::{world, World};
+use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::routes;
+use serde_json::{json, Value};
+use warp::http::StatusCode;
+
+fn png() -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::RgbImage::from_pixel(12, 8, image::Rgb([10, 200, 90]))
+        .write_to(&mut out, image::ImageFormat::Png)
+        .unwrap();
+    out.into_inner()
+}
+
+async fn upload(w: &World, token: &str, path: &str, bytes: &[u8]) -> (StatusCode, Value) {
+    let boundary = "lvlxcontentboundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"x.png\"\r\nContent-Type: image/png\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let res = warp::test::request()
+        .method("POST")
+        .path(path)
+        .header("authorization", format!("Bearer {token}"))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .header("content-length", body.len())
+        .body(body)
+        .reply(&routes(w.app.clone()))
+        .await;
+    (
+        res.status(),
+        serde_json::from_slice(res.body()).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn admins_write_blocks_per_language_and_users_read_them_with_english_fallback() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+
+    // Nothing written yet: an empty block, not an error.
+    let empty = w
+        .call(
+            "GET",
+            "/api/v1/content/dashboard-notice?lang=es",
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::OK);
+    assert_eq!(empty.body["title"], "");
+
+    let edit = json!({"title": "  Aviso  ", "description": "Línea uno\nLínea dos"});
+    let saved = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/dashboard-notice/es",
+            Some(&admin),
+            Some(edit.clone()),
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{:?}", saved.body);
+    assert_eq!(saved.body["title"], "Aviso", "trimmed");
+    let english = json!({"title": "Notice", "description": "Line one"});
+    w.call(
+        "PUT",
+        "/api/v1/admin/content/dashboard-notice/en",
+        Some(&admin),
+        Some(english),
+    )
+    .await;
+
+    let es = w
+        .call(
+            "GET",
+            "/api/v1/content/dashboard-notice?lang=es",
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(es.body["description"], "Línea uno\nLínea dos");
+    assert_eq!(es.headers["cache-control"], "no-store");
+    let pt = w
+        .call(
+            "GET",
+            "/api/v1/content/dashboard-notice?lang=pt",
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (pt.body["title"].as_str(), pt.body["language"].as_str()),
+        (Some("Notice"), Some("en"))
+    );
+
+    let all = w
+        .call("GET", "/api/v1/admin/content", Some(&admin), None)
+        .await;
+    assert_eq!(all.body["blocks"].as_array().unwrap().len(), 2);
+
+    // Members may read but never write; strangers may do neither.
+    let as_user = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/dashboard-notice/es",
+            Some(&user),
+            Some(edit.clone()),
+        )
+        .await;
+    assert_eq!(as_user.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        w.call("GET", "/api/v1/admin/content", Some(&user), None)
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        w.call("GET", "/api/v1/content/dashboard-notice", None, None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    let (status, _) = upload(
+        &w,
+        &user,
+        "/api/v1/admin/content/dashboard-notice/es/image",
+        &png(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let unchanged = w
+        .call(
+            "GET",
+            "/api/v1/content/dashboard-notice?lang=es",
+            Some(&user),
+            None,
+        )
+        .await;
+    assert_eq!(unchanged.body["title"], "Aviso");
+}
+
+#[tokio::test]
+async fn bad_edits_are_refused_with_the_cores_messages() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let put = |path: &'static str, body: Value| {
+        let (w, admin) = (&w, admin.clone());
+        async move { w.call("PUT", path, Some(&admin), Some(body)).await }
+    };
+    let long = put(
+        "/api/v1/admin/content/private-protocol/en",
+        json!({"title": "x".repeat(121), "description": "ok"}),
+    )
+    .await;
+    assert_eq!(
+        (long.status, long.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("validations-max-msg"))
+    );
+    let blank = put(
+        "/api/v1/admin/content/private-protocol/en",
+        json!({"title": "Title", "description": "   "}),
+    )
+    .await;
+    assert_eq!(blank.body["code"], "validations-req");
+    let unknown = put(
+        "/api/v1/admin/content/home/en",
+        json!({"title": "a", "description": "b"}),
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    let language = put(
+        "/api/v1/admin/content/private-protocol/fr",
+        json!({"title": "a", "description": "b"}),
+    )
+    .await;
+    assert_eq!(language.status, StatusCode::NOT_FOUND);
+    let extra = put(
+        "/api/v1/admin/content/private-protocol/en",
+        json!({"title": "a", "description": "b", "html": "<script>"}),
+    )
+    .await;
+    assert_eq!(extra.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn images_are_reencoded_served_replaced_and_cleared() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let path = "/api/v1/admin/content/private-protocol/pt/image";
+    // An image needs its block's text first.
+    assert_eq!(
+        upload(&w, &admin, path, &png()).await.0,
+        StatusCode::NOT_FOUND
+    );
+    w.call(
+        "PUT",
+        "/api/v1/admin/content/private-protocol/pt",
+        Some(&admin),
+        Some(json!({"title": "Protocolo", "description": "Texto"})),
+    )
+    .await;
+    let (status, body) = upload(&w, &admin, path, b"<svg onload=alert(1)>").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Some("error-media-type")
+        )
+    );
+
+    let (status, first) = upload(&w, &admin, path, &png()).await;
+    assert_eq!(status, StatusCode::OK, "{first:?}");
+    let url = first["image"].as_str().unwrap().to_string();
+    assert!(url.starts_with("/content/private-protocol-pt-") && url.ends_with(".png"));
+    let served = warp::test::request()
+        .path(&url)
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(served.status(), StatusCode::OK);
+    assert!(served.body().starts_with(b"\x89PNG"));
+
+    // A new image replaces the file; clearing removes it.
+    let (_, second) = upload(&w, &admin, path, &png()).await;
+    let gone = warp::test::request()
+        .path(&url)
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    let cleared = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/private-protocol/pt",
+            Some(&admin),
+            Some(json!({"title": "Protocolo", "description": "Texto", "clearImage": true})),
+        )
+        .await;
+    assert_eq!(cleared.body["image"], Value::Null);
+    let file = second["image"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("/content/");
+    assert!(!w.app.config.data_dir.join("content").join(file).exists());
+}

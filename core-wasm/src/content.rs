@@ -1,0 +1,48 @@
+//! Content blocks that admins edit and user pages show (admin/edit-content): which blocks exist,
+//! the languages they are written in, and the size of their fields.
+
+/// The private-protocol page and the notice on the dashboard.
+pub const BLOCKS: [&str; 2] = ["private-protocol", "dashboard-notice"];
+
+/// The languages of the interface (SPEC §1).
+pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
+
+pub const TITLE_MAX: usize = 120;
+pub const DESCRIPTION_MAX: usize = 4000;
+
+pub fn is_block(name: &str) -> bool {
+    BLOCKS.contains(&name)
+}
+
+pub fn is_language(code: &str) -> bool {
+    LANGUAGES.contains(&code)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::validation::{validate, Field, Invalid};
+
+    #[test]
+    fn titles_and_texts_are_required_and_bounded_in_characters() {
+        assert_eq!(
+            validate(Field::ContentTitle, "  ", None),
+            Err(Invalid::Required)
+        );
+        assert_eq!(
+            validate(Field::ContentTitle, &"á".repeat(120), None),
+            Ok(())
+        );
+        assert_eq!(
+            validate(Field::ContentTitle, &"á".repeat(121), None),
+            Err(Invalid::Max)
+        );
+        assert_eq!(
+            validate(Field::ContentDescription, &"x".repeat(4000), None),
+            Ok(())
+        );
+        assert_eq!(
+            validate(Field::ContentDescription, &"x".repeat(4001), None),
+            Err(Invalid::Max)
+        );
+    }
+}

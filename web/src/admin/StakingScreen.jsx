@@ -1,0 +1,153 @@
+// admin/tables/NFTStaking and admin/tables/LVLXStaking (SPEC §2 "Admin NFT staking screen"):
+// the summary box, the searchable stakers table (with the NFT detail modal for NFTs), and the
+// staking entries filtered on release date with a filtered box when the filter hides some.
+// Both tables are the core's, loaded from one Arrow stream.
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatFixed, loadStakeRows, truncateEmail } from '../core/index.js';
+import { stakingRows, stakingStatistics } from '../api/statistics.js';
+import settings from '../settings.js';
+import { sharedFetch, useCoreTable, useGeneral } from './useCoreTable.js';
+import CoreDataTable from './CoreDataTable.jsx';
+import SummaryBox from './SummaryBox.jsx';
+import Copyable from './Copyable.jsx';
+import { CsvButton } from './Exports.jsx';
+import { DateRange, SearchBox } from './Filters.jsx';
+import { formatDate } from './dates.js';
+import Dialog from '../components/Dialog.jsx';
+
+const lvlx = (base) => formatFixed(base, 18, 2);
+export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
+
+/** The summary box of each kind, in SPEC order (NFT) or the same measures (LVLX). */
+function summaryItems(kind, s, product) {
+  if (kind === 'nft') {
+    return [
+      ['nft-summary-staking', s.totalNFTStakingProcess],
+      ['nft-summary-users', s.totalUserNFTStaking],
+      ['nft-summary-in-stake', s.totalNFTInStake],
+      ['nft-summary-product', `${lvlx(s.totalLVLXByNFT)} ${product}`],
+      ['nft-summary-usdt', `${s.totalUSDTByNFT} USDT`],
+    ];
+  }
+  return [
+    ['lvlx-summary-stakes', s.totalLVLXStakes],
+    ['lvlx-summary-users', s.totalUserLVLXStaking],
+    ['lvlx-summary-in-stake', `${lvlx(s.totalLVLXInStake)} ${product}`],
+    ['lvlx-summary-staking', `${lvlx(s.totalLVLXStaking)} ${product}`],
+    ['lvlx-summary-rewards', `${lvlx(s.totalLVLXRewards)} ${product}`],
+    ['lvlx-summary-usdt', `${s.totalUSDTRewards} USDT`],
+  ];
+}
+
+/** The NFT detail (SPEC §2): counts of ids 1–11, odd ids in one column and even in the other. */
+function NftDetail({ staker, onClose }) {
+  const { t } = useTranslation();
+  const column = (odd) => (
+    <dl className="nft-column" data-testid={odd ? 'nft-odd' : 'nft-even'}>
+      {NFT_IDS.filter((id) => id % 2 === (odd ? 1 : 0)).map((id) => (
+        <div key={id} className="summary-item" data-id={id}>
+          <dt>{t('nft-id', { id })}</dt>
+          <dd translate="no">{staker?.byId[id - 1] ?? 0}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+  return (
+    <Dialog
+      open={Boolean(staker)}
+      title={staker?.names ?? ''}
+      onClose={onClose}
+      actions={
+        <button type="button" className="button" onClick={onClose}>
+          {t('dialog-close')}
+        </button>
+      }
+    >
+      <div className="nft-columns">
+        {column(true)}
+        {column(false)}
+      </div>
+    </Dialog>
+  );
+}
+
+export default function StakingScreen({ kind }) {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const nft = kind === 'nft';
+  const general = useGeneral(useMemo(() => stakingStatistics(kind), [kind]));
+  const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind]);
+  const loadStakers = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()), [bytes, kind]);
+  const loadEntries = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'entries', Date.now()), [bytes, kind]);
+  const stakers = useCoreTable(loadStakers);
+  const entries = useCoreTable(loadEntries);
+  const [detail, setDetail] = useState(null);
+
+  const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
+  const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
+  const stakerColumns = [
+    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '70px' },
+    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
+    nft
+      ? { id: 'amount', label: t('nft-total'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> }
+      : { id: 'amount', label: t('lvlx-total', { product }), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+    ...(nft
+      ? [{
+          id: 'detail',
+          label: t('nft-detail'),
+          cell: (r) => (
+            <button type="button" className="button secondary small" onClick={() => setDetail(r)} aria-label={t('nft-detail-of', { name: r.names })}>
+              {t('nft-detail')}
+            </button>
+          ),
+        }]
+      : []),
+    { id: 'staking', label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }), sortable: true, cell: (r) => <span translate="no">{r.stakingText}</span> },
+    { id: 'currentInterests', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalText}</span> },
+    { id: 'rewardUSDT', label: t('users-usdt'), sortable: true, cell: (r) => <span translate="no">{r.totalUSDT}</span> },
+  ];
+  const entryColumns = [
+    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '70px' },
+    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
+    ...(nft ? [{ id: 'nftId', label: t('nft-id-column'), sortable: true, cell: (r) => <span translate="no">{r.NFTId}</span>, width: '90px' }] : []),
+    { id: 'amount', label: amount, sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+    { id: 'startDate', label: t('stake-start'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
+    { id: 'withdrawDate', label: t('stake-release'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
+    { id: 'currentInterests', label: t('stake-rewards', { product }), sortable: true, cell: (r) => <span translate="no">{r.currentInterestsText}</span> },
+    { id: 'rewardUSDT', label: t('stake-rewards-usdt'), sortable: true, cell: (r) => <span translate="no">{r.rewardUSDT}</span> },
+  ];
+  const failed = entries.error ?? stakers.error;
+  const hidden = entries.answer && entries.answer.kept < entries.total;
+  const title = nft ? 'admin-menu-nft-staking' : 'admin-menu-lvlx-staking';
+  return (
+    <section className="page admin-page">
+      <h1>{t(title)}</h1>
+      {failed && (
+        <p className="notice error" role="alert" data-testid="staking-error">
+          {t(failed.code && i18n.exists(failed.code) ? failed.code : 'error-internal')}
+        </p>
+      )}
+      {general ? <SummaryBox titleKey="summary-general" items={summaryItems(kind, general, product)} testId={`${kind}-general`} /> : !failed && <p className="muted">{t('loading')}</p>}
+
+      <h2>{t('stake-stakers')}</h2>
+      <div className="table-tools">
+        <SearchBox table={stakers} labelKey="users-search" />
+        <CsvButton table={stakers} name={`${kind}-stakers`} />
+      </div>
+      <CoreDataTable columns={stakerColumns} table={stakers} label={t('stake-stakers')} />
+
+      <h2>{t('stake-entries')}</h2>
+      <div className="table-tools">
+        <DateRange table={entries} labelKey="filter-release" />
+        <CsvButton table={entries} name={`${kind}-stakes`} />
+      </div>
+      {hidden && <SummaryBox titleKey="summary-filtered" items={summaryItems(kind, entries.answer.summary, product)} testId={`${kind}-filtered`} />}
+      <CoreDataTable columns={entryColumns} table={entries} label={t('stake-entries')} />
+      {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+// admin/tables/LVLXStaking: the staking screen for LVLX stakes.
+import StakingScreen from '../../admin/StakingScreen.jsx';
+
+export default function LvlxStaking() {
+  return <StakingScreen kind="lvlx" />;
+}

@@ -1,0 +1,6 @@
+// admin/tables/NFTStaking: the staking screen for NFT stakes.
+import StakingScreen from '../../admin/StakingScreen.jsx';
+
+export default function NftStaking() {
+  return <StakingScreen kind="nft" />;
+}
