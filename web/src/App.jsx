@@ -43,12 +43,19 @@ export const adminRoutes = [
   ['admin/secret-key', 'admin-menu-secret-key'],
 ];
 
+/** User pages built so far; the others show their placeholder. */
+const userPages = {
+  dashboard: { lazy: page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx')) },
+  vanguardprivateprotocol: { lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')) },
+};
+
 /** Admin screens built so far; the others show their placeholder. */
 const adminPages = {
   'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
   'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
   'admin/tables/NFTStaking': { lazy: page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')) },
   'admin/tables/LVLXStaking': { lazy: page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')) },
+  'admin/edit-content': { lazy: page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')) },
   'admin/secret-key': { lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')) },
 };
 
@@ -76,7 +83,7 @@ function routes(product) {
         {
           loader: guardLoader('user'),
           element: <Shell area="user" />,
-          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...placeholder(titleKey) })),
+          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...(userPages[path] ?? placeholder(titleKey)) })),
         },
         {
           loader: guardLoader('admin'),

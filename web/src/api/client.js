@@ -57,3 +57,22 @@ export async function api(path, { method = 'GET', body, auth = true, signal } = 
   }
   return data;
 }
+
+/** A multipart upload (images); the browser writes the boundary. */
+export async function apiUpload(path, body) {
+  const token = localStorage.getItem(KEYS.sessionToken);
+  let response;
+  try {
+    response = await fetch(`${API_BASE}/${path}`, {
+      method: 'POST',
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      body,
+      cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'error-network', e.message);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
+  return data;
+}

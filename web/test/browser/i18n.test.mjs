@@ -92,6 +92,10 @@ const pages = [
   ['user area', '/dashboard', DEMO_USER],
   ['admin users table', '/admin/tables/users', DEMO_ADMIN, (p) => p.waitForSelector('.rdt_TableRow')],
   ['admin ICO table (empty ledger)', '/admin/tables/ICO', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
+  ['admin NFT staking (no stakes)', '/admin/tables/NFTStaking', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
+  ['admin LVLX staking (no stakes)', '/admin/tables/LVLXStaking', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
+  ['admin edit content (with errors)', '/admin/edit-content', DEMO_ADMIN, async (p) => p.click('form.content-form button[type=submit]')],
+  ['private protocol (nothing written yet)', '/vanguardprivateprotocol', DEMO_USER, (p) => p.waitForSelector('section.page p.muted')],
   ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
   ['landing', '/landing', {}],
 ];

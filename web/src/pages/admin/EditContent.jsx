@@ -1,0 +1,145 @@
+// admin/edit-content: the title, text and image of each content block user pages show (the
+// private-protocol page and the dashboard notice), per language. Saved blocks show on the user
+// pages at their next visit, without a redeploy.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { BLOCKS, listContent, saveContent, uploadContentImage } from '../../api/content.js';
+import { LANGUAGES } from '../../i18n.js';
+import useCoreForm from '../../components/useCoreForm.js';
+import TextField, { FieldError } from '../../components/TextField.jsx';
+import useSubmit from '../../components/useSubmit.js';
+import Spinner from '../../components/Spinner.jsx';
+import { toastError } from '../../toast.jsx';
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg'];
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+
+function BlockForm({ name, language, stored, onSaved }) {
+  const { t } = useTranslation();
+  const descriptionId = useId();
+  const fileRef = useRef(null);
+  const form = useCoreForm(
+    { title: { rule: 'contentTitle' }, description: { rule: 'contentDescription' } },
+    { title: stored?.title ?? '', description: stored?.description ?? '' },
+  );
+  const [file, setFile] = useState(null);
+  const [clearImage, setClearImage] = useState(false);
+  const [fileError, setFileError] = useState(null);
+
+  const pick = (event) => {
+    const chosen = event.target.files?.[0] ?? null;
+    const wrong = chosen && (!IMAGE_TYPES.includes(chosen.type) ? 'content-image-type' : chosen.size > MAX_IMAGE_BYTES ? 'content-image-size' : null);
+    setFileError(wrong);
+    setFile(wrong ? null : chosen);
+    if (chosen && !wrong) setClearImage(false);
+  };
+
+  const [sending, submit] = useSubmit(async () => {
+    if (!form.validateAll() || fileError) return;
+    let saved = await saveContent(name, language, { title: form.values.title, description: form.values.description, clearImage });
+    if (file) saved = await uploadContentImage(name, language, file);
+    setFile(null);
+    setClearImage(false);
+    if (fileRef.current) fileRef.current.value = '';
+    onSaved(saved);
+    toast.success(t('content-saved'));
+  });
+
+  const image = clearImage ? null : stored?.image;
+  return (
+    <form
+      className="form content-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <TextField name="title" label={t('content-title')} form={form} />
+      <div className="field">
+        <label htmlFor={descriptionId}>{t('content-description')}</label>
+        <textarea
+          id={descriptionId}
+          rows={8}
+          value={form.values.description}
+          aria-invalid={Boolean(form.errors.description)}
+          aria-describedby={`${descriptionId}-error`}
+          onChange={(e) => form.set('description', e.target.value)}
+        />
+        <FieldError id={`${descriptionId}-error`} error={form.errors.description} />
+      </div>
+      <fieldset className="field content-image">
+        <legend>{t('content-image')}</legend>
+        {image ? <img src={image} alt={t('content-image-current')} /> : <p className="muted">{t('content-image-none')}</p>}
+        <input ref={fileRef} type="file" accept={IMAGE_TYPES.join(',')} aria-label={t('content-image-choose')} onChange={pick} />
+        <FieldError id={`${descriptionId}-file`} error={fileError} />
+        {stored?.image && !clearImage && (
+          <button type="button" className="button secondary small" onClick={() => setClearImage(true)}>
+            {t('content-image-remove')}
+          </button>
+        )}
+      </fieldset>
+      <button type="submit" className="button" disabled={sending} aria-busy={sending}>
+        {sending ? t('content-saving') : t('content-save')}
+      </button>
+    </form>
+  );
+}
+
+export default function EditContent() {
+  const { t, i18n } = useTranslation();
+  const [blocks, setBlocks] = useState(null);
+  const [name, setName] = useState(BLOCKS[0]);
+  const [language, setLanguage] = useState(LANGUAGES.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en');
+  const blockId = useId();
+  const languageId = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    listContent(controller.signal).then(
+      (answer) => setBlocks(answer.blocks),
+      (e) => {
+        if (e.name === 'AbortError') return;
+        toastError(e);
+        setBlocks([]);
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  const saved = useCallback(
+    (block) => setBlocks((all) => [...all.filter((b) => b.block !== block.block || b.language !== block.language), block]),
+    [],
+  );
+  const stored = blocks?.find((b) => b.block === name && b.language === language);
+  return (
+    <section className="page admin-page">
+      <h1>{t('admin-menu-edit-content')}</h1>
+      <p className="muted">{t('content-help')}</p>
+      <div className="table-tools">
+        <div className="field">
+          <label htmlFor={blockId}>{t('content-block')}</label>
+          <select id={blockId} value={name} onChange={(e) => setName(e.target.value)}>
+            {BLOCKS.map((b) => (
+              <option key={b} value={b}>
+                {t(`content-block-${b}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={languageId}>{t('content-language')}</label>
+          <select id={languageId} value={language} onChange={(e) => setLanguage(e.target.value)}>
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {t(`language-${l}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {blocks === null ? <Spinner /> : <BlockForm key={`${name}:${language}:${stored?.updatedAt ?? 0}`} name={name} language={language} stored={stored} onSaved={saved} />}
+    </section>
+  );
+}
