@@ -213,10 +213,7 @@ async fn images_are_reencoded_served_replaced_and_cleared() {
     let (status, body) = upload(&w, &admin, path, b"<svg onload=alert(1)>").await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Some("error-media-type")
-        )
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, Some("error-media-type"))
     );
 
     let (status, first) = upload(&w, &admin, path, &png()).await;

@@ -280,29 +280,49 @@ pub(crate) fn permutation_by<K: Ord + Copy>(rows: usize, key: impl Fn(usize) -> 
 }
 
 /// A stable ascending permutation of rows by an amount. Comparison-sorting 10^6 (u128, row)
-/// pairs takes a quarter of a second in WebAssembly; instead the amounts' leading 64 bits are
-/// radix-sorted (stable, so equal keys keep row order), and the rare runs whose leading bits
-/// tie are then put in exact order.
+/// pairs takes a quarter of a second in WebAssembly; instead each row becomes one u64 that
+/// sorts like its amount: the amount's bit length and leading bits (a floating-point-like key,
+/// so small and huge amounts keep the same relative precision) above the row number. Those are
+/// radix-sorted, and the rare rows whose keys tie but whose amounts differ are then put in
+/// exact order.
 pub(crate) fn permutation_by_amount(rows: usize, value: impl Fn(usize) -> u128) -> Vec<u32> {
-    let max = (0..rows).map(&value).max().unwrap_or(0);
-    let shift = (128 - max.leading_zeros()).saturating_sub(64);
-    let mut keys: Vec<(u64, u32)> = (0..rows)
-        .map(|r| ((value(r) >> shift) as u64, r as u32))
+    const LENGTH_BITS: u32 = 8;
+    let row_bits = u64::BITS - (rows.max(1) as u64 - 1).leading_zeros();
+    let mantissa_bits = u64::BITS - row_bits - LENGTH_BITS;
+    let key = |v: u128| -> u64 {
+        let length = 128 - v.leading_zeros();
+        let mantissa = if length <= mantissa_bits {
+            v << (mantissa_bits - length)
+        } else {
+            v >> (length - mantissa_bits)
+        };
+        (u64::from(length) << mantissa_bits) | mantissa as u64
+    };
+    let rows_mask = (1u64 << row_bits) - 1;
+    let mut keys: Vec<u64> = (0..rows)
+        .map(|r| (key(value(r)) << row_bits) | r as u64)
         .collect();
-    radsort::sort_by_key(&mut keys, |k| k.0);
-    let mut order: Vec<u32> = keys.iter().map(|k| k.1).collect();
-    if shift > 0 {
-        let mut start = 0;
-        while start < rows {
-            let mut end = start + 1;
-            while end < rows && keys[end].0 == keys[start].0 {
-                end += 1;
-            }
-            if end - start > 1 {
-                order[start..end].sort_unstable_by_key(|&r| (value(r as usize), r));
-            }
-            start = end;
+    // Stable on the amount part alone: equal amounts keep row order, and the digits that
+    // hold only row numbers cost no pass.
+    radsort::sort_by_key(&mut keys, |&k| k >> row_bits);
+    let mut order: Vec<u32> = keys.iter().map(|k| (k & rows_mask) as u32).collect();
+    // Only keys of amounts longer than the mantissa can tie without being equal.
+    let exact_below = (u64::from(mantissa_bits) + 1) << (mantissa_bits + row_bits);
+    let mut start = keys.partition_point(|&k| k < exact_below);
+    let leading = |k: u64| k >> row_bits;
+    while start < rows {
+        let mut end = start + 1;
+        while end < rows && leading(keys[end]) == leading(keys[start]) {
+            end += 1;
         }
+        if end - start > 1 {
+            let run = &mut order[start..end];
+            let first = value(run[0] as usize);
+            if run.iter().any(|&r| value(r as usize) != first) {
+                run.sort_unstable_by_key(|&r| (value(r as usize), r));
+            }
+        }
+        start = end;
     }
     order
 }
@@ -404,6 +424,39 @@ mod tests {
         let want = permutation_by(values.len(), |r| values[r]);
         assert_eq!(got, want);
         assert_eq!(got, vec![5, 1, 4, 7, 3, 6, 2, 0]);
+    }
+
+    #[test]
+    fn amount_permutation_is_exact_when_many_rows_share_leading_bits() {
+        // 5000 rows: 13 bits of row number leave 51 key bits, so amounts of ~100 bits tie in
+        // their leading bits by the hundred.
+        let values: Vec<u128> = (0..5000u128)
+            .map(|i| (1 << 100) + ((i * 7919) % 613) * (1 << 20) + (i * 31) % 5)
+            .collect();
+        let got = permutation_by_amount(values.len(), |r| values[r]);
+        let want = permutation_by(values.len(), |r| values[r]);
+        assert_eq!(got, want);
+        assert_eq!(permutation_by_amount(0, |_| 0), Vec::<u32>::new());
+        // Amounts of every magnitude from 0 to 2^127, with repeats.
+        let mut x: u128 = 0x9E37_79B9_7F4A_7C15;
+        let mixed: Vec<u128> = (0..20_000)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let v = x >> (x % 128) as u32;
+                if v % 7 == 0 {
+                    1_000_000_000_000_000_000
+                } else {
+                    v
+                }
+            })
+            .collect();
+        assert_eq!(
+            permutation_by_amount(mixed.len(), |r| mixed[r]),
+            permutation_by(mixed.len(), |r| mixed[r])
+        );
+        assert_eq!(permutation_by_amount(1, |_| 9), vec![0]);
     }
 
     #[test]
