@@ -164,7 +164,7 @@ describe('redirects, referral links, 404 and errors', () => {
   });
   test('a page that fails to load shows Unexpected Application Error! with the error text', async () => {
     const page = await openPage(browser, server.url, { storage: user, cookies: consent });
-    await page.route(/page-placeholder\.[0-9a-f]+\.js$/, (route) => route.abort());
+    await page.route(/page-dashboard\.[0-9a-f]+\.js$/, (route) => route.abort());
     await page.goto('/dashboard');
     await settled(page);
     assert.equal(await page.textContent('h1'), 'Unexpected Application Error!');

@@ -160,8 +160,9 @@ open(sys.argv[1],'wb').write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack
   assert.equal(await user.locator('.notice-block p').count(), 2);
   await user.getByRole('button', { name: en['language-es'] }).click();
   await user.waitForSelector('.notice-block h2 >> text=Mantenimiento el domingo');
-  const image = await user.locator('.notice-block img').evaluate((img) => img.complete && img.naturalWidth);
-  assert.equal(image, 16);
+  // The uploaded image, served back re-encoded (16 × 8 pixels).
+  await user.waitForFunction(() => document.querySelector('.notice-block img')?.naturalWidth > 0);
+  assert.equal(await user.locator('.notice-block img').evaluate((img) => img.naturalWidth), 16);
   await user.screenshot({ path: join(SHOTS, 'user-dashboard-notice.png') });
 
   // The private protocol has no Spanish text: the English one shows, as text, never as markup.
