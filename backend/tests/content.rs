@@ -173,6 +173,13 @@ async fn bad_edits_are_refused_with_the_cores_messages() {
     )
     .await;
     assert_eq!(blank.body["code"], "validations-req");
+    // The longest text in the widest characters still fits the request limit.
+    let widest = put(
+        "/api/v1/admin/content/private-protocol/en",
+        json!({"title": "🙂".repeat(120), "description": "🙂".repeat(4000)}),
+    )
+    .await;
+    assert_eq!(widest.status, StatusCode::OK, "{:?}", widest.body);
     let unknown = put(
         "/api/v1/admin/content/home/en",
         json!({"title": "a", "description": "b"}),

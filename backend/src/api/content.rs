@@ -16,12 +16,15 @@ use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::{Filter, Rejection};
 
-use super::{images, json, json_body};
+use super::{images, json};
 use crate::error::ApiError;
 use crate::session::{self, Authed};
 use crate::{now_ms, App};
 use lvlx_core::content;
 use lvlx_core::validation::{self, Field};
+
+/// A block's JSON: 4000 characters of up to 4 bytes each, escaped, fit well within this.
+const MAX_EDIT_BODY: u64 = 64 * 1024;
 
 /// Where the browser finds content images.
 pub const PUBLIC_PATH: &str = "/content/";
@@ -128,7 +131,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let edit = warp::path!("admin" / "content" / String / String)
         .and(warp::put())
         .and(session::admin(app.clone()))
-        .and(json_body::<Edit>())
+        .and(warp::body::content_length_limit(MAX_EDIT_BODY))
+        .and(warp::body::json::<Edit>())
         .and(with.clone())
         .and_then(|block: String, language: String, who: Authed, edit: Edit, app: App| async move {
             checked(&block, &language).map_err(reject)?;
