@@ -13,6 +13,7 @@ pub mod display;
 pub mod guard;
 pub mod seal;
 pub mod session;
+pub mod siwe;
 pub mod validation;
 
 #[cfg(feature = "wasm")]

@@ -327,3 +327,35 @@ impl StakeRows {
         self.0.csv()
     }
 }
+
+/// `siweMessage(domain, address, statement, uri, nonce, issuedAtMs, expirationMs)`: the EIP-4361
+/// text the wallet signs to link itself (chain 137).
+#[wasm_bindgen(js_name = siweMessage)]
+pub fn siwe_message(
+    domain: &str,
+    address: &str,
+    statement: &str,
+    uri: &str,
+    nonce: &str,
+    issued_at_ms: f64,
+    expiration_ms: f64,
+) -> Result<String, JsError> {
+    let address = crate::siwe::checksummed(address).ok_or_else(|| js_error("not an address"))?;
+    Ok(crate::siwe::Message {
+        domain: domain.to_string(),
+        address,
+        statement: statement.to_string(),
+        uri: uri.to_string(),
+        chain_id: crate::siwe::CHAIN_ID,
+        nonce: nonce.to_string(),
+        issued_at: whole_number(issued_at_ms)?,
+        expiration_time: whole_number(expiration_ms)?,
+    }
+    .to_text())
+}
+
+/// `checksumAddress(address)`: the EIP-55 form, or null when it is not an address.
+#[wasm_bindgen(js_name = checksumAddress)]
+pub fn checksum_address(address: &str) -> Option<String> {
+    crate::siwe::checksummed(address)
+}

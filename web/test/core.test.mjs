@@ -63,3 +63,34 @@ for (const file of files.filter((f) => f !== TABLES)) {
     });
   }
 }
+
+test('the wallet-linking message is the EIP-4361 text the server checks', () => {
+  const text = core.siweMessage({
+    domain: '127.0.0.1:8080',
+    address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+    statement: 'Link this wallet to your LVLX account.',
+    uri: 'http://127.0.0.1:8080',
+    nonce: 'a1b2c3d4e5f60718293a4b5c',
+    issuedAt: 1_789_999_999_000,
+    expirationTime: 1_790_000_599_000,
+  });
+  assert.equal(
+    text,
+    [
+      '127.0.0.1:8080 wants you to sign in with your Ethereum account:',
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      '',
+      'Link this wallet to your LVLX account.',
+      '',
+      'URI: http://127.0.0.1:8080',
+      'Version: 1',
+      'Chain ID: 137',
+      'Nonce: a1b2c3d4e5f60718293a4b5c',
+      'Issued At: 2026-09-21T14:13:19.000Z',
+      'Expiration Time: 2026-09-21T14:23:19.000Z',
+    ].join('\n'),
+  );
+  assert.equal(core.checksumAddress('0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266'), '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+  assert.equal(core.checksumAddress('0x123'), null);
+  assert.throws(() => core.siweMessage({ domain: 'x', address: 'nope', statement: '', uri: '', nonce: 'n', issuedAt: 0, expirationTime: 0 }));
+});

@@ -43,5 +43,9 @@ export const loadUserRows = (bytes) => new core.UserRows(bytes);
 /** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */
 export const loadStakeRows = (bytes, kind, side, nowMs) => new core.StakeRows(bytes, kind, side, nowMs);
 
+/** Wallet linking (EIP-4361): the text the wallet signs, chain 137; addresses in their EIP-55 form. */
+export const siweMessage = (m) => core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
+export const checksumAddress = (address) => core.checksumAddress(address) ?? null;
+
 /** The secret-key form's value sealed (AES-256-GCM) with the configured pass key. */
 export const sealForTransport = (value, passKey, nonce) => core.sealForTransport(value, passKey, nonce);
