@@ -148,6 +148,10 @@ pub fn verify(text: &str, signature: &str, expect: &Expect) -> Result<String, Si
     {
         return Err(SiweError::Time);
     }
+    // EIP-4361: the address is written in its EIP-55 (checksummed) form.
+    if checksummed(&message.address).as_deref() != Some(message.address.as_str()) {
+        return Err(SiweError::Malformed);
+    }
     let named = Address::from_str(message.address.trim_start_matches("0x"))
         .map_err(|_| SiweError::Malformed)?;
     let mut signature = Signature::from_str(signature.trim_start_matches("0x"))
