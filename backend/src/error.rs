@@ -40,6 +40,12 @@ pub enum ApiError {
     SecretWrong,
     #[error("no operational key has been provisioned")]
     SecretMissing,
+    #[error("wallet link refused: {0}")]
+    WalletLink(lvlx_core::siwe::SiweError),
+    #[error("this wallet belongs to another account")]
+    WalletTaken,
+    #[error("this account already has another wallet")]
+    WalletAlreadyLinked,
     #[error("too many requests, retry in {retry_after_secs} s")]
     TooManyRequests { retry_after_secs: u64 },
     /// Details are logged, never sent.
@@ -67,7 +73,10 @@ impl ApiError {
             ApiError::Code | ApiError::Captcha | ApiError::ReferralUnknown => {
                 StatusCode::BAD_REQUEST
             }
-            ApiError::EmailTaken => StatusCode::CONFLICT,
+            ApiError::EmailTaken | ApiError::WalletTaken | ApiError::WalletAlreadyLinked => {
+                StatusCode::CONFLICT
+            }
+            ApiError::WalletLink(_) => StatusCode::BAD_REQUEST,
             ApiError::Forbidden | ApiError::SecretWrong => StatusCode::FORBIDDEN,
             ApiError::SecretMissing => StatusCode::CONFLICT,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -90,6 +99,9 @@ impl ApiError {
             ApiError::Captcha => "error-captcha",
             ApiError::ReferralUnknown => "error-referral-unknown",
             ApiError::EmailTaken => "error-email-taken",
+            ApiError::WalletLink(e) => e.key(),
+            ApiError::WalletTaken => "wallet-taken",
+            ApiError::WalletAlreadyLinked => "wallet-already-linked",
             ApiError::Forbidden => "error-forbidden",
             ApiError::SecretWrong => "secretKey.failed",
             ApiError::SecretMissing => "error-secret-missing",

@@ -73,6 +73,51 @@ pub fn record(c: &Connection, product: &str, entry: &Entry) -> Result<bool, ApiE
     Ok(true)
 }
 
+/// Gives `user` the entries kept for `wallet` while no account had linked it, in ledger order,
+/// moving the user's balance as [`record`] would have. Returns how many were attached. Run
+/// inside the caller's transaction.
+pub fn attach_wallet(
+    c: &Connection,
+    product: &str,
+    user: UserId,
+    wallet: &str,
+) -> Result<usize, ApiError> {
+    let mut stmt = c.prepare(
+        "SELECT id, token, amount FROM ico_transactions
+         WHERE user_id IS NULL AND wallet = ?1 COLLATE NOCASE ORDER BY created_at, id",
+    )?;
+    let entries = stmt
+        .query_map([wallet], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    let balance: String = c.query_row(
+        "SELECT lvlx_balance FROM users WHERE id = ?1",
+        [user.0],
+        |r| r.get(0),
+    )?;
+    let mut balance = units(&balance)?;
+    for (id, token, amount) in &entries {
+        balance = apply(balance, product, token, units(amount)?)?;
+        c.execute(
+            "UPDATE ico_transactions SET user_id = ?1 WHERE id = ?2",
+            params![user.0, id],
+        )?;
+    }
+    c.execute(
+        "UPDATE users SET lvlx_balance = ?1 WHERE id = ?2",
+        params![balance.to_string(), user.0],
+    )?;
+    Ok(entries.len())
+}
+
 /// A user's LVLX after an entry: purchases add, retirements take their LVLX value (never below 0).
 pub fn apply(balance: Units, product: &str, token: &str, amount: Units) -> Result<Units, ApiError> {
     let overflow = || ApiError::Internal("LVLX balance overflow".into());

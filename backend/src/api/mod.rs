@@ -9,6 +9,7 @@ mod keys;
 mod sessions;
 mod settings;
 mod statistics;
+mod wallet;
 
 use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
@@ -34,7 +35,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(keys::routes(app.clone()))
         .unify()
-        .or(content::routes(app))
+        .or(content::routes(app.clone()))
+        .unify()
+        .or(wallet::routes(app))
         .unify()
         .boxed();
     warp::path("api")

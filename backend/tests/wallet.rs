@@ -1,0 +1,295 @@
+//! Wallet linking by Sign-In-With-Ethereum through the HTTP API: a wallet's real signature links
+//! it once; forged, replayed, foreign and expired messages are refused; a wallet belongs to one
+//! account; purchases kept for an unlinked wallet follow it to the account.
+
+mod common;
+
+use common::{world, World};
+use ethers_core::k256::ecdsa::SigningKey;
+use ethers_core::types::{Signature, U256};
+use ethers_core::utils::{hash_message, secret_key_to_address, to_checksum};
+use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::{ledger, routes};
+use lvlx_core::siwe::Message;
+use serde_json::{json, Value};
+use warp::http::StatusCode;
+
+const HOST: &str = "127.0.0.1:8080";
+
+/// anvil's public development keys.
+fn key(n: usize) -> SigningKey {
+    let hex = [
+        "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+        "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    ][n];
+    let bytes: Vec<u8> = (0..32)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    SigningKey::from_slice(&bytes).unwrap()
+}
+
+fn address(key: &SigningKey) -> String {
+    to_checksum(&secret_key_to_address(key), None)
+}
+
+fn sign(key: &SigningKey, text: &str) -> String {
+    let (sig, recovery) = key
+        .sign_prehash_recoverable(hash_message(text).as_bytes())
+        .unwrap();
+    let bytes = sig.to_bytes();
+    let signature = Signature {
+        r: U256::from_big_endian(&bytes[..32]),
+        s: U256::from_big_endian(&bytes[32..]),
+        v: u64::from(recovery.to_byte()) + 27,
+    };
+    format!("0x{signature}")
+}
+
+async fn post(w: &World, token: &str, path: &str, body: Value, host: &str) -> (StatusCode, Value) {
+    let res = warp::test::request()
+        .method("POST")
+        .path(path)
+        .header("host", host)
+        .header("authorization", format!("Bearer {token}"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .reply(&routes(w.app.clone()))
+        .await;
+    (
+        res.status(),
+        serde_json::from_slice(res.body()).unwrap_or(Value::Null),
+    )
+}
+
+/// A message for a fresh nonce, as the browser builds it.
+async fn message(w: &World, token: &str, signer: &SigningKey) -> Message {
+    let (status, n) = post(w, token, "/api/v1/wallet/nonce", json!({}), HOST).await;
+    assert_eq!(status, StatusCode::OK, "{n}");
+    assert_eq!(n["nonce"].as_str().unwrap().len(), 32, "128 bits");
+    Message {
+        domain: HOST.into(),
+        address: address(signer),
+        statement: "Link this wallet to your LVLX account.".into(),
+        uri: format!("http://{HOST}"),
+        chain_id: n["chainId"].as_u64().unwrap(),
+        nonce: n["nonce"].as_str().unwrap().into(),
+        issued_at: n["issuedAt"].as_i64().unwrap(),
+        expiration_time: n["expirationTime"].as_i64().unwrap(),
+    }
+}
+
+async fn link(w: &World, token: &str, text: &str, signature: &str) -> (StatusCode, Value) {
+    post(
+        w,
+        token,
+        "/api/v1/wallet/link",
+        json!({"message": text, "signature": signature}),
+        HOST,
+    )
+    .await
+}
+
+async fn stored_wallet(w: &World, email: &'static str) -> Option<String> {
+    w.app
+        .db
+        .run(move |c| {
+            Ok(
+                c.query_row("SELECT wallet FROM users WHERE email = ?1", [email], |r| {
+                    r.get(0)
+                })?,
+            )
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_real_signature_links_the_wallet_once_and_a_replay_is_refused() {
+    let w = world().await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    // The demo user starts with a wallet of its own; a member without one is what linking is for.
+    w.app
+        .db
+        .run(|c| {
+            Ok(c.execute(
+                "UPDATE users SET wallet = NULL WHERE email = ?1",
+                [DEMO_USER.0],
+            )?)
+        })
+        .await
+        .unwrap();
+    let k = key(0);
+    let text = message(&w, &user, &k).await.to_text();
+    let signature = sign(&k, &text);
+    let (status, body) = link(&w, &user, &text, &signature).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["wallet"], "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    assert_eq!(
+        stored_wallet(&w, DEMO_USER.0).await.as_deref(),
+        Some("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+    );
+
+    // The same signed message again: its nonce is spent.
+    let (status, body) = link(&w, &user, &text, &signature).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("wallet-link-expired"))
+    );
+
+    // Another wallet for the same account is refused, and so is the first wallet for another account.
+    let other = message(&w, &user, &key(1)).await.to_text();
+    let (status, body) = link(&w, &user, &other, &sign(&key(1), &other)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::CONFLICT, Some("wallet-already-linked"))
+    );
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let again = message(&w, &admin, &k).await.to_text();
+    let (status, body) = link(&w, &admin, &again, &sign(&k, &again)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::CONFLICT, Some("wallet-taken"))
+    );
+}
+
+#[tokio::test]
+async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce() {
+    let w = world().await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let before = stored_wallet(&w, DEMO_USER.0).await;
+    let k = key(0);
+
+    // Signed by another key than the address it names.
+    let m = message(&w, &user, &k).await;
+    let text = m.to_text();
+    let (status, body) = link(&w, &user, &text, &sign(&key(1), &text)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("wallet-link-failed"))
+    );
+    // That attempt spent the nonce: the right signature now comes too late.
+    let (status, _) = link(&w, &user, &text, &sign(&k, &text)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // For another site, another chain, or a nonce never issued to this account.
+    for edit in [
+        |m: &mut Message| m.domain = "evil.example".into(),
+        |m: &mut Message| m.chain_id = 1,
+    ] {
+        let mut m = message(&w, &user, &k).await;
+        edit(&mut m);
+        let text = m.to_text();
+        let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("wallet-link-failed")),
+            "{text}"
+        );
+    }
+    let invented = Message {
+        nonce: "0123456789abcdef0123456789abcdef".into(),
+        ..m.clone()
+    }
+    .to_text();
+    let (status, _) = link(&w, &user, &invented, &sign(&k, &invented)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    // An issued nonce past its 10 minutes.
+    let m = message(&w, &user, &k).await;
+    let nonce = m.nonce.clone();
+    w.app
+        .db
+        .run(move |c| {
+            Ok(c.execute(
+                "UPDATE wallet_nonces SET expires_at = 0 WHERE nonce = ?1",
+                [nonce],
+            )?)
+        })
+        .await
+        .unwrap();
+    let text = m.to_text();
+    let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("wallet-link-expired"))
+    );
+
+    assert_eq!(
+        stored_wallet(&w, DEMO_USER.0).await,
+        before,
+        "nothing was linked"
+    );
+    // Nonces are limited per account.
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(
+            post(&w, &user, "/api/v1/wallet/nonce", json!({}), HOST)
+                .await
+                .0,
+        );
+    }
+    assert_eq!(statuses.last(), Some(&StatusCode::TOO_MANY_REQUESTS));
+    let anonymous = warp::test::request()
+        .method("POST")
+        .path("/api/v1/wallet/nonce")
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
+    let w = world().await;
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    w.app
+        .db
+        .run(|c| {
+            Ok(c.execute(
+                "UPDATE users SET wallet = NULL, lvlx_balance = '0' WHERE email = ?1",
+                [DEMO_USER.0],
+            )?)
+        })
+        .await
+        .unwrap();
+    let k = key(1);
+    let wallet = address(&k);
+    let stored = wallet.to_lowercase();
+    w.app
+        .db
+        .run(move |c| {
+            for (i, amount) in [(0, 5_000_000_000_000_000_000u128), (1, 7)] {
+                ledger::record(
+                    c,
+                    "LVLX",
+                    &ledger::Entry {
+                        user: None,
+                        wallet: Some(stored.clone()),
+                        created_at: 1_790_000_000_000 + i,
+                        token: "LVLX".into(),
+                        amount,
+                        tx_hash: format!("0x{:064x}", i + 1),
+                        log_index: 0,
+                    },
+                )?;
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let text = message(&w, &user, &k).await.to_text();
+    let (status, _) = link(&w, &user, &text, &sign(&k, &text)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (balance, attached): (String, i64) = w
+        .app
+        .db
+        .run(|c| {
+            Ok(c.query_row(
+                "SELECT lvlx_balance, (SELECT COUNT(*) FROM ico_transactions t WHERE t.user_id = u.id) FROM users u WHERE email = ?1",
+                [DEMO_USER.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!((balance.as_str(), attached), ("5000000000000000007", 2));
+}
