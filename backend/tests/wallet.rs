@@ -5,45 +5,14 @@
 mod common;
 
 use common::{world, World};
-use ethers_core::k256::ecdsa::SigningKey;
-use ethers_core::types::{Signature, U256};
-use ethers_core::utils::{hash_message, secret_key_to_address, to_checksum};
 use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::{ledger, routes};
+use lvlx_core::siwe::dev::{address, key, sign, SigningKey};
 use lvlx_core::siwe::Message;
 use serde_json::{json, Value};
 use warp::http::StatusCode;
 
 const HOST: &str = "127.0.0.1:8080";
-
-/// anvil's public development keys.
-fn key(n: usize) -> SigningKey {
-    let hex = [
-        "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-        "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-    ][n];
-    let bytes: Vec<u8> = (0..32)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
-    SigningKey::from_slice(&bytes).unwrap()
-}
-
-fn address(key: &SigningKey) -> String {
-    to_checksum(&secret_key_to_address(key), None)
-}
-
-fn sign(key: &SigningKey, text: &str) -> String {
-    let (sig, recovery) = key
-        .sign_prehash_recoverable(hash_message(text).as_bytes())
-        .unwrap();
-    let bytes = sig.to_bytes();
-    let signature = Signature {
-        r: U256::from_big_endian(&bytes[..32]),
-        s: U256::from_big_endian(&bytes[32..]),
-        v: u64::from(recovery.to_byte()) + 27,
-    };
-    format!("0x{signature}")
-}
 
 async fn post(w: &World, token: &str, path: &str, body: Value, host: &str) -> (StatusCode, Value) {
     let res = warp::test::request()

@@ -176,33 +176,34 @@ pub fn checksummed(address: &str) -> Option<String> {
         .map(|a| to_checksum(&a, None))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ethers_core::k256::ecdsa::SigningKey;
-    use ethers_core::types::U256;
-    use ethers_core::utils::{hash_message, secret_key_to_address};
+/// A wallet in tests: anvil's public development keys signing as `personal_sign` does.
+#[cfg(any(test, feature = "dev-wallet"))]
+pub mod dev {
+    pub use ethers_core::k256::ecdsa::SigningKey;
+    use ethers_core::types::{Signature, U256};
+    use ethers_core::utils::{hash_message, secret_key_to_address, to_checksum};
 
-    const NOW: i64 = 1_790_000_000_000;
-
-    /// anvil's first two public development keys.
-    fn key(n: usize) -> SigningKey {
+    /// anvil's first two development keys (public; never for real funds).
+    pub fn key(n: usize) -> SigningKey {
         let hex = [
             "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
             "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
         ][n];
-        SigningKey::from_slice(
-            &(0..32)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-                .collect::<Vec<_>>(),
-        )
-        .unwrap()
+        let bytes: Vec<u8> = (0..32)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect();
+        SigningKey::from_slice(&bytes).expect("a valid key")
     }
 
-    fn sign(key: &SigningKey, text: &str) -> String {
+    pub fn address(key: &SigningKey) -> String {
+        to_checksum(&secret_key_to_address(key), None)
+    }
+
+    /// The 65-byte signature (v = 27/28) of `text` with the EIP-191 prefix, as 0x hex.
+    pub fn sign(key: &SigningKey, text: &str) -> String {
         let (sig, recovery) = key
             .sign_prehash_recoverable(hash_message(text).as_bytes())
-            .unwrap();
+            .expect("signing");
         let bytes = sig.to_bytes();
         let signature = Signature {
             r: U256::from_big_endian(&bytes[..32]),
@@ -211,11 +212,19 @@ mod tests {
         };
         format!("0x{signature}")
     }
+}
 
-    fn message(key: &SigningKey) -> Message {
+#[cfg(test)]
+mod tests {
+    use super::dev::{address, key, sign};
+    use super::*;
+
+    const NOW: i64 = 1_790_000_000_000;
+
+    fn message(key: &super::dev::SigningKey) -> Message {
         Message {
             domain: "127.0.0.1:8080".into(),
-            address: to_checksum(&secret_key_to_address(key), None),
+            address: address(key),
             statement: "Link this wallet to your LVLX account.".into(),
             uri: "http://127.0.0.1:8080".into(),
             chain_id: CHAIN_ID,

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use warp::filters::BoxedFilter;
 use warp::{Filter, Rejection};
 
-use super::{json, json_body};
+use super::{json, json_body, reject};
 use crate::captcha::{self, Answer};
 use crate::code::{self, Purpose};
 use crate::error::ApiError;
@@ -31,10 +31,6 @@ fn language_or(asked: Option<String>, fallback: &str) -> String {
     asked
         .filter(|l| crate::mail::LANGUAGES.contains(&l.as_str()))
         .unwrap_or_else(|| fallback.to_string())
-}
-
-fn reject(e: ApiError) -> Rejection {
-    warp::reject::custom(e)
 }
 
 /// Checks the captcha and spends it (single use).

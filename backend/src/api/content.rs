@@ -16,7 +16,7 @@ use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::{Filter, Rejection};
 
-use super::{images, json};
+use super::{images, json, reject};
 use crate::error::ApiError;
 use crate::session::{self, Authed};
 use crate::{now_ms, App};
@@ -82,10 +82,6 @@ fn checked(block: &str, language: &str) -> Result<(), ApiError> {
     } else {
         Err(ApiError::NotFound)
     }
-}
-
-fn reject(e: ApiError) -> Rejection {
-    warp::reject::custom(e)
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {

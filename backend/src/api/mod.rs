@@ -66,6 +66,11 @@ pub fn json_body<T: serde::de::DeserializeOwned + Send>(
     warp::body::content_length_limit(MAX_JSON_BODY).and(warp::body::json())
 }
 
+/// An API error as a warp rejection (answered by `error::recover`).
+pub(crate) fn reject(e: error::ApiError) -> warp::Rejection {
+    warp::reject::custom(e)
+}
+
 pub(crate) fn json(value: &impl serde::Serialize) -> warp::reply::Response {
     warp::reply::json(value).into_response()
 }

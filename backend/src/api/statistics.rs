@@ -9,8 +9,7 @@ use warp::filters::BoxedFilter;
 use warp::http::header::CONTENT_TYPE;
 use warp::{Filter, Rejection, Reply};
 
-use super::json;
-use crate::error::ApiError;
+use super::{json, reject};
 use crate::session::{self, Authed};
 use crate::{ledger, now_ms, stakes, user, App};
 use lvlx_core::admin::stakes::Kind;
@@ -27,10 +26,6 @@ impl Limit {
     fn get(&self) -> u32 {
         self.limit.unwrap_or(100).min(1000)
     }
-}
-
-fn reject(e: ApiError) -> Rejection {
-    warp::reject::custom(e)
 }
 
 /// initDate and lastDate: the data's first and last times, or now when there is none.

@@ -15,7 +15,7 @@ use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::{Filter, Rejection};
 
-use super::{json, json_body};
+use super::{json, json_body, reject};
 use crate::error::ApiError;
 use crate::session::{self, Authed};
 use crate::user::UserId;
@@ -29,10 +29,6 @@ const OUTSTANDING: i64 = 5;
 struct Link {
     message: String,
     signature: String,
-}
-
-fn reject(e: ApiError) -> Rejection {
-    warp::reject::custom(e)
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
