@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start: set up what is missing, build, and serve the app on the embedded defaults
 # (SQLite in ./data, http://127.0.0.1:8080/; see lvlx.example.toml to change them), with a demo
-# admin, a demo user whose sign-in codes land in ./data/outbox, and seeded demo data.
+# admin, a demo user whose sign-in codes land in ./data/outbox, seeded demo data, and a local
+# Polygon-like chain (anvil, chain id 137, http://127.0.0.1:8545) with the contracts deployed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -10,4 +11,22 @@ scripts/build.sh
 # the admin screens (once: a ledger with rows is left as it is).
 target/release/lvlx demo
 target/release/lvlx seed --users 300 --ico-tx 3000 --nft-stakes 400 --lvlx-stakes 300 --seed 1
-exec target/release/lvlx serve "$@"
+
+# The development chain: anvil (npm) on loopback with chain id 137; its state is kept in
+# data/anvil-state.json, so purchases survive a restart like the database does. The contracts
+# are deployed once; `lvlx chain deploy` writes their addresses as [chain] into ./lvlx.toml (or
+# $LVLX_CONFIG) and does nothing when they are already there.
+ANVIL_PORT="${LVLX_ANVIL_PORT:-8545}"
+mkdir -p data
+node_modules/.bin/anvil --chain-id 137 --host 127.0.0.1 --port "$ANVIL_PORT" \
+  --state data/anvil-state.json --state-interval 30 --silent &
+anvil_pid=$!
+trap 'kill "$anvil_pid" 2>/dev/null; wait "$anvil_pid" 2>/dev/null' EXIT
+for _ in $(seq 100); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$ANVIL_PORT") 2>/dev/null && break
+  kill -0 "$anvil_pid" 2>/dev/null || { echo "anvil did not start (is port $ANVIL_PORT taken?)" >&2; exit 1; }
+  sleep 0.1
+done
+target/release/lvlx chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT"
+echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
+target/release/lvlx serve "$@"

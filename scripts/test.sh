@@ -22,6 +22,9 @@ scripts/build.sh --debug
 step "core vectors on the WebAssembly build"
 npm run --silent test:core
 
+step "contract artifacts match their sources (solc-js)"
+node contracts/build.mjs --check
+
 step "translations and source rules"
 npm run --silent test:source
 

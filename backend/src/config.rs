@@ -40,6 +40,36 @@ pub struct Config {
     /// Pass key the secret-key form seals its value with before sending (SPEC §7 POST key). It
     /// is public (every browser gets it): it keeps the value out of logs, it protects nothing.
     pub secret_pass_key: String,
+    /// The chain and the platform's contracts (DESIGN §5). Without it wallets cannot be used
+    /// and nothing is indexed; `lvlx chain deploy` writes it for the development chain.
+    pub chain: Option<Chain>,
+}
+
+/// Where the platform's contracts live and how the indexer reads them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    /// JSON-RPC endpoint the server indexes through (a node of its own in production).
+    pub rpc_url: String,
+    /// RPC endpoint offered to wallets that do not know the network yet (wallet_addEthereumChain).
+    pub public_rpc_url: String,
+    /// Block explorer for transaction links (`{explorer_url}/tx/{hash}`).
+    pub explorer_url: String,
+    /// Contract addresses.
+    pub usdt: String,
+    pub lvlx: String,
+    pub ico_sale: String,
+    /// First block to index: the sale's deployment block.
+    pub start_block: u64,
+    /// Blocks an event must be buried under before it is indexed (0 on the development chain;
+    /// Polygon reorganisations stay well under 64).
+    pub confirmations: u64,
+    /// Most blocks one eth_getLogs call spans (providers cap it; 1000–2000 is common).
+    pub max_block_range: u64,
+    /// Pause between polls when the indexer has caught up, in milliseconds.
+    pub poll_ms: u64,
+    /// Token image offered to wallets by "add token" (a URL); empty for the app's own logo.
+    pub token_image: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -100,6 +130,7 @@ impl Default for Config {
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,
             secret_pass_key: "lvlx-secret-key-transport".into(),
+            chain: None,
         }
     }
 }
@@ -107,10 +138,13 @@ impl Default for Config {
 impl Config {
     /// Loads the layers; `file` overrides the default `lvlx.toml` location.
     pub fn load(file: Option<PathBuf>) -> Result<Config, Box<figment::Error>> {
-        let file = file
-            .or_else(|| std::env::var_os("LVLX_CONFIG").map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from("lvlx.toml"));
-        Self::figment(file).extract().map_err(Box::new)
+        Self::figment(Self::file(file)).extract().map_err(Box::new)
+    }
+
+    /// The configuration file in effect: `file`, else `$LVLX_CONFIG`, else `./lvlx.toml`.
+    pub fn file(file: Option<PathBuf>) -> PathBuf {
+        file.or_else(|| std::env::var_os("LVLX_CONFIG").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("lvlx.toml"))
     }
 
     fn figment(file: PathBuf) -> Figment {

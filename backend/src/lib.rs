@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod api;
 pub mod captcha;
+pub mod chain;
 pub mod code;
 pub mod config;
 pub mod crypto;
@@ -13,6 +14,7 @@ pub mod db;
 pub mod error;
 pub mod ledger;
 pub mod limits;
+pub mod live;
 pub mod mail;
 pub mod password;
 pub mod secret;
@@ -44,6 +46,8 @@ pub struct App {
     pub mailer: mail::Mailer,
     pub auth_limit: limits::PerIp,
     pub code_limit: limits::PerIp,
+    /// Live pushes to open pages (indexed purchases).
+    pub hub: live::Hub,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,6 +73,7 @@ impl App {
             auth_limit: limits::PerIp::per_minute(config.auth_per_minute),
             // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
             code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
+            hub: live::Hub::default(),
             config: Arc::new(config),
             db,
         })

@@ -36,6 +36,11 @@ enum Command {
         #[command(subcommand)]
         command: SecretCommand,
     },
+    /// The development chain.
+    Chain {
+        #[command(subcommand)]
+        command: ChainCommand,
+    },
     /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
     Seed {
         #[arg(long, default_value_t = 300)]
@@ -48,6 +53,17 @@ enum Command {
         lvlx_stakes: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum ChainCommand {
+    /// Deploy mock USDT, LVLX and the ICO sale to an anvil node (chain id 137) and write their
+    /// addresses as the `[chain]` section of the configuration file. Does nothing when the
+    /// configured sale already exists on that node.
+    Deploy {
+        #[arg(long, default_value = "http://127.0.0.1:8545")]
+        rpc: String,
     },
 }
 
@@ -73,6 +89,7 @@ enum AdminCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let config_file = Config::file(cli.config.clone());
     let config = match Config::load(cli.config) {
         Ok(config) => config,
         Err(e) => {
@@ -172,6 +189,9 @@ fn main() -> ExitCode {
                 Ok(())
             })
         }
+        Command::Chain {
+            command: ChainCommand::Deploy { rpc },
+        } => deploy(&config, &config_file, &rpc),
         Command::Seed {
             users,
             ico_tx,
@@ -221,6 +241,50 @@ fn main() -> ExitCode {
                 serde_json::to_string_pretty(&config).unwrap_or_default()
             );
             ExitCode::SUCCESS
+        }
+    }
+}
+
+fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
+    use lvlx_backend::chain::{deploy, rpc::Rpc};
+    let rpc = Rpc::new(rpc_url);
+    if let Some(chain) = config.chain.as_ref().filter(|c| c.rpc_url == rpc_url) {
+        match deploy::is_deployed(&rpc, chain) {
+            Ok(true) => {
+                println!(
+                    "contracts already on {rpc_url}: ICO sale {}",
+                    chain.ico_sale
+                );
+                return ExitCode::SUCCESS;
+            }
+            Ok(false) => {}
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let result = deploy::deploy_dev(&rpc).and_then(|d| {
+        deploy::write_section(file, &deploy::dev_section(rpc_url, &d))?;
+        Ok(d)
+    });
+    match result {
+        Ok(d) => {
+            println!(
+                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}; owner {}, treasury {}; written to {}",
+                d.start_block,
+                d.usdt,
+                d.lvlx,
+                d.ico_sale,
+                d.owner,
+                d.treasury,
+                file.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("deploy failed: {e}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -284,6 +348,7 @@ fn serve(config: Config) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        lvlx_backend::chain::indexer::Indexer::spawn(&app);
         warp::serve(routes(app))
             .incoming(listener)
             .graceful(async {

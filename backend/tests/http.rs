@@ -55,7 +55,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 4);
+    assert_eq!(body["schema"], 5);
 }
 
 #[tokio::test]
@@ -68,7 +68,18 @@ async fn public_config_has_only_public_settings() {
     // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it).
     assert_eq!(
         keys,
-        ["landingUrl", "languages", "product", "secretPassKey"]
+        [
+            "chain",
+            "landingUrl",
+            "languages",
+            "product",
+            "secretPassKey"
+        ]
+    );
+    assert_eq!(
+        body["chain"],
+        serde_json::Value::Null,
+        "no chain configured"
     );
     assert!(!body.to_string().contains("jwt"));
 }

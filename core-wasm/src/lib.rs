@@ -7,6 +7,7 @@
 pub mod admin;
 pub mod amount;
 pub mod captcha;
+pub mod chain;
 pub mod content;
 pub mod date;
 pub mod display;

@@ -359,3 +359,47 @@ pub fn siwe_message(
 pub fn checksum_address(address: &str) -> Option<String> {
     crate::siwe::checksummed(address)
 }
+
+fn contract(name: &str) -> Result<crate::chain::Contract, JsError> {
+    crate::chain::Contract::parse(name).ok_or_else(|| js_error(format!("unknown contract {name}")))
+}
+
+/// `calldata(contract, function, args)`: 0x calldata from the contract's ABI; each argument is
+/// text (an address, or decimal base units for a uint).
+#[wasm_bindgen(js_name = calldata)]
+pub fn calldata(name: &str, function: &str, args: Vec<String>) -> Result<String, JsError> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    crate::chain::calldata(contract(name)?, function, &args).map_err(js_error)
+}
+
+/// `decodeUint(data)`: an eth_call's uint256 answer as decimal base units.
+#[wasm_bindgen(js_name = decodeUint)]
+pub fn decode_uint(data: &str) -> Result<String, JsError> {
+    Ok(crate::chain::decode_uint(data)
+        .map_err(js_error)?
+        .to_string())
+}
+
+/// `revertKey(data)`: the translation key explaining a revert's data.
+#[wasm_bindgen(js_name = revertKey)]
+pub fn revert_key(data: &str) -> String {
+    crate::chain::revert_key(data).to_string()
+}
+
+/// `quoteLvlx(usdtUnits, price)`: LVLX base units the sale gives for a USDT amount (floor).
+#[wasm_bindgen(js_name = quoteLvlx)]
+pub fn quote_lvlx(usdt: &str, price: &str) -> Result<String, JsError> {
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    crate::chain::quote(parse(usdt)?, parse(price)?)
+        .map(|u| u.to_string())
+        .ok_or_else(|| js_error("no price"))
+}
+
+/// `usdtFor(lvlxUnits, price)`: the least USDT base units that buy an LVLX amount (ceiling).
+#[wasm_bindgen(js_name = usdtFor)]
+pub fn usdt_for(lvlx: &str, price: &str) -> Result<String, JsError> {
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    crate::chain::usdt_for(parse(lvlx)?, parse(price)?)
+        .map(|u| u.to_string())
+        .ok_or_else(|| js_error("no price"))
+}

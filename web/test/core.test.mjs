@@ -94,3 +94,16 @@ test('the wallet-linking message is the EIP-4361 text the server checks', () => 
   assert.equal(core.checksumAddress('0x123'), null);
   assert.throws(() => core.siweMessage({ domain: 'x', address: 'nope', statement: '', uri: '', nonce: 'n', issuedAt: 0, expirationTime: 0 }));
 });
+
+test('contract calldata, return values and revert keys come from the ABI artifacts', () => {
+  const wallet = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+  assert.equal(core.calldata('LVLX', 'balanceOf', [wallet]), '0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+  assert.match(core.calldata('LVLX', 'approve', [wallet, '1000000']), /^0x095ea7b3[0-9a-f]{128}$/);
+  assert.throws(() => core.calldata('IcoSale', 'buy', ['1']));
+  assert.throws(() => core.calldata('IcoSale', 'buy', ['1.5', '0', wallet]));
+  assert.equal(core.decodeUint(`0x${(10n ** 27n + 7n).toString(16).padStart(64, '0')}`), '1000000000000000000000000007');
+  assert.equal(core.revertKey('0x'), 'chain-reverted');
+  // 2.5 USDT at 0.1 USDT per LVLX buys exactly 25 LVLX; 1 base unit of LVLX costs 1 base unit of USDT.
+  assert.equal(core.quoteLvlx('2500000', '100000'), '25000000000000000000');
+  assert.equal(core.usdtFor('1', '100000'), '1');
+});

@@ -6,6 +6,7 @@ pub mod content;
 mod health;
 pub mod images;
 mod keys;
+mod live;
 mod sessions;
 mod settings;
 mod statistics;
@@ -37,7 +38,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(content::routes(app.clone()))
         .unify()
-        .or(wallet::routes(app))
+        .or(wallet::routes(app.clone()))
+        .unify()
+        .or(live::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -14,6 +14,21 @@ struct PublicConfig {
     product: String,
     languages: [&'static str; 3],
     secret_pass_key: String,
+    /// The chain and contracts wallets use; null when none is configured.
+    chain: Option<PublicChain>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PublicChain {
+    chain_id: u64,
+    chain_id_hex: &'static str,
+    rpc_url: String,
+    explorer_url: String,
+    usdt: String,
+    lvlx: String,
+    ico_sale: String,
+    token_image: String,
 }
 
 /// GET /api/v1/config — settings the browser needs; never a secret.
@@ -26,6 +41,17 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 product: app.config.product.clone(),
                 languages: ["en", "es", "pt"],
                 secret_pass_key: app.config.secret_pass_key.clone(),
+                // Never the server's own RPC URL: a provider URL may carry a key.
+                chain: app.config.chain.as_ref().map(|c| PublicChain {
+                    chain_id: lvlx_core::siwe::CHAIN_ID,
+                    chain_id_hex: lvlx_core::chain::CHAIN_ID_HEX,
+                    rpc_url: c.public_rpc_url.clone(),
+                    explorer_url: c.explorer_url.clone(),
+                    usdt: c.usdt.clone(),
+                    lvlx: c.lvlx.clone(),
+                    ico_sale: c.ico_sale.clone(),
+                    token_image: c.token_image.clone(),
+                }),
             })
         })
         .boxed()

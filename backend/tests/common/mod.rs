@@ -2,6 +2,8 @@
 //! requests through warp::test, sign-in with the mailed code.
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod anvil;
+
 use std::net::SocketAddr;
 
 use lvlx_backend::{accounts, routes, App, Config, Db};

@@ -49,3 +49,14 @@ export const checksumAddress = (address) => core.checksumAddress(address) ?? nul
 
 /** The secret-key form's value sealed (AES-256-GCM) with the configured pass key. */
 export const sealForTransport = (value, passKey, nonce) => core.sealForTransport(value, passKey, nonce);
+
+/** Contract calls (ABI from contracts/artifacts, encoded by ethers-core): 0x calldata; args as text. */
+export const calldata = (contract, fn, args = []) => core.calldata(contract, fn, args.map(String));
+/** An eth_call's uint256 answer as decimal base units. */
+export const decodeUint = (data) => core.decodeUint(data);
+/** The translation key that explains a revert from its data. */
+export const revertKey = (data) => core.revertKey(data ?? '0x');
+/** LVLX base units that `usdt` base units buy at `price` (USDT base units per LVLX). */
+export const quoteLvlx = (usdt, price) => core.quoteLvlx(usdt, price);
+/** The least USDT base units that buy `lvlx` base units at `price`. */
+export const usdtFor = (lvlx, price) => core.usdtFor(lvlx, price);

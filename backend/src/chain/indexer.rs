@@ -1,0 +1,298 @@
+//! The ICO sale's indexer (DESIGN §5): polls eth_getLogs for `Purchased` events in bounded
+//! block ranges up to `confirmations` below the head, decodes them with the core (ethers-core)
+//! and records each once in the ledger (unique tx hash + log index) in the same database
+//! transaction that moves its cursor. A restart resumes at the cursor; an unreachable node is
+//! retried with backoff; the amounts credited are the event's.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use lvlx_core::chain;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::{json, Value};
+
+use super::rpc::{self, quantity, Rpc, RpcError};
+use crate::error::ApiError;
+use crate::ledger::{self, Entry};
+use crate::live::{Hub, Push};
+use crate::user::UserId;
+use crate::{config, now_ms, App, Db};
+
+/// Longest pause between retries while the node is unreachable.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error(transparent)]
+    Rpc(#[from] RpcError),
+    #[error(transparent)]
+    Db(#[from] ApiError),
+    #[error("log {0}: {1}")]
+    Decode(String, String),
+}
+
+/// What a step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// Blocks `from..=to` were read; more are ready.
+    More { from: u64, to: u64, recorded: usize },
+    /// Nothing left below the confirmation depth (after reading up to `to`, if anything).
+    CaughtUp { recorded: usize },
+}
+
+pub struct Indexer {
+    rpc: Rpc,
+    db: Db,
+    hub: Hub,
+    product: String,
+    /// Lowercase, as the cursor's key.
+    sale: String,
+    chain: config::Chain,
+}
+
+/// One decoded purchase, ready for the ledger.
+struct Found {
+    entry: Entry,
+    usdt_paid: u128,
+    referrer: Option<String>,
+}
+
+impl Indexer {
+    pub fn new(app: &App, chain: &config::Chain) -> Indexer {
+        Indexer {
+            rpc: Rpc::new(&chain.rpc_url),
+            db: app.db.clone(),
+            hub: app.hub.clone(),
+            product: app.config.product.clone(),
+            sale: chain.ico_sale.to_lowercase(),
+            chain: chain.clone(),
+        }
+    }
+
+    /// Starts the indexer on the runtime when a chain is configured. It never stops on errors.
+    pub fn spawn(app: &App) -> Option<tokio::task::JoinHandle<()>> {
+        let chain = app.config.chain.clone()?;
+        let indexer = Indexer::new(app, &chain);
+        Some(tokio::spawn(indexer.run()))
+    }
+
+    pub async fn run(self) {
+        let idle = Duration::from_millis(self.chain.poll_ms.max(100));
+        let mut backoff = Duration::from_secs(1);
+        tracing::info!(sale = %self.sale, from = self.chain.start_block, "indexer started");
+        loop {
+            match self.step().await {
+                Ok(Progress::More { .. }) => backoff = Duration::from_secs(1),
+                Ok(Progress::CaughtUp { .. }) => {
+                    backoff = Duration::from_secs(1);
+                    tokio::time::sleep(idle).await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, retry_in_ms = backoff.as_millis() as u64, "indexer step failed");
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(MAX_BACKOFF);
+                }
+            }
+        }
+    }
+
+    async fn rpc<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Rpc) -> Result<T, RpcError> + Send + 'static,
+    ) -> Result<T, RpcError> {
+        let rpc = self.rpc.clone();
+        tokio::task::spawn_blocking(move || work(&rpc))
+            .await
+            .map_err(|e| RpcError::Transport(format!("task: {e}")))?
+    }
+
+    /// Reads the next bounded range (if any is confirmed) and records its purchases.
+    pub async fn step(&self) -> Result<Progress, IndexError> {
+        let sale = self.sale.clone();
+        let start = self.chain.start_block;
+        let cursor = self
+            .db
+            .run(move |c| cursor(c, &sale))
+            .await?
+            .unwrap_or((start, None));
+        let (mut from, last_hash) = cursor;
+        let head = quantity(&self.rpc(|r| r.call("eth_blockNumber", json!([]))).await?)?;
+        // A block read earlier that is no longer on the chain: a reorganisation deeper than the
+        // confirmation depth, or a development chain started afresh. Read again from the start;
+        // the ledger keeps each event once, so nothing is counted twice.
+        if let (Some(hash), true) = (last_hash, from > start) {
+            let number = rpc::hex(from - 1);
+            let block = self
+                .rpc(move |r| r.call("eth_getBlockByNumber", json!([number, false])))
+                .await?;
+            if block["hash"].as_str() != Some(hash.as_str()) {
+                tracing::warn!(
+                    block = from - 1,
+                    "indexed block is gone from the chain; indexing again from the start block"
+                );
+                from = start;
+            }
+        }
+        let Some(safe) = head.checked_sub(self.chain.confirmations) else {
+            return Ok(Progress::CaughtUp { recorded: 0 });
+        };
+        if from > safe {
+            return Ok(Progress::CaughtUp { recorded: 0 });
+        }
+        let to = safe.min(from + self.chain.max_block_range.max(1) - 1);
+        let filter = json!([{
+            "address": self.chain.ico_sale,
+            "topics": [chain::purchased_topic()],
+            "fromBlock": rpc::hex(from),
+            "toBlock": rpc::hex(to),
+        }]);
+        let (logs, blocks) = self
+            .rpc(move |r| {
+                let logs = r.call("eth_getLogs", filter)?;
+                let logs = logs.as_array().cloned().unwrap_or_default();
+                // Times of the blocks the logs sit in, and the range's last block (its hash is
+                // the cursor's check), in one request.
+                let mut numbers: Vec<String> = logs
+                    .iter()
+                    .filter_map(|l| l["blockNumber"].as_str().map(str::to_string))
+                    .collect();
+                numbers.push(rpc::hex(to));
+                numbers.dedup();
+                let calls: Vec<(&str, Value)> = numbers
+                    .iter()
+                    .map(|n| ("eth_getBlockByNumber", json!([n, false])))
+                    .collect();
+                let answers = r.batch(&calls)?;
+                let blocks: BTreeMap<u64, (u64, String)> = answers
+                    .iter()
+                    .map(|b| {
+                        Ok((
+                            quantity(&b["number"])?,
+                            (
+                                quantity(&b["timestamp"])?,
+                                b["hash"].as_str().unwrap_or("").to_string(),
+                            ),
+                        ))
+                    })
+                    .collect::<Result<_, RpcError>>()?;
+                Ok((logs, blocks))
+            })
+            .await?;
+        let found = logs
+            .iter()
+            .map(|log| self.decode(log, &blocks))
+            .collect::<Result<Vec<_>, _>>()?;
+        let last_hash = blocks.get(&to).map(|(_, h)| h.clone()).unwrap_or_default();
+        let sale = self.sale.clone();
+        let product = self.product.clone();
+        let next = to + 1;
+        let recorded = self
+            .db
+            .run(move |c| {
+                let tx = c.transaction()?;
+                let mut recorded = Vec::new();
+                for mut f in found {
+                    f.entry.user = owner(&tx, &f.entry)?;
+                    if ledger::record(&tx, &product, &f.entry)? {
+                        tx.execute(
+                            "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2 WHERE tx_hash = ?3 AND log_index = ?4",
+                            params![f.usdt_paid.to_string(), f.referrer, f.entry.tx_hash, f.entry.log_index],
+                        )?;
+                        recorded.push(f);
+                    }
+                }
+                tx.execute(
+                    "INSERT INTO chain_cursor (contract, next_block, last_hash, updated_at) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (contract) DO UPDATE SET next_block = excluded.next_block,
+                       last_hash = excluded.last_hash, updated_at = excluded.updated_at",
+                    params![sale, next as i64, last_hash, now_ms()],
+                )?;
+                tx.commit()?;
+                Ok(recorded)
+            })
+            .await?;
+        let count = recorded.len();
+        for f in recorded {
+            self.hub.push(Push::Purchase {
+                user: f.entry.user,
+                tx_hash: f.entry.tx_hash,
+                wallet: f.entry.wallet.unwrap_or_default(),
+                lvlx: f.entry.amount,
+                usdt: f.usdt_paid,
+                created_at: f.entry.created_at,
+            });
+        }
+        if count > 0 {
+            tracing::info!(from, to, recorded = count, "indexed purchases");
+        }
+        Ok(if to == safe {
+            Progress::CaughtUp { recorded: count }
+        } else {
+            Progress::More {
+                from,
+                to,
+                recorded: count,
+            }
+        })
+    }
+
+    fn decode(
+        &self,
+        log: &Value,
+        blocks: &BTreeMap<u64, (u64, String)>,
+    ) -> Result<Found, IndexError> {
+        let tx_hash = log["transactionHash"]
+            .as_str()
+            .unwrap_or_default()
+            .to_lowercase();
+        let bad = |e: String| IndexError::Decode(tx_hash.clone(), e);
+        if log["removed"] == json!(true) {
+            return Err(bad("removed log below the confirmation depth".into()));
+        }
+        let topics: Vec<&str> = log["topics"]
+            .as_array()
+            .map(|t| t.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let p = chain::decode_purchase(&topics, log["data"].as_str().unwrap_or("0x"))
+            .map_err(|e| bad(e.to_string()))?;
+        let block = quantity(&log["blockNumber"]).map_err(|e| bad(e.to_string()))?;
+        let log_index = quantity(&log["logIndex"]).map_err(|e| bad(e.to_string()))?;
+        let (seconds, _) = blocks
+            .get(&block)
+            .ok_or_else(|| bad(format!("block {block} not fetched")))?;
+        Ok(Found {
+            entry: Entry {
+                user: None,
+                wallet: Some(p.buyer),
+                created_at: *seconds as i64 * 1000,
+                token: self.product.clone(),
+                amount: p.lvlx_bought,
+                tx_hash: tx_hash.clone(),
+                log_index: log_index as i64,
+            },
+            usdt_paid: p.usdt_paid,
+            referrer: p.referrer,
+        })
+    }
+}
+
+/// The account that linked the buying wallet, if any (else the entry waits for the link). Both
+/// sides are EIP-55, so the unique index answers.
+fn owner(c: &Connection, entry: &Entry) -> Result<Option<UserId>, ApiError> {
+    Ok(c.query_row(
+        "SELECT id FROM users WHERE wallet = ?1",
+        [entry.wallet.as_deref().unwrap_or_default()],
+        |r| r.get(0).map(UserId),
+    )
+    .optional()?)
+}
+
+/// The next block to read and the hash of the last one read, for `sale`.
+pub fn cursor(c: &Connection, sale: &str) -> Result<Option<(u64, Option<String>)>, ApiError> {
+    Ok(c.query_row(
+        "SELECT next_block, last_hash FROM chain_cursor WHERE contract = ?1",
+        [sale.to_lowercase()],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)),
+    )
+    .optional()?)
+}

@@ -1,0 +1,5 @@
+//! The chain (DESIGN §5): a JSON-RPC client, the development deployment and the indexer.
+
+pub mod deploy;
+pub mod indexer;
+pub mod rpc;

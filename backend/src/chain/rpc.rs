@@ -1,0 +1,132 @@
+//! A small blocking JSON-RPC 2.0 client over HTTP(S) (ureq), for the indexer and the deploy
+//! command. Callers on the async runtime wrap it in `spawn_blocking`.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+/// Largest answer read (an eth_getLogs over a busy range).
+const MAX_ANSWER: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RpcError {
+    /// The node could not be reached or answered garbage: worth retrying.
+    #[error("RPC transport: {0}")]
+    Transport(String),
+    /// The node answered with an error object.
+    #[error("RPC error {code}: {message}")]
+    Node {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+    #[error("unexpected RPC answer: {0}")]
+    Answer(String),
+}
+
+#[derive(Clone)]
+pub struct Rpc {
+    url: String,
+    agent: ureq::Agent,
+}
+
+impl std::fmt::Debug for Rpc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A provider URL can carry an API key: never print it.
+        f.write_str("Rpc(***)")
+    }
+}
+
+impl Rpc {
+    pub fn new(url: &str) -> Rpc {
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(20)))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        Rpc {
+            url: url.to_string(),
+            agent,
+        }
+    }
+
+    fn post(&self, body: &Value) -> Result<Value, RpcError> {
+        let transport = |e: ureq::Error| RpcError::Transport(e.to_string());
+        let mut response = self
+            .agent
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .send(body.to_string())
+            .map_err(transport)?;
+        let status = response.status();
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_ANSWER)
+            .read_to_string()
+            .map_err(transport)?;
+        serde_json::from_str(&text)
+            .map_err(|_| RpcError::Transport(format!("HTTP {status}: not JSON-RPC")))
+    }
+
+    fn result(answer: Value) -> Result<Value, RpcError> {
+        if let Some(error) = answer.get("error") {
+            return Err(RpcError::Node {
+                code: error["code"].as_i64().unwrap_or(0),
+                message: error["message"].as_str().unwrap_or("").to_string(),
+                data: error.get("data").cloned(),
+            });
+        }
+        answer
+            .get("result")
+            .cloned()
+            .ok_or_else(|| RpcError::Answer(answer.to_string()))
+    }
+
+    pub fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        Self::result(
+            self.post(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))?,
+        )
+    }
+
+    /// Several calls in one request; answers in the calls' order.
+    pub fn batch(&self, calls: &[(&str, Value)]) -> Result<Vec<Value>, RpcError> {
+        if calls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let body: Vec<Value> = calls
+            .iter()
+            .enumerate()
+            .map(|(id, (method, params))| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .collect();
+        let Value::Array(answers) = self.post(&Value::Array(body))? else {
+            return Err(RpcError::Answer("batch answer is not a list".into()));
+        };
+        let mut ordered = vec![None; calls.len()];
+        for answer in answers {
+            let id = answer["id"].as_u64().map(|i| i as usize);
+            match id.and_then(|i| ordered.get_mut(i)) {
+                Some(slot) => *slot = Some(Self::result(answer)?),
+                None => return Err(RpcError::Answer("batch answer with an unknown id".into())),
+            }
+        }
+        ordered
+            .into_iter()
+            .map(|a| a.ok_or_else(|| RpcError::Answer("batch answer missing".into())))
+            .collect()
+    }
+}
+
+/// A quantity ("0x1a") as a number.
+pub fn quantity(value: &Value) -> Result<u64, RpcError> {
+    value
+        .as_str()
+        .and_then(|s| s.strip_prefix("0x"))
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .ok_or_else(|| RpcError::Answer(format!("not a quantity: {value}")))
+}
+
+/// A number as a quantity.
+pub fn hex(n: u64) -> String {
+    format!("0x{n:x}")
+}

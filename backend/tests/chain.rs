@@ -1,0 +1,475 @@
+//! The contracts on a real anvil chain, the indexer against it, and the live channel.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::anvil::{Anvil, Relay};
+use common::world_with;
+use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::chain::deploy::{self, Deployment};
+use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::rpc::RpcError;
+use lvlx_backend::config::Chain;
+use lvlx_backend::live::Push;
+use lvlx_backend::routes;
+use lvlx_core::chain::{self, Contract, DEFAULT_PRICE};
+use serde_json::{json, Value};
+
+const LVLX: u128 = 1_000_000_000_000_000_000;
+const ZERO: &str = "0x0000000000000000000000000000000000000000";
+
+fn section(rpc_url: &str, d: &Deployment, range: u64, confirmations: u64) -> Chain {
+    Chain {
+        max_block_range: range,
+        confirmations,
+        poll_ms: 100,
+        ..deploy::dev_section(rpc_url, d)
+    }
+}
+
+/// The revert data of a call that must fail.
+fn revert(
+    anvil: &Anvil,
+    from: &str,
+    to: &str,
+    contract: Contract,
+    function: &str,
+    args: &[&str],
+) -> String {
+    let data = chain::calldata(contract, function, args).unwrap();
+    match anvil.rpc.call(
+        "eth_call",
+        json!([{"from": from, "to": to, "data": data}, "latest"]),
+    ) {
+        Err(RpcError::Node {
+            data: Some(Value::String(data)),
+            ..
+        }) => data,
+        other => panic!("{function} should revert, got {other:?}"),
+    }
+}
+
+/// The 4-byte selector of a custom error in a contract's ABI.
+fn selector(contract: Contract, name: &str) -> String {
+    chain::hex0x(&contract.abi().error(name).unwrap().signature().as_bytes()[..4])
+}
+
+#[test]
+fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let (owner, buyer, referrer) = (&a[0], &a[1], &a[2]);
+    let usdt_of = |who: &str| anvil.read_uint(&d.usdt, Contract::Lvlx, "balanceOf", &[who]);
+    let lvlx_of = |who: &str| anvil.read_uint(&d.lvlx, Contract::Lvlx, "balanceOf", &[who]);
+    let treasury_before = usdt_of(&d.treasury);
+
+    // 2.5 USDT at 0.1 USDT per LVLX: 25 LVLX, the USDT straight to the treasury.
+    let hash = anvil.buy(&d, buyer, 2_500_000, Some(referrer));
+    assert_eq!(lvlx_of(buyer), 25 * LVLX);
+    assert_eq!(Some(lvlx_of(buyer)), chain::quote(2_500_000, DEFAULT_PRICE));
+    assert_eq!(usdt_of(&d.treasury) - treasury_before, 2_500_000);
+    assert_eq!(
+        usdt_of(&d.ico_sale),
+        0,
+        "buyers' USDT never rests in the sale"
+    );
+    assert_eq!(
+        anvil.read_uint(&d.ico_sale, Contract::IcoSale, "price", &[]),
+        DEFAULT_PRICE
+    );
+
+    // The event carries buyer, USDT paid, LVLX bought and referrer.
+    let receipt = anvil
+        .rpc
+        .call("eth_getTransactionReceipt", json!([hash]))
+        .unwrap();
+    let log = receipt["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["topics"][0] == json!(chain::purchased_topic()))
+        .expect("a Purchased log");
+    let topics: Vec<&str> = log["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let p = chain::decode_purchase(&topics, log["data"].as_str().unwrap()).unwrap();
+    assert_eq!(p.buyer.to_lowercase(), buyer.to_lowercase());
+    assert_eq!((p.usdt_paid, p.lvlx_bought), (2_500_000, 25 * LVLX));
+    assert_eq!(p.referrer.unwrap().to_lowercase(), referrer.to_lowercase());
+
+    // Only the owner steers: price, pause and the unsold stock.
+    let not_owner = selector(Contract::IcoSale, "OwnableUnauthorizedAccount");
+    for (function, args) in [
+        ("setPrice", vec!["1"]),
+        ("pause", vec![]),
+        ("withdrawUnsold", vec![buyer.as_str(), "1"]),
+    ] {
+        let data = revert(
+            &anvil,
+            buyer,
+            &d.ico_sale,
+            Contract::IcoSale,
+            function,
+            &args,
+        );
+        assert!(data.starts_with(&not_owner), "{function}: {data}");
+    }
+    // A buyer's bad requests read as plain reasons.
+    let approve = |amount: &str| {
+        deploy::transact(
+            &anvil.rpc,
+            buyer,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.ico_sale, amount],
+        )
+        .unwrap();
+    };
+    approve("0");
+    let no_allowance = revert(
+        &anvil,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &["1000000", "0", ZERO],
+    );
+    assert_eq!(
+        chain::revert_key(&no_allowance),
+        "chain-insufficient-allowance"
+    );
+    approve("1000000");
+    let self_ref = revert(
+        &anvil,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &["1000000", "0", buyer],
+    );
+    assert_eq!(chain::revert_key(&self_ref), "chain-self-referral");
+    let min = (10 * LVLX).to_string();
+    deploy::transact(
+        &anvil.rpc,
+        owner,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "setPrice",
+        &["200000"],
+    )
+    .unwrap();
+    let moved = revert(
+        &anvil,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &["1000000", &min, ZERO],
+    );
+    assert_eq!(chain::revert_key(&moved), "chain-price-moved");
+    deploy::transact(
+        &anvil.rpc,
+        owner,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "pause",
+        &[],
+    )
+    .unwrap();
+    let paused = revert(
+        &anvil,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &["1000000", "0", ZERO],
+    );
+    assert_eq!(chain::revert_key(&paused), "chain-sale-paused");
+    deploy::transact(
+        &anvil.rpc,
+        owner,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "unpause",
+        &[],
+    )
+    .unwrap();
+    // After unpausing, the new price holds: 1 USDT at 0.2 buys 5 LVLX.
+    let before = lvlx_of(buyer);
+    deploy::transact(
+        &anvil.rpc,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &["1000000", &(5 * LVLX).to_string(), ZERO],
+    )
+    .unwrap();
+    assert_eq!(lvlx_of(buyer) - before, 5 * LVLX);
+}
+
+async fn rows(
+    w: &common::World,
+) -> Vec<(Option<i64>, String, String, String, String, Option<String>)> {
+    w.app
+        .db
+        .run(|c| {
+            let mut stmt = c.prepare(
+                "SELECT user_id, wallet, tx_hash, amount, usdt_paid, referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL ORDER BY id",
+            )?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+        .unwrap()
+}
+
+async fn balance(w: &common::World, email: &'static str) -> String {
+    w.app
+        .db
+        .run(move |c| {
+            Ok(c.query_row(
+                "SELECT lvlx_balance FROM users WHERE email = ?1",
+                [email],
+                |r| r.get(0),
+            )?)
+        })
+        .await
+        .unwrap()
+}
+
+async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
+    let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
+    w.app
+        .db
+        .run(move |c| {
+            Ok(c.execute(
+                "UPDATE users SET wallet = ?1 WHERE email = ?2",
+                [wallet.as_str(), email],
+            )?)
+        })
+        .await
+        .unwrap();
+}
+
+async fn catch_up(indexer: &Indexer) -> usize {
+    let mut recorded = 0;
+    loop {
+        match indexer.step().await.unwrap() {
+            Progress::More { recorded: n, .. } => recorded += n,
+            Progress::CaughtUp { recorded: n } => return recorded + n,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_indexer_resumes_without_gaps_or_duplicates() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    // Ranges of 2 blocks; each purchase takes 2 (approve, buy).
+    let chain = section(&anvil.url, &d, 2, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    link_wallet(&w, DEMO_USER.0, &a[1]).await;
+    let mut pushes = w.app.hub.subscribe();
+
+    let mut hashes = Vec::new();
+    for i in 1..=5u128 {
+        hashes.push(anvil.buy(&d, &a[1], i * 100_000, None));
+    }
+    for _ in 0..2 {
+        hashes.push(anvil.buy(&d, &a[2], 1_000_000, Some(&a[1])));
+    }
+
+    // A first indexer reads one range, then "the server restarts".
+    let first = Indexer::new(&w.app, &chain);
+    match first.step().await.unwrap() {
+        Progress::More { from, to, .. } => {
+            assert_eq!((from, to), (d.start_block, d.start_block + 1))
+        }
+        other => panic!("expected more, got {other:?}"),
+    }
+    drop(first);
+    let second = Indexer::new(&w.app, &chain);
+    catch_up(&second).await;
+
+    let stored = rows(&w).await;
+    let mut stored_hashes: Vec<&str> = stored.iter().map(|r| r.2.as_str()).collect();
+    stored_hashes.sort();
+    let mut expected: Vec<String> = hashes.iter().map(|h| h.to_lowercase()).collect();
+    expected.sort();
+    assert_eq!(stored_hashes, expected, "every purchase once, none missing");
+    // 0.1+0.2+…+0.5 USDT = 1.5 USDT → 15 LVLX credited to the linked account, from the events.
+    assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());
+    let unlinked: Vec<_> = stored.iter().filter(|r| r.0.is_none()).collect();
+    assert_eq!(
+        unlinked.len(),
+        2,
+        "the unlinked wallet's purchases wait for a link"
+    );
+    assert_eq!(unlinked[0].1.to_lowercase(), a[2].to_lowercase());
+    assert_eq!(
+        (unlinked[0].3.as_str(), unlinked[0].4.as_str()),
+        ("10000000000000000000", "1000000")
+    );
+    assert_eq!(
+        unlinked[0].5.as_deref().map(str::to_lowercase),
+        Some(a[1].to_lowercase())
+    );
+    let mut pushed = 0;
+    while let Ok(Push::Purchase { .. }) = pushes.try_recv() {
+        pushed += 1;
+    }
+    assert_eq!(pushed, 7, "one live push per recorded purchase");
+
+    // The same events read again (cursor back at the start): stored once, credited once.
+    let sale = d.ico_sale.to_lowercase();
+    w.app
+        .db
+        .run(move |c| {
+            Ok(c.execute(
+                "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
+                rusqlite::params![d.start_block as i64, sale],
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(catch_up(&second).await, 0);
+    assert_eq!(rows(&w).await.len(), 7);
+    assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());
+    assert!(pushes.try_recv().is_err(), "nothing new, nothing pushed");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_indexer_waits_for_the_confirmation_depth() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let chain = section(&anvil.url, &d, 1000, 3);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let indexer = Indexer::new(&w.app, &chain);
+    anvil.buy(&d, &a[1], 1_000_000, None);
+    catch_up(&indexer).await;
+    assert!(rows(&w).await.is_empty(), "not yet 3 blocks deep");
+    anvil.mine(3);
+    assert_eq!(catch_up(&indexer).await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_indexer_survives_the_node_going_down() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let relay = Relay::start(&anvil.url).await;
+    let chain = section(&relay.url, &d, 1000, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    relay.set_down(true);
+    let task = tokio::spawn(Indexer::new(&w.app, &chain).run());
+    anvil.buy(&d, &a[1], 1_000_000, None);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(rows(&w).await.is_empty());
+    assert!(!task.is_finished(), "the indexer keeps retrying");
+    relay.set_down(false);
+    let started = Instant::now();
+    while rows(&w).await.is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(40),
+            "no recovery after the node came back"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(rows(&w).await.len(), 1);
+    task.abort();
+}
+
+async fn ws_message(client: &mut warp::test::WsClient) -> Value {
+    let m = tokio::time::timeout(Duration::from_secs(5), client.recv())
+        .await
+        .expect("a message")
+        .unwrap();
+    serde_json::from_str(m.to_str().unwrap()).unwrap()
+}
+
+async fn ws_connect(w: &common::World, token: &str) -> warp::test::WsClient {
+    let mut client = warp::test::ws()
+        .path("/api/v1/ws")
+        .handshake(routes(w.app.clone()))
+        .await
+        .unwrap();
+    client
+        .send_text(json!({"type": "auth", "token": token}).to_string())
+        .await;
+    client
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_live_channel_pushes_purchases_to_the_buyer_and_admins_only() {
+    let w = world_with(|_| {}).await;
+    let (member_token, member) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let (admin_token, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let member_id = lvlx_backend::user::UserId(member["user"]["id"].as_str().map_or_else(
+        || member["user"]["id"].as_i64().unwrap(),
+        |s| s.parse().unwrap(),
+    ));
+
+    let mut stranger = ws_connect(&w, "not-a-token").await;
+    assert_eq!(
+        ws_message(&mut stranger).await,
+        json!({"type": "error", "code": "unauthorized"})
+    );
+
+    let mut m = ws_connect(&w, &member_token).await;
+    assert_eq!(ws_message(&mut m).await["type"], "ready");
+    let mut admin = ws_connect(&w, &admin_token).await;
+    assert_eq!(ws_message(&mut admin).await["type"], "ready");
+
+    let purchase = |user, hash: &str| Push::Purchase {
+        user,
+        tx_hash: hash.into(),
+        wallet: "0xabc".into(),
+        lvlx: 10 * LVLX,
+        usdt: 1_000_000,
+        created_at: 1,
+    };
+    // Someone else's purchase first: the admin sees it, the member does not.
+    w.app.hub.push(purchase(None, "0x01"));
+    w.app.hub.push(purchase(Some(member_id), "0x02"));
+    let got = ws_message(&mut m).await;
+    assert_eq!(
+        (got["type"].as_str(), got["txHash"].as_str()),
+        (Some("purchase"), Some("0x02"))
+    );
+    assert_eq!(got["lvlx"], (10 * LVLX).to_string());
+    assert_eq!(ws_message(&mut admin).await["txHash"], "0x01");
+    assert_eq!(ws_message(&mut admin).await["txHash"], "0x02");
+}
+
+#[tokio::test]
+async fn wallets_get_the_public_rpc_never_the_servers_own() {
+    let d = Deployment {
+        usdt: "0x5FbDB2315678afecb367f032d93F642f64180aa3".into(),
+        lvlx: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
+        ico_sale: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0".into(),
+        start_block: 3,
+        owner: ZERO.into(),
+        treasury: ZERO.into(),
+    };
+    let chain = Chain {
+        public_rpc_url: "https://polygon-rpc.example".into(),
+        ..deploy::dev_section("https://node.example/v1/provider-api-key", &d)
+    };
+    let w = world_with(|c| c.chain = Some(chain)).await;
+    let body = w.call("GET", "/api/v1/config", None, None).await.body;
+    assert_eq!(body["chain"]["rpcUrl"], "https://polygon-rpc.example");
+    assert_eq!(body["chain"]["chainIdHex"], "0x89");
+    assert_eq!(body["chain"]["icoSale"], d.ico_sale);
+    assert!(!body.to_string().contains("provider-api-key"));
+}

@@ -1,0 +1,132 @@
+//! A real local chain for tests: anvil from npm (node_modules/.bin/anvil, installed by
+//! scripts/setup.sh) on a free loopback port with chain id 137, killed when dropped; and a
+//! switchable TCP relay in front of it, to take the node "down" and bring it back.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use lvlx_backend::chain::deploy::{self, Deployment};
+use lvlx_backend::chain::rpc::Rpc;
+use lvlx_core::chain::Contract;
+use serde_json::json;
+
+pub struct Anvil {
+    child: Child,
+    pub url: String,
+    pub rpc: Rpc,
+}
+
+impl Anvil {
+    pub fn start() -> Anvil {
+        let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/../node_modules/.bin/anvil");
+        let mut child = Command::new(bin)
+            .args(["--chain-id", "137", "--host", "127.0.0.1", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("anvil (npm @foundry-rs/anvil; run scripts/setup.sh)");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let url = loop {
+            let line = lines.next().expect("anvil exited").unwrap();
+            if let Some(addr) = line.strip_prefix("Listening on ") {
+                break format!("http://{}", addr.trim());
+            }
+        };
+        // Keep draining anvil's output so it never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Anvil {
+            child,
+            rpc: Rpc::new(&url),
+            url,
+        }
+    }
+
+    pub fn accounts(&self) -> Vec<String> {
+        serde_json::from_value(self.rpc.call("eth_accounts", json!([])).unwrap()).unwrap()
+    }
+
+    /// `buyer` approves and buys `usdt` base units' worth of LVLX (one block each).
+    pub fn buy(&self, d: &Deployment, buyer: &str, usdt: u128, referrer: Option<&str>) -> String {
+        let amount = usdt.to_string();
+        deploy::transact(
+            &self.rpc,
+            buyer,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.ico_sale, &amount],
+        )
+        .unwrap();
+        let zero = "0x0000000000000000000000000000000000000000";
+        let receipt = deploy::transact(
+            &self.rpc,
+            buyer,
+            &d.ico_sale,
+            Contract::IcoSale,
+            "buy",
+            &[&amount, "0", referrer.unwrap_or(zero)],
+        )
+        .unwrap();
+        receipt["transactionHash"].as_str().unwrap().to_string()
+    }
+
+    /// An eth_call's uint answer.
+    pub fn read_uint(&self, to: &str, contract: Contract, function: &str, args: &[&str]) -> u128 {
+        let data = lvlx_core::chain::calldata(contract, function, args).unwrap();
+        let answer = self
+            .rpc
+            .call("eth_call", json!([{"to": to, "data": data}, "latest"]))
+            .unwrap();
+        lvlx_core::chain::decode_uint(answer.as_str().unwrap()).unwrap()
+    }
+
+    pub fn mine(&self, blocks: u64) {
+        self.rpc
+            .call("anvil_mine", json!([format!("0x{blocks:x}")]))
+            .unwrap();
+    }
+}
+
+impl Drop for Anvil {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A loopback TCP relay to `target` that can refuse everything while `down`.
+pub struct Relay {
+    pub url: String,
+    down: Arc<AtomicBool>,
+}
+
+impl Relay {
+    pub async fn start(target: &str) -> Relay {
+        let target = target.trim_start_matches("http://").to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let down = Arc::new(AtomicBool::new(false));
+        let flag = down.clone();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if flag.load(Ordering::SeqCst) {
+                    drop(inbound); // the node is "down": the connection closes at once
+                    continue;
+                }
+                let target = target.clone();
+                tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+            }
+        });
+        Relay { url, down }
+    }
+
+    pub fn set_down(&self, down: bool) {
+        self.down.store(down, Ordering::SeqCst);
+    }
+}

@@ -1,0 +1,70 @@
+// Compiles contracts/src with solc-js (npm `solc`, pinned) and OpenZeppelin from node_modules
+// into contracts/artifacts/<Name>.abi.json (the core embeds these: calldata, events, revert
+// reasons) and <Name>.bin (creation bytecode, hex; the server's deploy command embeds these).
+//   node contracts/build.mjs           write the artifacts
+//   node contracts/build.mjs --check   fail if the committed artifacts differ from a fresh build
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const solc = require('solc');
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+/** Polygon PoS runs Cancun; the compiler's default (Prague) would emit opcodes it may lack. */
+export const EVM_VERSION = 'cancun';
+const CONTRACTS = ['LVLX', 'MockUSDT', 'IcoSale'];
+
+const sources = Object.fromEntries(
+  readdirSync(join(here, 'src'))
+    .filter((f) => f.endsWith('.sol'))
+    .map((f) => [f, { content: readFileSync(join(here, 'src', f), 'utf8') }]),
+);
+const input = {
+  language: 'Solidity',
+  sources,
+  settings: {
+    evmVersion: EVM_VERSION,
+    optimizer: { enabled: true, runs: 200 },
+    metadata: { bytecodeHash: 'none' },
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+  },
+};
+const findImports = (path) => {
+  try {
+    return { contents: readFileSync(join(root, 'node_modules', path), 'utf8') };
+  } catch {
+    return { error: `not found: ${path}` };
+  }
+};
+const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+for (const e of output.errors ?? []) console.error(e.formattedMessage);
+if (errors.length) process.exit(1);
+
+const check = process.argv.includes('--check');
+let stale = 0;
+for (const name of CONTRACTS) {
+  const built = output.contracts[`${name}.sol`][name];
+  const files = {
+    [`${name}.abi.json`]: `${JSON.stringify(built.abi, null, 1)}\n`,
+    [`${name}.bin`]: `${built.evm.bytecode.object}\n`,
+  };
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(here, 'artifacts', file);
+    if (!check) {
+      writeFileSync(path, text);
+      continue;
+    }
+    let committed = '';
+    try { committed = readFileSync(path, 'utf8'); } catch { /* missing counts as stale */ }
+    if (committed !== text) {
+      console.error(`contracts/artifacts/${file} is stale: run node contracts/build.mjs`);
+      stale += 1;
+    }
+  }
+  if (!check) console.log(`${name}: ${built.evm.bytecode.object.length / 2} bytes of bytecode (solc ${solc.version()}, ${EVM_VERSION})`);
+}
+if (stale) process.exit(1);

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+
+/// The ICO sale: buy LVLX with USDT at the owner's price.
+///
+/// Buyers' funds never rest here: the USDT paid goes straight to the treasury fixed at deployment
+/// and the LVLX bought straight to the buyer, in the same transaction. The owner may change the
+/// price (a buyer's `minLvlx` bounds what that can do to a purchase in flight), pause sales and
+/// take back unsold LVLX; nothing else.
+contract IcoSale is Ownable, Pausable, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    IERC20 public immutable usdt;
+    IERC20 public immutable lvlx;
+    address public immutable treasury;
+    /// USDT base units for one whole LVLX (10^18 base units); 100000 = 0.1 USDT.
+    uint256 public price;
+
+    event Purchased(address indexed buyer, uint256 usdtPaid, uint256 lvlxBought, address indexed referrer);
+    event PriceChanged(uint256 price);
+
+    error ZeroAddress();
+    error InvalidPrice();
+    error ZeroAmount();
+    error SelfReferral();
+    error PriceMoved(uint256 lvlxAmount, uint256 minLvlx);
+    error SoldOut(uint256 available, uint256 wanted);
+
+    constructor(IERC20 usdt_, IERC20 lvlx_, address treasury_, uint256 price_, address owner_) Ownable(owner_) {
+        if (address(usdt_) == address(0) || address(lvlx_) == address(0) || treasury_ == address(0)) {
+            revert ZeroAddress();
+        }
+        if (price_ == 0) revert InvalidPrice();
+        usdt = usdt_;
+        lvlx = lvlx_;
+        treasury = treasury_;
+        price = price_;
+        emit PriceChanged(price_);
+    }
+
+    /// LVLX base units `usdtAmount` buys at the current price (rounded down).
+    function quote(uint256 usdtAmount) public view returns (uint256) {
+        return (usdtAmount * 1e18) / price;
+    }
+
+    /// Pays `usdtAmount` (approved beforehand) and receives at least `minLvlx` LVLX. `referrer`
+    /// is recorded in the event; zero for none, never the buyer.
+    function buy(uint256 usdtAmount, uint256 minLvlx, address referrer)
+        external
+        whenNotPaused
+        nonReentrant
+        returns (uint256 lvlxAmount)
+    {
+        if (referrer == msg.sender) revert SelfReferral();
+        lvlxAmount = quote(usdtAmount);
+        if (lvlxAmount == 0) revert ZeroAmount();
+        if (lvlxAmount < minLvlx) revert PriceMoved(lvlxAmount, minLvlx);
+        uint256 available = lvlx.balanceOf(address(this));
+        if (available < lvlxAmount) revert SoldOut(available, lvlxAmount);
+        usdt.safeTransferFrom(msg.sender, treasury, usdtAmount);
+        lvlx.safeTransfer(msg.sender, lvlxAmount);
+        emit Purchased(msg.sender, usdtAmount, lvlxAmount, referrer);
+    }
+
+    function setPrice(uint256 price_) external onlyOwner {
+        if (price_ == 0) revert InvalidPrice();
+        price = price_;
+        emit PriceChanged(price_);
+    }
+
+    function pause() external onlyOwner {
+        _pause();
+    }
+
+    function unpause() external onlyOwner {
+        _unpause();
+    }
+
+    /// Unsold LVLX back to the owner's choice of address. Only this sale's own stock: bought
+    /// LVLX is already in its buyers' wallets.
+    function withdrawUnsold(address to, uint256 amount) external onlyOwner {
+        lvlx.safeTransfer(to, amount);
+    }
+}
