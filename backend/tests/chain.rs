@@ -346,6 +346,25 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
     assert_eq!(rows(&w).await.len(), 7);
     assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());
     assert!(pushes.try_recv().is_err(), "nothing new, nothing pushed");
+
+    // myActives: the member's balance and entries, newest first, from the index.
+    assert_eq!(
+        w.call("GET", "/api/v1/wallet/actives", None, None)
+            .await
+            .status,
+        401
+    );
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    assert_eq!(mine["balance"], (15 * LVLX).to_string());
+    let entries = mine["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 5, "only the member's own purchases");
+    assert_eq!(entries[0]["usdtPaid"], "500000", "newest first");
+    assert_eq!(entries[0]["amount"], (5 * LVLX).to_string());
+    assert_eq!(entries[0]["txHash"], hashes[4].to_lowercase());
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -44,10 +44,15 @@ export const adminRoutes = [
 ];
 
 /** User pages built so far; the others show their placeholder. */
-const userPages = {
+const userPageList = {
   dashboard: { lazy: page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx')) },
   vanguardprivateprotocol: { lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')) },
+  myActives: { lazy: page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')) },
 };
+const userPages = (product) => ({
+  [`token${product}`]: { lazy: page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx')) },
+  ...userPageList,
+});
 
 /** Admin screens built so far; the others show their placeholder. */
 const adminPages = {
@@ -83,7 +88,7 @@ function routes(product) {
         {
           loader: guardLoader('user'),
           element: <Shell area="user" />,
-          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...(userPages[path] ?? placeholder(titleKey)) })),
+          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...(userPages(product)[path] ?? placeholder(titleKey)) })),
         },
         {
           loader: guardLoader('admin'),

@@ -7,6 +7,8 @@
 //!   unexpired; the nonce is spent by the attempt, whatever its outcome. The recovered signer is
 //!   stored checksummed; a wallet belongs to one account and an account keeps its wallet.
 //!   Purchases the indexer kept for that wallet before it was linked are attached to the account.
+//! - GET /api/v1/wallet/actives → {wallet, balance, entries}: the account's LVLX balance and its
+//!   newest ledger entries (purchases and withdrawals, as indexed; at most 500), for myActives.
 
 use lvlx_core::siwe::{self, Expect, Message, NONCE_TTL_MS};
 use rusqlite::{params, OptionalExtension};
@@ -51,7 +53,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         });
     let link = warp::path!("wallet" / "link")
         .and(warp::post())
-        .and(session::authed(app))
+        .and(session::authed(app.clone()))
         .and(with)
         .and(warp::header::<String>("host"))
         .and(json_body::<Link>())
@@ -67,7 +69,47 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 Ok::<_, Rejection>(json(&json!({ "wallet": wallet })))
             },
         );
-    nonce.or(link).unify().boxed()
+    let actives = warp::path!("wallet" / "actives")
+        .and(warp::get())
+        .and(session::authed(app.clone()))
+        .and(warp::any().map(move || app.clone()))
+        .and_then(|who: Authed, app: App| async move {
+            let user = who.user.id;
+            let body = app
+                .db
+                .run(move |c| actives(c, user))
+                .await
+                .map_err(reject)?;
+            Ok::<_, Rejection>(json(&body))
+        });
+    nonce.or(link).unify().or(actives).unify().boxed()
+}
+
+/// Entries myActives lists (the newest).
+const ACTIVES_LIMIT: i64 = 500;
+
+fn actives(c: &mut rusqlite::Connection, user: UserId) -> Result<serde_json::Value, ApiError> {
+    let (wallet, balance): (Option<String>, String) = c.query_row(
+        "SELECT wallet, lvlx_balance FROM users WHERE id = ?1",
+        [user.0],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let mut stmt = c.prepare_cached(
+        "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
+         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
+    )?;
+    let entries = stmt
+        .query_map(params![user.0, ACTIVES_LIMIT], |r| {
+            Ok(json!({
+                "createdAt": r.get::<_, i64>(0)?,
+                "token": r.get::<_, String>(1)?,
+                "amount": r.get::<_, String>(2)?,
+                "usdtPaid": r.get::<_, Option<String>>(3)?,
+                "txHash": r.get::<_, String>(4)?,
+            }))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({ "wallet": wallet, "balance": balance, "entries": entries }))
 }
 
 fn issue(c: &rusqlite::Connection, user: UserId, now: i64) -> Result<serde_json::Value, ApiError> {

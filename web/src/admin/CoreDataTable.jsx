@@ -20,7 +20,7 @@ export function pageItems(current, count) {
   return sorted.flatMap((p, i) => (i > 0 && p - sorted[i - 1] > 1 ? [null, p] : [p]));
 }
 
-function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {
+export function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {
   const { t } = useTranslation();
   const count = Math.max(1, Math.ceil(rowCount / rowsPerPage));
   const from = rowCount === 0 ? 0 : (currentPage - 1) * rowsPerPage + 1;

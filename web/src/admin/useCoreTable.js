@@ -44,6 +44,7 @@ export function useCoreTable(load) {
   const [query, setQuery] = useState(null);
   const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
   const [answer, setAnswer] = useState(null);
+  const shownRange = useRef(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -56,8 +57,14 @@ export function useCoreTable(load) {
         table.current?.free?.();
         table.current = loaded;
         const full = loaded.range(viewerOffsetMinutes(), Date.now());
+        const before = shownRange.current;
+        shownRange.current = full;
         setRange(full);
-        setQuery({ start: full.start ?? '', end: full.end ?? '', search: '', sort: null });
+        // A reload (new rows pushed live) keeps the viewer's search, sort and dates; a date left
+        // at the old edge of the data follows the new edge.
+        setQuery((q) => (q && before
+          ? { ...q, start: q.start === (before.start ?? '') ? full.start ?? '' : q.start, end: q.end === (before.end ?? '') ? full.end ?? '' : q.end }
+          : { start: full.start ?? '', end: full.end ?? '', search: '', sort: null }));
         setStatus({ loading: false, error: null });
       })
       .catch((error) => {

@@ -1,6 +1,7 @@
 // The shared layout of the user and admin areas (SPEC §2 "Shared layout", "Admin side menu"):
 // a side menu on wide screens, a drawer from a top bar on small ones, a top-right control,
-// at most 1600px wide. It refreshes the session on load.
+// at most 1600px wide. It refreshes the session on load and, in the user area, runs the wallet
+// check (SPEC §4).
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { useSettings } from '../settings.js';
 import { signout } from '../api/session.js';
 import { clearStorage, KEYS, readJson } from '../session/storage.js';
 import useSessionRefresh from '../session/useSessionRefresh.js';
+import useWalletCheck from '../wallet/useWalletCheck.jsx';
 import Dialog from './Dialog.jsx';
 import LanguageSwitcher from './LanguageSwitcher.jsx';
 import Avatar from './Avatar.jsx';
@@ -29,6 +31,7 @@ export default function Shell({ area }) {
   const [confirmExit, setConfirmExit] = useState(false);
   const [signedOut, setSignedOut] = useState(false);
   useSessionRefresh();
+  useWalletCheck(area === 'user');
   useEffect(() => setDrawerOpen(false), [location.pathname]);
 
   const items = area === 'admin' ? adminRoutes : userRoutes(product);

@@ -11,6 +11,8 @@ let admin;
 let user;
 before(async () => {
   server = await startServer();
+  // The member has linked a wallet, so the wallet check (wallet.test.mjs) lets them through.
+  server.giveWallet(DEMO_USER.email);
   browser = await launchBrowser();
   admin = await server.storageFor(DEMO_ADMIN);
   user = await server.storageFor(DEMO_USER);

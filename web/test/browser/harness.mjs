@@ -10,15 +10,44 @@ import { solveCaptcha } from '../../src/core/index.js';
 const root = new URL('../../../', import.meta.url).pathname;
 export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf8'));
 
+/** Starts anvil (npm) on a free loopback port with chain id 137; answers {url, rpc(method, params), stop}. */
+export async function startAnvil() {
+  const child = spawn(join(root, 'node_modules/.bin/anvil'), ['--chain-id', '137', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('anvil did not start in 20 s')), 20_000);
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/Listening on (\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(`http://${m[1]}`);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`anvil exited with ${code}`)));
+  });
+  child.stdout.resume();
+  let id = 0;
+  const rpc = async (method, params = []) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    return res.json();
+  };
+  return { url, rpc, stop: () => child.kill('SIGTERM') };
+}
+
 /**
  * Starts `lvlx serve` on a fresh data folder (or `dataDir`, kept afterwards) with the demo
- * accounts, after `lvlx seed <seed…>` when `seed` is given.
+ * accounts, after `lvlx seed <seed…>` when `seed` is given; with `chain`, on its own anvil with
+ * the contracts deployed by `lvlx chain deploy` (server.anvil, server.chain).
  */
-export async function startServer({ seed, dataDir: keptDir, binary: binaryPath } = {}) {
+export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, chain = false } = {}) {
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
   const binary = join(root, binaryPath ?? process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   // A low captcha difficulty keeps the tests quick; the rules are the same.
-  const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600' };
+  const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600',
+    LVLX_CONFIG: join(dataDir, 'lvlx.toml') };
+  const anvil = chain ? await startAnvil() : null;
+  if (anvil) execFileSync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const demo = execFileSync(binary, ['demo'], { cwd: root, env, encoding: 'utf8' });
   if (seed) execFileSync(binary, ['seed', ...seed], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const [, userReferral] = demo.match(/register\/referred\/([0-9a-f]{32}) \(demo user\)/);
@@ -51,17 +80,29 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath }
     url,
     userReferral,
     dataDir,
+    anvil,
+    /** The public settings (chain addresses among them) the app reads. */
+    settings: await api('config'),
     /** Rows of a read-only SQL query on the server's database (python3's sqlite3). */
     sql(query) {
       const script = 'import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))';
       return JSON.parse(execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), query], { encoding: 'utf8' }));
     },
     /**
-     * Local storage of a real signed-in browser for `account`, signed in once per server
-     * through the API with the mailed code (code sends are limited per account).
+     * Test set-up: the account `email` has linked `wallet` (default: a fixed test address), as if
+     * it had signed for it. Call before signing that account in.
      */
-    async storageFor({ email, password }) {
-      if (!sessions.has(email)) {
+    giveWallet(email, wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8') {
+      const script = 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET wallet=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()';
+      execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), wallet, email]);
+    },
+    /**
+     * Local storage of a real signed-in browser for `account`, signed in once per server
+     * through the API with the mailed code (code sends are limited per account); `fresh` signs
+     * in again, as a browser does after the account changed (a linked wallet).
+     */
+    async storageFor({ email, password }, { fresh = false } = {}) {
+      if (fresh || !sessions.has(email)) {
         const { challenge, difficulty } = await api('captcha');
         const step1 = await api('login', { email, password, captcha: { challenge, solution: solveCaptcha(challenge, difficulty) } });
         const done = await api('verifycode', { code: server.codeFor(email) }, step1.token);
@@ -92,6 +133,7 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath }
     },
     stop() {
       child.kill('SIGINT');
+      anvil?.stop();
       if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,8 @@ let server;
 let browser;
 before(async () => {
   server = await startServer();
+  // The member has linked a wallet, so the wallet check (wallet.test.mjs) lets them through.
+  server.giveWallet(DEMO_USER.email);
   browser = await launchBrowser();
 });
 after(async () => {
@@ -89,7 +91,9 @@ const pages = [
   ['login (with errors)', '/login', {}, async (p) => p.click('button[type=submit]')],
   ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
   ['404', '/no/such/page', {}],
-  ['user area', '/dashboard', DEMO_USER],
+  ['user area', '/dashboard', DEMO_USER, (p) => p.waitForSelector('[data-testid="wallet-card"]')],
+  ['my assets (no purchases)', '/myActives', DEMO_USER, (p) => p.waitForSelector('.table-empty')],
+  ['token page (no chain configured)', '/tokenLVLX', DEMO_USER, (p) => p.waitForSelector('.notice.error')],
   ['admin users table', '/admin/tables/users', DEMO_ADMIN, (p) => p.waitForSelector('.rdt_TableRow')],
   ['admin ICO table (empty ledger)', '/admin/tables/ICO', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
   ['admin NFT staking (no stakes)', '/admin/tables/NFTStaking', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],

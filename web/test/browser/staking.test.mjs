@@ -17,6 +17,8 @@ let server;
 let browser;
 before(async () => {
   server = await startServer({ seed: ['--users', '120', '--ico-tx', '300', '--nft-stakes', '90', '--lvlx-stakes', '70', '--seed', '9'] });
+  // The member has linked a wallet, so the wallet check (wallet.test.mjs) lets them through.
+  server.giveWallet(DEMO_USER.email);
   browser = await launchBrowser();
 });
 after(async () => {

@@ -1,5 +1,6 @@
 // admin/tables/ICO (SPEC §2 "Admin ICO table"): general statistics, date filter, the ledger
-// table, filtered totals when the filter hides rows, purchases chart and CSV export.
+// table, filtered totals when the filter hides rows, purchases chart and CSV export. Purchases
+// the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatFixed, loadIcoRows, truncateEmail } from '../../core/index.js';
@@ -13,6 +14,7 @@ import DailyChart from '../../admin/DailyChart.jsx';
 import { CsvButton } from '../../admin/Exports.jsx';
 import { DateRange } from '../../admin/Filters.jsx';
 import { formatDate } from '../../admin/dates.js';
+import { useLiveVersion } from '../../live.js';
 
 const lvlx = (base) => formatFixed(base, 18, 2);
 const usdt = (base) => formatFixed(base, 6, 2);
@@ -33,8 +35,11 @@ function totalsItems(totals, product, filtered) {
 export default function IcoTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
-  const general = useGeneral(icoStatistics);
-  const load = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product]);
+  const version = useLiveVersion('purchase', 2000);
+  // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
+  const statistics = useCallback((signal) => icoStatistics(signal), [version]);
+  const general = useGeneral(statistics);
+  const load = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
   const table = useCoreTable(load);
 
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);

@@ -1,0 +1,76 @@
+// /myActives: the member's token balance and purchase / withdrawal history, as the server
+// indexed them from the chain (never what a browser claimed). Refreshed live when a purchase of
+// theirs is recorded.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import DataTable from 'react-data-table-component';
+import 'react-data-table-component/css';
+import Spinner from '../components/Spinner.jsx';
+import { Pagination } from '../admin/CoreDataTable.jsx';
+import settings from '../settings.js';
+import { api } from '../api/client.js';
+import { formatFixed, lvlxToUsdt } from '../core/index.js';
+import { formatDate } from '../admin/dates.js';
+import { useLiveVersion } from '../live.js';
+import { toastError } from '../toast.jsx';
+
+export default function MyActives() {
+  const { t, i18n } = useTranslation();
+  const { product, chain } = settings;
+  const [actives, setActives] = useState(null);
+  const version = useLiveVersion('purchase', 300);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api('wallet/actives', { signal: controller.signal }).then(setActives, (e) => e.name !== 'AbortError' && toastError(e));
+    return () => controller.abort();
+  }, [version]);
+
+  const explorer = chain?.explorerUrl?.replace(/\/$/, '');
+  const columns = [
+    { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    { name: t('ico-type'), cell: (r) => t(r.token === product ? 'ico-purchase' : 'ico-retirement') },
+    {
+      name: t('ico-amount'),
+      right: true,
+      cell: (r) => <span translate="no">{r.token === product ? `${formatFixed(r.amount, 18, 2)} ${product}` : `${formatFixed(r.amount, 6, 2)} ${r.token}`}</span>,
+    },
+    { name: t('actives-usdt-paid'), right: true, cell: (r) => <span translate="no">{r.usdtPaid ? `${formatFixed(r.usdtPaid, 6, 2)} USDT` : '—'}</span> },
+    {
+      name: t('tx-hash'),
+      cell: (r) => (explorer
+        ? <a href={`${explorer}/tx/${r.txHash}`} target="_blank" rel="noreferrer noopener" translate="no">{`${r.txHash.slice(0, 10)}…`}</a>
+        : <code translate="no">{`${r.txHash.slice(0, 10)}…`}</code>),
+    },
+  ];
+  return (
+    <section className="page">
+      <h1>{t('menu-myActives')}</h1>
+      <div className="summary-box" data-testid="actives-balance" aria-busy={!actives}>
+        <h2>{t('actives-balance', { product })}</h2>
+        {actives ? (
+          <p className="big-number" translate="no">
+            {formatFixed(actives.balance, 18, 2)} {product} <span className="muted">≈ {lvlxToUsdt(actives.balance)} USDT</span>
+          </p>
+        ) : (
+          <p className="muted">{t('loading')}</p>
+        )}
+      </div>
+      <h2>{t('actives-history')}</h2>
+      <div className="data-table" aria-busy={!actives} data-testid="actives-history">
+        <DataTable
+          ariaLabel={t('actives-history')}
+          columns={columns}
+          data={actives?.entries ?? []}
+          keyField="txHash"
+          colorMode="dark"
+          progressPending={!actives}
+          progressComponent={<Spinner />}
+          noDataComponent={<p className="table-empty">{t('actives-empty')}</p>}
+          pagination
+          paginationComponent={Pagination}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,196 @@
+// /token{product}: buy the token with USDT through the ICO sale. The amount is typed in USDT or
+// in the token, the other side computed by the core at the sale's on-chain price; balances and
+// allowance are read from the chain; approve (when needed) then buy, each pending until mined,
+// with its hash and an explorer link. What the ledger credits comes from the indexed event,
+// which the live channel reports back here.
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { calldata, decodeUint, formatFixed, formatUnits, parseUnits, quoteLvlx, revertKey, usdtFor, validateAmount } from '../core/index.js';
+import * as eth from '../wallet/eip1193.js';
+import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
+import { useLive } from '../live.js';
+
+const ZERO = '0x0000000000000000000000000000000000000000';
+const USDT_DECIMALS = 6;
+const LVLX_DECIMALS = 18;
+
+async function readChain(chain, account) {
+  const uint = async (to, contract, fn, args) => decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));
+  const [price, usdt, allowance, lvlx] = await Promise.all([
+    uint(chain.icoSale, 'IcoSale', 'price', []),
+    uint(chain.usdt, 'LVLX', 'balanceOf', [account]),
+    uint(chain.usdt, 'LVLX', 'allowance', [account, chain.icoSale]),
+    uint(chain.lvlx, 'LVLX', 'balanceOf', [account]),
+  ]);
+  return { price, usdt, allowance, lvlx };
+}
+
+/** Both amounts from what was typed in one of them; `error` is a translation key. */
+function amounts(side, text, price) {
+  const decimals = side === 'usdt' ? USDT_DECIMALS : LVLX_DECIMALS;
+  const error = validateAmount(text, decimals, null, null);
+  if (error) return { error };
+  const typed = parseUnits(text.trim(), decimals);
+  const usdt = side === 'usdt' ? typed : usdtFor(typed, price);
+  const lvlx = quoteLvlx(usdt, price);
+  if (BigInt(lvlx) === 0n) return { error: 'chain-amount-too-small' };
+  return { usdt, lvlx };
+}
+
+export default function TokenLvlx() {
+  const { t } = useTranslation();
+  const { product, chain } = settings;
+  const [account, setAccount] = useConnectedAccount();
+  const [reads, setReads] = useState(null);
+  const [readError, setReadError] = useState(false);
+  const [input, setInput] = useState({ side: 'usdt', text: '' });
+  const [step, setStep] = useState({ state: 'idle' });
+
+  const refresh = useCallback(async () => {
+    if (!account || !chain) return;
+    try {
+      setReads(await readChain(chain, account));
+      setReadError(false);
+    } catch (e) {
+      console.warn('chain read failed', e);
+      setReadError(true);
+    }
+  }, [account, chain]);
+  useEffect(() => {
+    setReads(null);
+    refresh();
+  }, [refresh]);
+
+  useLive('purchase', (message) => {
+    setStep((s) => (s.hash && message.txHash === s.hash.toLowerCase() ? { ...s, recorded: true } : s));
+  });
+
+  if (!chain) {
+    return (
+      <section className="page">
+        <h1>{t('menu-token', { product })}</h1>
+        <p className="notice error" role="alert">{t('chain-unavailable')}</p>
+      </section>
+    );
+  }
+
+  const computed = reads && input.text.trim() ? amounts(input.side, input.text, reads.price) : null;
+  const shown = (side) => {
+    if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
+    return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
+  };
+  const busy = ['approving', 'simulating', 'buying'].includes(step.state);
+
+  const fail = (e) => {
+    if (eth.isRejection(e)) return setStep({ state: 'rejected' });
+    const data = eth.revertData(e);
+    console.warn('transaction failed', e);
+    return setStep({ state: 'failed', key: data ? revertKey(data) : 'tx-failed' });
+  };
+
+  const mined = async (hash, state) => {
+    setStep({ state, hash });
+    const receipt = await eth.waitForReceipt(hash);
+    if (receipt.status !== '0x1') throw Object.assign(new Error('reverted'), { data: '0x' });
+    return receipt;
+  };
+
+  const buy = async (event) => {
+    event.preventDefault();
+    if (!computed || computed.error) return;
+    const { usdt, lvlx } = computed;
+    if (BigInt(usdt) > BigInt(reads.usdt)) return setStep({ state: 'failed', key: 'chain-insufficient-balance' });
+    try {
+      await eth.ensureChain(chain, t('chain-name'));
+      if (BigInt(reads.allowance) < BigInt(usdt)) {
+        setStep({ state: 'approving' });
+        await mined(await eth.sendTransaction(account, chain.usdt, calldata('LVLX', 'approve', [chain.icoSale, usdt])), 'approving');
+      }
+      // Ask the chain first: a purchase that would revert is explained, never sent.
+      setStep({ state: 'simulating' });
+      const data = calldata('IcoSale', 'buy', [usdt, lvlx, ZERO]);
+      try {
+        await eth.ethCall(chain.icoSale, data, account);
+      } catch (e) {
+        return setStep({ state: 'failed', key: revertKey(eth.revertData(e) ?? '0x') });
+      }
+      setStep({ state: 'buying' });
+      const hash = await eth.sendTransaction(account, chain.icoSale, data);
+      await mined(hash, 'buying');
+      setStep((s) => ({ state: 'confirmed', hash, usdt, lvlx, recorded: s.recorded ?? false }));
+      setInput({ side: input.side, text: '' });
+    } catch (e) {
+      fail(e);
+    } finally {
+      refresh();
+    }
+    return undefined;
+  };
+
+  const explorer = step.hash && chain.explorerUrl ? `${chain.explorerUrl.replace(/\/$/, '')}/tx/${step.hash}` : null;
+  return (
+    <section className="page token-page">
+      <h1>{t('menu-token', { product })}</h1>
+      {!account ? (
+        <div className="summary-box">
+          <p>{t('buy-connect-help')}</p>
+          <button type="button" className="button" onClick={async () => setAccount(await connectWallet())}>
+            {t('wallet-connect')}
+          </button>
+        </div>
+      ) : (
+        <>
+          <div className="summary-box" data-testid="buy-reads" aria-busy={!reads}>
+            {readError && <p className="notice error" role="alert">{t('chain-read-failed')}</p>}
+            {reads ? (
+              <dl className="wallet-facts">
+                <dt>{t('buy-price')}</dt>
+                <dd translate="no" data-testid="buy-price">1 {product} = {formatUnits(reads.price, USDT_DECIMALS)} USDT</dd>
+                <dt>{t('buy-usdt-balance')}</dt>
+                <dd translate="no" data-testid="buy-usdt-balance">{formatFixed(reads.usdt, USDT_DECIMALS, 2)} USDT</dd>
+                <dt>{t('buy-lvlx-balance', { product })}</dt>
+                <dd translate="no" data-testid="buy-lvlx-balance">{formatFixed(reads.lvlx, LVLX_DECIMALS, 2)} {product}</dd>
+              </dl>
+            ) : (
+              !readError && <p className="muted">{t('loading')}</p>
+            )}
+          </div>
+          <form className="buy-form" onSubmit={buy} noValidate>
+            <label htmlFor="buy-usdt">{t('buy-pay')}</label>
+            <input id="buy-usdt" inputMode="decimal" autoComplete="off" value={shown('usdt')} disabled={!reads || busy}
+              onChange={(e) => setInput({ side: 'usdt', text: e.target.value })} aria-describedby="buy-error" />
+            <label htmlFor="buy-lvlx">{t('buy-receive', { product })}</label>
+            <input id="buy-lvlx" inputMode="decimal" autoComplete="off" value={shown('lvlx')} disabled={!reads || busy}
+              onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })} aria-describedby="buy-error" />
+            <p id="buy-error" className="field-error" role="alert">
+              {computed?.error ? t(computed.error, { minValue: '0', maxValue: '' }) : ''}
+            </p>
+            <button type="submit" className="button" disabled={!computed || Boolean(computed.error) || busy} aria-busy={busy}>
+              {reads && computed && !computed.error && BigInt(reads.allowance) < BigInt(computed.usdt) ? t('buy-approve-and-buy') : t('buy-submit')}
+            </button>
+          </form>
+          <div className="tx-status" aria-live="polite" data-testid="tx-status" data-state={step.state}>
+            {step.state === 'approving' && <p>{t('tx-approving')}</p>}
+            {step.state === 'simulating' && <p>{t('tx-checking')}</p>}
+            {step.state === 'buying' && <p>{t('tx-pending')}</p>}
+            {step.state === 'confirmed' && (
+              <p className="notice success">
+                {t('tx-confirmed', { lvlx: formatFixed(step.lvlx, LVLX_DECIMALS, 2), product, usdt: formatFixed(step.usdt, USDT_DECIMALS, 2) })}{' '}
+                {step.recorded ? t('tx-recorded') : t('tx-recording')}
+              </p>
+            )}
+            {step.state === 'rejected' && <p className="muted">{t('tx-rejected')}</p>}
+            {step.state === 'failed' && <p className="notice error">{t(step.key)}</p>}
+            {step.hash && (
+              <p className="tx-hash">
+                <span>{t('tx-hash')}</span> <code translate="no" data-testid="tx-hash">{step.hash}</code>{' '}
+                {explorer && <a href={explorer} target="_blank" rel="noreferrer noopener">{t('tx-explorer')}</a>}
+              </p>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

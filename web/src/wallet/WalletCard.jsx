@@ -1,0 +1,63 @@
+// The dashboard's wallet box: which wallet the account has linked, which one the browser wallet
+// has connected, and the next step (connect, link by signature, add the token).
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { shortWallet } from '../core/index.js';
+import settings from '../settings.js';
+import { addToken, connectWallet, linkWallet, storedWallet, useConnectedAccount } from './wallet.js';
+
+export default function WalletCard() {
+  const { t } = useTranslation();
+  const [account, setAccount] = useConnectedAccount();
+  const [linked, setLinked] = useState(storedWallet);
+  const [busy, setBusy] = useState(null);
+
+  const run = (name, work) => async () => {
+    setBusy(name);
+    try {
+      await work();
+    } finally {
+      setBusy(null);
+    }
+  };
+  const connect = run('connect', async () => {
+    const connected = await connectWallet();
+    if (connected) setAccount(connected);
+  });
+  const link = run('link', async () => {
+    const wallet = await linkWallet(account);
+    if (wallet) setLinked(wallet);
+  });
+  const mismatch = linked && account && linked.toLowerCase() !== account.toLowerCase();
+
+  return (
+    <section className="summary-box wallet-card" aria-labelledby="wallet-card-title" data-testid="wallet-card">
+      <h2 id="wallet-card-title">{t('wallet-card-title')}</h2>
+      <dl className="wallet-facts">
+        <dt>{t('wallet-linked-label')}</dt>
+        <dd data-testid="wallet-linked" translate="no">{linked ? shortWallet(linked) : t('wallet-none')}</dd>
+        <dt>{t('wallet-connected-label')}</dt>
+        <dd data-testid="wallet-connected" translate="no">{account ? shortWallet(account) : t('wallet-none')}</dd>
+      </dl>
+      {mismatch && <p className="form-error" role="alert">{t('wallet-mismatch')}</p>}
+      {!linked && account && <p className="muted">{t('wallet-link-help')}</p>}
+      <div className="wallet-actions">
+        {!account && (
+          <button type="button" className="button" onClick={connect} disabled={busy !== null} aria-busy={busy === 'connect'}>
+            {t('wallet-connect')}
+          </button>
+        )}
+        {account && !linked && (
+          <button type="button" className="button" onClick={link} disabled={busy !== null} aria-busy={busy === 'link'}>
+            {busy === 'link' ? t('wallet-linking') : t('wallet-link')}
+          </button>
+        )}
+        {account && (
+          <button type="button" className="button secondary" onClick={run('token', addToken)} disabled={busy !== null}>
+            {t('add-token.button', { product: settings.product })}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

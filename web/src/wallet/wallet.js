@@ -1,0 +1,121 @@
+// What the app does with the browser wallet, with the toasts SPEC §4 and §8 give: connect
+// (metamask-install / metamask-error; a rejection is a calm note), link by a signed EIP-4361
+// message, add the token, and the wallet the account has linked.
+import { useCallback, useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
+import i18n from '../i18n.js';
+import settings from '../settings.js';
+import { api } from '../api/client.js';
+import { siweMessage } from '../core/index.js';
+import { KEYS, readJson } from '../session/storage.js';
+import { toastError } from '../toast.jsx';
+import * as eth from './eip1193.js';
+import tokenLogo from '../../assets/favicon.svg';
+
+/** The wallet linked to the signed-in account (stored at sign-in and on linking), or null. */
+export const storedWallet = () => readJson(KEYS.userInfo)?.wallet ?? null;
+
+function storeWallet(wallet) {
+  const info = readJson(KEYS.userInfo) ?? {};
+  localStorage.setItem(KEYS.userInfo, JSON.stringify({ ...info, wallet }));
+  localStorage.setItem(KEYS.tokenData, JSON.stringify({ address: wallet }));
+}
+
+/** A wallet failure as the user should read it: calm when they said no. */
+function walletFailed(e, rejectedKey) {
+  if (eth.isRejection(e)) {
+    toast.info(i18n.t(rejectedKey), { toastId: rejectedKey });
+  } else {
+    console.warn('wallet request failed', e);
+    toast.error(i18n.t('metamask-error'), { toastId: 'metamask-error' });
+  }
+}
+
+function ready() {
+  if (!eth.provider()) {
+    toast.warn(i18n.t('metamask-install'), { toastId: 'metamask-install' });
+    return false;
+  }
+  if (!settings.chain) {
+    toast.error(i18n.t('chain-unavailable'), { toastId: 'chain-unavailable' });
+    return false;
+  }
+  return true;
+}
+
+/** Connects the wallet on Polygon; answers the account or null (after telling the user why). */
+export async function connectWallet() {
+  if (!ready()) return null;
+  try {
+    return await eth.requestAccount(settings.chain, i18n.t('chain-name'));
+  } catch (e) {
+    walletFailed(e, 'wallet-request-rejected');
+    return null;
+  }
+}
+
+/** Links `account` to the signed-in account by signature; answers the stored wallet or null. */
+export async function linkWallet(account) {
+  try {
+    const { nonce, issuedAt, expirationTime } = await api('wallet/nonce', { method: 'POST' });
+    const message = siweMessage({
+      domain: location.host,
+      address: account,
+      statement: i18n.t('wallet-link-statement'),
+      uri: location.origin,
+      nonce,
+      issuedAt,
+      expirationTime,
+    });
+    let signature;
+    try {
+      signature = await eth.personalSign(account, message);
+    } catch (e) {
+      walletFailed(e, 'wallet-sign-rejected');
+      return null;
+    }
+    const { wallet } = await api('wallet/link', { method: 'POST', body: { message, signature } });
+    storeWallet(wallet);
+    toast.success(i18n.t('wallet-linked'), { toastId: 'wallet-linked' });
+    return wallet;
+  } catch (e) {
+    toastError(e);
+    return null;
+  }
+}
+
+/** Asks the wallet to watch the token (SPEC §4 "Add token"). */
+export async function addToken() {
+  if (!ready()) return;
+  try {
+    await eth.ensureChain(settings.chain, i18n.t('chain-name'));
+    const added = await eth.watchAsset({
+      address: settings.chain.lvlx,
+      symbol: settings.product,
+      decimals: 18,
+      image: settings.chain.tokenImage || new URL(tokenLogo, location.origin).href,
+    });
+    if (added === false) throw Object.assign(new Error('declined'), { code: eth.USER_REJECTED });
+    toast.success(i18n.t('add-token.success'), { toastId: 'add-token' });
+  } catch (e) {
+    console.warn('add token failed', e);
+    toast.error(i18n.t('add-token.error'), { toastId: 'add-token' });
+  }
+}
+
+/** The account the wallet exposes to this page, kept current on account and network changes. */
+export function useConnectedAccount() {
+  const [account, setAccount] = useState(null);
+  const refresh = useCallback(async () => {
+    try {
+      setAccount(await eth.connectedAccount());
+    } catch {
+      setAccount(null);
+    }
+  }, []);
+  useEffect(() => {
+    refresh();
+    return eth.onWalletChange(refresh);
+  }, [refresh]);
+  return [account, setAccount];
+}

@@ -1,0 +1,182 @@
+// Wallet and chain as a member and an admin use them, in headless Chromium against a server on
+// its own anvil chain (contracts deployed by `lvlx chain deploy`). The browser wallet is an
+// injected EIP-1193 provider forwarding to anvil, whose dev accounts really sign: connect (4902
+// nested, 4001), link by signature, add the token, buy (approve + buy), the purchase live in
+// myActives and in the admin ICO table, a revert explained, the wallet check.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { injectWallet } from './wallet.mjs';
+import { calldata, checksumAddress, shortWalletMessage } from '../../src/core/index.js';
+
+const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+const t = (key, values = {}) => en[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
+
+let server;
+let browser;
+let accounts;
+before(async () => {
+  server = await startServer({ chain: true });
+  browser = await launchBrowser();
+  accounts = (await server.anvil.rpc('eth_accounts')).result.map(checksumAddress);
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function memberPage(route, walletOptions, { fresh = false } = {}) {
+  const storage = await server.storageFor(DEMO_USER, { fresh });
+  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport: { width: 1280, height: 900 } });
+  const wallet = walletOptions ? await injectWallet(page, server.anvil, walletOptions) : null;
+  await page.goto(route);
+  await settled(page);
+  return { page, wallet };
+}
+
+const toast = (page, kind, text) => page.locator(`.Toastify__toast--${kind}`, { hasText: text }).waitFor({ timeout: 15_000 });
+/** The owner (dev account 0) sends a transaction to the sale. */
+const owner = async (fn) => {
+  const data = calldata('IcoSale', fn, []);
+  const { result } = await server.anvil.rpc('eth_sendTransaction', [{ from: accounts[0], to: server.settings.chain.icoSale, data }]);
+  assert.ok(result, `${fn} sent`);
+};
+
+test('without a wallet extension, connecting warns to install one; a protected page needs a linked wallet', async () => {
+  const { page } = await memberPage('/dashboard');
+  await page.getByRole('button', { name: en['wallet-connect'] }).click();
+  await toast(page, 'warning', en['metamask-install']);
+  // No wallet linked yet: myActives sends the member back to the dashboard with the SPEC's toast.
+  await page.goto('/myActives');
+  await toast(page, 'error', en['wallet-notexists-title']);
+  await page.waitForURL('**/dashboard');
+  await page.context().close();
+});
+
+test('connect (declined, then the network added on a nested 4902), link by signature, add the token', async () => {
+  const member = accounts[1];
+  const { page, wallet } = await memberPage('/dashboard', { account: member, nested: true });
+  wallet.refuseNext('eth_requestAccounts');
+  await page.getByRole('button', { name: en['wallet-connect'] }).click();
+  await toast(page, 'info', en['wallet-request-rejected']);
+  assert.equal(await page.locator('.Toastify__toast--error').count(), 0, 'a refusal is not an error');
+
+  await page.getByRole('button', { name: en['wallet-connect'] }).click();
+  await page.getByRole('button', { name: en['wallet-link'] }).waitFor();
+  assert.equal(wallet.state.added.length, 1, 'the unknown network was added');
+  assert.equal(wallet.state.added[0].chainId, '0x89');
+  assert.deepEqual(wallet.state.added[0].rpcUrls, [server.anvil.url]);
+  assert.equal(wallet.state.chainId, '0x89', 'then switched to');
+
+  await page.getByRole('button', { name: en['wallet-link'] }).click();
+  await toast(page, 'success', en['wallet-linked']);
+  assert.deepEqual(server.sql("SELECT wallet FROM users WHERE email = 'demo@lvlx.local'"), [[member]], 'stored checksummed');
+  assert.equal(await page.getByTestId('wallet-linked').innerText(), `${member.slice(0, 6)}...${member.slice(-4)}`);
+
+  await page.getByRole('button', { name: t('add-token.button', { product: 'LVLX' }) }).click();
+  await toast(page, 'success', en['add-token.success']);
+  const [asset] = wallet.state.watched;
+  assert.equal(asset.type, 'ERC20');
+  assert.deepEqual({ ...asset.options, image: undefined }, { address: server.settings.chain.lvlx, symbol: 'LVLX', decimals: 18, image: undefined });
+  assert.match(asset.options.image, /^http:\/\/127\.0\.0\.1:\d+\/.+\.svg$/);
+  await page.screenshot({ path: join(SHOTS, 'wallet-dashboard.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in the admin ICO table', async () => {
+  const member = accounts[1];
+  // The admin watches the ICO table while the member buys.
+  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  await admin.goto('/admin/tables/ICO');
+  await settled(admin);
+  await admin.getByTestId('ico-general').waitFor();
+  const before = Number(await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText());
+
+  // Signed in again after linking (the wallet now comes with the account), wallet connected.
+  const { page, wallet } = await memberPage('/tokenLVLX', { account: member }, { fresh: true });
+  wallet.state.connected = true;
+  wallet.state.known.add('0x89');
+  wallet.state.chainId = '0x89';
+  await page.reload();
+  await page.getByTestId('buy-price').waitFor();
+  assert.equal(await page.getByTestId('buy-price').innerText(), '1 LVLX = 0.1 USDT');
+  assert.equal(await page.getByTestId('buy-usdt-balance').innerText(), '1000000.00 USDT');
+
+  // Typing LVLX computes the USDT (the core, at the on-chain price), and the other way round.
+  await page.getByLabel(t('buy-receive', { product: 'LVLX' })).fill('25');
+  assert.equal(await page.getByLabel(en['buy-pay']).inputValue(), '2.5');
+  await page.getByLabel(en['buy-pay']).fill('2.5');
+  assert.equal(await page.getByLabel(t('buy-receive', { product: 'LVLX' })).inputValue(), '25');
+  await page.getByLabel(en['buy-pay']).fill('abc');
+  await page.locator('#buy-error', { hasText: /\S/ }).waitFor();
+  await page.getByLabel(en['buy-pay']).fill('2.5');
+
+  // Declined in the wallet: a calm note, nothing sent.
+  wallet.refuseNext('eth_sendTransaction');
+  await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
+  await page.locator('[data-testid="tx-status"][data-state="rejected"]').waitFor();
+  assert.match(await page.getByTestId('tx-status').innerText(), new RegExp(en['tx-rejected']));
+
+  await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
+  await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
+  const hash = await page.getByTestId('tx-hash').innerText();
+  assert.match(hash, /^0x[0-9a-f]{64}$/);
+  assert.equal(await page.getByRole('link', { name: en['tx-explorer'] }).getAttribute('href'), `https://polygonscan.com/tx/${hash}`);
+  await page.getByText(en['tx-recorded']).waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: join(SHOTS, 'wallet-buy-confirmed.png'), fullPage: true });
+  assert.deepEqual(server.sql(`SELECT amount, usdt_paid FROM ico_transactions WHERE tx_hash = '${hash}'`), [['25000000000000000000', '2500000']]);
+
+  // The admin's table took the purchase in without a reload.
+  await admin.waitForFunction(
+    ([n]) => Number(document.querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')?.innerText) === n,
+    [before + 1],
+    { timeout: 20_000 },
+  );
+  await admin.getByText('demo@lvlx.local').first().waitFor();
+  await admin.context().close();
+
+  // myActives, reached through the menu: the balance and the purchase, from the index.
+  await page.getByRole('link', { name: en['menu-myActives'] }).click();
+  await page.getByTestId('actives-balance').getByText('25.00 LVLX').waitFor();
+  const row = page.locator('[data-testid="actives-history"] .rdt_TableRow').first();
+  assert.match(await row.innerText(), /25\.00 LVLX[\s\S]*2\.50 USDT/);
+  await page.screenshot({ path: join(SHOTS, 'wallet-my-actives.png'), fullPage: true });
+
+  // A second purchase while myActives is open appears there live.
+  await page.goto('/tokenLVLX');
+  await page.getByLabel(en['buy-pay']).fill('1');
+  await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
+  await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
+  await page.goto('/myActives');
+  await page.getByTestId('actives-balance').getByText('35.00 LVLX').waitFor({ timeout: 15_000 });
+  await page.context().close();
+});
+
+test('a paused sale is explained before anything is sent; another account in the wallet sends the member to the dashboard', async () => {
+  const member = accounts[1];
+  const { page, wallet } = await memberPage('/tokenLVLX', { account: member });
+  wallet.state.connected = true;
+  wallet.state.known.add('0x89');
+  wallet.state.chainId = '0x89';
+  await page.reload();
+  await page.getByTestId('buy-price').waitFor();
+  await owner('pause');
+  await page.getByLabel(en['buy-pay']).fill('1');
+  const sentBefore = wallet.state.calls.filter((m) => m === 'eth_sendTransaction').length;
+  await page.getByRole('button', { name: /buy/i }).click();
+  await page.locator('[data-testid="tx-status"][data-state="failed"]').waitFor({ timeout: 20_000 });
+  assert.match(await page.getByTestId('tx-status').innerText(), new RegExp(en['chain-sale-paused']));
+  const sent = wallet.state.calls.filter((m) => m === 'eth_sendTransaction').length - sentBefore;
+  assert.ok(sent <= 1, 'at most the approval was sent, never the purchase');
+  await owner('unpause');
+
+  await wallet.switchAccount(accounts[2]);
+  await toast(page, 'error', t('wallet-incorrect', { wallet: shortWalletMessage(member) }));
+  await page.waitForURL('**/dashboard');
+  await page.locator('[data-testid="wallet-connected"]', { hasText: accounts[2].slice(-4) }).waitFor();
+  await page.getByText(en['wallet-mismatch']).waitFor();
+  await page.context().close();
+});
