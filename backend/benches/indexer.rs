@@ -1,0 +1,118 @@
+//! Indexer throughput (issue 5): a real anvil chain with 10^4 purchases (N from LVLX_BENCH_N),
+//! indexed from scratch into a fresh SQLite file. Printed against two baselines measured in the
+//! same run: the node alone (eth_getLogs over the same ranges, nothing decoded or written), and
+//! the indexer with ranges of 10 blocks instead of 1000.
+//!
+//!   cargo bench -p lvlx-backend --bench indexer
+
+#[allow(dead_code)]
+#[path = "../tests/common/anvil.rs"]
+mod anvil;
+
+use std::time::{Duration, Instant};
+
+use anvil::Anvil;
+use lvlx_backend::chain::deploy::{self, Deployment};
+use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::rpc::{self, Rpc};
+use lvlx_backend::{App, Config, Db};
+use lvlx_core::chain::{self, Contract};
+use serde_json::json;
+
+const PER_BLOCK: usize = 10;
+
+fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
+    let started = Instant::now();
+    let buyers: Vec<String> = anvil.accounts()[1..9].to_vec();
+    let max = u128::MAX.to_string();
+    for buyer in &buyers {
+        deploy::transact(&anvil.rpc, buyer, &d.usdt, Contract::Lvlx, "approve", &[&d.ico_sale, &max]).unwrap();
+    }
+    anvil.rpc.call("evm_setAutomine", json!([false])).unwrap();
+    let zero = "0x0000000000000000000000000000000000000000";
+    for i in 0..n {
+        let usdt = (100_000 + i as u128 * 7).to_string();
+        let data = chain::calldata(Contract::IcoSale, "buy", &[&usdt, "0", zero]).unwrap();
+        let from = &buyers[i % buyers.len()];
+        anvil
+            .rpc
+            .call("eth_sendTransaction", json!([{"from": from, "to": d.ico_sale, "data": data, "gas": "0x30000"}]))
+            .unwrap();
+        if (i + 1) % PER_BLOCK == 0 {
+            anvil.rpc.call("evm_mine", json!([])).unwrap();
+        }
+    }
+    anvil.rpc.call("evm_mine", json!([])).unwrap();
+    anvil.rpc.call("evm_setAutomine", json!([true])).unwrap();
+    started.elapsed()
+}
+
+/// The node alone: every log of the sale fetched in ranges of `range` blocks.
+fn node_only(rpc: &Rpc, d: &Deployment, range: u64) -> (usize, Duration) {
+    let head = rpc::quantity(&rpc.call("eth_blockNumber", json!([])).unwrap()).unwrap();
+    let started = Instant::now();
+    let mut logs = 0;
+    let mut from = d.start_block;
+    while from <= head {
+        let to = head.min(from + range - 1);
+        let answer = rpc
+            .call(
+                "eth_getLogs",
+                json!([{"address": d.ico_sale, "topics": [chain::purchased_topic()], "fromBlock": rpc::hex(from), "toBlock": rpc::hex(to)}]),
+            )
+            .unwrap();
+        logs += answer.as_array().map_or(0, Vec::len);
+        from = to + 1;
+    }
+    (logs, started.elapsed())
+}
+
+fn index(rt: &tokio::runtime::Runtime, anvil: &Anvil, d: &Deployment, range: u64) -> (usize, Duration) {
+    let dir = tempfile::tempdir().unwrap();
+    let chain = lvlx_backend::config::Chain {
+        max_block_range: range,
+        ..deploy::dev_section(&anvil.url, d)
+    };
+    let config = Config {
+        data_dir: dir.path().join("data"),
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        chain: Some(chain.clone()),
+        ..Config::default()
+    };
+    rt.block_on(async {
+        let db = Db::open(&config.data_dir).unwrap();
+        let app = App::new(config, db).unwrap();
+        let indexer = Indexer::new(&app, &chain);
+        let started = Instant::now();
+        let mut recorded = 0;
+        loop {
+            match indexer.step().await.unwrap() {
+                Progress::More { recorded: n, .. } => recorded += n,
+                Progress::CaughtUp { recorded: n } => break (recorded + n, started.elapsed()),
+            }
+        }
+    })
+}
+
+fn main() {
+    let n: usize = std::env::var("LVLX_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let filled = fill(&anvil, &d, n);
+    println!("chain: {n} purchases in {} blocks of {PER_BLOCK} (filled in {:.1} s)", n.div_ceil(PER_BLOCK), filled.as_secs_f64());
+
+    let rate = |events: usize, took: Duration| events as f64 / took.as_secs_f64();
+    let (logs, node) = node_only(&anvil.rpc, &d, 1000);
+    assert_eq!(logs, n);
+    let (indexed, full) = index(&rt, &anvil, &d, 1000);
+    assert_eq!(indexed, n, "every purchase indexed once");
+    let (indexed_small, small) = index(&rt, &anvil, &d, 10);
+    assert_eq!(indexed_small, n);
+
+    println!("{:<58} {:>10} {:>12}", "", "seconds", "events/s");
+    println!("{:<58} {:>10.3} {:>12.0}", "baseline: eth_getLogs only (ranges of 1000 blocks)", node.as_secs_f64(), rate(n, node));
+    println!("{:<58} {:>10.3} {:>12.0}", "indexer: fetch + decode + ledger + cursor (ranges 1000)", full.as_secs_f64(), rate(n, full));
+    println!("{:<58} {:>10.3} {:>12.0}", "indexer with ranges of 10 blocks", small.as_secs_f64(), rate(n, small));
+    println!("indexer / node-only time: {:.2}x", full.as_secs_f64() / node.as_secs_f64());
+}
