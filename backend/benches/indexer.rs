@@ -26,7 +26,15 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
     let buyers: Vec<String> = anvil.accounts()[1..9].to_vec();
     let max = u128::MAX.to_string();
     for buyer in &buyers {
-        deploy::transact(&anvil.rpc, buyer, &d.usdt, Contract::Lvlx, "approve", &[&d.ico_sale, &max]).unwrap();
+        deploy::transact(
+            &anvil.rpc,
+            buyer,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.ico_sale, &max],
+        )
+        .unwrap();
     }
     anvil.rpc.call("evm_setAutomine", json!([false])).unwrap();
     let zero = "0x0000000000000000000000000000000000000000";
@@ -36,7 +44,10 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
         let from = &buyers[i % buyers.len()];
         anvil
             .rpc
-            .call("eth_sendTransaction", json!([{"from": from, "to": d.ico_sale, "data": data, "gas": "0x30000"}]))
+            .call(
+                "eth_sendTransaction",
+                json!([{"from": from, "to": d.ico_sale, "data": data, "gas": "0x30000"}]),
+            )
             .unwrap();
         if (i + 1) % PER_BLOCK == 0 {
             anvil.rpc.call("evm_mine", json!([])).unwrap();
@@ -67,7 +78,12 @@ fn node_only(rpc: &Rpc, d: &Deployment, range: u64) -> (usize, Duration) {
     (logs, started.elapsed())
 }
 
-fn index(rt: &tokio::runtime::Runtime, anvil: &Anvil, d: &Deployment, range: u64) -> (usize, Duration) {
+fn index(
+    rt: &tokio::runtime::Runtime,
+    anvil: &Anvil,
+    d: &Deployment,
+    range: u64,
+) -> (usize, Duration) {
     let dir = tempfile::tempdir().unwrap();
     let chain = lvlx_backend::config::Chain {
         max_block_range: range,
@@ -95,12 +111,19 @@ fn index(rt: &tokio::runtime::Runtime, anvil: &Anvil, d: &Deployment, range: u64
 }
 
 fn main() {
-    let n: usize = std::env::var("LVLX_BENCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let n: usize = std::env::var("LVLX_BENCH_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let filled = fill(&anvil, &d, n);
-    println!("chain: {n} purchases in {} blocks of {PER_BLOCK} (filled in {:.1} s)", n.div_ceil(PER_BLOCK), filled.as_secs_f64());
+    println!(
+        "chain: {n} purchases in {} blocks of {PER_BLOCK} (filled in {:.1} s)",
+        n.div_ceil(PER_BLOCK),
+        filled.as_secs_f64()
+    );
 
     let rate = |events: usize, took: Duration| events as f64 / took.as_secs_f64();
     let (logs, node) = node_only(&anvil.rpc, &d, 1000);
@@ -111,8 +134,26 @@ fn main() {
     assert_eq!(indexed_small, n);
 
     println!("{:<58} {:>10} {:>12}", "", "seconds", "events/s");
-    println!("{:<58} {:>10.3} {:>12.0}", "baseline: eth_getLogs only (ranges of 1000 blocks)", node.as_secs_f64(), rate(n, node));
-    println!("{:<58} {:>10.3} {:>12.0}", "indexer: fetch + decode + ledger + cursor (ranges 1000)", full.as_secs_f64(), rate(n, full));
-    println!("{:<58} {:>10.3} {:>12.0}", "indexer with ranges of 10 blocks", small.as_secs_f64(), rate(n, small));
-    println!("indexer / node-only time: {:.2}x", full.as_secs_f64() / node.as_secs_f64());
+    println!(
+        "{:<58} {:>10.3} {:>12.0}",
+        "baseline: eth_getLogs only (ranges of 1000 blocks)",
+        node.as_secs_f64(),
+        rate(n, node)
+    );
+    println!(
+        "{:<58} {:>10.3} {:>12.0}",
+        "indexer: fetch + decode + ledger + cursor (ranges 1000)",
+        full.as_secs_f64(),
+        rate(n, full)
+    );
+    println!(
+        "{:<58} {:>10.3} {:>12.0}",
+        "indexer with ranges of 10 blocks",
+        small.as_secs_f64(),
+        rate(n, small)
+    );
+    println!(
+        "indexer / node-only time: {:.2}x",
+        full.as_secs_f64() / node.as_secs_f64()
+    );
 }
