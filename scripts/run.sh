@@ -18,7 +18,7 @@ target/release/lvlx seed --users 300 --ico-tx 3000 --nft-stakes 400 --lvlx-stake
 # $LVLX_CONFIG) and does nothing when they are already there.
 ANVIL_PORT="${LVLX_ANVIL_PORT:-8545}"
 mkdir -p data
-node_modules/.bin/anvil --chain-id 137 --host 127.0.0.1 --port "$ANVIL_PORT" \
+scripts/anvil.sh --chain-id 137 --host 127.0.0.1 --port "$ANVIL_PORT" \
   --state data/anvil-state.json --state-interval 30 --silent &
 anvil_pid=$!
 trap 'kill "$anvil_pid" 2>/dev/null; wait "$anvil_pid" 2>/dev/null' EXIT

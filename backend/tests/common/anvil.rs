@@ -1,4 +1,4 @@
-//! A real local chain for tests: anvil from npm (node_modules/.bin/anvil, installed by
+//! A real local chain for tests: anvil from npm (through scripts/anvil.sh, installed by
 //! scripts/setup.sh) on a free loopback port with chain id 137, killed when dropped; and a
 //! switchable TCP relay in front of it, to take the node "down" and bring it back.
 
@@ -20,7 +20,7 @@ pub struct Anvil {
 
 impl Anvil {
     pub fn start() -> Anvil {
-        let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/../node_modules/.bin/anvil");
+        let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/anvil.sh");
         let mut child = Command::new(bin)
             .args(["--chain-id", "137", "--host", "127.0.0.1", "--port", "0"])
             .stdout(Stdio::piped())

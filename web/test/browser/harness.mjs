@@ -12,7 +12,7 @@ export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf
 
 /** Starts anvil (npm) on a free loopback port with chain id 137; answers {url, rpc(method, params), stop}. */
 export async function startAnvil() {
-  const child = spawn(join(root, 'node_modules/.bin/anvil'), ['--chain-id', '137', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(join(root, 'scripts/anvil.sh'), ['--chain-id', '137', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('anvil did not start in 20 s')), 20_000);
     let out = '';
