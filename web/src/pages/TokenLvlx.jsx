@@ -31,9 +31,16 @@ function amounts(side, text, price) {
   const decimals = side === 'usdt' ? USDT_DECIMALS : LVLX_DECIMALS;
   const error = validateAmount(text, decimals, null, null);
   if (error) return { error };
-  const typed = parseUnits(text.trim(), decimals);
-  const usdt = side === 'usdt' ? typed : usdtFor(typed, price);
-  const lvlx = quoteLvlx(usdt, price);
+  let usdt;
+  let lvlx;
+  try {
+    const typed = parseUnits(text.trim(), decimals);
+    usdt = side === 'usdt' ? typed : usdtFor(typed, price);
+    lvlx = quoteLvlx(usdt, price);
+  } catch {
+    // Beyond what 128-bit base units hold: no sale could ever fill it.
+    return { error: 'buy-amount-too-large' };
+  }
   if (BigInt(lvlx) === 0n) return { error: 'chain-amount-too-small' };
   return { usdt, lvlx };
 }

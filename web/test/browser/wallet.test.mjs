@@ -112,6 +112,8 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   assert.equal(await page.getByLabel(t('buy-receive', { product: 'LVLX' })).inputValue(), '25');
   await page.getByLabel(en['buy-pay']).fill('abc');
   await page.locator('#buy-error', { hasText: /\S/ }).waitFor();
+  await page.getByLabel(t('buy-receive', { product: 'LVLX' })).fill('9'.repeat(17));
+  await page.locator('#buy-error', { hasText: en['buy-amount-too-large'] }).waitFor();
   await page.getByLabel(en['buy-pay']).fill('2.5');
 
   // Declined in the wallet: a calm note, nothing sent.
