@@ -49,8 +49,9 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chain {
-    /// JSON-RPC endpoint the server indexes through (a node of its own in production).
-    pub rpc_url: String,
+    /// JSON-RPC endpoint the server indexes through (a node of its own in production). A
+    /// provider's URL often carries its API key, so it prints as "***" like other secrets.
+    pub rpc_url: Secret,
     /// RPC endpoint offered to wallets that do not know the network yet (wallet_addEthereumChain).
     pub public_rpc_url: String,
     /// Block explorer for transaction links (`{explorer_url}/tx/{hash}`).
@@ -92,11 +93,15 @@ pub enum SmtpTls {
 }
 
 /// A configured secret: usable by the server, printed as "***".
-#[derive(Clone, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(transparent)]
 pub struct Secret(String);
 
 impl Secret {
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(value.into())
+    }
+
     pub fn expose(&self) -> &str {
         &self.0
     }

@@ -248,7 +248,11 @@ fn main() -> ExitCode {
 fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
     use lvlx_backend::chain::{deploy, rpc::Rpc};
     let rpc = Rpc::new(rpc_url);
-    if let Some(chain) = config.chain.as_ref().filter(|c| c.rpc_url == rpc_url) {
+    if let Some(chain) = config
+        .chain
+        .as_ref()
+        .filter(|c| c.rpc_url.expose() == rpc_url)
+    {
         match deploy::is_deployed(&rpc, chain) {
             Ok(true) => {
                 println!(

@@ -175,7 +175,7 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
 /// The `[chain]` section for a development deployment reached at `rpc_url`.
 pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
     config::Chain {
-        rpc_url: rpc_url.to_string(),
+        rpc_url: config::Secret::new(rpc_url),
         public_rpc_url: rpc_url.to_string(),
         explorer_url: "https://polygonscan.com".into(),
         usdt: d.usdt.clone(),
@@ -206,5 +206,48 @@ pub fn write_section(path: &Path, section: &config::Chain) -> Result<(), DeployE
         .parse()
         .map_err(|e: toml_edit::TomlError| fail(e.to_string()))?;
     doc["chain"] = table["chain"].clone();
+    // Serialising prints secrets as "***"; the file needs the value itself.
+    doc["chain"]["rpc_url"] = toml_edit::value(section.rpc_url.expose());
     std::fs::write(path, doc.to_string()).map_err(|e| fail(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_section_is_written_with_the_real_url_the_rest_kept_and_the_url_never_printed() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("lvlx.toml");
+        std::fs::write(&file, "# operator's note\nproduct = \"ABC\"\n").unwrap();
+        let d = Deployment {
+            usdt: "0x5FbDB2315678afecb367f032d93F642f64180aa3".into(),
+            lvlx: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
+            ico_sale: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0".into(),
+            start_block: 3,
+            owner: String::new(),
+            treasury: String::new(),
+        };
+        let url = "https://node.example/v2/provider-api-key";
+        let section = config::Chain {
+            public_rpc_url: "https://polygon-rpc.example".into(),
+            ..dev_section(url, &d)
+        };
+        write_section(&file, &section).unwrap();
+        // Written again (a second deployment) it replaces the section, not appends one.
+        write_section(&file, &section).unwrap();
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.starts_with("# operator's note\nproduct = \"ABC\"\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("[chain]").count(), 1);
+        let config = config::Config::load(Some(file)).unwrap();
+        let chain = config.chain.as_ref().unwrap();
+        assert_eq!(chain.rpc_url.expose(), url);
+        assert_eq!(chain.start_block, 3);
+        assert_eq!(config.product, "ABC");
+        let printed = serde_json::to_string(&config).unwrap() + &format!("{config:?}");
+        assert!(!printed.contains("provider-api-key"), "{printed}");
+    }
 }

@@ -60,7 +60,7 @@ struct Found {
 impl Indexer {
     pub fn new(app: &App, chain: &config::Chain) -> Indexer {
         Indexer {
-            rpc: Rpc::new(&chain.rpc_url),
+            rpc: Rpc::new(chain.rpc_url.expose()),
             db: app.db.clone(),
             hub: app.hub.clone(),
             product: app.config.product.clone(),
