@@ -182,7 +182,10 @@ impl Indexer {
             .iter()
             .map(|log| self.decode(log, &blocks))
             .collect::<Result<Vec<_>, _>>()?;
-        let last_hash = blocks.get(&to).map(|(_, h)| h.clone()).filter(|h| !h.is_empty());
+        let last_hash = blocks
+            .get(&to)
+            .map(|(_, h)| h.clone())
+            .filter(|h| !h.is_empty());
         let sale = self.sale.clone();
         let product = self.product.clone();
         let next = to + 1;
