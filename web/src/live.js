@@ -8,6 +8,10 @@ const listeners = new Set();
 let socket = null;
 let retry = null;
 let delayMs = 1000;
+/** Whether the open socket is authenticated (pushes from now on reach this page). */
+let ready = false;
+/** How long a page waits for the channel before loading anyway (the server may be unreachable). */
+const READY_WAIT_MS = 2000;
 
 function open() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/ws`;
@@ -21,12 +25,16 @@ function open() {
     } catch {
       return;
     }
-    if (message.type === 'ready') delayMs = 1000;
+    if (message.type === 'ready') {
+      delayMs = 1000;
+      ready = true;
+    }
     for (const listener of listeners) listener(message);
   };
   ws.onclose = () => {
     if (socket !== ws) return;
     socket = null;
+    ready = false;
     if (!listeners.size) return;
     retry = setTimeout(() => {
       retry = null;
@@ -39,6 +47,7 @@ function open() {
 /** Calls `listener(message)` for every push until the answered function is called. */
 export function subscribe(listener) {
   listeners.add(listener);
+  if (ready) queueMicrotask(() => listeners.has(listener) && listener({ type: 'ready' }));
   if (!socket && !retry) open();
   return () => {
     listeners.delete(listener);
@@ -47,28 +56,39 @@ export function subscribe(listener) {
     retry = null;
     const ws = socket;
     socket = null;
+    ready = false;
     ws?.close();
   };
 }
 
 /**
- * A counter that grows after pushes of `type` (trailing, at most once per `quietMs`), for pages
- * that reload what they show when something new is recorded ("reload" pushes count too).
+ * A counter for pages that reload what they show when something new is recorded: null until the
+ * channel is ready (so a load that starts then cannot miss a push; after 2 s the page loads
+ * anyway), then growing after each push of `type` (trailing, at most once per `quietMs`), after
+ * a "reload" push, and after a reconnection (pushes may have been missed meanwhile).
  */
 export function useLiveVersion(type, quietMs = 0) {
-  const [version, setVersion] = useState(0);
+  const [version, setVersion] = useState(null);
   const timer = useRef(null);
   useEffect(() => {
+    const bump = () => setVersion((v) => (v ?? 0) + 1);
+    const fallback = setTimeout(() => setVersion((v) => v ?? 0), READY_WAIT_MS);
     const unsubscribe = subscribe((message) => {
+      if (message.type === 'ready') {
+        clearTimeout(fallback);
+        bump();
+        return;
+      }
       if (message.type !== type && message.type !== 'reload') return;
       if (timer.current) return;
       timer.current = setTimeout(() => {
         timer.current = null;
-        setVersion((v) => v + 1);
+        bump();
       }, quietMs);
     });
     return () => {
       unsubscribe();
+      clearTimeout(fallback);
       clearTimeout(timer.current);
       timer.current = null;
     };

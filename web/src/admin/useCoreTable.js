@@ -7,10 +7,11 @@ import { toastError } from '../toast.jsx';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
 
-/** The server's General box of a statistics call (`fetch(signal)`); errors become a toast. */
+/** The server's General box of a statistics call (`fetch(signal)`, null: not yet); errors become a toast. */
 export function useGeneral(fetch) {
   const [general, setGeneral] = useState(null);
   useEffect(() => {
+    if (!fetch) return undefined;
     const controller = new AbortController();
     fetch(controller.signal).then(
       (s) => setGeneral(s.General),
@@ -34,7 +35,7 @@ export function sharedFetch(fetch) {
 }
 
 /**
- * `load(signal)` resolves to a core table (IcoRows, UserRows …). Answers the loading state, the
+ * `load(signal)` resolves to a core table (IcoRows, UserRows …); null: not yet. Answers the loading state, the
  * full date range, the current query, the last answer ({kept, totals|summary}) and the page.
  */
 export function useCoreTable(load) {
@@ -47,6 +48,7 @@ export function useCoreTable(load) {
   const shownRange = useRef(null);
 
   useEffect(() => {
+    if (!load) return undefined;
     const controller = new AbortController();
     load(controller.signal)
       .then((loaded) => {

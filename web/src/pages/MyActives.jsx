@@ -21,6 +21,7 @@ export default function MyActives() {
   const version = useLiveVersion('purchase', 300);
 
   useEffect(() => {
+    if (version === null) return undefined;
     const controller = new AbortController();
     api('wallet/actives', { signal: controller.signal }).then(setActives, (e) => e.name !== 'AbortError' && toastError(e));
     return () => controller.abort();

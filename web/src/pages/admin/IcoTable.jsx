@@ -37,9 +37,11 @@ export default function IcoTable() {
   const product = settings.product;
   const version = useLiveVersion('purchase', 2000);
   // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
+  // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
   const statistics = useCallback((signal) => icoStatistics(signal), [version]);
-  const general = useGeneral(statistics);
-  const load = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
+  const general = useGeneral(version === null ? null : statistics);
+  const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
+  const load = version === null ? null : rows;
   const table = useCoreTable(load);
 
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
