@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::crypto;
-use crate::error::ApiError;
+use crate::error::Error;
 
 const LIFE_MS: i64 = 5 * 60 * 1000;
 
@@ -42,8 +42,8 @@ pub fn check(
     answer: &Answer,
     min_difficulty: u32,
     now_ms: i64,
-) -> Result<i64, ApiError> {
-    let bad = || ApiError::Captcha;
+) -> Result<i64, Error> {
+    let bad = || Error::Captcha;
     let (body, mac) = answer.challenge.rsplit_once('.').ok_or_else(bad)?;
     if !crypto::same(mac, &crypto::hmac_hex(key, &["captcha", body])) {
         return Err(bad());

@@ -1,26 +1,27 @@
 //! The LVLX server: HTTP API under /api/v1, the built web app, translations and persistence.
 //!
 //! Domain rules (validation, amounts, dates) come from `lvlx-core`; this crate must not restate
-//! them. Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
+//! them. Layers, top down: `api` (HTTP: routes, handlers, the one error mapping) → the domain
+//! glue (`session`, `code`, `secret`, `captcha`, `stakes` …, returning [`error::Error`], no
+//! HTTP) → `store` (all SQL, returning `store::StoreError`). `cli` is the command line.
+//! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
-pub mod accounts;
 pub mod api;
 pub mod captcha;
 pub mod chain;
+pub mod cli;
 pub mod code;
 pub mod config;
 pub mod crypto;
-pub mod db;
 pub mod error;
-pub mod ledger;
 pub mod limits;
 pub mod live;
 pub mod mail;
 pub mod password;
 pub mod secret;
-pub mod seed;
 pub mod session;
 pub mod stakes;
+pub mod store;
 pub mod token;
 pub mod user;
 pub mod web;
@@ -31,14 +32,14 @@ use warp::http::header::{HeaderMap, HeaderValue};
 use warp::Filter;
 
 pub use config::Config;
-pub use db::Db;
+pub use store::Store;
 
 /// What every handler may need. Holds no state a second instance would need (DESIGN §9) but
 /// the per-IP rate limits, which are per instance by nature.
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
-    pub db: Db,
+    pub store: Store,
     pub keys: token::Keys,
     /// Key for codes and captcha MACs, derived from the token key.
     pub mac_key: Arc<Vec<u8>>,
@@ -59,7 +60,7 @@ pub enum StartError {
 }
 
 impl App {
-    pub fn new(config: Config, db: Db) -> Result<App, StartError> {
+    pub fn new(config: Config, store: Store) -> Result<App, StartError> {
         let secret = crypto::jwt_key(
             config.jwt_secret.as_ref().map(|s| s.expose()),
             &config.data_dir,
@@ -75,7 +76,7 @@ impl App {
             code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
             hub: live::Hub::default(),
             config: Arc::new(config),
-            db,
+            store,
         })
     }
 }

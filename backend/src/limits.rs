@@ -9,7 +9,7 @@ use std::sync::Arc;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 #[derive(Clone)]
 pub struct PerIp {
@@ -25,12 +25,12 @@ impl PerIp {
         }
     }
 
-    pub fn check(&self, ip: Option<IpAddr>) -> Result<(), ApiError> {
+    pub fn check(&self, ip: Option<IpAddr>) -> Result<(), Error> {
         // Without a peer address (never on a real socket) all such callers share one bucket.
         let ip = ip.unwrap_or(IpAddr::from([0, 0, 0, 0]));
         self.limiter
             .check_key(&ip)
-            .map_err(|not_until| ApiError::TooManyRequests {
+            .map_err(|not_until| Error::RateLimited {
                 retry_after_secs: not_until
                     .wait_time_from(DefaultClock::default().now())
                     .as_secs()
@@ -51,7 +51,7 @@ mod tests {
             limit.check(ip).unwrap();
         }
         match limit.check(ip) {
-            Err(ApiError::TooManyRequests { retry_after_secs }) => {
+            Err(Error::RateLimited { retry_after_secs }) => {
                 assert!((1..=7).contains(&retry_after_secs))
             }
             other => panic!("{other:?}"),

@@ -10,7 +10,7 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::{FileTransport, Message, SmtpTransport, Transport};
 
 use crate::config::{Config, SmtpTls};
-use crate::error::ApiError;
+use crate::error::Error;
 
 #[derive(Clone)]
 enum Delivery {
@@ -37,8 +37,6 @@ pub enum MailSetupError {
     #[error("cannot create the outbox {0}: {1}")]
     Outbox(String, std::io::Error),
 }
-
-pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
 
 impl Mailer {
     pub fn new(config: &Config) -> Result<Mailer, MailSetupError> {
@@ -101,35 +99,35 @@ impl Mailer {
         language: &str,
         purpose: &str,
         code: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         let subject = self.text(language, &format!("mail-{purpose}-subject"), &[]);
         let body = self.text(language, &format!("mail-{purpose}-body"), &[("code", code)]);
         let to_box: Mailbox = to
             .parse()
-            .map_err(|_| ApiError::Internal("recipient address".into()))?;
+            .map_err(|_| Error::Internal("recipient address".into()))?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to_box)
             .subject(subject)
             .singlepart(SinglePart::plain(body))
-            .map_err(|e| ApiError::Internal(format!("mail: {e}")))?;
+            .map_err(|e| Error::Internal(format!("mail: {e}")))?;
         let transport = self.transport.clone();
         tokio::task::spawn_blocking(move || match transport {
-            Delivery::Smtp(smtp) => smtp.send(&message).map(|_| ()).map_err(|e| ApiError::Internal(format!("smtp: {e}"))),
+            Delivery::Smtp(smtp) => smtp.send(&message).map(|_| ()).map_err(|e| Error::Internal(format!("smtp: {e}"))),
             Delivery::Outbox(dir) => {
-                let id = FileTransport::new(&dir).send(&message).map_err(|e| ApiError::Internal(format!("outbox: {e}")))?;
+                let id = FileTransport::new(&dir).send(&message).map_err(|e| Error::Internal(format!("outbox: {e}")))?;
                 // The address is not logged, and never the code.
                 tracing::info!(file = %dir.join(format!("{id}.eml")).display(), "mail written to the outbox (no SMTP configured)");
                 Ok(())
             }
         })
         .await
-        .map_err(|e| ApiError::Internal(format!("mail task: {e}")))?
+        .map_err(|e| Error::Internal(format!("mail task: {e}")))?
     }
 }
 
 fn load_texts(dir: &Path) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
-    LANGUAGES
+    lvlx_core::LANGUAGES
         .iter()
         .map(|lng| {
             let path = dir.join(lng).join(format!("{lng}.json"));

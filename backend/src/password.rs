@@ -9,7 +9,7 @@ use argon2::password_hash::{
 use argon2::{Algorithm, Argon2, Params, Version};
 use tokio::sync::Semaphore;
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 #[derive(Clone)]
 pub struct Passwords {
@@ -25,11 +25,11 @@ fn argon2() -> Argon2<'static> {
 }
 
 /// argon2id key derivation (synchronous: command-line tools and the blocking pool).
-pub fn derive_key(secret: &str, salt: &[u8]) -> Result<[u8; 32], ApiError> {
+pub fn derive_key(secret: &str, salt: &[u8]) -> Result<[u8; 32], Error> {
     let mut key = [0u8; 32];
     argon2()
         .hash_password_into(secret.as_bytes(), salt, &mut key)
-        .map_err(|e| ApiError::Internal(format!("argon2: {e}")))?;
+        .map_err(|e| Error::Internal(format!("argon2: {e}")))?;
     Ok(key)
 }
 
@@ -45,24 +45,24 @@ impl Passwords {
         }
     }
 
-    pub async fn hash(&self, password: String) -> Result<String, ApiError> {
+    pub async fn hash(&self, password: String) -> Result<String, Error> {
         self.blocking(move || {
             let salt = SaltString::generate(&mut OsRng);
             argon2()
                 .hash_password(password.as_bytes(), &salt)
                 .map(|h| h.to_string())
-                .map_err(|e| ApiError::Internal(format!("argon2: {e}")))
+                .map_err(|e| Error::Internal(format!("argon2: {e}")))
         })
         .await
     }
 
     /// Verifies against `hash`, or against a decoy when there is none (unknown account).
-    pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, ApiError> {
+    pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, Error> {
         self.blocking(move || {
             let known = hash.is_some();
             let stored = hash.unwrap_or_else(|| DECOY.to_string());
             let parsed = PasswordHash::new(&stored)
-                .map_err(|e| ApiError::Internal(format!("stored hash: {e}")))?;
+                .map_err(|e| Error::Internal(format!("stored hash: {e}")))?;
             Ok(argon2()
                 .verify_password(password.as_bytes(), &parsed)
                 .is_ok()
@@ -73,16 +73,16 @@ impl Passwords {
 
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
+        work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
         let _permit = self
             .permits
             .acquire()
             .await
-            .map_err(|_| ApiError::Internal("semaphore closed".into()))?;
+            .map_err(|_| Error::Internal("semaphore closed".into()))?;
         tokio::task::spawn_blocking(work)
             .await
-            .map_err(|e| ApiError::Internal(format!("hash task: {e}")))?
+            .map_err(|e| Error::Internal(format!("hash task: {e}")))?
     }
 }
 

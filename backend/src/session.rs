@@ -1,12 +1,9 @@
-//! Server-side sessions (revocable, 12 h absolute life) and the filters that authenticate a
-//! request from its `Authorization: Bearer` token.
+//! Server-side sessions (revocable, 12 h absolute life) and authenticating a session token.
 
-use rusqlite::{params, Connection, OptionalExtension};
-use warp::{Filter, Rejection};
-
-use crate::error::ApiError;
+use crate::error::Error;
+use crate::store::{sessions, users, Conn};
 use crate::token::{Scope, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
-use crate::user::{self, User, UserId};
+use crate::user::{User, UserId};
 use crate::{now_ms, App};
 
 /// A request made inside a live session.
@@ -17,29 +14,12 @@ pub struct Authed {
     pub session_expires_ms: i64,
 }
 
-pub fn create(c: &Connection, user: UserId, now: i64) -> Result<(String, i64), ApiError> {
+/// Opens a session for `user`; returns its id and absolute end.
+pub fn open(c: Conn, user: UserId, now: i64) -> Result<(String, i64), Error> {
     let id = crate::crypto::random_hex(16);
     let expires = now + SESSION_ABSOLUTE_SECS * 1000;
-    c.execute(
-        "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, user.0, now, expires],
-    )?;
+    sessions::create(c, &id, user, now, expires)?;
     Ok((id, expires))
-}
-
-pub fn revoke(c: &Connection, id: &str, now: i64) -> Result<(), ApiError> {
-    c.execute(
-        "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-        params![id, now],
-    )?;
-    Ok(())
-}
-
-pub fn revoke_all(c: &Connection, user: UserId, now: i64) -> Result<usize, ApiError> {
-    Ok(c.execute(
-        "UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL",
-        params![user.0, now],
-    )?)
 }
 
 /// A session token for `session`, never outliving the session itself.
@@ -48,7 +28,7 @@ pub fn token(
     user: &User,
     session_id: &str,
     session_expires_ms: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, Error> {
     let now = now_ms();
     let life = SESSION_TOKEN_SECS
         .min((session_expires_ms - now) / 1000)
@@ -57,55 +37,42 @@ pub fn token(
         .issue(Scope::Session, user.id.0, &user.role, session_id, now, life)
 }
 
-fn bearer(header: Option<String>) -> Result<String, ApiError> {
-    header
-        .as_deref()
-        .and_then(|h| h.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
-        .ok_or(ApiError::Unauthorized)
-}
-
-pub async fn authenticate(app: &App, header: Option<String>) -> Result<Authed, ApiError> {
-    let claims = app.keys.verify(&bearer(header)?, Scope::Session)?;
-    let user_id = UserId(claims.id.parse().map_err(|_| ApiError::Unauthorized)?);
+/// The live session a session token belongs to, with its account as stored now.
+pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
+    let claims = app.keys.verify(token, Scope::Session)?;
+    let user_id = UserId(claims.id.parse().map_err(|_| Error::Unauthorized)?);
     let sid = claims.sid;
-    app.db
-        .run(move |c| {
-            let now = now_ms();
-            let expires: Option<i64> = c
-                .query_row(
-                    "SELECT expires_at FROM sessions WHERE id = ?1 AND user_id = ?2 AND revoked_at IS NULL AND expires_at > ?3",
-                    params![sid, user_id.0, now],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            let expires = expires.ok_or(ApiError::Unauthorized)?;
-            let user = user::by_id(c, user_id)?.ok_or(ApiError::Unauthorized)?;
-            Ok(Authed { user, session_id: sid, session_expires_ms: expires })
+    app.store
+        .read(move |c| {
+            let expires =
+                sessions::live_until(c, &sid, Some(user_id), now_ms())?.ok_or(Error::Unauthorized)?;
+            let user = users::by_id(c, user_id)?.ok_or(Error::Unauthorized)?;
+            Ok(Authed {
+                user,
+                session_id: sid,
+                session_expires_ms: expires,
+            })
         })
         .await
 }
 
-/// Any signed-in user.
-pub fn authed(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
-    warp::header::optional::<String>("authorization").and_then(move |header| {
-        let app = app.clone();
-        async move {
-            authenticate(&app, header)
-                .await
-                .map_err(warp::reject::custom)
-        }
-    })
+/// Whether session `id` is still live (an open live channel checks it every minute).
+pub async fn is_live(app: &App, id: &str) -> bool {
+    let id = id.to_string();
+    app.store
+        .read(move |c| Ok::<_, Error>(sessions::live_until(c, &id, None, now_ms())?.is_some()))
+        .await
+        .unwrap_or(false)
 }
 
-/// An admin: the role is read from the database, not trusted from the token.
-pub fn admin(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
-    authed(app).and_then(|who: Authed| async move {
-        if who.user.role == lvlx_core::ADMIN_ROLE {
-            Ok(who)
-        } else {
-            Err(warp::reject::custom(ApiError::Forbidden))
-        }
+/// What signing in answers: a new session's token, and the user (or admin) payload to store.
+pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Error> {
+    let (sid, expires) = open(c, user.id, now_ms())?;
+    let token = token(app, user, &sid, expires)?;
+    Ok(if user.is_admin() {
+        serde_json::json!({"token": token, "role": user.role, "admin": crate::user::admin_payload(user)})
+    } else {
+        let affiliates = users::affiliates(c, user.id)?;
+        serde_json::json!({"token": token, "role": user.role, "user": crate::user::payload(user, &affiliates)})
     })
 }

@@ -4,7 +4,7 @@
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ApiError;
+use crate::error::Error;
 
 pub const ISSUER: &str = "lvlx";
 pub const AUDIENCE: &str = "lvlx-web";
@@ -64,7 +64,7 @@ impl Keys {
         sid: &str,
         now_ms: i64,
         life_secs: i64,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, Error> {
         let now = now_ms / 1000;
         let claims = Claims {
             id: user_id.to_string(),
@@ -77,23 +77,23 @@ impl Keys {
             scope,
         };
         encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
-            .map_err(|e| ApiError::Internal(format!("jwt: {e}")))
+            .map_err(|e| Error::Internal(format!("jwt: {e}")))
     }
 
     /// Verifies signature (HS256 only), expiry (5 s leeway), issuer, audience and scope.
-    pub fn verify(&self, token: &str, scope: Scope) -> Result<Claims, ApiError> {
+    pub fn verify(&self, token: &str, scope: Scope) -> Result<Claims, Error> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = LEEWAY_SECS;
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
         validation.set_required_spec_claims(&["exp", "iat", "iss", "aud"]);
         let claims = decode::<Claims>(token, &self.decoding, &validation)
-            .map_err(|_| ApiError::Unauthorized)?
+            .map_err(|_| Error::Unauthorized)?
             .claims;
         if claims.scope == scope {
             Ok(claims)
         } else {
-            Err(ApiError::Unauthorized)
+            Err(Error::Unauthorized)
         }
     }
 }

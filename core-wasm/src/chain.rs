@@ -270,6 +270,11 @@ pub fn revert_key(data: &str) -> &'static str {
     }
 }
 
+/// Whether two addresses name the same account, whatever their letter case (EIP-55 or not).
+pub fn same_address(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
 const LVLX_ONE: Units = 10u128.pow(LVLX_DECIMALS);
 
 /// LVLX base units `usdt` base units buy at `price` (USDT base units per whole LVLX), rounded

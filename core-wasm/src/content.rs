@@ -4,9 +4,6 @@
 /// The private-protocol page and the notice on the dashboard.
 pub const BLOCKS: [&str; 2] = ["private-protocol", "dashboard-notice"];
 
-/// The languages of the interface (SPEC §1).
-pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
-
 pub const TITLE_MAX: usize = 120;
 pub const DESCRIPTION_MAX: usize = 4000;
 
@@ -14,8 +11,13 @@ pub fn is_block(name: &str) -> bool {
     BLOCKS.contains(&name)
 }
 
-pub fn is_language(code: &str) -> bool {
-    LANGUAGES.contains(&code)
+/// The languages a block is looked up in, in order: the viewer's own, then the default.
+pub fn fallback_order(language: &str) -> Vec<&str> {
+    let mut order = vec![language];
+    if language != crate::DEFAULT_LANGUAGE {
+        order.push(crate::DEFAULT_LANGUAGE);
+    }
+    order
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod content;
 pub mod date;
 pub mod display;
 pub mod guard;
+pub mod ledger;
 pub mod seal;
 pub mod session;
 pub mod siwe;
@@ -26,3 +27,20 @@ pub const ADMIN_ROLE: &str = "1001";
 pub const LVLX_DECIMALS: u32 = 18;
 /// USDT decimals (the "currency-decimals setting").
 pub const USDT_DECIMALS: u32 = 6;
+/// Role code of a member (every account registered through a referral link).
+pub const MEMBER_ROLE: &str = "1";
+
+/// The languages of the interface (SPEC §1, §9): the server serves this list, the browser
+/// offers it.
+pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
+/// The default language, and the one every other falls back to.
+pub const DEFAULT_LANGUAGE: &str = "en";
+
+pub fn is_language(code: &str) -> bool {
+    LANGUAGES.contains(&code)
+}
+
+/// `asked` when it is one of [`LANGUAGES`], else `fallback`.
+pub fn language_or<'a>(asked: Option<&'a str>, fallback: &'a str) -> &'a str {
+    asked.filter(|l| is_language(l)).unwrap_or(fallback)
+}

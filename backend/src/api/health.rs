@@ -4,8 +4,10 @@ use serde::Serialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::json;
-use crate::App;
+use super::error::reply;
+use super::{ok, with};
+use crate::error::Error;
+use crate::{store, App};
 
 #[derive(Serialize)]
 struct Health {
@@ -15,24 +17,19 @@ struct Health {
     schema: i64,
 }
 
-/// GET /api/v1/health — answers only when the database answers.
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // GET /api/v1/health — answers only when the database answers.
     warp::path!("health")
         .and(warp::get())
-        .and_then(move || {
-            let app = app.clone();
-            async move {
-                let schema = app
-                    .db
-                    .run(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
-                    .await
-                    .map_err(warp::reject::custom)?;
-                Ok::<_, warp::Rejection>(json(&Health {
-                    status: "ok",
-                    version: env!("CARGO_PKG_VERSION"),
-                    schema,
-                }))
-            }
+        .and(with(&app))
+        .then(|app: App| async move {
+            let schema = app.store.read(store::schema_version).await.map_err(Error::from)?;
+            ok(&Health {
+                status: "ok",
+                version: env!("CARGO_PKG_VERSION"),
+                schema,
+            })
         })
+        .map(reply)
         .boxed()
 }

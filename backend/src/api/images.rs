@@ -11,11 +11,14 @@ use image::{ImageFormat, ImageReader, Limits};
 use serde_json::json;
 use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
-use warp::{Filter, Rejection};
+use warp::Filter;
 
-use super::json;
-use crate::error::ApiError;
-use crate::session::{self, Authed};
+use super::auth::authed;
+use super::error::reply;
+use super::{ok, with, Answer};
+use crate::error::Error;
+use crate::session::Authed;
+use crate::store::users;
 use crate::App;
 
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
@@ -28,26 +31,21 @@ pub fn folder(app: &App) -> PathBuf {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    let with = {
-        let app = app.clone();
-        warp::any().map(move || app.clone())
-    };
     // POST /api/v1/image — multipart, the file in the part "profile".
     warp::path!("image")
         .and(warp::post())
-        .and(session::authed(app))
-        .and(with)
+        .and(authed(app.clone()))
+        .and(with(&app))
         // The whole body: the file plus a little multipart framing.
         .and(warp::body::content_length_limit(MAX_BYTES + 16 * 1024))
         .and(warp::multipart::form().max_length(MAX_BYTES + 16 * 1024))
-        .and_then(upload)
+        .then(upload)
+        .map(reply)
         .boxed()
 }
 
-async fn upload(who: Authed, app: App, form: FormData) -> Result<warp::reply::Response, Rejection> {
-    let png = png_from_part(form, "profile")
-        .await
-        .map_err(warp::reject::custom)?;
+async fn upload(who: Authed, app: App, form: FormData) -> Answer {
+    let png = png_from_part(form, "profile").await?;
     let dir = folder(&app);
     let id = who.user.id.0;
     let write = async {
@@ -59,29 +57,30 @@ async fn upload(who: Authed, app: App, form: FormData) -> Result<warp::reply::Re
     };
     write
         .await
-        .map_err(|e| warp::reject::custom(ApiError::Internal(format!("avatar write: {e}"))))?;
-    app.db
-        .run(move |c| Ok(c.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", [id])?))
+        .map_err(|e| Error::Internal(format!("avatar write: {e}")))?;
+    let user = who.user.id;
+    app.store
+        .write(move |c| users::set_has_avatar(c, user))
         .await
-        .map_err(warp::reject::custom)?;
-    Ok(json(&json!({"path": PUBLIC_PATH})))
+        .map_err(Error::from)?;
+    ok(&json!({"path": PUBLIC_PATH}))
 }
 
 /// The multipart part `name` (at most [`MAX_BYTES`]), JPEG or PNG, re-encoded as PNG off the
 /// async threads.
-pub async fn png_from_part(form: FormData, name: &str) -> Result<Vec<u8>, ApiError> {
+pub async fn png_from_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
     let bytes = read_part(form, name).await?;
     tokio::task::spawn_blocking(move || reencode(&bytes))
         .await
-        .map_err(|e| ApiError::Internal(format!("image task: {e}")))?
+        .map_err(|e| Error::Internal(format!("image task: {e}")))?
 }
 
-async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, ApiError> {
+async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
     let mut parts = form;
     while let Some(part) = parts
         .try_next()
         .await
-        .map_err(|e| ApiError::BadRequest(format!("multipart: {e}")))?
+        .map_err(|e| Error::Malformed(format!("multipart: {e}")))?
     {
         if part.name() != name {
             continue;
@@ -91,26 +90,26 @@ async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, ApiError> {
         while let Some(chunk) = stream
             .try_next()
             .await
-            .map_err(|e| ApiError::BadRequest(format!("multipart: {e}")))?
+            .map_err(|e| Error::Malformed(format!("multipart: {e}")))?
         {
             data.extend_from_slice(chunk.chunk());
             if data.len() as u64 > MAX_BYTES {
-                return Err(ApiError::PayloadTooLarge);
+                return Err(Error::TooLarge);
             }
         }
         return Ok(data);
     }
-    Err(ApiError::BadRequest(format!("no {name} part")))
+    Err(Error::Malformed(format!("no {name} part")))
 }
 
 /// JPEG or PNG by content (never by name or declared type), decoded within limits, as PNG.
-fn reencode(bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
+fn reencode(bytes: &[u8]) -> Result<Vec<u8>, Error> {
     let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         ImageFormat::Png
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
         ImageFormat::Jpeg
     } else {
-        return Err(ApiError::UnsupportedMediaType);
+        return Err(Error::NotAnImage);
     };
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
@@ -119,11 +118,11 @@ fn reencode(bytes: &[u8]) -> Result<Vec<u8>, ApiError> {
     reader.limits(limits);
     let image = reader
         .decode()
-        .map_err(|_| ApiError::UnsupportedMediaType)?;
+        .map_err(|_| Error::NotAnImage)?;
     let mut out = Cursor::new(Vec::new());
     image
         .write_to(&mut out, ImageFormat::Png)
-        .map_err(|e| ApiError::Internal(format!("png encode: {e}")))?;
+        .map_err(|e| Error::Internal(format!("png encode: {e}")))?;
     Ok(out.into_inner())
 }
 
@@ -149,12 +148,12 @@ mod tests {
         assert!(reencode(jpeg.get_ref()).unwrap().starts_with(b"\x89PNG"));
         assert!(matches!(
             reencode(b"hello, I am text pretending"),
-            Err(ApiError::UnsupportedMediaType)
+            Err(Error::NotAnImage)
         ));
         let mut fake = b"\x89PNG\r\n\x1a\n".to_vec();
         fake.extend_from_slice(b"not really a png");
         assert!(
-            matches!(reencode(&fake), Err(ApiError::UnsupportedMediaType)),
+            matches!(reencode(&fake), Err(Error::NotAnImage)),
             "magic bytes alone are not enough"
         );
     }
@@ -163,7 +162,7 @@ mod tests {
     fn images_over_4096_pixels_a_side_are_refused() {
         assert!(matches!(
             reencode(&png(4097, 1)),
-            Err(ApiError::UnsupportedMediaType)
+            Err(Error::NotAnImage)
         ));
         assert!(reencode(&png(4096, 1)).is_ok());
     }

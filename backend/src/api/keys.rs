@@ -6,10 +6,12 @@ use std::net::SocketAddr;
 use serde::Deserialize;
 use serde_json::json;
 use warp::filters::BoxedFilter;
-use warp::{Filter, Rejection};
+use warp::Filter;
 
-use super::{json, json_body};
-use crate::session::{self, Authed};
+use super::auth::admin;
+use super::error::reply;
+use super::{json_body, ok, with};
+use crate::session::Authed;
 use crate::{secret, App};
 
 #[derive(Deserialize)]
@@ -20,22 +22,20 @@ struct KeyRequest {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    let with = app.clone();
     // POST /api/v1/key — {privateKey}; never logged, never cached (no-store on all of /api).
     warp::path!("key")
         .and(warp::post())
-        .and(session::admin(app))
-        .and(warp::any().map(move || with.clone()))
+        .and(admin(app.clone()))
+        .and(with(&app))
         .and(warp::addr::remote())
         .and(json_body::<KeyRequest>())
-        .and_then(
+        .then(
             |who: Authed, app: App, addr: Option<SocketAddr>, body: KeyRequest| async move {
                 let ip = addr.map(|a| a.ip().to_string()).unwrap_or_default();
-                let private_key = secret::reveal(&app, who.user.id, ip, body.key)
-                    .await
-                    .map_err(warp::reject::custom)?;
-                Ok::<_, Rejection>(json(&json!({ "privateKey": private_key })))
+                let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
+                ok(&json!({ "privateKey": private_key }))
             },
         )
+        .map(reply)
         .boxed()
 }

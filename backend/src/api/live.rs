@@ -7,7 +7,6 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use rusqlite::params;
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
@@ -16,7 +15,7 @@ use warp::ws::{Message, WebSocket, Ws};
 use warp::{Filter, Reply};
 
 use crate::session::{self, Authed};
-use crate::{now_ms, App};
+use crate::App;
 
 const AUTH_WITHIN: Duration = Duration::from_secs(10);
 /// How often an open channel checks its session is still live (logout, expiry).
@@ -52,23 +51,7 @@ async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
     let Ok(Hello::Auth { token }) = serde_json::from_str(first.to_str().ok()?) else {
         return None;
     };
-    session::authenticate(app, Some(format!("Bearer {token}")))
-        .await
-        .ok()
-}
-
-async fn session_live(app: &App, id: &str) -> bool {
-    let id = id.to_string();
-    app.db
-        .run(move |c| {
-            Ok(c.query_row(
-                "SELECT COUNT(*) FROM sessions WHERE id = ?1 AND revoked_at IS NULL AND expires_at > ?2",
-                params![id, now_ms()],
-                |r| r.get::<_, i64>(0),
-            )? == 1)
-        })
-        .await
-        .unwrap_or(false)
+    session::authenticate(app, &token).await.ok()
 }
 
 async fn serve(app: App, mut socket: WebSocket) {
@@ -77,14 +60,14 @@ async fn serve(app: App, mut socket: WebSocket) {
     let Some(who) = authenticate(&app, &mut socket).await else {
         let _ = send(
             &mut socket,
-            json!({"type": "error", "code": "unauthorized"}),
+            json!({"type": "error", "code": "error-unauthorized"}),
         )
         .await;
         let _ = socket.close().await;
         return;
     };
     let viewer = who.user.id;
-    let admin = who.user.role == lvlx_core::ADMIN_ROLE;
+    let admin = who.user.is_admin();
     if !send(&mut socket, json!({"type": "ready"})).await {
         return;
     }
@@ -113,8 +96,8 @@ async fn serve(app: App, mut socket: WebSocket) {
                 Some(Err(_)) | None => return,
             },
             _ = recheck.tick() => {
-                if !session_live(&app, &who.session_id).await {
-                    let _ = send(&mut socket, json!({"type": "error", "code": "unauthorized"})).await;
+                if !session::is_live(&app, &who.session_id).await {
+                    let _ = send(&mut socket, json!({"type": "error", "code": "error-unauthorized"})).await;
                     let _ = socket.close().await;
                     return;
                 }

@@ -1,12 +1,21 @@
 //! The JSON API under /api/v1 (DESIGN §8): `Cache-Control: no-store` on every answer, errors
 //! as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web app.
+//!
+//! One module per resource; each has `routes(app)` whose filters carry a doc line with the
+//! method and path, and handlers that return `Result<Response, Error>` (the domain error),
+//! turned into a response by [`error::reply`] — the only place a status is chosen.
 
-mod accounts;
+pub mod auth;
+mod captcha;
 pub mod content;
+pub mod error;
 mod health;
 pub mod images;
 mod keys;
 mod live;
+mod logins;
+mod recovery;
+mod registrations;
 mod sessions;
 mod settings;
 mod statistics;
@@ -16,17 +25,25 @@ use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::{Filter, Reply};
 
-use crate::error;
 use crate::App;
 
 /// Largest JSON body any endpoint of this version accepts.
 pub const MAX_JSON_BODY: u64 = 16 * 1024;
 
+/// What a handler answers: a response, or a domain error for [`error::reply`].
+pub type Answer = Result<warp::reply::Response, crate::error::Error>;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let v1 = health::routes(app.clone())
         .or(settings::routes(app.clone()))
         .unify()
-        .or(accounts::routes(app.clone()))
+        .or(captcha::routes(app.clone()))
+        .unify()
+        .or(registrations::routes(app.clone()))
+        .unify()
+        .or(logins::routes(app.clone()))
+        .unify()
+        .or(recovery::routes(app.clone()))
         .unify()
         .or(sessions::routes(app.clone()))
         .unify()
@@ -62,6 +79,12 @@ fn no_store(mut response: warp::reply::Response) -> warp::reply::Response {
     response
 }
 
+/// The app, for handlers.
+pub(crate) fn with(app: &App) -> impl Filter<Extract = (App,), Error = std::convert::Infallible> + Clone {
+    let app = app.clone();
+    warp::any().map(move || app.clone())
+}
+
 /// A JSON body of at most [`MAX_JSON_BODY`] bytes whose unknown fields are refused (the types
 /// say `deny_unknown_fields`).
 pub fn json_body<T: serde::de::DeserializeOwned + Send>(
@@ -69,11 +92,11 @@ pub fn json_body<T: serde::de::DeserializeOwned + Send>(
     warp::body::content_length_limit(MAX_JSON_BODY).and(warp::body::json())
 }
 
-/// An API error as a warp rejection (answered by `error::recover`).
-pub(crate) fn reject(e: error::ApiError) -> warp::Rejection {
-    warp::reject::custom(e)
-}
-
 pub(crate) fn json(value: &impl serde::Serialize) -> warp::reply::Response {
     warp::reply::json(value).into_response()
+}
+
+/// A JSON answer.
+pub(crate) fn ok(value: &impl serde::Serialize) -> Answer {
+    Ok(json(value))
 }

@@ -3,10 +3,14 @@
 use serde::Deserialize;
 use serde_json::json;
 use warp::filters::BoxedFilter;
-use warp::{Filter, Rejection};
+use warp::Filter;
 
-use super::{json, json_body};
+use super::auth::{admin, authed};
+use super::error::reply;
+use super::{json, json_body, ok, with};
+use crate::error::Error;
 use crate::session::{self, Authed};
+use crate::store::sessions;
 use crate::{now_ms, App};
 
 #[derive(Deserialize)]
@@ -17,40 +21,35 @@ struct Signout {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    let with = {
-        let app = app.clone();
-        move || {
-            let app = app.clone();
-            warp::any().map(move || app.clone())
-        }
-    };
     // GET /api/v1/tokenVerify — {auth, token}: a fresh token while the session lives, else 401.
     let verify = warp::path!("tokenVerify")
         .and(warp::get())
-        .and(session::authed(app.clone()))
-        .and(with())
-        .and_then(|who: Authed, app: App| async move {
-            let token = session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
-                .map_err(warp::reject::custom)?;
-            Ok::<_, Rejection>(json(&json!({"auth": true, "token": token})))
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .map(|who: Authed, app: App| {
+            reply(
+                session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
+                    .and_then(|token| ok(&json!({"auth": true, "token": token}))),
+            )
         });
     // POST /api/v1/signout — ends the session server-side: its token gets 401 from then on.
     let signout = warp::path!("signout")
         .and(warp::post())
-        .and(session::authed(app.clone()))
-        .and(with())
+        .and(authed(app.clone()))
+        .and(with(&app))
         .and(json_body::<Signout>())
-        .and_then(|who: Authed, app: App, _body: Signout| async move {
-            app.db
-                .run(move |c| session::revoke(c, &who.session_id, now_ms()))
+        .then(|who: Authed, app: App, _body: Signout| async move {
+            app.store
+                .write(move |c| sessions::revoke(c, &who.session_id, now_ms()))
                 .await
-                .map_err(warp::reject::custom)?;
-            Ok::<_, Rejection>(json(&json!({"auth": true})))
-        });
+                .map_err(Error::from)?;
+            ok(&json!({"auth": true}))
+        })
+        .map(reply);
     // GET /api/v1/admin/session — the signed-in admin (names for the side menu).
     let admin = warp::path!("admin" / "session")
         .and(warp::get())
-        .and(session::admin(app))
-        .map(|who: Authed| json(&json!({"names": who.user.names, "lastnames": who.user.lastnames, "roleAdmin": who.user.role, "email": who.user.email})));
+        .and(admin(app))
+        .map(|who: Authed| json(&crate::user::admin_payload(&who.user)));
     verify.or(signout).unify().or(admin).unify().boxed()
 }

@@ -12,7 +12,7 @@ use crate::App;
 struct PublicConfig {
     landing_url: String,
     product: String,
-    languages: [&'static str; 3],
+    languages: &'static [&'static str],
     secret_pass_key: String,
     /// The chain and contracts wallets use; null when none is configured.
     chain: Option<PublicChain>,
@@ -39,7 +39,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             json(&PublicConfig {
                 landing_url: app.config.landing_url.clone(),
                 product: app.config.product.clone(),
-                languages: ["en", "es", "pt"],
+                languages: &lvlx_core::LANGUAGES,
                 secret_pass_key: app.config.secret_pass_key.clone(),
                 // Never the server's own RPC URL: a provider URL may carry a key.
                 chain: app.config.chain.as_ref().map(|c| PublicChain {

@@ -1,18 +1,23 @@
 //! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
-//! statistics-lvlxstaking; DESIGN §7). The JSON calls keep
-//! the SPEC shapes with the newest rows only (`?limit=`, default 100, at most 1000); the whole
-//! row lists travel as Arrow IPC streams from `…/rows`, which the browser's core loads.
+//! statistics-lvlxstaking; DESIGN §7). The JSON calls keep the SPEC shapes with the newest rows
+//! only (`?limit=`, default 100, at most 1000); the whole row lists travel as Arrow IPC streams
+//! from `…/rows`, which the browser's core loads.
 
+use lvlx_core::admin::stakes::Kind;
+use lvlx_core::admin::users as users_table;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use warp::filters::BoxedFilter;
 use warp::http::header::CONTENT_TYPE;
-use warp::{Filter, Rejection, Reply};
+use warp::{Filter, Reply};
 
-use super::{json, reject};
-use crate::session::{self, Authed};
-use crate::{ledger, now_ms, stakes, user, App};
-use lvlx_core::admin::stakes::Kind;
+use super::auth::admin;
+use super::error::reply;
+use super::{ok, with, Answer};
+use crate::error::Error;
+use crate::session::Authed;
+use crate::store::{ledger, stakes as stored_stakes, users};
+use crate::{now_ms, stakes, App};
 
 pub const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
@@ -34,73 +39,86 @@ fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
     (range.0.unwrap_or(now), range.1.unwrap_or(now))
 }
 
-fn arrow(bytes: Vec<u8>) -> warp::reply::Response {
-    warp::reply::with_header(bytes, CONTENT_TYPE, ARROW_STREAM).into_response()
+fn arrow(bytes: Vec<u8>) -> Answer {
+    Ok(warp::reply::with_header(bytes, CONTENT_TYPE, ARROW_STREAM).into_response())
+}
+
+/// SPEC §3 "Admin user row", amounts in base units.
+fn user_row(u: &users_table::User) -> Value {
+    json!({
+        "names": u.names, "email": u.email, "createdAt": u.created_at, "wallet": u.wallet,
+        "totalReferredMembers": u.referred, "totalLVLX": u.lvlx.to_string(),
+        "totalUSDT": lvlx_core::amount::lvlx_to_usdt(u.lvlx),
+        "addRewards": u.rewards.to_string(), "rank": u.rank,
+    })
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
-    let admin = move || {
-        let with = app.clone();
-        warp::get()
-            .and(session::admin(app.clone()))
-            .and(warp::any().map(move || with.clone()))
-    };
+    let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
     // GET /api/v1/statistics-ico — {General, transactions (newest first), initDate, lastDate}.
     let ico = warp::path!("statistics-ico")
         .and(admin())
         .and(warp::query::<Limit>())
-        .and_then(|_: Authed, app: App, limit: Limit| async move {
+        .then(|_: Authed, app: App, limit: Limit| async move {
             let product = app.config.product.clone();
             let (general, transactions, range) = app
-                .db
-                .read(move |c| Ok((ledger::general(c, &product)?, ledger::newest(c, limit.get())?, ledger::range(c)?)))
-                .await
-                .map_err(reject)?;
+                .store
+                .read(move |c| {
+                    Ok::<_, Error>((
+                        ledger::general(c, &product)?,
+                        ledger::newest(c, limit.get())?,
+                        ledger::range(c)?,
+                    ))
+                })
+                .await?;
             let mut general: Value = general.to_json();
             if let Some(g) = general.as_object_mut() {
                 g.remove("totalUsers");
             }
             let (init, last) = dates(range);
-            Ok::<_, Rejection>(json(&json!({
+            ok(&json!({
                 "General": general, "transactions": transactions, "initDate": init, "lastDate": last,
-            })))
-        });
+            }))
+        })
+        .map(reply);
     // GET /api/v1/statistics-ico/rows — every transaction, oldest first, as Arrow IPC.
     let ico_rows = warp::path!("statistics-ico" / "rows")
         .and(admin())
-        .and_then(|_: Authed, app: App| async move {
-            let bytes = app.db.read(ledger::stream).await.map_err(reject)?;
-            Ok::<_, Rejection>(arrow(bytes))
-        });
+        .then(|_: Authed, app: App| async move {
+            arrow(app.store.read(ledger::stream).await.map_err(Error::from)?)
+        })
+        .map(reply);
     // GET /api/v1/statistics-users — {General, result (newest first), initDate, lastDate}.
     let users = warp::path!("statistics-users")
         .and(admin())
         .and(warp::query::<Limit>())
-        .and_then(|_: Authed, app: App, limit: Limit| async move {
-            let (general, result, range) = app
-                .db
+        .then(|_: Authed, app: App, limit: Limit| async move {
+            let (general, newest, range) = app
+                .store
                 .read(move |c| {
-                    Ok((
-                        user::summary(c)?,
-                        user::newest_members(c, limit.get())?,
-                        user::registration_range(c)?,
+                    Ok::<_, Error>((
+                        users::summary(c)?,
+                        users::newest_members(c, limit.get())?,
+                        users::registration_range(c)?,
                     ))
                 })
-                .await
-                .map_err(reject)?;
+                .await?;
+            let result: Vec<Value> = newest.iter().map(user_row).collect();
             let (init, last) = dates(range);
-            Ok::<_, Rejection>(json(&json!({
+            ok(&json!({
                 "General": general, "result": result, "initDate": init, "lastDate": last,
-            })))
-        });
+            }))
+        })
+        .map(reply);
     // GET /api/v1/statistics-users/rows — every member, oldest first, as Arrow IPC.
     let user_rows = warp::path!("statistics-users" / "rows")
         .and(admin())
-        .and_then(|_: Authed, app: App| async move {
-            let bytes = app.db.read(user::members_stream).await.map_err(reject)?;
-            Ok::<_, Rejection>(arrow(bytes))
-        });
+        .then(|_: Authed, app: App| async move {
+            let members = app.store.read(users::all_members).await.map_err(Error::from)?;
+            arrow(users_table::encode(&members).map_err(|e| Error::Internal(e.to_string()))?)
+        })
+        .map(reply);
     // GET /api/v1/statistics-nftstaking and statistics-lvlxstaking — {General, result (first
     // stakers), initDate, lastDate}; …/rows — every entry, release date ascending, as Arrow IPC.
     let staking = |path: &'static str, kind: Kind| {
@@ -108,26 +126,28 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             .and(warp::path::end())
             .and(admin())
             .and(warp::query::<Limit>())
-            .and_then(move |_: Authed, app: App, limit: Limit| async move {
-                let body = app
-                    .db
-                    .read(move |c| stakes::statistics(c, kind, limit.get()))
+            .then(move |_: Authed, app: App, limit: Limit| async move {
+                let all = app
+                    .store
+                    .read(move |c| stored_stakes::load(c, kind))
                     .await
-                    .map_err(reject)?;
-                Ok::<_, Rejection>(json(&body))
-            });
+                    .map_err(Error::from)?;
+                ok(&stakes::statistics(&all, kind, limit.get(), now_ms())?)
+            })
+            .map(reply);
         let rows = warp::path(path)
             .and(warp::path("rows"))
             .and(warp::path::end())
             .and(admin())
-            .and_then(move |_: Authed, app: App| async move {
-                let bytes = app
-                    .db
-                    .read(move |c| stakes::stream(c, kind))
+            .then(move |_: Authed, app: App| async move {
+                let all = app
+                    .store
+                    .read(move |c| stored_stakes::load(c, kind))
                     .await
-                    .map_err(reject)?;
-                Ok::<_, Rejection>(arrow(bytes))
-            });
+                    .map_err(Error::from)?;
+                arrow(stakes::stream(kind, &all)?)
+            })
+            .map(reply);
         summary.or(rows).unify()
     };
     ico.or(ico_rows)

@@ -1,30 +1,31 @@
-//! Wallet linking by Sign-In-With-Ethereum (DESIGN §5; the rules are `lvlx_core::siwe`).
+//! Wallet linking by Sign-In-With-Ethereum (DESIGN §5; the rules are `lvlx_core::siwe`) and the
+//! member's ledger (myActives).
 //!
-//! - POST /api/v1/wallet/nonce → {nonce, issuedAt, expirationTime, chainId}: a fresh 128-bit
-//!   nonce for this account, good for 10 minutes and one attempt (at most 5 outstanding).
-//! - POST /api/v1/wallet/link {message, signature} → {wallet}: the message must name this
-//!   server's host as its domain, chain 137 and a nonce issued to this account, unused and
-//!   unexpired; the nonce is spent by the attempt, whatever its outcome. The recovered signer is
-//!   stored checksummed; a wallet belongs to one account and an account keeps its wallet.
-//!   Purchases the indexer kept for that wallet before it was linked are attached to the account.
-//! - GET /api/v1/wallet/actives → {wallet, balance, entries}: the account's LVLX balance and its
-//!   newest ledger entries (purchases and withdrawals, as indexed; at most 500), for myActives.
+//! The nonce is good for 10 minutes and one attempt (at most 5 outstanding per account); the
+//! message must name this server's host as its domain, chain 137 and a nonce issued to this
+//! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome. The
+//! recovered signer is stored checksummed; a wallet belongs to one account and an account keeps
+//! its wallet. Purchases the indexer kept for that wallet before it was linked are attached.
 
-use lvlx_core::siwe::{self, Expect, Message, NONCE_TTL_MS};
-use rusqlite::{params, OptionalExtension};
+use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
 use serde::Deserialize;
 use serde_json::json;
 use warp::filters::BoxedFilter;
-use warp::{Filter, Rejection};
+use warp::Filter;
 
-use super::{json, json_body, reject};
-use crate::error::ApiError;
-use crate::session::{self, Authed};
+use super::auth::authed;
+use super::error::reply;
+use super::{json_body, ok, with};
+use crate::error::Error;
+use crate::session::Authed;
+use crate::store::{ledger, users, wallets, Conn};
 use crate::user::UserId;
-use crate::{crypto, ledger, now_ms, App};
+use crate::{crypto, now_ms, App};
 
 /// Nonces an account may hold unused at once.
 const OUTSTANDING: i64 = 5;
+/// Entries myActives lists (the newest).
+const ACTIVES_LIMIT: i64 = 500;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -34,129 +35,79 @@ struct Link {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    let with = {
-        let app = app.clone();
-        warp::any().map(move || app.clone())
-    };
+    // POST /api/v1/wallet/nonce — {nonce, issuedAt, expirationTime, chainId}.
     let nonce = warp::path!("wallet" / "nonce")
         .and(warp::post())
-        .and(session::authed(app.clone()))
-        .and(with.clone())
-        .and_then(|who: Authed, app: App| async move {
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
             let user = who.user.id;
-            let body = app
-                .db
-                .run(move |c| issue(c, user, now_ms()))
-                .await
-                .map_err(reject)?;
-            Ok::<_, Rejection>(json(&body))
-        });
+            ok(&app.store.write(move |c| issue(c, user, now_ms())).await?)
+        })
+        .map(reply);
+    // POST /api/v1/wallet/link {message, signature} — {wallet}.
     let link = warp::path!("wallet" / "link")
         .and(warp::post())
-        .and(session::authed(app.clone()))
-        .and(with)
+        .and(authed(app.clone()))
+        .and(with(&app))
         .and(warp::header::<String>("host"))
         .and(json_body::<Link>())
-        .and_then(
-            |who: Authed, app: App, host: String, body: Link| async move {
-                let user = who.user.id;
-                let product = app.config.product.clone();
-                let wallet = app
-                    .db
-                    .run(move |c| link(c, &product, user, &host, &body, now_ms()))
-                    .await
-                    .map_err(reject)?;
-                Ok::<_, Rejection>(json(&json!({ "wallet": wallet })))
-            },
-        );
+        .then(|who: Authed, app: App, host: String, body: Link| async move {
+            let user = who.user.id;
+            let product = app.config.product.clone();
+            let wallet = app
+                .store
+                .write(move |c| link(c, &product, user, &host, &body, now_ms()))
+                .await?;
+            ok(&json!({ "wallet": wallet }))
+        })
+        .map(reply);
+    // GET /api/v1/wallet/actives — {wallet, balance, entries}: the account's LVLX balance and its
+    // newest ledger entries (as indexed; at most 500), for myActives.
     let actives = warp::path!("wallet" / "actives")
         .and(warp::get())
-        .and(session::authed(app.clone()))
-        .and(warp::any().map(move || app.clone()))
-        .and_then(|who: Authed, app: App| async move {
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
             let user = who.user.id;
-            let body = app
-                .db
-                .run(move |c| actives(c, user))
-                .await
-                .map_err(reject)?;
-            Ok::<_, Rejection>(json(&body))
-        });
+            let (balance, entries) = app
+                .store
+                .read(move |c| {
+                    Ok::<_, Error>((users::balance(c, user)?, ledger::held_by(c, user, ACTIVES_LIMIT)?))
+                })
+                .await?;
+            ok(&json!({ "wallet": who.user.wallet, "balance": balance.to_string(), "entries": entries }))
+        })
+        .map(reply);
     nonce.or(link).unify().or(actives).unify().boxed()
 }
 
-/// Entries myActives lists (the newest).
-const ACTIVES_LIMIT: i64 = 500;
-
-fn actives(c: &mut rusqlite::Connection, user: UserId) -> Result<serde_json::Value, ApiError> {
-    let (wallet, balance): (Option<String>, String) = c.query_row(
-        "SELECT wallet, lvlx_balance FROM users WHERE id = ?1",
-        [user.0],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    let mut stmt = c.prepare_cached(
-        "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
-         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
-    )?;
-    let entries = stmt
-        .query_map(params![user.0, ACTIVES_LIMIT], |r| {
-            Ok(json!({
-                "createdAt": r.get::<_, i64>(0)?,
-                "token": r.get::<_, String>(1)?,
-                "amount": r.get::<_, String>(2)?,
-                "usdtPaid": r.get::<_, Option<String>>(3)?,
-                "txHash": r.get::<_, String>(4)?,
-            }))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(json!({ "wallet": wallet, "balance": balance, "entries": entries }))
-}
-
-fn issue(c: &rusqlite::Connection, user: UserId, now: i64) -> Result<serde_json::Value, ApiError> {
-    c.execute(
-        "DELETE FROM wallet_nonces WHERE user_id = ?1 AND expires_at <= ?2",
-        params![user.0, now],
-    )?;
-    let outstanding: i64 = c.query_row(
-        "SELECT COUNT(*) FROM wallet_nonces WHERE user_id = ?1 AND used_at IS NULL",
-        [user.0],
-        |r| r.get(0),
-    )?;
-    if outstanding >= OUTSTANDING {
-        return Err(ApiError::TooManyRequests {
+fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {
+    if wallets::outstanding(c, user, now)? >= OUTSTANDING {
+        return Err(Error::RateLimited {
             retry_after_secs: (NONCE_TTL_MS / 1000) as u64,
         });
     }
     let nonce = crypto::random_hex(16);
     let expires = now + NONCE_TTL_MS;
-    c.execute(
-        "INSERT INTO wallet_nonces (nonce, user_id, issued_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        params![nonce, user.0, now, expires],
-    )?;
+    wallets::insert_nonce(c, &nonce, user, now, expires)?;
     Ok(json!({
         "nonce": nonce, "issuedAt": now, "expirationTime": expires, "chainId": siwe::CHAIN_ID,
     }))
 }
 
 fn link(
-    c: &mut rusqlite::Connection,
+    c: Conn,
     product: &str,
     user: UserId,
     host: &str,
     body: &Link,
     now: i64,
-) -> Result<String, ApiError> {
-    let message = Message::parse(&body.message).map_err(ApiError::WalletLink)?;
-    let tx = c.transaction()?;
+) -> Result<String, Error> {
+    let message = Message::parse(&body.message).map_err(Error::WalletLink)?;
     // Spend the nonce first: one attempt each, so a nonce cannot be tried twice.
-    let spent = tx.execute(
-        "UPDATE wallet_nonces SET used_at = ?3
-         WHERE nonce = ?1 AND user_id = ?2 AND used_at IS NULL AND expires_at > ?3",
-        params![message.nonce, user.0, now],
-    )?;
-    tx.commit()?;
-    if spent != 1 {
-        return Err(ApiError::WalletLink(siwe::SiweError::Nonce));
+    if !wallets::spend_nonce(c, &message.nonce, user, now)? {
+        return Err(Error::WalletLink(SiweError::Nonce));
     }
     let wallet = siwe::verify(
         &body.message,
@@ -167,35 +118,19 @@ fn link(
             now_ms: now,
         },
     )
-    .map_err(ApiError::WalletLink)?;
-
-    let tx = c.transaction()?;
-    let current: Option<String> = tx
-        .query_row("SELECT wallet FROM users WHERE id = ?1", [user.0], |r| {
-            r.get(0)
-        })
-        .optional()?
-        .flatten();
-    match current {
-        Some(w) if w.eq_ignore_ascii_case(&wallet) => return Ok(w),
-        Some(_) => return Err(ApiError::WalletAlreadyLinked),
-        None => {}
-    }
-    let owner: Option<i64> = tx
-        .query_row(
-            "SELECT id FROM users WHERE wallet = ?1 COLLATE NOCASE",
-            [&wallet],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if owner.is_some() {
-        return Err(ApiError::WalletTaken);
-    }
-    tx.execute(
-        "UPDATE users SET wallet = ?2 WHERE id = ?1",
-        params![user.0, wallet],
-    )?;
-    ledger::attach_wallet(&tx, product, user, &wallet)?;
-    tx.commit()?;
-    Ok(wallet)
+    .map_err(Error::WalletLink)?;
+    c.transaction(|tx| {
+        let current = users::by_id(tx, user)?.and_then(|u| u.wallet);
+        match current {
+            Some(w) if lvlx_core::chain::same_address(&w, &wallet) => return Ok(w),
+            Some(_) => return Err(Error::WalletAlreadyLinked),
+            None => {}
+        }
+        if users::by_wallet_any_case(tx, &wallet)?.is_some() {
+            return Err(Error::WalletTaken);
+        }
+        users::set_wallet(tx, user, &wallet)?;
+        ledger::attach_wallet(tx, product, user, &wallet)?;
+        Ok(wallet)
+    })
 }

@@ -8,15 +8,13 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use lvlx_core::chain;
-use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use super::rpc::{self, quantity, Rpc, RpcError};
-use crate::error::ApiError;
-use crate::ledger::{self, Entry};
 use crate::live::{Hub, Push};
-use crate::user::UserId;
-use crate::{config, now_ms, App, Db};
+use crate::store::ledger::{self, Entry};
+use crate::store::{cursors, users, Store, StoreError};
+use crate::{config, now_ms, App};
 
 /// Longest pause between retries while the node is unreachable.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -26,7 +24,7 @@ pub enum IndexError {
     #[error(transparent)]
     Rpc(#[from] RpcError),
     #[error(transparent)]
-    Db(#[from] ApiError),
+    Store(#[from] StoreError),
     #[error("log {0}: {1}")]
     Decode(String, String),
 }
@@ -42,7 +40,7 @@ pub enum Progress {
 
 pub struct Indexer {
     rpc: Rpc,
-    db: Db,
+    store: Store,
     hub: Hub,
     product: String,
     /// Lowercase, as the cursor's key.
@@ -61,7 +59,7 @@ impl Indexer {
     pub fn new(app: &App, chain: &config::Chain) -> Indexer {
         Indexer {
             rpc: Rpc::new(chain.rpc_url.expose()),
-            db: app.db.clone(),
+            store: app.store.clone(),
             hub: app.hub.clone(),
             product: app.config.product.clone(),
             sale: chain.ico_sale.to_lowercase(),
@@ -111,8 +109,8 @@ impl Indexer {
         let sale = self.sale.clone();
         let start = self.chain.start_block;
         let cursor = self
-            .db
-            .run(move |c| cursor(c, &sale))
+            .store
+            .read(move |c| cursors::get(c, &sale))
             .await?
             .unwrap_or((start, None));
         let (mut from, last_hash) = cursor;
@@ -190,28 +188,28 @@ impl Indexer {
         let product = self.product.clone();
         let next = to + 1;
         let recorded = self
-            .db
-            .run(move |c| {
-                let tx = c.transaction()?;
-                let mut recorded = Vec::new();
-                for mut f in found {
-                    f.entry.user = owner(&tx, &f.entry)?;
-                    if ledger::record(&tx, &product, &f.entry)? {
-                        tx.execute(
-                            "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2 WHERE tx_hash = ?3 AND log_index = ?4",
-                            params![f.usdt_paid.to_string(), f.referrer, f.entry.tx_hash, f.entry.log_index],
-                        )?;
-                        recorded.push(f);
+            .store
+            .write(move |c| {
+                c.transaction(|tx| {
+                    let mut recorded = Vec::new();
+                    for mut f in found {
+                        // The account that linked the buying wallet, if any (else the entry
+                        // waits for the link). Both sides are EIP-55, so the unique index answers.
+                        f.entry.user = users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
+                        if ledger::record(tx, &product, &f.entry)? {
+                            ledger::set_payment(
+                                tx,
+                                &f.entry.tx_hash,
+                                f.entry.log_index,
+                                f.usdt_paid,
+                                f.referrer.as_deref(),
+                            )?;
+                            recorded.push(f);
+                        }
                     }
-                }
-                tx.execute(
-                    "INSERT INTO chain_cursor (contract, next_block, last_hash, updated_at) VALUES (?1, ?2, ?3, ?4)
-                     ON CONFLICT (contract) DO UPDATE SET next_block = excluded.next_block,
-                       last_hash = excluded.last_hash, updated_at = excluded.updated_at",
-                    params![sale, next as i64, last_hash, now_ms()],
-                )?;
-                tx.commit()?;
-                Ok(recorded)
+                    cursors::set(tx, &sale, next, last_hash.as_deref(), now_ms())?;
+                    Ok::<_, StoreError>(recorded)
+                })
             })
             .await?;
         let count = recorded.len();
@@ -277,25 +275,4 @@ impl Indexer {
             referrer: p.referrer,
         })
     }
-}
-
-/// The account that linked the buying wallet, if any (else the entry waits for the link). Both
-/// sides are EIP-55, so the unique index answers.
-fn owner(c: &Connection, entry: &Entry) -> Result<Option<UserId>, ApiError> {
-    Ok(c.query_row(
-        "SELECT id FROM users WHERE wallet = ?1",
-        [entry.wallet.as_deref().unwrap_or_default()],
-        |r| r.get(0).map(UserId),
-    )
-    .optional()?)
-}
-
-/// The next block to read and the hash of the last one read, for `sale`.
-pub fn cursor(c: &Connection, sale: &str) -> Result<Option<(u64, Option<String>)>, ApiError> {
-    Ok(c.query_row(
-        "SELECT next_block, last_hash FROM chain_cursor WHERE contract = ?1",
-        [sale.to_lowercase()],
-        |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)),
-    )
-    .optional()?)
 }

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use lvlx_core::amount::Units;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::{params, Connection};
+use lvlx_core::ledger::balance_after;
+use rusqlite::params;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::error::ApiError;
-use crate::ledger;
+use super::{ledger, Conn, Result, StoreError};
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
 pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01
@@ -128,21 +128,25 @@ struct Member {
 }
 
 /// Writes the plan's rows in one transaction. Does nothing if the ledger already has rows.
-pub fn run(
-    c: &mut Connection,
-    plan: &Plan,
-    product: &str,
-    password_hash: &str,
-) -> Result<Report, ApiError> {
-    let existing: i64 = c.query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?;
-    if existing > 0 {
+pub fn run(c: Conn, plan: &Plan, product: &str, password_hash: &str) -> Result<Report> {
+    if ledger::count(c)? > 0 {
         return Ok(Report {
             skipped: true,
             ..Report::default()
         });
     }
     let mut rng = StdRng::seed_from_u64(plan.seed);
-    let tx = c.transaction()?;
+    c.transaction(|tx| write(tx, &mut rng, plan, product, password_hash))
+}
+
+fn write(
+    c: Conn,
+    rng: &mut StdRng,
+    plan: &Plan,
+    product: &str,
+    password_hash: &str,
+) -> Result<Report> {
+    let tx = c.0;
     let first_id: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM users", [], |r| {
         r.get(0)
     })?;
@@ -180,9 +184,9 @@ pub fn run(
             let referrer =
                 (i > 0 && rng.gen_bool(0.9)).then(|| first_id + rng.gen_range(0..i) as i64);
             let has_wallet = rng.gen_bool(0.85);
-            let wallet = has_wallet.then(|| format!("0x{}", hex(&mut rng, 20)));
+            let wallet = has_wallet.then(|| format!("0x{}", hex(rng, 20)));
             let rewards: Units = if rng.gen_bool(0.12) {
-                lvlx(&mut rng, 3)
+                lvlx(rng, 3)
             } else {
                 0
             };
@@ -195,7 +199,7 @@ pub fn run(
                 phone,
                 language,
                 password_hash,
-                hex(&mut rng, 16),
+                hex(rng, 16),
                 referrer,
                 wallet,
                 rewards.to_string(),
@@ -224,7 +228,7 @@ pub fn run(
             } else if i == 7 || i % 250_000 == 17 {
                 rng.gen_range(1_000_000_000..=9_000_000_000) * LVLX + rng.gen_range(0..LVLX)
             } else {
-                lvlx(&mut rng, 5)
+                lvlx(rng, 5)
             };
             entries.push((at, m, purchase, amount));
         }
@@ -239,13 +243,14 @@ pub fn run(
         for &(at, m, purchase, amount) in &entries {
             let token = if purchase { product } else { "USDT" };
             let member = &mut members[m];
-            member.balance = ledger::apply(member.balance, product, token, amount)?;
+            member.balance = balance_after(member.balance, product, token, amount)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             insert.execute(params![
                 member.id,
                 at,
                 token,
                 amount.to_string(),
-                format!("0x{}", hex(&mut rng, 32))
+                format!("0x{}", hex(rng, 32))
             ])?;
             let day = days.entry((at.div_euclid(DAY_MS), purchase)).or_default();
             day.0 += 1;
@@ -254,7 +259,7 @@ pub fn run(
     }
     for ((day, purchase), (count, amount)) in days {
         ledger::add_to_day(
-            &tx,
+            c,
             day,
             if purchase { product } else { "USDT" },
             count,
@@ -291,7 +296,7 @@ pub fn run(
             let nft = 1 + ((rng.gen::<f64>().powi(2)) * 11.0) as i64;
             let start = rng.gen_range(m.created_at..=END_MS);
             let lock = [30, 90, 180, 365][rng.gen_range(0..4)] * DAY_MS;
-            let interests = lvlx(&mut rng, 3) * nft as Units;
+            let interests = lvlx(rng, 3) * nft as Units;
             let withdrawn = interests / rng.gen_range(2..=10);
             insert.execute(params![
                 m.id,
@@ -310,7 +315,7 @@ pub fn run(
         )?;
         for _ in 0..plan.lvlx_stakes {
             let m = &members[stakers[rng.gen_range(0..stakers.len())]];
-            let amount = lvlx(&mut rng, 5);
+            let amount = lvlx(rng, 5);
             let start = rng.gen_range(m.created_at..=END_MS);
             let (days, bps) = [(90, 500), (180, 1000), (365, 2500)][rng.gen_range(0..3)];
             let elapsed = ((END_MS - start) / DAY_MS).min(days) as Units;
@@ -326,7 +331,6 @@ pub fn run(
             lvlx_count += 1;
         }
     }
-    tx.commit()?;
     Ok(Report {
         users: members.len(),
         ico_tx: entries.len(),

@@ -1,0 +1,45 @@
+//! The filters that authenticate a request from its `Authorization: Bearer` token: any signed-in
+//! account, or an admin (the role re-read from the database, never trusted from the token).
+
+use warp::{Filter, Rejection};
+
+use super::error::reject;
+use crate::error::Error;
+use crate::session::{self, Authed};
+use crate::App;
+
+/// The token of an `Authorization: Bearer …` header.
+pub fn bearer(header: Option<&str>) -> Result<&str, Error> {
+    header
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or(Error::Unauthorized)
+}
+
+/// The raw `Authorization` header, if any.
+pub fn authorization() -> impl Filter<Extract = (Option<String>,), Error = Rejection> + Clone {
+    warp::header::optional::<String>("authorization")
+}
+
+/// Any signed-in account.
+pub fn authed(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
+    authorization().and_then(move |header: Option<String>| {
+        let app = app.clone();
+        async move {
+            let token = bearer(header.as_deref()).map_err(reject)?;
+            session::authenticate(&app, token).await.map_err(reject)
+        }
+    })
+}
+
+/// An admin.
+pub fn admin(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
+    authed(app).and_then(|who: Authed| async move {
+        if who.user.is_admin() {
+            Ok(who)
+        } else {
+            Err(reject(Error::Forbidden))
+        }
+    })
+}

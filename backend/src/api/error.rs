@@ -1,0 +1,117 @@
+//! The API's edge for errors: the one mapping from a domain [`Error`] to an HTTP status and a
+//! `{code, message}` body, and from warp's own rejections (unknown path, wrong method, bad
+//! body) to the same shape. Nothing below the handlers knows HTTP.
+
+use std::convert::Infallible;
+
+use serde::Serialize;
+use warp::http::StatusCode;
+use warp::{Rejection, Reply};
+
+use crate::error::Error;
+
+/// Codes only the edge emits (beside [`Error::CODES`]).
+pub const EDGE_CODES: &[&str] = &["error-method", "error-media-type"];
+
+/// A domain error raised by a filter (authentication, role) before any handler runs.
+#[derive(Debug)]
+pub struct Rejected(pub Error);
+
+impl warp::reject::Reject for Rejected {}
+
+pub fn reject(e: Error) -> Rejection {
+    warp::reject::custom(Rejected(e))
+}
+
+fn status(e: &Error) -> StatusCode {
+    match e {
+        Error::NotFound => StatusCode::NOT_FOUND,
+        Error::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Error::NotAnImage => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        Error::Malformed(_)
+        | Error::Invalid(_)
+        | Error::Code
+        | Error::Captcha
+        | Error::ReferralUnknown
+        | Error::WalletLink(_) => StatusCode::BAD_REQUEST,
+        Error::Unauthorized | Error::Credentials => StatusCode::UNAUTHORIZED,
+        Error::Forbidden | Error::SecretWrong => StatusCode::FORBIDDEN,
+        Error::EmailTaken
+        | Error::WalletTaken
+        | Error::WalletAlreadyLinked
+        | Error::SecretMissing => StatusCode::CONFLICT,
+        Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::Store(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    code: &'a str,
+    message: String,
+}
+
+fn body(status: StatusCode, code: &str, message: String) -> warp::reply::Response {
+    warp::reply::with_status(warp::reply::json(&Body { code, message }), status).into_response()
+}
+
+/// The response for a domain error.
+pub fn respond(e: Error) -> warp::reply::Response {
+    if let Some(detail) = e.detail() {
+        tracing::error!(%detail, "request failed");
+    }
+    let mut response = body(status(&e), e.code(), e.to_string());
+    if let Error::RateLimited { retry_after_secs } = e {
+        response
+            .headers_mut()
+            .insert("retry-after", retry_after_secs.max(1).into());
+    }
+    response
+}
+
+/// A handler's result as the response.
+pub fn reply(result: Result<warp::reply::Response, Error>) -> warp::reply::Response {
+    result.unwrap_or_else(respond)
+}
+
+/// Maps every rejection inside /api to a JSON error. Unknown routes are 404 JSON, never HTML.
+pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infallible> {
+    use warp::reject;
+    if let Some(Rejected(e)) = rejection.find::<Rejected>() {
+        // Filters reject only with caller errors (authentication, role); re-raise by code.
+        return Ok(body(status(e), e.code(), e.to_string()));
+    }
+    // A path that exists with another method is a 405, even though other routes said 404.
+    let e = if rejection.find::<reject::MethodNotAllowed>().is_some() {
+        return Ok(body(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "error-method",
+            "method not allowed".into(),
+        ));
+    } else if rejection.is_not_found() {
+        Error::NotFound
+    } else if rejection.find::<reject::PayloadTooLarge>().is_some() {
+        Error::TooLarge
+    } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
+        return Ok(body(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "error-media-type",
+            "unsupported media type".into(),
+        ));
+    } else if let Some(e) = rejection.find::<warp::body::BodyDeserializeError>() {
+        Error::Malformed(
+            std::error::Error::source(e).map_or_else(|| e.to_string(), ToString::to_string),
+        )
+    } else if rejection.find::<reject::LengthRequired>().is_some() {
+        Error::Malformed("length required".into())
+    } else if let Some(e) = rejection.find::<reject::InvalidQuery>() {
+        Error::Malformed(e.to_string())
+    } else if let Some(e) = rejection.find::<reject::MissingHeader>() {
+        Error::Malformed(e.to_string())
+    } else if let Some(e) = rejection.find::<reject::InvalidHeader>() {
+        Error::Malformed(e.to_string())
+    } else {
+        Error::Internal(format!("unhandled rejection: {rejection:?}"))
+    };
+    Ok(respond(e))
+}

@@ -1,0 +1,176 @@
+//! Sign-in (SPEC §2, DESIGN §4): email and password → a 4-digit code by mail → the session.
+//! Five failed sign-ins lock an account for 15 minutes.
+
+use std::net::SocketAddr;
+
+use lvlx_core::validation::{self, Field};
+use serde::Deserialize;
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::Filter;
+
+use super::auth::{authorization, bearer};
+use super::error::reply;
+use super::{captcha, json_body, ok, with, Answer};
+use crate::code::{self, Purpose};
+use crate::error::Error;
+use crate::store::{lockouts, users, Conn};
+use crate::token::{Scope, CODE_SECS};
+use crate::user::UserId;
+use crate::{crypto, now_ms, session, App};
+
+/// Failed logins per account that lock it, and the window and lock length.
+pub const LOCK_FAILURES: i64 = 5;
+pub const LOCK_MS: i64 = 15 * 60 * 1000;
+
+pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // POST /api/v1/login — {token, verifyCode}: a narrow token for the code step.
+    let login = warp::path!("login")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(with(&app))
+        .and(json_body())
+        .then(login)
+        .map(reply);
+    // POST /api/v1/verifycode — the session and the user (or admin) payload.
+    let verify = warp::path!("verifycode")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(with(&app))
+        .and(authorization())
+        .and(json_body())
+        .then(verify_code)
+        .map(reply);
+    login.or(verify).unify().boxed()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Login {
+    email: String,
+    password: String,
+    language: Option<String>,
+    captcha: crate::captcha::Answer,
+}
+
+async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
+    app.auth_limit.check(ip.map(|a| a.ip()))?;
+    validation::validate(Field::Email, &body.email, None)?;
+    validation::validate(Field::CurrentPassword, &body.password, None)?;
+    captcha::spend(&app, body.captcha.clone()).await?;
+    let email = body.email.clone();
+    let (found, locked_for) = app
+        .store
+        .read(move |c| {
+            let found = users::by_email(c, &email)?;
+            let locked_for = match &found {
+                Some(u) => lock_remaining(c, u.id, now_ms())?,
+                None => None,
+            };
+            Ok::<_, Error>((found, locked_for))
+        })
+        .await?;
+    if let Some(secs) = locked_for {
+        return Err(Error::RateLimited {
+            retry_after_secs: secs,
+        });
+    }
+    let ok_password = app
+        .passwords
+        .verify(
+            body.password.clone(),
+            found.as_ref().map(|u| u.password_hash.clone()),
+        )
+        .await?;
+    let user = match found {
+        Some(user) if ok_password => user,
+        Some(user) => {
+            let id = user.id;
+            app.store
+                .write(move |c| lockouts::add(c, id, now_ms()))
+                .await?;
+            return Err(Error::Credentials);
+        }
+        None => return Err(Error::Credentials),
+    };
+    let key = app.mac_key.clone();
+    let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
+    let (attempt, code) = {
+        let user = user.clone();
+        app.store
+            .write(move |c| {
+                lockouts::clear(c, user.id)?;
+                let attempt = crypto::random_hex(16);
+                let code = code::create(
+                    c,
+                    &key,
+                    Purpose::Login,
+                    &attempt,
+                    &user.email,
+                    Some(user.id),
+                    now_ms(),
+                )?;
+                Ok::<_, Error>((attempt, code))
+            })
+            .await?
+    };
+    app.mailer.send_code(&user.email, &lang, "login", &code).await?;
+    // A narrow token: it opens POST verifycode for this attempt and nothing else.
+    let token = app.keys.issue(
+        Scope::Verify,
+        user.id.0,
+        &user.role,
+        &attempt,
+        now_ms(),
+        CODE_SECS,
+    )?;
+    ok(&json!({"token": token, "verifyCode": true}))
+}
+
+/// Seconds the account stays locked, if 5 logins failed within the last 15 minutes.
+fn lock_remaining(c: Conn, user: UserId, now: i64) -> Result<Option<u64>, Error> {
+    let recent = lockouts::recent(c, user, now - LOCK_MS, LOCK_FAILURES)?;
+    if (recent.len() as i64) < LOCK_FAILURES {
+        return Ok(None);
+    }
+    // Locked for 15 minutes after the failure that made it five.
+    let until = recent[0] + LOCK_MS;
+    Ok(Some(((until - now) / 1000).max(1) as u64))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Code {
+    code: String,
+}
+
+async fn verify_code(
+    ip: Option<SocketAddr>,
+    app: App,
+    authorization: Option<String>,
+    body: Code,
+) -> Answer {
+    app.code_limit.check(ip.map(|a| a.ip()))?;
+    validation::validate(Field::Code, &body.code, None)?;
+    let claims = app
+        .keys
+        .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
+    let key = app.mac_key.clone();
+    let signer = app.clone();
+    let answer = app
+        .store
+        .write(move |c| {
+            // Spent outside the transaction: a wrong try must count even though this call fails.
+            let user_id = code::consume(c, &key, Purpose::Login, &claims.sid, &body.code, now_ms())?
+                .ok_or(Error::Code)?;
+            if user_id.0.to_string() != claims.id {
+                return Err(Error::Code);
+            }
+            c.transaction(|tx| {
+                let user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
+                session::sign_in(&signer, tx, &user)
+            })
+        })
+        .await?;
+    ok(&answer)
+}

@@ -1,0 +1,152 @@
+//! Registration through a referral link (SPEC §2, DESIGN §4): personal data and password →
+//! a 4-digit code by mail → the account and its session. Every field is checked by the core's
+//! rules, exactly as the browser checks them.
+
+use std::net::SocketAddr;
+
+use lvlx_core::validation::{self, Field};
+use serde::Deserialize;
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::Filter;
+
+use super::error::reply;
+use super::{captcha, json_body, ok, with, Answer};
+use crate::code::{self, Purpose};
+use crate::error::Error;
+use crate::store::{registrations, users};
+use crate::user::NewUser;
+use crate::{crypto, now_ms, session, App};
+
+pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // POST /api/v1/register — {attemptId}; the code goes by mail.
+    let register = warp::path!("register")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(with(&app))
+        .and(json_body())
+        .then(register)
+        .map(reply);
+    // POST /api/v1/register/verify — the session and the user payload.
+    let verify = warp::path!("register" / "verify")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(with(&app))
+        .and(json_body())
+        .then(verify)
+        .map(reply);
+    register.or(verify).unify().boxed()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Register {
+    names: String,
+    lastnames: String,
+    email: String,
+    #[serde(rename = "emailC")]
+    email_c: String,
+    cel: String,
+    password: String,
+    #[serde(rename = "passwordC")]
+    password_c: String,
+    referral_code: String,
+    language: Option<String>,
+    captcha: crate::captcha::Answer,
+}
+
+async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
+    app.auth_limit.check(ip.map(|a| a.ip()))?;
+    for (field, value, other) in [
+        (Field::Names, &body.names, None),
+        (Field::Lastnames, &body.lastnames, None),
+        (Field::Email, &body.email, None),
+        (Field::EmailC, &body.email_c, Some(body.email.as_str())),
+        (Field::Cel, &body.cel, None),
+        (Field::Password, &body.password, None),
+        (Field::PasswordC, &body.password_c, Some(body.password.as_str())),
+    ] {
+        validation::validate(field, value, other)?;
+    }
+    if !validation::is_referral_code(&body.referral_code) {
+        return Err(Error::ReferralUnknown);
+    }
+    captcha::spend(&app, body.captcha.clone()).await?;
+    let hash = app.passwords.hash(body.password.clone()).await?;
+    let language = lvlx_core::language_or(body.language.as_deref(), "en").to_string();
+    let key = app.mac_key.clone();
+    let to = body.email.clone();
+    let lang = language.clone();
+    let (attempt, code) = app
+        .store
+        .write(move |c| {
+            let referrer =
+                users::id_by_referral_code(c, &body.referral_code)?.ok_or(Error::ReferralUnknown)?;
+            if users::by_email(c, &body.email)?.is_some() {
+                return Err(Error::EmailTaken);
+            }
+            let attempt = crypto::random_hex(16);
+            c.transaction(|tx| {
+                let now = now_ms();
+                let code =
+                    code::create(tx, &key, Purpose::Register, &attempt, &body.email, None, now)?;
+                let pending = registrations::Pending {
+                    email: body.email.clone(),
+                    names: body.names.trim().to_string(),
+                    lastnames: body.lastnames.trim().to_string(),
+                    phone: body.cel.clone(),
+                    password_hash: hash,
+                    referrer,
+                    language: lang,
+                };
+                registrations::insert(tx, &attempt, &pending, now)?;
+                Ok::<_, Error>((attempt.clone(), code))
+            })
+        })
+        .await?;
+    app.mailer.send_code(&to, &language, "register", &code).await?;
+    ok(&json!({"attemptId": attempt}))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(super) struct CodeAnswer {
+    pub attempt_id: String,
+    pub code: String,
+}
+
+async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
+    app.code_limit.check(ip.map(|a| a.ip()))?;
+    validation::validate(Field::Code, &body.code, None)?;
+    let key = app.mac_key.clone();
+    let signer = app.clone();
+    let answer = app
+        .store
+        .write(move |c| {
+            // Spent outside the transaction: a wrong try must count even though this call fails.
+            code::consume(c, &key, Purpose::Register, &body.attempt_id, &body.code, now_ms())?;
+            c.transaction(|tx| {
+                let p = registrations::take(tx, &body.attempt_id)?
+                    .ok_or_else(|| Error::Internal("registration without its data".into()))?;
+                let new = NewUser {
+                    email: &p.email,
+                    names: &p.names,
+                    lastnames: &p.lastnames,
+                    phone: &p.phone,
+                    role: lvlx_core::MEMBER_ROLE,
+                    language: &p.language,
+                    password_hash: &p.password_hash,
+                    referrer: Some(p.referrer),
+                };
+                let id = users::insert(tx, &new, &crypto::random_hex(16), now_ms())?
+                    .ok_or(Error::EmailTaken)?;
+                let user = users::by_id(tx, id)?
+                    .ok_or_else(|| Error::Internal("new user vanished".into()))?;
+                let answer = session::sign_in(&signer, tx, &user)?;
+                tracing::info!(user = id.0, "account created");
+                Ok::<_, Error>(answer)
+            })
+        })
+        .await?;
+    ok(&answer)
+}

@@ -1,0 +1,95 @@
+//! Accounts made from the command line: `lvlx admin create` and the demo's fixtures
+//! (`lvlx demo`: a demo admin, a demo member and a sealed demo key, each created once).
+
+use lvlx_core::validation::{self, Field};
+
+use crate::error::Error;
+use crate::store::{users, Store};
+use crate::user::{NewUser, User, UserId};
+use crate::{crypto, now_ms};
+
+pub const DEMO_ADMIN: (&str, &str) = ("admin@lvlx.local", "Admin#2026");
+pub const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
+/// The demo's admin secret and the operational key it unlocks (anvil's first development
+/// account: public, holds nothing outside a local chain).
+pub const DEMO_SECRET: (&str, &str) = (
+    "demo-admin-secret",
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+);
+
+/// Creates an account after the same checks as the web forms.
+pub async fn create(
+    store: &Store,
+    email: &str,
+    names: &str,
+    lastnames: &str,
+    password: &str,
+    role: &str,
+    referrer: Option<UserId>,
+) -> Result<UserId, Error> {
+    validation::validate(Field::Email, email, None)?;
+    validation::validate(Field::Names, names, None)?;
+    validation::validate(Field::Lastnames, lastnames, None)?;
+    validation::validate(Field::Password, password, None)?;
+    let hash = crate::password::Passwords::new()
+        .hash(password.to_string())
+        .await?;
+    let (email, names, lastnames, role) = (
+        email.to_string(),
+        names.to_string(),
+        lastnames.to_string(),
+        role.to_string(),
+    );
+    store
+        .write(move |c| {
+            let new = NewUser {
+                email: &email,
+                names: &names,
+                lastnames: &lastnames,
+                phone: "",
+                role: &role,
+                language: lvlx_core::DEFAULT_LANGUAGE,
+                password_hash: &hash,
+                referrer,
+            };
+            users::insert(c, &new, &crypto::random_hex(16), now_ms())?.ok_or(Error::EmailTaken)
+        })
+        .await
+}
+
+async fn find(store: &Store, email: &'static str) -> Result<Option<User>, Error> {
+    Ok(store.read(move |c| users::by_email(c, email)).await?)
+}
+
+/// The demo admin and a demo user referred by the admin, each created once. Returns their
+/// referral codes (admin, user).
+pub async fn demo(store: &Store) -> Result<(String, String), Error> {
+    let admin = match find(store, DEMO_ADMIN.0).await? {
+        Some(u) => u.id,
+        None => {
+            let (email, password) = DEMO_ADMIN;
+            create(store, email, "Ada", "Admin", password, lvlx_core::ADMIN_ROLE, None).await?
+        }
+    };
+    if find(store, DEMO_USER.0).await?.is_none() {
+        let (email, password) = DEMO_USER;
+        let role = lvlx_core::MEMBER_ROLE;
+        create(store, email, "Dana", "Demo", password, role, Some(admin)).await?;
+    }
+    store
+        .write(|c| {
+            if !crate::store::secrets::any(c)? {
+                crate::secret::provision(c, DEMO_SECRET.0, DEMO_SECRET.1)?;
+            }
+            Ok::<_, Error>(())
+        })
+        .await?;
+    let code = |u: Option<User>| {
+        u.map(|u| u.referral_code)
+            .ok_or_else(|| Error::Internal("demo account missing".into()))
+    };
+    Ok((
+        code(find(store, DEMO_ADMIN.0).await?)?,
+        code(find(store, DEMO_USER.0).await?)?,
+    ))
+}

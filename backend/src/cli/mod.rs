@@ -1,0 +1,375 @@
+//! The command line of `lvlx`: serving (the default) and the administration commands. Each
+//! command reports a failure on standard error and exits non-zero; `main.rs` only calls
+//! [`main`].
+
+pub mod accounts;
+
+use crate::error::Error;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use crate::store::{seed, Store};
+use crate::{routes, App, Config};
+use lvlx_core::ADMIN_ROLE;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(name = "lvlx", version, about = "LVLX platform server")]
+struct Cli {
+    /// Configuration file (default: ./lvlx.toml, or $LVLX_CONFIG).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the web app (the default).
+    Serve,
+    /// Print the effective configuration (as JSON; secrets as "***").
+    Config,
+    /// Administrator accounts.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+    /// Create the demo admin and demo user (if missing) and print how to sign in.
+    Demo,
+    /// The operational wallet key, sealed under the admin secret.
+    Secret {
+        #[command(subcommand)]
+        command: SecretCommand,
+    },
+    /// The development chain.
+    Chain {
+        #[command(subcommand)]
+        command: ChainCommand,
+    },
+    /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
+    Seed {
+        #[arg(long, default_value_t = 300)]
+        users: u32,
+        #[arg(long = "ico-tx", default_value_t = 3000)]
+        ico_tx: u32,
+        #[arg(long = "nft-stakes", default_value_t = 400)]
+        nft_stakes: u32,
+        #[arg(long = "lvlx-stakes", default_value_t = 300)]
+        lvlx_stakes: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum ChainCommand {
+    /// Deploy mock USDT, LVLX and the ICO sale to an anvil node (chain id 137) and write their
+    /// addresses as the `[chain]` section of the configuration file. Does nothing when the
+    /// configured sale already exists on that node.
+    Deploy {
+        #[arg(long, default_value = "http://127.0.0.1:8545")]
+        rpc: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum SecretCommand {
+    /// Seal the key (from LVLX_SECRET_VALUE or a prompt) under the admin secret (from
+    /// LVLX_SECRET_PASSPHRASE or a prompt). Replaces any earlier one.
+    Set,
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Create an admin. The password comes from LVLX_ADMIN_PASSWORD or a prompt, never an argument.
+    Create {
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        names: String,
+        #[arg(long)]
+        lastnames: String,
+    },
+}
+
+/// Runs the command line: parses the arguments, loads the configuration, runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config_file = Config::file(cli.config.clone());
+    let config = match Config::load(cli.config) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("configuration error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info")))
+        .init();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(config),
+        Command::Admin {
+            command:
+                AdminCommand::Create {
+                    email,
+                    names,
+                    lastnames,
+                },
+        } => {
+            let password = match std::env::var("LVLX_ADMIN_PASSWORD") {
+                Ok(p) => p,
+                Err(_) => match rpassword::prompt_password("Password for the new admin: ") {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("cannot read the password: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            offline(&config, |store| async move {
+                let id =
+                    accounts::create(&store, &email, &names, &lastnames, &password, ADMIN_ROLE, None)
+                        .await?;
+                println!("admin {email} created (id {})", id.0);
+                Ok(())
+            })
+        }
+        Command::Demo => {
+            let base = format!("http://{}", config.bind);
+            let outbox = config.data_dir.join("outbox");
+            offline(&config, |store| async move {
+                let (admin_code, user_code) = accounts::demo(&store).await?;
+                println!(
+                    "Demo accounts (mail goes to {} unless SMTP is configured):",
+                    outbox.display()
+                );
+                println!(
+                    "  admin: {} / {}",
+                    accounts::DEMO_ADMIN.0,
+                    accounts::DEMO_ADMIN.1
+                );
+                println!(
+                    "  user:  {} / {}",
+                    accounts::DEMO_USER.0,
+                    accounts::DEMO_USER.1
+                );
+                println!(
+                    "  secret-key tool: admin secret {:?} (set your own with `lvlx secret set`)",
+                    accounts::DEMO_SECRET.0
+                );
+                println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
+                Ok(())
+            })
+        }
+        Command::Secret {
+            command: SecretCommand::Set,
+        } => {
+            let read = |var: &str, prompt: &str| {
+                std::env::var(var)
+                    .or_else(|_| rpassword::prompt_password(prompt))
+                    .map_err(|e| format!("cannot read {var}: {e}"))
+            };
+            let values = read("LVLX_SECRET_VALUE", "Operational wallet key: ").and_then(|value| {
+                read(
+                    "LVLX_SECRET_PASSPHRASE",
+                    "Admin secret that will unlock it: ",
+                )
+                .map(|passphrase| (value.trim().to_string(), passphrase.trim().to_string()))
+            });
+            let (value, passphrase) = match values {
+                Ok(v) if !v.0.is_empty() && !v.1.is_empty() => v,
+                Ok(_) => {
+                    eprintln!("the key and the admin secret must not be empty");
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::from(2);
+                }
+            };
+            offline(&config, |store| async move {
+                store
+                    .write(move |c| crate::secret::provision(c, &passphrase, &value))
+                    .await?;
+                println!("operational key sealed");
+                Ok(())
+            })
+        }
+        Command::Chain {
+            command: ChainCommand::Deploy { rpc },
+        } => deploy(&config, &config_file, &rpc),
+        Command::Seed {
+            users,
+            ico_tx,
+            nft_stakes,
+            lvlx_stakes,
+            seed,
+        } => {
+            let plan = seed::Plan {
+                users,
+                ico_tx,
+                nft_stakes,
+                lvlx_stakes,
+                seed,
+            };
+            let product = config.product.clone();
+            offline(&config, |store| async move {
+                // Seeded members get one hash of a random password nobody knows: they are
+                // sample rows, not accounts to sign in with.
+                let hash = crate::password::Passwords::new()
+                    .hash(crate::crypto::random_hex(16))
+                    .await?;
+                let started = std::time::Instant::now();
+                let report = store
+                    .write(move |c| seed::run(c, &plan, &product, &hash))
+                    .await
+                    .map_err(Error::from)?;
+                if report.skipped {
+                    println!("the ledger already has rows; seed left it as it is");
+                } else {
+                    println!(
+                        "seeded {} members, {} ICO transactions, {} NFT stakes, {} LVLX stakes in {:.1} s",
+                        report.users,
+                        report.ico_tx,
+                        report.nft_stakes,
+                        report.lvlx_stakes,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+                Ok(())
+            })
+        }
+        Command::Config => {
+            // No secrets are configured here yet; when they are, they print as "***".
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&config).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
+    use crate::chain::{deploy, rpc::Rpc};
+    let rpc = Rpc::new(rpc_url);
+    if let Some(chain) = config
+        .chain
+        .as_ref()
+        .filter(|c| c.rpc_url.expose() == rpc_url)
+    {
+        match deploy::is_deployed(&rpc, chain) {
+            Ok(true) => {
+                println!(
+                    "contracts already on {rpc_url}: ICO sale {}",
+                    chain.ico_sale
+                );
+                return ExitCode::SUCCESS;
+            }
+            Ok(false) => {}
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let result = deploy::deploy_dev(&rpc).and_then(|d| {
+        deploy::write_section(file, &deploy::dev_section(rpc_url, &d))?;
+        Ok(d)
+    });
+    match result {
+        Ok(d) => {
+            println!(
+                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}; owner {}, treasury {}; written to {}",
+                d.start_block,
+                d.usdt,
+                d.lvlx,
+                d.ico_sale,
+                d.owner,
+                d.treasury,
+                file.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("deploy failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a command against the database without serving.
+fn offline<F, Fut>(config: &Config, work: F) -> ExitCode
+where
+    F: FnOnce(Store) -> Fut,
+    Fut: std::future::Future<Output = Result<(), Error>>,
+{
+    let result = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|rt| {
+            rt.block_on(async {
+                let store = Store::open(&config.data_dir).map_err(|e| e.to_string())?;
+                work(store).await.map_err(|e| e.to_string())
+            })
+        });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(config: Config) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the async runtime");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let store = match Store::open(&config.data_dir) {
+            Ok(store) => store,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot open the database");
+                return ExitCode::FAILURE;
+            }
+        };
+        if !config.web_dir.join("index.html").exists() {
+            tracing::warn!(web_dir = %config.web_dir.display(), "web app not built; run the README's run command");
+        }
+        let listener = match tokio::net::TcpListener::bind(config.bind).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::error!(bind = %config.bind, error = %e, "cannot listen");
+                return ExitCode::FAILURE;
+            }
+        };
+        let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+        let data_dir = config.data_dir.display().to_string();
+        let app = match App::new(config, store) {
+            Ok(app) => app,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start");
+                return ExitCode::FAILURE;
+            }
+        };
+        crate::chain::indexer::Indexer::spawn(&app);
+        // Said only once nothing of the start-up can fail: the run command and the browser
+        // tests read this line to find the server.
+        println!("LVLX is serving at http://{addr}/");
+        tracing::info!(%addr, %data_dir, "serving");
+        warp::serve(routes(app))
+            .incoming(listener)
+            .graceful(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .run()
+            .await;
+        ExitCode::SUCCESS
+    })
+}

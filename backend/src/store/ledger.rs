@@ -1,0 +1,280 @@
+//! The ICO ledger (SPEC §3 "ICO transaction"): purchases and retirements, each stored once
+//! (unique tx hash + log index), with the per-user LVLX balance and the daily rollup kept in the
+//! same transaction, so statistics read a few thousand rollup rows, never 10^6 ledger rows.
+//! The balance rule is the core's (`lvlx_core::ledger`).
+
+use std::collections::HashMap;
+
+use lvlx_core::admin::ico::{self, Totals};
+use lvlx_core::amount::Units;
+use lvlx_core::ledger::balance_after;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use super::{overflow, units, units_at, users, Conn, Result, StoreError};
+use crate::user::UserId;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// One ledger entry, amounts from the chain event (never from a browser).
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub user: Option<UserId>,
+    pub wallet: Option<String>,
+    pub created_at: i64,
+    pub token: String,
+    pub amount: Units,
+    pub tx_hash: String,
+    pub log_index: i64,
+}
+
+/// A ledger entry as its owner sees it on myActives.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Held {
+    pub created_at: i64,
+    pub token: String,
+    pub amount: String,
+    pub usdt_paid: Option<String>,
+    pub tx_hash: String,
+}
+
+/// A newest-first row of SPEC §7 statistics-ico.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Newest {
+    pub email: String,
+    pub created_at: i64,
+    pub purchased_token: String,
+    pub amount: String,
+}
+
+fn ledger_error(e: lvlx_core::ledger::LedgerError) -> StoreError {
+    StoreError::Corrupt(e.to_string())
+}
+
+/// Records an entry once; a repeat of the same (tx hash, log index) changes nothing. Returns
+/// whether it was new. Run inside the caller's transaction.
+pub fn record(c: Conn, product: &str, entry: &Entry) -> Result<bool> {
+    let inserted = c.0.execute(
+        "INSERT OR IGNORE INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            entry.user.map(|u| u.0),
+            entry.wallet,
+            entry.created_at,
+            entry.token,
+            entry.amount.to_string(),
+            entry.tx_hash,
+            entry.log_index
+        ],
+    )?;
+    if inserted == 0 {
+        return Ok(false);
+    }
+    add_to_day(
+        c,
+        entry.created_at.div_euclid(DAY_MS),
+        &entry.token,
+        1,
+        entry.amount,
+    )?;
+    if let Some(user) = entry.user {
+        let balance = users::balance(c, user)?;
+        let balance =
+            balance_after(balance, product, &entry.token, entry.amount).map_err(ledger_error)?;
+        users::set_balance(c, user, balance)?;
+    }
+    Ok(true)
+}
+
+/// What the sale's event adds to an entry: the USDT paid and the on-chain referrer.
+pub fn set_payment(
+    c: Conn,
+    tx_hash: &str,
+    log_index: i64,
+    usdt_paid: Units,
+    referrer: Option<&str>,
+) -> Result<()> {
+    c.0.execute(
+        "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2 WHERE tx_hash = ?3 AND log_index = ?4",
+        params![usdt_paid.to_string(), referrer, tx_hash, log_index],
+    )?;
+    Ok(())
+}
+
+/// Gives `user` the entries kept for `wallet` while no account had linked it, in ledger order,
+/// moving the user's balance as [`record`] would have. Returns how many were attached. Run
+/// inside the caller's transaction.
+pub fn attach_wallet(c: Conn, product: &str, user: UserId, wallet: &str) -> Result<usize> {
+    let mut stmt = c.0.prepare(
+        "SELECT id, token, amount FROM ico_transactions
+         WHERE user_id IS NULL AND wallet = ?1 COLLATE NOCASE ORDER BY created_at, id",
+    )?;
+    let entries = stmt
+        .query_map([wallet], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    let mut balance = users::balance(c, user)?;
+    for (id, token, amount) in &entries {
+        balance = balance_after(balance, product, token, units(amount)?).map_err(ledger_error)?;
+        c.0.execute(
+            "UPDATE ico_transactions SET user_id = ?1 WHERE id = ?2",
+            params![user.0, id],
+        )?;
+    }
+    users::set_balance(c, user, balance)?;
+    Ok(entries.len())
+}
+
+/// Adds `count` entries summing `amount` to a day's rollup.
+pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> Result<()> {
+    let current: Option<(i64, String)> = c
+        .0
+        .query_row(
+            "SELECT count, amount FROM ico_daily WHERE day = ?1 AND token = ?2",
+            params![day, token],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let (count_before, sum_before) = match current {
+        Some((n, sum)) => (n as u64, units(&sum)?),
+        None => (0, 0),
+    };
+    let sum = sum_before
+        .checked_add(amount)
+        .ok_or_else(|| overflow("daily sum"))?;
+    c.0.execute(
+        "INSERT INTO ico_daily (day, token, count, amount) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (day, token) DO UPDATE SET count = excluded.count, amount = excluded.amount",
+        params![day, token, (count_before + count) as i64, sum.to_string()],
+    )?;
+    Ok(())
+}
+
+/// SPEC §3 General, from the rollup (`totalUsers` is only in the filtered totals, which the
+/// core computes).
+pub fn general(c: Conn, product: &str) -> Result<Totals> {
+    let mut per_token: HashMap<String, (u64, Units)> = HashMap::new();
+    let mut stmt = c.0.prepare_cached("SELECT token, count, amount FROM ico_daily")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let slot = per_token.entry(r.get(0)?).or_default();
+        slot.0 += r.get::<_, i64>(1)? as u64;
+        slot.1 = slot
+            .1
+            .checked_add(units_at(r, 2)?)
+            .ok_or_else(|| overflow("token sum"))?;
+    }
+    let mut totals = Totals::default();
+    for (token, (count, amount)) in per_token {
+        totals
+            .add(product, &token, count, amount)
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    }
+    Ok(totals)
+}
+
+/// Oldest and newest operation times.
+pub fn range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
+    Ok(c.0.query_row(
+        // Two subqueries: SQLite answers a lone MIN or MAX from the index end, not both at once.
+        "SELECT (SELECT MIN(created_at) FROM ico_transactions), (SELECT MAX(created_at) FROM ico_transactions)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// The newest `limit` transactions (SPEC §7: newest first), amounts in base units. A row names
+/// its owner by the account's email, or by the wallet while unlinked.
+pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount FROM ico_transactions t
+         LEFT JOIN users u ON u.id = t.user_id ORDER BY t.created_at DESC, t.id DESC LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([limit], |r| {
+        Ok(Newest {
+            email: r.get(0)?,
+            created_at: r.get(1)?,
+            purchased_token: r.get(2)?,
+            amount: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The newest `limit` entries of `user` (myActives).
+pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
+         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![user.0, limit], |r| {
+        Ok(Held {
+            created_at: r.get(0)?,
+            token: r.get(1)?,
+            amount: r.get(2)?,
+            usdt_paid: r.get(3)?,
+            tx_hash: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Every transaction, oldest first, as the Arrow stream the admin table loads. Emails are
+/// keyed by account (one lookup table, no join per row); unlinked wallets key themselves.
+pub fn stream(c: Conn) -> Result<Vec<u8>> {
+    let corrupt = |e: lvlx_core::admin::TableError| StoreError::Corrupt(e.to_string());
+    let mut out = ico::Ledger::default();
+    let mut key_of: HashMap<i64, u32> = HashMap::new();
+    for (id, email) in users::emails(c)? {
+        key_of.insert(id, out.emails.len() as u32);
+        out.emails.push(email);
+    }
+    let mut wallet_key: HashMap<String, u32> = HashMap::new();
+    let mut stmt = c.0.prepare_cached(
+        "SELECT created_at, user_id, wallet, token, amount FROM ico_transactions ORDER BY created_at, id",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let key = match r
+            .get::<_, Option<i64>>(1)?
+            .and_then(|id| key_of.get(&id).copied())
+        {
+            Some(key) => key,
+            None => {
+                let wallet: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
+                let next = out.emails.len() as u32;
+                let key = *wallet_key.entry(wallet.clone()).or_insert(next);
+                if key == next {
+                    out.emails.push(wallet);
+                }
+                key
+            }
+        };
+        let token = r
+            .get_ref(3)?
+            .as_str()
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let token = out.token_key(token).map_err(corrupt)?;
+        out.created_at.push(r.get(0)?);
+        out.email.push(key);
+        out.token.push(token);
+        out.amount.push(units_at(r, 4)?);
+    }
+    ico::encode_ledger(out).map_err(corrupt)
+}
+
+/// How many entries the ledger holds (the seed fills only an empty one).
+pub fn count(c: Conn) -> Result<i64> {
+    Ok(c.0
+        .query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?)
+}

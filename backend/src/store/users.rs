@@ -1,0 +1,247 @@
+//! The users table: accounts, their wallet and balances, and the admin users table's rows.
+
+use lvlx_core::admin::users::{self as table, Summary, SummaryBuilder};
+use lvlx_core::ADMIN_ROLE;
+use rusqlite::{params, OptionalExtension, Row};
+
+use super::{units_at, Conn, Result, StoreError};
+use crate::user::{Affiliate, NewUser, User, UserId};
+
+const COLUMNS: &str = "id, email, names, lastnames, role, status, language, password_hash, referral_code, wallet, activation_node, has_avatar";
+
+fn from_row(r: &Row) -> rusqlite::Result<User> {
+    Ok(User {
+        id: UserId(r.get(0)?),
+        email: r.get(1)?,
+        names: r.get(2)?,
+        lastnames: r.get(3)?,
+        role: r.get(4)?,
+        status: r.get(5)?,
+        language: r.get(6)?,
+        password_hash: r.get(7)?,
+        referral_code: r.get(8)?,
+        wallet: r.get(9)?,
+        activation_node: r.get(10)?,
+        has_avatar: r.get(11)?,
+    })
+}
+
+pub fn by_email(c: Conn, email: &str) -> Result<Option<User>> {
+    Ok(c.0
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM users WHERE email = ?1"),
+            [email],
+            from_row,
+        )
+        .optional()?)
+}
+
+pub fn by_id(c: Conn, id: UserId) -> Result<Option<User>> {
+    Ok(c.0
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
+            [id.0],
+            from_row,
+        )
+        .optional()?)
+}
+
+pub fn id_by_referral_code(c: Conn, code: &str) -> Result<Option<UserId>> {
+    Ok(c.0
+        .query_row(
+            "SELECT id FROM users WHERE referral_code = ?1 COLLATE NOCASE",
+            [code],
+            |r| r.get(0),
+        )
+        .optional()?
+        .map(UserId))
+}
+
+/// Inserts a user with the given referral code; `None` when the email already has an account.
+pub fn insert(
+    c: Conn,
+    new: &NewUser,
+    referral_code: &str,
+    now_ms: i64,
+) -> Result<Option<UserId>> {
+    let result = c.0.execute(
+        "INSERT INTO users (email, names, lastnames, phone, role, language, password_hash, referral_code, referrer_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![new.email, new.names, new.lastnames, new.phone, new.role, new.language, new.password_hash, referral_code, new.referrer.map(|r| r.0), now_ms],
+    );
+    match result {
+        Ok(_) => Ok(Some(UserId(c.0.last_insert_rowid()))),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub fn set_password(c: Conn, id: UserId, hash: &str) -> Result<()> {
+    c.0.execute(
+        "UPDATE users SET password_hash = ?1 WHERE id = ?2",
+        params![hash, id.0],
+    )?;
+    Ok(())
+}
+
+pub fn set_has_avatar(c: Conn, id: UserId) -> Result<()> {
+    c.0.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", [id.0])?;
+    Ok(())
+}
+
+/// The members `sponsor` brought in, in the order they joined.
+pub fn affiliates(c: Conn, sponsor: UserId) -> Result<Vec<Affiliate>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT names, lastnames, created_at FROM users WHERE referrer_id = ?1 ORDER BY created_at",
+    )?;
+    let rows = stmt.query_map([sponsor.0], |r| {
+        Ok(Affiliate {
+            names: r.get(0)?,
+            lastnames: r.get(1)?,
+            created_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The account that linked `wallet` (stored EIP-55, as the indexer hands it), if any.
+pub fn by_wallet(c: Conn, wallet: &str) -> Result<Option<UserId>> {
+    Ok(c.0
+        .query_row("SELECT id FROM users WHERE wallet = ?1", [wallet], |r| {
+            r.get(0).map(UserId)
+        })
+        .optional()?)
+}
+
+/// The account that linked `wallet` in any letter case.
+pub fn by_wallet_any_case(c: Conn, wallet: &str) -> Result<Option<UserId>> {
+    Ok(c.0
+        .query_row(
+            "SELECT id FROM users WHERE wallet = ?1 COLLATE NOCASE",
+            [wallet],
+            |r| r.get(0).map(UserId),
+        )
+        .optional()?)
+}
+
+pub fn set_wallet(c: Conn, id: UserId, wallet: &str) -> Result<()> {
+    c.0.execute(
+        "UPDATE users SET wallet = ?2 WHERE id = ?1",
+        params![id.0, wallet],
+    )?;
+    Ok(())
+}
+
+/// The account's LVLX balance in base units.
+pub fn balance(c: Conn, id: UserId) -> Result<lvlx_core::amount::Units> {
+    let text: String = c.0.query_row(
+        "SELECT lvlx_balance FROM users WHERE id = ?1",
+        [id.0],
+        |r| r.get(0),
+    )?;
+    super::units(&text)
+}
+
+pub fn set_balance(c: Conn, id: UserId, units: lvlx_core::amount::Units) -> Result<()> {
+    c.0.execute(
+        "UPDATE users SET lvlx_balance = ?1 WHERE id = ?2",
+        params![units.to_string(), id.0],
+    )?;
+    Ok(())
+}
+
+/// Admins are staff, not members: the admin users table and its summary leave them out.
+fn members() -> String {
+    format!("role != '{ADMIN_ROLE}'")
+}
+
+/// SPEC §3 "User general summary" over every member.
+pub fn summary(c: Conn) -> Result<Summary> {
+    let corrupt = |e: lvlx_core::admin::TableError| StoreError::Corrupt(e.to_string());
+    let mut builder = SummaryBuilder::default();
+    let mut stmt = c.0.prepare_cached(&format!(
+        "SELECT wallet IS NOT NULL, lvlx_balance, add_rewards FROM users WHERE {}",
+        members()
+    ))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        builder
+            .add(r.get(0)?, units_at(r, 1)?, units_at(r, 2)?)
+            .map_err(corrupt)?;
+    }
+    builder.finish().map_err(corrupt)
+}
+
+/// First and last registration times of members.
+pub fn registration_range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
+    let m = members();
+    Ok(c.0.query_row(
+        &format!(
+            "SELECT (SELECT MIN(created_at) FROM users WHERE {m}), (SELECT MAX(created_at) FROM users WHERE {m})"
+        ),
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+const ADMIN_ROW: &str = "SELECT u.created_at, u.names || ' ' || u.lastnames, u.email, u.wallet,
+    (SELECT COUNT(*) FROM users r WHERE r.referrer_id = u.id), u.lvlx_balance, u.add_rewards, u.rank
+    FROM users u";
+
+fn admin_row(r: &Row) -> Result<table::User> {
+    Ok(table::User {
+        created_at: r.get(0)?,
+        names: r.get(1)?,
+        email: r.get(2)?,
+        wallet: r.get(3)?,
+        referred: r.get::<_, i64>(4)? as u32,
+        lvlx: units_at(r, 5)?,
+        rewards: units_at(r, 6)?,
+        rank: r.get(7)?,
+    })
+}
+
+fn admin_rows(c: Conn, sql: &str, limit: Option<u32>) -> Result<Vec<table::User>> {
+    let mut stmt = c.0.prepare_cached(sql)?;
+    let mut rows = match limit {
+        Some(limit) => stmt.query([limit])?,
+        None => stmt.query([])?,
+    };
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(admin_row(r)?);
+    }
+    Ok(out)
+}
+
+/// The newest `limit` members as admin user rows.
+pub fn newest_members(c: Conn, limit: u32) -> Result<Vec<table::User>> {
+    admin_rows(
+        c,
+        &format!(
+            "{ADMIN_ROW} WHERE {} ORDER BY u.created_at DESC, u.id DESC LIMIT ?1",
+            members()
+        ),
+        Some(limit),
+    )
+}
+
+/// Every member, oldest first, as admin user rows.
+pub fn all_members(c: Conn) -> Result<Vec<table::User>> {
+    admin_rows(
+        c,
+        &format!("{ADMIN_ROW} WHERE {} ORDER BY u.created_at, u.id", members()),
+        None,
+    )
+}
+
+/// Every account's id and email (the ICO stream keys its owners by account).
+pub fn emails(c: Conn) -> Result<Vec<(i64, String)>> {
+    let mut stmt = c.0.prepare_cached("SELECT id, email FROM users")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
