@@ -37,12 +37,7 @@ pub fn issue(key: &[u8], difficulty: u32, now_ms: i64) -> Challenge {
 }
 
 /// Checks signature, expiry and work. Single use is the caller's part (see [`replay_key`]).
-pub fn check(
-    key: &[u8],
-    answer: &Answer,
-    min_difficulty: u32,
-    now_ms: i64,
-) -> Result<i64, Error> {
+pub fn check(key: &[u8], answer: &Answer, min_difficulty: u32, now_ms: i64) -> Result<i64, Error> {
     let bad = || Error::Captcha;
     let (body, mac) = answer.challenge.rsplit_once('.').ok_or_else(bad)?;
     if !crypto::same(mac, &crypto::hmac_hex(key, &["captcha", body])) {

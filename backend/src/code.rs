@@ -2,11 +2,11 @@
 //! their attempt, 10 minutes, single use, void after 3 wrong tries; at most 5 sent per email
 //! address an hour.
 
+use crate::crypto;
 use crate::error::Error;
 use crate::store::{codes, Conn};
 use crate::token::CODE_SECS;
 use crate::user::UserId;
-use crate::crypto;
 
 pub const MAX_TRIES: i64 = 3;
 pub const SENDS_PER_HOUR: i64 = 5;

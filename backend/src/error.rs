@@ -148,11 +148,17 @@ mod tests {
             Error::WalletLink(SiweError::Signature),
             Error::WalletTaken,
             Error::WalletAlreadyLinked,
-            Error::RateLimited { retry_after_secs: 1 },
+            Error::RateLimited {
+                retry_after_secs: 1,
+            },
             Error::Internal(String::new()),
         ];
         for e in &samples {
-            assert!(Error::CODES.contains(&e.code()), "{} is not in CODES", e.code());
+            assert!(
+                Error::CODES.contains(&e.code()),
+                "{} is not in CODES",
+                e.code()
+            );
         }
         assert_eq!(samples.len(), Error::CODES.len());
     }

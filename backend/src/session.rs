@@ -44,8 +44,8 @@ pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
     let sid = claims.sid;
     app.store
         .read(move |c| {
-            let expires =
-                sessions::live_until(c, &sid, Some(user_id), now_ms())?.ok_or(Error::Unauthorized)?;
+            let expires = sessions::live_until(c, &sid, Some(user_id), now_ms())?
+                .ok_or(Error::Unauthorized)?;
             let user = users::by_id(c, user_id)?.ok_or(Error::Unauthorized)?;
             Ok(Authed {
                 user,

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{world, world_with, World};
-use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::routes;
 use serde_json::{json, Value};
 use warp::http::StatusCode;

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{world, World};
-use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
-use lvlx_backend::{ledger, seed};
+use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::error::Error;
+use lvlx_backend::store::{ledger, seed, users};
 use lvlx_core::admin::stakes::{Kind, Side, StakeTable};
 use lvlx_core::admin::{ico::IcoTable, users::UserTable, Query};
 use serde_json::Value;
@@ -35,8 +36,8 @@ const SMALL: seed::Plan = seed::Plan {
 async fn seeded(plan: seed::Plan) -> World {
     let w = world().await;
     w.app
-        .db
-        .run(move |c| seed::run(c, &plan, "LVLX", "not-a-real-hash"))
+        .store
+        .write(move |c| seed::run(c, &plan, "LVLX", "not-a-real-hash"))
         .await
         .unwrap();
     w
@@ -212,17 +213,12 @@ async fn staking_statistics_with_no_stakes_answer_today_and_corrupt_rows_answer_
 
     // A stored amount that is not a number is the server's fault: 500, which the screen shows
     // as SPEC §8's 'TimeOut Connections!' notice.
-    w.app
-        .db
-        .run(|c| {
-            c.execute_batch(
-                "INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests)
-                 SELECT id, 3, 1, 0, 1, 'twelve' FROM users LIMIT 1",
-            )?;
-            Ok(())
-        })
-        .await
-        .unwrap();
+    w.sql(|c| {
+        c.execute_batch(
+            "INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests)
+             SELECT id, 3, 1, 0, 1, 'twelve' FROM users LIMIT 1",
+        )
+    });
     let r = w
         .call("GET", "/api/v1/statistics-nftstaking", Some(&admin), None)
         .await;
@@ -254,9 +250,7 @@ async fn limits_are_capped_and_unknown_parameters_refused() {
 
 /// Everything a seed wrote, as text, to compare two runs.
 async fn dump(w: &World) -> String {
-    w.app
-        .db
-        .run(|c| {
+    w.sql(|c| {
             let mut out = String::new();
             for sql in [
                 "SELECT email, names, lastnames, referrer_id, wallet, lvlx_balance, add_rewards, rank, created_at FROM users WHERE email NOT LIKE '%@lvlx.local' ORDER BY id",
@@ -280,8 +274,6 @@ async fn dump(w: &World) -> String {
             }
             Ok(out)
         })
-        .await
-        .unwrap()
 }
 
 #[tokio::test]
@@ -293,50 +285,46 @@ async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
     assert!(text != dump(&other).await, "another seed, other rows");
     // Accents in names, three languages, members without wallets, huge amounts.
     assert!(text.contains('ã') || text.contains('ç') || text.contains('ñ') || text.contains('é'));
-    let facts = a
-        .app
-        .db
-        .run(|c| {
-            let q = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0));
-            Ok((
-                q("SELECT COUNT(DISTINCT language) FROM users WHERE role = '1'")?,
-                q("SELECT COUNT(*) FROM users WHERE wallet IS NULL AND role = '1'")?,
-                q("SELECT COUNT(*) FROM ico_transactions WHERE length(amount) >= 28")?,
-                q("SELECT COUNT(*) FROM users WHERE referrer_id IS NOT NULL")?,
-                q("SELECT (MAX(created_at) - MIN(created_at)) / 86400000 FROM ico_transactions")?,
-            ))
-        })
-        .await
-        .unwrap();
+    let facts = a.sql(|c| {
+        let q = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0));
+        Ok((
+            q("SELECT COUNT(DISTINCT language) FROM users WHERE role = '1'")?,
+            q("SELECT COUNT(*) FROM users WHERE wallet IS NULL AND role = '1'")?,
+            q("SELECT COUNT(*) FROM ico_transactions WHERE length(amount) >= 28")?,
+            q("SELECT COUNT(*) FROM users WHERE referrer_id IS NOT NULL")?,
+            q("SELECT (MAX(created_at) - MIN(created_at)) / 86400000 FROM ico_transactions")?,
+        ))
+    });
     assert_eq!(facts.0, 3);
     assert!(facts.1 > 0, "some members have no wallet");
     assert!(facts.2 > 0, "a few amounts above 10^9 LVLX");
     assert!(facts.3 > 100, "referral trees");
     assert!(facts.4 > 3 * 365, "spread over years: {} days", facts.4);
     // The rollup equals the ledger, and each balance equals its member's entries.
-    a.app
-        .db
-        .run(|c| {
-            let general = ledger::general(c, "LVLX")?;
-            let mut stmt = c.prepare("SELECT token, amount FROM ico_transactions")?;
-            let mut lvlx = 0u128;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                if r.get::<_, String>(0)? == "LVLX" {
-                    lvlx += r.get::<_, String>(1)?.parse::<u128>().unwrap();
-                }
-            }
-            assert_eq!(general.total_lvlx, lvlx);
-            assert_eq!(general.total_transactions, 1500);
-            Ok(())
-        })
+    let general = a
+        .app
+        .store
+        .read(|c| ledger::general(c, "LVLX"))
         .await
         .unwrap();
+    a.sql(|c| {
+        let mut stmt = c.prepare("SELECT token, amount FROM ico_transactions")?;
+        let mut lvlx = 0u128;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            if r.get::<_, String>(0)? == "LVLX" {
+                lvlx += r.get::<_, String>(1)?.parse::<u128>().unwrap();
+            }
+        }
+        assert_eq!(general.total_lvlx, lvlx);
+        assert_eq!(general.total_transactions, 1500);
+        Ok(())
+    });
     // A second seed on the same data changes nothing.
     let again = a
         .app
-        .db
-        .run(|c| seed::run(c, &SMALL, "LVLX", "x"))
+        .store
+        .write(|c| seed::run(c, &SMALL, "LVLX", "x"))
         .await
         .unwrap();
     assert!(again.skipped);
@@ -345,10 +333,11 @@ async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
 #[tokio::test]
 async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
     let w = world().await;
-    w.app
-        .db
-        .run(|c| {
-            let user = lvlx_backend::user::by_email(c, DEMO_USER.0)?.unwrap().id;
+    let user = w
+        .app
+        .store
+        .write(|c| {
+            let user = users::by_email(c, DEMO_USER.0)?.unwrap().id;
             let entry = ledger::Entry {
                 user: Some(user),
                 wallet: None,
@@ -370,13 +359,6 @@ async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
                 ..entry
             };
             assert!(ledger::record(c, "LVLX", &retire)?);
-            let balance: String = c.query_row(
-                "SELECT lvlx_balance FROM users WHERE id = ?1",
-                [user.0],
-                |r| r.get(0),
-            )?;
-            // 2.5 LVLX bought, 0.1 USDT (= 1 LVLX) retired.
-            assert_eq!(balance, "1500000000000000000");
             let general = ledger::general(c, "LVLX")?;
             assert_eq!(
                 (
@@ -386,10 +368,19 @@ async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
                 ),
                 (2, 1, 100_000)
             );
-            Ok(())
+            Ok::<_, Error>(user)
         })
         .await
         .unwrap();
+    let balance: String = w.sql(|c| {
+        c.query_row(
+            "SELECT lvlx_balance FROM users WHERE id = ?1",
+            [user.0],
+            |r| r.get(0),
+        )
+    });
+    // 2.5 LVLX bought, 0.1 USDT (= 1 LVLX) retired.
+    assert_eq!(balance, "1500000000000000000");
 }
 
 fn sealed(secret: &str) -> Value {
@@ -397,20 +388,16 @@ fn sealed(secret: &str) -> Value {
 }
 
 async fn audit_rows(w: &World) -> Vec<String> {
-    w.app
-        .db
-        .run(|c| {
-            let mut stmt = c.prepare("SELECT outcome FROM secret_audit ORDER BY id")?;
-            let rows = stmt.query_map([], |r| r.get(0))?;
-            Ok(rows.collect::<Result<Vec<String>, _>>()?)
-        })
-        .await
-        .unwrap()
+    w.sql(|c| {
+        let mut stmt = c.prepare("SELECT outcome FROM secret_audit ORDER BY id")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        rows.collect::<Result<Vec<String>, _>>()
+    })
 }
 
 #[tokio::test]
 async fn the_secret_key_tool_reveals_only_to_the_right_secret_three_times_in_five_minutes() {
-    use lvlx_backend::accounts::DEMO_SECRET;
+    use lvlx_backend::cli::accounts::DEMO_SECRET;
     let w = world().await;
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
@@ -455,7 +442,7 @@ async fn the_secret_key_tool_reveals_only_to_the_right_secret_three_times_in_fiv
         )
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
-    assert_eq!(r.body["code"], "secretKey.failed");
+    assert_eq!(r.body["code"], "error-secret-wrong");
     // Sealed with another pass key (or not sealed at all): a failed attempt too.
     let forged = serde_json::json!({"key": lvlx_core::seal::seal_for_transport(DEMO_SECRET.0, "other", &[1; 12])});
     assert_eq!(
@@ -481,26 +468,21 @@ async fn the_secret_key_tool_reveals_only_to_the_right_secret_three_times_in_fiv
         ["revealed", "wrong-secret", "wrong-secret", "rate-limited"]
     );
     // The audit is append-only, and the key is not in the database in clear.
-    let (update, delete, clear) = w
-        .app
-        .db
-        .run(|c| {
-            let update = c
-                .execute("UPDATE secret_audit SET outcome = 'revealed'", [])
-                .is_err();
-            let delete = c.execute("DELETE FROM secret_audit", []).is_err();
-            let mut stmt = c.prepare("SELECT ciphertext FROM sealed_secrets")?;
-            let blobs: Vec<Vec<u8>> = stmt
-                .query_map([], |r| r.get(0))?
-                .collect::<Result<_, _>>()?;
-            let clear = blobs.iter().any(|b| {
-                b.windows(10)
-                    .any(|w| DEMO_SECRET.1.as_bytes().windows(10).any(|k| k == w))
-            });
-            Ok((update, delete, clear))
-        })
-        .await
-        .unwrap();
+    let (update, delete, clear) = w.sql(|c| {
+        let update = c
+            .execute("UPDATE secret_audit SET outcome = 'revealed'", [])
+            .is_err();
+        let delete = c.execute("DELETE FROM secret_audit", []).is_err();
+        let mut stmt = c.prepare("SELECT ciphertext FROM sealed_secrets")?;
+        let blobs: Vec<Vec<u8>> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let clear = blobs.iter().any(|b| {
+            b.windows(10)
+                .any(|w| DEMO_SECRET.1.as_bytes().windows(10).any(|k| k == w))
+        });
+        Ok((update, delete, clear))
+    });
     assert!(update && delete, "audit rows cannot be changed or removed");
     assert!(!clear);
     let db_file = std::fs::read(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
@@ -514,8 +496,8 @@ async fn a_secret_set_again_replaces_the_old_one() {
     let w = world().await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
     w.app
-        .db
-        .run(|c| lvlx_backend::secret::provision(c, "new secret", "0xnew"))
+        .store
+        .write(|c| lvlx_backend::secret::provision(c, "new secret", "0xnew"))
         .await
         .unwrap();
     let r = w
@@ -532,7 +514,7 @@ async fn a_secret_set_again_replaces_the_old_one() {
             "POST",
             "/api/v1/key",
             Some(&admin),
-            Some(sealed(lvlx_backend::accounts::DEMO_SECRET.0)),
+            Some(sealed(lvlx_backend::cli::accounts::DEMO_SECRET.0)),
         )
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use common::anvil::{Anvil, Relay};
 use common::world_with;
-use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
 use lvlx_backend::chain::rpc::RpcError;
+use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::config::Chain;
 use lvlx_backend::live::Push;
 use lvlx_backend::routes;
@@ -217,9 +217,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
 async fn rows(
     w: &common::World,
 ) -> Vec<(Option<i64>, String, String, String, String, Option<String>)> {
-    w.app
-        .db
-        .run(|c| {
+    w.sql(|c| {
             let mut stmt = c.prepare(
                 "SELECT user_id, wallet, tx_hash, amount, usdt_paid, referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL ORDER BY id",
             )?;
@@ -228,36 +226,26 @@ async fn rows(
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
-        .await
-        .unwrap()
 }
 
 async fn balance(w: &common::World, email: &'static str) -> String {
-    w.app
-        .db
-        .run(move |c| {
-            Ok(c.query_row(
-                "SELECT lvlx_balance FROM users WHERE email = ?1",
-                [email],
-                |r| r.get(0),
-            )?)
-        })
-        .await
-        .unwrap()
+    w.sql(move |c| {
+        Ok(c.query_row(
+            "SELECT lvlx_balance FROM users WHERE email = ?1",
+            [email],
+            |r| r.get(0),
+        )?)
+    })
 }
 
 async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
     let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
-    w.app
-        .db
-        .run(move |c| {
-            Ok(c.execute(
-                "UPDATE users SET wallet = ?1 WHERE email = ?2",
-                [wallet.as_str(), email],
-            )?)
-        })
-        .await
-        .unwrap();
+    w.sql(move |c| {
+        Ok(c.execute(
+            "UPDATE users SET wallet = ?1 WHERE email = ?2",
+            [wallet.as_str(), email],
+        )?)
+    });
 }
 
 async fn catch_up(indexer: &Indexer) -> usize {
@@ -332,16 +320,12 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
 
     // The same events read again (cursor back at the start): stored once, credited once.
     let sale = d.ico_sale.to_lowercase();
-    w.app
-        .db
-        .run(move |c| {
-            Ok(c.execute(
-                "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
-                rusqlite::params![d.start_block as i64, sale],
-            )?)
-        })
-        .await
-        .unwrap();
+    w.sql(move |c| {
+        Ok(c.execute(
+            "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
+            rusqlite::params![d.start_block as i64, sale],
+        )?)
+    });
     assert_eq!(catch_up(&second).await, 0);
     assert_eq!(rows(&w).await.len(), 7);
     assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());
@@ -442,7 +426,7 @@ async fn the_live_channel_pushes_purchases_to_the_buyer_and_admins_only() {
     let mut stranger = ws_connect(&w, "not-a-token").await;
     assert_eq!(
         ws_message(&mut stranger).await,
-        json!({"type": "error", "code": "unauthorized"})
+        json!({"type": "error", "code": "error-unauthorized"})
     );
 
     let mut m = ws_connect(&w, &member_token).await;

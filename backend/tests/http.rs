@@ -1,7 +1,8 @@
 //! The HTTP surface, driven with `warp::test::request()` against a temp-file database and a
 //! temp web folder (no port is opened).
 
-use lvlx_backend::{api, error, routes, App, Config, Db};
+use lvlx_backend::api::{self, error};
+use lvlx_backend::{routes, App, Config, Store};
 use serde_json::Value;
 use warp::http::StatusCode;
 use warp::Filter;
@@ -28,7 +29,7 @@ fn fixture() -> Fixture {
         locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
         ..Config::default()
     };
-    let db = Db::open(&config.data_dir).unwrap();
+    let db = Store::open(&config.data_dir).unwrap();
     Fixture {
         app: App::new(config, db).unwrap(),
         _dir: dir,

@@ -5,8 +5,9 @@
 mod common;
 
 use common::{world, World};
-use lvlx_backend::accounts::{DEMO_ADMIN, DEMO_USER};
-use lvlx_backend::{ledger, routes};
+use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
+use lvlx_backend::routes;
+use lvlx_backend::store::ledger;
 use lvlx_core::siwe::dev::{address, key, sign, SigningKey};
 use lvlx_core::siwe::Message;
 use serde_json::{json, Value};
@@ -59,17 +60,13 @@ async fn link(w: &World, token: &str, text: &str, signature: &str) -> (StatusCod
 }
 
 async fn stored_wallet(w: &World, email: &'static str) -> Option<String> {
-    w.app
-        .db
-        .run(move |c| {
-            Ok(
-                c.query_row("SELECT wallet FROM users WHERE email = ?1", [email], |r| {
-                    r.get(0)
-                })?,
-            )
-        })
-        .await
-        .unwrap()
+    w.sql(move |c| {
+        Ok(
+            c.query_row("SELECT wallet FROM users WHERE email = ?1", [email], |r| {
+                r.get(0)
+            })?,
+        )
+    })
 }
 
 #[tokio::test]
@@ -77,16 +74,12 @@ async fn a_real_signature_links_the_wallet_once_and_a_replay_is_refused() {
     let w = world().await;
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     // The demo user starts with a wallet of its own; a member without one is what linking is for.
-    w.app
-        .db
-        .run(|c| {
-            Ok(c.execute(
-                "UPDATE users SET wallet = NULL WHERE email = ?1",
-                [DEMO_USER.0],
-            )?)
-        })
-        .await
-        .unwrap();
+    w.sql(|c| {
+        Ok(c.execute(
+            "UPDATE users SET wallet = NULL WHERE email = ?1",
+            [DEMO_USER.0],
+        )?)
+    });
     let k = key(0);
     let text = message(&w, &user, &k).await.to_text();
     let signature = sign(&k, &text);
@@ -102,7 +95,7 @@ async fn a_real_signature_links_the_wallet_once_and_a_replay_is_refused() {
     let (status, body) = link(&w, &user, &text, &signature).await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("wallet-link-expired"))
+        (StatusCode::BAD_REQUEST, Some("error-wallet-link-expired"))
     );
 
     // Another wallet for the same account is refused, and so is the first wallet for another account.
@@ -110,14 +103,14 @@ async fn a_real_signature_links_the_wallet_once_and_a_replay_is_refused() {
     let (status, body) = link(&w, &user, &other, &sign(&key(1), &other)).await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (StatusCode::CONFLICT, Some("wallet-already-linked"))
+        (StatusCode::CONFLICT, Some("error-wallet-already-linked"))
     );
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
     let again = message(&w, &admin, &k).await.to_text();
     let (status, body) = link(&w, &admin, &again, &sign(&k, &again)).await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (StatusCode::CONFLICT, Some("wallet-taken"))
+        (StatusCode::CONFLICT, Some("error-wallet-taken"))
     );
 }
 
@@ -134,7 +127,7 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
     let (status, body) = link(&w, &user, &text, &sign(&key(1), &text)).await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("wallet-link-failed"))
+        (StatusCode::BAD_REQUEST, Some("error-wallet-link-failed"))
     );
     // That attempt spent the nonce: the right signature now comes too late.
     let (status, _) = link(&w, &user, &text, &sign(&k, &text)).await;
@@ -151,7 +144,7 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
         let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
         assert_eq!(
             (status, body["code"].as_str()),
-            (StatusCode::BAD_REQUEST, Some("wallet-link-failed")),
+            (StatusCode::BAD_REQUEST, Some("error-wallet-link-failed")),
             "{text}"
         );
     }
@@ -166,21 +159,17 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
     // An issued nonce past its 10 minutes.
     let m = message(&w, &user, &k).await;
     let nonce = m.nonce.clone();
-    w.app
-        .db
-        .run(move |c| {
-            Ok(c.execute(
-                "UPDATE wallet_nonces SET expires_at = 0 WHERE nonce = ?1",
-                [nonce],
-            )?)
-        })
-        .await
-        .unwrap();
+    w.sql(move |c| {
+        Ok(c.execute(
+            "UPDATE wallet_nonces SET expires_at = 0 WHERE nonce = ?1",
+            [nonce],
+        )?)
+    });
     let text = m.to_text();
     let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("wallet-link-expired"))
+        (StatusCode::BAD_REQUEST, Some("error-wallet-link-expired"))
     );
 
     assert_eq!(
@@ -210,22 +199,18 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
 async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
     let w = world().await;
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
-    w.app
-        .db
-        .run(|c| {
-            Ok(c.execute(
-                "UPDATE users SET wallet = NULL, lvlx_balance = '0' WHERE email = ?1",
-                [DEMO_USER.0],
-            )?)
-        })
-        .await
-        .unwrap();
+    w.sql(|c| {
+        Ok(c.execute(
+            "UPDATE users SET wallet = NULL, lvlx_balance = '0' WHERE email = ?1",
+            [DEMO_USER.0],
+        )?)
+    });
     let k = key(1);
     let wallet = address(&k);
     let stored = wallet.to_lowercase();
     w.app
-        .db
-        .run(move |c| {
+        .store
+        .write(move |c| {
             for (i, amount) in [(0, 5_000_000_000_000_000_000u128), (1, 7)] {
                 ledger::record(
                     c,
@@ -241,7 +226,7 @@ async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
                     },
                 )?;
             }
-            Ok(())
+            Ok::<_, lvlx_backend::store::StoreError>(())
         })
         .await
         .unwrap();
@@ -249,16 +234,12 @@ async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
     let (status, _) = link(&w, &user, &text, &sign(&k, &text)).await;
     assert_eq!(status, StatusCode::OK);
     let (balance, attached): (String, i64) = w
-        .app
-        .db
-        .run(|c| {
+        .sql(|c| {
             Ok(c.query_row(
                 "SELECT lvlx_balance, (SELECT COUNT(*) FROM ico_transactions t WHERE t.user_id = u.id) FROM users u WHERE email = ?1",
                 [DEMO_USER.0],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?)
-        })
-        .await
-        .unwrap();
+        });
     assert_eq!((balance.as_str(), attached), ("5000000000000000007", 2));
 }

@@ -65,7 +65,10 @@ mod tests {
     fn purchases_add_and_retirements_take_their_value() {
         assert_eq!(balance_after(0, "LVLX", "LVLX", 5 * LVLX), Ok(5 * LVLX));
         // 0.1 USDT is 1 LVLX.
-        assert_eq!(balance_after(5 * LVLX, "LVLX", "USDT", 100_000), Ok(4 * LVLX));
+        assert_eq!(
+            balance_after(5 * LVLX, "LVLX", "USDT", 100_000),
+            Ok(4 * LVLX)
+        );
         assert_eq!(balance_after(LVLX, "LVLX", "USDT", 1_000_000), Ok(0));
         assert_eq!(balance_after(5 * LVLX, "LVLX", "MATIC", LVLX), Ok(4 * LVLX));
         assert_eq!(

@@ -39,8 +39,8 @@ impl SiweError {
     /// Translation key, also the API error code.
     pub fn key(self) -> &'static str {
         match self {
-            SiweError::Time | SiweError::Nonce => "wallet-link-expired",
-            _ => "wallet-link-failed",
+            SiweError::Time | SiweError::Nonce => "error-wallet-link-expired",
+            _ => "error-wallet-link-failed",
         }
     }
 }

@@ -78,19 +78,21 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(warp::query::<Language>())
         .and(with(&app))
-        .then(|block: String, _: Authed, q: Language, app: App| async move {
-            let language = q.lang.unwrap_or_else(|| lvlx_core::DEFAULT_LANGUAGE.into());
-            checked(&block, &language)?;
-            let value = app
-                .store
-                .read(move |c| {
-                    let order = content::fallback_order(&language);
-                    let found = blocks::first_of(c, &block, &order)?;
-                    Ok::<_, Error>(shown(found, &block, &language))
-                })
-                .await?;
-            ok(&value)
-        })
+        .then(
+            |block: String, _: Authed, q: Language, app: App| async move {
+                let language = q.lang.unwrap_or_else(|| lvlx_core::DEFAULT_LANGUAGE.into());
+                checked(&block, &language)?;
+                let value = app
+                    .store
+                    .read(move |c| {
+                        let order = content::fallback_order(&language);
+                        let found = blocks::first_of(c, &block, &order)?;
+                        Ok::<_, Error>(shown(found, &block, &language))
+                    })
+                    .await?;
+                ok(&value)
+            },
+        )
         .map(reply);
     // GET /api/v1/admin/content — admin: every block in every language.
     let list = warp::path!("admin" / "content")
@@ -155,7 +157,11 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
                     at: now_ms(),
                 },
             )?;
-            let value = shown(blocks::first_of(c, &block, &[&language])?, &block, &language);
+            let value = shown(
+                blocks::first_of(c, &block, &[&language])?,
+                &block,
+                &language,
+            );
             Ok::<_, Error>((value, old.filter(|_| edit.clear_image)))
         })
         .await?;
@@ -165,13 +171,7 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
     ok(&value)
 }
 
-async fn upload(
-    block: String,
-    language: String,
-    who: Authed,
-    app: App,
-    form: FormData,
-) -> Answer {
+async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
     checked(&block, &language)?;
     let png = images::png_from_part(form, "image").await?;
     let dir = folder(&app);
@@ -193,7 +193,11 @@ async fn upload(
             // The text comes first: an image alone is not a block.
             let old = blocks::image(c, &block, &language)?.ok_or(Error::NotFound)?;
             blocks::set_image(c, &block, &language, &name, who.user.id, now_ms())?;
-            let value = shown(blocks::first_of(c, &block, &[&language])?, &block, &language);
+            let value = shown(
+                blocks::first_of(c, &block, &[&language])?,
+                &block,
+                &language,
+            );
             Ok((value, old))
         })
         .await;

@@ -23,7 +23,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(with(&app))
         .then(|app: App| async move {
-            let schema = app.store.read(store::schema_version).await.map_err(Error::from)?;
+            let schema = app
+                .store
+                .read(store::schema_version)
+                .await
+                .map_err(Error::from)?;
             ok(&Health {
                 status: "ok",
                 version: env!("CARGO_PKG_VERSION"),

@@ -116,9 +116,7 @@ fn reencode(bytes: &[u8]) -> Result<Vec<u8>, Error> {
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
     reader.limits(limits);
-    let image = reader
-        .decode()
-        .map_err(|_| Error::NotAnImage)?;
+    let image = reader.decode().map_err(|_| Error::NotAnImage)?;
     let mut out = Cursor::new(Vec::new());
     image
         .write_to(&mut out, ImageFormat::Png)
@@ -160,10 +158,7 @@ mod tests {
 
     #[test]
     fn images_over_4096_pixels_a_side_are_refused() {
-        assert!(matches!(
-            reencode(&png(4097, 1)),
-            Err(Error::NotAnImage)
-        ));
+        assert!(matches!(reencode(&png(4097, 1)), Err(Error::NotAnImage)));
         assert!(reencode(&png(4096, 1)).is_ok());
     }
 }

@@ -114,7 +114,9 @@ async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
             })
             .await?
     };
-    app.mailer.send_code(&user.email, &lang, "login", &code).await?;
+    app.mailer
+        .send_code(&user.email, &lang, "login", &code)
+        .await?;
     // A narrow token: it opens POST verifycode for this attempt and nothing else.
     let token = app.keys.issue(
         Scope::Verify,
@@ -161,8 +163,9 @@ async fn verify_code(
         .store
         .write(move |c| {
             // Spent outside the transaction: a wrong try must count even though this call fails.
-            let user_id = code::consume(c, &key, Purpose::Login, &claims.sid, &body.code, now_ms())?
-                .ok_or(Error::Code)?;
+            let user_id =
+                code::consume(c, &key, Purpose::Login, &claims.sid, &body.code, now_ms())?
+                    .ok_or(Error::Code)?;
             if user_id.0.to_string() != claims.id {
                 return Err(Error::Code);
             }

@@ -80,7 +80,9 @@ fn no_store(mut response: warp::reply::Response) -> warp::reply::Response {
 }
 
 /// The app, for handlers.
-pub(crate) fn with(app: &App) -> impl Filter<Extract = (App,), Error = std::convert::Infallible> + Clone {
+pub(crate) fn with(
+    app: &App,
+) -> impl Filter<Extract = (App,), Error = std::convert::Infallible> + Clone {
     let app = app.clone();
     warp::any().map(move || app.clone())
 }

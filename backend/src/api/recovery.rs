@@ -66,7 +66,15 @@ async fn recover(ip: Option<SocketAddr>, app: App, body: Recover) -> Answer {
         .store
         .write(move |c| match users::by_email(c, &email)? {
             Some(user) => {
-                match code::create(c, &key, Purpose::Recover, &bound, &email, Some(user.id), now_ms()) {
+                match code::create(
+                    c,
+                    &key,
+                    Purpose::Recover,
+                    &bound,
+                    &email,
+                    Some(user.id),
+                    now_ms(),
+                ) {
                     Ok(code) => Ok(Some((code, user.language))),
                     // Too many codes: say nothing different; the person can try again later.
                     Err(Error::RateLimited { .. }) => Ok(None),

@@ -64,7 +64,11 @@ async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
         (Field::EmailC, &body.email_c, Some(body.email.as_str())),
         (Field::Cel, &body.cel, None),
         (Field::Password, &body.password, None),
-        (Field::PasswordC, &body.password_c, Some(body.password.as_str())),
+        (
+            Field::PasswordC,
+            &body.password_c,
+            Some(body.password.as_str()),
+        ),
     ] {
         validation::validate(field, value, other)?;
     }
@@ -80,16 +84,23 @@ async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
     let (attempt, code) = app
         .store
         .write(move |c| {
-            let referrer =
-                users::id_by_referral_code(c, &body.referral_code)?.ok_or(Error::ReferralUnknown)?;
+            let referrer = users::id_by_referral_code(c, &body.referral_code)?
+                .ok_or(Error::ReferralUnknown)?;
             if users::by_email(c, &body.email)?.is_some() {
                 return Err(Error::EmailTaken);
             }
             let attempt = crypto::random_hex(16);
             c.transaction(|tx| {
                 let now = now_ms();
-                let code =
-                    code::create(tx, &key, Purpose::Register, &attempt, &body.email, None, now)?;
+                let code = code::create(
+                    tx,
+                    &key,
+                    Purpose::Register,
+                    &attempt,
+                    &body.email,
+                    None,
+                    now,
+                )?;
                 let pending = registrations::Pending {
                     email: body.email.clone(),
                     names: body.names.trim().to_string(),
@@ -104,7 +115,9 @@ async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
             })
         })
         .await?;
-    app.mailer.send_code(&to, &language, "register", &code).await?;
+    app.mailer
+        .send_code(&to, &language, "register", &code)
+        .await?;
     ok(&json!({"attemptId": attempt}))
 }
 
@@ -124,7 +137,14 @@ async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
         .store
         .write(move |c| {
             // Spent outside the transaction: a wrong try must count even though this call fails.
-            code::consume(c, &key, Purpose::Register, &body.attempt_id, &body.code, now_ms())?;
+            code::consume(
+                c,
+                &key,
+                Purpose::Register,
+                &body.attempt_id,
+                &body.code,
+                now_ms(),
+            )?;
             c.transaction(|tx| {
                 let p = registrations::take(tx, &body.attempt_id)?
                     .ok_or_else(|| Error::Internal("registration without its data".into()))?;

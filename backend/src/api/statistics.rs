@@ -115,7 +115,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let user_rows = warp::path!("statistics-users" / "rows")
         .and(admin())
         .then(|_: Authed, app: App| async move {
-            let members = app.store.read(users::all_members).await.map_err(Error::from)?;
+            let members = app
+                .store
+                .read(users::all_members)
+                .await
+                .map_err(Error::from)?;
             arrow(users_table::encode(&members).map_err(|e| Error::Internal(e.to_string()))?)
         })
         .map(reply);

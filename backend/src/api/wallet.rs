@@ -52,15 +52,17 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .and(warp::header::<String>("host"))
         .and(json_body::<Link>())
-        .then(|who: Authed, app: App, host: String, body: Link| async move {
-            let user = who.user.id;
-            let product = app.config.product.clone();
-            let wallet = app
-                .store
-                .write(move |c| link(c, &product, user, &host, &body, now_ms()))
-                .await?;
-            ok(&json!({ "wallet": wallet }))
-        })
+        .then(
+            |who: Authed, app: App, host: String, body: Link| async move {
+                let user = who.user.id;
+                let product = app.config.product.clone();
+                let wallet = app
+                    .store
+                    .write(move |c| link(c, &product, user, &host, &body, now_ms()))
+                    .await?;
+                ok(&json!({ "wallet": wallet }))
+            },
+        )
         .map(reply);
     // GET /api/v1/wallet/actives — {wallet, balance, entries}: the account's LVLX balance and its
     // newest ledger entries (as indexed; at most 500), for myActives.

@@ -195,7 +195,8 @@ impl Indexer {
                     for mut f in found {
                         // The account that linked the buying wallet, if any (else the entry
                         // waits for the link). Both sides are EIP-55, so the unique index answers.
-                        f.entry.user = users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
+                        f.entry.user =
+                            users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
                         if ledger::record(tx, &product, &f.entry)? {
                             ledger::set_payment(
                                 tx,

@@ -68,7 +68,16 @@ pub async fn demo(store: &Store) -> Result<(String, String), Error> {
         Some(u) => u.id,
         None => {
             let (email, password) = DEMO_ADMIN;
-            create(store, email, "Ada", "Admin", password, lvlx_core::ADMIN_ROLE, None).await?
+            create(
+                store,
+                email,
+                "Ada",
+                "Admin",
+                password,
+                lvlx_core::ADMIN_ROLE,
+                None,
+            )
+            .await?
         }
     };
     if find(store, DEMO_USER.0).await?.is_none() {

@@ -9,9 +9,9 @@ use crate::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
 use crate::store::{seed, Store};
 use crate::{routes, App, Config};
+use clap::{Parser, Subcommand};
 use lvlx_core::ADMIN_ROLE;
 use tracing_subscriber::EnvFilter;
 
@@ -129,9 +129,10 @@ pub fn main() -> ExitCode {
                 },
             };
             offline(&config, |store| async move {
-                let id =
-                    accounts::create(&store, &email, &names, &lastnames, &password, ADMIN_ROLE, None)
-                        .await?;
+                let id = accounts::create(
+                    &store, &email, &names, &lastnames, &password, ADMIN_ROLE, None,
+                )
+                .await?;
                 println!("admin {email} created (id {})", id.0);
                 Ok(())
             })

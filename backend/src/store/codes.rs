@@ -66,7 +66,10 @@ pub fn get(c: Conn, attempt: &str, purpose: &str) -> Result<Option<Stored>> {
 }
 
 pub fn add_try(c: Conn, attempt: &str) -> Result<()> {
-    c.0.execute("UPDATE codes SET tries = tries + 1 WHERE id = ?1", [attempt])?;
+    c.0.execute(
+        "UPDATE codes SET tries = tries + 1 WHERE id = ?1",
+        [attempt],
+    )?;
     Ok(())
 }
 

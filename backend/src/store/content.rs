@@ -32,9 +32,8 @@ fn from_row(r: &Row) -> rusqlite::Result<Block> {
 /// The block in the first of `languages` that has it.
 pub fn first_of(c: Conn, block: &str, languages: &[&str]) -> Result<Option<Block>> {
     for language in languages {
-        let found = c
-            .0
-            .prepare_cached(&format!(
+        let found =
+            c.0.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM content_blocks WHERE block = ?1 AND language = ?2"
             ))?
             .query_row(params![block, language], from_row)

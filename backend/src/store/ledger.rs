@@ -137,9 +137,8 @@ pub fn attach_wallet(c: Conn, product: &str, user: UserId, wallet: &str) -> Resu
 
 /// Adds `count` entries summing `amount` to a day's rollup.
 pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> Result<()> {
-    let current: Option<(i64, String)> = c
-        .0
-        .query_row(
+    let current: Option<(i64, String)> =
+        c.0.query_row(
             "SELECT count, amount FROM ico_daily WHERE day = ?1 AND token = ?2",
             params![day, token],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -164,7 +163,8 @@ pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> 
 /// core computes).
 pub fn general(c: Conn, product: &str) -> Result<Totals> {
     let mut per_token: HashMap<String, (u64, Units)> = HashMap::new();
-    let mut stmt = c.0.prepare_cached("SELECT token, count, amount FROM ico_daily")?;
+    let mut stmt =
+        c.0.prepare_cached("SELECT token, count, amount FROM ico_daily")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let slot = per_token.entry(r.get(0)?).or_default();
@@ -275,6 +275,5 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
 
 /// How many entries the ledger holds (the seed fills only an empty one).
 pub fn count(c: Conn) -> Result<i64> {
-    Ok(c.0
-        .query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?)
+    Ok(c.0.query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?)
 }

@@ -23,9 +23,8 @@ pub fn put(c: Conn, name: &str, salt: &[u8], nonce: &[u8], body: &[u8], now: i64
 }
 
 pub fn get(c: Conn, name: &str) -> Result<Option<Sealed>> {
-    let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> = c
-        .0
-        .query_row(
+    let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> =
+        c.0.query_row(
             "SELECT salt, nonce, ciphertext FROM sealed_secrets WHERE name = ?1",
             [name],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
@@ -39,7 +38,9 @@ pub fn get(c: Conn, name: &str) -> Result<Option<Sealed>> {
 
 pub fn any(c: Conn) -> Result<bool> {
     Ok(c.0
-        .query_row("SELECT COUNT(*) FROM sealed_secrets", [], |r| r.get::<_, i64>(0))?
+        .query_row("SELECT COUNT(*) FROM sealed_secrets", [], |r| {
+            r.get::<_, i64>(0)
+        })?
         > 0)
 }
 

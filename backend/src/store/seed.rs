@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use lvlx_core::amount::Units;
+use lvlx_core::ledger::balance_after;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use lvlx_core::ledger::balance_after;
 use rusqlite::params;
 use unicode_normalization::UnicodeNormalization;
 
@@ -185,11 +185,7 @@ fn write(
                 (i > 0 && rng.gen_bool(0.9)).then(|| first_id + rng.gen_range(0..i) as i64);
             let has_wallet = rng.gen_bool(0.85);
             let wallet = has_wallet.then(|| format!("0x{}", hex(rng, 20)));
-            let rewards: Units = if rng.gen_bool(0.12) {
-                lvlx(rng, 3)
-            } else {
-                0
-            };
+            let rewards: Units = if rng.gen_bool(0.12) { lvlx(rng, 3) } else { 0 };
             let phone = format!("+34 6{:08}", rng.gen_range(0..100_000_000));
             insert.execute(params![
                 id,

@@ -58,12 +58,7 @@ pub fn id_by_referral_code(c: Conn, code: &str) -> Result<Option<UserId>> {
 }
 
 /// Inserts a user with the given referral code; `None` when the email already has an account.
-pub fn insert(
-    c: Conn,
-    new: &NewUser,
-    referral_code: &str,
-    now_ms: i64,
-) -> Result<Option<UserId>> {
+pub fn insert(c: Conn, new: &NewUser, referral_code: &str, now_ms: i64) -> Result<Option<UserId>> {
     let result = c.0.execute(
         "INSERT INTO users (email, names, lastnames, phone, role, language, password_hash, referral_code, referrer_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -234,7 +229,10 @@ pub fn newest_members(c: Conn, limit: u32) -> Result<Vec<table::User>> {
 pub fn all_members(c: Conn) -> Result<Vec<table::User>> {
     admin_rows(
         c,
-        &format!("{ADMIN_ROW} WHERE {} ORDER BY u.created_at, u.id", members()),
+        &format!(
+            "{ADMIN_ROW} WHERE {} ORDER BY u.created_at, u.id",
+            members()
+        ),
         None,
     )
 }

@@ -6,7 +6,8 @@ pub mod anvil;
 
 use std::net::SocketAddr;
 
-use lvlx_backend::{accounts, routes, App, Config, Db};
+use lvlx_backend::cli::accounts;
+use lvlx_backend::{routes, App, Config, Store};
 use serde_json::{json, Value};
 use warp::http::StatusCode;
 
@@ -26,10 +27,10 @@ pub async fn world_with(edit: impl FnOnce(&mut Config)) -> World {
         ..Config::default()
     };
     edit(&mut config);
-    let db = Db::open(&config.data_dir).unwrap();
-    accounts::demo(&db).await.unwrap();
+    let store = Store::open(&config.data_dir).unwrap();
+    accounts::demo(&store).await.unwrap();
     World {
-        app: App::new(config, db).unwrap(),
+        app: App::new(config, store).unwrap(),
         dir,
     }
 }
@@ -46,6 +47,15 @@ pub struct Reply {
 }
 
 impl World {
+    /// The database file itself, opened beside the server's own connections: tests look at
+    /// (and tamper with) what was stored without going through the store.
+    pub fn sql<T>(&self, work: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>) -> T {
+        let conn = rusqlite::Connection::open(self.dir.path().join("data/lvlx.sqlite3")).unwrap();
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .unwrap();
+        work(&conn).unwrap()
+    }
+
     pub async fn call(
         &self,
         method: &str,
