@@ -133,6 +133,15 @@ async fn the_server_applies_the_core_rules() {
     );
     let res = w.login_step1("Ana@Example.com", "x").await;
     assert_eq!(res.body["code"], "validations-email-msg");
+    // Well formed (a plus and 7 to 15 digits) but no country has such a number: the browser's
+    // phone field refuses it, and so does the server.
+    let form = json!({"names": "Ana Maria", "lastnames": "Souza", "email": "ana@example.com", "emailC": "ana@example.com",
+        "cel": "+999123456789", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0), "captcha": w.captcha().await});
+    let res = w.call("POST", "/api/v1/register", None, Some(form)).await;
+    assert_eq!(
+        (res.status, res.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("validations-phone-msg"))
+    );
 }
 
 #[tokio::test]

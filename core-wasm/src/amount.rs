@@ -21,6 +21,17 @@ pub enum AmountError {
     Decimals,
 }
 
+impl AmountError {
+    /// Translation key.
+    pub fn key(&self) -> &'static str {
+        match self {
+            AmountError::Malformed | AmountError::TooPrecise => "validations-amount-msg",
+            AmountError::Overflow => "buy-amount-too-large",
+            AmountError::Decimals => "error-internal",
+        }
+    }
+}
+
 /// Largest number of decimals a `u128` amount can meaningfully carry.
 const MAX_DECIMALS: u32 = 30;
 

@@ -77,6 +77,18 @@ pub enum ChainError {
     TooLarge,
 }
 
+impl ChainError {
+    /// Translation key: what a person can be told (the rest are the caller's mistakes).
+    pub fn key(&self) -> &'static str {
+        match self {
+            ChainError::Address(_) => "validations-wallet-msg",
+            ChainError::Amount(_) => "validations-amount-msg",
+            ChainError::TooLarge => "buy-amount-too-large",
+            _ => "error-internal",
+        }
+    }
+}
+
 /// A 20-byte address from 0x-prefixed hex (any case; the checksum is not demanded here).
 pub fn address(text: &str) -> Result<Address, ChainError> {
     let hex = text
@@ -246,6 +258,17 @@ pub fn decode_purchase(topics: &[&str], data: &str) -> Result<Purchase, ChainErr
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
+pub const REVERT_KEYS: [&str; 8] = [
+    "chain-reverted",
+    "chain-insufficient-balance",
+    "chain-insufficient-allowance",
+    "chain-sale-paused",
+    "chain-sold-out",
+    "chain-price-moved",
+    "chain-self-referral",
+    "chain-amount-too-small",
+];
+
 pub fn revert_key(data: &str) -> &'static str {
     let Ok(data) = bytes(data) else {
         return "chain-reverted";

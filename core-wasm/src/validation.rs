@@ -33,6 +33,23 @@ impl std::fmt::Display for Invalid {
 impl std::error::Error for Invalid {}
 
 impl Invalid {
+    pub const ALL: [Invalid; 14] = [
+        Invalid::Required,
+        Invalid::Text,
+        Invalid::Email,
+        Invalid::EmailMismatch,
+        Invalid::Password,
+        Invalid::PasswordMismatch,
+        Invalid::Phone,
+        Invalid::Code,
+        Invalid::ClaimCode,
+        Invalid::Wallet,
+        Invalid::ReferralCode,
+        Invalid::Min,
+        Invalid::Max,
+        Invalid::Amount,
+    ];
+
     /// The translation key, also used as the API error code.
     pub fn key(self) -> &'static str {
         match self {
@@ -99,6 +116,41 @@ impl Field {
             _ => return None,
         })
     }
+}
+
+/// SPEC §5's "external phone validity check": the number (already in the core's `+` and 7–15
+/// digits form) is one libphonenumber knows as a real number of its country.
+#[cfg(feature = "phone")]
+pub fn phone_exists(value: &str) -> Result<(), Invalid> {
+    match phonenumber::parse(None, value) {
+        Ok(number) if phonenumber::is_valid(&number) => Ok(()),
+        _ => Err(Invalid::Phone),
+    }
+}
+
+/// Longest names and last names (SPEC §5: 3 to 40 characters).
+pub const NAME_MAX: usize = 40;
+/// Longest email address (RFC 5321).
+pub const EMAIL_MAX: usize = 254;
+/// Longest password (SPEC §5: 8 to 20 characters).
+pub const PASSWORD_MAX: usize = 20;
+/// Sign-in takes passwords a little longer than the rules make, so none ever set is cut.
+pub const CURRENT_PASSWORD_MAX: usize = 64;
+
+/// The most characters a field can hold, for the inputs' `maxlength` (None: no bound).
+pub fn max_length(field: Field) -> Option<usize> {
+    Some(match field {
+        Field::Names | Field::Lastnames => NAME_MAX,
+        Field::Email | Field::EmailC => EMAIL_MAX,
+        Field::Password | Field::PasswordC => PASSWORD_MAX,
+        Field::CurrentPassword => CURRENT_PASSWORD_MAX,
+        Field::Code => 4,
+        Field::ClaimCode => 6,
+        Field::Wallet => 42,
+        Field::ContentTitle => crate::content::TITLE_MAX,
+        Field::ContentDescription => crate::content::DESCRIPTION_MAX,
+        Field::Cel | Field::Number | Field::ReferralCode | Field::SecretKey => return None,
+    })
 }
 
 /// Checks one field. `other` is the value a confirmation field must equal (email for emailC,
@@ -170,7 +222,7 @@ fn person_name(value: &str) -> Result<(), Invalid> {
         }
         len += 1;
     }
-    if (3..=40).contains(&len) {
+    if (3..=NAME_MAX).contains(&len) {
         Ok(())
     } else {
         Err(Invalid::Text)
@@ -180,7 +232,7 @@ fn person_name(value: &str) -> Result<(), Invalid> {
 /// Lowercase local part, `@`, lowercase dotted domain ending in a top-level label of 2+ letters.
 fn email(value: &str) -> Result<(), Invalid> {
     let ok = (|| {
-        if value.len() > 254 {
+        if value.len() > EMAIL_MAX {
             return None;
         }
         let (local, domain) = value.split_once('@')?;
@@ -212,7 +264,7 @@ pub const PASSWORD_SPECIALS: &str = "@$#.!%*?&";
 /// 8 to 20 characters from letters, digits and the specials, with one of each kind.
 fn password(value: &str) -> Result<(), Invalid> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || PASSWORD_SPECIALS.contains(c);
-    let ok = (8..=20).contains(&value.chars().count())
+    let ok = (8..=PASSWORD_MAX).contains(&value.chars().count())
         && value.chars().all(allowed)
         && value.chars().any(|c| c.is_ascii_lowercase())
         && value.chars().any(|c| c.is_ascii_uppercase())
@@ -311,4 +363,18 @@ pub fn validate_amount(
         }
     }
     Ok(())
+}
+
+#[cfg(all(test, feature = "phone"))]
+mod phone_tests {
+    use super::*;
+
+    #[test]
+    fn real_numbers_pass_and_well_formed_fakes_do_not() {
+        assert_eq!(phone_exists("+34612345678"), Ok(()));
+        assert_eq!(phone_exists("+5511912345678"), Ok(()));
+        assert_eq!(phone_exists("+34 6 1234 5678"), Ok(()));
+        assert_eq!(phone_exists("+1000000000"), Err(Invalid::Phone));
+        assert_eq!(phone_exists("+999123456789"), Err(Invalid::Phone));
+    }
 }

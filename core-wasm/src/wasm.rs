@@ -1,12 +1,45 @@
 //! The only binding layer: convert JavaScript input, call the core, convert the answer back.
-//! No rule lives here. Amounts cross as decimal strings, never as JS numbers.
+//! No rule lives here. Amounts cross as decimal strings, never as JS numbers. A failure reaches
+//! JavaScript as an Error whose message is a translation key (`crate::keys`), never English.
 
 use wasm_bindgen::prelude::*;
 
 use crate::{admin, amount, date, display, guard, validation};
 
-fn js_error(message: impl std::fmt::Display) -> JsError {
-    JsError::new(&message.to_string())
+/// An error the page can translate: its message is the core's key for it.
+trait Keyed {
+    fn key(&self) -> &'static str;
+}
+
+impl Keyed for amount::AmountError {
+    fn key(&self) -> &'static str {
+        amount::AmountError::key(self)
+    }
+}
+impl Keyed for crate::chain::ChainError {
+    fn key(&self) -> &'static str {
+        crate::chain::ChainError::key(self)
+    }
+}
+impl Keyed for admin::TableError {
+    fn key(&self) -> &'static str {
+        admin::TableError::key(self)
+    }
+}
+/// A translation key itself.
+impl Keyed for &'static str {
+    fn key(&self) -> &'static str {
+        self
+    }
+}
+
+fn js_error(e: impl Keyed) -> JsError {
+    JsError::new(e.key())
+}
+
+/// A caller's mistake (an unknown name, a wrong shape): no person can act on it.
+fn internal(detail: impl std::fmt::Display) -> JsError {
+    JsError::new(&format!("error-internal: {detail}"))
 }
 
 /// `validateField(field, value, other?)`: the translation key of the failure, or null.
@@ -17,7 +50,7 @@ pub fn validate_field(
     other: Option<String>,
 ) -> Result<Option<String>, JsError> {
     let field = validation::Field::parse(field)
-        .ok_or_else(|| js_error(format!("unknown field {field}")))?;
+        .ok_or_else(|| internal(format!("unknown field {field}")))?;
     Ok(validation::validate(field, value, other.as_deref())
         .err()
         .map(|e| e.key().to_string()))
@@ -114,7 +147,7 @@ pub fn normalize_timestamp(t: f64) -> Result<f64, JsError> {
 #[wasm_bindgen(js_name = calendarDate)]
 pub fn calendar_date(ms: f64, offset_minutes: i32) -> Result<String, JsError> {
     date::calendar_date(whole_number(ms)?, offset_minutes)
-        .ok_or_else(|| js_error("timestamp out of range"))
+        .ok_or_else(|| js_error("error-date-malformed"))
 }
 
 /// `dayInRange(day, start?, end?)`: inclusive comparison of YYYY-MM-DD dates.
@@ -125,7 +158,7 @@ pub fn day_in_range(
     end: Option<String>,
 ) -> Result<bool, JsError> {
     date::day_in_range(day, start.as_deref(), end.as_deref())
-        .ok_or_else(|| js_error("dates must be YYYY-MM-DD"))
+        .ok_or_else(|| js_error("error-date-malformed"))
 }
 
 /// `nextWeekly(nowMs, weekday)`: next weekday (0 = Sunday) at 14:00 UTC, in milliseconds.
@@ -133,7 +166,7 @@ pub fn day_in_range(
 pub fn next_weekly(now_ms: f64, weekday: u32) -> Result<f64, JsError> {
     date::next_weekly(whole_number(now_ms)?, weekday)
         .map(|t| t as f64)
-        .ok_or_else(|| js_error("weekday must be 0 to 6"))
+        .ok_or_else(|| internal("weekday must be 0 to 6"))
 }
 
 /// `solveCaptcha(challenge, difficulty)`: the proof-of-work solution the server expects.
@@ -141,7 +174,7 @@ pub fn next_weekly(now_ms: f64, weekday: u32) -> Result<f64, JsError> {
 pub fn solve_captcha(challenge: &str, difficulty: u32) -> Result<f64, JsError> {
     crate::captcha::solve(challenge, difficulty)
         .map(|n| n as f64)
-        .ok_or_else(|| js_error("difficulty too high"))
+        .ok_or_else(|| internal("difficulty too high"))
 }
 
 /// `decodeSession(token)`: {exp, role, id} or null. Not a verification.
@@ -174,7 +207,7 @@ fn whole_number(n: f64) -> Result<i64, JsError> {
     if n.fract() == 0.0 && n.abs() <= SAFE {
         Ok(n as i64)
     } else {
-        Err(js_error("expected a whole number"))
+        Err(js_error("validations-amount-msg"))
     }
 }
 
@@ -275,7 +308,7 @@ impl UserRows {
 pub fn seal_for_transport(value: &str, pass_key: &str, nonce: &[u8]) -> Result<String, JsError> {
     let nonce: &[u8; crate::seal::NONCE_LEN] = nonce
         .try_into()
-        .map_err(|_| js_error("the nonce must be 12 bytes"))?;
+        .map_err(|_| internal("the nonce must be 12 bytes"))?;
     Ok(crate::seal::seal_for_transport(value, pass_key, nonce))
 }
 
@@ -289,11 +322,11 @@ impl StakeRows {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8], kind: &str, side: &str, now_ms: f64) -> Result<StakeRows, JsError> {
         use admin::stakes::{Kind, Side};
-        let kind = Kind::parse(kind).ok_or_else(|| js_error(format!("unknown stakes {kind}")))?;
+        let kind = Kind::parse(kind).ok_or_else(|| internal(format!("unknown stakes {kind}")))?;
         let side = match side {
             "entries" => Side::Entries,
             "stakers" => Side::Stakers,
-            _ => return Err(js_error(format!("unknown side {side}"))),
+            _ => return Err(internal(format!("unknown side {side}"))),
         };
         let table = admin::stakes::StakeTable::load(bytes, kind, side, whole_number(now_ms)?)
             .map_err(js_error)?;
@@ -340,7 +373,8 @@ pub fn siwe_message(
     issued_at_ms: f64,
     expiration_ms: f64,
 ) -> Result<String, JsError> {
-    let address = crate::siwe::checksummed(address).ok_or_else(|| js_error("not an address"))?;
+    let address =
+        crate::siwe::checksummed(address).ok_or_else(|| js_error("validations-wallet-msg"))?;
     Ok(crate::siwe::Message {
         domain: domain.to_string(),
         address,
@@ -361,7 +395,7 @@ pub fn checksum_address(address: &str) -> Option<String> {
 }
 
 fn contract(name: &str) -> Result<crate::chain::Contract, JsError> {
-    crate::chain::Contract::parse(name).ok_or_else(|| js_error(format!("unknown contract {name}")))
+    crate::chain::Contract::parse(name).ok_or_else(|| internal(format!("unknown contract {name}")))
 }
 
 /// `calldata(contract, function, args)`: 0x calldata from the contract's ABI; each argument is
@@ -392,7 +426,7 @@ pub fn quote_lvlx(usdt: &str, price: &str) -> Result<String, JsError> {
     let parse = |t: &str| amount::parse_base(t).map_err(js_error);
     crate::chain::quote(parse(usdt)?, parse(price)?)
         .map(|u| u.to_string())
-        .ok_or_else(|| js_error("no price"))
+        .ok_or_else(|| js_error("chain-no-price"))
 }
 
 /// `usdtFor(lvlxUnits, price)`: the least USDT base units that buy an LVLX amount (ceiling).
@@ -401,5 +435,62 @@ pub fn usdt_for(lvlx: &str, price: &str) -> Result<String, JsError> {
     let parse = |t: &str| amount::parse_base(t).map_err(js_error);
     crate::chain::usdt_for(parse(lvlx)?, parse(price)?)
         .map(|u| u.to_string())
-        .ok_or_else(|| js_error("no price"))
+        .ok_or_else(|| js_error("chain-no-price"))
+}
+
+/// `purchasePlan(side, text, price, usdtBalance, allowance)`: {usdt, lvlx, needsApproval,
+/// shortOfBalance} for what was typed on `side` ("usdt" | "lvlx"), or {error: key}.
+#[wasm_bindgen(js_name = purchasePlan)]
+pub fn purchase_plan(
+    side: &str,
+    text: &str,
+    price: &str,
+    balance: &str,
+    allowance: &str,
+) -> Result<JsValue, JsError> {
+    let side: crate::sale::Side =
+        serde_wasm_bindgen::from_value(JsValue::from_str(side)).map_err(internal)?;
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    match crate::sale::plan(
+        side,
+        text,
+        parse(price)?,
+        parse(balance)?,
+        parse(allowance)?,
+    ) {
+        Ok(plan) => to_js(&plan).map_err(internal),
+        Err(e) => to_js(&serde_json::json!({ "error": e.key() })).map_err(internal),
+    }
+}
+
+/// `explorerTx(explorerUrl, hash)`: the transaction's page on the explorer, or null.
+#[wasm_bindgen(js_name = explorerTx)]
+pub fn explorer_tx(explorer: &str, hash: &str) -> Option<String> {
+    crate::sale::explorer_tx(explorer, hash)
+}
+
+/// `sameAddress(a, b)`: whether two addresses name one account, whatever their letter case.
+#[wasm_bindgen(js_name = sameAddress)]
+pub fn same_address(a: &str, b: &str) -> bool {
+    crate::chain::same_address(a, b)
+}
+
+/// `ledgerOperation(product, token)`: "purchase" or "retirement".
+#[wasm_bindgen(js_name = ledgerOperation)]
+pub fn ledger_operation(product: &str, token: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::ledger::operation(product, token)).map_err(internal)
+}
+
+/// `tokenDecimals(token)`: 6 for USDT, 18 for the product and MATIC.
+#[wasm_bindgen(js_name = tokenDecimals)]
+pub fn token_decimals(token: &str) -> u32 {
+    admin::ico::token_decimals(token)
+}
+
+/// `fieldMaxLength(field)`: the most characters the field's rule accepts, or null.
+#[wasm_bindgen(js_name = fieldMaxLength)]
+pub fn field_max_length(field: &str) -> Result<Option<u32>, JsError> {
+    let field = validation::Field::parse(field)
+        .ok_or_else(|| internal(format!("unknown field {field}")))?;
+    Ok(validation::max_length(field).map(|n| n as u32))
 }

@@ -72,6 +72,7 @@ async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
     ] {
         validation::validate(field, value, other)?;
     }
+    validation::phone_exists(&body.cel)?;
     if !validation::is_referral_code(&body.referral_code) {
         return Err(Error::ReferralUnknown);
     }

@@ -34,6 +34,16 @@ pub enum TableError {
     SortColumn(String),
 }
 
+impl TableError {
+    /// Translation key: a date a person typed, or data the screen cannot read.
+    pub fn key(&self) -> &'static str {
+        match self {
+            TableError::Date(_) => "error-date-malformed",
+            _ => "error-table-unreadable",
+        }
+    }
+}
+
 /// What a screen asks of a table: an inclusive calendar-date range in the viewer's time zone,
 /// a search text and a sort. Absent bounds are open.
 #[derive(Debug, Clone, Default, Deserialize)]
