@@ -32,6 +32,13 @@ impl AmountError {
     }
 }
 
+/// How the interface shows an amount of `token`: 2 fraction digits, rounded half up, in the
+/// token's own decimals (USDT 6, the product and MATIC 18).
+pub fn format_token(units: Units, token: &str) -> String {
+    let decimals = crate::admin::ico::token_decimals(token);
+    format_fixed(units, decimals, 2).expect("2 digits of 6 or 18 decimals always format")
+}
+
 /// Largest number of decimals a `u128` amount can meaningfully carry.
 const MAX_DECIMALS: u32 = 30;
 

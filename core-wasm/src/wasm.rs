@@ -494,3 +494,19 @@ pub fn field_max_length(field: &str) -> Result<Option<u32>, JsError> {
         .ok_or_else(|| internal(format!("unknown field {field}")))?;
     Ok(validation::max_length(field).map(|n| n as u32))
 }
+
+/// `formatToken(baseUnits, token)`: the amount as the interface shows it (2 decimals, in the
+/// token's decimals: USDT 6, LVLX and MATIC 18).
+#[wasm_bindgen(js_name = formatToken)]
+pub fn format_token(base_units: &str, token: &str) -> Result<String, JsError> {
+    Ok(amount::format_token(
+        amount::parse_base(base_units).map_err(js_error)?,
+        token,
+    ))
+}
+
+/// `languages()`: the interface's languages, the default first.
+#[wasm_bindgen(js_name = languages)]
+pub fn languages() -> Vec<String> {
+    crate::LANGUAGES.iter().map(|l| l.to_string()).collect()
+}

@@ -7,6 +7,7 @@ import Shell from './components/Shell.jsx';
 import RouteError from './pages/RouteError.jsx';
 import LandingRedirect from './pages/LandingRedirect.jsx';
 import NotFound from './pages/NotFound.jsx';
+import { adminRoutes, userRoutes } from './routes.js';
 
 // Pages load on demand; a page that fails to load shows the router's error page.
 const page = (load) => async () => ({ Component: (await load()).default });
@@ -16,32 +17,6 @@ const placeholder = (titleKey) => ({
     return { Component: () => <Placeholder titleKey={titleKey} /> };
   },
 });
-
-/** User area (SPEC §2 "User routes"): path → menu/title key. */
-export const userRoutes = (product) => [
-  ['dashboard', 'menu-dashboard'],
-  [`token${product}`, 'menu-token'],
-  ['myActives', 'menu-myActives'],
-  ['dashboardNFTs', 'menu-dashboardNFTs'],
-  ['vanguardprivateprotocol', 'menu-vanguard'],
-  ['staking', 'menu-staking'],
-  ['afiliates', 'menu-afiliates'],
-  ['dashboardfaqs', 'menu-faqs'],
-  ['activation-node', 'menu-activation-node'],
-  ['rank-bonus', 'menu-rank-bonus'],
-];
-
-/** Admin side menu, in SPEC order. */
-export const adminRoutes = [
-  ['admin/tables/users', 'admin-menu-users'],
-  ['admin/tables/ICO', 'admin-menu-ico'],
-  ['admin/tables/NFTStaking', 'admin-menu-nft-staking'],
-  ['admin/tables/LVLXStaking', 'admin-menu-lvlx-staking'],
-  ['admin/activation-node', 'admin-menu-activation-node'],
-  ['admin/ranks', 'admin-menu-ranks'],
-  ['admin/edit-content', 'admin-menu-edit-content'],
-  ['admin/secret-key', 'admin-menu-secret-key'],
-];
 
 /** User pages built so far; the others show their placeholder. */
 const userPageList = {

@@ -5,10 +5,8 @@ import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { KEYS } from './session/storage.js';
 
-export const LANGUAGES = ['en', 'es', 'pt'];
-
 /** `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI. */
-export function initI18n({ product }) {
+export function initI18n({ product, languages }) {
   const keysOnly = new URLSearchParams(window.location.search).get('lng') === 'cimode';
   i18n.on('languageChanged', () => {
     document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
@@ -19,9 +17,9 @@ export function initI18n({ product }) {
     .use(initReactI18next)
     .init({
       ...(keysOnly ? { lng: 'cimode' } : {}),
-      supportedLngs: LANGUAGES,
+      supportedLngs: languages,
       nonExplicitSupportedLngs: true,
-      fallbackLng: 'en',
+      fallbackLng: languages[0],
       load: 'languageOnly',
       ns: ['translation'],
       defaultNS: 'translation',

@@ -1,8 +1,9 @@
 // Public settings from the server (landing site, token symbol), read once before the first
 // render. The defaults match the server's and keep the app usable if it cannot be reached.
 import { api } from './api/client.js';
+import { languages } from './core/index.js';
 
-const settings = { landingUrl: '/landing', product: 'LVLX', languages: ['en', 'es', 'pt'], secretPassKey: 'lvlx-secret-key-transport' };
+const settings = { landingUrl: '/landing', product: 'LVLX', languages: languages(), secretPassKey: 'lvlx-secret-key-transport', maxImageBytes: 2 * 1024 * 1024 };
 
 export async function loadSettings() {
   try {

@@ -14,6 +14,8 @@ struct PublicConfig {
     product: String,
     languages: &'static [&'static str],
     secret_pass_key: String,
+    /// Largest image an upload may carry (avatars, content images).
+    max_image_bytes: u64,
     /// The chain and contracts wallets use; null when none is configured.
     chain: Option<PublicChain>,
 }
@@ -41,6 +43,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 product: app.config.product.clone(),
                 languages: &lvlx_core::LANGUAGES,
                 secret_pass_key: app.config.secret_pass_key.clone(),
+                max_image_bytes: super::images::MAX_BYTES,
                 // Never the server's own RPC URL: a provider URL may carry a key.
                 chain: app.config.chain.as_ref().map(|c| PublicChain {
                     chain_id: lvlx_core::siwe::CHAIN_ID,

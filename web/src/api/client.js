@@ -12,13 +12,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The Authorization header of the stored session, if any. */
+function authorization() {
+  const token = localStorage.getItem(KEYS.sessionToken);
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
 /** A binary answer (an Arrow IPC stream of admin rows) as bytes. */
 export async function apiBytes(path, { signal } = {}) {
-  const token = localStorage.getItem(KEYS.sessionToken);
   let response;
   try {
     response = await fetch(`${API_BASE}/${path}`, {
-      headers: { Accept: 'application/vnd.apache.arrow.stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      headers: { Accept: 'application/vnd.apache.arrow.stream', ...authorization() },
       cache: 'no-store',
       signal,
     });
@@ -34,10 +39,8 @@ export async function apiBytes(path, { signal } = {}) {
 }
 
 export async function api(path, { method = 'GET', body, auth = true, signal } = {}) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', ...(auth ? authorization() : {}) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const token = localStorage.getItem(KEYS.sessionToken);
-  if (auth && token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(`${API_BASE}/${path}`, {
@@ -60,12 +63,11 @@ export async function api(path, { method = 'GET', body, auth = true, signal } = 
 
 /** A multipart upload (images); the browser writes the boundary. */
 export async function apiUpload(path, body) {
-  const token = localStorage.getItem(KEYS.sessionToken);
   let response;
   try {
     response = await fetch(`${API_BASE}/${path}`, {
       method: 'POST',
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      headers: authorization(),
       body,
       cache: 'no-store',
     });

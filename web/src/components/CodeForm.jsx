@@ -16,7 +16,7 @@ export default function CodeForm({ onCode, hint }) {
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="muted">{hint ?? t('register-code-sent')}</p>
-      <TextField name="code" label={t('code-label')} form={form} inputMode="numeric" autoComplete="one-time-code" maxLength={4} />
+      <TextField name="code" label={t('code-label')} form={form} inputMode="numeric" autoComplete="one-time-code" />
       <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
         {sending ? t('login-sending') : t('code-submit')}
       </button>

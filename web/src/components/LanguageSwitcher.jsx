@@ -5,7 +5,7 @@ import US from 'flag-svgs/US.svg';
 import ES from 'flag-svgs/ES.svg';
 import BR from 'flag-svgs/BR.svg';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../i18n.js';
+import settings from '../settings.js';
 
 const FLAG = { en: US, es: ES, pt: BR };
 
@@ -14,7 +14,7 @@ export default function LanguageSwitcher() {
   const current = i18n.resolvedLanguage;
   return (
     <div className="language-switcher" role="group" aria-label={t('language-label')}>
-      {LANGUAGES.map((lng) => {
+      {settings.languages.map((lng) => {
         return (
           <button
             key={lng}

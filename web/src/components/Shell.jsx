@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { adminRoutes, userRoutes } from '../App.jsx';
+import { adminRoutes, userRoutes } from '../routes.js';
 import { useSettings } from '../settings.js';
 import { signout } from '../api/session.js';
 import { clearStorage, KEYS, readJson } from '../session/storage.js';

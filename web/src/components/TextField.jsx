@@ -1,6 +1,7 @@
 // A labelled input whose error is a translation key from the core.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldMaxLength } from '../core/index.js';
 
 /** The message line under a field (empty until the field fails a check). */
 export function FieldError({ id, error }) {
@@ -12,7 +13,8 @@ export function FieldError({ id, error }) {
   );
 }
 
-export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength }) {
+/** `maxLength` defaults to what the core's rule for the field `name` accepts. */
+export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength = fieldMaxLength(name) }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const error = form.errors[name];

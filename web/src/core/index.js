@@ -10,6 +10,18 @@ export const lvlxToUsdt = (baseUnits) => core.lvlxToUsdt(baseUnits);
 export const formatUnits = (baseUnits, decimals) => core.formatUnits(baseUnits, decimals);
 export const formatFixed = (baseUnits, decimals, digits) => core.formatFixed(baseUnits, decimals, digits);
 export const parseUnits = (text, decimals) => core.parseUnits(text, decimals);
+/** An amount as the interface shows it: 2 decimals in the token's own decimals (USDT 6, else 18). */
+export const formatToken = (baseUnits, token) => core.formatToken(baseUnits, token);
+export const formatLvlx = (baseUnits) => core.formatToken(baseUnits, 'LVLX');
+export const formatUsdt = (baseUnits) => core.formatToken(baseUnits, 'USDT');
+/** The token's decimals: 6 for USDT, 18 for the product and MATIC. */
+export const tokenDecimals = (token) => core.tokenDecimals(token);
+/** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */
+export const ledgerOperation = (product, token) => core.ledgerOperation(product, token);
+/** The interface's languages, the default first (the server sends the same list). */
+export const languages = () => core.languages();
+/** The most characters a form field takes (its `maxlength`), or undefined. */
+export const fieldMaxLength = (field) => core.fieldMaxLength(field) ?? undefined;
 export const sumUnits = (list) => core.sumUnits(list);
 export const shortWallet = (address) => core.shortWallet(address);
 export const shortWalletMessage = (address) => core.shortWalletMessage(address);
@@ -46,6 +58,8 @@ export const loadStakeRows = (bytes, kind, side, nowMs) => new core.StakeRows(by
 /** Wallet linking (EIP-4361): the text the wallet signs, chain 137; addresses in their EIP-55 form. */
 export const siweMessage = (m) => core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
 export const checksumAddress = (address) => core.checksumAddress(address) ?? null;
+/** Whether two addresses name one account, whatever their letter case. */
+export const sameAddress = (a, b) => Boolean(a && b && core.sameAddress(a, b));
 
 /** The secret-key form's value sealed (AES-256-GCM) with the configured pass key. */
 export const sealForTransport = (value, passKey, nonce) => core.sealForTransport(value, passKey, nonce);
@@ -56,6 +70,14 @@ export const calldata = (contract, fn, args = []) => core.calldata(contract, fn,
 export const decodeUint = (data) => core.decodeUint(data);
 /** The translation key that explains a revert from its data. */
 export const revertKey = (data) => core.revertKey(data ?? '0x');
+/**
+ * A purchase on the sale from what was typed on `side` ('usdt' | 'lvlx') at `price`, for a wallet
+ * holding `balance` USDT of which the sale may spend `allowance`: {usdt, lvlx, needsApproval,
+ * shortOfBalance}, or {error} (a translation key).
+ */
+export const purchasePlan = (side, text, price, balance, allowance) => core.purchasePlan(side, text ?? '', price, balance, allowance);
+/** The explorer's page of a transaction, or null when no explorer is configured. */
+export const explorerTx = (explorerUrl, hash) => core.explorerTx(explorerUrl ?? '', hash ?? '') ?? null;
 /** LVLX base units that `usdt` base units buy at `price` (USDT base units per LVLX). */
 export const quoteLvlx = (usdt, price) => core.quoteLvlx(usdt, price);
 /** The least USDT base units that buy `lvlx` base units at `price`. */

@@ -1,6 +1,7 @@
 // /login (SPEC §2, §4): email and password, checked by the core's rules; the server mails a
 // 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
 import { Link, useNavigate } from 'react-router';
+import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
 import { login } from '../api/accounts.js';
 import { KEYS } from '../session/storage.js';
@@ -31,8 +32,8 @@ export default function Login() {
   return (
     <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
       <form className="form" onSubmit={submit} noValidate>
-        <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" maxLength={254} />
-        <TextField name="password" type="password" label={t('login-password')} form={form} autoComplete="current-password" maxLength={64} />
+        <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" />
+        <TextField name="password" type="password" label={t('login-password')} form={form} autoComplete="current-password" maxLength={fieldMaxLength('currentPassword')} />
         <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
           {sending ? t('login-sending') : t('login-submit')}
         </button>

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import DataTable from 'react-data-table-component';
 import 'react-data-table-component/css';
 import Spinner from '../components/Spinner.jsx';
-import { Pagination } from '../admin/CoreDataTable.jsx';
+import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
 import { api } from '../api/client.js';
-import { formatFixed, lvlxToUsdt } from '../core/index.js';
-import { formatDate } from '../admin/dates.js';
+import { explorerTx, formatLvlx, formatToken, formatUsdt, ledgerOperation, lvlxToUsdt } from '../core/index.js';
+import { formatDate } from '../components/dates.js';
 import { useLiveVersion } from '../live.js';
 import { toastError } from '../toast.jsx';
 
@@ -27,21 +27,19 @@ export default function MyActives() {
     return () => controller.abort();
   }, [version]);
 
-  const explorer = chain?.explorerUrl?.replace(/\/$/, '');
   const columns = [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
-    { name: t('ico-type'), cell: (r) => t(r.token === product ? 'ico-purchase' : 'ico-retirement') },
-    {
-      name: t('ico-amount'),
-      right: true,
-      cell: (r) => <span translate="no">{r.token === product ? `${formatFixed(r.amount, 18, 2)} ${product}` : `${formatFixed(r.amount, 6, 2)} ${r.token}`}</span>,
-    },
-    { name: t('actives-usdt-paid'), right: true, cell: (r) => <span translate="no">{r.usdtPaid ? `${formatFixed(r.usdtPaid, 6, 2)} USDT` : '—'}</span> },
+    { name: t('ico-type'), cell: (r) => t(`ico-${ledgerOperation(product, r.token)}`) },
+    { name: t('ico-amount'), right: true, cell: (r) => <span translate="no">{`${formatToken(r.amount, r.token)} ${r.token}`}</span> },
+    { name: t('actives-usdt-paid'), right: true, cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span> },
     {
       name: t('tx-hash'),
-      cell: (r) => (explorer
-        ? <a href={`${explorer}/tx/${r.txHash}`} target="_blank" rel="noreferrer noopener" translate="no">{`${r.txHash.slice(0, 10)}…`}</a>
-        : <code translate="no">{`${r.txHash.slice(0, 10)}…`}</code>),
+      cell: (r) => {
+        const link = explorerTx(chain?.explorerUrl, r.txHash);
+        return link
+          ? <a href={link} target="_blank" rel="noreferrer noopener" translate="no">{`${r.txHash.slice(0, 10)}…`}</a>
+          : <code translate="no">{`${r.txHash.slice(0, 10)}…`}</code>;
+      },
     },
   ];
   return (
@@ -51,7 +49,7 @@ export default function MyActives() {
         <h2>{t('actives-balance', { product })}</h2>
         {actives ? (
           <p className="big-number" translate="no">
-            {formatFixed(actives.balance, 18, 2)} {product} <span className="muted">≈ {lvlxToUsdt(actives.balance)} USDT</span>
+            {formatLvlx(actives.balance)} {product} <span className="muted">≈ {lvlxToUsdt(actives.balance)} USDT</span>
           </p>
         ) : (
           <p className="muted">{t('loading')}</p>

@@ -36,7 +36,7 @@ export default function Recover() {
         <CodeForm onCode={onCode} hint={t('recover-code-sent')} />
       ) : (
         <form className="form" onSubmit={submit} noValidate>
-          <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="email" maxLength={254} />
+          <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="email" />
           <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
             {sending ? t('login-sending') : t('recover-submit')}
           </button>

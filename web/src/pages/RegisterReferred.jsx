@@ -71,10 +71,10 @@ export default function RegisterReferred() {
       <form className="form" onSubmit={next} noValidate>
         {step === 1 && (
           <>
-            <TextField name="names" label={t('register-names')} form={form} autoComplete="given-name" maxLength={40} />
-            <TextField name="lastnames" label={t('register-lastnames')} form={form} autoComplete="family-name" maxLength={40} />
-            <TextField name="email" type="email" label={t('register-email')} form={form} autoComplete="email" maxLength={254} />
-            <TextField name="emailC" type="email" label={t('register-emailC')} form={form} autoComplete="off" maxLength={254} />
+            <TextField name="names" label={t('register-names')} form={form} autoComplete="given-name" />
+            <TextField name="lastnames" label={t('register-lastnames')} form={form} autoComplete="family-name" />
+            <TextField name="email" type="email" label={t('register-email')} form={form} autoComplete="email" />
+            <TextField name="emailC" type="email" label={t('register-emailC')} form={form} autoComplete="off" />
             <div className="field">
               <label htmlFor="field-cel">{t('register-phone')}</label>
               <PhoneInput
@@ -94,8 +94,8 @@ export default function RegisterReferred() {
         )}
         {step === 2 && (
           <>
-            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" maxLength={20} />
-            <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" maxLength={20} />
+            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" />
+            <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" />
           </>
         )}
         {step < 3 && (

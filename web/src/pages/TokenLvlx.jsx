@@ -6,14 +6,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, formatFixed, formatUnits, parseUnits, quoteLvlx, revertKey, usdtFor, validateAmount } from '../core/index.js';
+import { calldata, decodeUint, explorerTx, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, tokenDecimals } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
 import { useLive } from '../live.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
-const USDT_DECIMALS = 6;
-const LVLX_DECIMALS = 18;
+const USDT_DECIMALS = tokenDecimals('USDT');
+const LVLX_DECIMALS = tokenDecimals('LVLX');
 
 async function readChain(chain, account) {
   const uint = async (to, contract, fn, args) => decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));
@@ -24,25 +24,6 @@ async function readChain(chain, account) {
     uint(chain.lvlx, 'LVLX', 'balanceOf', [account]),
   ]);
   return { price, usdt, allowance, lvlx };
-}
-
-/** Both amounts from what was typed in one of them; `error` is a translation key. */
-function amounts(side, text, price) {
-  const decimals = side === 'usdt' ? USDT_DECIMALS : LVLX_DECIMALS;
-  const error = validateAmount(text, decimals, null, null);
-  if (error) return { error };
-  let usdt;
-  let lvlx;
-  try {
-    const typed = parseUnits(text.trim(), decimals);
-    usdt = side === 'usdt' ? typed : usdtFor(typed, price);
-    lvlx = quoteLvlx(usdt, price);
-  } catch {
-    // Beyond what 128-bit base units hold: no sale could ever fill it.
-    return { error: 'buy-amount-too-large' };
-  }
-  if (BigInt(lvlx) === 0n) return { error: 'chain-amount-too-small' };
-  return { usdt, lvlx };
 }
 
 export default function TokenLvlx() {
@@ -82,7 +63,7 @@ export default function TokenLvlx() {
     );
   }
 
-  const computed = reads && input.text.trim() ? amounts(input.side, input.text, reads.price) : null;
+  const computed = reads && input.text.trim() ? purchasePlan(input.side, input.text, reads.price, reads.usdt, reads.allowance) : null;
   const shown = (side) => {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
     return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
@@ -107,10 +88,10 @@ export default function TokenLvlx() {
     event.preventDefault();
     if (!computed || computed.error) return;
     const { usdt, lvlx } = computed;
-    if (BigInt(usdt) > BigInt(reads.usdt)) return setStep({ state: 'failed', key: 'chain-insufficient-balance' });
+    if (computed.shortOfBalance) return setStep({ state: 'failed', key: 'chain-insufficient-balance' });
     try {
       await eth.ensureChain(chain, t('chain-name'));
-      if (BigInt(reads.allowance) < BigInt(usdt)) {
+      if (computed.needsApproval) {
         setStep({ state: 'approving' });
         await mined(await eth.sendTransaction(account, chain.usdt, calldata('LVLX', 'approve', [chain.icoSale, usdt])), 'approving');
       }
@@ -135,7 +116,7 @@ export default function TokenLvlx() {
     return undefined;
   };
 
-  const explorer = step.hash && chain.explorerUrl ? `${chain.explorerUrl.replace(/\/$/, '')}/tx/${step.hash}` : null;
+  const explorer = step.hash ? explorerTx(chain.explorerUrl, step.hash) : null;
   return (
     <section className="page token-page">
       <h1>{t('menu-token', { product })}</h1>
@@ -155,9 +136,9 @@ export default function TokenLvlx() {
                 <dt>{t('buy-price')}</dt>
                 <dd translate="no" data-testid="buy-price">1 {product} = {formatUnits(reads.price, USDT_DECIMALS)} USDT</dd>
                 <dt>{t('buy-usdt-balance')}</dt>
-                <dd translate="no" data-testid="buy-usdt-balance">{formatFixed(reads.usdt, USDT_DECIMALS, 2)} USDT</dd>
+                <dd translate="no" data-testid="buy-usdt-balance">{formatUsdt(reads.usdt)} USDT</dd>
                 <dt>{t('buy-lvlx-balance', { product })}</dt>
-                <dd translate="no" data-testid="buy-lvlx-balance">{formatFixed(reads.lvlx, LVLX_DECIMALS, 2)} {product}</dd>
+                <dd translate="no" data-testid="buy-lvlx-balance">{formatLvlx(reads.lvlx)} {product}</dd>
               </dl>
             ) : (
               !readError && <p className="muted">{t('loading')}</p>
@@ -174,7 +155,7 @@ export default function TokenLvlx() {
               {computed?.error ? t(computed.error, { minValue: '0', maxValue: '' }) : ''}
             </p>
             <button type="submit" className="button" disabled={!computed || Boolean(computed.error) || busy} aria-busy={busy}>
-              {reads && computed && !computed.error && BigInt(reads.allowance) < BigInt(computed.usdt) ? t('buy-approve-and-buy') : t('buy-submit')}
+              {computed && !computed.error && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
             </button>
           </form>
           <div className="tx-status" aria-live="polite" data-testid="tx-status" data-state={step.state}>
@@ -183,7 +164,7 @@ export default function TokenLvlx() {
             {step.state === 'buying' && <p>{t('tx-pending')}</p>}
             {step.state === 'confirmed' && (
               <p className="notice success">
-                {t('tx-confirmed', { lvlx: formatFixed(step.lvlx, LVLX_DECIMALS, 2), product, usdt: formatFixed(step.usdt, USDT_DECIMALS, 2) })}{' '}
+                {t('tx-confirmed', { lvlx: formatLvlx(step.lvlx), product, usdt: formatUsdt(step.usdt) })}{' '}
                 {step.recorded ? t('tx-recorded') : t('tx-recording')}
               </p>
             )}

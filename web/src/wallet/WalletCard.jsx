@@ -2,7 +2,7 @@
 // has connected, and the next step (connect, link by signature, add the token).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shortWallet } from '../core/index.js';
+import { sameAddress, shortWallet } from '../core/index.js';
 import settings from '../settings.js';
 import { addToken, connectWallet, linkWallet, storedWallet, useConnectedAccount } from './wallet.js';
 
@@ -28,7 +28,7 @@ export default function WalletCard() {
     const wallet = await linkWallet(account);
     if (wallet) setLinked(wallet);
   });
-  const mismatch = linked && account && linked.toLowerCase() !== account.toLowerCase();
+  const mismatch = linked && account && !sameAddress(linked, account);
 
   return (
     <section className="summary-box wallet-card" aria-labelledby="wallet-card-title" data-testid="wallet-card">

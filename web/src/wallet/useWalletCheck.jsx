@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
-import { shortWalletMessage } from '../core/index.js';
+import { sameAddress, shortWalletMessage } from '../core/index.js';
 import { connectedAccount, onWalletChange } from './eip1193.js';
 import { storedWallet } from './wallet.js';
 
@@ -40,7 +40,7 @@ export default function useWalletCheck(enabled) {
       } catch (e) {
         console.warn('wallet check: no answer from the wallet', e);
       }
-      if (live && connected && connected.toLowerCase() !== stored.toLowerCase()) {
+      if (live && connected && !sameAddress(connected, stored)) {
         toast.error(t('wallet-incorrect', { wallet: shortWalletMessage(stored) }), { toastId: 'wallet-incorrect', autoClose: INCORRECT_MS });
         navigate('/dashboard', { replace: true });
       }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { BLOCKS, listContent, saveContent, uploadContentImage } from '../../api/content.js';
-import { LANGUAGES } from '../../i18n.js';
+import settings from '../../settings.js';
 import useCoreForm from '../../components/useCoreForm.js';
 import TextField, { FieldError } from '../../components/TextField.jsx';
 import useSubmit from '../../components/useSubmit.js';
@@ -13,7 +13,6 @@ import Spinner from '../../components/Spinner.jsx';
 import { toastError } from '../../toast.jsx';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
-const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 function BlockForm({ name, language, stored, onSaved }) {
   const { t } = useTranslation();
@@ -29,7 +28,7 @@ function BlockForm({ name, language, stored, onSaved }) {
 
   const pick = (event) => {
     const chosen = event.target.files?.[0] ?? null;
-    const wrong = chosen && (!IMAGE_TYPES.includes(chosen.type) ? 'content-image-type' : chosen.size > MAX_IMAGE_BYTES ? 'content-image-size' : null);
+    const wrong = chosen && (!IMAGE_TYPES.includes(chosen.type) ? 'content-image-type' : chosen.size > settings.maxImageBytes ? 'content-image-size' : null);
     setFileError(wrong);
     setFile(wrong ? null : chosen);
     if (chosen && !wrong) setClearImage(false);
@@ -91,7 +90,7 @@ export default function EditContent() {
   const { t, i18n } = useTranslation();
   const [blocks, setBlocks] = useState(null);
   const [name, setName] = useState(BLOCKS[0]);
-  const [language, setLanguage] = useState(LANGUAGES.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en');
+  const [language, setLanguage] = useState(settings.languages.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : settings.languages[0]);
   const blockId = useId();
   const languageId = useId();
 
@@ -131,7 +130,7 @@ export default function EditContent() {
         <div className="field">
           <label htmlFor={languageId}>{t('content-language')}</label>
           <select id={languageId} value={language} onChange={(e) => setLanguage(e.target.value)}>
-            {LANGUAGES.map((l) => (
+            {settings.languages.map((l) => (
               <option key={l} value={l}>
                 {t(`language-${l}`)}
               </option>

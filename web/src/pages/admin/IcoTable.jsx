@@ -3,21 +3,19 @@
 // the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatFixed, loadIcoRows, truncateEmail } from '../../core/index.js';
+import { formatLvlx, formatUsdt, loadIcoRows, truncateEmail } from '../../core/index.js';
 import { icoRows, icoStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable, useGeneral } from '../../admin/useCoreTable.js';
-import CoreDataTable from '../../admin/CoreDataTable.jsx';
-import SummaryBox from '../../admin/SummaryBox.jsx';
-import Copyable from '../../admin/Copyable.jsx';
-import DailyChart from '../../admin/DailyChart.jsx';
-import { CsvButton } from '../../admin/Exports.jsx';
-import { DateRange } from '../../admin/Filters.jsx';
-import { formatDate } from '../../admin/dates.js';
+import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
+import CoreDataTable from '../../components/CoreDataTable.jsx';
+import SummaryBox from '../../components/SummaryBox.jsx';
+import Copyable from '../../components/Copyable.jsx';
+import DailyChart from '../../components/DailyChart.jsx';
+import { CsvButton } from '../../components/Exports.jsx';
+import { DateRange } from '../../components/Filters.jsx';
+import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
 
-const lvlx = (base) => formatFixed(base, 18, 2);
-const usdt = (base) => formatFixed(base, 6, 2);
 
 /** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {
@@ -25,11 +23,11 @@ function totalsItems(totals, product, filtered) {
     ['ico-total-transactions', totals.totalTransactions],
     ['ico-total-buy', totals.totalBuyTransactions],
     ['ico-total-withdraw', totals.totalWithdrawTransactions],
-    [`ico-total-product`, `${lvlx(totals.totalLVLX)} ${product}`],
+    [`ico-total-product`, `${formatLvlx(totals.totalLVLX)} ${product}`],
     ['ico-total-usdt', `${totals.totalUSDT} USDT`],
   ];
   if (filtered) return [['ico-total-users', totals.totalUsers], ...items];
-  return [...items, ['ico-usdt-retired', `${usdt(totals.usdtRetired)} USDT`]];
+  return [...items, ['ico-usdt-retired', `${formatUsdt(totals.usdtRetired)} USDT`]];
 }
 
 export default function IcoTable() {
@@ -68,7 +66,7 @@ export default function IcoTable() {
         titleKey="chart-daily-purchases"
         days={days}
         value={(d) => Number(d.usdt)}
-        label={(d) => `${lvlx(d.lvlx)} ${product} / ${d.usdt} USDT (${d.purchases})`}
+        label={(d) => `${formatLvlx(d.lvlx)} ${product} / ${d.usdt} USDT (${d.purchases})`}
       />
     </section>
   );

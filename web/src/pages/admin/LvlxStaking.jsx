@@ -1,5 +1,5 @@
 // admin/tables/LVLXStaking: the staking screen for LVLX stakes.
-import StakingScreen from '../../admin/StakingScreen.jsx';
+import StakingScreen from './StakingScreen.jsx';
 
 export default function LvlxStaking() {
   return <StakingScreen kind="lvlx" />;

@@ -1,5 +1,5 @@
 // admin/tables/NFTStaking: the staking screen for NFT stakes.
-import StakingScreen from '../../admin/StakingScreen.jsx';
+import StakingScreen from './StakingScreen.jsx';
 
 export default function NftStaking() {
   return <StakingScreen kind="nft" />;

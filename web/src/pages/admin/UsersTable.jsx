@@ -3,28 +3,27 @@
 // registrations chart and CSV export.
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatFixed, loadUserRows, truncateEmail } from '../../core/index.js';
+import { formatLvlx, loadUserRows, truncateEmail } from '../../core/index.js';
 import { userRows, userStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable, useGeneral } from '../../admin/useCoreTable.js';
-import CoreDataTable from '../../admin/CoreDataTable.jsx';
-import SummaryBox from '../../admin/SummaryBox.jsx';
-import Copyable from '../../admin/Copyable.jsx';
-import DailyChart from '../../admin/DailyChart.jsx';
-import { CsvButton } from '../../admin/Exports.jsx';
-import { DateRange, SearchBox } from '../../admin/Filters.jsx';
-import { formatDate } from '../../admin/dates.js';
+import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
+import CoreDataTable from '../../components/CoreDataTable.jsx';
+import SummaryBox from '../../components/SummaryBox.jsx';
+import Copyable from '../../components/Copyable.jsx';
+import DailyChart from '../../components/DailyChart.jsx';
+import { CsvButton } from '../../components/Exports.jsx';
+import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import { formatDate } from '../../components/dates.js';
 
-const lvlx = (base) => formatFixed(base, 18, 2);
 
 function summaryItems(s, product) {
   return [
     ['users-total', s.totalUsers],
-    ['users-total-product', `${lvlx(s.totalUsersLVLX)} ${product}`],
+    ['users-total-product', `${formatLvlx(s.totalUsersLVLX)} ${product}`],
     ['users-total-product-usdt', `${s.totalUsersUSDT} USDT`],
-    ['users-rewards', `${lvlx(s.totalAddRewards)} ${product}`],
+    ['users-rewards', `${formatLvlx(s.totalAddRewards)} ${product}`],
     ['users-rewards-usdt', `${s.totalUSDTAddReward} USDT`],
-    ['users-product-with-rewards', `${lvlx(s.totalLVLXWithAddReward)} ${product}`],
+    ['users-product-with-rewards', `${formatLvlx(s.totalLVLXWithAddReward)} ${product}`],
     ['users-product-with-rewards-usdt', `${s.totalUSTDWithAddReward} USDT`],
     ['users-with-rewards', s.totalUsersAddReward],
     ['users-with-wallet', s.totalUsersWithWallet],

@@ -4,19 +4,18 @@
 // Both tables are the core's, loaded from one Arrow stream.
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatFixed, loadStakeRows, truncateEmail } from '../core/index.js';
-import { stakingRows, stakingStatistics } from '../api/statistics.js';
-import settings from '../settings.js';
-import { sharedFetch, useCoreTable, useGeneral } from './useCoreTable.js';
-import CoreDataTable from './CoreDataTable.jsx';
-import SummaryBox from './SummaryBox.jsx';
-import Copyable from './Copyable.jsx';
-import { CsvButton } from './Exports.jsx';
-import { DateRange, SearchBox } from './Filters.jsx';
-import { formatDate } from './dates.js';
-import Dialog from '../components/Dialog.jsx';
+import { formatLvlx, loadStakeRows, truncateEmail } from '../../core/index.js';
+import { stakingRows, stakingStatistics } from '../../api/statistics.js';
+import settings from '../../settings.js';
+import { sharedFetch, useCoreTable, useGeneral } from '../../components/useCoreTable.js';
+import CoreDataTable from '../../components/CoreDataTable.jsx';
+import SummaryBox from '../../components/SummaryBox.jsx';
+import Copyable from '../../components/Copyable.jsx';
+import { CsvButton } from '../../components/Exports.jsx';
+import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import { formatDate } from '../../components/dates.js';
+import Dialog from '../../components/Dialog.jsx';
 
-const lvlx = (base) => formatFixed(base, 18, 2);
 export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
 
 /** The summary box of each kind, in SPEC order (NFT) or the same measures (LVLX). */
@@ -26,16 +25,16 @@ function summaryItems(kind, s, product) {
       ['nft-summary-staking', s.totalNFTStakingProcess],
       ['nft-summary-users', s.totalUserNFTStaking],
       ['nft-summary-in-stake', s.totalNFTInStake],
-      ['nft-summary-product', `${lvlx(s.totalLVLXByNFT)} ${product}`],
+      ['nft-summary-product', `${formatLvlx(s.totalLVLXByNFT)} ${product}`],
       ['nft-summary-usdt', `${s.totalUSDTByNFT} USDT`],
     ];
   }
   return [
     ['lvlx-summary-stakes', s.totalLVLXStakes],
     ['lvlx-summary-users', s.totalUserLVLXStaking],
-    ['lvlx-summary-in-stake', `${lvlx(s.totalLVLXInStake)} ${product}`],
-    ['lvlx-summary-staking', `${lvlx(s.totalLVLXStaking)} ${product}`],
-    ['lvlx-summary-rewards', `${lvlx(s.totalLVLXRewards)} ${product}`],
+    ['lvlx-summary-in-stake', `${formatLvlx(s.totalLVLXInStake)} ${product}`],
+    ['lvlx-summary-staking', `${formatLvlx(s.totalLVLXStaking)} ${product}`],
+    ['lvlx-summary-rewards', `${formatLvlx(s.totalLVLXRewards)} ${product}`],
     ['lvlx-summary-usdt', `${s.totalUSDTRewards} USDT`],
   ];
 }

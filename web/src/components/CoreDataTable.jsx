@@ -4,7 +4,7 @@
 import DataTable from 'react-data-table-component';
 import 'react-data-table-component/css';
 import { useTranslation } from 'react-i18next';
-import Spinner from '../components/Spinner.jsx';
+import Spinner from './Spinner.jsx';
 import { PAGE_SIZES } from './useCoreTable.js';
 
 const PAGES_IN_RANGE = 2;
