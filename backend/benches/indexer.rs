@@ -15,7 +15,7 @@ use anvil::Anvil;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
 use lvlx_backend::chain::rpc::{self, Rpc};
-use lvlx_backend::{App, Config, Db};
+use lvlx_backend::{App, Config, Store};
 use lvlx_core::chain::{self, Contract};
 use serde_json::json;
 
@@ -96,8 +96,8 @@ fn index(
         ..Config::default()
     };
     rt.block_on(async {
-        let db = Db::open(&config.data_dir).unwrap();
-        let app = App::new(config, db).unwrap();
+        let store = Store::open(&config.data_dir).unwrap();
+        let app = App::new(config, store).unwrap();
         let indexer = Indexer::new(&app, &chain);
         let started = Instant::now();
         let mut recorded = 0;

@@ -230,21 +230,21 @@ async fn rows(
 
 async fn balance(w: &common::World, email: &'static str) -> String {
     w.sql(move |c| {
-        Ok(c.query_row(
+        c.query_row(
             "SELECT lvlx_balance FROM users WHERE email = ?1",
             [email],
             |r| r.get(0),
-        )?)
+        )
     })
 }
 
 async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
     let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
     w.sql(move |c| {
-        Ok(c.execute(
+        c.execute(
             "UPDATE users SET wallet = ?1 WHERE email = ?2",
             [wallet.as_str(), email],
-        )?)
+        )
     });
 }
 
@@ -321,10 +321,10 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
     // The same events read again (cursor back at the start): stored once, credited once.
     let sale = d.ico_sale.to_lowercase();
     w.sql(move |c| {
-        Ok(c.execute(
+        c.execute(
             "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
             rusqlite::params![d.start_block as i64, sale],
-        )?)
+        )
     });
     assert_eq!(catch_up(&second).await, 0);
     assert_eq!(rows(&w).await.len(), 7);

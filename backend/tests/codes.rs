@@ -22,9 +22,9 @@ fn every_code_the_server_or_the_core_emits_is_translated() {
         let missing: Vec<&&str> = codes
             .iter()
             .filter(|code| {
-                !texts
+                texts
                     .get(**code)
-                    .is_some_and(|t| t.as_str().is_some_and(|t| !t.is_empty()))
+                    .is_none_or(|t| t.as_str().is_none_or(|t| t.is_empty()))
             })
             .collect();
         assert!(missing.is_empty(), "{lng} lacks {missing:?}");

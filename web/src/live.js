@@ -2,7 +2,7 @@
 // the last, reconnecting forever (1 s, growing by a second to 5 s, SPEC §7). The first message
 // carries the session token; then the server pushes what this viewer may see.
 import { useEffect, useRef, useState } from 'react';
-import { KEYS } from './session/storage.js';
+import { KEYS, read } from './session/storage.js';
 
 const listeners = new Set();
 let socket = null;
@@ -17,7 +17,7 @@ function open() {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/v1/ws`;
   const ws = new WebSocket(url);
   socket = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: localStorage.getItem(KEYS.sessionToken) ?? '' }));
+  ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: read(KEYS.sessionToken) ?? '' }));
   ws.onmessage = (event) => {
     let message;
     try {

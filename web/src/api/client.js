@@ -1,6 +1,6 @@
 // The one way the app talks to the server: JSON under /api/v1, no caching, the session token in
 // the Authorization header, errors as ApiError with the server's stable code (a translation key).
-import { KEYS } from '../session/storage.js';
+import { KEYS, read } from '../session/storage.js';
 
 export const API_BASE = '/api/v1';
 
@@ -14,7 +14,7 @@ export class ApiError extends Error {
 
 /** The Authorization header of the stored session, if any. */
 function authorization() {
-  const token = localStorage.getItem(KEYS.sessionToken);
+  const token = read(KEYS.sessionToken);
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 

@@ -1,9 +1,9 @@
 // Session calls of SPEC §7: tokenVerify (refresh) and signout.
 import { api } from './client.js';
-import { KEYS } from '../session/storage.js';
+import { KEYS, read } from '../session/storage.js';
 
 /** GET tokenVerify → {auth, token}. */
 export const verifyToken = (signal) => api('tokenVerify', { signal });
 
 /** POST signout with the token → {auth}. */
-export const signout = () => api('signout', { method: 'POST', body: { token: localStorage.getItem(KEYS.sessionToken) ?? '' } });
+export const signout = () => api('signout', { method: 'POST', body: { token: read(KEYS.sessionToken) ?? '' } });

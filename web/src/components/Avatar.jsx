@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { avatarUrl } from '../api/profile.js';
-import { KEYS, readJson } from '../session/storage.js';
+import { KEYS, readJson, writeJson } from '../session/storage.js';
 import AvatarModal from './AvatarModal.jsx';
 
 export default function Avatar() {
@@ -13,7 +13,7 @@ export default function Avatar() {
   if (!user) return null;
   const saved = (path) => {
     setImage(avatarUrl(path, user.id, Date.now()));
-    localStorage.setItem(KEYS.userInfo, JSON.stringify({ ...user, hasAvatar: true }));
+    writeJson(KEYS.userInfo, { ...user, hasAvatar: true });
   };
   const initials = `${user.names?.[0] ?? ''}${user.lastnames?.[0] ?? ''}`;
   return (

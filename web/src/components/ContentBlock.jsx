@@ -1,25 +1,16 @@
 // A content block that admins edit (admin/edit-content), in the reader's language: title, text
 // (plain, one paragraph per line) and image. Read on every visit, so edits show at once.
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readContent } from '../api/content.js';
+import useLoad from '../api/useLoad.js';
 
 /** {loading, block}: the block in the current language (English when it has none). */
 export function useContent(name) {
   const { i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? 'en';
-  const [state, setState] = useState({ loading: true, block: null });
-  useEffect(() => {
-    const controller = new AbortController();
-    setState((s) => ({ ...s, loading: true }));
-    readContent(name, language, controller.signal).then(
-      (block) => setState({ loading: false, block }),
-      // A block is decoration around the page: if it cannot load, the page goes on without it.
-      (e) => e.name !== 'AbortError' && setState({ loading: false, block: null }),
-    );
-    return () => controller.abort();
-  }, [name, language]);
-  return state;
+  // A block is decoration around the page: if it cannot load, the page goes on without it.
+  const { loading, data } = useLoad((signal) => readContent(name, language, signal), [name, language]);
+  return { loading, block: data };
 }
 
 export default function ContentBlock({ block, className, headingLevel = 2 }) {

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { adminRoutes, userRoutes } from '../routes.js';
 import { useSettings } from '../settings.js';
 import { signout } from '../api/session.js';
-import { clearStorage, KEYS, readJson } from '../session/storage.js';
+import { clearStorage, KEYS, readJson, write } from '../session/storage.js';
 import useSessionRefresh from '../session/useSessionRefresh.js';
 import useWalletCheck from '../wallet/useWalletCheck.jsx';
 import Dialog from './Dialog.jsx';
@@ -43,7 +43,7 @@ export default function Shell({ area }) {
       const { auth } = await signout();
       if (auth) {
         clearStorage();
-        localStorage.setItem(KEYS.loginStep, '1');
+        write(KEYS.loginStep, '1');
         setSignedOut(true);
       }
     } catch (e) {

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
 import { login } from '../api/accounts.js';
-import { KEYS } from '../session/storage.js';
+import { KEYS, write } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
@@ -18,9 +18,9 @@ export default function Login() {
   const form = useCoreForm(FIELDS);
   const [sending, send] = useSubmit(async () => {
     const { token } = await login(form.values);
-    localStorage.setItem(KEYS.sessionToken, token);
-    localStorage.setItem(KEYS.verifyCode, 'true');
-    localStorage.setItem(KEYS.loginStep, '2');
+    write(KEYS.sessionToken, token);
+    write(KEYS.verifyCode, 'true');
+    write(KEYS.loginStep, '2');
     navigate('/verifycode');
   });
 

@@ -1,14 +1,14 @@
 // /myActives: the member's token balance and purchase / withdrawal history, as the server
 // indexed them from the chain (never what a browser claimed). Refreshed live when a purchase of
 // theirs is recorded.
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import DataTable from 'react-data-table-component';
 import 'react-data-table-component/css';
 import Spinner from '../components/Spinner.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
-import { api } from '../api/client.js';
+import { readActives } from '../api/wallet.js';
+import useLoad from '../api/useLoad.js';
 import { explorerTx, formatLvlx, formatToken, formatUsdt, ledgerOperation, lvlxToUsdt } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import { useLiveVersion } from '../live.js';
@@ -17,15 +17,9 @@ import { toastError } from '../toast.jsx';
 export default function MyActives() {
   const { t, i18n } = useTranslation();
   const { product, chain } = settings;
-  const [actives, setActives] = useState(null);
   const version = useLiveVersion('purchase', 300);
-
-  useEffect(() => {
-    if (version === null) return undefined;
-    const controller = new AbortController();
-    api('wallet/actives', { signal: controller.signal }).then(setActives, (e) => e.name !== 'AbortError' && toastError(e));
-    return () => controller.abort();
-  }, [version]);
+  // Loaded once the live channel is ready, and again on each of the member's purchases.
+  const { data: actives } = useLoad(version === null ? null : readActives, [version], { onError: toastError });
 
   const columns = [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },

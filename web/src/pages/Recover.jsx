@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { recover, recoverVerify } from '../api/accounts.js';
-import { KEYS } from '../session/storage.js';
+import { KEYS, write } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import CodeForm from '../components/CodeForm.jsx';
 import TextField from '../components/TextField.jsx';
@@ -25,8 +25,8 @@ export default function Recover() {
 
   const onCode = async (code) => {
     const { userToken, resetToken } = await recoverVerify(attemptId, code);
-    localStorage.setItem(KEYS.userToken, userToken);
-    localStorage.setItem(KEYS.resetToken, resetToken);
+    write(KEYS.userToken, userToken);
+    write(KEYS.resetToken, resetToken);
     navigate('/reset', { replace: true });
   };
 

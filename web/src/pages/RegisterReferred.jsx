@@ -17,7 +17,7 @@ import PublicFrame from '../components/PublicFrame.jsx';
 import TextField, { FieldError } from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
 import useSubmit from '../components/useSubmit.js';
-import { KEYS } from '../session/storage.js';
+import { KEYS, write } from '../session/storage.js';
 
 const STEPS = 3;
 // Country names in the phone picker come translated with the phone library.
@@ -51,7 +51,7 @@ export default function RegisterReferred() {
   const [sending, send] = useSubmit(async () => {
     const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
     setAttemptId((await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId);
-    localStorage.setItem(KEYS.registerStep, '3');
+    write(KEYS.registerStep, '3');
     setStep(3);
   });
 

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { resetPassword } from '../api/accounts.js';
-import { clearStorage, KEYS } from '../session/storage.js';
+import { clearStorage, KEYS, read } from '../session/storage.js';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
@@ -17,8 +17,8 @@ export default function Reset() {
   const form = useCoreForm(FIELDS);
   const [sending, send] = useSubmit(async () => {
     await resetPassword({
-      userToken: localStorage.getItem(KEYS.userToken),
-      resetToken: localStorage.getItem(KEYS.resetToken),
+      userToken: read(KEYS.userToken),
+      resetToken: read(KEYS.resetToken),
       ...form.values,
     });
     clearStorage();

@@ -1,5 +1,5 @@
-// Local-storage keys of SPEC §3 and the few reads and writes of them. No decisions here: the
-// core decides from these raw values.
+// Local-storage keys of SPEC §3 and every read and write of them: the one module that touches
+// localStorage. No decisions here: the core decides from these raw values.
 
 export const KEYS = {
   userInfo: 'userInfo',
@@ -15,11 +15,17 @@ export const KEYS = {
   language: 'language',
   loginStep: 'loginStep',
   registerStep: 'registerStep',
+  userCodeLink: 'userCodeLink',
 };
+
+export const read = (key) => localStorage.getItem(key);
+export const write = (key, value) => localStorage.setItem(key, value);
+export const writeJson = (key, value) => localStorage.setItem(key, JSON.stringify(value));
+export const remove = (key) => localStorage.removeItem(key);
 
 /** The raw values the route guards read. */
 export function readStored() {
-  const get = (key) => localStorage.getItem(key) ?? undefined;
+  const get = (key) => read(key) ?? undefined;
   return {
     sessionToken: get(KEYS.sessionToken),
     verifyCode: get(KEYS.verifyCode),

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { verifyToken } from '../api/session.js';
-import { clearStorage, KEYS } from './storage.js';
+import { clearStorage, KEYS, write } from './storage.js';
 
 export const REFRESH_MS = 16 * 60 * 1000;
 
@@ -22,7 +22,7 @@ export default function useSessionRefresh() {
         if (auth === false) {
           endSession();
         } else if (token) {
-          localStorage.setItem(KEYS.sessionToken, token);
+          write(KEYS.sessionToken, token);
         }
       } catch (e) {
         // A 401 is the server saying auth false: the session is revoked or over.

@@ -5,9 +5,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import i18n from '../i18n.js';
 import settings from '../settings.js';
-import { api } from '../api/client.js';
+import { linkWallet, walletNonce } from '../api/wallet.js';
 import { siweMessage } from '../core/index.js';
-import { KEYS, readJson } from '../session/storage.js';
+import { KEYS, readJson, writeJson } from '../session/storage.js';
 import { toastError } from '../toast.jsx';
 import * as eth from './eip1193.js';
 import tokenLogo from '../../assets/favicon.svg';
@@ -17,8 +17,8 @@ export const storedWallet = () => readJson(KEYS.userInfo)?.wallet ?? null;
 
 function storeWallet(wallet) {
   const info = readJson(KEYS.userInfo) ?? {};
-  localStorage.setItem(KEYS.userInfo, JSON.stringify({ ...info, wallet }));
-  localStorage.setItem(KEYS.tokenData, JSON.stringify({ address: wallet }));
+  writeJson(KEYS.userInfo, { ...info, wallet });
+  writeJson(KEYS.tokenData, { address: wallet });
 }
 
 /** A wallet failure as the user should read it: calm when they said no. */
@@ -57,7 +57,7 @@ export async function connectWallet() {
 /** Links `account` to the signed-in account by signature; answers the stored wallet or null. */
 export async function linkWallet(account) {
   try {
-    const { nonce, issuedAt, expirationTime } = await api('wallet/nonce', { method: 'POST' });
+    const { nonce, issuedAt, expirationTime } = await walletNonce();
     const message = siweMessage({
       domain: location.host,
       address: account,
@@ -74,7 +74,7 @@ export async function linkWallet(account) {
       walletFailed(e, 'wallet-sign-rejected');
       return null;
     }
-    const { wallet } = await api('wallet/link', { method: 'POST', body: { message, signature } });
+    const { wallet } = await linkWallet(message, signature);
     storeWallet(wallet);
     toast.success(i18n.t('wallet-linked'), { toastId: 'wallet-linked' });
     return wallet;

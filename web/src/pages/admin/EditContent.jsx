@@ -1,7 +1,7 @@
 // admin/edit-content: the title, text and image of each content block user pages show (the
 // private-protocol page and the dashboard notice), per language. Saved blocks show on the user
 // pages at their next visit, without a redeploy.
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { BLOCKS, listContent, saveContent, uploadContentImage } from '../../api/content.js';
@@ -11,6 +11,7 @@ import TextField, { FieldError } from '../../components/TextField.jsx';
 import useSubmit from '../../components/useSubmit.js';
 import Spinner from '../../components/Spinner.jsx';
 import { toastError } from '../../toast.jsx';
+import useLoad from '../../api/useLoad.js';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
@@ -88,28 +89,19 @@ function BlockForm({ name, language, stored, onSaved }) {
 
 export default function EditContent() {
   const { t, i18n } = useTranslation();
-  const [blocks, setBlocks] = useState(null);
+  const [edited, setBlocks] = useState(null);
   const [name, setName] = useState(BLOCKS[0]);
   const [language, setLanguage] = useState(settings.languages.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : settings.languages[0]);
   const blockId = useId();
   const languageId = useId();
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listContent(controller.signal).then(
-      (answer) => setBlocks(answer.blocks),
-      (e) => {
-        if (e.name === 'AbortError') return;
-        toastError(e);
-        setBlocks([]);
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  const listed = useLoad(listContent, [], { onError: toastError });
+  // What the server listed, then each save applied on top of it.
+  const blocks = edited ?? (listed.loading ? null : listed.data?.blocks ?? []);
 
   const saved = useCallback(
-    (block) => setBlocks((all) => [...all.filter((b) => b.block !== block.block || b.language !== block.language), block]),
-    [],
+    (block) => setBlocks((all) => [...(all ?? listed.data?.blocks ?? []).filter((b) => b.block !== block.block || b.language !== block.language), block]),
+    [listed.data],
   );
   const stored = blocks?.find((b) => b.block === name && b.language === language);
   return (

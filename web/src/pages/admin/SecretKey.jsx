@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { sealForTransport, validateField } from '../../core/index.js';
-import { api } from '../../api/client.js';
+import { revealKey } from '../../api/keys.js';
 import settings from '../../settings.js';
 import { toastError } from '../../toast.jsx';
 
@@ -25,7 +25,7 @@ export default function SecretKey() {
     setSending(true);
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(12));
-      const { privateKey } = await api('key', { method: 'POST', body: { key: sealForTransport(value, settings.secretPassKey, nonce) } });
+      const { privateKey } = await revealKey(sealForTransport(value, settings.secretPassKey, nonce));
       setValue(privateKey);
       toast.success(t('secretKey.success'));
     } catch (e) {
