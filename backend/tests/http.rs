@@ -66,13 +66,15 @@ async fn public_config_has_only_public_settings() {
     assert_eq!(body["landingUrl"], "/landing");
     assert_eq!(body["product"], "LVLX");
     let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
-    // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it).
+    // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it); the
+    // image limit is the server's own rule, told to the browser so it refuses early.
     assert_eq!(
         keys,
         [
             "chain",
             "landingUrl",
             "languages",
+            "maxImageBytes",
             "product",
             "secretPassKey"
         ]
