@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import i18n from '../i18n.js';
 import settings from '../settings.js';
-import { linkWallet, walletNonce } from '../api/wallet.js';
+import { linkWallet as sendLink, walletNonce } from '../api/wallet.js';
 import { siweMessage } from '../core/index.js';
 import { KEYS, readJson, writeJson } from '../session/storage.js';
 import { toastError } from '../toast.jsx';
@@ -74,7 +74,7 @@ export async function linkWallet(account) {
       walletFailed(e, 'wallet-sign-rejected');
       return null;
     }
-    const { wallet } = await linkWallet(message, signature);
+    const { wallet } = await sendLink(message, signature);
     storeWallet(wallet);
     toast.success(i18n.t('wallet-linked'), { toastId: 'wallet-linked' });
     return wallet;
