@@ -487,12 +487,13 @@ pub fn token_decimals(token: &str) -> u32 {
     admin::ico::token_decimals(token)
 }
 
-/// `fieldMaxLength(field)`: the most characters the field's rule accepts, or null.
+/// `fieldMaxLength(name)`: the most characters the rule of the field `name` accepts; null for a
+/// field without a bound or without a rule of that name (an input named after its form, say).
 #[wasm_bindgen(js_name = fieldMaxLength)]
-pub fn field_max_length(field: &str) -> Result<Option<u32>, JsError> {
-    let field = validation::Field::parse(field)
-        .ok_or_else(|| internal(format!("unknown field {field}")))?;
-    Ok(validation::max_length(field).map(|n| n as u32))
+pub fn field_max_length(name: &str) -> Option<u32> {
+    validation::Field::parse(name)
+        .and_then(validation::max_length)
+        .map(|n| n as u32)
 }
 
 /// `formatToken(baseUnits, token)`: the amount as the interface shows it (2 decimals, in the
