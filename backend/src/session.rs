@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::store::{sessions, users, Conn};
-use crate::token::{Scope, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
+use crate::token::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
 use crate::user::{User, UserId};
 use crate::{now_ms, App};
 
@@ -35,6 +35,13 @@ pub fn token(
         .max(1);
     app.keys
         .issue(Scope::Session, user.id.0, &user.role, session_id, now, life)
+}
+
+/// A narrow token for one code attempt (the sign-in code, the recovery's reset): it opens only the
+/// call of its `scope`, and lives as long as the code.
+pub fn attempt_token(app: &App, scope: Scope, user: &User, attempt: &str) -> Result<String, Error> {
+    app.keys
+        .issue(scope, user.id.0, &user.role, attempt, now_ms(), CODE_SECS)
 }
 
 /// The live session a session token belongs to, with its account as stored now.

@@ -78,7 +78,10 @@ pub fn reply(result: Result<warp::reply::Response, Error>) -> warp::reply::Respo
 pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infallible> {
     use warp::reject;
     if let Some(Rejected(e)) = rejection.find::<Rejected>() {
-        // Filters reject only with caller errors (authentication, role); re-raise by code.
+        // A filter's failure (authentication, role; or the store behind them, logged here).
+        if let Some(detail) = e.detail() {
+            tracing::error!(%detail, "request failed");
+        }
         return Ok(body(status(e), e.code(), e.to_string()));
     }
     // A path that exists with another method is a 405, even though other routes said 404.

@@ -11,11 +11,11 @@ use warp::Filter;
 
 use super::auth::{authorization, bearer};
 use super::error::reply;
-use super::{captcha, json_body, ok, with, Answer};
+use super::{captcha, form, ok, Answer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::store::{lockouts, users, Conn};
-use crate::token::{Scope, CODE_SECS};
+use crate::token::Scope;
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
 
@@ -25,20 +25,11 @@ pub const LOCK_MS: i64 = 15 * 60 * 1000;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/login — {token, verifyCode}: a narrow token for the code step.
-    let login = warp::path!("login")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
-        .and(json_body())
-        .then(login)
-        .map(reply);
+    let login = warp::path!("login").and(form(&app)).then(login).map(reply);
     // POST /api/v1/verifycode — the session and the user (or admin) payload.
     let verify = warp::path!("verifycode")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
+        .and(form(&app))
         .and(authorization())
-        .and(json_body())
         .then(verify_code)
         .map(reply);
     login.or(verify).unify().boxed()
@@ -118,14 +109,7 @@ async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
         .send_code(&user.email, &lang, "login", &code)
         .await?;
     // A narrow token: it opens POST verifycode for this attempt and nothing else.
-    let token = app.keys.issue(
-        Scope::Verify,
-        user.id.0,
-        &user.role,
-        &attempt,
-        now_ms(),
-        CODE_SECS,
-    )?;
+    let token = session::attempt_token(&app, Scope::Verify, &user, &attempt)?;
     ok(&json!({"token": token, "verifyCode": true}))
 }
 
@@ -149,8 +133,8 @@ struct Code {
 async fn verify_code(
     ip: Option<SocketAddr>,
     app: App,
-    authorization: Option<String>,
     body: Code,
+    authorization: Option<String>,
 ) -> Answer {
     app.code_limit.check(ip.map(|a| a.ip()))?;
     validation::validate(Field::Code, &body.code, None)?;

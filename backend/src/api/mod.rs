@@ -87,6 +87,18 @@ pub(crate) fn with(
     warp::any().map(move || app.clone())
 }
 
+/// What every form POST of the account pages takes: the caller's address (for the per-IP limits),
+/// the app, and its JSON body.
+pub(crate) fn form<T: serde::de::DeserializeOwned + Send>(
+    app: &App,
+) -> impl Filter<Extract = (Option<std::net::SocketAddr>, App, T), Error = warp::Rejection> + Clone
+{
+    warp::post()
+        .and(warp::addr::remote())
+        .and(with(app))
+        .and(json_body())
+}
+
 /// A JSON body of at most [`MAX_JSON_BODY`] bytes whose unknown fields are refused (the types
 /// say `deny_unknown_fields`).
 pub fn json_body<T: serde::de::DeserializeOwned + Send>(

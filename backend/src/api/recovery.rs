@@ -11,29 +11,23 @@ use warp::Filter;
 
 use super::error::reply;
 use super::registrations::CodeAnswer;
-use super::{captcha, json_body, ok, with, Answer};
+use super::{captcha, form, json_body, ok, with, Answer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::store::{codes, lockouts, sessions, users};
-use crate::token::{Scope, CODE_SECS};
+use crate::token::Scope;
 use crate::user::UserId;
-use crate::{crypto, now_ms, App};
+use crate::{crypto, now_ms, session, App};
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/recover — {attemptId}, whether or not the email has an account.
     let recover = warp::path!("recover")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
-        .and(json_body())
+        .and(form(&app))
         .then(recover)
         .map(reply);
     // POST /api/v1/recover/verify — {userToken, resetToken}.
     let verify = warp::path!("recover" / "verify")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
-        .and(json_body())
+        .and(form(&app))
         .then(verify)
         .map(reply);
     // POST /api/v1/reset — the new password; every session of the account ends.
@@ -119,14 +113,7 @@ async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
             })
         })
         .await?;
-    let user_token = app.keys.issue(
-        Scope::Reset,
-        user.id.0,
-        &user.role,
-        &attempt,
-        now_ms(),
-        CODE_SECS,
-    )?;
+    let user_token = session::attempt_token(&app, Scope::Reset, &user, &attempt)?;
     ok(&json!({"userToken": user_token, "resetToken": reset_token}))
 }
 

@@ -11,7 +11,7 @@ use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
-use super::{captcha, json_body, ok, with, Answer};
+use super::{captcha, form, ok, Answer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::store::{registrations, users};
@@ -21,18 +21,12 @@ use crate::{crypto, now_ms, session, App};
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/register — {attemptId}; the code goes by mail.
     let register = warp::path!("register")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
-        .and(json_body())
+        .and(form(&app))
         .then(register)
         .map(reply);
     // POST /api/v1/register/verify — the session and the user payload.
     let verify = warp::path!("register" / "verify")
-        .and(warp::post())
-        .and(warp::addr::remote())
-        .and(with(&app))
-        .and(json_body())
+        .and(form(&app))
         .then(verify)
         .map(reply);
     register.or(verify).unify().boxed()
