@@ -39,6 +39,11 @@ pub fn format_token(units: Units, token: &str) -> String {
     format_fixed(units, decimals, 2).expect("2 digits of 6 or 18 decimals always format")
 }
 
+/// An LVLX amount as the interface shows it (2 decimals).
+pub fn format_lvlx(units: Units) -> String {
+    format_fixed(units, LVLX_DECIMALS, 2).expect("2 digits of 18 decimals always format")
+}
+
 /// Largest number of decimals a `u128` amount can meaningfully carry.
 const MAX_DECIMALS: u32 = 30;
 

@@ -222,80 +222,67 @@ fn query_from(query: JsValue) -> Result<admin::Query, JsError> {
     Ok(serde_wasm_bindgen::from_value(query)?)
 }
 
-/// The admin ICO ledger held in columns (`new IcoRows(arrowBytes, product)`).
+/// An admin table held in columns: the ICO ledger, the users, or one side of a staking screen,
+/// made by `loadIcoRows`, `loadUserRows` or `loadStakeRows`. Every table answers the same calls
+/// (`lvlx_core::admin::engine::Table`).
 #[wasm_bindgen]
-pub struct IcoRows(admin::ico::IcoTable);
+pub struct AdminRows(Box<dyn admin::engine::Table>);
 
-#[wasm_bindgen]
-impl IcoRows {
-    /// Takes the bytes of an Arrow IPC stream (copied once into the core).
-    #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &[u8], product: &str) -> Result<IcoRows, JsError> {
-        Ok(IcoRows(
-            admin::ico::IcoTable::load(bytes, product).map_err(js_error)?,
-        ))
-    }
-    #[wasm_bindgen(getter)]
-    pub fn length(&self) -> usize {
-        self.0.len()
-    }
-    /// `{start, end}` of the data at the viewer's offset (today when empty).
-    pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
-        let (start, end) = self.0.range(offset_minutes, now_ms as i64);
-        Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
-    }
-    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, totals}`.
-    pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
-        let query = query_from(query)?;
-        let totals = self.0.query(&query).map_err(js_error)?.to_json();
-        Ok(to_js(
-            &serde_json::json!({ "kept": self.0.kept(), "totals": totals }),
-        )?)
-    }
-    pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
-        Ok(to_js(&self.0.page(from, len))?)
-    }
-    pub fn daily(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
-        Ok(to_js(&self.0.daily(offset_minutes))?)
-    }
-    pub fn csv(&self) -> String {
-        self.0.csv()
-    }
+/// `loadIcoRows(arrowBytes, product)`: the ICO ledger (bytes copied once into the core).
+#[wasm_bindgen(js_name = loadIcoRows)]
+pub fn load_ico_rows(bytes: &[u8], product: &str) -> Result<AdminRows, JsError> {
+    let table = admin::ico::IcoTable::load(bytes, product).map_err(js_error)?;
+    Ok(AdminRows(Box::new(table)))
 }
 
-/// The admin users table held in columns (`new UserRows(arrowBytes)`).
-#[wasm_bindgen]
-pub struct UserRows(admin::users::UserTable);
+/// `loadUserRows(arrowBytes)`: the members.
+#[wasm_bindgen(js_name = loadUserRows)]
+pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
+    let table = admin::users::UserTable::load(bytes).map_err(js_error)?;
+    Ok(AdminRows(Box::new(table)))
+}
+
+/// `loadStakeRows(arrowBytes, "nft" | "lvlx", "entries" | "stakers", nowMs)`.
+#[wasm_bindgen(js_name = loadStakeRows)]
+pub fn load_stake_rows(
+    bytes: &[u8],
+    kind: &str,
+    side: &str,
+    now_ms: f64,
+) -> Result<AdminRows, JsError> {
+    use admin::stakes::{Kind, Side, StakeTable};
+    let kind = Kind::parse(kind).ok_or_else(|| internal(format!("unknown stakes {kind}")))?;
+    let side = match side {
+        "entries" => Side::Entries,
+        "stakers" => Side::Stakers,
+        _ => return Err(internal(format!("unknown side {side}"))),
+    };
+    let table = StakeTable::load(bytes, kind, side, whole_number(now_ms)?).map_err(js_error)?;
+    Ok(AdminRows(Box::new(table)))
+}
 
 #[wasm_bindgen]
-impl UserRows {
-    #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &[u8]) -> Result<UserRows, JsError> {
-        Ok(UserRows(
-            admin::users::UserTable::load(bytes).map_err(js_error)?,
-        ))
-    }
+impl AdminRows {
     #[wasm_bindgen(getter)]
     pub fn length(&self) -> usize {
         self.0.len()
     }
+    /// `{start, end}` of the date column at the viewer's offset (today when empty); both null
+    /// for a table without a date filter.
     pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
-        let (start, end) = self.0.range(offset_minutes, now_ms as i64);
+        let (start, end) = self.0.range(offset_minutes, now_ms as i64).unzip();
         Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
     }
-    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, summary}`.
+    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, totals | summary}`.
     pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
         let query = query_from(query)?;
-        let summary = self.0.query(&query).map_err(js_error)?.clone();
-        Ok(to_js(
-            &serde_json::json!({ "kept": self.0.kept(), "summary": summary }),
-        )?)
+        Ok(to_js(&self.0.query(&query).map_err(js_error)?)?)
     }
     pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
-        Ok(to_js(&self.0.page(from, len))?)
+        Ok(to_js(&self.0.page(from, len).map_err(js_error)?)?)
     }
     pub fn daily(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
-        Ok(to_js(&self.0.daily(offset_minutes))?)
+        Ok(to_js(&self.0.daily(offset_minutes).map_err(js_error)?)?)
     }
     pub fn csv(&self) -> String {
         self.0.csv()
@@ -310,55 +297,6 @@ pub fn seal_for_transport(value: &str, pass_key: &str, nonce: &[u8]) -> Result<S
         .try_into()
         .map_err(|_| internal("the nonce must be 12 bytes"))?;
     Ok(crate::seal::seal_for_transport(value, pass_key, nonce))
-}
-
-/// One side of an admin staking screen held in columns:
-/// `new StakeRows(arrowBytes, "nft" | "lvlx", "entries" | "stakers", nowMs)`.
-#[wasm_bindgen]
-pub struct StakeRows(admin::stakes::StakeTable);
-
-#[wasm_bindgen]
-impl StakeRows {
-    #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &[u8], kind: &str, side: &str, now_ms: f64) -> Result<StakeRows, JsError> {
-        use admin::stakes::{Kind, Side};
-        let kind = Kind::parse(kind).ok_or_else(|| internal(format!("unknown stakes {kind}")))?;
-        let side = match side {
-            "entries" => Side::Entries,
-            "stakers" => Side::Stakers,
-            _ => return Err(internal(format!("unknown side {side}"))),
-        };
-        let table = admin::stakes::StakeTable::load(bytes, kind, side, whole_number(now_ms)?)
-            .map_err(js_error)?;
-        Ok(StakeRows(table))
-    }
-    #[wasm_bindgen(getter)]
-    pub fn length(&self) -> usize {
-        self.0.len()
-    }
-    /// `{start, end}` of the release dates (entries), `{start: null, end: null}` for stakers.
-    pub fn range(&self, offset_minutes: i32, now_ms: f64) -> Result<JsValue, JsError> {
-        let (start, end) = self.0.range(offset_minutes, now_ms as i64).unzip();
-        Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
-    }
-    /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, summary}`.
-    pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
-        let query = query_from(query)?;
-        let kind = self.0.kind();
-        let summary = self.0.query(&query).map_err(js_error)?.to_json(kind);
-        Ok(to_js(
-            &serde_json::json!({ "kept": self.0.kept(), "summary": summary }),
-        )?)
-    }
-    pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
-        Ok(match self.0.side() {
-            admin::stakes::Side::Entries => to_js(&self.0.entries_page(from, len))?,
-            admin::stakes::Side::Stakers => to_js(&self.0.stakers_page(from, len))?,
-        })
-    }
-    pub fn csv(&self) -> String {
-        self.0.csv()
-    }
 }
 
 /// `siweMessage(domain, address, statement, uri, nonce, issuedAtMs, expirationMs)`: the EIP-4361

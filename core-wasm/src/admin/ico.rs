@@ -2,12 +2,13 @@
 //! (token = the product) and retirements (any other token), each amount in its token's base
 //! units.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use super::columns::Frame;
-use super::{millis_bounds, needle, BitSet, Direction, Kept, Query, TableError, View, DAY_MS};
+use serde_json::Value;
+
+use super::engine::{csv, date_slice, per_day, sort_column, to_value, Engine, Table};
+use super::{needle, BitSet, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::{LVLX_DECIMALS, USDT_DECIMALS};
 
@@ -62,7 +63,7 @@ impl Ledger {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn encode<'a>(rows: impl IntoIterator<Item = &'a Transaction>) -> Result<Vec<u8>, TableError> {
     let mut ledger = Ledger::default();
-    let mut keys = HashMap::new();
+    let mut keys = std::collections::HashMap::new();
     for row in rows {
         let next = ledger.emails.len() as u32;
         let key = *keys.entry(row.email.clone()).or_insert(next);
@@ -226,11 +227,11 @@ pub struct IcoTable {
     product: String,
     /// Per email key: lowercased email, for search.
     emails_lower: Vec<String>,
-    /// Whole-table ascending permutations, built on first use per sort column.
-    permutations: HashMap<&'static str, Vec<u32>>,
-    view: View,
+    engine: Engine,
     totals: Totals,
 }
+
+const SORTS: [&str; 4] = [CREATED_AT, EMAIL, TOKEN, AMOUNT];
 
 impl IcoTable {
     pub fn load(bytes: &[u8], product: &str) -> Result<IcoTable, TableError> {
@@ -247,8 +248,7 @@ impl IcoTable {
             frame,
             product: product.to_string(),
             emails_lower,
-            permutations: HashMap::new(),
-            view: View::default(),
+            engine: Engine::default(),
             totals: Totals::default(),
         };
         table.query(&Query::default())?;
@@ -275,8 +275,7 @@ impl IcoTable {
 
     /// Applies a query: keeps the rows in range that match the search, sums them, sorts them.
     pub fn query(&mut self, query: &Query) -> Result<&Totals, TableError> {
-        let (lo, hi) = millis_bounds(query)?;
-        let created = self.frame.times(CREATED_AT)?;
+        let (from, to) = date_slice(self.frame.times(CREATED_AT)?, query)?;
         let (email_keys, _) = self.frame.keyed(EMAIL)?;
         let (token_keys, tokens) = self.frame.keyed(TOKEN)?;
         let amounts = self.frame.amounts(AMOUNT)?;
@@ -290,42 +289,32 @@ impl IcoTable {
             }
             set
         });
-        // Rows are in date order: the range is one slice.
-        let from = created.partition_point(|&t| t < lo);
-        let to = created.partition_point(|&t| t < hi);
-
         let mut users = BitSet::new(self.emails_lower.len());
         let mut user_count = 0u64;
         // Per token key: rows and amount sum.
         let mut per_token = vec![(0u64, 0u128); tokens.len()];
         let mut overflow = false;
+        let mut count = |row: usize| {
+            user_count += u64::from(users.insert(email_keys[row] as usize));
+            let slot = &mut per_token[token_keys[row] as usize];
+            slot.0 += 1;
+            let (sum, over) = slot.1.overflowing_add(amounts[row] as u128);
+            slot.1 = sum;
+            overflow |= over;
+        };
         let kept = match &matching {
+            // A date range alone: one contiguous slice, summed without a row list.
             None => {
-                // A date range alone: one contiguous slice, summed without a row list.
-                for row in from..to {
-                    user_count += u64::from(users.insert(email_keys[row] as usize));
-                    let slot = &mut per_token[token_keys[row] as usize];
-                    slot.0 += 1;
-                    let (sum, over) = slot.1.overflowing_add(amounts[row] as u128);
-                    slot.1 = sum;
-                    overflow |= over;
-                }
+                (from..to).for_each(&mut count);
                 Kept::Range(from as u32, to as u32)
             }
             Some(set) => {
                 let mut kept = Vec::new();
-                for row in from..to {
-                    let key = email_keys[row] as usize;
-                    if !set.contains(key) {
-                        continue;
+                for (row, &key) in email_keys.iter().enumerate().take(to).skip(from) {
+                    if set.contains(key as usize) {
+                        kept.push(row as u32);
+                        count(row);
                     }
-                    kept.push(row as u32);
-                    user_count += u64::from(users.insert(key));
-                    let slot = &mut per_token[token_keys[row] as usize];
-                    slot.0 += 1;
-                    let (sum, over) = slot.1.overflowing_add(amounts[row] as u128);
-                    slot.1 = sum;
-                    overflow |= over;
                 }
                 Kept::Rows(kept)
             }
@@ -343,56 +332,41 @@ impl IcoTable {
             }
         }
         self.totals = totals;
-        self.view = View::new(kept);
+        self.engine.keep(kept);
         if let Some(sort) = &query.sort {
-            let column = match sort.column.as_str() {
-                CREATED_AT => CREATED_AT,
-                EMAIL => EMAIL,
-                TOKEN => TOKEN,
-                AMOUNT => AMOUNT,
-                other => return Err(TableError::SortColumn(other.to_string())),
-            };
-            self.sort(column, sort.direction)?;
+            self.sort(sort_column(sort, SORTS)?, sort.direction)?;
         }
         Ok(&self.totals)
     }
 
     fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
-        let rows = self.len();
         if column == CREATED_AT {
-            self.view.by_date(direction);
+            self.engine.by_date(direction);
             return Ok(());
         }
-        if !self.permutations.contains_key(column) {
-            let permutation = match column {
-                EMAIL => {
-                    let (keys, values) = self.frame.keyed(EMAIL)?;
-                    let ranks = super::text_ranks(values.iter());
-                    super::permutation_by(rows, |r| ranks[keys[r] as usize])
-                }
-                TOKEN => {
-                    let (keys, values) = self.frame.keyed(TOKEN)?;
+        let rows = self.frame.rows();
+        let frame = &self.frame;
+        self.engine.sort_by(column, direction, rows, || {
+            Ok(match column {
+                EMAIL | TOKEN => {
+                    let (keys, values) = frame.keyed(column)?;
                     let ranks = super::text_ranks(values.iter());
                     super::permutation_by(rows, |r| ranks[keys[r] as usize])
                 }
                 _ => {
                     // Compare values, not base units: USDT has 12 fewer decimals than LVLX.
-                    let (keys, values) = self.frame.keyed(TOKEN)?;
+                    let (keys, values) = frame.keyed(TOKEN)?;
                     let scale: Vec<u128> = values
                         .iter()
                         .map(|t| 10u128.pow(LVLX_DECIMALS - token_decimals(t)))
                         .collect();
-                    let amounts = self.frame.amounts(AMOUNT)?;
+                    let amounts = frame.amounts(AMOUNT)?;
                     super::permutation_by_amount(rows, |r| {
                         (amounts[r] as u128).saturating_mul(scale[keys[r] as usize])
                     })
                 }
-            };
-            self.permutations.insert(column, permutation);
-        }
-        let permutation = &self.permutations[column];
-        self.view.sort_by(permutation, direction, rows);
-        Ok(())
+            })
+        })
     }
 
     pub fn totals(&self) -> &Totals {
@@ -401,11 +375,11 @@ impl IcoTable {
 
     /// Rows kept by the last query.
     pub fn kept(&self) -> usize {
-        self.view.len()
+        self.engine.kept()
     }
 
     pub fn page(&self, from: usize, len: usize) -> Vec<Row> {
-        self.view
+        self.engine
             .page(from, len)
             .into_iter()
             .map(|(n, row)| self.row(n, row as usize))
@@ -413,48 +387,42 @@ impl IcoTable {
     }
 
     fn row(&self, n: usize, row: usize) -> Row {
-        let created = self.created();
         let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
-        let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
         let token = tokens.get(token_keys[row] as usize);
-        let units = amounts[row] as u128;
+        let units = self.frame.amounts(AMOUNT).expect("checked at load")[row] as u128;
         Row {
             n,
             email: emails.get(email_keys[row] as usize).to_string(),
-            created_at: created[row],
+            created_at: self.created()[row],
             purchase: token == self.product,
             purchased_token: token.to_string(),
             amount: units.to_string(),
-            amount_text: amount::format_fixed(units, token_decimals(token), 2).unwrap_or_default(),
+            amount_text: amount::format_token(units, token),
         }
     }
 
     /// Purchases per day of the kept rows, at the viewer's offset.
     pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
-        let created = self.created();
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
         let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
         let purchase: Vec<bool> = tokens.iter().map(|t| t == self.product).collect();
-        let offset_ms = i64::from(offset_minutes) * 60_000;
-        let mut days: Vec<(i64, u64, Units)> = Vec::new();
-        for row in self.view.kept.iter() {
-            let row = row as usize;
-            if !purchase[token_keys[row] as usize] {
-                continue;
-            }
-            let day = (created[row] + offset_ms).div_euclid(DAY_MS);
-            match days.last_mut() {
-                Some(last) if last.0 == day => {
-                    last.1 += 1;
-                    last.2 = last.2.saturating_add(amounts[row] as u128);
+        let days = per_day(
+            self.created(),
+            self.engine.kept_rows(),
+            offset_minutes,
+            |day: &mut (u64, Units), row| {
+                if !purchase[token_keys[row] as usize] {
+                    return false;
                 }
-                _ => days.push((day, 1, amounts[row] as u128)),
-            }
-        }
+                day.0 += 1;
+                day.1 = day.1.saturating_add(amounts[row] as u128);
+                true
+            },
+        );
         days.into_iter()
-            .map(|(day, purchases, lvlx)| Day {
-                day: crate::date::calendar_date(day * DAY_MS, 0).unwrap_or_default(),
+            .map(|(day, (purchases, lvlx))| Day {
+                day,
                 purchases,
                 lvlx: lvlx.to_string(),
                 usdt: amount::lvlx_to_usdt(lvlx),
@@ -464,34 +432,54 @@ impl IcoTable {
 
     /// The kept rows in display order as CSV, amounts exact.
     pub fn csv(&self) -> String {
-        let mut out = String::from("n,email,createdAt,operation,coin,amount\n");
         let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
         let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
         let created = self.created();
-        for (n, row) in self.view.rows() {
-            let row = row as usize;
-            let token = tokens.get(token_keys[row] as usize);
-            out.push_str(&n.to_string());
-            out.push(',');
-            super::csv_field(&mut out, emails.get(email_keys[row] as usize));
-            out.push(',');
-            out.push_str(&super::iso(created[row]));
-            out.push(',');
-            out.push_str(if token == self.product {
-                "purchase"
-            } else {
-                "retirement"
-            });
-            out.push(',');
-            super::csv_field(&mut out, token);
-            out.push(',');
-            out.push_str(
-                &amount::format_units(amounts[row] as u128, token_decimals(token))
-                    .unwrap_or_default(),
-            );
-            out.push('\n');
-        }
-        out
+        csv(
+            "n,email,createdAt,operation,coin,amount",
+            self.engine.rows(),
+            |out, row| {
+                let token = tokens.get(token_keys[row] as usize);
+                out.push(',');
+                super::csv_field(out, emails.get(email_keys[row] as usize));
+                out.push(',');
+                out.push_str(&super::iso(created[row]));
+                out.push(',');
+                out.push_str(if token == self.product {
+                    "purchase"
+                } else {
+                    "retirement"
+                });
+                out.push(',');
+                super::csv_field(out, token);
+                out.push(',');
+                let units = amounts[row] as u128;
+                let decimals = token_decimals(token);
+                out.push_str(&amount::format_units(units, decimals).expect("6 or 18 decimals"));
+            },
+        )
+    }
+}
+
+impl Table for IcoTable {
+    fn len(&self) -> usize {
+        IcoTable::len(self)
+    }
+    fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
+        Some(IcoTable::range(self, offset_minutes, now_ms))
+    }
+    fn query(&mut self, query: &Query) -> Result<Value, TableError> {
+        let totals = IcoTable::query(self, query)?.to_json();
+        Ok(serde_json::json!({ "kept": self.kept(), "totals": totals }))
+    }
+    fn page(&self, from: usize, len: usize) -> Result<Value, TableError> {
+        to_value(&IcoTable::page(self, from, len))
+    }
+    fn daily(&self, offset_minutes: i32) -> Result<Value, TableError> {
+        to_value(&IcoTable::daily(self, offset_minutes))
+    }
+    fn csv(&self) -> String {
+        IcoTable::csv(self)
     }
 }

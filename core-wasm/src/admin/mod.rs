@@ -7,6 +7,7 @@
 //! date ascending (SPEC §9).
 
 pub mod columns;
+pub mod engine;
 pub mod ico;
 pub mod stakes;
 pub mod users;
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::date::parse_day;
 
-const DAY_MS: i64 = 86_400_000;
+pub(crate) const DAY_MS: i64 = 86_400_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {

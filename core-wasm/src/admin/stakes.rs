@@ -13,13 +13,12 @@
 //! - `totalLVLXByNFT` sums the current LVLX rewards, `totalUSDTByNFT` is their USDT value
 //!   (LVLX ÷ 10, DESIGN §6), and likewise per staker (`total`, `totalUSDT`) and per entry.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::columns::{Frame, Texts};
-use super::{millis_bounds, needle, BitSet, Direction, Kept, Query, TableError, View};
+use super::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
+use super::{needle, BitSet, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
 use crate::LVLX_DECIMALS;
@@ -67,7 +66,7 @@ impl Kind {
 }
 
 fn lvlx_text(units: Units) -> String {
-    amount::format_fixed(units, LVLX_DECIMALS, 2).unwrap_or_default()
+    amount::format_lvlx(units)
 }
 
 /// A staker as the server writes it.
@@ -342,8 +341,7 @@ pub struct StakeTable {
     totals: Vec<StakerTotals>,
     names_lower: Vec<String>,
     emails_lower: Vec<String>,
-    permutations: HashMap<&'static str, Vec<u32>>,
-    view: View,
+    engine: Engine,
     tally: Tally,
 }
 
@@ -408,8 +406,7 @@ impl StakeTable {
             frame,
             names_lower,
             emails_lower,
-            permutations: HashMap::new(),
-            view: View::default(),
+            engine: Engine::default(),
             tally: Tally::default(),
         };
         table.group()?;
@@ -488,10 +485,7 @@ impl StakeTable {
         let mut tally = TallyBuilder::default();
         let kept = match self.side {
             Side::Entries => {
-                let (lo, hi) = millis_bounds(query)?;
-                let release = self.frame.times(RELEASE)?;
-                let from = release.partition_point(|&t| t < lo);
-                let to = release.partition_point(|&t| t < hi);
+                let (from, to) = date_slice(self.frame.times(RELEASE)?, query)?;
                 for row in from..to {
                     tally.add(&self.stake(row), self.now_ms)?;
                 }
@@ -522,17 +516,15 @@ impl StakeTable {
             }
         };
         self.tally = tally.finish();
-        self.view = View::new(kept);
+        self.engine.keep(kept);
         if let Some(sort) = &query.sort {
             let allowed: &[&'static str] = match self.side {
                 Side::Entries => &ENTRY_SORTS,
                 Side::Stakers => &STAKER_SORTS,
             };
-            let column = allowed
-                .iter()
-                .copied()
-                .find(|c| *c == sort.column && (*c != NFT_ID || self.kind == Kind::Nft))
-                .ok_or_else(|| TableError::SortColumn(sort.column.clone()))?;
+            let kind = self.kind;
+            let allowed = allowed.iter().copied();
+            let column = sort_column(sort, allowed.filter(|c| *c != NFT_ID || kind == Kind::Nft))?;
             self.sort(column, sort.direction)?;
         }
         Ok(&self.tally)
@@ -540,7 +532,7 @@ impl StakeTable {
 
     fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
         if self.side == Side::Entries && column == RELEASE {
-            self.view.by_date(direction);
+            self.engine.by_date(direction);
             return Ok(());
         }
         // USDT rewards are a tenth of the LVLX rewards: the same order.
@@ -550,44 +542,37 @@ impl StakeTable {
             column
         };
         let rows = self.len();
-        if !self.permutations.contains_key(column) {
-            let permutation = match (self.side, column) {
+        let (side, frame, totals) = (self.side, &self.frame, &self.totals);
+        self.engine.sort_by(column, direction, rows, || {
+            Ok(match (side, column) {
                 (_, NAMES | EMAIL | WALLET) => {
-                    let (keys, values) = self.frame.keyed(column)?;
+                    let (keys, values) = frame.keyed(column)?;
                     let ranks = super::text_ranks(values.iter());
-                    match self.side {
+                    match side {
                         Side::Entries => super::permutation_by(rows, |r| ranks[keys[r] as usize]),
                         Side::Stakers => super::permutation_by(rows, |r| ranks[r]),
                     }
                 }
                 (Side::Entries, START) => {
-                    let values = self.frame.times(START)?;
+                    let values = frame.times(START)?;
                     super::permutation_by(rows, |r| values[r])
                 }
                 (Side::Entries, NFT_ID) => {
-                    let values = self.frame.counts(NFT_ID)?;
+                    let values = frame.counts(NFT_ID)?;
                     super::permutation_by(rows, |r| values[r])
                 }
                 (Side::Entries, _) => {
-                    let values = self.frame.amounts(column)?;
+                    let values = frame.amounts(column)?;
                     super::permutation_by_amount(rows, |r| values[r] as u128)
                 }
-                (Side::Stakers, ENTRIES) => super::permutation_by(rows, |r| self.totals[r].entries),
-                (Side::Stakers, AMOUNT) => {
-                    super::permutation_by_amount(rows, |r| self.totals[r].amount)
-                }
+                (Side::Stakers, ENTRIES) => super::permutation_by(rows, |r| totals[r].entries),
+                (Side::Stakers, AMOUNT) => super::permutation_by_amount(rows, |r| totals[r].amount),
                 (Side::Stakers, STAKING) => {
-                    super::permutation_by_amount(rows, |r| self.totals[r].locked)
+                    super::permutation_by_amount(rows, |r| totals[r].locked)
                 }
-                (Side::Stakers, _) => {
-                    super::permutation_by_amount(rows, |r| self.totals[r].interests)
-                }
-            };
-            self.permutations.insert(column, permutation);
-        }
-        self.view
-            .sort_by(&self.permutations[column], direction, rows);
-        Ok(())
+                (Side::Stakers, _) => super::permutation_by_amount(rows, |r| totals[r].interests),
+            })
+        })
     }
 
     pub fn tally(&self) -> &Tally {
@@ -595,11 +580,11 @@ impl StakeTable {
     }
 
     pub fn kept(&self) -> usize {
-        self.view.len()
+        self.engine.kept()
     }
 
     pub fn entries_page(&self, from: usize, len: usize) -> Vec<EntryRow> {
-        self.view
+        self.engine
             .page(from, len)
             .into_iter()
             .map(|(n, row)| self.entry_row(n, row as usize))
@@ -607,7 +592,7 @@ impl StakeTable {
     }
 
     pub fn stakers_page(&self, from: usize, len: usize) -> Vec<StakerRow> {
-        self.view
+        self.engine
             .page(from, len)
             .into_iter()
             .map(|(n, key)| self.staker_row(n, key as usize))
@@ -678,74 +663,90 @@ impl StakeTable {
 
     /// The kept rows in display order, exact amounts, as CSV.
     pub fn csv(&self) -> String {
-        let mut out = String::new();
-        let exact = |units: &str, kind: Kind| match kind {
+        let lvlx = |units: Units| amount::format_units(units, LVLX_DECIMALS).expect("18 decimals");
+        let kind = self.kind;
+        let exact = move |units: Units| match kind {
             Kind::Nft => units.to_string(),
-            Kind::Lvlx => amount::format_units(row_units(units), LVLX_DECIMALS).unwrap_or_default(),
+            Kind::Lvlx => lvlx(units),
         };
-        let lvlx = |units: &str| exact(units, Kind::Lvlx);
+        let nft = self.kind == Kind::Nft;
         match self.side {
             Side::Entries => {
-                out.push_str("n,names,email,wallet,");
-                if self.kind == Kind::Nft {
-                    out.push_str("NFTId,");
-                }
-                out.push_str("amount,startDate,withdrawDate,currentInterests,rewardUSDT,interestWithdrawalAmount\n");
-                for (n, row) in self.view.rows() {
-                    let r = self.entry_row(n, row as usize);
-                    out.push_str(&n.to_string());
+                let header = format!(
+                    "n,names,email,wallet,{}amount,startDate,withdrawDate,currentInterests,rewardUSDT,interestWithdrawalAmount",
+                    if nft { "NFTId," } else { "" }
+                );
+                csv(&header, self.engine.rows(), |out, row| {
+                    let stake = self.stake(row);
+                    let r = self.entry_row(0, row);
                     for field in [&r.names, &r.email, &r.wallet] {
                         out.push(',');
-                        super::csv_field(&mut out, field);
+                        super::csv_field(out, field);
                     }
                     if let Some(id) = r.nft_id {
                         out.push_str(&format!(",{id}"));
                     }
                     out.push_str(&format!(
-                        ",{},{},{},{},{},{}\n",
-                        exact(&r.amount, self.kind),
-                        super::iso(r.start_date),
-                        super::iso(r.withdraw_date),
-                        lvlx(&r.current_interests),
+                        ",{},{},{},{},{},{}",
+                        exact(stake.amount),
+                        super::iso(stake.start),
+                        super::iso(stake.release),
+                        lvlx(stake.interests),
                         r.reward_usdt,
-                        lvlx(&r.interest_withdrawal_amount),
+                        lvlx(stake.withdrawn),
                     ));
-                }
+                })
             }
             Side::Stakers => {
-                out.push_str("n,names,email,wallet,entries,amount,staking,");
-                if self.kind == Kind::Nft {
-                    for id in 1..=NFT_IDS {
-                        out.push_str(&format!("NFT{id},"));
-                    }
-                }
-                out.push_str("total,totalUSDT\n");
-                for (n, key) in self.view.rows() {
-                    let r = self.staker_row(n, key as usize);
-                    out.push_str(&n.to_string());
+                let ids: String = (1..=NFT_IDS).map(|id| format!("NFT{id},")).collect();
+                let header = format!(
+                    "n,names,email,wallet,entries,amount,staking,{}total,totalUSDT",
+                    if nft { ids.as_str() } else { "" }
+                );
+                csv(&header, self.engine.rows(), |out, key| {
+                    let t = &self.totals[key];
+                    let r = self.staker_row(0, key);
                     for field in [&r.names, &r.email, &r.wallet] {
                         out.push(',');
-                        super::csv_field(&mut out, field);
+                        super::csv_field(out, field);
                     }
                     out.push_str(&format!(
                         ",{},{},{},",
-                        r.entries,
-                        exact(&r.amount, self.kind),
-                        exact(&r.staking, self.kind)
+                        t.entries,
+                        exact(t.amount),
+                        exact(t.locked)
                     ));
                     for count in &r.by_id {
                         out.push_str(&format!("{count},"));
                     }
-                    out.push_str(&format!("{},{}\n", lvlx(&r.total), r.total_usdt));
-                }
+                    out.push_str(&format!("{},{}", lvlx(t.interests), r.total_usdt));
+                })
             }
         }
-        out
     }
 }
 
-fn row_units(text: &str) -> Units {
-    amount::parse_base(text).unwrap_or(0)
+impl Table for StakeTable {
+    fn len(&self) -> usize {
+        StakeTable::len(self)
+    }
+    fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
+        StakeTable::range(self, offset_minutes, now_ms)
+    }
+    fn query(&mut self, query: &Query) -> Result<Value, TableError> {
+        let kind = self.kind;
+        let summary = StakeTable::query(self, query)?.to_json(kind);
+        Ok(serde_json::json!({ "kept": self.kept(), "summary": summary }))
+    }
+    fn page(&self, from: usize, len: usize) -> Result<Value, TableError> {
+        match self.side {
+            Side::Entries => to_value(&self.entries_page(from, len)),
+            Side::Stakers => to_value(&self.stakers_page(from, len)),
+        }
+    }
+    fn csv(&self) -> String {
+        StakeTable::csv(self)
+    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! The admin users table (SPEC §2 "Admin users table", §3 admin user row and user general
 //! summary). Rows arrive in registration order.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
+use serde_json::Value;
 
 use super::columns::Frame;
+use super::engine::{csv, date_slice, per_day, sort_column, to_value, Engine, Table};
 use super::ico::base;
-use super::{millis_bounds, needle, Direction, Kept, Query, TableError, View, DAY_MS};
+use super::{needle, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
 use crate::LVLX_DECIMALS;
@@ -183,10 +183,13 @@ pub struct UserTable {
     frame: Frame,
     names_lower: Vec<String>,
     emails_lower: Vec<String>,
-    permutations: HashMap<&'static str, Vec<u32>>,
-    view: View,
+    engine: Engine,
     summary: Summary,
 }
+
+const SORTS: [&str; 9] = [
+    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK,
+];
 
 impl UserTable {
     pub fn load(bytes: &[u8]) -> Result<UserTable, TableError> {
@@ -207,8 +210,7 @@ impl UserTable {
             frame,
             names_lower,
             emails_lower,
-            permutations: HashMap::new(),
-            view: View::default(),
+            engine: Engine::default(),
             summary: Summary::default(),
         };
         table.query(&Query::default())?;
@@ -232,14 +234,11 @@ impl UserTable {
     }
 
     pub fn query(&mut self, query: &Query) -> Result<&Summary, TableError> {
-        let (lo, hi) = millis_bounds(query)?;
-        let created = self.frame.times(CREATED_AT)?;
+        let (from, to) = date_slice(self.frame.times(CREATED_AT)?, query)?;
         let wallets = self.frame.texts(WALLET)?;
         let lvlx = self.frame.amounts(LVLX)?;
         let rewards = self.frame.amounts(REWARDS)?;
         let needle = needle(&query.search);
-        let from = created.partition_point(|&t| t < lo);
-        let to = created.partition_point(|&t| t < hi);
         let mut kept = Vec::new();
         let mut summary = SummaryBuilder::default();
         for row in from..to {
@@ -255,30 +254,24 @@ impl UserTable {
             summary.add(has_wallet, lvlx[row] as u128, rewards[row] as u128)?;
         }
         self.summary = summary.finish()?;
-        self.view = View::new(Kept::Rows(kept));
+        self.engine.keep(Kept::Rows(kept));
         if let Some(sort) = &query.sort {
-            let column = [
-                NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK,
-            ]
-            .into_iter()
-            .find(|c| *c == sort.column)
-            .ok_or_else(|| TableError::SortColumn(sort.column.clone()))?;
-            self.sort(column, sort.direction)?;
+            self.sort(sort_column(sort, SORTS)?, sort.direction)?;
         }
         Ok(&self.summary)
     }
 
     fn sort(&mut self, column: &'static str, direction: Direction) -> Result<(), TableError> {
-        let rows = self.len();
         if column == CREATED_AT {
-            self.view.by_date(direction);
+            self.engine.by_date(direction);
             return Ok(());
         }
         // The USDT value is a tenth of the LVLX: the same order.
         let column = if column == USDT { LVLX } else { column };
-        if !self.permutations.contains_key(column) {
-            let frame = &self.frame;
-            let permutation = match column {
+        let rows = self.len();
+        let frame = &self.frame;
+        self.engine.sort_by(column, direction, rows, || {
+            Ok(match column {
                 REFERRED => {
                     let values = frame.counts(REFERRED)?;
                     super::permutation_by(rows, |r| values[r])
@@ -292,12 +285,8 @@ impl UserTable {
                     let ranks = super::text_ranks((0..rows).map(|r| values.get(r)));
                     super::permutation_by(rows, |r| ranks[r])
                 }
-            };
-            self.permutations.insert(column, permutation);
-        }
-        self.view
-            .sort_by(&self.permutations[column], direction, rows);
-        Ok(())
+            })
+        })
     }
 
     pub fn summary(&self) -> &Summary {
@@ -305,27 +294,38 @@ impl UserTable {
     }
 
     pub fn kept(&self) -> usize {
-        self.view.len()
+        self.engine.kept()
     }
 
     pub fn page(&self, from: usize, len: usize) -> Vec<Row> {
-        self.view
+        self.engine
             .page(from, len)
             .into_iter()
             .map(|(n, row)| self.row(n, row as usize))
             .collect()
     }
 
+    /// Row `row`'s amounts in base units (the columns were checked at load).
+    fn units(&self, row: usize) -> (Units, Units) {
+        let amount = |name| self.frame.amounts(name).expect("checked at load")[row] as u128;
+        (amount(LVLX), amount(REWARDS))
+    }
+
     fn row(&self, n: usize, row: usize) -> Row {
         let frame = &self.frame;
-        let text = |name| frame.texts(name).map(|v| v.get(row).to_string());
-        let lvlx = frame.amounts(LVLX).map_or(0, |v| v[row] as u128);
-        let rewards = frame.amounts(REWARDS).map_or(0, |v| v[row] as u128);
-        let wallet = text(WALLET).unwrap_or_default();
+        let text = |name| {
+            frame
+                .texts(name)
+                .expect("checked at load")
+                .get(row)
+                .to_string()
+        };
+        let (lvlx, rewards) = self.units(row);
+        let wallet = text(WALLET);
         Row {
             n,
-            names: text(NAMES).unwrap_or_default(),
-            email: text(EMAIL).unwrap_or_default(),
+            names: text(NAMES),
+            email: text(EMAIL),
             created_at: self.created()[row],
             wallet_short: if wallet.is_empty() {
                 String::new()
@@ -333,69 +333,79 @@ impl UserTable {
                 short_wallet(&wallet)
             },
             wallet,
-            total_referred_members: frame.counts(REFERRED).map_or(0, |v| v[row]),
+            total_referred_members: frame.counts(REFERRED).expect("checked at load")[row],
             total_lvlx: lvlx.to_string(),
-            total_lvlx_text: amount::format_fixed(lvlx, LVLX_DECIMALS, 2).unwrap_or_default(),
+            total_lvlx_text: amount::format_lvlx(lvlx),
             total_usdt: amount::lvlx_to_usdt(lvlx),
             add_rewards: rewards.to_string(),
-            add_rewards_text: amount::format_fixed(rewards, LVLX_DECIMALS, 2).unwrap_or_default(),
-            rank: text(RANK).unwrap_or_default(),
+            add_rewards_text: amount::format_lvlx(rewards),
+            rank: text(RANK),
         }
     }
 
     /// Registrations per day of the kept rows, at the viewer's offset.
     pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
-        let created = self.created();
-        let offset_ms = i64::from(offset_minutes) * 60_000;
-        let mut days: Vec<(i64, u64)> = Vec::new();
-        for row in self.view.kept.iter() {
-            let day = (created[row as usize] + offset_ms).div_euclid(DAY_MS);
-            match days.last_mut() {
-                Some(last) if last.0 == day => last.1 += 1,
-                _ => days.push((day, 1)),
-            }
-        }
-        days.into_iter()
-            .map(|(day, registrations)| Day {
-                day: crate::date::calendar_date(day * DAY_MS, 0).unwrap_or_default(),
-                registrations,
-            })
-            .collect()
+        per_day(
+            self.created(),
+            self.engine.kept_rows(),
+            offset_minutes,
+            |registrations: &mut u64, _| {
+                *registrations += 1;
+                true
+            },
+        )
+        .into_iter()
+        .map(|(day, registrations)| Day { day, registrations })
+        .collect()
     }
 
     pub fn csv(&self) -> String {
-        let mut out = String::from(
-            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank\n",
-        );
-        for (n, row) in self.view.rows() {
-            let r = self.row(n, row as usize);
-            out.push_str(&n.to_string());
-            for field in [&r.names, &r.email] {
+        let exact = |units| amount::format_units(units, LVLX_DECIMALS).expect("18 decimals");
+        csv(
+            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank",
+            self.engine.rows(),
+            |out, row| {
+                let r = self.row(0, row);
+                let (lvlx, rewards) = self.units(row);
+                for field in [&r.names, &r.email] {
+                    out.push(',');
+                    super::csv_field(out, field);
+                }
                 out.push(',');
-                super::csv_field(&mut out, field);
-            }
-            out.push(',');
-            out.push_str(&super::iso(r.created_at));
-            out.push(',');
-            out.push_str(&r.wallet);
-            out.push_str(&format!(",{},", r.total_referred_members));
-            out.push_str(
-                &amount::format_units(row_units(&r.total_lvlx), LVLX_DECIMALS).unwrap_or_default(),
-            );
-            out.push(',');
-            out.push_str(&r.total_usdt);
-            out.push(',');
-            out.push_str(
-                &amount::format_units(row_units(&r.add_rewards), LVLX_DECIMALS).unwrap_or_default(),
-            );
-            out.push(',');
-            super::csv_field(&mut out, &r.rank);
-            out.push('\n');
-        }
-        out
+                out.push_str(&super::iso(r.created_at));
+                out.push(',');
+                out.push_str(&r.wallet);
+                out.push_str(&format!(",{},", r.total_referred_members));
+                out.push_str(&exact(lvlx));
+                out.push(',');
+                out.push_str(&r.total_usdt);
+                out.push(',');
+                out.push_str(&exact(rewards));
+                out.push(',');
+                super::csv_field(out, &r.rank);
+            },
+        )
     }
 }
 
-fn row_units(text: &str) -> Units {
-    amount::parse_base(text).unwrap_or(0)
+impl Table for UserTable {
+    fn len(&self) -> usize {
+        UserTable::len(self)
+    }
+    fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
+        Some(UserTable::range(self, offset_minutes, now_ms))
+    }
+    fn query(&mut self, query: &Query) -> Result<Value, TableError> {
+        let summary = to_value(UserTable::query(self, query)?)?;
+        Ok(serde_json::json!({ "kept": self.kept(), "summary": summary }))
+    }
+    fn page(&self, from: usize, len: usize) -> Result<Value, TableError> {
+        to_value(&UserTable::page(self, from, len))
+    }
+    fn daily(&self, offset_minutes: i32) -> Result<Value, TableError> {
+        to_value(&UserTable::daily(self, offset_minutes))
+    }
+    fn csv(&self) -> String {
+        UserTable::csv(self)
+    }
 }

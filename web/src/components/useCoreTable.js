@@ -35,7 +35,7 @@ export function sharedFetch(fetch) {
 }
 
 /**
- * `load(signal)` resolves to a core table (IcoRows, UserRows …); null: not yet. Answers the loading state, the
+ * `load(signal)` resolves to a core table (an AdminRows: ICO, users or staking); null: not yet. Answers the loading state, the
  * full date range, the current query, the last answer ({kept, totals|summary}) and the page.
  */
 export function useCoreTable(load) {

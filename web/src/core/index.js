@@ -50,10 +50,10 @@ export const nextSort = (current, column) => core.nextSort(current ?? null, colu
  * Admin tables held in the core's columns. `bytes` is an Arrow IPC stream (Uint8Array), copied
  * once into WebAssembly memory; rows never become JS objects except the page on screen.
  */
-export const loadIcoRows = (bytes, product) => new core.IcoRows(bytes, product);
-export const loadUserRows = (bytes) => new core.UserRows(bytes);
+export const loadIcoRows = (bytes, product) => core.loadIcoRows(bytes, product);
+export const loadUserRows = (bytes) => core.loadUserRows(bytes);
 /** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */
-export const loadStakeRows = (bytes, kind, side, nowMs) => new core.StakeRows(bytes, kind, side, nowMs);
+export const loadStakeRows = (bytes, kind, side, nowMs) => core.loadStakeRows(bytes, kind, side, nowMs);
 
 /** Wallet linking (EIP-4361): the text the wallet signs, chain 137; addresses in their EIP-55 form. */
 export const siweMessage = (m) => core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
