@@ -449,3 +449,12 @@ pub fn format_token(base_units: &str, token: &str) -> Result<String, JsError> {
 pub fn languages() -> Vec<String> {
     crate::LANGUAGES.iter().map(|l| l.to_string()).collect()
 }
+
+/// `contentBlocks()`: the content blocks admins edit, in menu order.
+#[wasm_bindgen(js_name = contentBlocks)]
+pub fn content_blocks() -> Vec<String> {
+    crate::content::BLOCKS
+        .iter()
+        .map(|b| b.to_string())
+        .collect()
+}

@@ -4,22 +4,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { nextSort, viewerOffsetMinutes } from '../core/index.js';
 
 import { toastError } from '../toast.jsx';
+import useLoad from '../api/useLoad.js';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
 
 /** The server's General box of a statistics call (`fetch(signal)`, null: not yet); errors become a toast. */
 export function useGeneral(fetch) {
-  const [general, setGeneral] = useState(null);
-  useEffect(() => {
-    if (!fetch) return undefined;
-    const controller = new AbortController();
-    fetch(controller.signal).then(
-      (s) => setGeneral(s.General),
-      (e) => e.name !== 'AbortError' && toastError(e),
-    );
-    return () => controller.abort();
-  }, [fetch]);
-  return general;
+  const { data } = useLoad(fetch ?? null, [fetch], { onError: toastError });
+  return data?.General ?? null;
 }
 
 /** One fetch shared by the tables of a screen: the first caller starts it; a failure is retried by the next. */

@@ -18,6 +18,8 @@ export const formatUsdt = (baseUnits) => core.formatToken(baseUnits, 'USDT');
 export const tokenDecimals = (token) => core.tokenDecimals(token);
 /** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */
 export const ledgerOperation = (product, token) => core.ledgerOperation(product, token);
+/** The content blocks admins edit (private protocol, dashboard notice), in menu order. */
+export const contentBlocks = () => core.contentBlocks();
 /** The interface's languages, the default first (the server sends the same list). */
 export const languages = () => core.languages();
 /** The most characters a form field takes (its `maxlength`), or undefined. */

@@ -4,7 +4,8 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { BLOCKS, listContent, saveContent, uploadContentImage } from '../../api/content.js';
+import { listContent, saveContent, uploadContentImage } from '../../api/content.js';
+import { contentBlocks } from '../../core/index.js';
 import settings from '../../settings.js';
 import useCoreForm from '../../components/useCoreForm.js';
 import TextField, { FieldError } from '../../components/TextField.jsx';
@@ -90,7 +91,8 @@ function BlockForm({ name, language, stored, onSaved }) {
 export default function EditContent() {
   const { t, i18n } = useTranslation();
   const [edited, setBlocks] = useState(null);
-  const [name, setName] = useState(BLOCKS[0]);
+  const [blockNames] = useState(contentBlocks);
+  const [name, setName] = useState(blockNames[0]);
   const [language, setLanguage] = useState(settings.languages.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : settings.languages[0]);
   const blockId = useId();
   const languageId = useId();
@@ -112,7 +114,7 @@ export default function EditContent() {
         <div className="field">
           <label htmlFor={blockId}>{t('content-block')}</label>
           <select id={blockId} value={name} onChange={(e) => setName(e.target.value)}>
-            {BLOCKS.map((b) => (
+            {blockNames.map((b) => (
               <option key={b} value={b}>
                 {t(`content-block-${b}`)}
               </option>
