@@ -12,6 +12,7 @@ pub fn all() -> Vec<&'static str> {
     keys.extend([
         "buy-amount-too-large",
         "error-date-malformed",
+        "error-date-range",
         "error-table-unreadable",
         "error-internal",
     ]);

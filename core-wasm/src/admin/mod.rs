@@ -29,6 +29,8 @@ pub enum TableError {
     Order,
     #[error("malformed date {0}")]
     Date(String),
+    #[error("the start date is after the end date")]
+    Reversed,
     #[error("amount out of range")]
     Overflow,
     #[error("unknown sort column {0}")]
@@ -40,6 +42,7 @@ impl TableError {
     pub fn key(&self) -> &'static str {
         match self {
             TableError::Date(_) => "error-date-malformed",
+            TableError::Reversed => "error-date-range",
             _ => "error-table-unreadable",
         }
     }
@@ -105,6 +108,9 @@ pub fn millis_bounds(query: &Query) -> Result<(i64, i64), TableError> {
         Some(e) => day_ms(e)? + DAY_MS - offset_ms,
         None => i64::MAX,
     };
+    if lo >= hi {
+        return Err(TableError::Reversed);
+    }
     Ok((lo, hi))
 }
 
@@ -166,7 +172,7 @@ impl Default for Kept {
 impl Kept {
     pub fn len(&self) -> usize {
         match self {
-            Kept::Range(from, to) => (to - from) as usize,
+            Kept::Range(from, to) => to.saturating_sub(*from) as usize,
             Kept::Rows(rows) => rows.len(),
         }
     }
@@ -379,6 +385,27 @@ pub(crate) fn iso(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_after_the_end_is_an_error_not_a_wrapped_range() {
+        let query = |start: &str, end: &str| Query {
+            start: Some(start.into()),
+            end: Some(end.into()),
+            ..Query::default()
+        };
+        assert!(millis_bounds(&query("2024-03-01", "2024-03-01")).is_ok());
+        assert_eq!(
+            millis_bounds(&query("2024-03-02", "2024-03-01")),
+            Err(TableError::Reversed)
+        );
+        assert_eq!(TableError::Reversed.key(), "error-date-range");
+        // Five-digit years are not dates a filter takes.
+        assert!(matches!(
+            millis_bounds(&query("20245-03-02", "2024-03-01")),
+            Err(TableError::Date(_))
+        ));
+        assert_eq!(Kept::Range(5, 3).len(), 0);
+    }
 
     fn q(start: &str, end: &str, offset: i32) -> Query {
         Query {

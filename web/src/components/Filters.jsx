@@ -6,19 +6,22 @@ import { useTranslation } from 'react-i18next';
 export function DateRange({ table, labelKey = 'filter-dates' }) {
   const { t } = useTranslation();
   const id = useId();
-  const { query, range } = table;
+  const { query, range, queryError } = table;
   if (!query || !range) return null;
   const full = query.start === range.start && query.end === range.end;
+  const errorId = `${id}x`;
+  const described = queryError ? errorId : undefined;
   return (
-    <fieldset className="filters">
+    <fieldset className="filters" aria-describedby={described}>
       <legend>{t(labelKey)}</legend>
       <label htmlFor={`${id}s`}>{t('filter-start')}</label>
-      <input id={`${id}s`} type="date" value={query.start} max={query.end || undefined} onChange={(e) => table.update({ start: e.target.value })} />
+      <input id={`${id}s`} type="date" value={query.start} max={query.end || undefined} aria-invalid={Boolean(queryError)} aria-describedby={described} onChange={(e) => table.update({ start: e.target.value })} />
       <label htmlFor={`${id}e`}>{t('filter-end')}</label>
-      <input id={`${id}e`} type="date" value={query.end} min={query.start || undefined} disabled={!query.start} onChange={(e) => table.update({ end: e.target.value })} />
+      <input id={`${id}e`} type="date" value={query.end} min={query.start || undefined} disabled={!query.start} aria-invalid={Boolean(queryError)} aria-describedby={described} onChange={(e) => table.update({ end: e.target.value })} />
       <button type="button" className="button secondary small" disabled={full} onClick={() => table.update({ start: range.start, end: range.end })}>
         {t('filter-reset')}
       </button>
+      <p id={errorId} className="field-error" role="alert" data-testid="filter-error">{queryError ? t(queryError) : ''}</p>
     </fieldset>
   );
 }

@@ -1,7 +1,7 @@
 // One admin table held in the WASM core: loads the Arrow rows once, then every filter, search,
 // sort and page is a call into the core. React only ever sees the page on screen.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { nextSort, viewerOffsetMinutes } from '../core/index.js';
+import { coreErrorKey, nextSort, viewerOffsetMinutes } from '../core/index.js';
 
 import { toastError } from '../toast.jsx';
 import useLoad from '../api/useLoad.js';
@@ -37,6 +37,9 @@ export function useCoreTable(load) {
   const [query, setQuery] = useState(null);
   const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
   const [answer, setAnswer] = useState(null);
+  // The translation key of why the last query was refused (a reversed or malformed date range);
+  // the table keeps its last good answer meanwhile.
+  const [queryError, setQueryError] = useState(null);
   const shownRange = useRef(null);
 
   useEffect(() => {
@@ -78,8 +81,14 @@ export function useCoreTable(load) {
   useEffect(() => {
     if (!query || !table.current) return;
     const { start, end, search, sort } = query;
-    setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes() }));
-    setPage((p) => ({ ...p, number: 1 }));
+    try {
+      setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes() }));
+      setQueryError(null);
+      setPage((p) => ({ ...p, number: 1 }));
+    } catch (e) {
+      // The core's errors carry their translation key as the message.
+      setQueryError(coreErrorKey(e));
+    }
   }, [query]);
 
   const rows = useMemo(
@@ -98,6 +107,7 @@ export function useCoreTable(load) {
     range,
     query,
     answer,
+    queryError,
     rows,
     page,
     setPage,

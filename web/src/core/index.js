@@ -42,6 +42,12 @@ export const decodeSession = (token) => core.decodeSession(token ?? '');
  */
 export const guard = (kind, stored, nowMs) => core.guard(kind, stored, nowMs);
 
+/** The translation key of an error thrown by the core (its message; 'error-internal' for a caller's mistake). */
+export const coreErrorKey = (e) => {
+  const key = String(e?.message ?? '');
+  return /^(error|validations|chain|buy)-[\w.-]+$/.test(key) ? key : 'error-internal';
+};
+
 /** The viewer's offset from UTC in minutes, east positive, as the core's date rules take it. */
 export const viewerOffsetMinutes = (date = new Date()) => -date.getTimezoneOffset();
 
