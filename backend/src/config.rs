@@ -45,6 +45,10 @@ pub struct Config {
     pub chain: Option<Chain>,
 }
 
+fn default_reserve_weeks() -> u64 {
+    8
+}
+
 /// Where the platform's contracts live and how the indexer reads them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -60,6 +64,20 @@ pub struct Chain {
     pub usdt: String,
     pub lvlx: String,
     pub ico_sale: String,
+    /// The NFTs (ERC1155), their sale and the two staking contracts; empty when not deployed
+    /// (their pages then say staking is not available).
+    #[serde(default)]
+    pub level_nft: String,
+    #[serde(default)]
+    pub nft_sale: String,
+    #[serde(default)]
+    pub nft_staking: String,
+    #[serde(default)]
+    pub lvlx_staking: String,
+    /// The admin staking screens warn when the free reward reserve covers fewer weeks of new
+    /// stakes than this, at the last 30 days' pace.
+    #[serde(default = "default_reserve_weeks")]
+    pub reserve_warning_weeks: u64,
     /// First block to index: the sale's deployment block.
     pub start_block: u64,
     /// Blocks an event must be buried under before it is indexed (0 on the development chain;

@@ -8,7 +8,6 @@ use common::anvil::{Anvil, Relay};
 use common::world_with;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
-use lvlx_backend::chain::rpc::RpcError;
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::config::Chain;
 use lvlx_backend::live::Push;
@@ -25,28 +24,6 @@ fn section(rpc_url: &str, d: &Deployment, range: u64, confirmations: u64) -> Cha
         confirmations,
         poll_ms: 100,
         ..deploy::dev_section(rpc_url, d)
-    }
-}
-
-/// The revert data of a call that must fail.
-fn revert(
-    anvil: &Anvil,
-    from: &str,
-    to: &str,
-    contract: Contract,
-    function: &str,
-    args: &[&str],
-) -> String {
-    let data = chain::calldata(contract, function, args).unwrap();
-    match anvil.rpc.call(
-        "eth_call",
-        json!([{"from": from, "to": to, "data": data}, "latest"]),
-    ) {
-        Err(RpcError::Node {
-            data: Some(Value::String(data)),
-            ..
-        }) => data,
-        other => panic!("{function} should revert, got {other:?}"),
     }
 }
 
@@ -109,14 +86,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         ("pause", vec![]),
         ("withdrawUnsold", vec![buyer.as_str(), "1"]),
     ] {
-        let data = revert(
-            &anvil,
-            buyer,
-            &d.ico_sale,
-            Contract::IcoSale,
-            function,
-            &args,
-        );
+        let data = anvil.revert(buyer, &d.ico_sale, Contract::IcoSale, function, &args);
         assert!(data.starts_with(&not_owner), "{function}: {data}");
     }
     // A buyer's bad requests read as plain reasons.
@@ -132,8 +102,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         .unwrap();
     };
     approve("0");
-    let no_allowance = revert(
-        &anvil,
+    let no_allowance = anvil.revert(
         buyer,
         &d.ico_sale,
         Contract::IcoSale,
@@ -145,8 +114,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         "chain-insufficient-allowance"
     );
     approve("1000000");
-    let self_ref = revert(
-        &anvil,
+    let self_ref = anvil.revert(
         buyer,
         &d.ico_sale,
         Contract::IcoSale,
@@ -164,8 +132,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         &["200000"],
     )
     .unwrap();
-    let moved = revert(
-        &anvil,
+    let moved = anvil.revert(
         buyer,
         &d.ico_sale,
         Contract::IcoSale,
@@ -182,8 +149,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         &[],
     )
     .unwrap();
-    let paused = revert(
-        &anvil,
+    let paused = anvil.revert(
         buyer,
         &d.ico_sale,
         Contract::IcoSale,
@@ -464,6 +430,7 @@ async fn wallets_get_the_public_rpc_never_the_servers_own() {
         start_block: 3,
         owner: ZERO.into(),
         treasury: ZERO.into(),
+        ..Deployment::default()
     };
     let chain = Chain {
         public_rpc_url: "https://polygon-rpc.example".into(),

@@ -147,6 +147,15 @@ pub fn lvlx_to_usdt(lvlx: Units) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
 }
 
+/// Serde: base units as decimal text (JSON numbers lose precision past 2^53).
+pub mod text {
+    use super::Units;
+
+    pub fn serialize<S: serde::Serializer>(units: &Units, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(units)
+    }
+}
+
 /// Exact sum; `None` on overflow.
 pub fn sum<I: IntoIterator<Item = Units>>(amounts: I) -> Option<Units> {
     amounts

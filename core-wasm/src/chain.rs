@@ -25,6 +25,12 @@ pub enum Contract {
     /// The development chain's USDT (adds `mint`).
     MockUsdt,
     IcoSale,
+    /// The NFTs (ERC1155, ids 1–11).
+    LevelNft,
+    NftSale,
+    /// NftStaking; its reserve and position events are LvlxStaking's too (RewardReserve).
+    NftStaking,
+    LvlxStaking,
 }
 
 impl Contract {
@@ -33,6 +39,10 @@ impl Contract {
             "LVLX" => Some(Contract::Lvlx),
             "MockUSDT" => Some(Contract::MockUsdt),
             "IcoSale" => Some(Contract::IcoSale),
+            "LevelNFT" => Some(Contract::LevelNft),
+            "NftSale" => Some(Contract::NftSale),
+            "NftStaking" => Some(Contract::NftStaking),
+            "LvlxStaking" => Some(Contract::LvlxStaking),
             _ => None,
         }
     }
@@ -41,6 +51,10 @@ impl Contract {
         static LVLX: OnceLock<Abi> = OnceLock::new();
         static USDT: OnceLock<Abi> = OnceLock::new();
         static SALE: OnceLock<Abi> = OnceLock::new();
+        static NFT: OnceLock<Abi> = OnceLock::new();
+        static NFT_SALE: OnceLock<Abi> = OnceLock::new();
+        static NFT_STAKING: OnceLock<Abi> = OnceLock::new();
+        static LVLX_STAKING: OnceLock<Abi> = OnceLock::new();
         let (cell, json) = match self {
             Contract::Lvlx => (
                 &LVLX,
@@ -53,6 +67,22 @@ impl Contract {
             Contract::IcoSale => (
                 &SALE,
                 include_str!("../../contracts/artifacts/IcoSale.abi.json"),
+            ),
+            Contract::LevelNft => (
+                &NFT,
+                include_str!("../../contracts/artifacts/LevelNFT.abi.json"),
+            ),
+            Contract::NftSale => (
+                &NFT_SALE,
+                include_str!("../../contracts/artifacts/NftSale.abi.json"),
+            ),
+            Contract::NftStaking => (
+                &NFT_STAKING,
+                include_str!("../../contracts/artifacts/NftStaking.abi.json"),
+            ),
+            Contract::LvlxStaking => (
+                &LVLX_STAKING,
+                include_str!("../../contracts/artifacts/LvlxStaking.abi.json"),
             ),
         };
         cell.get_or_init(|| serde_json::from_str(json).expect("artifact ABI is valid JSON"))
@@ -135,6 +165,13 @@ fn tokens(inputs: &[abi::Param], args: &[&str]) -> Result<Vec<Token>, ChainError
         .map(|(param, arg)| match param.kind {
             ParamType::Address => address(arg).map(Token::Address),
             ParamType::Uint(_) => units(arg).map(|u| Token::Uint(U256::from(u))),
+            ParamType::Bool => match *arg {
+                "true" => Ok(Token::Bool(true)),
+                "false" => Ok(Token::Bool(false)),
+                _ => Err(ChainError::Data(format!("not a boolean: {arg:?}"))),
+            },
+            ParamType::String => Ok(Token::String(arg.to_string())),
+            ParamType::Bytes => bytes(arg).map(Token::Bytes),
             ref other => Err(ChainError::Type(other.to_string())),
         })
         .collect()
@@ -202,11 +239,15 @@ pub struct Purchase {
     pub referrer: Option<String>,
 }
 
-fn purchased() -> &'static abi::Event {
-    Contract::IcoSale
+fn event(contract: Contract, name: &str) -> &'static abi::Event {
+    contract
         .abi()
-        .event("Purchased")
-        .expect("the sale's ABI has Purchased")
+        .event(name)
+        .unwrap_or_else(|_| panic!("the ABI of {contract:?} has {name}"))
+}
+
+fn purchased() -> &'static abi::Event {
+    event(Contract::IcoSale, "Purchased")
 }
 
 /// topic0 of `Purchased`, for eth_getLogs filters.
@@ -214,51 +255,231 @@ pub fn purchased_topic() -> String {
     hex0x(purchased().signature().as_bytes())
 }
 
-/// Decodes a log of the sale (topics and data as the JSON-RPC gives them).
-pub fn decode_purchase(topics: &[&str], data: &str) -> Result<Purchase, ChainError> {
-    let topics = topics
-        .iter()
-        .map(|t| {
-            let b = bytes(t)?;
-            (b.len() == 32)
-                .then(|| H256::from_slice(&b))
-                .ok_or_else(|| ChainError::Data("topic is not 32 bytes".into()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let log = purchased()
-        .parse_log(RawLog {
-            topics,
-            data: bytes(data)?,
-        })
-        .map_err(|e| ChainError::Data(e.to_string()))?;
-    let mut buyer = None;
-    let mut usdt_paid = None;
-    let mut lvlx_bought = None;
-    let mut referrer = None;
-    for param in log.params {
-        match (param.name.as_str(), param.value) {
-            ("buyer", Token::Address(a)) => buyer = Some(a),
-            ("usdtPaid", Token::Uint(v)) => usdt_paid = Some(to_units(v)?),
-            ("lvlxBought", Token::Uint(v)) => lvlx_bought = Some(to_units(v)?),
-            ("referrer", Token::Address(a)) => referrer = Some(a),
-            (name, _) => return Err(ChainError::Data(format!("unexpected field {name}"))),
+/// A log's fields by name, parsed against `event` (topics and data as the JSON-RPC gives them).
+struct Fields(Vec<abi::LogParam>);
+
+impl Fields {
+    fn parse(event: &abi::Event, topics: &[&str], data: &str) -> Result<Fields, ChainError> {
+        let topics = topics
+            .iter()
+            .map(|t| {
+                let b = bytes(t)?;
+                (b.len() == 32)
+                    .then(|| H256::from_slice(&b))
+                    .ok_or_else(|| ChainError::Data("topic is not 32 bytes".into()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let log = event
+            .parse_log(RawLog {
+                topics,
+                data: bytes(data)?,
+            })
+            .map_err(|e| ChainError::Data(e.to_string()))?;
+        Ok(Fields(log.params))
+    }
+
+    fn get(&self, name: &str) -> Result<&Token, ChainError> {
+        self.0
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| &p.value)
+            .ok_or_else(|| ChainError::Data(format!("missing field {name}")))
+    }
+
+    fn uint(&self, name: &str) -> Result<Units, ChainError> {
+        match self.get(name)? {
+            Token::Uint(v) => to_units(*v),
+            _ => Err(ChainError::Data(format!("{name} is not a uint"))),
         }
     }
-    let missing = || ChainError::Data("incomplete Purchased event".into());
-    let checksum = |a: Address| ethers_core::utils::to_checksum(&a, None);
+
+    fn small(&self, name: &str) -> Result<u64, ChainError> {
+        u64::try_from(self.uint(name)?).map_err(|_| ChainError::TooLarge)
+    }
+
+    fn address(&self, name: &str) -> Result<Address, ChainError> {
+        match self.get(name)? {
+            Token::Address(a) => Ok(*a),
+            _ => Err(ChainError::Data(format!("{name} is not an address"))),
+        }
+    }
+
+    /// EIP-55.
+    fn wallet(&self, name: &str) -> Result<String, ChainError> {
+        Ok(ethers_core::utils::to_checksum(&self.address(name)?, None))
+    }
+}
+
+/// Decodes a log of the sale (topics and data as the JSON-RPC gives them).
+pub fn decode_purchase(topics: &[&str], data: &str) -> Result<Purchase, ChainError> {
+    let f = Fields::parse(purchased(), topics, data)?;
+    let referrer = f.address("referrer")?;
     Ok(Purchase {
-        buyer: checksum(buyer.ok_or_else(missing)?),
-        usdt_paid: usdt_paid.ok_or_else(missing)?,
-        lvlx_bought: lvlx_bought.ok_or_else(missing)?,
-        referrer: Some(referrer.ok_or_else(missing)?)
-            .filter(|a| !a.is_zero())
-            .map(checksum),
+        buyer: f.wallet("buyer")?,
+        usdt_paid: f.uint("usdtPaid")?,
+        lvlx_bought: f.uint("lvlxBought")?,
+        referrer: (!referrer.is_zero()).then(|| ethers_core::utils::to_checksum(&referrer, None)),
     })
+}
+
+/// One `NftPurchased(buyer, id, quantity, usdtPaid)` of the NFT sale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NftPurchase {
+    pub buyer: String,
+    pub id: u32,
+    pub quantity: Units,
+    pub usdt_paid: Units,
+}
+
+/// The events of the staking contracts (RewardReserve) and of the NFT sale that the index keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StakingEvent {
+    Staked {
+        position: u64,
+        owner: String,
+        kind: u32,
+        amount: Units,
+        reward: Units,
+        /// Seconds.
+        start: u64,
+        release: u64,
+    },
+    InterestWithdrawn {
+        position: u64,
+        owner: String,
+        amount: Units,
+    },
+    Released {
+        position: u64,
+        owner: String,
+        principal: Units,
+        interest: Units,
+    },
+    ReserveFunded {
+        from: String,
+        amount: Units,
+    },
+    ReserveWithdrawn {
+        to: String,
+        amount: Units,
+    },
+    TermsChanged {
+        kind: u32,
+        usdt_value: Units,
+        rate_bps: u32,
+        lock_seconds: u64,
+    },
+    NftPurchased(NftPurchase),
+}
+
+const STAKING_EVENTS: [&str; 6] = [
+    "Staked",
+    "InterestWithdrawn",
+    "Released",
+    "ReserveFunded",
+    "ReserveWithdrawn",
+    "TermsChanged",
+];
+
+/// topic0 of every event `decode_staking` reads, for one eth_getLogs filter over the NFT sale
+/// and both staking contracts.
+pub fn staking_topics() -> Vec<String> {
+    STAKING_EVENTS
+        .iter()
+        .map(|n| event(Contract::NftStaking, n))
+        .chain([event(Contract::NftSale, "NftPurchased")])
+        .map(|e| hex0x(e.signature().as_bytes()))
+        .collect()
+}
+
+fn kind(f: &Fields, name: &str) -> Result<u32, ChainError> {
+    u32::try_from(f.small(name)?).map_err(|_| ChainError::TooLarge)
+}
+
+/// Decodes a log of the NFT sale or either staking contract by its topic0.
+pub fn decode_staking(topics: &[&str], data: &str) -> Result<StakingEvent, ChainError> {
+    let topic0 = topics
+        .first()
+        .and_then(|t| bytes(t).ok())
+        .ok_or_else(|| ChainError::Data("log without topics".into()))?;
+    let sale = event(Contract::NftSale, "NftPurchased");
+    if topic0 == sale.signature().as_bytes() {
+        let f = Fields::parse(sale, topics, data)?;
+        return Ok(StakingEvent::NftPurchased(NftPurchase {
+            buyer: f.wallet("buyer")?,
+            id: kind(&f, "id")?,
+            quantity: f.uint("quantity")?,
+            usdt_paid: f.uint("usdtPaid")?,
+        }));
+    }
+    let name = STAKING_EVENTS
+        .iter()
+        .find(|n| event(Contract::NftStaking, n).signature().as_bytes() == topic0.as_slice())
+        .ok_or_else(|| ChainError::Data("not a staking event".into()))?;
+    let f = Fields::parse(event(Contract::NftStaking, name), topics, data)?;
+    Ok(match *name {
+        "Staked" => StakingEvent::Staked {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            kind: kind(&f, "kind")?,
+            amount: f.uint("amount")?,
+            reward: f.uint("reward")?,
+            start: f.small("start")?,
+            release: f.small("release")?,
+        },
+        "InterestWithdrawn" => StakingEvent::InterestWithdrawn {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            amount: f.uint("amount")?,
+        },
+        "Released" => StakingEvent::Released {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            principal: f.uint("principal")?,
+            interest: f.uint("interest")?,
+        },
+        "ReserveFunded" => StakingEvent::ReserveFunded {
+            from: f.wallet("from")?,
+            amount: f.uint("amount")?,
+        },
+        "ReserveWithdrawn" => StakingEvent::ReserveWithdrawn {
+            to: f.wallet("to")?,
+            amount: f.uint("amount")?,
+        },
+        _ => StakingEvent::TermsChanged {
+            kind: kind(&f, "kind")?,
+            usdt_value: f.uint("usdtValue")?,
+            rate_bps: u32::try_from(f.small("rateBps")?).map_err(|_| ChainError::TooLarge)?,
+            lock_seconds: f.small("lockSeconds")?,
+        },
+    })
+}
+
+/// `terms(kind)`'s answer (usdtValue, rateBps, lockSeconds).
+pub fn decode_terms(kind: u32, data: &str) -> Result<crate::staking::Terms, ChainError> {
+    let words = abi::decode(
+        &[
+            ParamType::Uint(128),
+            ParamType::Uint(32),
+            ParamType::Uint(32),
+        ],
+        &bytes(data)?,
+    )
+    .map_err(|e| ChainError::Data(e.to_string()))?;
+    match words.as_slice() {
+        [Token::Uint(value), Token::Uint(rate), Token::Uint(lock)] => Ok(crate::staking::Terms {
+            kind,
+            usdt_value: to_units(*value)?,
+            rate_bps: rate.low_u32(),
+            lock_seconds: lock.low_u64(),
+        }),
+        _ => Err(ChainError::Data("not terms".into())),
+    }
 }
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
-pub const REVERT_KEYS: [&str; 8] = [
+pub const REVERT_KEYS: [&str; 16] = [
     "chain-reverted",
     "chain-insufficient-balance",
     "chain-insufficient-allowance",
@@ -267,6 +488,14 @@ pub const REVERT_KEYS: [&str; 8] = [
     "chain-price-moved",
     "chain-self-referral",
     "chain-amount-too-small",
+    "chain-not-for-sale",
+    "chain-reserve-short",
+    "chain-not-released",
+    "chain-nothing-to-withdraw",
+    "chain-not-yours",
+    "chain-insufficient-nfts",
+    "chain-nft-approval",
+    "staking-not-offered",
 ];
 
 pub fn revert_key(data: &str) -> &'static str {
@@ -276,11 +505,17 @@ pub fn revert_key(data: &str) -> &'static str {
     let Some(selector) = data.get(..4) else {
         return "chain-reverted";
     };
-    let name = [Contract::IcoSale, Contract::MockUsdt]
-        .iter()
-        .flat_map(|c| c.abi().errors())
-        .find(|e| &e.signature().as_bytes()[..4] == selector)
-        .map(|e| e.name.as_str());
+    let name = [
+        Contract::IcoSale,
+        Contract::MockUsdt,
+        Contract::LevelNft,
+        Contract::NftSale,
+        Contract::NftStaking,
+    ]
+    .iter()
+    .flat_map(|c| c.abi().errors())
+    .find(|e| &e.signature().as_bytes()[..4] == selector)
+    .map(|e| e.name.as_str());
     match name {
         Some("ERC20InsufficientBalance") => "chain-insufficient-balance",
         Some("ERC20InsufficientAllowance") => "chain-insufficient-allowance",
@@ -289,6 +524,14 @@ pub fn revert_key(data: &str) -> &'static str {
         Some("PriceMoved") => "chain-price-moved",
         Some("SelfReferral") => "chain-self-referral",
         Some("ZeroAmount") => "chain-amount-too-small",
+        Some("NotForSale") => "chain-not-for-sale",
+        Some("ReserveShort") => "chain-reserve-short",
+        Some("NotReleased") => "chain-not-released",
+        Some("NothingToWithdraw") => "chain-nothing-to-withdraw",
+        Some("NotYours" | "AlreadyClosed") => "chain-not-yours",
+        Some("ERC1155InsufficientBalance") => "chain-insufficient-nfts",
+        Some("ERC1155MissingApprovalForAll") => "chain-nft-approval",
+        Some("UnknownTerms") => "staking-not-offered",
         _ => "chain-reverted",
     }
 }

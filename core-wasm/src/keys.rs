@@ -8,6 +8,7 @@ pub fn all() -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = Invalid::ALL.iter().map(|i| i.key()).collect();
     keys.extend(["error-wallet-link-expired", "error-wallet-link-failed"]);
     keys.extend(crate::chain::REVERT_KEYS);
+    keys.extend(crate::staking::StakingError::KEYS);
     keys.extend(crate::sale::PlanError::KEYS);
     keys.extend([
         "buy-amount-too-large",

@@ -18,6 +18,7 @@ pub mod sale;
 pub mod seal;
 pub mod session;
 pub mod siwe;
+pub mod staking;
 pub mod validation;
 
 #[cfg(feature = "wasm")]

@@ -15,6 +15,14 @@ use crate::config;
 const USDT_BIN: &str = include_str!("../../../contracts/artifacts/MockUSDT.bin");
 const LVLX_BIN: &str = include_str!("../../../contracts/artifacts/LVLX.bin");
 const SALE_BIN: &str = include_str!("../../../contracts/artifacts/IcoSale.bin");
+const NFT_BIN: &str = include_str!("../../../contracts/artifacts/LevelNFT.bin");
+const NFT_SALE_BIN: &str = include_str!("../../../contracts/artifacts/NftSale.bin");
+const NFT_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/NftStaking.bin");
+const LVLX_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/LvlxStaking.bin");
+/// LVLX each staking contract's reward reserve is funded with on the development chain.
+pub const DEV_RESERVE: u128 = 50_000_000 * 10u128.pow(18);
+/// The NFTs' metadata URI template (ERC1155 `{id}` substitution).
+const NFT_URI: &str = "https://lvlx.example/nft/{id}.json";
 
 /// LVLX minted at deployment (10^9 LVLX) and the part the sale holds (half).
 const SUPPLY: u128 = 1_000_000_000 * 10u128.pow(18);
@@ -41,11 +49,15 @@ pub enum DeployError {
 }
 
 /// Where the contracts landed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Deployment {
     pub usdt: String,
     pub lvlx: String,
     pub ico_sale: String,
+    pub level_nft: String,
+    pub nft_sale: String,
+    pub nft_staking: String,
+    pub lvlx_staking: String,
     /// The sale's deployment block: where indexing starts.
     pub start_block: u64,
     /// The account that owns the sale and holds the unsold supply.
@@ -54,11 +66,20 @@ pub struct Deployment {
     pub treasury: String,
 }
 
-/// Whether the configured sale has code on the chain at `rpc` (so a persisted dev chain is
-/// reused instead of deployed again).
+/// Whether the configured sale and staking contracts have code on the chain at `rpc` (so a
+/// persisted dev chain is reused instead of deployed again; one from before staking existed is
+/// deployed afresh).
 pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
-    let code = rpc.call("eth_getCode", json!([chain.ico_sale, "latest"]))?;
-    Ok(code.as_str().is_some_and(|c| c.len() > 2))
+    for address in [&chain.ico_sale, &chain.nft_staking, &chain.lvlx_staking] {
+        if address.is_empty() {
+            return Ok(false);
+        }
+        let code = rpc.call("eth_getCode", json!([address, "latest"]))?;
+        if code.as_str().is_none_or(|c| c.len() <= 2) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Sends a transaction from an unlocked account and waits for its receipt.
@@ -119,7 +140,9 @@ fn create(
 }
 
 /// Deploys mock USDT, LVLX and the sale (price 0.1 USDT), stocks the sale with half the supply
-/// and gives every dev account but the treasury 10^6 USDT.
+/// and gives every dev account but the treasury 10^6 USDT; then the NFTs, their sale and both
+/// staking contracts with the core's default terms (NFT sale price = the NFT's value), each
+/// reward reserve funded with [`DEV_RESERVE`].
 pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
     let chain_id = quantity(&rpc.call("eth_chainId", json!([]))?)?;
     if chain_id != lvlx_core::siwe::CHAIN_ID {
@@ -161,15 +184,107 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
             &[account, &faucet],
         )?;
     }
+    let staking = deploy_staking(rpc, &owner, &usdt, &lvlx, &treasury)?;
     let checksum = |a: &str| lvlx_core::siwe::checksummed(a).unwrap_or_else(|| a.to_string());
     Ok(Deployment {
         usdt,
         lvlx,
         ico_sale,
+        level_nft: staking.0,
+        nft_sale: staking.1,
+        nft_staking: staking.2,
+        lvlx_staking: staking.3,
         start_block,
         owner: checksum(&owner),
         treasury: checksum(&treasury),
     })
+}
+
+/// LevelNFT, NftSale, NftStaking and LvlxStaking with the default terms and funded reserves.
+fn deploy_staking(
+    rpc: &Rpc,
+    owner: &str,
+    usdt: &str,
+    lvlx: &str,
+    treasury: &str,
+) -> Result<(String, String, String, String), DeployError> {
+    use lvlx_core::staking::{DEFAULT_NFT_TERMS, DEFAULT_TIERS};
+    let (nft, _) = create(rpc, owner, Contract::LevelNft, NFT_BIN, &[NFT_URI, owner])?;
+    let (sale, _) = create(
+        rpc,
+        owner,
+        Contract::NftSale,
+        NFT_SALE_BIN,
+        &[usdt, &nft, treasury, owner],
+    )?;
+    let (nft_staking, _) = create(
+        rpc,
+        owner,
+        Contract::NftStaking,
+        NFT_STAKING_BIN,
+        &[lvlx, &nft, owner],
+    )?;
+    let (lvlx_staking, _) = create(
+        rpc,
+        owner,
+        Contract::LvlxStaking,
+        LVLX_STAKING_BIN,
+        &[lvlx, owner],
+    )?;
+    transact(
+        rpc,
+        owner,
+        &nft,
+        Contract::LevelNft,
+        "setMinter",
+        &[&sale, "true"],
+    )?;
+    let set_terms = |to: &str, contract, t: &lvlx_core::staking::Terms| {
+        transact(
+            rpc,
+            owner,
+            to,
+            contract,
+            "setTerms",
+            &[
+                &t.kind.to_string(),
+                &t.usdt_value.to_string(),
+                &t.rate_bps.to_string(),
+                &t.lock_seconds.to_string(),
+            ],
+        )
+    };
+    for t in &DEFAULT_NFT_TERMS {
+        let (id, price) = (t.kind.to_string(), t.usdt_value.to_string());
+        transact(
+            rpc,
+            owner,
+            &sale,
+            Contract::NftSale,
+            "setPrice",
+            &[&id, &price],
+        )?;
+        set_terms(&nft_staking, Contract::NftStaking, t)?;
+    }
+    for t in &DEFAULT_TIERS {
+        set_terms(&lvlx_staking, Contract::LvlxStaking, t)?;
+    }
+    let reserve = DEV_RESERVE.to_string();
+    for (pool, contract) in [
+        (&nft_staking, Contract::NftStaking),
+        (&lvlx_staking, Contract::LvlxStaking),
+    ] {
+        transact(
+            rpc,
+            owner,
+            lvlx,
+            Contract::Lvlx,
+            "approve",
+            &[pool, &reserve],
+        )?;
+        transact(rpc, owner, pool, contract, "fund", &[&reserve])?;
+    }
+    Ok((nft, sale, nft_staking, lvlx_staking))
 }
 
 /// The `[chain]` section for a development deployment reached at `rpc_url`.
@@ -181,6 +296,11 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         usdt: d.usdt.clone(),
         lvlx: d.lvlx.clone(),
         ico_sale: d.ico_sale.clone(),
+        level_nft: d.level_nft.clone(),
+        nft_sale: d.nft_sale.clone(),
+        nft_staking: d.nft_staking.clone(),
+        lvlx_staking: d.lvlx_staking.clone(),
+        reserve_warning_weeks: 8,
         start_block: d.start_block,
         confirmations: 0,
         max_block_range: 1000,
@@ -225,8 +345,7 @@ mod tests {
             lvlx: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
             ico_sale: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0".into(),
             start_block: 3,
-            owner: String::new(),
-            treasury: String::new(),
+            ..Deployment::default()
         };
         let url = "https://node.example/v2/provider-api-key";
         let section = config::Chain {

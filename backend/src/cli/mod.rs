@@ -283,11 +283,15 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
     match result {
         Ok(d) => {
             println!(
-                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}; owner {}, treasury {}; written to {}",
+                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}; owner {}, treasury {}; written to {}",
                 d.start_block,
                 d.usdt,
                 d.lvlx,
                 d.ico_sale,
+                d.level_nft,
+                d.nft_sale,
+                d.nft_staking,
+                d.lvlx_staking,
                 d.owner,
                 d.treasury,
                 file.display()

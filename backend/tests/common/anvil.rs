@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use lvlx_backend::chain::deploy::{self, Deployment};
-use lvlx_backend::chain::rpc::Rpc;
+use lvlx_backend::chain::rpc::{Rpc, RpcError};
 use lvlx_core::chain::Contract;
 use serde_json::json;
 
@@ -80,6 +80,66 @@ impl Anvil {
             .call("eth_call", json!([{"to": to, "data": data}, "latest"]))
             .unwrap();
         lvlx_core::chain::decode_uint(answer.as_str().unwrap()).unwrap()
+    }
+
+    /// An eth_call's answer decoded by the function's ABI outputs.
+    pub fn read(
+        &self,
+        to: &str,
+        contract: Contract,
+        function: &str,
+        args: &[&str],
+    ) -> Vec<ethers_core::abi::Token> {
+        let data = lvlx_core::chain::calldata(contract, function, args).unwrap();
+        let answer = self
+            .rpc
+            .call("eth_call", json!([{"to": to, "data": data}, "latest"]))
+            .unwrap();
+        let bytes = ethers_core::utils::hex::decode(&answer.as_str().unwrap()[2..]).unwrap();
+        contract
+            .abi()
+            .function(function)
+            .unwrap()
+            .decode_output(&bytes)
+            .unwrap()
+    }
+
+    /// The revert data of a call from `from` that must fail.
+    pub fn revert(
+        &self,
+        from: &str,
+        to: &str,
+        contract: Contract,
+        function: &str,
+        args: &[&str],
+    ) -> String {
+        let data = lvlx_core::chain::calldata(contract, function, args).unwrap();
+        match self.rpc.call(
+            "eth_call",
+            json!([{"from": from, "to": to, "data": data}, "latest"]),
+        ) {
+            Err(RpcError::Node {
+                data: Some(serde_json::Value::String(data)),
+                ..
+            }) => data,
+            other => panic!("{function} should revert, got {other:?}"),
+        }
+    }
+
+    /// The next block's timestamp (seconds).
+    pub fn set_next_time(&self, seconds: u64) {
+        self.rpc
+            .call("evm_setNextBlockTimestamp", json!([seconds]))
+            .unwrap();
+    }
+
+    /// The latest block's timestamp (seconds).
+    pub fn now(&self) -> u64 {
+        let block = self
+            .rpc
+            .call("eth_getBlockByNumber", json!(["latest", false]))
+            .unwrap();
+        lvlx_backend::chain::rpc::quantity(&block["timestamp"]).unwrap()
     }
 
     pub fn mine(&self, blocks: u64) {

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {ERC1155} from "@openzeppelin/contracts/token/ERC1155/ERC1155.sol";
+import {ERC1155Supply} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155Supply.sol";
+import {ERC1155URIStorage} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155URIStorage.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+
+/// The platform's NFTs: ERC1155 ids 1 to 11 with supply tracking and a metadata URI per id.
+///
+/// Only minters the owner names (the NFT sale) create NFTs; nobody, the owner included, can move
+/// or burn a holder's NFTs.
+contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Ownable {
+    uint256 public constant FIRST_ID = 1;
+    uint256 public constant LAST_ID = 11;
+
+    mapping(address => bool) public minter;
+
+    event MinterChanged(address indexed account, bool allowed);
+
+    error UnknownId(uint256 id);
+    error NotMinter(address account);
+
+    /// `uri_` is the ERC1155 URI template (`{id}` replaced by clients); `setURI` overrides one id.
+    constructor(string memory uri_, address owner_) ERC1155(uri_) Ownable(owner_) {}
+
+    function setMinter(address account, bool allowed) external onlyOwner {
+        minter[account] = allowed;
+        emit MinterChanged(account, allowed);
+    }
+
+    function setURI(uint256 id, string calldata tokenURI) external onlyOwner {
+        if (id < FIRST_ID || id > LAST_ID) revert UnknownId(id);
+        _setURI(id, tokenURI);
+    }
+
+    function mint(address to, uint256 id, uint256 quantity) external {
+        if (!minter[msg.sender]) revert NotMinter(msg.sender);
+        if (id < FIRST_ID || id > LAST_ID) revert UnknownId(id);
+        _mint(to, id, quantity, "");
+    }
+
+    function uri(uint256 id) public view override(ERC1155, ERC1155URIStorage) returns (string memory) {
+        return ERC1155URIStorage.uri(id);
+    }
+
+    function _update(address from, address to, uint256[] memory ids, uint256[] memory values)
+        internal
+        override(ERC1155, ERC1155Supply)
+    {
+        ERC1155Supply._update(from, to, ids, values);
+    }
+}

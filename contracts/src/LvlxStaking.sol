@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {RewardReserve} from "./RewardReserve.sol";
+
+/// Stakes LVLX in lock tiers for an LVLX reward of amount × the tier's rate. Staked principal is
+/// counted apart (`totalStaked`) and is never reward budget: only `fund` adds to the reserve.
+contract LvlxStaking is RewardReserve {
+    using SafeERC20 for IERC20;
+
+    uint256 public constant MAX_TIER = 8;
+    uint256 public totalStaked;
+
+    constructor(IERC20 lvlx_, address owner_) RewardReserve(lvlx_, owner_) {}
+
+    function _validKind(uint256 kind) internal pure override returns (bool) {
+        return kind >= 1 && kind <= MAX_TIER;
+    }
+
+    function rewardFor(uint256 kind, uint256 amount) public view override returns (uint256) {
+        return (amount * terms[kind].rateBps) / 10_000;
+    }
+
+    /// Stakes `amount` LVLX (approved beforehand) in lock tier `tier`.
+    function stake(uint256 tier, uint256 amount) external whenNotPaused nonReentrant returns (uint256 position) {
+        position = _open(tier, amount);
+        totalStaked += amount;
+        lvlx.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    /// Principal and interest in one transfer.
+    function _payOut(Position memory p, uint256 interest) internal override {
+        totalStaked -= p.amount;
+        lvlx.safeTransfer(p.owner, uint256(p.amount) + interest);
+    }
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {LevelNFT} from "./LevelNFT.sol";
+
+/// Sells LevelNFTs for USDT at a per-id price the owner sets. As in the ICO sale, the USDT paid
+/// goes straight to the treasury and the NFTs straight to the buyer, in one transaction.
+contract NftSale is Ownable, Pausable, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    IERC20 public immutable usdt;
+    LevelNFT public immutable nft;
+    address public immutable treasury;
+    /// USDT base units per NFT of an id; 0 = not on sale.
+    mapping(uint256 => uint256) public price;
+
+    event NftPurchased(address indexed buyer, uint256 indexed id, uint256 quantity, uint256 usdtPaid);
+    event NftPriceChanged(uint256 indexed id, uint256 price);
+
+    error ZeroAddress();
+    error ZeroAmount();
+    error NotForSale(uint256 id);
+    error PriceMoved(uint256 cost, uint256 maxUsdt);
+
+    constructor(IERC20 usdt_, LevelNFT nft_, address treasury_, address owner_) Ownable(owner_) {
+        if (address(usdt_) == address(0) || address(nft_) == address(0) || treasury_ == address(0)) {
+            revert ZeroAddress();
+        }
+        usdt = usdt_;
+        nft = nft_;
+        treasury = treasury_;
+    }
+
+    /// Buys `quantity` NFTs of `id`, paying at most `maxUsdt` (approved beforehand).
+    function buy(uint256 id, uint256 quantity, uint256 maxUsdt) external whenNotPaused nonReentrant {
+        uint256 each = price[id];
+        if (each == 0) revert NotForSale(id);
+        if (quantity == 0) revert ZeroAmount();
+        uint256 cost = each * quantity;
+        if (cost > maxUsdt) revert PriceMoved(cost, maxUsdt);
+        usdt.safeTransferFrom(msg.sender, treasury, cost);
+        nft.mint(msg.sender, id, quantity);
+        emit NftPurchased(msg.sender, id, quantity, cost);
+    }
+
+    function setPrice(uint256 id, uint256 price_) external onlyOwner {
+        if (id < nft.FIRST_ID() || id > nft.LAST_ID()) revert LevelNFT.UnknownId(id);
+        price[id] = price_;
+        emit NftPriceChanged(id, price_);
+    }
+
+    function pause() external onlyOwner {
+        _pause();
+    }
+
+    function unpause() external onlyOwner {
+        _unpause();
+    }
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+
+/// Staking positions whose whole LVLX reward is reserved when they open (DESIGN §6).
+///
+/// The contract's LVLX is kept in three parts that never mix: principal staked (LvlxStaking
+/// only), `reserved` (rewards promised to open positions and not yet paid) and `freeReserve`
+/// (funded rewards not yet promised). A stake whose reward the free reserve cannot cover is
+/// refused. The owner funds the reserve and can take back only its free part; no owner path
+/// reaches principal or reserved rewards, and pausing stops new stakes only, never withdrawals.
+///
+/// A position's reward accrues linearly by the second from its start to its release; accrued
+/// interest can be withdrawn at any time, and after the release the principal comes back with
+/// the rest of the interest.
+abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    /// Terms of one NFT id or one LVLX lock tier (`kind`). `rateBps` is the reward over the whole
+    /// lock in basis points of the stake's LVLX value; `lockSeconds` 0 = not offered.
+    struct Terms {
+        uint128 usdtValue;
+        uint32 rateBps;
+        uint32 lockSeconds;
+    }
+
+    struct Position {
+        address owner;
+        uint40 start;
+        uint40 release;
+        uint8 kind;
+        bool closed;
+        uint128 amount;
+        uint128 reward;
+        uint128 withdrawn;
+    }
+
+    IERC20 public immutable lvlx;
+    uint256 public freeReserve;
+    uint256 public reserved;
+    uint256 public positionCount;
+    mapping(uint256 => Terms) public terms;
+    mapping(uint256 => Position) public positions;
+
+    event Staked(
+        uint256 indexed position,
+        address indexed owner,
+        uint256 indexed kind,
+        uint256 amount,
+        uint256 reward,
+        uint256 start,
+        uint256 release
+    );
+    event InterestWithdrawn(uint256 indexed position, address indexed owner, uint256 amount);
+    event Released(uint256 indexed position, address indexed owner, uint256 principal, uint256 interest);
+    event ReserveFunded(address indexed from, uint256 amount);
+    event ReserveWithdrawn(address indexed to, uint256 amount);
+    event TermsChanged(uint256 indexed kind, uint256 usdtValue, uint256 rateBps, uint256 lockSeconds);
+
+    error ZeroAddress();
+    error ZeroAmount();
+    error UnknownTerms(uint256 kind);
+    error InvalidTerms();
+    error ReserveShort(uint256 free, uint256 needed);
+    error NotYours(uint256 position);
+    error AlreadyClosed(uint256 position);
+    error NotReleased(uint256 release);
+    error NothingToWithdraw(uint256 position);
+    error FreeReserveShort(uint256 free, uint256 wanted);
+
+    constructor(IERC20 lvlx_, address owner_) Ownable(owner_) {
+        if (address(lvlx_) == address(0)) revert ZeroAddress();
+        lvlx = lvlx_;
+    }
+
+    /// Whether `kind` names an NFT id or a tier this contract stakes.
+    function _validKind(uint256 kind) internal pure virtual returns (bool);
+
+    /// The whole LVLX reward of staking `amount` under `t`.
+    function rewardFor(uint256 kind, uint256 amount) public view virtual returns (uint256);
+
+    /// Hands a closed position's principal and its last `interest` (LVLX) back to its owner.
+    function _payOut(Position memory p, uint256 interest) internal virtual;
+
+    /// LVLX a position has earned by `at` (seconds), withdrawn or not.
+    function accrued(uint256 id, uint256 at) public view returns (uint256) {
+        Position memory p = positions[id];
+        if (at >= p.release) return p.reward;
+        if (at <= p.start) return 0;
+        return (uint256(p.reward) * (at - p.start)) / (p.release - p.start);
+    }
+
+    /// LVLX the position's owner could withdraw now.
+    function withdrawable(uint256 id) external view returns (uint256) {
+        return accrued(id, block.timestamp) - positions[id].withdrawn;
+    }
+
+    function setTerms(uint256 kind, uint128 usdtValue, uint32 rateBps, uint32 lockSeconds) external onlyOwner {
+        if (!_validKind(kind)) revert UnknownTerms(kind);
+        if (lockSeconds != 0 && rateBps == 0) revert InvalidTerms();
+        terms[kind] = Terms(usdtValue, rateBps, lockSeconds);
+        emit TermsChanged(kind, usdtValue, rateBps, lockSeconds);
+    }
+
+    /// Adds `amount` LVLX (approved beforehand) to the free reserve. Anyone may fund.
+    function fund(uint256 amount) external nonReentrant {
+        if (amount == 0) revert ZeroAmount();
+        freeReserve += amount;
+        lvlx.safeTransferFrom(msg.sender, address(this), amount);
+        emit ReserveFunded(msg.sender, amount);
+    }
+
+    /// Takes back LVLX the reserve has not promised to anyone.
+    function withdrawFree(address to, uint256 amount) external onlyOwner nonReentrant {
+        if (amount > freeReserve) revert FreeReserveShort(freeReserve, amount);
+        freeReserve -= amount;
+        lvlx.safeTransfer(to, amount);
+        emit ReserveWithdrawn(to, amount);
+    }
+
+    function pause() external onlyOwner {
+        _pause();
+    }
+
+    function unpause() external onlyOwner {
+        _unpause();
+    }
+
+    /// Opens a position for the caller, reserving its whole reward; the child has already
+    /// checked `kind` and will take the principal after this returns.
+    function _open(uint256 kind, uint256 amount) internal returns (uint256 id) {
+        if (amount == 0) revert ZeroAmount();
+        Terms memory t = terms[kind];
+        if (t.lockSeconds == 0 || !_validKind(kind)) revert UnknownTerms(kind);
+        uint256 reward = rewardFor(kind, amount);
+        uint256 free = freeReserve;
+        if (reward > free) revert ReserveShort(free, reward);
+        freeReserve = free - reward;
+        reserved += reward;
+        id = ++positionCount;
+        uint256 releaseAt = block.timestamp + t.lockSeconds;
+        positions[id] = Position({
+            owner: msg.sender,
+            start: uint40(block.timestamp),
+            release: uint40(releaseAt),
+            kind: uint8(kind),
+            closed: false,
+            amount: uint128(amount),
+            reward: uint128(reward),
+            withdrawn: 0
+        });
+        emit Staked(id, msg.sender, kind, amount, reward, block.timestamp, releaseAt);
+    }
+
+    /// Pays the interest a position has accrued so far.
+    function withdrawInterest(uint256 id) external nonReentrant {
+        Position storage p = _mine(id);
+        uint256 pay = accrued(id, block.timestamp) - p.withdrawn;
+        if (pay == 0) revert NothingToWithdraw(id);
+        p.withdrawn += uint128(pay);
+        reserved -= pay;
+        lvlx.safeTransfer(msg.sender, pay);
+        emit InterestWithdrawn(id, msg.sender, pay);
+    }
+
+    /// After the release date: the principal and the rest of the interest, and the position closes.
+    function release(uint256 id) external nonReentrant {
+        Position storage p = _mine(id);
+        if (block.timestamp < p.release) revert NotReleased(p.release);
+        uint256 pay = uint256(p.reward) - p.withdrawn;
+        p.closed = true;
+        p.withdrawn = p.reward;
+        reserved -= pay;
+        Position memory closed = p;
+        _payOut(closed, pay);
+        emit Released(id, msg.sender, closed.amount, pay);
+    }
+
+    function _mine(uint256 id) private view returns (Position storage p) {
+        p = positions[id];
+        if (p.owner != msg.sender) revert NotYours(id);
+        if (p.closed) revert AlreadyClosed(id);
+    }
+}
