@@ -10,7 +10,8 @@ scripts/build.sh
 # Demo accounts (created once) and how to sign in with them, then a small seeded history for
 # the admin screens (once: a ledger with rows is left as it is).
 target/release/lvlx demo
-target/release/lvlx seed --users 300 --ico-tx 3000 --nft-stakes 400 --lvlx-stakes 300 --seed 1
+# (Its staking comes from the chain below, through the contracts: `lvlx chain demo`.)
+target/release/lvlx seed --users 300 --ico-tx 3000 --nft-stakes 0 --lvlx-stakes 0 --seed 1
 
 # The development chain: anvil (npm) on loopback with chain id 137; its state is kept in
 # data/anvil-state.json, so purchases survive a restart like the database does. The contracts
@@ -28,5 +29,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 target/release/lvlx chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT"
+# Six dev accounts linked to seeded members buy and stake NFTs and LVLX (once).
+target/release/lvlx chain demo
 echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
 target/release/lvlx serve "$@"

@@ -44,6 +44,9 @@ pub enum Error {
     WalletTaken,
     #[error("this account already has another wallet")]
     WalletAlreadyLinked,
+    /// The chain node cannot be reached, or the contracts are not configured.
+    #[error("the chain is not available")]
+    ChainUnavailable,
     #[error("too many requests, retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     /// Storage failed; details are logged, never sent.
@@ -81,6 +84,7 @@ impl Error {
         "error-wallet-taken",
         "error-wallet-already-linked",
         "error-rate-limit",
+        "error-chain-unavailable",
         "error-internal",
     ];
 
@@ -105,6 +109,7 @@ impl Error {
             Error::SecretWrong => "error-secret-wrong",
             Error::SecretMissing => "error-secret-missing",
             Error::RateLimited { .. } => "error-rate-limit",
+            Error::ChainUnavailable => "error-chain-unavailable",
             Error::Store(_) | Error::Internal(_) => "error-internal",
         }
     }
@@ -137,6 +142,7 @@ mod tests {
             Error::Malformed(String::new()),
             Error::Unauthorized,
             Error::Credentials,
+            Error::ChainUnavailable,
             Error::Code,
             Error::Captcha,
             Error::ReferralUnknown,

@@ -2,7 +2,7 @@
 //!
 //! Domain rules (validation, amounts, dates) come from `lvlx-core`; this crate must not restate
 //! them. Layers, top down: `api` (HTTP: routes, handlers, the one error mapping) → the domain
-//! glue (`session`, `code`, `secret`, `captcha`, `stakes` …, returning [`error::Error`], no
+//! glue (`session`, `code`, `secret`, `captcha`, `staking` …, returning [`error::Error`], no
 //! HTTP) → `store` (all SQL, returning `store::StoreError`). `cli` is the command line.
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
@@ -20,7 +20,7 @@ pub mod mail;
 pub mod password;
 pub mod secret;
 pub mod session;
-pub mod stakes;
+pub mod staking;
 pub mod store;
 pub mod token;
 pub mod user;

@@ -4,6 +4,8 @@
 use serde_json::{json, Value};
 use tokio::sync::broadcast;
 
+use lvlx_core::staking::Pool;
+
 use crate::user::UserId;
 
 /// Pushes a slow page has not read yet before it starts missing some (it then reloads).
@@ -20,13 +22,25 @@ pub enum Push {
         usdt: u128,
         created_at: i64,
     },
+    /// A staking or NFT-sale event the indexer recorded (`event`: staked, interest, released,
+    /// funded, defunded, terms, nft-purchased). `position` is the NFT id for a purchase.
+    Stake {
+        user: Option<UserId>,
+        pool: Option<Pool>,
+        event: &'static str,
+        position: u64,
+        amount: u128,
+        at: i64,
+    },
 }
 
 impl Push {
     /// Whether a viewer sees it: the buyer's own pages, and every admin (the ICO table).
     pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
         match self {
-            Push::Purchase { user, .. } => admin || *user == Some(viewer),
+            Push::Purchase { user, .. } | Push::Stake { user, .. } => {
+                admin || *user == Some(viewer)
+            }
         }
     }
 
@@ -47,6 +61,21 @@ impl Push {
                 "lvlx": lvlx.to_string(),
                 "usdt": usdt.to_string(),
                 "createdAt": created_at,
+            }),
+            Push::Stake {
+                pool,
+                event,
+                position,
+                amount,
+                at,
+                ..
+            } => json!({
+                "type": "stake",
+                "pool": pool.map(Pool::name),
+                "event": event,
+                "position": position,
+                "amount": amount.to_string(),
+                "at": at,
             }),
         }
     }

@@ -1,7 +1,9 @@
 //! Server-side sessions (revocable, 12 h absolute life) and authenticating a session token.
 
 use crate::error::Error;
-use crate::store::{sessions, users, Conn};
+use lvlx_core::staking::Pool;
+
+use crate::store::{sessions, stakes, users, Conn};
 use crate::token::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
 use crate::user::{User, UserId};
 use crate::{now_ms, App};
@@ -80,6 +82,11 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
         serde_json::json!({"token": token, "role": user.role, "admin": crate::user::admin_payload(user)})
     } else {
         let affiliates = users::affiliates(c, user.id)?;
-        serde_json::json!({"token": token, "role": user.role, "user": crate::user::payload(user, &affiliates)})
+        let mut payload = crate::user::payload(user, &affiliates);
+        payload["withdrawNFTs"] =
+            crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Nft)?)?;
+        payload["withdrawLVLXs"] =
+            crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Lvlx)?)?;
+        serde_json::json!({"token": token, "role": user.role, "user": payload})
     })
 }

@@ -215,8 +215,8 @@ async fn staking_statistics_with_no_stakes_answer_today_and_corrupt_rows_answer_
     // as SPEC §8's 'TimeOut Connections!' notice.
     w.sql(|c| {
         c.execute_batch(
-            "INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests)
-             SELECT id, 3, 1, 0, 1, 'twelve' FROM users LIMIT 1",
+            "INSERT INTO stake_positions (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, tx_hash, log_index)
+             SELECT 'nft', 1, id, '0x0', 3, '1', 'twelve', 0, 1, '0x1', 0 FROM users LIMIT 1",
         )
     });
     let r = w
@@ -255,8 +255,7 @@ async fn dump(w: &World) -> String {
             for sql in [
                 "SELECT email, names, lastnames, referrer_id, wallet, lvlx_balance, add_rewards, rank, created_at FROM users WHERE email NOT LIKE '%@lvlx.local' ORDER BY id",
                 "SELECT user_id, created_at, token, amount, tx_hash FROM ico_transactions ORDER BY id",
-                "SELECT user_id, nft_id, amount, start_date, withdraw_date, current_interests FROM nft_stakes ORDER BY id",
-                "SELECT user_id, amount, start_date, release_date, current_interests FROM lvlx_stakes ORDER BY id",
+                "SELECT pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, withdrawn FROM stake_positions ORDER BY pool, position",
             ] {
                 let mut stmt = c.prepare(sql)?;
                 let n = stmt.column_count();

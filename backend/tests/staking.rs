@@ -700,3 +700,224 @@ fn gas_per_member_action_stays_below_synthetix() {
         assert!(used < anchor, "{name}: {used} gas, anchor {anchor}");
     }
 }
+
+mod index {
+    use super::*;
+    use common::world_with;
+    use lvlx_backend::chain::indexer::{Indexer, Progress};
+    use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
+    use lvlx_backend::live::Push;
+
+    async fn catch_up(indexer: &Indexer) -> usize {
+        let mut recorded = 0;
+        loop {
+            match indexer.step().await.unwrap() {
+                Progress::More { recorded: n, .. } => recorded += n,
+                Progress::CaughtUp { recorded: n } => return recorded + n,
+            }
+        }
+    }
+
+    /// (pool, position, user id, withdrawn, closed) of every indexed position.
+    fn positions(w: &common::World) -> Vec<(String, i64, Option<i64>, String, bool)> {
+        w.sql(|c| {
+            let mut stmt = c.prepare(
+                "SELECT pool, position, user_id, withdrawn, closed_at IS NOT NULL FROM stake_positions ORDER BY pool, position",
+            )?;
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>();
+            rows
+        })
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn staking_events_are_indexed_once_across_restarts_and_follow_a_late_link() {
+        let c = Chain::start();
+        let (member, stranger) = (c.accounts[1].clone(), c.accounts[3].clone());
+        // Ranges of 3 blocks, so the events span many steps.
+        let chain = lvlx_backend::config::Chain {
+            max_block_range: 3,
+            poll_ms: 100,
+            ..deploy::dev_section(&c.anvil.url, &c.d)
+        };
+        let w = world_with(|cfg| cfg.chain = Some(chain.clone())).await;
+        let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+        assert_eq!(w.link_dev_wallet(&token, 1).await, 200);
+        let mut pushes = w.app.hub.subscribe();
+
+        // The member stakes NFTs and LVLX; a wallet nobody linked stakes too.
+        for who in [&member, &stranger] {
+            c.buy_nft(who, 2, 3);
+            c.send(
+                who,
+                &c.d.level_nft,
+                Contract::LevelNft,
+                "setApprovalForAll",
+                &[&c.d.nft_staking, "true"],
+            );
+            c.send(
+                who,
+                &c.d.nft_staking,
+                Contract::NftStaking,
+                "stake",
+                &["2", "3"],
+            );
+        }
+        c.give_lvlx(&member, 1000 * LVLX);
+        c.stake_lvlx(&member, 2, 1000 * LVLX);
+        let t0 = c.anvil.now();
+        c.anvil.set_next_time(t0 + 10_000);
+        c.send(
+            &member,
+            &c.d.nft_staking,
+            Contract::NftStaking,
+            "withdrawInterest",
+            &["1"],
+        );
+        c.anvil.set_next_time(t0 + 20_000);
+        c.send(
+            &member,
+            &c.d.nft_staking,
+            Contract::NftStaking,
+            "withdrawInterest",
+            &["1"],
+        );
+
+        // One indexer reads a range, then "the server restarts" and another catches up.
+        let first = Indexer::new(&w.app, &chain);
+        assert!(matches!(first.step().await.unwrap(), Progress::More { .. }));
+        drop(first);
+        let second = Indexer::new(&w.app, &chain);
+        catch_up(&second).await;
+
+        let reward = staking::reward(Pool::Nft, &DEFAULT_NFT_TERMS[1], 3).unwrap();
+        let on_chain = c
+            .anvil
+            .read(&c.d.nft_staking, Contract::NftStaking, "positions", &["1"]);
+        let withdrawn = match &on_chain[7] {
+            Token::Uint(v) => v.as_u128(),
+            other => panic!("{other:?}"),
+        };
+        assert!(withdrawn > 0 && withdrawn < reward);
+        let user: i64 = w.sql(|c| {
+            c.query_row(
+                "SELECT id FROM users WHERE email = ?1",
+                [DEMO_USER.0],
+                |r| r.get(0),
+            )
+        });
+        let expected = vec![
+            ("lvlx".to_string(), 1, Some(user), "0".to_string(), false),
+            (
+                "nft".to_string(),
+                1,
+                Some(user),
+                withdrawn.to_string(),
+                false,
+            ),
+            ("nft".to_string(), 2, None, "0".to_string(), false),
+        ];
+        assert_eq!(
+            positions(&w),
+            expected,
+            "every position once, the withdrawals summed once"
+        );
+        let purchases: i64 =
+            w.sql(|c| c.query_row("SELECT COUNT(*) FROM nft_purchases", [], |r| r.get(0)));
+        assert_eq!(purchases, 2);
+        let mut stake_pushes = Vec::new();
+        while let Ok(push) = pushes.try_recv() {
+            if let Push::Stake { event, user: u, .. } = push {
+                stake_pushes.push((event, u.map(|u| u.0)));
+            }
+        }
+        assert!(stake_pushes.contains(&("staked", Some(user))));
+        assert_eq!(stake_pushes.iter().filter(|p| p.0 == "interest").count(), 2);
+
+        // Everything read again from the start: nothing recorded twice, nothing pushed.
+        let sale = c.d.ico_sale.to_lowercase();
+        let start = c.d.start_block as i64;
+        w.sql(move |c| {
+            c.execute(
+                "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
+                rusqlite::params![start, sale],
+            )
+        });
+        assert_eq!(catch_up(&second).await, 0);
+        assert_eq!(positions(&w), expected);
+        assert!(pushes.try_recv().is_err());
+
+        // The member's page: positions with the core's figures at the chain's time.
+        let page = w.call("GET", "/api/v1/staking", Some(&token), None).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        let body = page.body;
+        assert_eq!(body["available"], true);
+        assert_eq!(body["nfts"].as_array().unwrap().len(), 11);
+        assert_eq!(
+            body["nfts"][1]["price"],
+            DEFAULT_NFT_TERMS[1].usdt_value.to_string()
+        );
+        assert_eq!(body["tiers"].as_array().unwrap().len(), DEFAULT_TIERS.len());
+        assert_eq!(body["held"][1], "0", "all three NFTs are staked");
+        let nft = &body["positions"]["nft"][0];
+        assert_eq!(nft["kind"], 2);
+        assert_eq!(nft["reward"], reward.to_string());
+        let now = body["now"].as_u64().unwrap();
+        let start = nft["startDate"].as_i64().unwrap() as u64 / 1000;
+        let release = nft["withdrawDate"].as_i64().unwrap() as u64 / 1000;
+        let accrued = staking::accrued(reward, start, release, now);
+        assert_eq!(nft["accrued"], accrued.to_string());
+        assert_eq!(nft["withdrawable"], (accrued - withdrawn).to_string());
+        assert_eq!(body["positions"]["lvlx"].as_array().unwrap().len(), 1);
+        // The login payload's withdrawNFTs: the interest paid, in base units.
+        let (_, again) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+        assert_eq!(
+            again["user"]["withdrawNFTs"]["total"],
+            withdrawn.to_string(),
+            "{again}"
+        );
+        assert_eq!(again["user"]["withdrawLVLXs"]["total"], "0");
+
+        // The admin's reserve monitor reads the chain and the last 30 days' pace.
+        let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+        assert_eq!(
+            w.call("GET", "/api/v1/staking/reserve", Some(&token), None)
+                .await
+                .status,
+            403
+        );
+        let monitor = w
+            .call("GET", "/api/v1/staking/reserve", Some(&admin), None)
+            .await
+            .body;
+        let reserved_now = c.reserved(&c.d.nft_staking);
+        assert_eq!(monitor["nft"]["reserved"], reserved_now.to_string());
+        assert_eq!(
+            monitor["nft"]["reservedLast30Days"],
+            (2 * reward).to_string()
+        );
+        assert_eq!(
+            monitor["nft"]["weeksCovered"],
+            staking::weeks_covered(c.free(&c.d.nft_staking), 2 * reward).unwrap() as u64
+        );
+
+        // The stranger's wallet, linked later by another account, brings its position along.
+        w.sql(|c| {
+            c.execute(
+                "UPDATE users SET wallet = NULL WHERE email = ?1",
+                [DEMO_USER.0],
+            )
+        });
+        let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+        assert_eq!(w.link_dev_wallet(&token, 3).await, 200);
+        let attached: Option<i64> = w.sql(|c| {
+            c.query_row(
+                "SELECT user_id FROM stake_positions WHERE pool = 'nft' AND position = 2",
+                [],
+                |r| r.get(0),
+            )
+        });
+        assert_eq!(attached, Some(user));
+    }
+}

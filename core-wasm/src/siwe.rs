@@ -183,11 +183,13 @@ pub mod dev {
     use ethers_core::types::{Signature, U256};
     use ethers_core::utils::{hash_message, secret_key_to_address, to_checksum};
 
-    /// anvil's first two development keys (public; never for real funds).
+    /// anvil's first four development keys (public; never for real funds).
     pub fn key(n: usize) -> SigningKey {
         let hex = [
             "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
             "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+            "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+            "7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
         ][n];
         let bytes: Vec<u8> = (0..32)
             .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))

@@ -41,6 +41,7 @@ fn status(e: &Error) -> StatusCode {
         | Error::WalletAlreadyLinked
         | Error::SecretMissing => StatusCode::CONFLICT,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::ChainUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         Error::Store(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -18,6 +18,7 @@ mod recovery;
 mod registrations;
 mod sessions;
 mod settings;
+mod staking;
 mod statistics;
 mod wallet;
 
@@ -56,6 +57,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(content::routes(app.clone()))
         .unify()
         .or(wallet::routes(app.clone()))
+        .unify()
+        .or(staking::routes(app.clone()))
         .unify()
         .or(live::routes(app))
         .unify()

@@ -30,6 +30,10 @@ struct PublicChain {
     usdt: String,
     lvlx: String,
     ico_sale: String,
+    level_nft: String,
+    nft_sale: String,
+    nft_staking: String,
+    lvlx_staking: String,
     token_image: String,
 }
 
@@ -53,6 +57,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                     usdt: c.usdt.clone(),
                     lvlx: c.lvlx.clone(),
                     ico_sale: c.ico_sale.clone(),
+                    level_nft: c.level_nft.clone(),
+                    nft_sale: c.nft_sale.clone(),
+                    nft_staking: c.nft_staking.clone(),
+                    lvlx_staking: c.lvlx_staking.clone(),
                     token_image: c.token_image.clone(),
                 }),
             })

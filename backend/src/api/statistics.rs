@@ -16,8 +16,9 @@ use super::error::reply;
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
+use crate::staking::admin as stakes;
 use crate::store::{ledger, stakes as stored_stakes, users};
-use crate::{now_ms, stakes, App};
+use crate::{now_ms, App};
 
 pub const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
@@ -131,12 +132,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             .and(admin())
             .and(warp::query::<Limit>())
             .then(move |_: Authed, app: App, limit: Limit| async move {
+                let now = now_ms();
                 let all = app
                     .store
-                    .read(move |c| stored_stakes::load(c, kind))
+                    .read(move |c| stored_stakes::load(c, kind, now))
                     .await
                     .map_err(Error::from)?;
-                ok(&stakes::statistics(&all, kind, limit.get(), now_ms())?)
+                ok(&stakes::statistics(&all, kind, limit.get(), now)?)
             })
             .map(reply);
         let rows = warp::path(path)
@@ -146,7 +148,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             .then(move |_: Authed, app: App| async move {
                 let all = app
                     .store
-                    .read(move |c| stored_stakes::load(c, kind))
+                    .read(move |c| stored_stakes::load(c, kind, now_ms()))
                     .await
                     .map_err(Error::from)?;
                 arrow(stakes::stream(kind, &all)?)

@@ -5,7 +5,8 @@
 //! message must name this server's host as its domain, chain 137 and a nonce issued to this
 //! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome. The
 //! recovered signer is stored checksummed; a wallet belongs to one account and an account keeps
-//! its wallet. Purchases the indexer kept for that wallet before it was linked are attached.
+//! its wallet. Purchases and staking positions the indexer kept for that wallet before it was
+//! linked are attached.
 
 use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
 use serde::Deserialize;
@@ -18,7 +19,7 @@ use super::error::reply;
 use super::{json_body, ok, with};
 use crate::error::Error;
 use crate::session::Authed;
-use crate::store::{ledger, users, wallets, Conn};
+use crate::store::{ledger, stakes, users, wallets, Conn};
 use crate::user::UserId;
 use crate::{crypto, now_ms, App};
 
@@ -133,6 +134,7 @@ fn link(
         }
         users::set_wallet(tx, user, &wallet)?;
         ledger::attach_wallet(tx, product, user, &wallet)?;
+        stakes::attach_wallet(tx, user, &wallet)?;
         Ok(wallet)
     })
 }

@@ -1,19 +1,22 @@
-//! The ICO sale's indexer (DESIGN §5): polls eth_getLogs for `Purchased` events in bounded
+//! The platform's indexer (DESIGN §5): polls eth_getLogs for the ICO sale's `Purchased`, the NFT
+//! sale's `NftPurchased` and both staking contracts' events (one filter, one cursor) in bounded
 //! block ranges up to `confirmations` below the head, decodes them with the core (ethers-core)
-//! and records each once in the ledger (unique tx hash + log index) in the same database
-//! transaction that moves its cursor. A restart resumes at the cursor; an unreachable node is
-//! retried with backoff; the amounts credited are the event's.
+//! and records each once (unique tx hash + log index) in the same database transaction that
+//! moves its cursor. A restart resumes at the cursor; an unreachable node is retried with
+//! backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use lvlx_core::chain;
+use lvlx_core::chain::{self, StakingEvent};
+use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
 use crate::store::ledger::{self, Entry};
-use crate::store::{cursors, users, Store, StoreError};
+use crate::store::stakes::{self, Opened};
+use crate::store::{cursors, users, Conn, Store, StoreError};
 use crate::{config, now_ms, App};
 
 /// Longest pause between retries while the node is unreachable.
@@ -45,14 +48,34 @@ pub struct Indexer {
     product: String,
     /// Lowercase, as the cursor's key.
     sale: String,
+    /// Every configured contract the filter reads.
+    addresses: Vec<String>,
     chain: config::Chain,
 }
 
 /// One decoded purchase, ready for the ledger.
-struct Found {
+struct Purchase {
     entry: Entry,
     usdt_paid: u128,
     referrer: Option<String>,
+}
+
+/// One decoded event of the NFT sale or a staking contract.
+struct Staking {
+    event: StakingEvent,
+    /// Lowercase address of the contract that emitted it.
+    contract: String,
+    /// The staking pool, for the staking contracts' events.
+    pool: Option<Pool>,
+    tx_hash: String,
+    log_index: i64,
+    /// Block time, milliseconds.
+    at: i64,
+}
+
+enum Found {
+    Purchase(Purchase),
+    Staking(Staking),
 }
 
 impl Indexer {
@@ -63,6 +86,16 @@ impl Indexer {
             hub: app.hub.clone(),
             product: app.config.product.clone(),
             sale: chain.ico_sale.to_lowercase(),
+            addresses: [
+                &chain.ico_sale,
+                &chain.nft_sale,
+                &chain.nft_staking,
+                &chain.lvlx_staking,
+            ]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .map(|a| a.to_lowercase())
+            .collect(),
             chain: chain.clone(),
         }
     }
@@ -138,9 +171,11 @@ impl Indexer {
             return Ok(Progress::CaughtUp { recorded: 0 });
         }
         let to = safe.min(from + self.chain.max_block_range.max(1) - 1);
+        let mut topics = vec![chain::purchased_topic()];
+        topics.extend(chain::staking_topics());
         let filter = json!([{
-            "address": self.chain.ico_sale,
-            "topics": [chain::purchased_topic()],
+            "address": self.addresses,
+            "topics": [topics],
             "fromBlock": rpc::hex(from),
             "toBlock": rpc::hex(to),
         }]);
@@ -191,41 +226,24 @@ impl Indexer {
             .store
             .write(move |c| {
                 c.transaction(|tx| {
-                    let mut recorded = Vec::new();
-                    for mut f in found {
-                        // The account that linked the buying wallet, if any (else the entry
-                        // waits for the link). Both sides are EIP-55, so the unique index answers.
-                        f.entry.user =
-                            users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
-                        if ledger::record(tx, &product, &f.entry)? {
-                            ledger::set_payment(
-                                tx,
-                                &f.entry.tx_hash,
-                                f.entry.log_index,
-                                f.usdt_paid,
-                                f.referrer.as_deref(),
-                            )?;
-                            recorded.push(f);
+                    let mut pushes = Vec::new();
+                    for f in found {
+                        match f {
+                            Found::Purchase(p) => pushes.extend(record_purchase(tx, &product, p)?),
+                            Found::Staking(s) => pushes.extend(record_staking(tx, s)?),
                         }
                     }
                     cursors::set(tx, &sale, next, last_hash.as_deref(), now_ms())?;
-                    Ok::<_, StoreError>(recorded)
+                    Ok::<_, StoreError>(pushes)
                 })
             })
             .await?;
         let count = recorded.len();
-        for f in recorded {
-            self.hub.push(Push::Purchase {
-                user: f.entry.user,
-                tx_hash: f.entry.tx_hash,
-                wallet: f.entry.wallet.unwrap_or_default(),
-                lvlx: f.entry.amount,
-                usdt: f.usdt_paid,
-                created_at: f.entry.created_at,
-            });
+        for push in recorded {
+            self.hub.push(push);
         }
         if count > 0 {
-            tracing::info!(from, to, recorded = count, "indexed purchases");
+            tracing::info!(from, to, recorded = count, "indexed events");
         }
         Ok(if to == safe {
             Progress::CaughtUp { recorded: count }
@@ -255,25 +273,167 @@ impl Indexer {
             .as_array()
             .map(|t| t.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let p = chain::decode_purchase(&topics, log["data"].as_str().unwrap_or("0x"))
-            .map_err(|e| bad(e.to_string()))?;
         let block = quantity(&log["blockNumber"]).map_err(|e| bad(e.to_string()))?;
-        let log_index = quantity(&log["logIndex"]).map_err(|e| bad(e.to_string()))?;
+        let log_index = quantity(&log["logIndex"]).map_err(|e| bad(e.to_string()))? as i64;
         let (seconds, _) = blocks
             .get(&block)
             .ok_or_else(|| bad(format!("block {block} not fetched")))?;
-        Ok(Found {
-            entry: Entry {
-                user: None,
-                wallet: Some(p.buyer),
-                created_at: *seconds as i64 * 1000,
-                token: self.product.clone(),
-                amount: p.lvlx_bought,
-                tx_hash: tx_hash.clone(),
-                log_index: log_index as i64,
-            },
-            usdt_paid: p.usdt_paid,
-            referrer: p.referrer,
-        })
+        let at = *seconds as i64 * 1000;
+        let data = log["data"].as_str().unwrap_or("0x");
+        let contract = log["address"].as_str().unwrap_or_default().to_lowercase();
+        if contract == self.sale {
+            let p = chain::decode_purchase(&topics, data).map_err(|e| bad(e.to_string()))?;
+            return Ok(Found::Purchase(Purchase {
+                entry: Entry {
+                    user: None,
+                    wallet: Some(p.buyer),
+                    created_at: at,
+                    token: self.product.clone(),
+                    amount: p.lvlx_bought,
+                    tx_hash,
+                    log_index,
+                },
+                usdt_paid: p.usdt_paid,
+                referrer: p.referrer,
+            }));
+        }
+        let event = chain::decode_staking(&topics, data).map_err(|e| bad(e.to_string()))?;
+        let pool = if contract.eq_ignore_ascii_case(&self.chain.nft_staking) {
+            Some(Pool::Nft)
+        } else if contract.eq_ignore_ascii_case(&self.chain.lvlx_staking) {
+            Some(Pool::Lvlx)
+        } else {
+            None
+        };
+        Ok(Found::Staking(Staking {
+            event,
+            contract,
+            pool,
+            tx_hash,
+            log_index,
+            at,
+        }))
     }
+}
+
+/// Records a purchase once in the ledger; the push for its pages when it is new.
+fn record_purchase(tx: Conn, product: &str, mut f: Purchase) -> Result<Option<Push>, StoreError> {
+    // The account that linked the buying wallet, if any (else the entry waits for the link).
+    // Both sides are EIP-55, so the unique index answers.
+    f.entry.user = users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
+    if !ledger::record(tx, product, &f.entry)? {
+        return Ok(None);
+    }
+    ledger::set_payment(
+        tx,
+        &f.entry.tx_hash,
+        f.entry.log_index,
+        f.usdt_paid,
+        f.referrer.as_deref(),
+    )?;
+    Ok(Some(Push::Purchase {
+        user: f.entry.user,
+        tx_hash: f.entry.tx_hash,
+        wallet: f.entry.wallet.unwrap_or_default(),
+        lvlx: f.entry.amount,
+        usdt: f.usdt_paid,
+        created_at: f.entry.created_at,
+    }))
+}
+
+/// Applies a staking or NFT-sale event once; the push for its pages when it is new.
+fn record_staking(tx: Conn, s: Staking) -> Result<Option<Push>, StoreError> {
+    let (name, amount) = match &s.event {
+        StakingEvent::Staked { amount, .. } => ("staked", Some(*amount)),
+        StakingEvent::InterestWithdrawn { amount, .. } => ("interest", Some(*amount)),
+        StakingEvent::Released { interest, .. } => ("released", Some(*interest)),
+        StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount)),
+        StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount)),
+        StakingEvent::TermsChanged { .. } => ("terms", None),
+        StakingEvent::NftPurchased(p) => ("nft-purchased", Some(p.quantity)),
+    };
+    if !stakes::event_once(tx, &s.tx_hash, s.log_index, &s.contract, name, amount, s.at)? {
+        return Ok(None);
+    }
+    let push = |user, pool: Option<Pool>, position: u64| {
+        Some(Push::Stake {
+            user,
+            pool,
+            event: name,
+            position,
+            amount: amount.unwrap_or(0),
+            at: s.at,
+        })
+    };
+    Ok(match (s.event, s.pool) {
+        (
+            StakingEvent::Staked {
+                position,
+                owner,
+                kind,
+                amount,
+                reward,
+                start,
+                release,
+            },
+            Some(pool),
+        ) => {
+            let user = users::by_wallet(tx, &owner)?;
+            stakes::open(
+                tx,
+                &Opened {
+                    pool,
+                    position,
+                    user,
+                    wallet: owner,
+                    kind,
+                    amount,
+                    reward,
+                    start: start as i64 * 1000,
+                    release: release as i64 * 1000,
+                    tx_hash: s.tx_hash,
+                    log_index: s.log_index,
+                },
+            )?;
+            push(user, Some(pool), position)
+        }
+        (
+            StakingEvent::InterestWithdrawn {
+                position, amount, ..
+            },
+            Some(pool),
+        ) => {
+            stakes::add_withdrawn(tx, pool, position, amount)?;
+            push(
+                stakes::owner(tx, pool, position)?.flatten(),
+                Some(pool),
+                position,
+            )
+        }
+        (StakingEvent::Released { position, .. }, Some(pool)) => {
+            stakes::close(tx, pool, position, s.at)?;
+            push(
+                stakes::owner(tx, pool, position)?.flatten(),
+                Some(pool),
+                position,
+            )
+        }
+        (StakingEvent::NftPurchased(p), _) => {
+            let user = users::by_wallet(tx, &p.buyer)?;
+            stakes::record_nft_purchase(
+                tx,
+                &s.tx_hash,
+                s.log_index,
+                user,
+                &p.buyer,
+                p.id,
+                p.quantity,
+                p.usdt_paid,
+                s.at,
+            )?;
+            push(user, None, u64::from(p.id))
+        }
+        // Reserve and terms changes: recorded above; the reserve monitor reads the chain.
+        (_, pool) => push(None, pool, 0),
+    })
 }

@@ -9,7 +9,7 @@ use crate::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::store::{seed, Store};
+use crate::store::{seed, users, Store};
 use crate::{routes, App, Config};
 use clap::{Parser, Subcommand};
 use lvlx_core::ADMIN_ROLE;
@@ -49,6 +49,9 @@ enum Command {
         command: ChainCommand,
     },
     /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
+    /// No chain is involved: the ICO rows and staking positions are written straight into the
+    /// database in the shapes the indexer records (for the admin screens at benchmark scale);
+    /// the run command's demo stakes go through the contracts (`lvlx chain demo`).
     Seed {
         #[arg(long, default_value_t = 300)]
         users: u32,
@@ -72,6 +75,10 @@ enum ChainCommand {
         #[arg(long, default_value = "http://127.0.0.1:8545")]
         rpc: String,
     },
+    /// The demo's staking, through the contracts: links six anvil dev accounts (2-7) to seeded
+    /// members, buys NFTs and LVLX with them and stakes some of each. Once: a chain that already
+    /// has positions is left alone. Run after `chain deploy` (it reads the configured [chain]).
+    Demo,
 }
 
 #[derive(Subcommand)]
@@ -201,6 +208,46 @@ pub fn main() -> ExitCode {
         Command::Chain {
             command: ChainCommand::Deploy { rpc },
         } => deploy(&config, &config_file, &rpc),
+        Command::Chain {
+            command: ChainCommand::Demo,
+        } => {
+            let Some(chain) = crate::staking::contracts(&config).cloned() else {
+                eprintln!("no staking contracts configured: run `lvlx chain deploy` first");
+                return ExitCode::from(2);
+            };
+            offline(&config, |store| async move {
+                // Link the wallets first, so the indexer files the positions under members.
+                let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
+                let accounts: Vec<String> = serde_json::from_value(
+                    rpc.call("eth_accounts", serde_json::json!([]))
+                        .map_err(|e| Error::Internal(e.to_string()))?,
+                )
+                .map_err(|e| Error::Internal(e.to_string()))?;
+                let wallets: Vec<String> = accounts
+                    .iter()
+                    .skip(2)
+                    .take(crate::chain::demo::WALLETS)
+                    .filter_map(|w| lvlx_core::siwe::checksummed(w))
+                    .collect();
+                let linked = store
+                    .write(move |c| c.transaction(|tx| users::link_demo_wallets(tx, &wallets)))
+                    .await?;
+                let made =
+                    tokio::task::spawn_blocking(move || crate::chain::demo::stake(&rpc, &chain))
+                        .await
+                        .map_err(|e| Error::Internal(e.to_string()))?
+                        .map_err(|e| Error::Internal(e.to_string()))?;
+                if made.is_empty() {
+                    println!("the chain already has staking positions; demo left as it is");
+                } else {
+                    println!(
+                        "demo staking by {} wallets ({linked} linked to seeded members)",
+                        made.len()
+                    );
+                }
+                Ok(())
+            })
+        }
         Command::Seed {
             users,
             ico_tx,

@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0003_ledger_stakes_content.sql"),
     include_str!("../../migrations/0004_wallet_nonces.sql"),
     include_str!("../../migrations/0005_chain_index.sql"),
+    include_str!("../../migrations/0006_staking_positions.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use lvlx_core::amount::Units;
 use lvlx_core::ledger::balance_after;
+use lvlx_core::staking::{self, Pool, Terms, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rusqlite::params;
@@ -124,6 +125,7 @@ struct Member {
     id: i64,
     created_at: i64,
     has_wallet: bool,
+    wallet: Option<String>,
     balance: Units,
 }
 
@@ -205,6 +207,7 @@ fn write(
                 id,
                 created_at,
                 has_wallet,
+                wallet,
                 balance: 0,
             });
         }
@@ -282,48 +285,60 @@ fn write(
         .collect();
     let (mut nft_count, mut lvlx_count) = (0, 0);
     if !stakers.is_empty() {
+        // The positions the staking contracts' events would have recorded, at benchmark scale
+        // (no chain involved: `lvlx seed` says so in its help). Rewards follow the core's
+        // default terms; interest withdrawn stays within what had accrued by the seed's end.
         let mut insert = tx.prepare(
-            "INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests, interest_withdrawn)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO stake_positions
+               (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date,
+                withdrawn, tx_hash, log_index)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)",
         )?;
-        for _ in 0..plan.nft_stakes {
+        let mut position = |pool: Pool,
+                            n: u64,
+                            m: &Member,
+                            terms: &Terms,
+                            amount: Units,
+                            rng: &mut StdRng|
+         -> Result<()> {
+            let start = rng.gen_range(m.created_at..=END_MS);
+            let release = start + terms.lock_seconds as i64 * 1000;
+            let reward = staking::reward(pool, terms, amount).unwrap_or(0);
+            let accrued = staking::accrued(
+                reward,
+                start as u64 / 1000,
+                release as u64 / 1000,
+                END_MS as u64 / 1000,
+            );
+            let withdrawn = accrued / rng.gen_range(1..=10);
+            insert.execute(params![
+                pool.name(),
+                n as i64,
+                m.id,
+                m.wallet,
+                terms.kind,
+                amount.to_string(),
+                reward.to_string(),
+                start,
+                release,
+                withdrawn.to_string(),
+                format!("seed:{}:{n}", pool.name()),
+            ])?;
+            Ok(())
+        };
+        for n in 1..=plan.nft_stakes as u64 {
             let m = &members[stakers[rng.gen_range(0..stakers.len())]];
             // Lower ids are the common NFTs.
-            let nft = 1 + ((rng.gen::<f64>().powi(2)) * 11.0) as i64;
-            let start = rng.gen_range(m.created_at..=END_MS);
-            let lock = [30, 90, 180, 365][rng.gen_range(0..4)] * DAY_MS;
-            let interests = lvlx(rng, 3) * nft as Units;
-            let withdrawn = interests / rng.gen_range(2..=10);
-            insert.execute(params![
-                m.id,
-                nft.min(11),
-                rng.gen_range(1..=5),
-                start,
-                start + lock,
-                interests.to_string(),
-                withdrawn.to_string()
-            ])?;
+            let nft = (1 + ((rng.gen::<f64>().powi(2)) * 11.0) as usize).min(11);
+            let amount = rng.gen_range(1..=5);
+            position(Pool::Nft, n, m, &DEFAULT_NFT_TERMS[nft - 1], amount, rng)?;
             nft_count += 1;
         }
-        let mut insert = tx.prepare(
-            "INSERT INTO lvlx_stakes (user_id, amount, start_date, release_date, current_interests, interest_withdrawn)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?;
-        for _ in 0..plan.lvlx_stakes {
+        for n in 1..=plan.lvlx_stakes as u64 {
             let m = &members[stakers[rng.gen_range(0..stakers.len())]];
             let amount = lvlx(rng, 5);
-            let start = rng.gen_range(m.created_at..=END_MS);
-            let (days, bps) = [(90, 500), (180, 1000), (365, 2500)][rng.gen_range(0..3)];
-            let elapsed = ((END_MS - start) / DAY_MS).min(days) as Units;
-            let interests = amount * bps / 10_000 * elapsed / 365;
-            insert.execute(params![
-                m.id,
-                amount.to_string(),
-                start,
-                start + days * DAY_MS,
-                interests.to_string(),
-                "0"
-            ])?;
+            let tier = &DEFAULT_TIERS[rng.gen_range(0..DEFAULT_TIERS.len())];
+            position(Pool::Lvlx, n, m, tier, amount, rng)?;
             lvlx_count += 1;
         }
     }

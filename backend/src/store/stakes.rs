@@ -1,30 +1,265 @@
-//! NFT and LVLX stakes as the admin staking screens read them.
+//! Staking positions as the indexer records them from NftStaking and LvlxStaking (issue 12), the
+//! staking and NFT-sale events it applied once each, and the shapes the admin staking screens
+//! and the member pages read. Accrued interest is never stored: readers compute it with the core
+//! from the position and the clock.
 
 use std::collections::HashMap;
 
 use lvlx_core::admin::stakes::{Kind, Stake, Staker, Stakes};
 use lvlx_core::amount::Units;
+use lvlx_core::staking::{self, Pool};
+use rusqlite::{params, OptionalExtension};
 
-use super::{units_at, Conn, Result};
+use super::{overflow, units, units_at, Conn, Result};
+use crate::user::UserId;
 
-fn table(kind: Kind) -> (&'static str, &'static str, &'static str) {
-    match kind {
-        Kind::Nft => ("nft_stakes", "nft_id", "withdraw_date"),
-        Kind::Lvlx => ("lvlx_stakes", "0", "release_date"),
+/// A position as the chain opened it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    pub pool: Pool,
+    pub position: u64,
+    pub user: Option<UserId>,
+    pub wallet: String,
+    pub kind: u32,
+    pub amount: Units,
+    pub reward: Units,
+    /// Milliseconds.
+    pub start: i64,
+    pub release: i64,
+    pub tx_hash: String,
+    pub log_index: i64,
+}
+
+/// A position as the member pages show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    pub pool: Pool,
+    pub position: u64,
+    pub wallet: String,
+    pub kind: u32,
+    pub amount: Units,
+    pub reward: Units,
+    pub start: i64,
+    pub release: i64,
+    pub withdrawn: Units,
+    pub closed_at: Option<i64>,
+    pub tx_hash: String,
+}
+
+impl Held {
+    /// The core's position (seconds).
+    pub fn core(&self) -> staking::Position {
+        staking::Position {
+            start: (self.start / 1000) as u64,
+            release: (self.release / 1000) as u64,
+            reward: self.reward,
+            withdrawn: self.withdrawn,
+        }
     }
 }
 
-/// Every stake of `kind` in release order; stakers keyed in user order.
-pub fn load(c: Conn, kind: Kind) -> Result<Stakes> {
-    let (name, nft_id, release) = table(kind);
-    let mut stmt = c.0.prepare_cached(&format!(
-        "SELECT s.user_id, u.names || ' ' || u.lastnames, u.email, u.wallet, {nft_id}, s.amount,
-                s.start_date, s.{release}, s.current_interests, s.interest_withdrawn
-         FROM {name} s JOIN users u ON u.id = s.user_id ORDER BY s.{release}, s.id"
-    ))?;
-    let mut rows = stmt.query([])?;
+/// Records an opened position once; false when it was already recorded.
+pub fn open(c: Conn, p: &Opened) -> Result<bool> {
+    let n = c.0.execute(
+        "INSERT OR IGNORE INTO stake_positions
+           (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, tx_hash, log_index)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            p.pool.name(),
+            p.position as i64,
+            p.user.map(|u| u.0),
+            p.wallet,
+            p.kind,
+            p.amount.to_string(),
+            p.reward.to_string(),
+            p.start,
+            p.release,
+            p.tx_hash,
+            p.log_index
+        ],
+    )?;
+    Ok(n == 1)
+}
+
+/// Records an applied event once (tx hash + log index); false when it was already applied.
+pub fn event_once(
+    c: Conn,
+    tx_hash: &str,
+    log_index: i64,
+    contract: &str,
+    event: &str,
+    amount: Option<Units>,
+    at: i64,
+) -> Result<bool> {
+    let n = c.0.execute(
+        "INSERT OR IGNORE INTO chain_events (tx_hash, log_index, contract, event, amount, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            tx_hash,
+            log_index,
+            contract,
+            event,
+            amount.map(|a| a.to_string()),
+            at
+        ],
+    )?;
+    Ok(n == 1)
+}
+
+/// The owner account of a position, if it is recorded and linked.
+pub fn owner(c: Conn, pool: Pool, position: u64) -> Result<Option<Option<UserId>>> {
+    Ok(c.0
+        .query_row(
+            "SELECT user_id FROM stake_positions WHERE pool = ?1 AND position = ?2",
+            params![pool.name(), position as i64],
+            |r| r.get::<_, Option<i64>>(0),
+        )
+        .optional()?
+        .map(|u| u.map(UserId)))
+}
+
+/// Adds a paid interest to a position.
+pub fn add_withdrawn(c: Conn, pool: Pool, position: u64, amount: Units) -> Result<()> {
+    let key = params![pool.name(), position as i64];
+    let current: Option<String> =
+        c.0.query_row(
+            "SELECT withdrawn FROM stake_positions WHERE pool = ?1 AND position = ?2",
+            key,
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(current) = current else {
+        return Err(super::StoreError::Corrupt(format!(
+            "interest withdrawn from unknown {} position {position}",
+            pool.name()
+        )));
+    };
+    let total = units(&current)?
+        .checked_add(amount)
+        .ok_or_else(|| overflow("withdrawn interest"))?;
+    c.0.execute(
+        "UPDATE stake_positions SET withdrawn = ?3 WHERE pool = ?1 AND position = ?2",
+        params![pool.name(), position as i64, total.to_string()],
+    )?;
+    Ok(())
+}
+
+/// Closes a released position: its whole reward is paid.
+pub fn close(c: Conn, pool: Pool, position: u64, at: i64) -> Result<()> {
+    c.0.execute(
+        "UPDATE stake_positions SET withdrawn = reward, closed_at = ?3
+         WHERE pool = ?1 AND position = ?2",
+        params![pool.name(), position as i64, at],
+    )?;
+    Ok(())
+}
+
+/// Gives `user` the positions kept for `wallet` while no account had linked it. Run inside the
+/// caller's transaction; returns how many were attached.
+pub fn attach_wallet(c: Conn, user: UserId, wallet: &str) -> Result<usize> {
+    let stakes = c.0.execute(
+        "UPDATE stake_positions SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
+        params![user.0, wallet],
+    )?;
+    let bought = c.0.execute(
+        "UPDATE nft_purchases SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
+        params![user.0, wallet],
+    )?;
+    Ok(stakes + bought)
+}
+
+/// An NFT purchase of the NFT sale, once.
+#[allow(clippy::too_many_arguments)]
+pub fn record_nft_purchase(
+    c: Conn,
+    tx_hash: &str,
+    log_index: i64,
+    user: Option<UserId>,
+    wallet: &str,
+    nft_id: u32,
+    quantity: Units,
+    usdt_paid: Units,
+    created_at: i64,
+) -> Result<bool> {
+    let n = c.0.execute(
+        "INSERT OR IGNORE INTO nft_purchases
+           (tx_hash, log_index, user_id, wallet, nft_id, quantity, usdt_paid, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            tx_hash,
+            log_index,
+            user.map(|u| u.0),
+            wallet,
+            nft_id,
+            quantity.to_string(),
+            usdt_paid.to_string(),
+            created_at
+        ],
+    )?;
+    Ok(n == 1)
+}
+
+/// A member's positions in `pool`, newest first.
+pub fn of_user(c: Conn, user: UserId, pool: Pool) -> Result<Vec<Held>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
+         FROM stake_positions WHERE user_id = ?1 AND pool = ?2 ORDER BY start_date DESC, position DESC",
+    )?;
+    let mut rows = stmt.query(params![user.0, pool.name()])?;
+    let mut held = Vec::new();
+    while let Some(r) = rows.next()? {
+        held.push(Held {
+            pool,
+            position: r.get::<_, i64>(0)? as u64,
+            wallet: r.get(1)?,
+            kind: r.get(2)?,
+            amount: units_at(r, 3)?,
+            reward: units_at(r, 4)?,
+            start: r.get(5)?,
+            release: r.get(6)?,
+            withdrawn: units_at(r, 7)?,
+            closed_at: r.get(8)?,
+            tx_hash: r.get(9)?,
+        });
+    }
+    Ok(held)
+}
+
+/// Rewards reserved by positions of `pool` opened at or after `since` (ms): the staking pace.
+pub fn reserved_since(c: Conn, pool: Pool, since: i64) -> Result<Units> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT reward FROM stake_positions WHERE pool = ?1 AND start_date >= ?2",
+    )?;
+    let mut rows = stmt.query(params![pool.name(), since])?;
+    let mut total: Units = 0;
+    while let Some(r) = rows.next()? {
+        total = total
+            .checked_add(units_at(r, 0)?)
+            .ok_or_else(|| overflow("reserved rewards"))?;
+    }
+    Ok(total)
+}
+
+fn pool(kind: Kind) -> Pool {
+    match kind {
+        Kind::Nft => Pool::Nft,
+        Kind::Lvlx => Pool::Lvlx,
+    }
+}
+
+/// Every linked position of `kind` in release order, its interests accrued at `now_ms` (by the
+/// core), stakers keyed in user order: what the admin staking screens load.
+pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT s.user_id, u.names || ' ' || u.lastnames, u.email, u.wallet, s.kind, s.amount,
+                s.start_date, s.release_date, s.reward, s.withdrawn
+         FROM stake_positions s JOIN users u ON u.id = s.user_id
+         WHERE s.pool = ?1 ORDER BY s.release_date, s.position",
+    )?;
+    let mut rows = stmt.query([pool(kind).name()])?;
     let mut users: HashMap<i64, Staker> = HashMap::new();
     let mut raw: Vec<(i64, Stake)> = Vec::new();
+    let now = (now_ms.max(0) / 1000) as u64;
     while let Some(r) = rows.next()? {
         let user: i64 = r.get(0)?;
         if let std::collections::hash_map::Entry::Vacant(slot) = users.entry(user) {
@@ -34,20 +269,26 @@ pub fn load(c: Conn, kind: Kind) -> Result<Stakes> {
                 wallet: r.get(3)?,
             });
         }
-        // The NFT amount is an integer count; LVLX amounts are base-unit text.
-        let amount = match kind {
-            Kind::Nft => Units::from(r.get::<_, u32>(5)?),
-            Kind::Lvlx => units_at(r, 5)?,
-        };
+        let (start, release): (i64, i64) = (r.get(6)?, r.get(7)?);
+        let reward = units_at(r, 8)?;
+        let interests = staking::accrued(
+            reward,
+            (start.max(0) / 1000) as u64,
+            (release.max(0) / 1000) as u64,
+            now,
+        );
         raw.push((
             user,
             Stake {
                 staker: 0,
-                nft_id: r.get(4)?,
-                amount,
-                start: r.get(6)?,
-                release: r.get(7)?,
-                interests: units_at(r, 8)?,
+                nft_id: match kind {
+                    Kind::Nft => r.get(4)?,
+                    Kind::Lvlx => 0,
+                },
+                amount: units_at(r, 5)?,
+                start,
+                release,
+                interests,
                 withdrawn: units_at(r, 9)?,
             },
         ));

@@ -123,6 +123,29 @@ pub fn by_wallet_any_case(c: Conn, wallet: &str) -> Result<Option<UserId>> {
         .optional()?)
 }
 
+/// The demo's dev wallets on seeded members (the first members with a wallet, not the demo
+/// accounts), unless a wallet is already someone's. Returns how many were linked.
+pub fn link_demo_wallets(c: Conn, wallets: &[String]) -> Result<usize> {
+    let mut linked = 0;
+    let mut stmt = c.0.prepare(
+        "SELECT id FROM users WHERE role = ?1 AND wallet IS NOT NULL
+           AND email NOT LIKE '%@lvlx.local' ORDER BY id LIMIT ?2",
+    )?;
+    let members = stmt
+        .query_map(params![lvlx_core::MEMBER_ROLE, wallets.len() as i64], |r| {
+            r.get::<_, i64>(0)
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (wallet, member) in wallets.iter().zip(members) {
+        if by_wallet_any_case(c, wallet)?.is_some() {
+            continue;
+        }
+        set_wallet(c, UserId(member), wallet)?;
+        linked += 1;
+    }
+    Ok(linked)
+}
+
 pub fn set_wallet(c: Conn, id: UserId, wallet: &str) -> Result<()> {
     c.0.execute(
         "UPDATE users SET wallet = ?2 WHERE id = ?1",

@@ -96,6 +96,45 @@ impl World {
         }
     }
 
+    /// Links anvil dev account `index`'s wallet to the signed-in account as the browser does:
+    /// a nonce, a SIWE message signed by the account's key, the link call. Answers the status.
+    pub async fn link_dev_wallet(&self, token: &str, index: usize) -> StatusCode {
+        use lvlx_core::siwe::dev::{address, key, sign};
+        const HOST: &str = "127.0.0.1:8080";
+        let api = routes(self.app.clone());
+        let post = |path: &'static str, body: Value| {
+            warp::test::request()
+                .method("POST")
+                .path(path)
+                .header("host", HOST)
+                .header("authorization", format!("Bearer {token}"))
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .reply(&api)
+        };
+        let n: Value =
+            serde_json::from_slice(post("/api/v1/wallet/nonce", json!({})).await.body()).unwrap();
+        let k = key(index);
+        let text = lvlx_core::siwe::Message {
+            domain: HOST.into(),
+            address: address(&k),
+            statement: "Link this wallet to your LVLX account.".into(),
+            uri: format!("http://{HOST}"),
+            chain_id: n["chainId"].as_u64().unwrap(),
+            nonce: n["nonce"].as_str().unwrap().into(),
+            issued_at: n["issuedAt"].as_i64().unwrap(),
+            expiration_time: n["expirationTime"].as_i64().unwrap(),
+        }
+        .to_text();
+        let signature = sign(&k, &text);
+        post(
+            "/api/v1/wallet/link",
+            json!({"message": text, "signature": signature}),
+        )
+        .await
+        .status()
+    }
+
     pub async fn captcha(&self) -> Value {
         let c = self.call("GET", "/api/v1/captcha", None, None).await.body;
         let challenge = c["challenge"].as_str().unwrap().to_string();

@@ -1,0 +1,122 @@
+//! `lvlx chain demo`: the run command's staking demo made through the contracts on the
+//! development chain, so a fresh demo shows real indexed positions. Six of anvil's dev accounts
+//! buy NFTs on the NFT sale and LVLX on the ICO sale and stake some of each; the indexer records
+//! what they did like any member's transactions. Done once: a chain with positions is left alone.
+
+use lvlx_core::chain::Contract;
+use lvlx_core::staking::DEFAULT_NFT_TERMS;
+
+use super::deploy::{transact, DeployError};
+use super::rpc::{Rpc, RpcError};
+use crate::config;
+
+/// How many dev accounts take part (accounts 2–7; 0 owns the contracts, 1 is the demo user's).
+pub const WALLETS: usize = 6;
+
+/// Makes the demo's purchases and stakes; returns the wallets that took part (EIP-55), or an
+/// empty list when the chain already has positions.
+pub fn stake(rpc: &Rpc, chain: &config::Chain) -> Result<Vec<String>, DeployError> {
+    let count = rpc.call(
+        "eth_call",
+        serde_json::json!([{
+            "to": chain.nft_staking,
+            "data": lvlx_core::chain::calldata(Contract::NftStaking, "positionCount", &[])?,
+        }, "latest"]),
+    )?;
+    let count = lvlx_core::chain::decode_uint(count.as_str().unwrap_or("0x"))?;
+    if count > 0 {
+        return Ok(Vec::new());
+    }
+    let accounts: Vec<String> =
+        serde_json::from_value(rpc.call("eth_accounts", serde_json::json!([]))?)
+            .map_err(|e| RpcError::Answer(e.to_string()))?;
+    let wallets: Vec<String> = accounts.iter().skip(2).take(WALLETS).cloned().collect();
+    for (i, w) in wallets.iter().enumerate() {
+        // NFTs: ids 1–6, one to three of them, all but one staked.
+        let id = i as u32 % 6 + 1;
+        let quantity = (i % 3 + 1) as u128;
+        let cost = DEFAULT_NFT_TERMS[id as usize - 1].usdt_value * quantity;
+        let (id, quantity, cost) = (id.to_string(), quantity.to_string(), cost.to_string());
+        transact(
+            rpc,
+            w,
+            &chain.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&chain.nft_sale, &cost],
+        )?;
+        transact(
+            rpc,
+            w,
+            &chain.nft_sale,
+            Contract::NftSale,
+            "buy",
+            &[&id, &quantity, &cost],
+        )?;
+        transact(
+            rpc,
+            w,
+            &chain.level_nft,
+            Contract::LevelNft,
+            "setApprovalForAll",
+            &[&chain.nft_staking, "true"],
+        )?;
+        if i % 2 == 0 || quantity != "1" {
+            let staked = if quantity == "1" {
+                "1".to_string()
+            } else {
+                (quantity.parse::<u128>().unwrap_or(1) - 1).to_string()
+            };
+            transact(
+                rpc,
+                w,
+                &chain.nft_staking,
+                Contract::NftStaking,
+                "stake",
+                &[&id, &staked],
+            )?;
+        }
+        // LVLX: buy with 100–600 USDT at the sale's price, stake half in tier 1–4.
+        let usdt = ((i as u128 + 1) * 100_000_000).to_string();
+        transact(
+            rpc,
+            w,
+            &chain.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&chain.ico_sale, &usdt],
+        )?;
+        let zero = "0x0000000000000000000000000000000000000000";
+        transact(
+            rpc,
+            w,
+            &chain.ico_sale,
+            Contract::IcoSale,
+            "buy",
+            &[&usdt, "0", zero],
+        )?;
+        let lvlx = (i as u128 + 1) * 500 * 10u128.pow(18);
+        let tier = (i % 4 + 1).to_string();
+        let amount = lvlx.to_string();
+        transact(
+            rpc,
+            w,
+            &chain.lvlx,
+            Contract::Lvlx,
+            "approve",
+            &[&chain.lvlx_staking, &amount],
+        )?;
+        transact(
+            rpc,
+            w,
+            &chain.lvlx_staking,
+            Contract::LvlxStaking,
+            "stake",
+            &[&tier, &amount],
+        )?;
+    }
+    Ok(wallets
+        .iter()
+        .map(|w| lvlx_core::siwe::checksummed(w).unwrap_or_else(|| w.clone()))
+        .collect())
+}

@@ -1,0 +1,233 @@
+//! Staking (issue 12, DESIGN §6): what the member pages and the admin reserve monitor read. The
+//! contracts are the truth for terms, prices and the reserve (read here with one batched
+//! eth_call); the index (store::stakes) holds the positions; every figure is the core's.
+
+pub mod admin;
+
+use lvlx_core::amount::{self, Units};
+use lvlx_core::chain::{self, Contract};
+use lvlx_core::staking::{self, Pool, Terms};
+use serde_json::{json, Value};
+
+use crate::chain::rpc::{quantity, Rpc, RpcError};
+use crate::config;
+use crate::error::Error;
+use crate::store::stakes::Held;
+
+/// One staking contract's reserve as the chain holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Reserve {
+    pub free: Units,
+    pub reserved: Units,
+}
+
+/// What the chain says now: terms, NFT prices, both reserves, the latest block's time, and
+/// (for a member with a wallet) the NFTs and LVLX the wallet holds.
+#[derive(Debug, Clone)]
+pub struct OnChain {
+    pub nfts: Vec<(Terms, Units)>,
+    pub tiers: Vec<Terms>,
+    pub nft_reserve: Reserve,
+    pub lvlx_reserve: Reserve,
+    /// Seconds.
+    pub block_time: u64,
+    /// NFTs of ids 1–11 the wallet holds (empty without a wallet).
+    pub held: Vec<Units>,
+    pub lvlx_balance: Option<Units>,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Error {
+    tracing::warn!(error = %e, "chain read failed");
+    Error::ChainUnavailable
+}
+
+/// The chain section, when the staking contracts are configured.
+pub fn contracts(config: &config::Config) -> Option<&config::Chain> {
+    config.chain.as_ref().filter(|c| {
+        !c.nft_staking.is_empty() && !c.lvlx_staking.is_empty() && !c.nft_sale.is_empty()
+    })
+}
+
+/// Reads everything the staking pages need in one JSON-RPC batch (blocking: run it off the
+/// async runtime).
+pub fn read_chain(chain: &config::Chain, wallet: Option<&str>) -> Result<OnChain, Error> {
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let call =
+        |to: &str, contract, function, args: &[&str]| -> Result<(&'static str, Value), Error> {
+            let data = chain::calldata(contract, function, args).map_err(unavailable)?;
+            Ok(("eth_call", json!([{"to": to, "data": data}, "latest"])))
+        };
+    let nft_ids: Vec<String> = Pool::Nft.kinds().map(|k| k.to_string()).collect();
+    let tiers: Vec<String> = Pool::Lvlx.kinds().map(|k| k.to_string()).collect();
+    let mut calls = vec![("eth_getBlockByNumber", json!(["latest", false]))];
+    for id in &nft_ids {
+        calls.push(call(
+            &chain.nft_staking,
+            Contract::NftStaking,
+            "terms",
+            &[id],
+        )?);
+        calls.push(call(&chain.nft_sale, Contract::NftSale, "price", &[id])?);
+    }
+    for tier in &tiers {
+        calls.push(call(
+            &chain.lvlx_staking,
+            Contract::LvlxStaking,
+            "terms",
+            &[tier],
+        )?);
+    }
+    for pool in [&chain.nft_staking, &chain.lvlx_staking] {
+        calls.push(call(pool, Contract::NftStaking, "freeReserve", &[])?);
+        calls.push(call(pool, Contract::NftStaking, "reserved", &[])?);
+    }
+    if let Some(w) = wallet {
+        for id in &nft_ids {
+            calls.push(call(
+                &chain.level_nft,
+                Contract::LevelNft,
+                "balanceOf",
+                &[w, id],
+            )?);
+        }
+        calls.push(call(&chain.lvlx, Contract::Lvlx, "balanceOf", &[w])?);
+    }
+    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let mut it = answers.iter();
+    let mut next = || it.next().ok_or_else(|| unavailable("short batch answer"));
+    let text = |v: &Value| -> Result<String, Error> {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| unavailable(RpcError::Answer(v.to_string())))
+    };
+    let block_time = quantity(&next()?["timestamp"]).map_err(unavailable)?;
+    let mut nfts = Vec::new();
+    for kind in Pool::Nft.kinds() {
+        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(unavailable)?;
+        let price = chain::decode_uint(&text(next()?)?).map_err(unavailable)?;
+        nfts.push((terms, price));
+    }
+    let mut offered = Vec::new();
+    for kind in Pool::Lvlx.kinds() {
+        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(unavailable)?;
+        if terms.lock_seconds > 0 {
+            offered.push(terms);
+        }
+    }
+    let mut reserve = || -> Result<Reserve, Error> {
+        Ok(Reserve {
+            free: chain::decode_uint(&text(next()?)?).map_err(unavailable)?,
+            reserved: chain::decode_uint(&text(next()?)?).map_err(unavailable)?,
+        })
+    };
+    let nft_reserve = reserve()?;
+    let lvlx_reserve = reserve()?;
+    let mut held = Vec::new();
+    let mut lvlx_balance = None;
+    if wallet.is_some() {
+        for _ in Pool::Nft.kinds() {
+            held.push(chain::decode_uint(&text(next()?)?).map_err(unavailable)?);
+        }
+        lvlx_balance = Some(chain::decode_uint(&text(next()?)?).map_err(unavailable)?);
+    }
+    Ok(OnChain {
+        nfts,
+        tiers: offered,
+        nft_reserve,
+        lvlx_reserve,
+        block_time,
+        held,
+        lvlx_balance,
+    })
+}
+
+/// A position with its figures at `now` (seconds), for the member pages.
+pub fn position_json(h: &Held, now: u64) -> Value {
+    let standing = h.core().standing(now);
+    json!({
+        "position": h.position,
+        "kind": h.kind,
+        "amount": h.amount.to_string(),
+        "reward": h.reward.to_string(),
+        "rewardUsdt": amount::lvlx_to_usdt(h.reward),
+        "startDate": h.start,
+        "withdrawDate": h.release,
+        "withdrawn": h.withdrawn.to_string(),
+        "closedAt": h.closed_at,
+        "txHash": h.tx_hash,
+        "accrued": standing.accrued.to_string(),
+        "accruedUsdt": standing.accrued_usdt,
+        "withdrawable": if h.closed_at.is_some() { "0".to_string() } else { standing.withdrawable.to_string() },
+        "released": standing.released,
+    })
+}
+
+/// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out (a list) and
+/// their total, in 18-decimal base units.
+pub fn withdrawals(held: &[Held]) -> Result<Value, Error> {
+    let total = amount::sum(held.iter().map(|h| h.withdrawn))
+        .ok_or_else(|| Error::Internal("withdrawn interest overflows".into()))?;
+    let interests: Vec<Value> = held
+        .iter()
+        .filter(|h| h.withdrawn > 0)
+        .map(|h| {
+            json!({
+                "position": h.position,
+                "kind": h.kind,
+                "amount": h.withdrawn.to_string(),
+                "closedAt": h.closed_at,
+            })
+        })
+        .collect();
+    Ok(json!({ "interests": interests, "total": total.to_string() }))
+}
+
+fn terms_json(t: &Terms, pool: Pool) -> Value {
+    let mut v = serde_json::to_value(t).unwrap_or(Value::Null);
+    if pool == Pool::Nft {
+        // What one NFT earns over its lock.
+        v["rewardPerNft"] = json!(staking::reward(pool, t, 1).unwrap_or(0).to_string());
+    }
+    v
+}
+
+fn reserve_json(r: Reserve) -> Value {
+    json!({"free": r.free.to_string(), "reserved": r.reserved.to_string()})
+}
+
+/// The member's staking page data: terms, prices, reserves, holdings and positions.
+pub fn overview(on_chain: &OnChain, nft: &[Held], lvlx: &[Held], now: u64) -> Value {
+    json!({
+        "available": true,
+        "now": now,
+        "nfts": on_chain.nfts.iter().map(|(t, price)| {
+            let mut v = terms_json(t, Pool::Nft);
+            v["price"] = json!(price.to_string());
+            v
+        }).collect::<Vec<_>>(),
+        "tiers": on_chain.tiers.iter().map(|t| terms_json(t, Pool::Lvlx)).collect::<Vec<_>>(),
+        "reserve": {
+            "nft": reserve_json(on_chain.nft_reserve),
+            "lvlx": reserve_json(on_chain.lvlx_reserve),
+        },
+        "held": on_chain.held.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+        "lvlxBalance": on_chain.lvlx_balance.map(|b| b.to_string()),
+        "positions": {
+            "nft": nft.iter().map(|h| position_json(h, now)).collect::<Vec<_>>(),
+            "lvlx": lvlx.iter().map(|h| position_json(h, now)).collect::<Vec<_>>(),
+        },
+    })
+}
+
+/// One pool's line of the admin reserve monitor.
+pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u64) -> Value {
+    let weeks = staking::weeks_covered(reserve.free, reserved_last_30_days);
+    json!({
+        "free": reserve.free.to_string(),
+        "reserved": reserve.reserved.to_string(),
+        "funded": reserve.free.saturating_add(reserve.reserved).to_string(),
+        "reservedLast30Days": reserved_last_30_days.to_string(),
+        "weeksCovered": weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
+        "warning": weeks.is_some_and(|w| w < u128::from(warning_weeks)),
+    })
+}
