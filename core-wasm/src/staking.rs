@@ -245,6 +245,11 @@ pub fn quote(
     })
 }
 
+/// What `quantity` NFTs cost at `price` (USDT base units each): the NFT sale's `price × quantity`.
+pub fn nft_cost(price: Units, quantity: Units) -> Result<Units, StakingError> {
+    price.checked_mul(quantity).ok_or(StakingError::TooLarge)
+}
+
 /// Whole weeks of new stakes the free reserve covers at the pace of the last 30 days (rewards
 /// reserved by positions opened in them); `None` when nothing was staked in them.
 pub fn weeks_covered(free: Units, reserved_last_30_days: Units) -> Option<u128> {
@@ -347,6 +352,12 @@ mod tests {
             quote(Pool::Nft, &wrong, 1, LVLX, 10),
             Err(StakingError::Unknown(12))
         );
+    }
+
+    #[test]
+    fn nft_cost_is_price_times_quantity() {
+        assert_eq!(nft_cost(50_000_000, 3), Ok(150_000_000));
+        assert_eq!(nft_cost(u128::MAX, 2), Err(StakingError::TooLarge));
     }
 
     #[test]

@@ -458,3 +458,69 @@ pub fn content_blocks() -> Vec<String> {
         .map(|b| b.to_string())
         .collect()
 }
+
+fn seconds(value: f64) -> Result<u64, JsError> {
+    (0.0..=9_007_199_254_740_991.0)
+        .contains(&value)
+        .then_some(value as u64)
+        .ok_or_else(|| internal(format!("not a time in seconds: {value}")))
+}
+
+/// `stakingQuote(pool, kind, usdtValue, rateBps, lockSeconds, amount, freeReserve, nowSeconds)`:
+/// what staking `amount` (NFTs, or LVLX base units) under these terms brings — {reward,
+/// rewardUsdt, release} — or {error: key} when the contract would refuse it.
+#[wasm_bindgen(js_name = stakingQuote)]
+#[allow(clippy::too_many_arguments)]
+pub fn staking_quote(
+    pool: &str,
+    kind: u32,
+    usdt_value: &str,
+    rate_bps: u32,
+    lock_seconds: f64,
+    amount: &str,
+    free: &str,
+    now: f64,
+) -> Result<JsValue, JsError> {
+    use crate::staking;
+    let pool = staking::Pool::parse(pool).ok_or_else(|| internal(format!("pool {pool:?}")))?;
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    let terms = staking::Terms {
+        kind,
+        usdt_value: parse(usdt_value)?,
+        rate_bps,
+        lock_seconds: seconds(lock_seconds)?,
+    };
+    match staking::quote(pool, &terms, parse(amount)?, parse(free)?, seconds(now)?) {
+        Ok(q) => to_js(&q).map_err(internal),
+        Err(e) => to_js(&serde_json::json!({ "error": e.key() })).map_err(internal),
+    }
+}
+
+/// `stakingStanding(reward, startSeconds, releaseSeconds, withdrawn, atSeconds)`: a position's
+/// {accrued, withdrawable, accruedUsdt, released, secondsLeft} at one second.
+#[wasm_bindgen(js_name = stakingStanding)]
+pub fn staking_standing(
+    reward: &str,
+    start: f64,
+    release: f64,
+    withdrawn: &str,
+    at: f64,
+) -> Result<JsValue, JsError> {
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    let position = crate::staking::Position {
+        start: seconds(start)?,
+        release: seconds(release)?,
+        reward: parse(reward)?,
+        withdrawn: parse(withdrawn)?,
+    };
+    to_js(&position.standing(seconds(at)?)).map_err(internal)
+}
+
+/// `nftCost(price, quantity)`: USDT base units `quantity` NFTs cost at `price` each.
+#[wasm_bindgen(js_name = nftCost)]
+pub fn nft_cost(price: &str, quantity: &str) -> Result<String, JsError> {
+    let parse = |t: &str| amount::parse_base(t).map_err(js_error);
+    crate::staking::nft_cost(parse(price)?, parse(quantity)?)
+        .map(|c| c.to_string())
+        .map_err(|e| js_error(e.key()))
+}

@@ -23,6 +23,8 @@ const userPageList = {
   dashboard: { lazy: page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx')) },
   vanguardprivateprotocol: { lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')) },
   myActives: { lazy: page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')) },
+  dashboardNFTs: { lazy: page(() => import(/* webpackChunkName: "page-nfts" */ './pages/DashboardNfts.jsx')) },
+  staking: { lazy: page(() => import(/* webpackChunkName: "page-staking" */ './pages/Staking.jsx')) },
 };
 const userPages = (product) => ({
   [`token${product}`]: { lazy: page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx')) },

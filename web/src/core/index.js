@@ -45,7 +45,7 @@ export const guard = (kind, stored, nowMs) => core.guard(kind, stored, nowMs);
 /** The translation key of an error thrown by the core (its message; 'error-internal' for a caller's mistake). */
 export const coreErrorKey = (e) => {
   const key = String(e?.message ?? '');
-  return /^(error|validations|chain|buy)-[\w.-]+$/.test(key) ? key : 'error-internal';
+  return /^(error|validations|chain|buy|staking)-[\w.-]+$/.test(key) ? key : 'error-internal';
 };
 
 /** The viewer's offset from UTC in minutes, east positive, as the core's date rules take it. */
@@ -90,3 +90,16 @@ export const explorerTx = (explorerUrl, hash) => core.explorerTx(explorerUrl ?? 
 export const quoteLvlx = (usdt, price) => core.quoteLvlx(usdt, price);
 /** The least USDT base units that buy `lvlx` base units at `price`. */
 export const usdtFor = (lvlx, price) => core.usdtFor(lvlx, price);
+
+/**
+ * Staking (the contracts' rules): what staking `amount` (NFTs, or LVLX base units) under `terms`
+ * ({kind, usdtValue, rateBps, lockSeconds}) brings with `free` LVLX in the reserve at `now`
+ * (seconds): {reward, rewardUsdt, release} or {error} (a translation key).
+ */
+export const stakingQuote = (pool, terms, amount, free, now) =>
+  core.stakingQuote(pool, terms.kind, terms.usdtValue, terms.rateBps, terms.lockSeconds, amount, free, now);
+/** A position's {accrued, withdrawable, accruedUsdt, released, secondsLeft} at `at` (seconds). */
+export const stakingStanding = (p, at) =>
+  core.stakingStanding(p.reward, Math.floor(p.startDate / 1000), Math.floor(p.withdrawDate / 1000), p.withdrawn, at);
+/** USDT base units `quantity` NFTs cost at `price` base units each. */
+export const nftCost = (price, quantity) => core.nftCost(price, String(quantity));

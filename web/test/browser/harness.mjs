@@ -1,11 +1,14 @@
 // Starts the real server (its own temp data folder, a free loopback port) and headless Chromium
 // for a browser test file, and gives the tests small helpers.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { solveCaptcha } from '../../src/core/index.js';
+
+const execFileAsync = promisify(execFile);
 
 const root = new URL('../../../', import.meta.url).pathname;
 export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf8'));
@@ -47,7 +50,8 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
   const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600',
     LVLX_CONFIG: join(dataDir, 'lvlx.toml') };
   const anvil = chain ? await startAnvil() : null;
-  if (anvil) execFileSync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Asynchronously: anvil logs every transaction to a pipe this process must keep reading.
+  if (anvil) await execFileAsync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env });
   const demo = execFileSync(binary, ['demo'], { cwd: root, env, encoding: 'utf8' });
   if (seed) execFileSync(binary, ['seed', ...seed], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const [, userReferral] = demo.match(/register\/referred\/([0-9a-f]{32}) \(demo user\)/);

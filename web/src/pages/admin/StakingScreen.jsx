@@ -15,6 +15,8 @@ import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
 import Dialog from '../../components/Dialog.jsx';
+import ReserveMonitor from '../../staking/ReserveMonitor.jsx';
+import { useLiveVersion } from '../../live.js';
 
 export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
 
@@ -75,12 +77,18 @@ export default function StakingScreen({ kind }) {
   const { t, i18n } = useTranslation();
   const product = settings.product;
   const nft = kind === 'nft';
-  const general = useGeneral(useMemo(() => stakingStatistics(kind), [kind]));
-  const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind]);
+  // Each recorded staking event (the live channel) reloads the screen: `version` is a
+  // dependency on purpose, and nothing loads before the channel is ready.
+  const version = useLiveVersion('stake', 2000);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const statistics = useMemo(() => stakingStatistics(kind), [kind, version]);
+  const general = useGeneral(version === null ? null : statistics);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind, version]);
   const loadStakers = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()), [bytes, kind]);
   const loadEntries = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'entries', Date.now()), [bytes, kind]);
-  const stakers = useCoreTable(loadStakers);
-  const entries = useCoreTable(loadEntries);
+  const stakers = useCoreTable(version === null ? null : loadStakers);
+  const entries = useCoreTable(version === null ? null : loadEntries);
   const [detail, setDetail] = useState(null);
 
   const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
@@ -131,6 +139,7 @@ export default function StakingScreen({ kind }) {
         </p>
       )}
       {general ? <SummaryBox titleKey="summary-general" items={summaryItems(kind, general, product)} testId={`${kind}-general`} /> : !failed && <p className="muted">{t('loading')}</p>}
+      <ReserveMonitor kind={kind} version={version} />
 
       <h2>{t('stake-stakers')}</h2>
       <div className="table-tools">

@@ -1,0 +1,140 @@
+// /dashboardNFTs (issue 12): the 11 NFTs with their price, lock and reward; buying (USDT approval,
+// then the NFT sale, simulated first) and staking (the staking contract's approval, then the
+// stake, refused up front when the reward reserve cannot cover it); the member's staked NFTs in
+// the data table of SPEC §2 with its date filter, rewards ticking live, and withdrawals.
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { calendarDate, calldata, dayInRange, decodeUint, formatLvlx, formatUsdt, lvlxToUsdt, nftCost, stakingQuote, validateAmount, viewerOffsetMinutes } from '../core/index.js';
+import * as eth from '../wallet/eip1193.js';
+import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import TxStatus from '../wallet/TxStatus.jsx';
+import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
+import Positions from '../staking/Positions.jsx';
+import { formatRate, lockDays } from '../staking/format.js';
+
+const MAX_BUY = '1000';
+
+function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, confirmed }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const id = useId();
+  const [quantity, setQuantity] = useState('1');
+  const invalid = validateAmount(quantity, 0, '1', MAX_BUY);
+  const cost = invalid ? null : nftCost(nft.price, quantity);
+  const quote = invalid ? null : stakingQuote('nft', nft, quantity, free, now);
+  const canStake = !invalid && BigInt(held) >= BigInt(quantity);
+  const stakeReason = invalid ? null : !canStake ? 'staking-not-enough-nfts' : quote?.error ?? null;
+  return (
+    <article className="nft-card" data-testid={`nft-${nft.kind}`} aria-labelledby={`${id}t`}>
+      <h3 id={`${id}t`}>{t('nft-id', { id: nft.kind })}</h3>
+      <dl className="wallet-facts">
+        <dt>{t('nft-price')}</dt>
+        <dd translate="no">{formatUsdt(nft.price)} USDT</dd>
+        <dt>{t('staking-lock')}</dt>
+        <dd>{t('staking-days', { count: lockDays(nft.lockSeconds) })}</dd>
+        <dt>{t('staking-rate')}</dt>
+        <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
+        <dt>{t('nft-reward-each', { product })}</dt>
+        <dd translate="no">{formatLvlx(nft.rewardPerNft)} {product} <span className="muted">≈ {lvlxToUsdt(nft.rewardPerNft)} USDT</span></dd>
+        <dt>{t('nft-held')}</dt>
+        <dd translate="no" data-testid="nft-held">{held}</dd>
+      </dl>
+      <label htmlFor={`${id}q`}>{t('nft-quantity')}</label>
+      <input id={`${id}q`} inputMode="numeric" autoComplete="off" value={quantity} disabled={busy}
+        aria-invalid={Boolean(invalid)} aria-describedby={`${id}e`} onChange={(e) => setQuantity(e.target.value.trim())} />
+      <p id={`${id}e`} className="field-error" role="alert">{invalid ? t(invalid, { minValue: '1', maxValue: MAX_BUY }) : ''}</p>
+      {cost && <p className="muted" translate="no">{t('nft-you-pay', { amount: `${formatUsdt(cost)} USDT` })}</p>}
+      <div className="row-actions">
+        <button type="button" className="button" disabled={!account || busy || !cost} onClick={() => onBuy(nft, quantity, cost)}>
+          {t('nft-buy')}
+        </button>
+        <button type="button" className="button secondary" disabled={!account || busy || Boolean(stakeReason) || Boolean(invalid)}
+          aria-describedby={`${id}r`} onClick={() => onStake(nft, quantity)}>
+          {t('nft-stake')}
+        </button>
+      </div>
+      <p id={`${id}r`} className="muted small" data-testid="nft-stake-reason">{stakeReason ? t(stakeReason) : ''}</p>
+      {step.label?.id === nft.kind && <TxStatus step={step} confirmed={confirmed} />}
+    </article>
+  );
+}
+
+/** SPEC §2's staked-NFT date filter: release date between start and end (inclusive, viewer's days). */
+function ReleaseFilter({ rows, range, setRange }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const offset = viewerOffsetMinutes();
+  // The earliest start: the day after the latest release among the member's returned NFTs.
+  const returned = rows.filter((r) => r.closedAt).map((r) => r.withdrawDate);
+  const min = returned.length ? calendarDate(Math.max(...returned) + 86_400_000, offset) : undefined;
+  return (
+    <fieldset className="filters">
+      <legend>{t('filter-release')}</legend>
+      <label htmlFor={`${id}s`}>{t('filter-start')}</label>
+      <input id={`${id}s`} type="date" value={range.start} min={min} max={range.end || undefined}
+        onChange={(e) => setRange({ start: e.target.value, end: e.target.value ? range.end : '' })} />
+      <label htmlFor={`${id}e`}>{t('filter-end')}</label>
+      <input id={`${id}e`} type="date" value={range.end} min={range.start || undefined} disabled={!range.start}
+        onChange={(e) => setRange({ ...range, end: e.target.value })} />
+      <button type="button" className="button secondary small" disabled={!range.start} onClick={() => setRange({ start: '', end: '' })}>
+        {t('filter-reset')}
+      </button>
+    </fieldset>
+  );
+}
+
+function NftPage({ data, now, account, reload }) {
+  const { t } = useTranslation();
+  const { chain, product } = settings;
+  const [step, run] = useChainAction();
+  const [positionStep, interest, release] = usePositionActions('nft', account, reload);
+  const [range, setRange] = useState({ start: '', end: '' });
+  const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
+
+  const buy = async (nft, quantity, cost) => {
+    const allowance = decodeUint(await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.nftSale])));
+    const txs = [];
+    if (BigInt(allowance) < BigInt(cost)) txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.nftSale, cost]), approval: true });
+    txs.push({ to: chain.nftSale, data: calldata('NftSale', 'buy', [nft.kind, quantity, cost]), simulate: true });
+    run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
+  };
+  const stake = async (nft, quantity) => {
+    const approved = decodeUint(await eth.ethCall(chain.levelNft, calldata('LevelNFT', 'isApprovedForAll', [account, chain.nftStaking])));
+    const txs = [];
+    if (approved === '0') txs.push({ to: chain.levelNft, data: calldata('LevelNFT', 'setApprovalForAll', [chain.nftStaking, 'true']), approval: true });
+    txs.push({ to: chain.nftStaking, data: calldata('NftStaking', 'stake', [nft.kind, quantity]), simulate: true });
+    run(account, txs, { label: 'stake', id: nft.kind, quantity }, reload);
+  };
+
+  const rows = data.positions.nft;
+  const shown = useMemo(() => {
+    if (!range.start) return rows;
+    const offset = viewerOffsetMinutes();
+    return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), range.start, range.end || null));
+  }, [rows, range]);
+  const confirmed = step.label?.label === 'buy'
+    ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
+    : t('nft-staked', { count: Number(step.label?.quantity ?? 0), id: step.label?.id });
+  return (
+    <>
+      <h2>{t('nft-catalogue')}</h2>
+      <p className="muted">{t('nft-catalogue-help', { product })}</p>
+      <div className="nft-grid">
+        {data.nfts.map((nft) => (
+          <NftCard key={nft.kind} nft={nft} held={data.held[nft.kind - 1] ?? '0'} account={account} busy={busy}
+            onBuy={buy} onStake={stake} free={data.reserve.nft.free} now={now} step={step} confirmed={confirmed} />
+        ))}
+      </div>
+      <h2>{t('nft-staked-title')}</h2>
+      <ReleaseFilter rows={rows} range={range} setRange={setRange} />
+      <Positions pool="nft" rows={shown} now={now} busy={busy} onInterest={interest} onRelease={release}
+        label={t('nft-staked-title')} empty={t(rows.length ? 'table-no-results' : 'nft-staked-empty')} />
+      <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
+    </>
+  );
+}
+
+export default function DashboardNfts() {
+  return <StakingFrame titleKey="menu-dashboardNFTs">{(props) => <NftPage {...props} />}</StakingFrame>;
+}

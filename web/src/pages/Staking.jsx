@@ -1,0 +1,104 @@
+// /staking (issue 12): stake LVLX in a lock tier. The tiers with their lock and rate; an amount
+// (with Max: the wallet's balance) and, before anything is sent, what it brings (reward, its
+// USDT value, the release date) or why it cannot be staked; approve + stake (simulated first);
+// the member's positions with rewards ticking live, interest withdrawals and the release.
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { calldata, decodeUint, formatLvlx, formatUnits, parseUnits, stakingQuote, validateAmount } from '../core/index.js';
+import { formatDate } from '../components/dates.js';
+import * as eth from '../wallet/eip1193.js';
+import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import TxStatus from '../wallet/TxStatus.jsx';
+import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
+import Positions from '../staking/Positions.jsx';
+import { formatRate, lockDays } from '../staking/format.js';
+
+const DECIMALS = 18;
+
+function LvlxPage({ data, now, account, reload }) {
+  const { t, i18n } = useTranslation();
+  const { chain, product } = settings;
+  const id = useId();
+  const [tier, setTier] = useState(data.tiers[0]?.kind ?? null);
+  const [text, setText] = useState('');
+  const [step, run] = useChainAction();
+  const [positionStep, interest, release] = usePositionActions('lvlx', account, reload);
+  const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
+  const terms = data.tiers.find((x) => x.kind === tier);
+  const balance = data.lvlxBalance ?? '0';
+  const max = formatUnits(balance, DECIMALS);
+
+  // The amount's problem first (a field error), then the stake's (the reserve, the tier).
+  const fieldError = text.trim() ? validateAmount(text, DECIMALS, null, max) : null;
+  const fieldMessage = fieldError === 'validations-max-msg' ? t('chain-insufficient-balance') : fieldError ? t(fieldError, { minValue: '0', maxValue: max }) : '';
+  const units = text.trim() && !fieldError ? parseUnits(text.trim(), DECIMALS) : null;
+  const quote = units && terms ? stakingQuote('lvlx', terms, units, data.reserve.lvlx.free, now) : null;
+  const reason = !account ? 'staking-connect-help'
+    : !text.trim() ? 'staking-enter-amount'
+      : fieldError ? null
+        : quote?.error ?? null;
+
+  const stake = async (event) => {
+    event.preventDefault();
+    if (!quote || quote.error) return;
+    const allowance = decodeUint(await eth.ethCall(chain.lvlx, calldata('LVLX', 'allowance', [account, chain.lvlxStaking])));
+    const txs = [];
+    if (BigInt(allowance) < BigInt(units)) txs.push({ to: chain.lvlx, data: calldata('LVLX', 'approve', [chain.lvlxStaking, units]), approval: true });
+    txs.push({ to: chain.lvlxStaking, data: calldata('LvlxStaking', 'stake', [tier, units]), simulate: true });
+    const done = await run(account, txs, { label: 'stake', amount: units }, reload);
+    if (done) setText('');
+  };
+
+  return (
+    <>
+      <form className="stake-form" onSubmit={stake} noValidate>
+        <fieldset className="tiers">
+          <legend>{t('staking-tiers')}</legend>
+          {data.tiers.length === 0 && <p className="muted">{t('staking-no-tiers')}</p>}
+          {data.tiers.map((x) => (
+            <label key={x.kind} className={`tier${x.kind === tier ? ' selected' : ''}`} data-testid={`tier-${x.kind}`}>
+              <input type="radio" name={`${id}tier`} value={x.kind} checked={x.kind === tier} disabled={busy} onChange={() => setTier(x.kind)} />
+              <span className="tier-lock">{t('staking-days', { count: lockDays(x.lockSeconds) })}</span>
+              <span className="tier-rate" translate="no">{formatRate(x.rateBps, i18n.language)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <label htmlFor={`${id}a`}>{t('staking-amount', { product })}</label>
+        <div className="amount-field">
+          <input id={`${id}a`} inputMode="decimal" autoComplete="off" value={text} disabled={busy}
+            aria-invalid={Boolean(fieldError)} aria-describedby={`${id}e ${id}b`} onChange={(e) => setText(e.target.value)} />
+          <span className="unit" translate="no">{product}</span>
+          <button type="button" className="button secondary small" disabled={busy || balance === '0'} onClick={() => setText(max)}>
+            {t('staking-max')}
+          </button>
+        </div>
+        <p id={`${id}b`} className="muted small" translate="no">{t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}</p>
+        <p id={`${id}e`} className="field-error" role="alert">{fieldMessage}</p>
+        {quote && !quote.error && (
+          <dl className="wallet-facts stake-summary" data-testid="stake-summary">
+            <dt>{t('staking-you-stake')}</dt>
+            <dd translate="no">{formatLvlx(units)} {product}</dd>
+            <dt>{t('staking-you-earn')}</dt>
+            <dd translate="no" data-testid="stake-reward">{formatLvlx(quote.reward)} {product} <span className="muted">≈ {quote.rewardUsdt} USDT</span></dd>
+            <dt>{t('staking-release-on')}</dt>
+            <dd translate="no">{formatDate(quote.release * 1000, i18n.language)}</dd>
+          </dl>
+        )}
+        <button type="submit" className="button" disabled={busy || !quote || Boolean(quote.error)} aria-describedby={`${id}r`} aria-busy={busy}>
+          {t('staking-stake')}
+        </button>
+        <p id={`${id}r`} className="muted small" data-testid="stake-reason" role="status">{reason ? t(reason) : ''}</p>
+      </form>
+      <TxStatus step={step} confirmed={t('staking-staked', { amount: step.label?.amount ? `${formatLvlx(step.label.amount)} ${product}` : '' })} />
+      <h2>{t('staking-positions')}</h2>
+      <Positions pool="lvlx" rows={data.positions.lvlx} now={now} busy={busy} onInterest={interest} onRelease={release}
+        label={t('staking-positions')} empty={t('staking-positions-empty')} />
+      <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
+    </>
+  );
+}
+
+export default function Staking() {
+  return <StakingFrame titleKey="menu-staking">{(props) => <LvlxPage {...props} />}</StakingFrame>;
+}

@@ -1,0 +1,75 @@
+// A member's staking positions (SPEC §2 "the data table"): amount, start and release dates, the
+// LVLX rewards accrued so far ticking by the second with their USDT value (the core's figures at
+// the chain's clock), interest already withdrawn, and per row the actions the contract allows
+// now: withdraw interest, and after the release the principal with the rest of the interest.
+import { useTranslation } from 'react-i18next';
+import DataTable from 'react-data-table-component';
+import 'react-data-table-component/css';
+import Spinner from '../components/Spinner.jsx';
+import { Pagination } from '../components/CoreDataTable.jsx';
+import { formatDate } from '../components/dates.js';
+import { formatFixed, formatLvlx, stakingStanding } from '../core/index.js';
+import settings from '../settings.js';
+
+export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, label }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const nft = pool === 'nft';
+  const lvlx = (units) => `${formatLvlx(units)} ${product}`;
+  const columns = [
+    nft
+      ? { name: t('nft-id-column'), width: '90px', cell: (r) => <span translate="no">#{r.kind}</span> }
+      : { name: t('staking-tier'), width: '90px', cell: (r) => <span translate="no">{r.kind}</span> },
+    { name: nft ? t('nft-count') : t('lvlx-amount', { product }), right: true, cell: (r) => <span translate="no">{nft ? r.amount : lvlx(r.amount)}</span> },
+    { name: t('stake-start'), cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
+    { name: t('stake-release'), cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
+    {
+      name: t('stake-rewards', { product }),
+      right: true,
+      // Six decimals, so the figure visibly moves by the second.
+      cell: (r) => <span translate="no" data-testid="position-accrued">{`${formatFixed(r.standing.accrued, 18, 6)} ${product}`}</span>,
+    },
+    { name: t('stake-rewards-usdt'), right: true, cell: (r) => <span translate="no">{r.standing.accruedUsdt} USDT</span> },
+    { name: t('staking-withdrawn'), right: true, cell: (r) => <span translate="no">{lvlx(r.withdrawn)}</span> },
+    {
+      name: t('staking-actions'),
+      minWidth: '220px',
+      cell: (r) => {
+        if (r.closedAt) return <span className="muted">{t('staking-returned')}</span>;
+        return (
+          <div className="row-actions">
+            <button type="button" className="button secondary small" disabled={busy || r.standing.withdrawable === '0'}
+              onClick={() => onInterest(r)} aria-label={t('staking-withdraw-interest-of', { n: r.position })}>
+              {t('staking-withdraw-interest')}
+            </button>
+            <button type="button" className="button small" disabled={busy || !r.standing.released}
+              onClick={() => onRelease(r)} aria-label={t('staking-release-of', { n: r.position })}
+              title={r.standing.released ? undefined : t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })}>
+              {t('staking-release')}
+            </button>
+          </div>
+        );
+      },
+    },
+  ];
+  const data = (rows ?? []).map((r) => {
+    const standing = stakingStanding(r, now);
+    return { ...r, standing: r.closedAt ? { ...standing, withdrawable: '0' } : standing };
+  });
+  return (
+    <div className="data-table" aria-busy={loading} data-testid={`${pool}-positions`}>
+      <DataTable
+        ariaLabel={label}
+        columns={columns}
+        data={data}
+        keyField="position"
+        colorMode="dark"
+        progressPending={loading && !rows}
+        progressComponent={<Spinner />}
+        noDataComponent={<p className="table-empty">{empty}</p>}
+        pagination
+        paginationComponent={Pagination}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// The admin staking screens' reward reserve monitor (issue 12): as the contract holds it, the
+// free part and the part reserved for open positions; the rewards reserved in the last 30 days;
+// and how many weeks of new stakes at that pace the free reserve covers, with a warning under the
+// configured number of weeks.
+import { useTranslation } from 'react-i18next';
+import useLoad from '../api/useLoad.js';
+import { readReserve } from '../api/staking.js';
+import { formatLvlx } from '../core/index.js';
+import settings from '../settings.js';
+import SummaryBox from '../components/SummaryBox.jsx';
+
+export default function ReserveMonitor({ kind, version }) {
+  const { t } = useTranslation();
+  const { product } = settings;
+  const { data, error } = useLoad(version === null ? null : readReserve, [version]);
+  if (error) return <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>;
+  if (!data || data.available === false) return null;
+  const r = data[kind];
+  const lvlx = (units) => `${formatLvlx(units)} ${product}`;
+  const weeks = r.weeksCovered === null ? t('reserve-no-pace') : t('reserve-weeks', { count: r.weeksCovered });
+  return (
+    <>
+      <SummaryBox
+        titleKey="reserve-title"
+        testId={`${kind}-reserve`}
+        items={[
+          ['reserve-funded', lvlx(r.funded)],
+          ['reserve-reserved', lvlx(r.reserved)],
+          ['reserve-free', lvlx(r.free)],
+          ['reserve-pace', lvlx(r.reservedLast30Days)],
+          ['reserve-cover', weeks],
+        ]}
+      />
+      {r.warning && (
+        <p className="notice error" role="alert" data-testid="reserve-warning">
+          {t('reserve-warning', { count: data.warningWeeks })}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+// What a chain action is doing, announced politely: approving, checking, pending, confirmed (with
+// what it was), rejected or failed with its reason, and the transaction's hash with its explorer
+// link.
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { explorerTx } from '../core/index.js';
+
+export default function TxStatus({ step, confirmed, testId = 'tx-status' }) {
+  const { t } = useTranslation();
+  const explorer = step.hash ? explorerTx(settings.chain?.explorerUrl, step.hash) : null;
+  return (
+    <div className="tx-status" aria-live="polite" data-testid={testId} data-state={step.state}>
+      {step.state === 'approving' && <p>{t('tx-approving')}</p>}
+      {step.state === 'simulating' && <p>{t('tx-checking')}</p>}
+      {step.state === 'sending' && <p>{t('tx-pending')}</p>}
+      {step.state === 'confirmed' && <p className="notice success">{confirmed}</p>}
+      {step.state === 'rejected' && <p className="muted">{t('tx-rejected')}</p>}
+      {step.state === 'failed' && <p className="notice error" role="alert">{t(step.key)}</p>}
+      {step.hash && (
+        <p className="tx-hash">
+          <span>{t('tx-hash')}</span> <code translate="no" data-testid="tx-hash">{step.hash}</code>{' '}
+          {explorer && <a href={explorer} target="_blank" rel="noreferrer noopener">{t('tx-explorer')}</a>}
+        </p>
+      )}
+    </div>
+  );
+}

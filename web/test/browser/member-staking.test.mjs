@@ -1,0 +1,187 @@
+// NFTs and LVLX staking as a member uses them (issue 12), in headless Chromium against a server
+// on its own anvil chain with the staking contracts deployed by `lvlx chain deploy`, through the
+// injected EIP-1193 wallet whose anvil dev account really signs: buy an NFT, stake it, rewards
+// grow as the chain's time advances, withdraw interest, the admin screen counts it live, withdraw
+// after the release; the same for LVLX; a stake the reserve cannot cover refused with its reason.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { injectWallet } from './wallet.mjs';
+import { calldata, checksumAddress, decodeUint, formatLvlx, formatUnits, stakingStanding } from '../../src/core/index.js';
+
+const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
+const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+const LVLX = 10n ** 18n;
+const DAY = 86_400;
+const label = (key, n) => en[key].replace('{{n}}', n);
+
+let server;
+let browser;
+let accounts;
+before(async () => {
+  server = await startServer({ chain: true });
+  browser = await launchBrowser();
+  accounts = (await server.anvil.rpc('eth_accounts')).result.map(checksumAddress);
+  // The member's linked wallet is anvil's account 1 (as if signed for: wallet.test.mjs links by signature).
+  server.giveWallet(DEMO_USER.email, accounts[1]);
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const chain = () => server.settings.chain;
+async function send(from, to, contract, fn, args) {
+  const { result, error } = await server.anvil.rpc('eth_sendTransaction', [{ from, to, data: calldata(contract, fn, args) }]);
+  assert.ok(result, `${fn}: ${JSON.stringify(error)}`);
+}
+async function read(to, contract, fn, args) {
+  const { result } = await server.anvil.rpc('eth_call', [{ to, data: calldata(contract, fn, args) }, 'latest']);
+  return decodeUint(result);
+}
+/** The chain's clock moves on (and a block is mined at the new time). */
+async function advance(seconds) {
+  await server.anvil.rpc('evm_increaseTime', [seconds]);
+  await server.anvil.rpc('evm_mine', []);
+}
+
+async function memberPage(route, { viewport = { width: 1280, height: 900 }, language } = {}) {
+  const storage = await server.storageFor(DEMO_USER);
+  if (language) storage.language = language;
+  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
+  const wallet = await injectWallet(page, server.anvil, { account: accounts[1] });
+  await page.goto(route);
+  await settled(page);
+  const connect = page.getByRole('button', { name: (language === 'es' ? es : en)['wallet-connect'] });
+  await connect.click();
+  await connect.waitFor({ state: 'detached' });
+  return { page, wallet };
+}
+
+const confirmed = (page, testId = 'tx-status') =>
+  page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
+
+test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the admin counts it live, withdraw after release', async () => {
+  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  await admin.goto('/admin/tables/NFTStaking');
+  await settled(admin);
+  const inStake = admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd');
+  await inStake.waitFor();
+  assert.equal(await inStake.innerText(), '0');
+  await admin.getByTestId('nft-reserve').waitFor();
+
+  const { page } = await memberPage('/dashboardNFTs');
+  const card = page.getByTestId('nft-1');
+  await card.waitFor();
+  assert.equal(await card.getByTestId('nft-held').innerText(), '0');
+  // A quantity that is not a whole number is explained beside the field; Buy stays off.
+  await card.getByLabel(en['nft-quantity']).fill('1.5');
+  assert.ok(await card.getByRole('alert').innerText());
+  assert.ok(await card.getByRole('button', { name: en['nft-buy'] }).isDisabled());
+  await card.getByLabel(en['nft-quantity']).fill('2');
+  assert.equal(await card.getByTestId('nft-stake-reason').innerText(), en['staking-not-enough-nfts']);
+  await card.getByRole('button', { name: en['nft-buy'] }).click();
+  await confirmed(page);
+  await card.getByTestId('nft-held').filter({ hasText: '2' }).waitFor({ timeout: 15_000 });
+  assert.equal(await read(chain().levelNft, 'LevelNFT', 'balanceOf', [accounts[1], '1']), '2');
+
+  // Stake both (the staking contract's approval first, then the stake).
+  assert.equal(await card.getByTestId('nft-stake-reason').innerText(), '');
+  await card.getByRole('button', { name: en['nft-stake'] }).click();
+  await confirmed(page);
+  const row = page.getByTestId('nft-positions').locator('.rdt_TableRow').first();
+  await row.waitFor({ timeout: 15_000 });
+  // The admin screen counts it without a reload (the live channel).
+  await admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' }).waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: join(SHOTS, 'member-nfts.png'), fullPage: true });
+
+  // Thirty days later the interest withdrawn is what the contract paid, to the base unit.
+  await advance(30 * DAY);
+  const before = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]));
+  await row.getByRole('button', { name: label('staking-withdraw-interest-of', 1) }).click();
+  await confirmed(page, 'position-status');
+  const paid = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before;
+  assert.ok(paid > 0n);
+  const withdrawnCell = row.locator('.rdt_TableCell').nth(6);
+  await withdrawnCell.filter({ hasText: formatLvlx(paid.toString()) }).waitFor({ timeout: 15_000 });
+  // The accrued figure is the core's for the position at the chain's time: 30 days' worth.
+  const overview = await server.call(DEMO_USER, 'staking');
+  const [position] = overview.positions.nft;
+  assert.equal(position.accrued, stakingStanding(position, overview.now).accrued);
+  const thirtyDays = stakingStanding(position, Math.floor(position.startDate / 1000) + 30 * DAY).accrued;
+  assert.ok(BigInt(position.accrued) >= BigInt(thirtyDays));
+  assert.notEqual(await row.getByTestId('position-accrued').innerText(), `${formatLvlx('0')} LVLX`);
+  assert.ok(await row.getByRole('button', { name: label('staking-release-of', 1) }).isDisabled(), 'locked until the release');
+
+  // After the release: the NFTs come back with the rest of the reward.
+  await advance(180 * DAY);
+  await page.reload();
+  await settled(page);
+  const released = page.getByTestId('nft-positions').locator('.rdt_TableRow').first();
+  await released.getByRole('button', { name: label('staking-release-of', 1) }).click();
+  await confirmed(page, 'position-status');
+  await released.getByText(en['staking-returned']).waitFor({ timeout: 15_000 });
+  assert.equal(await read(chain().levelNft, 'LevelNFT', 'balanceOf', [accounts[1], '1']), '2');
+  const reward = BigInt(position.reward);
+  assert.equal(BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before, reward, 'the whole reward, once');
+  await admin.close();
+  await page.context().close();
+});
+
+test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a stake the reserve cannot cover', async () => {
+  await send(accounts[0], chain().lvlx, 'LVLX', 'transfer', [accounts[1], (5000n * LVLX).toString()]);
+  const { page } = await memberPage('/staking');
+  const amount = page.getByLabel(en['staking-amount'].replace('{{product}}', 'LVLX'));
+  await amount.waitFor();
+  assert.equal(await page.getByTestId('stake-reason').innerText(), en['staking-enter-amount']);
+  // More than the wallet holds: said beside the field, the button off.
+  await amount.fill('6000');
+  assert.equal(await page.locator('.field-error').innerText(), en['chain-insufficient-balance']);
+  assert.ok(await page.getByRole('button', { name: en['staking-stake'], exact: true }).isDisabled());
+  // Max fills the balance; the summary says what 1000 LVLX earn in tier 2 (4 % over 90 days).
+  await page.getByRole('button', { name: en['staking-max'] }).click();
+  assert.equal(await amount.inputValue(), formatUnits(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]), 18));
+  await page.getByTestId('tier-2').click();
+  await amount.fill('1000');
+  assert.equal(await page.getByTestId('stake-reward').innerText(), `${formatLvlx((40n * LVLX).toString())} LVLX ≈ 4.00 USDT`);
+  await page.getByRole('button', { name: en['staking-stake'], exact: true }).click();
+  await confirmed(page);
+  const row = page.getByTestId('lvlx-positions').locator('.rdt_TableRow').first();
+  await row.waitFor({ timeout: 15_000 });
+  assert.equal(await read(chain().lvlxStaking, 'LvlxStaking', 'totalStaked', []), (1000n * LVLX).toString());
+
+  await advance(91 * DAY);
+  await page.reload();
+  await settled(page);
+  const before = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]));
+  await page.getByTestId('lvlx-positions').locator('.rdt_TableRow').first().getByRole('button', { name: label('staking-release-of', 1) }).click();
+  await confirmed(page, 'position-status');
+  assert.equal(BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before, 1040n * LVLX);
+
+  // The owner takes the free reserve down to 1 LVLX: a stake whose reward needs more is refused
+  // before anything is sent, with the reserve's reason.
+  const free = BigInt(await read(chain().lvlxStaking, 'LvlxStaking', 'freeReserve', []));
+  await send(accounts[0], chain().lvlxStaking, 'LvlxStaking', 'withdrawFree', [accounts[0], (free - LVLX).toString()]);
+  await page.reload();
+  await settled(page);
+  await page.getByTestId('tier-2').click();
+  await page.getByLabel(en['staking-amount'].replace('{{product}}', 'LVLX')).fill('1000');
+  await page.getByTestId('stake-reason').filter({ hasText: en['chain-reserve-short'] }).waitFor();
+  assert.ok(await page.getByRole('button', { name: en['staking-stake'], exact: true }).isDisabled());
+  await page.context().close();
+});
+
+test('the staking pages in Spanish at phone width', async () => {
+  for (const route of ['/dashboardNFTs', '/staking']) {
+    const { page } = await memberPage(route, { viewport: { width: 390, height: 844 }, language: 'es' });
+    await page.locator('.rdt_Table, .table-empty').first().waitFor({ timeout: 15_000 });
+    assert.equal(await page.locator('h1').innerText(), es[route === '/staking' ? 'menu-staking' : 'menu-dashboardNFTs']);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `no sideways scroll of the page (${overflow} px)`);
+    await page.screenshot({ path: join(SHOTS, `member-${route.slice(1)}-es-390.png`), fullPage: true });
+    await page.context().close();
+  }
+});
