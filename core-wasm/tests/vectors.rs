@@ -4,7 +4,7 @@
 //! Each file maps an exported function name (as JavaScript sees it) to cases of
 //! `{args, expect}`; `expect: {"error": true}` means the call must fail.
 
-use lvlx_core::{amount, captcha, date, display, guard, session, validation};
+use lvlx_core::{amount, captcha, date, display, guard, session, staking, validation};
 use serde_json::{json, Value};
 
 type Outcome = Result<Value, String>;
@@ -83,6 +83,38 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             json!(guard::decide(kind, &stored, int(&a[2])?))
         }
         "solveCaptcha" => json!(captcha::solve(s(&a[0]), int(&a[1])? as u32).ok_or("too hard")?),
+        "stakingQuote" => {
+            let pool = staking::Pool::parse(s(&a[0])).ok_or("unknown pool")?;
+            let t = &a[1];
+            let terms = staking::Terms {
+                kind: int(&t["kind"])? as u32,
+                usdt_value: amount::parse_base(s(&t["usdtValue"])).map_err(err)?,
+                rate_bps: int(&t["rateBps"])? as u32,
+                lock_seconds: int(&t["lockSeconds"])? as u64,
+            };
+            let units = |v: &Value| amount::parse_base(s(v)).map_err(err);
+            match staking::quote(
+                pool,
+                &terms,
+                units(&a[2])?,
+                units(&a[3])?,
+                int(&a[4])? as u64,
+            ) {
+                Ok(q) => json!(q),
+                Err(e) => json!({ "error": e.key() }),
+            }
+        }
+        "stakingStanding" => {
+            let p = &a[0];
+            let units = |v: &Value| amount::parse_base(s(v)).map_err(err);
+            let position = staking::Position {
+                start: (int(&p["startDate"])? / 1000) as u64,
+                release: (int(&p["withdrawDate"])? / 1000) as u64,
+                reward: units(&p["reward"])?,
+                withdrawn: units(&p["withdrawn"])?,
+            };
+            json!(position.standing(int(&a[1])? as u64))
+        }
         other => panic!("no binding for {other}"),
     })
 }
@@ -133,6 +165,13 @@ fn display_vectors() {
 #[test]
 fn session_and_guard_vectors() {
     run("session.json");
+}
+
+/// Staking rewards, quotes and accrual against the Python-int reference that wrote the file
+/// (the contracts are checked against the same core on anvil: backend/tests/staking.rs).
+#[test]
+fn staking_vectors() {
+    run("staking.json");
 }
 
 #[test]

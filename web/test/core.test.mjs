@@ -12,7 +12,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 const TABLES = 'tables.json';
 
 test('every vector file is covered', () => {
-  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'session.json', TABLES, 'validation.json']);
+  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'session.json', 'staking.json', TABLES, 'validation.json']);
 });
 
 const tables = JSON.parse(readFileSync(new URL(TABLES, dir), 'utf8'));
