@@ -69,6 +69,13 @@ export default function TokenLvlx() {
     return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
   };
   const busy = ['approving', 'simulating', 'buying'].includes(step.state);
+  // A problem is said beside the field it comes from (the one typed in), a short balance beside
+  // what is paid; the button says nothing is wrong only when the purchase can be sent.
+  const planError = computed?.error ?? (computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
+  const usdtError = planError && (input.side === 'usdt' || planError === 'chain-insufficient-balance') ? planError : null;
+  const lvlxError = planError && !usdtError ? planError : null;
+  const ready = Boolean(computed) && !planError;
+  const reason = !reads ? null : !input.text.trim() ? 'buy-enter-amount' : planError ? 'buy-fix-amount' : null;
 
   const fail = (e) => {
     if (eth.isRejection(e)) return setStep({ state: 'rejected' });
@@ -146,17 +153,39 @@ export default function TokenLvlx() {
           </div>
           <form className="buy-form" onSubmit={buy} noValidate>
             <label htmlFor="buy-usdt">{t('buy-pay')}</label>
-            <input id="buy-usdt" inputMode="decimal" autoComplete="off" value={shown('usdt')} disabled={!reads || busy}
-              onChange={(e) => setInput({ side: 'usdt', text: e.target.value })} aria-describedby="buy-error" />
+            <div className="amount-field">
+              <input id="buy-usdt" inputMode="decimal" autoComplete="off" value={shown('usdt')} disabled={!reads || busy}
+                aria-invalid={Boolean(usdtError)} aria-describedby="buy-usdt-error buy-reason"
+                onChange={(e) => setInput({ side: 'usdt', text: e.target.value })} />
+              <span className="unit" translate="no">USDT</span>
+              <button type="button" className="button secondary small" disabled={!reads || busy || reads.usdt === '0'}
+                onClick={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}>
+                {t('staking-max')}
+              </button>
+            </div>
+            <p id="buy-usdt-error" className="field-error" role="alert">{usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}</p>
             <label htmlFor="buy-lvlx">{t('buy-receive', { product })}</label>
-            <input id="buy-lvlx" inputMode="decimal" autoComplete="off" value={shown('lvlx')} disabled={!reads || busy}
-              onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })} aria-describedby="buy-error" />
-            <p id="buy-error" className="field-error" role="alert">
-              {computed?.error ? t(computed.error, { minValue: '0', maxValue: '' }) : ''}
-            </p>
-            <button type="submit" className="button" disabled={!computed || Boolean(computed.error) || busy} aria-busy={busy}>
-              {computed && !computed.error && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
+            <div className="amount-field">
+              <input id="buy-lvlx" inputMode="decimal" autoComplete="off" value={shown('lvlx')} disabled={!reads || busy}
+                aria-invalid={Boolean(lvlxError)} aria-describedby="buy-lvlx-error buy-reason"
+                onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })} />
+              <span className="unit" translate="no">{product}</span>
+            </div>
+            <p id="buy-lvlx-error" className="field-error" role="alert">{lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}</p>
+            {ready && (
+              <dl className="wallet-facts stake-summary" data-testid="buy-summary">
+                <dt>{t('buy-you-pay')}</dt>
+                <dd translate="no">{formatUsdt(computed.usdt)} USDT</dd>
+                <dt>{t('buy-you-get')}</dt>
+                <dd translate="no">{formatLvlx(computed.lvlx)} {product}</dd>
+                <dt>{t('buy-price')}</dt>
+                <dd translate="no">1 {product} = {formatUnits(reads.price, USDT_DECIMALS)} USDT</dd>
+              </dl>
+            )}
+            <button type="submit" className="button" disabled={!ready || busy} aria-busy={busy} aria-describedby="buy-reason">
+              {ready && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
             </button>
+            <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">{reason ? t(reason) : ''}</p>
           </form>
           <div className="tx-status" aria-live="polite" data-testid="tx-status" data-state={step.state}>
             {step.state === 'approving' && <p>{t('tx-approving')}</p>}

@@ -111,9 +111,19 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await page.getByLabel(en['buy-pay']).fill('2.5');
   assert.equal(await page.getByLabel(t('buy-receive', { product: 'LVLX' })).inputValue(), '25');
   await page.getByLabel(en['buy-pay']).fill('abc');
-  await page.locator('#buy-error', { hasText: /\S/ }).waitFor();
+  await page.locator('#buy-usdt-error', { hasText: /\S/ }).waitFor();
+  assert.equal(await page.locator('#buy-lvlx-error').innerText(), '', 'the error sits under the field typed in');
   await page.getByLabel(t('buy-receive', { product: 'LVLX' })).fill('9'.repeat(17));
-  await page.locator('#buy-error', { hasText: en['buy-amount-too-large'] }).waitFor();
+  await page.locator('#buy-lvlx-error', { hasText: en['buy-amount-too-large'] }).waitFor();
+  // More than the wallet holds: said beside what is paid, the button off with its reason.
+  await page.getByLabel(en['buy-pay']).fill('2000000');
+  await page.locator('#buy-usdt-error', { hasText: en['chain-insufficient-balance'] }).waitFor();
+  assert.ok(await page.locator('.buy-form button[type="submit"]').isDisabled());
+  assert.equal(await page.getByTestId('buy-reason').innerText(), en['buy-fix-amount']);
+  // Max pays the whole balance; the summary says what is paid, got and at what price.
+  await page.getByRole('button', { name: en['staking-max'] }).click();
+  assert.equal(await page.getByLabel(en['buy-pay']).inputValue(), '1000000');
+  assert.match(await page.getByTestId('buy-summary').innerText(), /1000000\.00 USDT[\s\S]*10000000\.00 LVLX[\s\S]*0\.1 USDT/);
   await page.getByLabel(en['buy-pay']).fill('2.5');
 
   // Declined in the wallet: a calm note, nothing sent.
