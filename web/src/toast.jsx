@@ -12,8 +12,23 @@ export function ToastClose({ closeToast }) {
   );
 }
 
-/** Shows the translated message of a server error code (ApiError.code). */
+// Errors a page raised about what was done on it (a wrong code, a refused form): they belong to
+// that page and are dismissed when the route changes (issue 17: a stale "code is wrong" must not
+// follow a successful sign-in onto the dashboard). Toasts that announce a redirect are not these.
+const pageToasts = new Map();
+
+/** Shows the translated message of a server error code (ApiError.code), for this page only. */
 export function toastError(error, options) {
   const code = error?.code && i18n.exists(error.code) ? error.code : 'error-internal';
-  toast.error(i18n.t(code), { toastId: code, ...options });
+  const id = toast.error(i18n.t(code), { toastId: code, ...options });
+  pageToasts.set(id, typeof location === 'undefined' ? '' : location.pathname);
+}
+
+/** Dismisses the page errors raised on any other route than `pathname`. */
+export function dismissPageToasts(pathname) {
+  for (const [id, path] of pageToasts) {
+    if (path === pathname) continue;
+    toast.dismiss(id);
+    pageToasts.delete(id);
+  }
 }

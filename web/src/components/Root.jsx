@@ -1,13 +1,16 @@
 // What every page has: the page itself, toasts (SPEC §9) and the cookie banner.
-import { Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ToastContainer } from 'react-toastify';
 import 'react-toastify/dist/ReactToastify.css';
 import CookieBanner from './CookieBanner.jsx';
-import { TOAST_MS, ToastClose } from '../toast.jsx';
+import { dismissPageToasts, TOAST_MS, ToastClose } from '../toast.jsx';
 
 export default function Root() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  useEffect(() => dismissPageToasts(pathname), [pathname]);
   return (
     <>
       <Outlet />

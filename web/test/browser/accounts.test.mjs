@@ -111,6 +111,15 @@ test('a wrong code is refused with its message', async () => {
   await toast.waitFor();
   assert.match(await toast.textContent(), /The code is wrong or no longer valid/);
   assert.equal(path(page), '/verifycode');
+  // The toast uses the app's font.
+  const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector('.Toastify__toast')).fontFamily]);
+  assert.equal(fonts[1], fonts[0]);
+  // Then the right code: the stale error does not follow the member onto the next page.
+  await page.fill('#field-code', right);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/admin/tables/users');
+  // (Well within the 6 s a toast lives: only the dismissal on the route change removes it this soon.)
+  await toast.waitFor({ state: 'detached', timeout: 1_500 });
 });
 
 test('recover, reset: the old session ends and only the new password works', async () => {
