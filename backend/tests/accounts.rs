@@ -616,3 +616,79 @@ async fn an_oversized_json_body_gets_413() {
         .await;
     assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
 }
+
+#[tokio::test]
+async fn a_sign_in_code_can_be_sent_again_within_the_limits_and_only_the_newest_works() {
+    let w = world().await;
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(step1.status, 200);
+    let first_token = step1.body["token"].as_str().unwrap().to_string();
+    let first_code = w.last_code(DEMO_USER.0);
+    // Without the step-1 token: refused.
+    let r = w
+        .call("POST", "/api/v1/verifycode/resend", None, Some(json!({})))
+        .await;
+    assert_eq!(r.status, 401);
+    let again = w
+        .call(
+            "POST",
+            "/api/v1/verifycode/resend",
+            Some(&first_token),
+            Some(json!({"language": "es"})),
+        )
+        .await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    let token = again.body["token"].as_str().unwrap().to_string();
+    // The first token's code no longer works, nor can that token ask again.
+    let old = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&first_token),
+            Some(json!({ "code": first_code })),
+        )
+        .await;
+    assert_eq!(old.body["code"], "error-code");
+    let r = w
+        .call(
+            "POST",
+            "/api/v1/verifycode/resend",
+            Some(&first_token),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(r.body["code"], "error-code");
+    // Five codes an hour per email: the sign-in and four sends again, then a wait.
+    let mut token = token;
+    for _ in 0..3 {
+        let r = w
+            .call(
+                "POST",
+                "/api/v1/verifycode/resend",
+                Some(&token),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        token = r.body["token"].as_str().unwrap().to_string();
+    }
+    let limited = w
+        .call(
+            "POST",
+            "/api/v1/verifycode/resend",
+            Some(&token),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(limited.status, 429);
+    // The newest code still signs in (the refused send spent nothing).
+    let done = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&token),
+            Some(json!({ "code": w.last_code(DEMO_USER.0) })),
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+}

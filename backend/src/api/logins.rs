@@ -14,7 +14,7 @@ use super::error::reply;
 use super::{captcha, form, ok, Answer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
-use crate::store::{lockouts, users, Conn};
+use crate::store::{codes, lockouts, users, Conn};
 use crate::token::Scope;
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
@@ -32,7 +32,68 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authorization())
         .then(verify_code)
         .map(reply);
-    login.or(verify).unify().boxed()
+    // POST /api/v1/verifycode/resend {language?} — a new code for the same sign-in, with the
+    // step-1 token in Authorization → {token, verifyCode}: the earlier code stops working, and
+    // the sends per email and hour are those of every code.
+    let resend = warp::path!("verifycode" / "resend")
+        .and(form(&app))
+        .and(authorization())
+        .then(resend_code)
+        .map(reply);
+    login.or(verify).unify().or(resend).unify().boxed()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Resend {
+    language: Option<String>,
+}
+
+async fn resend_code(
+    ip: Option<SocketAddr>,
+    app: App,
+    body: Resend,
+    authorization: Option<String>,
+) -> Answer {
+    app.code_limit.check(ip.map(|a| a.ip()))?;
+    let claims = app
+        .keys
+        .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
+    let user_id = claims
+        .id
+        .parse::<i64>()
+        .map(UserId)
+        .map_err(|_| Error::Unauthorized)?;
+    let key = app.mac_key.clone();
+    let (user, attempt, code) = app
+        .store
+        .write(move |c| {
+            c.transaction(|tx| {
+                let user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
+                // The earlier code of this sign-in is spent; a used one cannot start another.
+                if !codes::mark_used(tx, &claims.sid, now_ms())? {
+                    return Err(Error::Code);
+                }
+                let attempt = crypto::random_hex(16);
+                let code = code::create(
+                    tx,
+                    &key,
+                    Purpose::Login,
+                    &attempt,
+                    &user.email,
+                    Some(user.id),
+                    now_ms(),
+                )?;
+                Ok::<_, Error>((user, attempt, code))
+            })
+        })
+        .await?;
+    let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
+    app.mailer
+        .send_code(&user.email, &lang, "login", &code)
+        .await?;
+    let token = session::attempt_token(&app, Scope::Verify, &user, &attempt)?;
+    ok(&json!({"token": token, "verifyCode": true}))
 }
 
 #[derive(Deserialize)]

@@ -17,6 +17,8 @@ export const login = async ({ email, password }) => post('login', { email, passw
 
 /** Step 2: the mailed code, with the step-1 token in Authorization → {token, role, user | admin}. */
 export const verifyCode = (code) => post('verifycode', { code }, true);
+/** A new sign-in code (the step-1 token in Authorization) → {token, verifyCode}; the old code stops working. */
+export const resendLoginCode = () => post('verifycode/resend', { language: language() }, true);
 
 /** Registration through a referral link → {attemptId}; a code is mailed. */
 export const register = async (form, referralCode) =>

@@ -29,5 +29,8 @@ export default function useCoreForm(fields, initial = {}) {
     return names.every((n) => !found[n]);
   };
 
-  return { values, errors, set, validateAll };
+  /** Shows a failure the server found (a translation key) beside `name`. */
+  const fail = (name, key) => setErrors((e) => ({ ...e, [name]: key }));
+
+  return { values, errors, set, validateAll, fail };
 }

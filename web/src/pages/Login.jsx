@@ -21,6 +21,7 @@ export default function Login() {
     write(KEYS.sessionToken, token);
     write(KEYS.verifyCode, 'true');
     write(KEYS.loginStep, '2');
+    write(KEYS.userEmail, form.values.email);
     navigate('/verifycode');
   });
 

@@ -1,23 +1,55 @@
-// /verifycode (SPEC §2, §4): the code mailed at sign-in; then the dashboard (the user guard sends
-// admins on to the admin area).
+// /verifycode (SPEC §2, §4): the code mailed at sign-in — to the address named here, sent again
+// on request (within the sends allowed per hour), submitted at its fourth digit; then the
+// dashboard (the user guard sends admins on to the admin area).
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { verifyCode } from '../api/accounts.js';
-import { clearStorage } from '../session/storage.js';
+import { toast } from 'react-toastify';
+import { resendLoginCode, verifyCode } from '../api/accounts.js';
+import { clearStorage, KEYS, read, write } from '../session/storage.js';
 import { storeSignedIn } from '../session/signin.js';
+import { toastError } from '../toast.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
 import CodeForm from '../components/CodeForm.jsx';
+
+/** Seconds before the code can be asked for again. */
+const RESEND_WAIT = 30;
 
 export default function VerifyCode() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const email = read(KEYS.userEmail);
+  const [wait, setWait] = useState(RESEND_WAIT);
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (wait <= 0) return undefined;
+    const timer = setTimeout(() => setWait((w) => w - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
   const onCode = async (code) => {
     storeSignedIn(await verifyCode(code));
     navigate('/dashboard', { replace: true });
   };
+  const resend = async () => {
+    setSending(true);
+    try {
+      const { token } = await resendLoginCode();
+      write(KEYS.sessionToken, token);
+      toast.success(t('verify-resent'), { toastId: 'verify-resent' });
+      setWait(RESEND_WAIT);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setSending(false);
+    }
+  };
   return (
     <PublicFrame title={t('verify-title')}>
-      <CodeForm onCode={onCode} hint={t('verify-hint')} />
+      <CodeForm onCode={onCode} hint={email ? t('verify-hint-email', { email }) : t('verify-hint')}>
+        <button type="button" className="button secondary wide" disabled={sending || wait > 0} onClick={resend} aria-busy={sending}>
+          {wait > 0 ? t('verify-resend-in', { seconds: wait }) : t('verify-resend')}
+        </button>
+      </CodeForm>
       <Link to="/login" className="link" onClick={() => clearStorage()}>
         {t('verify-restart')}
       </Link>

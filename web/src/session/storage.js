@@ -16,6 +16,8 @@ export const KEYS = {
   loginStep: 'loginStep',
   registerStep: 'registerStep',
   userCodeLink: 'userCodeLink',
+  /** The email a sign-in code went to (SPEC §3 client data userEmail). */
+  userEmail: 'userEmail',
 };
 
 export const read = (key) => localStorage.getItem(key);
