@@ -19,13 +19,15 @@ export default function VerifyCode() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const email = read(KEYS.userEmail);
-  const [wait, setWait] = useState(RESEND_WAIT);
+  const [until, setUntil] = useState(() => Date.now() + RESEND_WAIT * 1000);
+  const [now, setNow] = useState(() => Date.now());
   const [sending, setSending] = useState(false);
+  const wait = Math.max(0, Math.ceil((until - now) / 1000));
   useEffect(() => {
     if (wait <= 0) return undefined;
-    const timer = setTimeout(() => setWait((w) => w - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [wait]);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [wait > 0]); // eslint-disable-line react-hooks/exhaustive-deps
   const onCode = async (code) => {
     storeSignedIn(await verifyCode(code));
     navigate('/dashboard', { replace: true });
@@ -36,7 +38,8 @@ export default function VerifyCode() {
       const { token } = await resendLoginCode();
       write(KEYS.sessionToken, token);
       toast.success(t('verify-resent'), { toastId: 'verify-resent' });
-      setWait(RESEND_WAIT);
+      setNow(Date.now());
+      setUntil(Date.now() + RESEND_WAIT * 1000);
     } catch (e) {
       toastError(e);
     } finally {

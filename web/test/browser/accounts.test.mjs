@@ -108,7 +108,7 @@ test('the code page names the address, submits at the fourth digit, says a wrong
   const resend = page.getByRole('button', { name: en['verify-resend'] });
   assert.ok(await page.getByRole('button', { name: /\d+ s$/ }).isDisabled());
   const first = server.codeFor(DEMO_ADMIN.email);
-  await page.clock.fastForward(31_000);
+  await page.clock.runFor(31_000);
   await resend.click();
   await page.locator('.Toastify__toast--success', { hasText: en['verify-resent'] }).waitFor();
   let right = server.codeFor(DEMO_ADMIN.email);

@@ -148,6 +148,7 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
 
 test('secret key: masked and trimmed, wrong secret fails, right one reveals, fourth try refused, all audited', async () => {
   const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent });
+  await page.clock.install();
   await page.goto('/admin/secret-key');
   await settled(page);
   const input = page.getByLabel(en['secretKey.label']);
@@ -163,7 +164,17 @@ test('secret key: masked and trimmed, wrong secret fails, right one reveals, fou
   await input.fill(DEMO_SECRET[0]);
   await page.getByRole('button', { name: en['secretKey.submit'] }).click();
   assert.equal(await toastText(page), en['secretKey.success']);
-  assert.equal(await input.inputValue(), DEMO_SECRET[1]);
+  // The key in a read-only box of its own (the masked field emptied), copied by a button, hidden
+  // again after a minute.
+  const box = page.getByTestId('revealed-key');
+  assert.equal(await box.locator('textarea').inputValue(), DEMO_SECRET[1]);
+  assert.equal(await box.locator('textarea').getAttribute('readonly'), '');
+  assert.equal(await input.inputValue(), '');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await box.getByRole('button', { name: en['secretKey.copy'] }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), DEMO_SECRET[1]);
+  await page.clock.runFor(61_000);
+  await box.waitFor({ state: 'detached' });
 
   await input.fill('third try');
   await page.getByRole('button', { name: en['secretKey.submit'] }).click();

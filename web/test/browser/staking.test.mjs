@@ -44,15 +44,27 @@ async function rowsOf(route) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
+/** Cents of a shown amount ("3204937.49 LVLX"). */
+const cents = (text) => BigInt(text.split(' ')[0].replace('.', ''));
+/**
+ * Rewards accrue by the second (computed at read time), so a figure the page shows lies between
+ * the server's answers before and after the page loaded.
+ */
+function between(shown, before, after) {
+  assert.ok(cents(before) <= cents(shown) && cents(shown) <= cents(after), `${shown} not within [${before}, ${after}]`);
+}
+
 test('NFT staking: summary box, stakers search, the NFT detail modal, entries filtered on release date', async () => {
+  const before = (await server.call(DEMO_ADMIN, 'statistics-nftstaking?limit=1')).General;
+  const bytesBefore = await rowsOf('statistics-nftstaking/rows');
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/NFTStaking');
   const stats = await server.call(DEMO_ADMIN, 'statistics-nftstaking?limit=1');
   const g = stats.General;
   assert.equal(await figure(page, 'nft-general', 'nft-summary-staking'), String(g.totalNFTStakingProcess));
   assert.equal(await figure(page, 'nft-general', 'nft-summary-users'), String(g.totalUserNFTStaking));
   assert.equal(await figure(page, 'nft-general', 'nft-summary-in-stake'), String(g.totalNFTInStake));
-  assert.equal(await figure(page, 'nft-general', 'nft-summary-product'), `${formatFixed(g.totalLVLXByNFT, 18, 2)} LVLX`);
-  assert.equal(await figure(page, 'nft-general', 'nft-summary-usdt'), `${g.totalUSDTByNFT} USDT`);
+  between(await figure(page, 'nft-general', 'nft-summary-product'), `${formatFixed(before.totalLVLXByNFT, 18, 2)} LVLX`, `${formatFixed(g.totalLVLXByNFT, 18, 2)} LVLX`);
+  between(await figure(page, 'nft-general', 'nft-summary-usdt'), `${before.totalUSDTByNFT} USDT`, `${g.totalUSDTByNFT} USDT`);
   await tables(page).nth(1).locator('.rdt_TableRow').first().waitFor();
   await page.screenshot({ path: join(SHOTS, 'admin-nft-staking.png'), fullPage: true });
 
@@ -98,7 +110,10 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
   assert.ok(kept.kept > 0 && kept.kept < entries.length);
   assert.equal(await figure(page, 'nft-filtered', 'nft-summary-in-stake'), String(kept.summary.totalNFTInStake));
   assert.equal(await figure(page, 'nft-filtered', 'nft-summary-users'), String(kept.summary.totalUserNFTStaking));
-  assert.equal(await figure(page, 'nft-filtered', 'nft-summary-product'), `${formatFixed(kept.summary.totalLVLXByNFT, 18, 2)} LVLX`);
+  const earlier = loadStakeRows(bytesBefore, 'nft', 'entries', Date.now());
+  const keptBefore = earlier.query({ start: '2026-01-01', end: full.end, offsetMinutes: offset, search: '' });
+  earlier.free();
+  between(await figure(page, 'nft-filtered', 'nft-summary-product'), `${formatFixed(keptBefore.summary.totalLVLXByNFT, 18, 2)} LVLX`, `${formatFixed(kept.summary.totalLVLXByNFT, 18, 2)} LVLX`);
   const shown = entries.page(0, 10);
   assert.deepEqual(await cells(page, 1, 1), shown.map((r) => String(r.n)));
   assert.deepEqual(await cells(page, 1, 4), shown.map((r) => String(r.NFTId)));
@@ -109,11 +124,12 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
 });
 
 test('LVLX staking: summary box and amounts sorted through the core', async () => {
+  const before = (await server.call(DEMO_ADMIN, 'statistics-lvlxstaking?limit=1')).General;
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/LVLXStaking');
   const { General: g } = await server.call(DEMO_ADMIN, 'statistics-lvlxstaking?limit=1');
   assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-stakes'), String(g.totalLVLXStakes));
   assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-in-stake'), `${formatFixed(g.totalLVLXInStake, 18, 2)} LVLX`);
-  assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-usdt'), `${g.totalUSDTRewards} USDT`);
+  between(await figure(page, 'lvlx-general', 'lvlx-summary-usdt'), `${before.totalUSDTRewards} USDT`, `${g.totalUSDTRewards} USDT`);
   const entries = tables(page).nth(1);
   await entries.getByRole('button', { name: /^Amount/ }).click();
   await page.waitForFunction(() => document.querySelectorAll('.data-table')[1].querySelector('[aria-sort="descending"]'));
@@ -179,7 +195,7 @@ open(sys.argv[1],'wb').write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack
 test('NFT staking: a server failure shows the TimeOut Connections! notice', async () => {
   // A stored amount that is not a number makes statistics-nftstaking answer 500.
   execFileSync('python3', ['-c', `import sqlite3,sys
-c=sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO nft_stakes (user_id, nft_id, amount, start_date, withdraw_date, current_interests) SELECT user_id, 1, 1, 0, 1, 'lots' FROM nft_stakes LIMIT 1"); c.commit()`, join(server.dataDir, 'lvlx.sqlite3')]);
+c=sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO stake_positions (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, tx_hash, log_index) SELECT 'nft', 999999, user_id, wallet, 1, '1', 'lots', 0, 1, '0xbad', 0 FROM stake_positions WHERE pool = 'nft' LIMIT 1"); c.commit()`, join(server.dataDir, 'lvlx.sqlite3')]);
   const res = await server.call(DEMO_ADMIN, 'statistics-nftstaking', { raw: true });
   assert.equal(res.status, 500);
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/NFTStaking', '[data-testid="staking-error"]');

@@ -1,13 +1,18 @@
 // admin/secret-key (SPEC §2 "Secret key screen", §7 POST key): one masked input, trimmed on
-// every change and required; the value is sealed by the core with the configured pass key and
-// the answer's privateKey replaces it. Toasts secretKey.success / secretKey.failed.
-import { useId, useState } from 'react';
+// every change and required; the value is sealed by the core with the configured pass key. The
+// answer's privateKey is shown in a read-only box of its own with a copy button and hidden
+// again after a minute (issue 17: written back into the masked field it was easy to miss and
+// stayed on screen); the field is emptied. Toasts secretKey.success / secretKey.failed.
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { sealForTransport, validateField } from '../../core/index.js';
 import { revealKey } from '../../api/keys.js';
 import settings from '../../settings.js';
 import { toastError } from '../../toast.jsx';
+
+/** Seconds the revealed key stays on screen. */
+const REVEAL_SECONDS = 60;
 
 export default function SecretKey() {
   const { t } = useTranslation();
@@ -16,6 +21,26 @@ export default function SecretKey() {
   const [shown, setShown] = useState(false);
   const [error, setError] = useState(null);
   const [sending, setSending] = useState(false);
+  // The revealed key and when it leaves the screen.
+  const [revealed, setRevealed] = useState(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!revealed) return undefined;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [revealed]);
+  const left = revealed ? Math.ceil((revealed.until - now) / 1000) : 0;
+  useEffect(() => {
+    if (revealed && left <= 0) setRevealed(null);
+  }, [revealed, left]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(revealed.key);
+      toast.success(t('secretKey.copied'), { toastId: 'secretKey.copied' });
+    } catch {
+      toast.error(t('copy-failed'));
+    }
+  };
 
   const submit = async (event) => {
     event.preventDefault();
@@ -26,7 +51,9 @@ export default function SecretKey() {
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(12));
       const { privateKey } = await revealKey(sealForTransport(value, settings.secretPassKey, nonce));
-      setValue(privateKey);
+      setValue('');
+      setNow(Date.now());
+      setRevealed({ key: privateKey, until: Date.now() + REVEAL_SECONDS * 1000 });
       toast.success(t('secretKey.success'));
     } catch (e) {
       if (e.code === 'error-rate-limit' || e.code === 'error-secret-missing') toastError(e);
@@ -75,6 +102,17 @@ export default function SecretKey() {
           )}
         </button>
       </form>
+      {revealed && (
+        <div className="summary-box revealed-key" role="region" aria-label={t('secretKey.revealed')} data-testid="revealed-key">
+          <h2>{t('secretKey.revealed')}</h2>
+          <textarea readOnly rows={2} value={revealed.key} spellCheck="false" translate="no" aria-label={t('secretKey.revealed')} onFocus={(e) => e.target.select()} />
+          <div className="row-actions">
+            <button type="button" className="button small" onClick={copy}>{t('secretKey.copy')}</button>
+            <button type="button" className="button secondary small" onClick={() => setRevealed(null)}>{t('secretKey.hide')}</button>
+          </div>
+          <p className="muted small" aria-live="polite">{t('secretKey.hides-in', { seconds: Math.max(left, 0) })}</p>
+        </div>
+      )}
     </section>
   );
 }
