@@ -33,7 +33,9 @@ export function initI18n({ product, languages }) {
         order: ['querystring', 'localStorage', 'navigator'],
         lookupQuerystring: 'lng',
         lookupLocalStorage: KEYS.language,
-        caches: keysOnly ? [] : ['localStorage'],
+        // Only a choice made with the switcher is stored (LanguageSwitcher): a detected language
+        // is not a choice, and signing in adopts the account's language when none was made.
+        caches: [],
       },
     });
 }

@@ -6,6 +6,7 @@ import ES from 'flag-svgs/ES.svg';
 import BR from 'flag-svgs/BR.svg';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
+import { KEYS, write } from '../session/storage.js';
 
 const FLAG = { en: US, es: ES, pt: BR };
 
@@ -24,7 +25,11 @@ export default function LanguageSwitcher() {
             title={t(`language-${lng}`)}
             aria-label={t(`language-${lng}`)}
             data-lng={lng}
-            onClick={() => i18n.changeLanguage(lng)}
+            onClick={() => {
+              // Remembered as this browser's choice (signing in then keeps it).
+              write(KEYS.language, lng);
+              i18n.changeLanguage(lng);
+            }}
           >
             <img src={FLAG[lng]} alt="" />
           </button>

@@ -1,6 +1,8 @@
 // What the browser keeps after signing in (SPEC §3): the session token and the user or admin
 // payload; the verifyCode marker and the steps are done with.
-import { KEYS, write, writeJson, remove } from './storage.js';
+import i18n from '../i18n.js';
+import settings from '../settings.js';
+import { KEYS, read, write, writeJson, remove } from './storage.js';
 
 export function storeSignedIn({ token, user, admin }) {
   write(KEYS.sessionToken, token);
@@ -14,5 +16,10 @@ export function storeSignedIn({ token, user, admin }) {
   } else {
     writeJson(KEYS.userInfo, user);
     remove(KEYS.adminInfo);
+    // A member who made no choice in this browser reads the app (and the admins' notices) in
+    // the language of their account, not the browser's.
+    if (!read(KEYS.language) && settings.languages?.includes(user.language) && i18n.resolvedLanguage !== user.language) {
+      i18n.changeLanguage(user.language);
+    }
   }
 }

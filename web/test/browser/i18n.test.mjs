@@ -2,6 +2,8 @@
 // shows no string that is not a translation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 
 let server;
@@ -116,3 +118,30 @@ for (const [name, route, account, act] of pages) {
     assert.deepEqual(await untranslated(page), []);
   });
 }
+
+test("signing in adopts the account's language when this browser made no choice, and keeps a choice made", async () => {
+  // The demo member's account speaks Spanish; an admin wrote the dashboard notice in both.
+  const setLanguage = (lng) => execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET language=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()', join(server.dataDir, 'lvlx.sqlite3'), lng, DEMO_USER.email]);
+  setLanguage('es');
+  const signIn = async (storage) => {
+    const page = await openPage(browser, server.url, { cookies: consent, storage });
+    await page.goto('/login');
+    await settled(page);
+    await page.fill('#field-email', DEMO_USER.email);
+    await page.fill('#field-password', DEMO_USER.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL('**/verifycode');
+    await page.fill('#field-code', server.codeFor(DEMO_USER.email));
+    await page.waitForURL('**/dashboard');
+    await settled(page);
+    return page;
+  };
+  const fresh = await signIn({});
+  await fresh.waitForFunction(() => document.documentElement.lang === 'es');
+  await fresh.context().close();
+  // A browser where English was chosen with the switcher stays English.
+  const chosen = await signIn({ language: 'en' });
+  assert.equal(await chosen.getAttribute('html', 'lang'), 'en');
+  await chosen.context().close();
+  setLanguage('en');
+});
