@@ -15,7 +15,15 @@ export default function Copyable({ value, shown, toastKey }) {
   };
   return (
     <button type="button" className="copyable" onClick={copy} title={value} translate="no">
-      {shown ?? value}
+      {shown && shown !== value ? (
+        <>
+          {/* The whole value: in the title on hover, in place of the short one on keyboard focus. */}
+          <span className="copyable-short">{shown}</span>
+          <span className="copyable-full">{value}</span>
+        </>
+      ) : (
+        value
+      )}
     </button>
   );
 }

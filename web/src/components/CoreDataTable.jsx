@@ -77,6 +77,7 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
     name: c.sortable ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
     cell: c.cell,
     width: c.width,
+    minWidth: c.minWidth,
     wrap: true,
   }));
   return (
@@ -87,8 +88,6 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
         data={table.rows}
         keyField="n"
         colorMode="dark"
-        fixedHeader
-        fixedHeaderScrollHeight="400px"
         progressPending={table.loading}
         progressComponent={<Spinner />}
         noDataComponent={<p className="table-empty">{t(empty)}</p>}

@@ -2,9 +2,13 @@
 // figures on screen are checked against the server's statistics and the core's answers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { consent, DEMO_ADMIN, en, launchBrowser, openPage, path, settled, startServer } from './harness.mjs';
 import { formatFixed, loadIcoRows, loadUserRows } from '../../src/core/index.js';
+
+const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
 
 const DEMO_SECRET = ['demo-admin-secret', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'];
 
@@ -236,4 +240,48 @@ test('no date typed into an admin filter can break a table: reversed, malformed,
     assert.deepEqual(errors, [], `${route}: no page error`);
     await page.context().close();
   }
+});
+
+test('admin tables grow with the page under a sticky header, on the theme surface, with whole emails and words; phones scroll sideways inside', async () => {
+  const page = await adminPage('/admin/tables/users');
+  await page.locator('.page-size select').first().selectOption('100');
+  await page.waitForFunction(() => document.querySelectorAll('.data-table .rdt_TableRow').length > 50);
+  const facts = await page.evaluate(() => {
+    const table = document.querySelector('.data-table');
+    const boxes = [...table.querySelectorAll('*')].filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight + 1);
+    const row = table.querySelector('.rdt_TableRow');
+    const surface = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim();
+    const probe = document.createElement('div');
+    probe.style.background = surface;
+    document.body.append(probe);
+    const want = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    const email = table.querySelector('.rdt_TableRow .copyable[title*="@"]');
+    const heads = [...table.querySelectorAll('.rdt_TableCol')].map((h) => h.innerText);
+    return { innerScroll: boxes.length, rows: table.querySelectorAll('.rdt_TableRow').length, tableHeight: table.getBoundingClientRect().height,
+      rowBg: getComputedStyle(row).backgroundColor, want, emailLines: email.getBoundingClientRect().height / (parseFloat(getComputedStyle(email).fontSize) * 1.6), heads };
+  });
+  assert.equal(facts.innerScroll, 0, 'no scroll box inside the table');
+  assert.ok(facts.tableHeight > 50 * 40, `the table grows with its ${facts.rows} rows (${facts.tableHeight} px)`);
+  assert.equal(facts.rowBg, facts.want, 'rows on the theme surface');
+  assert.ok(facts.emailLines <= 1, `an email stays on one line (${facts.emailLines})`);
+  // Keyboard focus shows the whole email in place of the short one.
+  await page.locator('.rdt_TableRow .copyable[title*="@"]').first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement.innerText === document.activeElement.title);
+  assert.ok(focused, 'the whole email on focus');
+  // Scrolled far down, the header is still at the top of the window.
+  await page.mouse.wheel(0, 3000);
+  await page.waitForFunction(() => Math.abs(document.querySelector('.data-table .rdt_head').getBoundingClientRect().top) < 2);
+  // A phone: every column reachable by scrolling the table sideways, the page itself does not move.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phone = await page.evaluate(() => {
+    const wrapper = document.querySelector('.data-table .rdt_responsiveWrapper');
+    return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, wrapper: wrapper.scrollWidth - wrapper.clientWidth, overflow: getComputedStyle(wrapper).overflowX };
+  });
+  assert.ok(phone.page <= 0, `the page does not scroll sideways (${phone.page} px)`);
+  assert.equal(phone.overflow, 'auto');
+  await page.screenshot({ path: join(SHOTS, 'admin-users-390.png') });
+  await page.context().close();
 });

@@ -45,7 +45,7 @@ export default function IcoTable() {
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
-    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
     { id: 'createdAt', label: t('ico-date'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
     { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },

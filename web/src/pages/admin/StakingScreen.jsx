@@ -96,7 +96,7 @@ export default function StakingScreen({ kind }) {
   const stakerColumns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '70px' },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
     nft
       ? { id: 'amount', label: t('nft-total'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> }

@@ -41,7 +41,7 @@ export default function UsersTable() {
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'email', label: t('table-email'), sortable: true, cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
     { id: 'createdAt', label: t('users-registered'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
     { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, cell: (r) => r.totalReferredMembers },
