@@ -90,7 +90,17 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
         colorMode="dark"
         progressPending={table.loading}
         progressComponent={<Spinner />}
-        noDataComponent={<p className="table-empty">{t(empty)}</p>}
+        noDataComponent={
+          table.total > 0 ? (
+            // Rows exist but the filters keep none: say so, and offer the way back.
+            <div className="table-empty" data-testid="table-no-results">
+              <p>{t('table-no-results')}</p>
+              <button type="button" className="button secondary small" onClick={table.reset}>{t('filter-reset-all')}</button>
+            </div>
+          ) : (
+            <p className="table-empty">{t(empty)}</p>
+          )
+        }
         pagination
         paginationServer
         paginationTotalRows={table.answer?.kept ?? 0}

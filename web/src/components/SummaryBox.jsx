@@ -1,9 +1,27 @@
 // A box of labelled figures (the general and filtered summaries of SPEC §2).
 import { useTranslation } from 'react-i18next';
 
-/** `items`: [[labelKey, value]]. */
-export default function SummaryBox({ titleKey, items, testId }) {
+/**
+ * `items`: [[labelKey, value]]. `reserved`: laid out but invisible and hidden from assistive
+ * technology, so that the filtered box appearing later does not move the page (issue 17).
+ */
+export default function SummaryBox({ titleKey, items, testId, reserved = false }) {
   const { t } = useTranslation();
+  if (reserved) {
+    return (
+      <section className="summary-box reserved" aria-hidden="true">
+        <h2>{t(titleKey)}</h2>
+        <dl>
+          {items.map(([key, value]) => (
+            <div key={key} className="summary-item">
+              <dt>{t(key)}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    );
+  }
   return (
     <section className="summary-box" aria-label={t(titleKey)} data-testid={testId}>
       <h2>{t(titleKey)}</h2>

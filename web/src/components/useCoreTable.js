@@ -97,6 +97,8 @@ export function useCoreTable(load) {
   );
 
   const update = useCallback((change) => setQuery((q) => ({ ...q, ...change })), []);
+  /** Back to every row: the full date range and no search (the sort is kept). */
+  const reset = useCallback(() => setQuery((q) => (range ? { ...q, start: range.start, end: range.end, search: '' } : q)), [range]);
   const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
   const csv = useCallback(() => table.current?.csv() ?? '', []);
   const daily = useCallback(() => table.current?.daily(viewerOffsetMinutes()) ?? [], []);
@@ -112,6 +114,7 @@ export function useCoreTable(load) {
     page,
     setPage,
     update,
+    reset,
     sortBy,
     csv,
     daily,

@@ -285,3 +285,23 @@ test('admin tables grow with the page under a sticky header, on the theme surfac
   await page.screenshot({ path: join(SHOTS, 'admin-users-390.png') });
   await page.context().close();
 });
+
+test('a filter that keeps nothing says so with the way back, and the filtered box appears without moving the table', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  await page.waitForSelector('.rdt_TableRow');
+  const top = () => page.evaluate(() => document.querySelector('.data-table').getBoundingClientRect().top + window.scrollY);
+  const before = await top();
+  await page.locator('input[type=date]').first().fill('2026-01-01');
+  await page.waitForSelector('[data-testid="ico-filtered"]');
+  assert.equal(await top(), before, 'the filtered box took the space kept for it');
+  await page.goto('/admin/tables/users');
+  await page.waitForSelector('.rdt_TableRow');
+  await page.getByLabel(en['users-search']).fill('no such member anywhere');
+  const none = page.getByTestId('table-no-results');
+  await none.waitFor();
+  assert.match(await none.innerText(), new RegExp(en['table-no-results']));
+  await none.getByRole('button', { name: en['filter-reset-all'] }).click();
+  await page.waitForSelector('.rdt_TableRow');
+  assert.equal(await page.getByLabel(en['users-search']).inputValue(), '');
+  await page.context().close();
+});

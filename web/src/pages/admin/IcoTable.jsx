@@ -60,7 +60,7 @@ export default function IcoTable() {
         <DateRange table={table} />
         <CsvButton table={table} name="ico" />
       </div>
-      {hidden && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" />}
+      {table.answer && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" reserved={!hidden} />}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} />
       <DailyChart
         titleKey="chart-daily-purchases"

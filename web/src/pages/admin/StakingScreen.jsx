@@ -153,7 +153,7 @@ export default function StakingScreen({ kind }) {
         <DateRange table={entries} labelKey="filter-release" />
         <CsvButton table={entries} name={`${kind}-stakes`} />
       </div>
-      {hidden && <SummaryBox titleKey="summary-filtered" items={summaryItems(kind, entries.answer.summary, product)} testId={`${kind}-filtered`} />}
+      {entries.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(kind, entries.answer.summary, product)} testId={`${kind}-filtered`} reserved={!hidden} />}
       <CoreDataTable columns={entryColumns} table={entries} label={t('stake-entries')} />
       {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
     </section>

@@ -38,6 +38,11 @@ export default function UsersTable() {
   const table = useCoreTable(load);
 
   const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
+  // Known rank names are translated; a rank an admin names later shows as written.
+  const rankName = (rank) => {
+    const key = `rank-${String(rank).toLowerCase()}`;
+    return i18n.exists(key) ? t(key) : <span translate="no">{rank}</span>;
+  };
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
@@ -48,7 +53,7 @@ export default function UsersTable() {
     { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalLVLXText}</span> },
     { id: 'totalUSDT', label: t('users-usdt'), sortable: true, cell: (r) => <span translate="no">{r.totalUSDT}</span> },
     { id: 'addRewards', label: t('users-add-rewards'), sortable: true, cell: (r) => <span translate="no">{r.addRewardsText}</span> },
-    { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => (r.rank === 'None' ? t('rank-none') : <span translate="no">{r.rank}</span>) },
+    { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => rankName(r.rank) },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
@@ -60,7 +65,7 @@ export default function UsersTable() {
         <DateRange table={table} labelKey="filter-registration" />
         <CsvButton table={table} name="users" />
       </div>
-      {narrowed && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" />}
+      {table.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" reserved={!narrowed} />}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} />
       <DailyChart titleKey="chart-daily-registrations" days={days} value={(d) => d.registrations} label={(d) => String(d.registrations)} />
     </section>
