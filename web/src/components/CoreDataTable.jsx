@@ -5,6 +5,7 @@ import DataTable from 'react-data-table-component';
 import 'react-data-table-component/css';
 import { useTranslation } from 'react-i18next';
 import Spinner from './Spinner.jsx';
+import useRowKeys from './useRowKeys.js';
 import { PAGE_SIZES } from './useCoreTable.js';
 
 const PAGES_IN_RANGE = 2;
@@ -71,6 +72,7 @@ function SortHeader({ label, column, sort, onSort }) {
  */
 export default function CoreDataTable({ columns, table, empty = 'table-empty', label }) {
   const { t } = useTranslation();
+  const keys = useRowKeys();
   const sort = table.query?.sort;
   const rdtColumns = columns.map((c) => ({
     id: c.id,
@@ -81,7 +83,7 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
     wrap: true,
   }));
   return (
-    <div className="data-table" aria-busy={table.loading}>
+    <div className="data-table" aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
       <DataTable
         ariaLabel={label}
         columns={rdtColumns}

@@ -53,6 +53,8 @@ export default function Shell({ area }) {
 
   return (
     <div className={`shell shell-${area}`}>
+      {/* The first stop of the keyboard: past the menu to the page (issue 17). */}
+      <a className="skip-link" href="#main">{t('skip-to-content')}</a>
       <header className="topbar">
         <button
           type="button"
@@ -96,7 +98,7 @@ export default function Shell({ area }) {
         )}
       </nav>
       {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
-      <main className="content">
+      <main className="content" id="main" tabIndex={-1}>
         <Outlet />
       </main>
       <Dialog

@@ -7,6 +7,7 @@ import DataTable from 'react-data-table-component';
 import 'react-data-table-component/css';
 import Spinner from '../components/Spinner.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
+import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
 import { formatFixed, formatLvlx, stakingStanding } from '../core/index.js';
 import settings from '../settings.js';
@@ -15,6 +16,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const nft = pool === 'nft';
+  const keys = useRowKeys();
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
   const columns = [
     nft
@@ -57,7 +59,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
     return { ...r, standing: r.closedAt ? { ...standing, withdrawable: '0' } : standing };
   });
   return (
-    <div className="data-table" aria-busy={loading} data-testid={`${pool}-positions`}>
+    <div className="data-table" aria-busy={loading} data-testid={`${pool}-positions`} ref={keys.ref} onKeyDown={keys.onKeyDown}>
       <DataTable
         ariaLabel={label}
         columns={columns}

@@ -305,3 +305,34 @@ test('a filter that keeps nothing says so with the way back, and the filtered bo
   assert.equal(await page.getByLabel(en['users-search']).inputValue(), '');
   await page.context().close();
 });
+
+test('keyboard: a skip link first, one Tab stop per table row, arrow keys inside the table', async () => {
+  const page = await adminPage('/admin/tables/users');
+  await page.waitForSelector('.rdt_TableRow');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+  assert.equal(await page.evaluate(() => document.activeElement.innerText), en['skip-to-content']);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+  await page.locator('.page-size select').first().selectOption('100');
+  await page.waitForFunction(() => document.querySelectorAll('.data-table .rdt_TableRow').length > 50);
+  const stops = await page.evaluate(() => {
+    const table = document.querySelector('.data-table');
+    const rows = table.querySelectorAll('.rdt_TableRow').length;
+    const tabbable = [...table.querySelectorAll('.rdt_TableRow button, .rdt_TableRow a[href]')].filter((e) => e.tabIndex >= 0).length;
+    return { rows, tabbable };
+  });
+  assert.equal(stops.tabbable, stops.rows, 'one Tab stop per row');
+  // Arrows: right to the row's wallet, down to the next row's wallet, left to its email.
+  const email = page.locator('.rdt_TableRow').first().locator('.copyable[title*="@"]');
+  await email.focus();
+  await page.keyboard.press('ArrowRight');
+  const active = () => page.evaluate(() => document.activeElement.title);
+  assert.match(await active(), /^0x/);
+  await page.keyboard.press('ArrowDown');
+  const second = await page.locator('.rdt_TableRow').nth(1).locator('.copyable').evaluateAll((els) => els.map((e) => e.title));
+  assert.ok(second.includes(await active()));
+  await page.keyboard.press('Home');
+  assert.equal(await active(), await email.getAttribute('title'));
+  await page.context().close();
+});
