@@ -297,6 +297,7 @@ test('a filter that keeps nothing says so with the way back, and the filtered bo
   await page.goto('/admin/tables/users');
   await page.waitForSelector('.rdt_TableRow');
   await page.getByLabel(en['users-search']).fill('no such member anywhere');
+  // (The ICO table is searched by email too: web/test/browser/admin.test.mjs 'ICO search'.)
   const none = page.getByTestId('table-no-results');
   await none.waitFor();
   assert.match(await none.innerText(), new RegExp(en['table-no-results']));
@@ -334,5 +335,23 @@ test('keyboard: a skip link first, one Tab stop per table row, arrow keys inside
   assert.ok(second.includes(await active()));
   await page.keyboard.press('Home');
   assert.equal(await active(), await email.getAttribute('title'));
+  await page.context().close();
+});
+
+test('ICO search: by email, with the core\'s totals of the kept rows, cleared by one button', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  await page.waitForSelector('.rdt_TableRow');
+  const email = await page.locator('.rdt_TableRow .copyable[title*="@"]').first().getAttribute('title');
+  const needle = email.split('@')[0].toUpperCase();
+  const table = loadIcoRows(new Uint8Array(await (await server.call(DEMO_ADMIN, 'statistics-ico/rows', { raw: true })).arrayBuffer()), 'LVLX');
+  const want = table.query({ search: needle, offsetMinutes: 0 });
+  table.free();
+  await page.getByLabel(en['ico-search']).fill(needle);
+  await page.waitForSelector('[data-testid="ico-filtered"]');
+  assert.equal(Number(await figure(page, 'ico-filtered', 'ico-total-transactions')), want.kept);
+  const shown = await page.locator('.rdt_TableRow .copyable[title*="@"]').evaluateAll((els) => els.map((e) => e.title));
+  assert.ok(shown.length > 0 && shown.every((e) => e.toUpperCase().includes(needle)));
+  await page.getByRole('button', { name: en['filter-clear'] }).click();
+  await page.waitForSelector('[data-testid="ico-filtered"]', { state: 'detached' });
   await page.context().close();
 });

@@ -12,7 +12,7 @@ import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import DailyChart from '../../components/DailyChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
-import { DateRange } from '../../components/Filters.jsx';
+import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
 
@@ -58,6 +58,7 @@ export default function IcoTable() {
       {general ? <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" /> : <p className="muted">{t('loading')}</p>}
       <div className="table-tools">
         <DateRange table={table} />
+        <SearchBox table={table} labelKey="ico-search" />
         <CsvButton table={table} name="ico" />
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" reserved={!hidden} />}
