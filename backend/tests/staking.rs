@@ -162,40 +162,25 @@ fn block_time(c: &Chain, receipt: &Value) -> u64 {
 #[test]
 fn the_chain_holds_the_core_default_terms() {
     let c = Chain::start();
+    let terms = |to: &str, contract: Contract, kind: u32| {
+        let data = chain::calldata(contract, "terms", &[&kind.to_string()]).unwrap();
+        let answer = c
+            .anvil
+            .rpc
+            .call("eth_call", json!([{"to": to, "data": data}, "latest"]))
+            .unwrap();
+        chain::decode_terms(kind, answer.as_str().unwrap()).unwrap()
+    };
     for t in DEFAULT_NFT_TERMS {
         let id = t.kind.to_string();
         assert_eq!(
             c.uint(&c.d.nft_sale, Contract::NftSale, "price", &[&id]),
             t.usdt_value
         );
-        let data = chain::calldata(Contract::NftStaking, "terms", &[&id]).unwrap();
-        let answer = c
-            .anvil
-            .rpc
-            .call(
-                "eth_call",
-                json!([{"to": c.d.nft_staking, "data": data}, "latest"]),
-            )
-            .unwrap();
-        assert_eq!(
-            chain::decode_terms(t.kind, answer.as_str().unwrap()).unwrap(),
-            t
-        );
+        assert_eq!(terms(&c.d.nft_staking, Contract::NftStaking, t.kind), t);
     }
     for t in DEFAULT_TIERS {
-        let data = chain::calldata(Contract::LvlxStaking, "terms", &[&t.kind.to_string()]).unwrap();
-        let answer = c
-            .anvil
-            .rpc
-            .call(
-                "eth_call",
-                json!([{"to": c.d.lvlx_staking, "data": data}, "latest"]),
-            )
-            .unwrap();
-        assert_eq!(
-            chain::decode_terms(t.kind, answer.as_str().unwrap()).unwrap(),
-            t
-        );
+        assert_eq!(terms(&c.d.lvlx_staking, Contract::LvlxStaking, t.kind), t);
     }
     assert_eq!(c.free(&c.d.nft_staking), DEV_RESERVE);
     assert_eq!(c.free(&c.d.lvlx_staking), DEV_RESERVE);

@@ -74,16 +74,7 @@ async fn resend_code(
                 if !codes::mark_used(tx, &claims.sid, now_ms())? {
                     return Err(Error::Code);
                 }
-                let attempt = crypto::random_hex(16);
-                let code = code::create(
-                    tx,
-                    &key,
-                    Purpose::Login,
-                    &attempt,
-                    &user.email,
-                    Some(user.id),
-                    now_ms(),
-                )?;
+                let (attempt, code) = new_code(tx, &key, &user)?;
                 Ok::<_, Error>((user, attempt, code))
             })
         })
@@ -152,17 +143,7 @@ async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
         app.store
             .write(move |c| {
                 lockouts::clear(c, user.id)?;
-                let attempt = crypto::random_hex(16);
-                let code = code::create(
-                    c,
-                    &key,
-                    Purpose::Login,
-                    &attempt,
-                    &user.email,
-                    Some(user.id),
-                    now_ms(),
-                )?;
-                Ok::<_, Error>((attempt, code))
+                new_code(c, &key, &user)
             })
             .await?
     };
@@ -172,6 +153,21 @@ async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
     // A narrow token: it opens POST verifycode for this attempt and nothing else.
     let token = session::attempt_token(&app, Scope::Verify, &user, &attempt)?;
     ok(&json!({"token": token, "verifyCode": true}))
+}
+
+/// A new sign-in attempt for `user` and its code (within the sends allowed per email and hour).
+fn new_code(c: Conn, key: &[u8], user: &crate::user::User) -> Result<(String, String), Error> {
+    let attempt = crypto::random_hex(16);
+    let code = code::create(
+        c,
+        key,
+        Purpose::Login,
+        &attempt,
+        &user.email,
+        Some(user.id),
+        now_ms(),
+    )?;
+    Ok((attempt, code))
 }
 
 /// Seconds the account stays locked, if 5 logins failed within the last 15 minutes.
