@@ -68,9 +68,10 @@ enum Command {
 
 #[derive(Subcommand)]
 enum ChainCommand {
-    /// Deploy mock USDT, LVLX and the ICO sale to an anvil node (chain id 137) and write their
-    /// addresses as the `[chain]` section of the configuration file. Does nothing when the
-    /// configured sale already exists on that node.
+    /// Deploy mock USDT, LVLX, the ICO sale, the NFTs, their sale and both staking contracts (the
+    /// core's default terms, funded reward reserves) to an anvil node (chain id 137) and write
+    /// their addresses as the `[chain]` section of the configuration file. Does nothing when the
+    /// configured sale and staking contracts already exist on that node.
     Deploy {
         #[arg(long, default_value = "http://127.0.0.1:8545")]
         rpc: String,
