@@ -6,10 +6,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, explorerTx, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, tokenDecimals } from '../core/index.js';
+import { calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, tokenDecimals } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
 import { useLive } from '../live.js';
+import TxStatus from '../wallet/TxStatus.jsx';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 const USDT_DECIMALS = tokenDecimals('USDT');
@@ -68,7 +69,7 @@ export default function TokenLvlx() {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
     return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
   };
-  const busy = ['approving', 'simulating', 'buying'].includes(step.state);
+  const busy = ['approving', 'simulating', 'sending'].includes(step.state);
   // A problem is said beside the field it comes from (the one typed in), a short balance beside
   // what is paid; the button says nothing is wrong only when the purchase can be sent.
   const planError = computed?.error ?? (computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
@@ -110,9 +111,9 @@ export default function TokenLvlx() {
       } catch (e) {
         return setStep({ state: 'failed', key: revertKey(eth.revertData(e) ?? '0x') });
       }
-      setStep({ state: 'buying' });
+      setStep({ state: 'sending' });
       const hash = await eth.sendTransaction(account, chain.icoSale, data);
-      await mined(hash, 'buying');
+      await mined(hash, 'sending');
       setStep((s) => ({ state: 'confirmed', hash, usdt, lvlx, recorded: s.recorded ?? false }));
       setInput({ side: input.side, text: '' });
     } catch (e) {
@@ -123,7 +124,6 @@ export default function TokenLvlx() {
     return undefined;
   };
 
-  const explorer = step.hash ? explorerTx(chain.explorerUrl, step.hash) : null;
   return (
     <section className="page token-page">
       <h1>{t('menu-token', { product })}</h1>
@@ -187,25 +187,15 @@ export default function TokenLvlx() {
             </button>
             <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">{reason ? t(reason) : ''}</p>
           </form>
-          <div className="tx-status" aria-live="polite" data-testid="tx-status" data-state={step.state}>
-            {step.state === 'approving' && <p>{t('tx-approving')}</p>}
-            {step.state === 'simulating' && <p>{t('tx-checking')}</p>}
-            {step.state === 'buying' && <p>{t('tx-pending')}</p>}
-            {step.state === 'confirmed' && (
-              <p className="notice success">
+          <TxStatus
+            step={step}
+            confirmed={step.state === 'confirmed' && (
+              <>
                 {t('tx-confirmed', { lvlx: formatLvlx(step.lvlx), product, usdt: formatUsdt(step.usdt) })}{' '}
                 {step.recorded ? t('tx-recorded') : t('tx-recording')}
-              </p>
+              </>
             )}
-            {step.state === 'rejected' && <p className="muted">{t('tx-rejected')}</p>}
-            {step.state === 'failed' && <p className="notice error">{t(step.key)}</p>}
-            {step.hash && (
-              <p className="tx-hash">
-                <span>{t('tx-hash')}</span> <code translate="no" data-testid="tx-hash">{step.hash}</code>{' '}
-                {explorer && <a href={explorer} target="_blank" rel="noreferrer noopener">{t('tx-explorer')}</a>}
-              </p>
-            )}
-          </div>
+          />
         </>
       )}
     </section>
