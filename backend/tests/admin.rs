@@ -17,6 +17,7 @@ const ADMIN_GETS: &[&str] = &[
     "/api/v1/admin/session",
     "/api/v1/statistics-ico",
     "/api/v1/statistics-ico/rows",
+    "/api/v1/statistics-ico/trails?ids=1",
     "/api/v1/statistics-users",
     "/api/v1/statistics-users/rows",
     "/api/v1/statistics-nftstaking",
@@ -117,6 +118,45 @@ async fn statistics_match_the_rows_the_core_reads() {
     assert_eq!(newest[0], stats["lastDate"].as_i64().unwrap());
     let first = table.page(0, 1)[0].created_at;
     assert_eq!(first, stats["initDate"].as_i64().unwrap());
+    // A page's wallets and transactions, by the ids the stream carries: exactly those rows.
+    let page = table.page(40, 10);
+    let ids: Vec<String> = page.iter().map(|r| r.id.to_string()).collect();
+    let trails = w
+        .call(
+            "GET",
+            &format!("/api/v1/statistics-ico/trails?ids={}", ids.join(",")),
+            Some(&admin),
+            None,
+        )
+        .await;
+    assert_eq!(trails.status, StatusCode::OK);
+    let trails = trails.body.as_array().unwrap().clone();
+    let mut want: Vec<u32> = page.iter().map(|r| r.id).collect();
+    want.sort();
+    let got: Vec<u32> = trails
+        .iter()
+        .map(|t| t["id"].as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(got, want);
+    assert!(trails.iter().all(|t| {
+        let hash = t["txHash"].as_str().unwrap();
+        hash.len() == 66 && hash.starts_with("0x")
+    }));
+    let many = (1..=101)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    for bad in ["abc", "1,,2", "-1", many.as_str()] {
+        let r = w
+            .call(
+                "GET",
+                &format!("/api/v1/statistics-ico/trails?ids={bad}"),
+                Some(&admin),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{bad}");
+    }
 
     let stats = w
         .call("GET", "/api/v1/statistics-users", Some(&admin), None)

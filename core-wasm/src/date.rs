@@ -50,6 +50,43 @@ pub fn parse_day(text: &str) -> Option<NaiveDate> {
     )
 }
 
+/// Whether a language writes the day before the month (es, pt: 31/12/2026) or after it
+/// (en: 12/31/2026). The year is always last and always four digits.
+fn day_first(language: &str) -> bool {
+    language != "en"
+}
+
+/// A YYYY-MM-DD date as a person of `language` writes it in a date field: DD/MM/YYYY or
+/// MM/DD/YYYY. `None` for a malformed date.
+pub fn format_local_day(day: &str, language: &str) -> Option<String> {
+    let d = parse_day(day)?;
+    let (a, b) = if day_first(language) {
+        (d.day(), d.month())
+    } else {
+        (d.month(), d.day())
+    };
+    Some(format!("{a:02}/{b:02}/{:04}", d.year()))
+}
+
+/// A date typed in `language`'s order (day and month of one or two digits, a four-digit year;
+/// `/`, `.` or `-` between them, spaces ignored) as YYYY-MM-DD; `None` unless it is a real
+/// calendar date written completely.
+pub fn parse_local_day(text: &str, language: &str) -> Option<String> {
+    let parts: Vec<&str> = text.split(['/', '.', '-']).map(str::trim).collect();
+    let [a, b, year] = parts[..] else {
+        return None;
+    };
+    let digits = |s: &str, len: std::ops::RangeInclusive<usize>| {
+        len.contains(&s.len()) && s.bytes().all(|c| c.is_ascii_digit())
+    };
+    if !digits(a, 1..=2) || !digits(b, 1..=2) || !digits(year, 4..=4) {
+        return None;
+    }
+    let (day, month) = if day_first(language) { (a, b) } else { (b, a) };
+    let date = NaiveDate::from_ymd_opt(year.parse().ok()?, month.parse().ok()?, day.parse().ok()?)?;
+    Some(format_day(date))
+}
+
 /// Inclusive range test on calendar dates. An absent bound is open; a malformed one is an error.
 pub fn day_in_range(day: &str, start: Option<&str>, end: Option<&str>) -> Option<bool> {
     let day = parse_day(day)?;

@@ -161,6 +161,18 @@ pub fn day_in_range(
         .ok_or_else(|| js_error("error-date-malformed"))
 }
 
+/// `formatLocalDay(day, language)`: YYYY-MM-DD as the language writes it (12/31/2026, 31/12/2026).
+#[wasm_bindgen(js_name = formatLocalDay)]
+pub fn format_local_day(day: &str, language: &str) -> Result<String, JsError> {
+    date::format_local_day(day, language).ok_or_else(|| js_error("error-date-malformed"))
+}
+
+/// `parseLocalDay(text, language)`: a date typed in the language's order as YYYY-MM-DD.
+#[wasm_bindgen(js_name = parseLocalDay)]
+pub fn parse_local_day(text: &str, language: &str) -> Result<String, JsError> {
+    date::parse_local_day(text, language).ok_or_else(|| js_error("error-date-malformed"))
+}
+
 /// `nextWeekly(nowMs, weekday)`: next weekday (0 = Sunday) at 14:00 UTC, in milliseconds.
 #[wasm_bindgen(js_name = nextWeekly)]
 pub fn next_weekly(now_ms: f64, weekday: u32) -> Result<f64, JsError> {
@@ -281,8 +293,9 @@ impl AdminRows {
     pub fn page(&self, from: usize, len: usize) -> Result<JsValue, JsError> {
         Ok(to_js(&self.0.page(from, len).map_err(js_error)?)?)
     }
-    pub fn daily(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
-        Ok(to_js(&self.0.daily(offset_minutes).map_err(js_error)?)?)
+    /// The chart's `{grain, points: [{start, …}]}` over the kept rows (null without a chart).
+    pub fn series(&self, offset_minutes: i32) -> Result<JsValue, JsError> {
+        Ok(to_js(&self.0.series(offset_minutes).map_err(js_error)?)?)
     }
     pub fn csv(&self) -> String {
         self.0.csv()

@@ -125,7 +125,25 @@ base=ms(2024,3,13,10)  # Wednesday
 for now,wd in [(base,3),(ms(2024,3,13,14),3),(ms(2024,3,13,13,59,59),3),(ms(2024,3,13,15),3),(base,0),(base,6),(base,4),(ms(2024,12,30,15),1),(ms(2024,2,28,20),4)]:
     NW.append(case([now,wd],nextw(now,wd)))
 NW.append(case([base,7],{"error":True}))
-dump("dates.json", {"normalizeTimestamp": NT, "calendarDate": CD, "dayInRange": DR, "nextWeekly": NW})
+# Date fields in the page's language: en writes MM/DD/YYYY, es and pt DD/MM/YYYY.
+def order(lang): return "%m/%d/%Y" if lang == "en" else "%d/%m/%Y"
+FL=[]
+for day,lang in [("2026-12-31","en"),("2026-12-31","es"),("2026-01-05","pt"),("0999-03-04","es"),("2024-02-29","en")]:
+    FL.append(case([day,lang], datetime.strptime(day,"%Y-%m-%d").strftime(order(lang)) if not day.startswith("0") else "04/03/0999"))
+FL.append(case(["2026-02-30","en"],{"error":True})); FL.append(case(["31/12/2026","es"],{"error":True}))
+import re
+def parse_local(text, lang):
+    m = re.fullmatch(r"\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*", text)
+    if not m: return {"error":True}
+    a,b,y = (int(g) for g in m.groups())
+    d,mo = (b,a) if lang=="en" else (a,b)
+    try: return datetime(y,mo,d).strftime("%Y-%m-%d")
+    except ValueError: return {"error":True}
+PL=[]
+for text,lang in [("12/31/2026","en"),("31/12/2026","es"),("31/12/2026","en"),("5.1.2026","pt"),("05-01-2026","es"),(" 1 / 2 / 2026 ","en"),
+                  ("29/02/2024","pt"),("29/02/2025","pt"),("01/01/20245","es"),("01/01/26","es"),("2026-01-05","en"),("","es"),("1/2","en"),("aa/bb/cccc","es"),("1/2/2026/4","en")]:
+    PL.append(case([text,lang], parse_local(text,lang)))
+dump("dates.json", {"normalizeTimestamp": NT, "calendarDate": CD, "dayInRange": DR, "nextWeekly": NW, "formatLocalDay": FL, "parseLocalDay": PL})
 
 # ---------- display ----------
 SW=[case(["0x52908400098527886E0F7030069857D2E4169EE7"],"0x5290...9EE7"),case(["0x1234"],"0x1234"),case(["0x1234567890"],"0x1234567890"),case(["0x12345678901"],"0x12345678901"),case(["0x12345678901234"],"0x1234...1234")]

@@ -70,6 +70,10 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "dayInRange" => {
             json!(date::day_in_range(s(&a[0]), opt(a.get(1)), opt(a.get(2))).ok_or("bad date")?)
         }
+        "formatLocalDay" => {
+            json!(date::format_local_day(s(&a[0]), s(&a[1])).ok_or("bad date")?)
+        }
+        "parseLocalDay" => json!(date::parse_local_day(s(&a[0]), s(&a[1])).ok_or("bad date")?),
         "nextWeekly" => {
             json!(date::next_weekly(int(&a[0])?, int(&a[1])? as u32).ok_or("bad weekday")?)
         }

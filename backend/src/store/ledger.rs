@@ -211,6 +211,32 @@ pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Where an entry came from: the wallet that bought and the transaction that carried it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trail {
+    pub id: i64,
+    pub wallet: Option<String>,
+    pub tx_hash: String,
+}
+
+/// The trails of the entries `ids` (those that exist), in id order.
+pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT id, wallet, tx_hash FROM ico_transactions
+         WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id",
+    )?;
+    let ids = serde_json::to_string(ids).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let rows = stmt.query_map([ids], |r| {
+        Ok(Trail {
+            id: r.get(0)?,
+            wallet: r.get(1)?,
+            tx_hash: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The newest `limit` entries of `user` (myActives).
 pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
     let mut stmt = c.0.prepare_cached(
@@ -241,7 +267,7 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
     }
     let mut wallet_key: HashMap<String, u32> = HashMap::new();
     let mut stmt = c.0.prepare_cached(
-        "SELECT created_at, user_id, wallet, token, amount FROM ico_transactions ORDER BY created_at, id",
+        "SELECT created_at, user_id, wallet, token, amount, id FROM ico_transactions ORDER BY created_at, id",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
@@ -265,6 +291,9 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
             .as_str()
             .map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let token = out.token_key(token).map_err(corrupt)?;
+        let id: i64 = r.get(5)?;
+        out.id
+            .push(u32::try_from(id).map_err(|_| StoreError::Corrupt(format!("ledger id {id}")))?);
         out.created_at.push(r.get(0)?);
         out.email.push(key);
         out.token.push(token);

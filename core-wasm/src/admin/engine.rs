@@ -1,6 +1,6 @@
 //! What every admin table shares, written once: the rows a query keeps and their display order,
 //! a cache of whole-table sort permutations (one per column, built on first use), pages with
-//! their N°, the sort column's check, the date slice of date-ordered rows, the per-day series
+//! their N°, the sort column's check, the date slice of date-ordered rows
 //! and the CSV framing. Each table (ICO, users, staking entries and stakers) adds only its own
 //! columns: what it filters and sums, how a column orders rows, how a row reads.
 //!
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{millis_bounds, Direction, Kept, Query, Sort, TableError, View, DAY_MS};
+use super::{millis_bounds, Direction, Kept, Query, Sort, TableError, View};
 
 /// A screen's table, whatever its columns.
 pub trait Table {
@@ -28,9 +28,9 @@ pub trait Table {
     fn query(&mut self, query: &Query) -> Result<Value, TableError>;
     /// Rows `from..from + len` of the display order.
     fn page(&self, from: usize, len: usize) -> Result<Value, TableError>;
-    /// The kept rows per day (empty for a table without a chart).
-    fn daily(&self, _offset_minutes: i32) -> Result<Value, TableError> {
-        Ok(Value::Array(Vec::new()))
+    /// The kept rows as a chart's series (`null` for a table without a chart).
+    fn series(&self, _offset_minutes: i32) -> Result<Value, TableError> {
+        Ok(Value::Null)
     }
     /// The kept rows in display order as CSV, amounts exact.
     fn csv(&self) -> String;
@@ -58,7 +58,7 @@ impl Engine {
     }
 
     /// The kept rows, ascending (date order).
-    pub fn kept_rows(&self) -> impl Iterator<Item = u32> + '_ {
+    pub fn kept_rows(&self) -> impl DoubleEndedIterator<Item = u32> + Clone + '_ {
         self.view.kept.iter()
     }
 
@@ -113,40 +113,6 @@ pub(crate) fn date_slice(times: &[i64], query: &Query) -> Result<(usize, usize),
         times.partition_point(|&t| t < lo),
         times.partition_point(|&t| t < hi),
     ))
-}
-
-/// The rows grouped by calendar day at the viewer's offset (rows in date order): each day's
-/// `YYYY-MM-DD` and what `add` gathered from its rows into a fresh `A`. Rows `add` declines
-/// (answers false) start no day.
-pub(crate) fn per_day<A: Default>(
-    times: &[i64],
-    rows: impl Iterator<Item = u32>,
-    offset_minutes: i32,
-    mut add: impl FnMut(&mut A, usize) -> bool,
-) -> Vec<(String, A)> {
-    let offset_ms = i64::from(offset_minutes) * 60_000;
-    let mut days: Vec<(i64, A)> = Vec::new();
-    for row in rows {
-        let row = row as usize;
-        let day = (times[row] + offset_ms).div_euclid(DAY_MS);
-        match days.last_mut() {
-            Some((last, gathered)) if *last == day => {
-                add(gathered, row);
-            }
-            _ => {
-                let mut fresh = A::default();
-                if add(&mut fresh, row) {
-                    days.push((day, fresh));
-                }
-            }
-        }
-    }
-    days.into_iter()
-        .map(|(day, a)| {
-            let text = crate::date::calendar_date(day * DAY_MS, 0).unwrap_or_default();
-            (text, a)
-        })
-        .collect()
 }
 
 /// A CSV export: the header line, then one line a row from `line` (which writes the fields

@@ -7,7 +7,8 @@ use serde::Serialize;
 use super::columns::Frame;
 use serde_json::Value;
 
-use super::engine::{csv, date_slice, per_day, sort_column, to_value, Engine, Table};
+use super::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
+use super::series::{per_period, Series};
 use super::{needle, BitSet, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::{LVLX_DECIMALS, USDT_DECIMALS};
@@ -16,6 +17,8 @@ pub const CREATED_AT: &str = "createdAt";
 pub const EMAIL: &str = "email";
 pub const TOKEN: &str = "purchasedToken";
 pub const AMOUNT: &str = "amount";
+/// The server's id of the entry: the page asks for its wallet and transaction by it.
+pub const ID: &str = "id";
 
 /// Decimals of a ledger token: USDT 6, the product (and MATIC) 18.
 pub fn token_decimals(token: &str) -> u32 {
@@ -39,6 +42,7 @@ pub struct Transaction {
 /// each stored once and referenced by key.
 #[derive(Debug, Default)]
 pub struct Ledger {
+    pub id: Vec<u32>,
     pub created_at: Vec<i64>,
     pub email: Vec<u32>,
     pub emails: Vec<String>,
@@ -59,7 +63,7 @@ impl Ledger {
     }
 }
 
-/// Encodes rows given one by one (emails keyed as they come).
+/// Encodes rows given one by one (emails keyed as they come; ids 1, 2, 3 … in that order).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn encode<'a>(rows: impl IntoIterator<Item = &'a Transaction>) -> Result<Vec<u8>, TableError> {
     let mut ledger = Ledger::default();
@@ -70,6 +74,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a Transaction>) -> Result<Vec
         if key == next {
             ledger.emails.push(row.email.clone());
         }
+        ledger.id.push(ledger.created_at.len() as u32 + 1);
         ledger.created_at.push(row.created_at);
         ledger.email.push(key);
         let token = ledger.token_key(&row.token)?;
@@ -97,6 +102,7 @@ pub fn encode_ledger(ledger: Ledger) -> Result<Vec<u8>, TableError> {
         keyed_text(EMAIL, DataType::UInt32),
         keyed_text(TOKEN, DataType::UInt8),
         write::amount(AMOUNT),
+        write::count(ID),
     ]);
     let amounts = ledger
         .amount
@@ -118,6 +124,7 @@ pub fn encode_ledger(ledger: Ledger) -> Result<Vec<u8>, TableError> {
         Arc::new(email),
         Arc::new(token),
         Arc::new(Decimal128Array::from(amounts).with_data_type(write::AMOUNT)),
+        Arc::new(UInt32Array::from(ledger.id)),
     ];
     write::encode(&write::batch(schema, columns)?)
 }
@@ -199,6 +206,8 @@ pub(crate) mod base {
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub n: usize,
+    /// The server's id of the entry.
+    pub id: u32,
     pub email: String,
     pub created_at: i64,
     pub purchase: bool,
@@ -209,13 +218,12 @@ pub struct Row {
     pub amount_text: String,
 }
 
-/// One day of the purchases chart.
+/// One period of the purchases chart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Day {
-    pub day: String,
+pub struct Purchases {
     pub purchases: u64,
-    /// LVLX bought that day, base units.
+    /// LVLX bought in the period, base units.
     pub lvlx: String,
     /// Its USDT value.
     pub usdt: String,
@@ -241,6 +249,7 @@ impl IcoTable {
             return Err(TableError::Order);
         }
         frame.amounts(AMOUNT)?;
+        frame.counts(ID)?;
         frame.keyed(TOKEN)?;
         let (_, emails) = frame.keyed(EMAIL)?;
         let emails_lower = emails.iter().map(str::to_lowercase).collect();
@@ -402,6 +411,7 @@ impl IcoTable {
         let units = self.frame.amounts(AMOUNT).expect("checked at load")[row] as u128;
         Row {
             n,
+            id: self.frame.counts(ID).expect("checked at load")[row],
             email: emails.get(email_keys[row] as usize).to_string(),
             created_at: self.created()[row],
             purchase: token == self.product,
@@ -411,32 +421,27 @@ impl IcoTable {
         }
     }
 
-    /// Purchases per day of the kept rows, at the viewer's offset.
-    pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
+    /// The purchases chart: purchases, LVLX and its USDT value per period of the kept rows.
+    pub fn series(&self, offset_minutes: i32) -> Series<Purchases> {
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
         let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
         let purchase: Vec<bool> = tokens.iter().map(|t| t == self.product).collect();
-        let days = per_day(
+        per_period(
             self.created(),
             self.engine.kept_rows(),
             offset_minutes,
-            |day: &mut (u64, Units), row| {
-                if !purchase[token_keys[row] as usize] {
-                    return false;
+            |period: &mut (u64, Units), row| {
+                if purchase[token_keys[row] as usize] {
+                    period.0 += 1;
+                    period.1 = period.1.saturating_add(amounts[row] as u128);
                 }
-                day.0 += 1;
-                day.1 = day.1.saturating_add(amounts[row] as u128);
-                true
             },
-        );
-        days.into_iter()
-            .map(|(day, (purchases, lvlx))| Day {
-                day,
-                purchases,
-                lvlx: lvlx.to_string(),
-                usdt: amount::lvlx_to_usdt(lvlx),
-            })
-            .collect()
+        )
+        .map(|(purchases, lvlx)| Purchases {
+            purchases,
+            lvlx: lvlx.to_string(),
+            usdt: amount::lvlx_to_usdt(lvlx),
+        })
     }
 
     /// The kept rows in display order as CSV, amounts exact.
@@ -485,8 +490,8 @@ impl Table for IcoTable {
     fn page(&self, from: usize, len: usize) -> Result<Value, TableError> {
         to_value(&IcoTable::page(self, from, len))
     }
-    fn daily(&self, offset_minutes: i32) -> Result<Value, TableError> {
-        to_value(&IcoTable::daily(self, offset_minutes))
+    fn series(&self, offset_minutes: i32) -> Result<Value, TableError> {
+        to_value(&IcoTable::series(self, offset_minutes))
     }
     fn csv(&self) -> String {
         IcoTable::csv(self)

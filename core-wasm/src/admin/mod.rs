@@ -9,6 +9,7 @@
 pub mod columns;
 pub mod engine;
 pub mod ico;
+pub mod series;
 pub mod stakes;
 pub mod users;
 
@@ -183,7 +184,7 @@ impl Kept {
             Kept::Rows(rows) => rows[i],
         }
     }
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = u32> + Clone + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
     fn position(&self, row: u32) -> Option<usize> {

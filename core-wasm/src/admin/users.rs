@@ -5,8 +5,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::columns::Frame;
-use super::engine::{csv, date_slice, per_day, sort_column, to_value, Engine, Table};
+use super::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
 use super::ico::base;
+use super::series::{per_period, Series};
 use super::{needle, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
@@ -172,10 +173,9 @@ pub struct Row {
     pub rank: String,
 }
 
-/// One day of the registrations chart.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Day {
-    pub day: String,
+/// One period of the registrations chart.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Registrations {
     pub registrations: u64,
 }
 
@@ -344,19 +344,14 @@ impl UserTable {
     }
 
     /// Registrations per day of the kept rows, at the viewer's offset.
-    pub fn daily(&self, offset_minutes: i32) -> Vec<Day> {
-        per_day(
+    /// The registrations chart: sign-ups per period of the kept rows.
+    pub fn series(&self, offset_minutes: i32) -> Series<Registrations> {
+        per_period(
             self.created(),
             self.engine.kept_rows(),
             offset_minutes,
-            |registrations: &mut u64, _| {
-                *registrations += 1;
-                true
-            },
+            |period: &mut Registrations, _| period.registrations += 1,
         )
-        .into_iter()
-        .map(|(day, registrations)| Day { day, registrations })
-        .collect()
     }
 
     pub fn csv(&self) -> String {
@@ -402,8 +397,8 @@ impl Table for UserTable {
     fn page(&self, from: usize, len: usize) -> Result<Value, TableError> {
         to_value(&UserTable::page(self, from, len))
     }
-    fn daily(&self, offset_minutes: i32) -> Result<Value, TableError> {
-        to_value(&UserTable::daily(self, offset_minutes))
+    fn series(&self, offset_minutes: i32) -> Result<Value, TableError> {
+        to_value(&UserTable::series(self, offset_minutes))
     }
     fn csv(&self) -> String {
         UserTable::csv(self)

@@ -3,6 +3,8 @@ import { api, apiBytes, ApiError } from './client.js';
 
 export const icoStatistics = (signal) => api('statistics-ico?limit=1', { signal });
 export const icoRows = (signal) => apiBytes('statistics-ico/rows', { signal });
+/** The wallet and transaction of one page of ICO entries (at most 100 ids). */
+export const icoTrails = (ids, signal) => api(`statistics-ico/trails?ids=${ids.join(',')}`, { signal });
 export const userStatistics = (signal) => api('statistics-users?limit=1', { signal });
 export const userRows = (signal) => apiBytes('statistics-users/rows', { signal });
 

@@ -101,7 +101,7 @@ export function useCoreTable(load) {
   const reset = useCallback(() => setQuery((q) => (range ? { ...q, start: range.start, end: range.end, search: '' } : q)), [range]);
   const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
   const csv = useCallback(() => table.current?.csv() ?? '', []);
-  const daily = useCallback(() => table.current?.daily(viewerOffsetMinutes()) ?? [], []);
+  const series = useCallback(() => table.current?.series(viewerOffsetMinutes()) ?? null, []);
 
   return {
     ...status,
@@ -117,6 +117,6 @@ export function useCoreTable(load) {
     reset,
     sortBy,
     csv,
-    daily,
+    series,
   };
 }

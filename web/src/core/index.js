@@ -31,6 +31,9 @@ export const truncateEmail = (email) => core.truncateEmail(email);
 export const normalizeTimestamp = (n) => core.normalizeTimestamp(n);
 export const calendarDate = (ms, offsetMinutes) => core.calendarDate(ms, offsetMinutes);
 export const dayInRange = (day, start, end) => core.dayInRange(day, start ?? undefined, end ?? undefined);
+/** A date as the language writes it in a field, and back (throws on an incomplete or impossible one). */
+export const formatLocalDay = (day, language) => core.formatLocalDay(day, language);
+export const parseLocalDay = (text, language) => core.parseLocalDay(text, language);
 export const nextWeekly = (nowMs, weekday) => core.nextWeekly(nowMs, weekday);
 /** Proof-of-work solution for a captcha challenge from the server. */
 export const solveCaptcha = (challenge, difficulty) => core.solveCaptcha(challenge, difficulty);

@@ -5,6 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
+import DateField from '../components/DateField.jsx';
 import { calendarDate, calldata, dayInRange, decodeUint, formatLvlx, formatUsdt, lvlxToUsdt, nftCost, stakingQuote, validateAmount, viewerOffsetMinutes } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
@@ -68,18 +69,42 @@ function ReleaseFilter({ rows, range, setRange }) {
   // The earliest start: the day after the latest release among the member's returned NFTs.
   const returned = rows.filter((r) => r.closedAt).map((r) => r.withdrawDate);
   const min = returned.length ? calendarDate(Math.max(...returned) + 86_400_000, offset) : undefined;
+  const [malformed, setMalformed] = useState({ start: false, end: false });
+  const [resets, setResets] = useState(0);
+  const typing = malformed.start || malformed.end;
+  const errorId = `${id}x`;
+  const field = (which, props) => (
+    <DateField
+      key={`${which}${resets}`}
+      id={`${id}${which}`}
+      label={t(`filter-${which}`)}
+      value={range[which]}
+      invalid={malformed[which]}
+      describedBy={typing ? errorId : undefined}
+      onMalformed={(bad) => setMalformed((m) => (m[which] === bad ? m : { ...m, [which]: bad }))}
+      {...props}
+    />
+  );
   return (
     <fieldset className="filters">
       <legend>{t('filter-release')}</legend>
-      <label htmlFor={`${id}s`}>{t('filter-start')}</label>
-      <input id={`${id}s`} type="date" value={range.start} min={min} max={range.end || undefined}
-        onChange={(e) => setRange({ start: e.target.value, end: e.target.value ? range.end : '' })} />
-      <label htmlFor={`${id}e`}>{t('filter-end')}</label>
-      <input id={`${id}e`} type="date" value={range.end} min={range.start || undefined} disabled={!range.start}
-        onChange={(e) => setRange({ ...range, end: e.target.value })} />
-      <button type="button" className="button secondary small" disabled={!range.start} onClick={() => setRange({ start: '', end: '' })}>
+      <label htmlFor={`${id}start`}>{t('filter-start')}</label>
+      {field('start', { min, max: range.end || undefined, onChange: (day) => setRange({ start: day, end: day ? range.end : '' }) })}
+      <label htmlFor={`${id}end`}>{t('filter-end')}</label>
+      {field('end', { min: range.start || undefined, disabled: !range.start, onChange: (day) => setRange({ ...range, end: day }) })}
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={!range.start && !typing}
+        onClick={() => {
+          setMalformed({ start: false, end: false });
+          setResets((n) => n + 1);
+          setRange({ start: '', end: '' });
+        }}
+      >
         {t('filter-reset')}
       </button>
+      <p id={errorId} className="field-error" role="alert">{typing ? t('error-date-malformed') : ''}</p>
     </fieldset>
   );
 }

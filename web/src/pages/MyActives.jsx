@@ -9,14 +9,15 @@ import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
 import { readActives } from '../api/wallet.js';
 import useLoad from '../api/useLoad.js';
-import { explorerTx, formatLvlx, formatToken, formatUsdt, ledgerOperation, lvlxToUsdt } from '../core/index.js';
+import { formatLvlx, formatToken, formatUsdt, ledgerOperation, lvlxToUsdt } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
+import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
 import { toastError } from '../toast.jsx';
 
 export default function MyActives() {
   const { t, i18n } = useTranslation();
-  const { product, chain } = settings;
+  const { product } = settings;
   const version = useLiveVersion('purchase', 300);
   // Loaded once the live channel is ready, and again on each of the member's purchases.
   const { data: actives } = useLoad(version === null ? null : readActives, [version], { onError: toastError });
@@ -28,12 +29,7 @@ export default function MyActives() {
     { name: t('actives-usdt-paid'), right: true, cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span> },
     {
       name: t('tx-hash'),
-      cell: (r) => {
-        const link = explorerTx(chain?.explorerUrl, r.txHash);
-        return link
-          ? <a href={link} target="_blank" rel="noreferrer noopener" translate="no">{`${r.txHash.slice(0, 10)}…`}</a>
-          : <code translate="no">{`${r.txHash.slice(0, 10)}…`}</code>;
-      },
+      cell: (r) => <TxLink hash={r.txHash} />,
     },
   ];
   return (

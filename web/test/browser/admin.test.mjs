@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, en, launchBrowser, openPage, path, settled, startServer } from './harness.mjs';
+import { consent, dateFields, DEMO_ADMIN, en, launchBrowser, localDay, openPage, path, settled, startServer, typeDate } from './harness.mjs';
 import { formatFixed, loadIcoRows, loadUserRows } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -52,14 +52,14 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
   const table = loadIcoRows(await rowsOf('statistics-ico/rows'), 'LVLX');
   const full = table.range(offset, Date.now());
-  const [start, end] = await page.locator('input[type=date]').evaluateAll((els) => els.map((e) => e.value));
-  assert.deepEqual([start, end], [full.start, full.end]);
+  const [start, end] = await dateFields(page).evaluateAll((els) => els.map((e) => e.value));
+  assert.deepEqual([start, end], [localDay(full.start), localDay(full.end)]);
   assert.equal(await page.locator('[data-testid="ico-filtered"]').count(), 0);
   assert.deepEqual(await column(page, 1), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
 
   // Narrow to one year: the filtered box shows the core's totals for exactly that range.
-  await page.locator('input[type=date]').first().fill('2025-01-01');
-  await page.locator('input[type=date]').last().fill('2025-12-31');
+  await typeDate(dateFields(page).first(), '2025-01-01');
+  await typeDate(dateFields(page).last(), '2025-12-31');
   await page.waitForSelector('[data-testid="ico-filtered"]');
   const want = table.query({ start: '2025-01-01', end: '2025-12-31', offsetMinutes: offset, search: '' });
   assert.ok(want.kept > 0 && want.kept < table.length);
@@ -108,7 +108,7 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
   assert.equal(await toastText(page), en['copied-email']);
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), full);
 
-  await page.locator('input[type=date]').first().fill('2026-01-01');
+  await typeDate(dateFields(page).first(), '2026-01-01');
   await page.waitForSelector('[data-testid="ico-filtered"]');
   const kept = Number(await figure(page, 'ico-filtered', 'ico-total-transactions'));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en['table-export-csv'] }).click()]);
@@ -209,29 +209,36 @@ test('no date typed into an admin filter can break a table: reversed, malformed,
     const page = await adminPage(route);
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    const [startField, endField] = [page.locator('input[type=date]').first(), page.locator('input[type=date]').last()];
+    const [startField, endField] = [dateFields(page).first(), dateFields(page).last()];
     const shownRows = () => page.locator('.rdt_TableRow').count();
     const before = await shownRows();
     // Reversed: explained beside the fields; the table keeps its last good rows.
-    await endField.fill('2023-01-01');
-    await startField.fill('2024-06-30');
+    await typeDate(endField, '2023-01-01');
+    await typeDate(startField, '2024-06-30');
     await page.getByTestId('filter-error').filter({ hasText: en['error-date-range'] }).waitFor();
     assert.equal(await startField.getAttribute('aria-invalid'), 'true');
     assert.ok((await shownRows()) > 0, `${route}: rows stay on screen`);
     // Put right: the message goes.
-    await startField.fill('2022-06-30');
+    await typeDate(startField, '2022-06-30');
     await page.waitForFunction(() => document.querySelector('[data-testid="filter-error"]')?.textContent === '');
-    // A five-digit year typed by keyboard, a far future, an emptied start.
-    await startField.click();
-    await page.keyboard.type('01012', { delay: 10 });
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type('20245');
-    await endField.fill('9999-12-31');
+    // A five-digit year typed by keyboard, an impossible day, half a date: said beside the
+    // fields, the table untouched.
+    const rowsBefore = await shownRows();
+    for (const typed of ['01/01/20245', '02/30/2024', '01/0']) {
+      await startField.fill('');
+      await startField.pressSequentially(typed, { delay: 5 });
+      await page.getByTestId('filter-error').filter({ hasText: en['error-date-malformed'] }).waitFor();
+      assert.equal(await startField.getAttribute('aria-invalid'), 'true', typed);
+      assert.equal(await shownRows(), rowsBefore, `${route}: ${typed} leaves the table as it was`);
+    }
+    // A far future, an emptied start.
+    await typeDate(startField, '2022-06-30');
+    await typeDate(endField, '9999-12-31');
     await startField.fill('');
     // Rapid changes, reversed and not.
     for (let i = 0; i < 12; i++) {
-      await startField.fill(i % 2 ? '2026-12-31' : '2021-01-01');
-      await endField.fill(i % 3 ? '2021-06-01' : '2026-12-31');
+      await typeDate(startField, i % 2 ? '2026-12-31' : '2021-01-01');
+      await typeDate(endField, i % 3 ? '2021-06-01' : '2026-12-31');
     }
     await page.getByRole('button', { name: en['filter-reset'] }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="filter-error"]')?.textContent === '');
@@ -291,7 +298,7 @@ test('a filter that keeps nothing says so with the way back, and the filtered bo
   await page.waitForSelector('.rdt_TableRow');
   const top = () => page.evaluate(() => document.querySelector('.data-table').getBoundingClientRect().top + window.scrollY);
   const before = await top();
-  await page.locator('input[type=date]').first().fill('2026-01-01');
+  await typeDate(dateFields(page).first(), '2026-01-01');
   await page.waitForSelector('[data-testid="ico-filtered"]');
   assert.equal(await top(), before, 'the filtered box took the space kept for it');
   await page.goto('/admin/tables/users');
@@ -353,5 +360,119 @@ test('ICO search: by email, with the core\'s totals of the kept rows, cleared by
   assert.ok(shown.length > 0 && shown.every((e) => e.toUpperCase().includes(needle)));
   await page.getByRole('button', { name: en['filter-clear'] }).click();
   await page.waitForSelector('[data-testid="ico-filtered"]', { state: 'detached' });
+  await page.context().close();
+});
+
+test('charts: a time axis with every period, grouped by week or month for long ranges, read by pointer and keyboard', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
+  const table = loadIcoRows(await rowsOf('statistics-ico/rows'), 'LVLX');
+  const full = table.range(offset, Date.now());
+  table.query({ start: full.start, end: full.end, offsetMinutes: offset, search: '' });
+  const long = table.series(offset);
+  // The seed spans years: drawn by month, every month present, the sums those of the kept rows.
+  assert.equal(long.grain, 'month');
+  assert.equal(long.points.reduce((n, p) => n + p.purchases, 0), table.query({ start: full.start, end: full.end, offsetMinutes: offset, search: '' }).totals.totalBuyTransactions);
+  const canvas = page.getByTestId('chart-canvas');
+  await canvas.locator('canvas').waitFor();
+  assert.match(await page.locator('.time-chart figcaption').innerText(), new RegExp(en['chart-by-month']));
+
+  // Keyboard: Home reads the first month, End the last, arrows step; the figures are the core's.
+  const readout = page.getByTestId('chart-readout');
+  assert.equal(await readout.innerText(), en['chart-hint']);
+  await canvas.focus();
+  await page.keyboard.press('Home');
+  const first = long.points[0];
+  const monthName = (start) => new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${start}T00:00:00Z`));
+  const text = (p) => `${monthName(p.start)}: ${p.usdt} USDT · ${formatFixed(p.lvlx, 18, 2)} LVLX · purchases: ${p.purchases}`;
+  assert.equal(await readout.innerText(), text(first));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await readout.innerText(), text(long.points[1]));
+  await page.keyboard.press('End');
+  assert.equal(await readout.innerText(), text(long.points.at(-1)));
+
+  // Pointer: hovering over the plot reads the period under it.
+  const plot = await canvas.locator('.u-over').boundingBox();
+  await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="chart-readout"] .muted'));
+  const hovered = await readout.innerText();
+  assert.ok(long.points.some((p) => hovered === text(p)), hovered);
+
+  // Ten days: by day, ten bars, empty days included.
+  await typeDate(dateFields(page).first(), '2025-03-01');
+  await typeDate(dateFields(page).last(), '2025-03-10');
+  await page.waitForFunction((label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label), en['chart-by-day']);
+  table.query({ start: '2025-03-01', end: '2025-03-10', offsetMinutes: offset, search: '' });
+  const days = table.series(offset);
+  assert.equal(days.grain, 'day');
+  await canvas.focus();
+  await page.keyboard.press('Home');
+  const dayName = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${days.points[0].start}T00:00:00Z`));
+  assert.match(await readout.innerText(), new RegExp(`^${dayName}: `));
+  // Half a year: by week, each starting on a Monday.
+  await typeDate(dateFields(page).first(), '2025-01-01');
+  await typeDate(dateFields(page).last(), '2025-06-30');
+  await page.waitForFunction((label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label), en['chart-by-week']);
+  table.query({ start: '2025-01-01', end: '2025-06-30', offsetMinutes: offset, search: '' });
+  const weeks = table.series(offset);
+  assert.equal(weeks.grain, 'week');
+  assert.ok(weeks.points.every((p) => new Date(`${p.start}T00:00:00Z`).getUTCDay() === 1));
+  await canvas.focus();
+  await page.keyboard.press('End');
+  assert.match(await readout.innerText(), /^Week of /);
+  await page.screenshot({ path: join(SHOTS, 'admin-ico-chart-weeks.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  table.free();
+  await page.context().close();
+});
+
+test('ICO rows show the buying wallet and the transaction of each entry on the page', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const table = loadIcoRows(await rowsOf('statistics-ico/rows'), 'LVLX');
+  const shown = table.page(0, 10);
+  table.free();
+  const trails = await server.call(DEMO_ADMIN, `statistics-ico/trails?ids=${shown.map((r) => r.id).join(',')}`);
+  const byId = new Map(trails.map((t) => [t.id, t]));
+  await page.waitForFunction(() => document.querySelectorAll('.rdt_TableRow [title^="0x"]').length >= 10);
+  const cells = await page.locator('.rdt_TableRow').evaluateAll((rows) =>
+    rows.map((row) => [...row.querySelectorAll('[title^="0x"]')].map((e) => e.title)));
+  cells.forEach((titles, i) => {
+    const want = byId.get(shown[i].id);
+    assert.deepEqual(titles, [want.wallet, want.txHash].filter(Boolean), `row ${i + 1}`);
+  });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('date fields are written in the page\'s language: dd/mm/aaaa in Spanish, with a calendar button', async () => {
+  const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
+  const page = await openPage(browser, server.url, { storage: { ...(await server.storageFor(DEMO_ADMIN)), language: 'es' }, cookies: consent, viewport: { width: 390, height: 844 } });
+  await page.goto('/admin/tables/ICO');
+  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
+  const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
+  const table = loadIcoRows(await rowsOf('statistics-ico/rows'), 'LVLX');
+  const full = table.range(offset, Date.now());
+  const [start, end] = [dateFields(page).first(), dateFields(page).last()];
+  assert.equal(await start.inputValue(), localDay(full.start, 'es'));
+  assert.equal(await start.getAttribute('placeholder'), 'dd/mm/aaaa');
+  // 31/12/2025 is the last day of 2025 (not a 31st month).
+  await start.fill('01/12/2025');
+  await end.fill('31/12/2025');
+  await page.waitForSelector('[data-testid="ico-filtered"]');
+  const want = table.query({ start: '2025-12-01', end: '2025-12-31', offsetMinutes: offset, search: '' });
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), String(want.kept));
+  // Written the English way round, it is not a date here.
+  await end.fill('12/31/2025');
+  await page.getByTestId('filter-error').filter({ hasText: es['error-date-malformed'] }).waitFor();
+  // The calendar button is a named, focusable control next to each field.
+  const pick = page.getByRole('button', { name: es['date-pick'].replace('{{field}}', es['filter-start']) });
+  await pick.focus();
+  assert.equal(await pick.evaluate((b) => b === document.activeElement), true);
+  await page.getByRole('button', { name: es['filter-reset'] }).click();
+  assert.equal(await end.inputValue(), localDay(full.end, 'es'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="filter-error"]')?.textContent === '');
+  await page.screenshot({ path: join(SHOTS, 'admin-ico-es-390.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  table.free();
   await page.context().close();
 });

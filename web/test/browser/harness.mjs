@@ -196,3 +196,14 @@ export const adminInfo = JSON.stringify({ names: 'Ada', lastnames: 'Lovelace', r
 export const consent = [{ name: 'cookieConsent', value: 'accepted' }];
 
 export const path = (page) => new URL(page.url()).pathname;
+
+/** The date fields (start, end) as a person sees them: text in the page's language. */
+export const dateFields = (page) => page.locator('.date-field input[type=text]');
+/** A YYYY-MM-DD date as `language` writes it: 12/31/2026 in en, 31/12/2026 in es and pt. */
+export const localDay = (iso, language = 'en') => {
+  if (!iso) return '';
+  const [y, m, d] = iso.split('-');
+  return language === 'en' ? `${m}/${d}/${y}` : `${d}/${m}/${y}`;
+};
+/** Types a YYYY-MM-DD date into a date field as a person of `language` would. */
+export const typeDate = (field, iso, language = 'en') => field.fill(localDay(iso, language));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { consent, dateFields, DEMO_ADMIN, DEMO_USER, en, launchBrowser, localDay, openPage, settled, startServer, typeDate } from './harness.mjs';
 import { formatFixed, loadStakeRows } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
@@ -101,10 +101,10 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
   const entries = loadStakeRows(bytes, 'nft', 'entries', Date.now());
   const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
   const full = entries.range(offset, Date.now());
-  const dates = page.locator('input[type=date]');
-  assert.deepEqual(await dates.evaluateAll((els) => els.map((e) => e.value)), [full.start, full.end]);
+  const dates = dateFields(page);
+  assert.deepEqual(await dates.evaluateAll((els) => els.map((e) => e.value)), [localDay(full.start), localDay(full.end)]);
   assert.equal(await page.locator('[data-testid="nft-filtered"]').count(), 0);
-  await dates.first().fill('2026-01-01');
+  await typeDate(dates.first(), '2026-01-01');
   await page.waitForSelector('[data-testid="nft-filtered"]');
   const kept = entries.query({ start: '2026-01-01', end: full.end, offsetMinutes: offset, search: '' });
   assert.ok(kept.kept > 0 && kept.kept < entries.length);

@@ -1,16 +1,17 @@
 // admin/tables/ICO (SPEC §2 "Admin ICO table"): general statistics, date filter, the ledger
 // table, filtered totals when the filter hides rows, purchases chart and CSV export. Purchases
 // the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatLvlx, formatUsdt, loadIcoRows, truncateEmail } from '../../core/index.js';
-import { icoRows, icoStatistics } from '../../api/statistics.js';
+import { formatLvlx, formatUsdt, loadIcoRows, shortWallet, truncateEmail } from '../../core/index.js';
+import { icoRows, icoStatistics, icoTrails } from '../../api/statistics.js';
 import settings from '../../settings.js';
 import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
-import DailyChart from '../../components/DailyChart.jsx';
+import TxLink from '../../components/TxLink.jsx';
+import TimeChart from '../../components/TimeChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
@@ -30,6 +31,28 @@ function totalsItems(totals, product, filtered) {
   return [...items, ['ico-usdt-retired', `${formatUsdt(totals.usdtRetired)} USDT`]];
 }
 
+/** The wallet and transaction of the page's entries, asked for once the page shows (the rows
+ * stream leaves them out: 64 bytes a row at 10^6 rows). Undefined while loading, null on error. */
+function useTrails(rows) {
+  const [trails, setTrails] = useState(new Map());
+  const ids = rows.map((r) => r.id).join(',');
+  useEffect(() => {
+    if (!ids) return undefined;
+    const aborter = new AbortController();
+    icoTrails(ids.split(','), aborter.signal)
+      .then((list) => setTrails(new Map(list.map((t) => [t.id, t]))))
+      .catch(() => aborter.signal.aborted || setTrails(null));
+    return () => aborter.abort();
+  }, [ids]);
+  return (id) => (trails === null ? null : trails.get(id));
+}
+
+function TrailCell({ trail, children }) {
+  if (trail === null) return <span className="muted">—</span>;
+  if (trail === undefined) return <span className="muted" aria-busy="true">…</span>;
+  return children(trail);
+}
+
 export default function IcoTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
@@ -42,7 +65,7 @@ export default function IcoTable() {
   const load = version === null ? null : rows;
   const table = useCoreTable(load);
 
-  const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
+  const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
     { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
@@ -50,7 +73,10 @@ export default function IcoTable() {
     { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
     { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },
     { id: 'amount', label: t('ico-amount'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+    { id: 'wallet', label: t('users-wallet'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}</TrailCell> },
+    { id: 'tx', label: t('tx-hash'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell> },
   ];
+  const trail = useTrails(table.rows);
   const hidden = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">
@@ -63,11 +89,11 @@ export default function IcoTable() {
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" reserved={!hidden} />}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} />
-      <DailyChart
-        titleKey="chart-daily-purchases"
-        days={days}
-        value={(d) => Number(d.usdt)}
-        label={(d) => `${formatLvlx(d.lvlx)} ${product} / ${d.usdt} USDT (${d.purchases})`}
+      <TimeChart
+        titleKey="chart-purchases"
+        series={series}
+        value={(p) => Number(p.usdt)}
+        label={(p) => t('chart-point-purchases', { count: p.purchases, usdt: p.usdt, lvlx: formatLvlx(p.lvlx), product })}
       />
     </section>
   );

@@ -10,7 +10,7 @@ import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
-import DailyChart from '../../components/DailyChart.jsx';
+import TimeChart from '../../components/TimeChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
@@ -37,7 +37,7 @@ export default function UsersTable() {
   const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), []);
   const table = useCoreTable(load);
 
-  const days = useMemo(() => (table.answer ? table.daily() : []), [table.answer, table.daily]);
+  const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   // Known rank names are translated; a rank an admin names later shows as written.
   const rankName = (rank) => {
     const key = `rank-${String(rank).toLowerCase()}`;
@@ -67,7 +67,7 @@ export default function UsersTable() {
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" reserved={!narrowed} />}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} />
-      <DailyChart titleKey="chart-daily-registrations" days={days} value={(d) => d.registrations} label={(d) => String(d.registrations)} />
+      <TimeChart titleKey="chart-registrations" series={series} value={(p) => p.registrations} label={(p) => t('chart-point-registrations', { count: p.registrations })} />
     </section>
   );
 }
