@@ -15,7 +15,7 @@ const root = join(here, '..');
 
 /** Polygon PoS runs Cancun; the compiler's default (Prague) would emit opcodes it may lack. */
 export const EVM_VERSION = 'cancun';
-const CONTRACTS = ['LVLX', 'MockUSDT', 'IcoSale', 'LevelNFT', 'NftSale', 'NftStaking', 'LvlxStaking'];
+const CONTRACTS = ['LVLX', 'MockUSDT', 'IcoSale', 'LevelNFT', 'NftSale', 'NftStaking', 'LvlxStaking', 'ActivationNode', 'ClaimDistributor'];
 
 const sources = Object.fromEntries(
   readdirSync(join(here, 'src'))

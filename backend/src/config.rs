@@ -43,6 +43,13 @@ pub struct Config {
     /// The chain and the platform's contracts (DESIGN §5). Without it wallets cannot be used
     /// and nothing is indexed; `lvlx chain deploy` writes it for the development chain.
     pub chain: Option<Chain>,
+    /// Commission per upline level (level 1 = the buyer's sponsor), in basis points of the LVLX
+    /// bought; at most 20 levels paying at most 100 % together (checked at start).
+    pub commission_levels_bps: Vec<u32>,
+    /// The key that signs claim vouchers (32-byte secp256k1 secret, hex). When absent, one is
+    /// generated into `data_dir/claim.key` (mode 0600) on first start. Its address must be the
+    /// ClaimDistributor's signer (`lvlx chain deploy` registers it on the development chain).
+    pub claim_signing_key: Option<Secret>,
 }
 
 fn default_reserve_weeks() -> u64 {
@@ -74,6 +81,16 @@ pub struct Chain {
     pub nft_staking: String,
     #[serde(default)]
     pub lvlx_staking: String,
+    /// The activation node sale and the claim distributor; empty when not deployed.
+    #[serde(default)]
+    pub activation_node: String,
+    #[serde(default)]
+    pub claim_distributor: String,
+    /// The account that owns the contracts, when the server may send its transactions (the
+    /// development chain's unlocked account): admins' node price edits go on chain through it.
+    /// Empty in production, where the owner signs with their own key.
+    #[serde(default)]
+    pub owner: String,
     /// The admin staking screens warn when the free reward reserve covers fewer weeks of new
     /// stakes than this, at the last 30 days' pace.
     #[serde(default = "default_reserve_weeks")]
@@ -154,6 +171,8 @@ impl Default for Config {
             smtp: None,
             secret_pass_key: "lvlx-secret-key-transport".into(),
             chain: None,
+            commission_levels_bps: lvlx_core::network::DEFAULT_LEVELS_BPS.to_vec(),
+            claim_signing_key: None,
         }
     }
 }

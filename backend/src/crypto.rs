@@ -14,6 +14,20 @@ pub fn random_hex(bytes: usize) -> String {
     hex::encode(buf)
 }
 
+/// A uniformly random code of `digits` digits whose first digit is not zero.
+pub fn random_code_of(digits: u32) -> String {
+    let low = 10u32.pow(digits - 1);
+    let span = 9 * low;
+    // Rejection sampling below the largest multiple of the span keeps it uniform.
+    let limit = u32::MAX - u32::MAX % span;
+    loop {
+        let n = OsRng.next_u32();
+        if n < limit {
+            return (low + n % span).to_string();
+        }
+    }
+}
+
 /// A uniformly random 4-digit code whose first digit is not zero (1000–9999).
 pub fn random_code() -> String {
     // Rejection sampling keeps it uniform.
@@ -51,6 +65,8 @@ pub fn sha256_hex(text: &str) -> String {
 pub enum KeyError {
     #[error("jwt_secret must be at least 32 bytes")]
     TooShort,
+    #[error("claim_signing_key must be 32 bytes of hex (a secp256k1 secret)")]
+    ClaimKey,
     #[error("cannot read or write {0}: {1}")]
     Io(String, std::io::Error),
 }
@@ -73,6 +89,31 @@ pub fn jwt_key(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>, Key
             let key = random_hex(32);
             write_private(&path, &key).map_err(io)?;
             Ok(hex::decode(key).expect("hex"))
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
+/// The claim-signing key: the configured one, or one generated once into the data folder
+/// (`claim.key`, mode 0600). Hex of a 32-byte secp256k1 secret.
+pub fn claim_key(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>, KeyError> {
+    let decode = |text: &str| {
+        hex::decode(text.trim().trim_start_matches("0x"))
+            .ok()
+            .filter(|k| k.len() == 32)
+            .ok_or(KeyError::ClaimKey)
+    };
+    if let Some(key) = configured {
+        return decode(key);
+    }
+    let path = data_dir.join("claim.key");
+    let io = |e| KeyError::Io(path.display().to_string(), e);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => decode(&text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = random_hex(32);
+            write_private(&path, &key).map_err(io)?;
+            decode(&key)
         }
         Err(e) => Err(io(e)),
     }

@@ -17,6 +17,7 @@ pub mod error;
 pub mod limits;
 pub mod live;
 pub mod mail;
+pub mod network;
 pub mod password;
 pub mod secret;
 pub mod session;

@@ -32,6 +32,8 @@ pub enum Push {
         amount: u128,
         at: i64,
     },
+    /// A member's network figures moved (`event`: commission, rank, volume, node, claim).
+    Network { user: UserId, event: &'static str },
 }
 
 impl Push {
@@ -41,6 +43,7 @@ impl Push {
             Push::Purchase { user, .. } | Push::Stake { user, .. } => {
                 admin || *user == Some(viewer)
             }
+            Push::Network { user, .. } => *user == viewer,
         }
     }
 
@@ -77,6 +80,7 @@ impl Push {
                 "amount": amount.to_string(),
                 "at": at,
             }),
+            Push::Network { event, .. } => json!({ "type": "network", "event": event }),
         }
     }
 }

@@ -154,6 +154,12 @@ pub mod text {
     pub fn serialize<S: serde::Serializer>(units: &Units, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(units)
     }
+
+    /// Reads base units back from decimal text (a whole number, no sign, no exponent).
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Units, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        super::parse_base(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 /// Exact sum; `None` on overflow.

@@ -31,6 +31,10 @@ pub enum Contract {
     /// NftStaking; its reserve and position events are LvlxStaking's too (RewardReserve).
     NftStaking,
     LvlxStaking,
+    /// The one-time activation node purchase.
+    ActivationNode,
+    /// Pays claims against the server's EIP-712 vouchers.
+    ClaimDistributor,
 }
 
 impl Contract {
@@ -43,6 +47,8 @@ impl Contract {
             "NftSale" => Some(Contract::NftSale),
             "NftStaking" => Some(Contract::NftStaking),
             "LvlxStaking" => Some(Contract::LvlxStaking),
+            "ActivationNode" => Some(Contract::ActivationNode),
+            "ClaimDistributor" => Some(Contract::ClaimDistributor),
             _ => None,
         }
     }
@@ -55,6 +61,8 @@ impl Contract {
         static NFT_SALE: OnceLock<Abi> = OnceLock::new();
         static NFT_STAKING: OnceLock<Abi> = OnceLock::new();
         static LVLX_STAKING: OnceLock<Abi> = OnceLock::new();
+        static NODE: OnceLock<Abi> = OnceLock::new();
+        static CLAIMS: OnceLock<Abi> = OnceLock::new();
         let (cell, json) = match self {
             Contract::Lvlx => (
                 &LVLX,
@@ -83,6 +91,14 @@ impl Contract {
             Contract::LvlxStaking => (
                 &LVLX_STAKING,
                 include_str!("../../contracts/artifacts/LvlxStaking.abi.json"),
+            ),
+            Contract::ActivationNode => (
+                &NODE,
+                include_str!("../../contracts/artifacts/ActivationNode.abi.json"),
+            ),
+            Contract::ClaimDistributor => (
+                &CLAIMS,
+                include_str!("../../contracts/artifacts/ClaimDistributor.abi.json"),
             ),
         };
         cell.get_or_init(|| serde_json::from_str(json).expect("artifact ABI is valid JSON"))
@@ -455,6 +471,118 @@ pub fn decode_staking(topics: &[&str], data: &str) -> Result<StakingEvent, Chain
     })
 }
 
+/// The events of the activation node and the claim distributor that the index keeps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkEvent {
+    NodeActivated {
+        wallet: String,
+        usdt_paid: Units,
+    },
+    NodeTermsChanged {
+        price: Units,
+        on_sale: bool,
+    },
+    Claimed {
+        account: String,
+        amount: Units,
+        cumulative: Units,
+    },
+}
+
+fn network_events() -> [&'static abi::Event; 3] {
+    [
+        event(Contract::ActivationNode, "NodeActivated"),
+        event(Contract::ActivationNode, "NodeTermsChanged"),
+        event(Contract::ClaimDistributor, "Claimed"),
+    ]
+}
+
+/// topic0 of every event `decode_network` reads.
+pub fn network_topics() -> Vec<String> {
+    network_events()
+        .iter()
+        .map(|e| hex0x(e.signature().as_bytes()))
+        .collect()
+}
+
+/// Decodes a log of the activation node or the claim distributor by its topic0.
+pub fn decode_network(topics: &[&str], data: &str) -> Result<NetworkEvent, ChainError> {
+    let topic0 = topics
+        .first()
+        .and_then(|t| bytes(t).ok())
+        .ok_or_else(|| ChainError::Data("log without topics".into()))?;
+    let [activated, terms, claimed] = network_events();
+    let is = |e: &abi::Event| e.signature().as_bytes() == topic0.as_slice();
+    if is(activated) {
+        let f = Fields::parse(activated, topics, data)?;
+        Ok(NetworkEvent::NodeActivated {
+            wallet: f.wallet("wallet")?,
+            usdt_paid: f.uint("usdtPaid")?,
+        })
+    } else if is(terms) {
+        let f = Fields::parse(terms, topics, data)?;
+        let on_sale = matches!(f.get("onSale")?, Token::Bool(true));
+        Ok(NetworkEvent::NodeTermsChanged {
+            price: f.uint("price")?,
+            on_sale,
+        })
+    } else if is(claimed) {
+        let f = Fields::parse(claimed, topics, data)?;
+        Ok(NetworkEvent::Claimed {
+            account: f.wallet("account")?,
+            amount: f.uint("amount")?,
+            cumulative: f.uint("cumulative")?,
+        })
+    } else {
+        Err(ChainError::Data("not a network event".into()))
+    }
+}
+
+/// A claim voucher (EIP-712, ClaimDistributor's `Claim(address account,uint256 cumulative,
+/// uint256 deadline)` in the domain "LVLX Claims" version 1 on `chain_id` at `contract`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Voucher {
+    pub chain_id: u64,
+    pub contract: Address,
+    pub account: Address,
+    /// LVLX base units earned in all, ever.
+    pub cumulative: Units,
+    /// Seconds.
+    pub deadline: u64,
+}
+
+impl Voucher {
+    /// The 32-byte digest the claim signer signs (and the contract recovers from).
+    pub fn digest(&self) -> [u8; 32] {
+        use ethers_core::utils::keccak256;
+        let word = |t: Token| abi::encode(&[t]);
+        let domain_type = keccak256(
+            "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)",
+        );
+        let domain = keccak256(
+            [
+                word(Token::FixedBytes(domain_type.to_vec())),
+                word(Token::FixedBytes(keccak256("LVLX Claims").to_vec())),
+                word(Token::FixedBytes(keccak256("1").to_vec())),
+                word(Token::Uint(self.chain_id.into())),
+                word(Token::Address(self.contract)),
+            ]
+            .concat(),
+        );
+        let claim_type = keccak256("Claim(address account,uint256 cumulative,uint256 deadline)");
+        let claim = keccak256(
+            [
+                word(Token::FixedBytes(claim_type.to_vec())),
+                word(Token::Address(self.account)),
+                word(Token::Uint(self.cumulative.into())),
+                word(Token::Uint(self.deadline.into())),
+            ]
+            .concat(),
+        );
+        keccak256([&[0x19, 0x01][..], &domain, &claim].concat())
+    }
+}
+
 /// `terms(kind)`'s answer (usdtValue, rateBps, lockSeconds).
 pub fn decode_terms(kind: u32, data: &str) -> Result<crate::staking::Terms, ChainError> {
     let words = abi::decode(
@@ -479,7 +607,7 @@ pub fn decode_terms(kind: u32, data: &str) -> Result<crate::staking::Terms, Chai
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
-pub const REVERT_KEYS: [&str; 16] = [
+pub const REVERT_KEYS: [&str; 23] = [
     "chain-reverted",
     "chain-insufficient-balance",
     "chain-insufficient-allowance",
@@ -496,6 +624,13 @@ pub const REVERT_KEYS: [&str; 16] = [
     "chain-insufficient-nfts",
     "chain-nft-approval",
     "staking-not-offered",
+    "chain-node-active",
+    "chain-node-not-on-sale",
+    "chain-voucher-expired",
+    "chain-voucher-invalid",
+    "chain-nothing-to-claim",
+    "chain-claim-cap",
+    "chain-claim-daily-cap",
 ];
 
 pub fn revert_key(data: &str) -> &'static str {
@@ -511,6 +646,8 @@ pub fn revert_key(data: &str) -> &'static str {
         Contract::LevelNft,
         Contract::NftSale,
         Contract::NftStaking,
+        Contract::ActivationNode,
+        Contract::ClaimDistributor,
     ]
     .iter()
     .flat_map(|c| c.abi().errors())
@@ -532,6 +669,15 @@ pub fn revert_key(data: &str) -> &'static str {
         Some("ERC1155InsufficientBalance") => "chain-insufficient-nfts",
         Some("ERC1155MissingApprovalForAll") => "chain-nft-approval",
         Some("UnknownTerms") => "staking-not-offered",
+        Some("AlreadyActive") => "chain-node-active",
+        Some("NotOnSale") => "chain-node-not-on-sale",
+        Some("VoucherExpired") => "chain-voucher-expired",
+        Some("BadSignature" | "ECDSAInvalidSignature" | "ECDSAInvalidSignatureLength") => {
+            "chain-voucher-invalid"
+        }
+        Some("NothingToClaim") => "chain-nothing-to-claim",
+        Some("OverClaimCap") => "chain-claim-cap",
+        Some("OverDailyCap") => "chain-claim-daily-cap",
         _ => "chain-reverted",
     }
 }

@@ -14,6 +14,7 @@ pub mod display;
 pub mod guard;
 pub mod keys;
 pub mod ledger;
+pub mod network;
 pub mod sale;
 pub mod seal;
 pub mod session;

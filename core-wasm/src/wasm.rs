@@ -479,6 +479,24 @@ fn seconds(value: f64) -> Result<u64, JsError> {
         .ok_or_else(|| internal(format!("not a time in seconds: {value}")))
 }
 
+/// `commissions(amount, levelsBps, upline)`: what an LVLX purchase pays its upline (sponsor
+/// first; `upline[i]` true where that member's node was active): [{level, upline, amount}].
+#[wasm_bindgen]
+pub fn commissions(amount: &str, levels_bps: Vec<u32>, upline: JsValue) -> Result<JsValue, JsError> {
+    let amount = amount::parse_base(amount).map_err(js_error)?;
+    let upline: Vec<bool> = serde_wasm_bindgen::from_value(upline)?;
+    Ok(to_js(&crate::network::commissions(amount, &levels_bps, &upline))?)
+}
+
+/// `rankStanding(volume, ranks, achieved)`: userRankData — {volume, rank, next, missing,
+/// progressBps} for a network volume (USDT base units) and the rank ids already credited.
+#[wasm_bindgen(js_name = rankStanding)]
+pub fn rank_standing(volume: &str, ranks: JsValue, achieved: Vec<u32>) -> Result<JsValue, JsError> {
+    let volume = amount::parse_base(volume).map_err(js_error)?;
+    let ranks: Vec<crate::network::Rank> = serde_wasm_bindgen::from_value(ranks)?;
+    Ok(to_js(&crate::network::standing(volume, &ranks, &achieved))?)
+}
+
 /// `stakingQuote(pool, kind, usdtValue, rateBps, lockSeconds, amount, freeReserve, nowSeconds)`:
 /// what staking `amount` (NFTs, or LVLX base units) under these terms brings — {reward,
 /// rewardUsdt, release} — or {error: key} when the contract would refuse it.

@@ -4,7 +4,7 @@
 //! Each file maps an exported function name (as JavaScript sees it) to cases of
 //! `{args, expect}`; `expect: {"error": true}` means the call must fail.
 
-use lvlx_core::{amount, captcha, date, display, guard, session, staking, validation};
+use lvlx_core::{amount, captcha, date, display, guard, network, session, staking, validation};
 use serde_json::{json, Value};
 
 type Outcome = Result<Value, String>;
@@ -87,6 +87,24 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             json!(guard::decide(kind, &stored, int(&a[2])?))
         }
         "solveCaptcha" => json!(captcha::solve(s(&a[0]), int(&a[1])? as u32).ok_or("too hard")?),
+        "commissions" => {
+            let levels: Vec<u32> = serde_json::from_value(a[1].clone()).map_err(err)?;
+            let upline: Vec<bool> = serde_json::from_value(a[2].clone()).map_err(err)?;
+            json!(network::commissions(
+                amount::parse_base(s(&a[0])).map_err(err)?,
+                &levels,
+                &upline
+            ))
+        }
+        "rankStanding" => {
+            let ranks: Vec<network::Rank> = serde_json::from_value(a[1].clone()).map_err(err)?;
+            let achieved: Vec<u32> = serde_json::from_value(a[2].clone()).map_err(err)?;
+            json!(network::standing(
+                amount::parse_base(s(&a[0])).map_err(err)?,
+                &ranks,
+                &achieved
+            ))
+        }
         "stakingQuote" => {
             let pool = staking::Pool::parse(s(&a[0])).ok_or("unknown pool")?;
             let t = &a[1];
@@ -176,6 +194,44 @@ fn session_and_guard_vectors() {
 #[test]
 fn staking_vectors() {
     run("staking.json");
+}
+
+/// Commissions and rank standing against the Python-int reference that wrote the file.
+#[test]
+fn network_vectors() {
+    run("network.json");
+}
+
+/// Whole random referral trees (network.py): walking each purchase's upline through the
+/// sponsors and paying what the core's `commissions` says gives every member exactly the
+/// reference's earnings.
+#[test]
+fn network_trees_pay_exactly_the_reference() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/network-tree.json");
+    let trees: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(trees.len() >= 6);
+    for tree in trees {
+        let parents: Vec<Option<usize>> = serde_json::from_value(tree["parents"].clone()).unwrap();
+        let nodes: Vec<bool> = serde_json::from_value(tree["nodes"].clone()).unwrap();
+        let levels: Vec<u32> = serde_json::from_value(tree["levels"].clone()).unwrap();
+        let mut earned = vec![0u128; parents.len()];
+        for p in tree["purchases"].as_array().unwrap() {
+            let buyer = p[0].as_u64().unwrap() as usize;
+            let amount = amount::parse_base(s(&p[1])).unwrap();
+            let mut upline = Vec::new();
+            let mut at = parents[buyer];
+            while let (Some(member), true) = (at, upline.len() < levels.len()) {
+                upline.push(member);
+                at = parents[member];
+            }
+            let active: Vec<bool> = upline.iter().map(|&m| nodes[m]).collect();
+            for c in network::commissions(amount, &levels, &active) {
+                earned[upline[c.upline]] += c.amount;
+            }
+        }
+        let want: Vec<String> = serde_json::from_value(tree["earned"].clone()).unwrap();
+        assert_eq!(earned.iter().map(u128::to_string).collect::<Vec<_>>(), want);
+    }
 }
 
 #[test]

@@ -57,10 +57,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             |who: Authed, app: App, host: String, body: Link| async move {
                 let user = who.user.id;
                 let product = app.config.product.clone();
-                let wallet = app
+                let levels = app.config.commission_levels_bps.clone();
+                let (wallet, pushes) = app
                     .store
-                    .write(move |c| link(c, &product, user, &host, &body, now_ms()))
+                    .write(move |c| link(c, &product, &levels, user, &host, &body, now_ms()))
                     .await?;
+                for push in pushes {
+                    app.hub.push(push);
+                }
                 ok(&json!({ "wallet": wallet }))
             },
         )
@@ -102,11 +106,12 @@ fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {
 fn link(
     c: Conn,
     product: &str,
+    levels_bps: &[u32],
     user: UserId,
     host: &str,
     body: &Link,
     now: i64,
-) -> Result<String, Error> {
+) -> Result<(String, Vec<crate::live::Push>), Error> {
     let message = Message::parse(&body.message).map_err(Error::WalletLink)?;
     // Spend the nonce first: one attempt each, so a nonce cannot be tried twice.
     if !wallets::spend_nonce(c, &message.nonce, user, now)? {
@@ -125,7 +130,7 @@ fn link(
     c.transaction(|tx| {
         let current = users::by_id(tx, user)?.and_then(|u| u.wallet);
         match current {
-            Some(w) if lvlx_core::chain::same_address(&w, &wallet) => return Ok(w),
+            Some(w) if lvlx_core::chain::same_address(&w, &wallet) => return Ok((w, Vec::new())),
             Some(_) => return Err(Error::WalletAlreadyLinked),
             None => {}
         }
@@ -135,6 +140,8 @@ fn link(
         users::set_wallet(tx, user, &wallet)?;
         ledger::attach_wallet(tx, product, user, &wallet)?;
         stakes::attach_wallet(tx, user, &wallet)?;
-        Ok(wallet)
+        // The node it bought and its purchases from before the link join the network.
+        let pushes = crate::network::on_link(tx, product, levels_bps, user, &wallet, now)?;
+        Ok((wallet, pushes))
     })
 }

@@ -19,6 +19,12 @@ const NFT_BIN: &str = include_str!("../../../contracts/artifacts/LevelNFT.bin");
 const NFT_SALE_BIN: &str = include_str!("../../../contracts/artifacts/NftSale.bin");
 const NFT_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/NftStaking.bin");
 const LVLX_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/LvlxStaking.bin");
+const NODE_BIN: &str = include_str!("../../../contracts/artifacts/ActivationNode.bin");
+const CLAIMS_BIN: &str = include_str!("../../../contracts/artifacts/ClaimDistributor.bin");
+/// LVLX the claim distributor holds on the development chain, and its caps (one claim, one day).
+pub const DEV_CLAIMS: u128 = 10_000_000 * 10u128.pow(18);
+pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);
+pub const DEV_DAILY_CAP: u128 = 5_000_000 * 10u128.pow(18);
 /// LVLX each staking contract's reward reserve is funded with on the development chain.
 pub const DEV_RESERVE: u128 = 50_000_000 * 10u128.pow(18);
 /// The NFTs' metadata URI template (ERC1155 `{id}` substitution).
@@ -58,6 +64,8 @@ pub struct Deployment {
     pub nft_sale: String,
     pub nft_staking: String,
     pub lvlx_staking: String,
+    pub activation_node: String,
+    pub claim_distributor: String,
     /// The sale's deployment block: where indexing starts.
     pub start_block: u64,
     /// The account that owns the sale and holds the unsold supply.
@@ -185,6 +193,7 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
         )?;
     }
     let staking = deploy_staking(rpc, &owner, &usdt, &lvlx, &treasury)?;
+    let (activation_node, claim_distributor) = deploy_network(rpc, &owner, &usdt, &lvlx, &treasury)?;
     let checksum = |a: &str| lvlx_core::siwe::checksummed(a).unwrap_or_else(|| a.to_string());
     Ok(Deployment {
         usdt,
@@ -194,6 +203,8 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
         nft_sale: staking.1,
         nft_staking: staking.2,
         lvlx_staking: staking.3,
+        activation_node,
+        claim_distributor,
         start_block,
         owner: checksum(&owner),
         treasury: checksum(&treasury),
@@ -287,6 +298,37 @@ fn deploy_staking(
     Ok((nft, sale, nft_staking, lvlx_staking))
 }
 
+/// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor
+/// (signer: the owner until [`register_claim_signer`]; funded with [`DEV_CLAIMS`]).
+///
+/// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
+fn deploy_network(
+    rpc: &Rpc,
+    owner: &str,
+    usdt: &str,
+    lvlx: &str,
+    treasury: &str,
+) -> Result<(String, String), DeployError> {
+    let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
+    let (node, _) = create(rpc, owner, Contract::ActivationNode, NODE_BIN, &[usdt, treasury, &price, owner])?;
+    let (claims, _) = create(
+        rpc,
+        owner,
+        Contract::ClaimDistributor,
+        CLAIMS_BIN,
+        &[lvlx, owner, &DEV_CLAIM_CAP.to_string(), &DEV_DAILY_CAP.to_string(), owner],
+    )?;
+    transact(rpc, owner, lvlx, Contract::Lvlx, "transfer", &[&claims, &DEV_CLAIMS.to_string()])?;
+    Ok((node, claims))
+}
+
+/// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step;
+/// also how the signing key is rotated).
+pub fn register_claim_signer(rpc: &Rpc, owner: &str, distributor: &str, signer: &str) -> Result<(), DeployError> {
+    transact(rpc, owner, distributor, Contract::ClaimDistributor, "setSigner", &[signer])?;
+    Ok(())
+}
+
 /// The `[chain]` section for a development deployment reached at `rpc_url`.
 pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
     config::Chain {
@@ -300,6 +342,9 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         nft_sale: d.nft_sale.clone(),
         nft_staking: d.nft_staking.clone(),
         lvlx_staking: d.lvlx_staking.clone(),
+        activation_node: d.activation_node.clone(),
+        claim_distributor: d.claim_distributor.clone(),
+        owner: d.owner.clone(),
         reserve_warning_weeks: 8,
         start_block: d.start_block,
         confirmations: 0,

@@ -8,12 +8,13 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use lvlx_core::chain::{self, StakingEvent};
+use lvlx_core::chain::{self, NetworkEvent, StakingEvent};
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
+use crate::network;
 use crate::store::ledger::{self, Entry};
 use crate::store::stakes::{self, Opened};
 use crate::store::{cursors, users, Conn, Store, StoreError};
@@ -51,6 +52,8 @@ pub struct Indexer {
     /// Every configured contract the filter reads.
     addresses: Vec<String>,
     chain: config::Chain,
+    /// Commission per upline level (basis points).
+    levels_bps: Vec<u32>,
 }
 
 /// One decoded purchase, ready for the ledger.
@@ -58,6 +61,7 @@ struct Purchase {
     entry: Entry,
     usdt_paid: u128,
     referrer: Option<String>,
+    block: i64,
 }
 
 /// One decoded event of the NFT sale or a staking contract.
@@ -76,6 +80,7 @@ struct Staking {
 enum Found {
     Purchase(Purchase),
     Staking(Staking),
+    Network(NetworkEvent, network::Logged),
 }
 
 impl Indexer {
@@ -91,12 +96,15 @@ impl Indexer {
                 &chain.nft_sale,
                 &chain.nft_staking,
                 &chain.lvlx_staking,
+                &chain.activation_node,
+                &chain.claim_distributor,
             ]
             .into_iter()
             .filter(|a| !a.is_empty())
             .map(|a| a.to_lowercase())
             .collect(),
             chain: chain.clone(),
+            levels_bps: app.config.commission_levels_bps.clone(),
         }
     }
 
@@ -173,6 +181,7 @@ impl Indexer {
         let to = safe.min(from + self.chain.max_block_range.max(1) - 1);
         let mut topics = vec![chain::purchased_topic()];
         topics.extend(chain::staking_topics());
+        topics.extend(chain::network_topics());
         let filter = json!([{
             "address": self.addresses,
             "topics": [topics],
@@ -221,6 +230,7 @@ impl Indexer {
             .filter(|h| !h.is_empty());
         let sale = self.sale.clone();
         let product = self.product.clone();
+        let levels = self.levels_bps.clone();
         let next = to + 1;
         let recorded = self
             .store
@@ -229,8 +239,13 @@ impl Indexer {
                     let mut pushes = Vec::new();
                     for f in found {
                         match f {
-                            Found::Purchase(p) => pushes.extend(record_purchase(tx, &product, p)?),
+                            Found::Purchase(p) => {
+                                pushes.extend(record_purchase(tx, &product, &levels, p)?)
+                            }
                             Found::Staking(s) => pushes.extend(record_staking(tx, s)?),
+                            Found::Network(event, log) => {
+                                pushes.extend(network::record(tx, event, &log)?)
+                            }
                         }
                     }
                     cursors::set(tx, &sale, next, last_hash.as_deref(), now_ms())?;
@@ -295,7 +310,20 @@ impl Indexer {
                 },
                 usdt_paid: p.usdt_paid,
                 referrer: p.referrer,
+                block: block as i64,
             }));
+        }
+        if contract.eq_ignore_ascii_case(&self.chain.activation_node)
+            || contract.eq_ignore_ascii_case(&self.chain.claim_distributor)
+        {
+            let event = chain::decode_network(&topics, data).map_err(|e| bad(e.to_string()))?;
+            let log = network::Logged {
+                tx_hash,
+                log_index,
+                block: block as i64,
+                at,
+            };
+            return Ok(Found::Network(event, log));
         }
         let event = chain::decode_staking(&topics, data).map_err(|e| bad(e.to_string()))?;
         let pool = if contract.eq_ignore_ascii_case(&self.chain.nft_staking) {
@@ -316,29 +344,41 @@ impl Indexer {
     }
 }
 
-/// Records a purchase once in the ledger; the push for its pages when it is new.
-fn record_purchase(tx: Conn, product: &str, mut f: Purchase) -> Result<Option<Push>, StoreError> {
+/// Records a purchase once in the ledger and, for a linked member, settles its commissions;
+/// the pushes for the pages it changes when it is new.
+fn record_purchase(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    mut f: Purchase,
+) -> Result<Vec<Push>, StoreError> {
     // The account that linked the buying wallet, if any (else the entry waits for the link).
     // Both sides are EIP-55, so the unique index answers.
     f.entry.user = users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
     if !ledger::record(tx, product, &f.entry)? {
-        return Ok(None);
+        return Ok(Vec::new());
     }
-    ledger::set_payment(
+    let id = ledger::set_payment(
         tx,
         &f.entry.tx_hash,
         f.entry.log_index,
         f.usdt_paid,
         f.referrer.as_deref(),
+        f.block,
     )?;
-    Ok(Some(Push::Purchase {
+    let mut pushes = match f.entry.user {
+        Some(_) => network::settle(tx, product, levels_bps, id, f.entry.created_at)?,
+        None => Vec::new(),
+    };
+    pushes.push(Push::Purchase {
         user: f.entry.user,
         tx_hash: f.entry.tx_hash,
         wallet: f.entry.wallet.unwrap_or_default(),
         lvlx: f.entry.amount,
         usdt: f.usdt_paid,
         created_at: f.entry.created_at,
-    }))
+    });
+    Ok(pushes)
 }
 
 /// Applies a staking or NFT-sale event once; the push for its pages when it is new.

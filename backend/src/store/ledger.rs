@@ -88,19 +88,21 @@ pub fn record(c: Conn, product: &str, entry: &Entry) -> Result<bool> {
     Ok(true)
 }
 
-/// What the sale's event adds to an entry: the USDT paid and the on-chain referrer.
+/// What the sale's event adds to an entry: the USDT paid, the on-chain referrer and the block.
+/// Returns the entry's id.
 pub fn set_payment(
     c: Conn,
     tx_hash: &str,
     log_index: i64,
     usdt_paid: Units,
     referrer: Option<&str>,
-) -> Result<()> {
-    c.0.execute(
-        "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2 WHERE tx_hash = ?3 AND log_index = ?4",
-        params![usdt_paid.to_string(), referrer, tx_hash, log_index],
-    )?;
-    Ok(())
+    block: i64,
+) -> Result<i64> {
+    Ok(c.0.query_row(
+        "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2, block = ?5 WHERE tx_hash = ?3 AND log_index = ?4 RETURNING id",
+        params![usdt_paid.to_string(), referrer, tx_hash, log_index, block],
+        |r| r.get(0),
+    )?)
 }
 
 /// Gives `user` the entries kept for `wallet` while no account had linked it, in ledger order,

@@ -15,6 +15,7 @@ pub mod content;
 pub mod cursors;
 pub mod ledger;
 pub mod lockouts;
+pub mod network;
 pub mod registrations;
 pub mod secrets;
 pub mod seed;
@@ -39,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0004_wallet_nonces.sql"),
     include_str!("../../migrations/0005_chain_index.sql"),
     include_str!("../../migrations/0006_staking_positions.sql"),
+    include_str!("../../migrations/0007_network.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

@@ -47,6 +47,7 @@ export default function TimeChart({ titleKey, series, value, label }) {
   const plot = useRef(null);
   const [at, setAt] = useState(null);
   const hintId = useId();
+  const captionId = useId();
   const points = series?.points ?? [];
   const grain = series?.grain ?? 'day';
 
@@ -82,7 +83,7 @@ export default function TimeChart({ titleKey, series, value, label }) {
   const shown = at !== null && points[at] ? points[at] : null;
   return (
     <figure className="time-chart">
-      <figcaption>
+      <figcaption id={captionId}>
         <span className="chart-title">{t(titleKey)}</span>
         <span className="muted"> · {t(`chart-by-${grain}`)}</span>
       </figcaption>
@@ -91,7 +92,7 @@ export default function TimeChart({ titleKey, series, value, label }) {
         className="chart-canvas"
         tabIndex={0}
         role="img"
-        aria-label={`${t(titleKey)}, ${t(`chart-by-${grain}`)}`}
+        aria-labelledby={captionId}
         aria-describedby={hintId}
         onKeyDown={move}
         onBlur={() => setAt(null)}

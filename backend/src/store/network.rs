@@ -1,0 +1,605 @@
+//! The referral network's records (issue 13): activation nodes, purchases settled into
+//! commissions and network volume, ranks (edited by id, audited) and their one-time bonuses,
+//! and claims. The rules themselves are the core's (`lvlx_core::network`); this module reads
+//! and writes what they decide.
+
+use std::collections::HashMap;
+
+use lvlx_core::amount::Units;
+use lvlx_core::network::{self, Rank};
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use super::{overflow, units, units_at, Conn, Result, StoreError};
+use crate::user::UserId;
+
+// ---------- activation nodes ----------
+
+/// A node as the chain sold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub wallet: String,
+    pub user: Option<UserId>,
+    pub usdt_paid: Units,
+    pub block: i64,
+    pub log_index: i64,
+    pub created_at: i64,
+    pub tx_hash: String,
+}
+
+/// Records a node once (by wallet and by log); true when new. The account it belongs to (when
+/// its wallet is linked) is marked active.
+pub fn record_node(c: Conn, n: &Node) -> Result<bool> {
+    let added = c.0.execute(
+        "INSERT OR IGNORE INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![n.wallet, n.user.map(|u| u.0), n.usdt_paid.to_string(), n.block, n.log_index, n.created_at, n.tx_hash],
+    )? == 1;
+    if added {
+        if let Some(user) = n.user {
+            c.0.execute("UPDATE users SET activation_node = 1 WHERE id = ?1", [user.0])?;
+        }
+    }
+    Ok(added)
+}
+
+/// Gives an account the node its newly linked wallet bought before; true when there was one.
+pub fn attach_node(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
+    let attached = c.0.execute(
+        "UPDATE activation_nodes SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
+        params![user.0, wallet],
+    )? > 0;
+    if attached {
+        c.0.execute("UPDATE users SET activation_node = 1 WHERE id = ?1", [user.0])?;
+    }
+    Ok(attached)
+}
+
+/// The node of an account: when it was activated (ms) and where on the chain.
+pub fn node_of(c: Conn, user: UserId) -> Result<Option<(i64, i64, i64, Units)>> {
+    c.0.query_row(
+        "SELECT created_at, block, log_index, usdt_paid FROM activation_nodes WHERE user_id = ?1
+         ORDER BY block, log_index LIMIT 1",
+        [user.0],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?)),
+    )
+    .optional()?
+    .map(|(at, block, log, paid)| Ok((at, block, log, units(&paid)?)))
+    .transpose()
+}
+
+/// One row of the admin's nodes table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRow {
+    pub email: Option<String>,
+    pub names: Option<String>,
+    pub wallet: String,
+    pub created_at: i64,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub usdt_paid: Units,
+    pub tx_hash: String,
+}
+
+/// Every node, oldest first.
+pub fn nodes(c: Conn) -> Result<Vec<NodeRow>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT u.email, u.names || ' ' || u.lastnames, n.wallet, n.created_at, n.usdt_paid, n.tx_hash
+         FROM activation_nodes n LEFT JOIN users u ON u.id = n.user_id ORDER BY n.created_at, n.block, n.log_index",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(NodeRow {
+            email: r.get(0)?,
+            names: r.get(1)?,
+            wallet: r.get(2)?,
+            created_at: r.get(3)?,
+            usdt_paid: units_at(r, 4)?,
+            tx_hash: r.get(5)?,
+        });
+    }
+    Ok(out)
+}
+
+// ---------- settling purchases ----------
+
+/// What settling one purchase changed, for live pushes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// Members paid a commission, with the amount.
+    pub commissions: Vec<(UserId, Units)>,
+    /// Members who reached a rank, with its id.
+    pub ranks: Vec<(UserId, u32)>,
+    /// Every upline member whose volume moved.
+    pub upline: Vec<UserId>,
+}
+
+struct Purchase {
+    buyer: UserId,
+    lvlx: Units,
+    usdt: Units,
+    /// (block, log index); None for a seeded entry.
+    at_chain: Option<(i64, i64)>,
+    created_at: i64,
+}
+
+fn purchase(c: Conn, id: i64, product: &str) -> Result<Option<Purchase>> {
+    let row = c.0
+        .query_row(
+            "SELECT user_id, token, amount, usdt_paid, block, log_index, created_at FROM ico_transactions WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, Option<i64>>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((Some(buyer), token, amount, usdt, block, log, created_at)) = row else {
+        return Ok(None);
+    };
+    if token != product {
+        return Ok(None);
+    }
+    let lvlx = units(&amount)?;
+    // Seeded entries carry no USDT paid: their value at the sale's default price.
+    let usdt = match usdt {
+        Some(text) => units(&text)?,
+        None => lvlx_core::chain::usdt_for(lvlx, lvlx_core::chain::DEFAULT_PRICE)
+            .ok_or_else(|| overflow("USDT value"))?,
+    };
+    Ok(Some(Purchase {
+        buyer: UserId(buyer),
+        lvlx,
+        usdt,
+        at_chain: block.map(|b| (b, log)),
+        created_at,
+    }))
+}
+
+/// The sponsor of each member up the tree from `user` (sponsor first), to the root.
+pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
+    let mut stmt = c.0.prepare_cached("SELECT referrer_id FROM users WHERE id = ?1")?;
+    let mut out = Vec::new();
+    let mut at = user;
+    while let Some(Some(up)) = stmt
+        .query_row([at.0], |r| r.get::<_, Option<i64>>(0))
+        .optional()?
+    {
+        // The tree is acyclic by construction (a sponsor registers first); this guard only
+        // stops a corrupted database from looping.
+        if out.len() > 100_000 || up == user.0 {
+            return Err(StoreError::Corrupt(format!("sponsor cycle at user {up}")));
+        }
+        out.push(UserId(up));
+        at = UserId(up);
+    }
+    Ok(out)
+}
+
+/// Whether `user`'s node was active when the purchase at `at_chain` was made: activated by an
+/// earlier log of the chain (a seeded purchase, with no chain position, counts any node).
+fn node_active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result<bool> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT block, log_index FROM activation_nodes WHERE user_id = ?1 ORDER BY block, log_index LIMIT 1",
+    )?;
+    let first: Option<(i64, i64)> = stmt
+        .query_row([user.0], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(match (first, at_chain) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(node), Some(purchase)) => node < purchase,
+    })
+}
+
+fn add_units(c: Conn, column: &'static str, user: UserId, amount: Units) -> Result<Units> {
+    let sql_get = format!("SELECT {column} FROM users WHERE id = ?1");
+    let now: String = c.0.prepare_cached(&sql_get)?.query_row([user.0], |r| r.get(0))?;
+    let next = units(&now)?
+        .checked_add(amount)
+        .ok_or_else(|| overflow(column))?;
+    let sql_set = format!("UPDATE users SET {column} = ?2 WHERE id = ?1");
+    c.0.prepare_cached(&sql_set)?
+        .execute(params![user.0, next.to_string()])?;
+    Ok(next)
+}
+
+fn achieved(c: Conn, user: UserId) -> Result<Vec<u32>> {
+    let mut stmt = c.0.prepare_cached("SELECT rank_id FROM rank_bonuses WHERE user_id = ?1")?;
+    let ids = stmt.query_map([user.0], |r| r.get::<_, u32>(0))?;
+    Ok(ids.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Credits the bonus of every rank `volume` reaches that `user` was not credited yet, and
+/// names their rank the highest credited.
+fn credit_ranks(c: Conn, user: UserId, volume: Units, ranks: &[Rank], now: i64) -> Result<Vec<u32>> {
+    let done = achieved(c, user)?;
+    let reached = network::newly_reached(volume, ranks, &done);
+    if reached.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut insert = c.0.prepare_cached(
+        "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut ids = Vec::new();
+    for rank in &reached {
+        insert.execute(params![user.0, rank.id, rank.name, rank.bonus.to_string(), volume.to_string(), now])?;
+        add_units(c, "add_rewards", user, rank.bonus)?;
+        ids.push(rank.id);
+    }
+    let all: Vec<u32> = done.iter().chain(&ids).copied().collect();
+    if let Some(top) = network::standing(volume, ranks, &all).rank {
+        c.0.prepare_cached("UPDATE users SET rank = ?2 WHERE id = ?1")?
+            .execute(params![user.0, top.name])?;
+    }
+    Ok(ids)
+}
+
+/// Settles purchase `id` once: its commissions to the configured levels of the buyer's upline
+/// (members whose node was active at the purchase; a level without one lapses), its USDT into
+/// every upline member's network volume, and the bonus of any rank that volume reaches. Entries
+/// that are not a linked member's LVLX purchase, or were settled already, change nothing.
+pub fn settle_purchase(
+    c: Conn,
+    id: i64,
+    product: &str,
+    levels_bps: &[u32],
+    ranks: &[Rank],
+    now: i64,
+) -> Result<Settled> {
+    let settled_before: bool = c.0
+        .prepare_cached("SELECT 1 FROM settled_purchases WHERE purchase_id = ?1")?
+        .exists([id])?;
+    if settled_before {
+        return Ok(Settled::default());
+    }
+    let Some(p) = purchase(c, id, product)? else {
+        return Ok(Settled::default());
+    };
+    c.0.prepare_cached("INSERT INTO settled_purchases (purchase_id, buyer_id, usdt, at) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, p.buyer.0, p.usdt.to_string(), now])?;
+    add_units(c, "own_usdt", p.buyer, p.usdt)?;
+    let upline = upline(c, p.buyer)?;
+    let reach = upline.len().min(levels_bps.len());
+    let active = upline[..reach]
+        .iter()
+        .map(|&m| node_active_at(c, m, p.at_chain))
+        .collect::<Result<Vec<bool>>>()?;
+    let mut out = Settled {
+        upline: upline.clone(),
+        ..Settled::default()
+    };
+    let mut insert = c.0.prepare_cached(
+        "INSERT OR IGNORE INTO commissions (purchase_id, level, user_id, buyer_id, amount, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for commission in network::commissions(p.lvlx, levels_bps, &active) {
+        let member = upline[commission.upline];
+        if insert.execute(params![id, commission.level, member.0, p.buyer.0, commission.amount.to_string(), p.created_at])? == 1 {
+            add_units(c, "add_rewards", member, commission.amount)?;
+            out.commissions.push((member, commission.amount));
+        }
+    }
+    for &member in &upline {
+        let volume = add_units(c, "network_usdt", member, p.usdt)?;
+        for rank in credit_ranks(c, member, volume, ranks, now)? {
+            out.ranks.push((member, rank));
+        }
+    }
+    Ok(out)
+}
+
+/// The linked member's LVLX purchases not settled yet (those made before their wallet was
+/// linked), oldest first.
+pub fn unsettled_of(c: Conn, user: UserId, product: &str) -> Result<Vec<i64>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT t.id FROM ico_transactions t WHERE t.user_id = ?1 AND t.token = ?2
+         AND NOT EXISTS (SELECT 1 FROM settled_purchases s WHERE s.purchase_id = t.id)
+         ORDER BY t.block, t.log_index, t.id",
+    )?;
+    let ids = stmt.query_map(params![user.0, product], |r| r.get(0))?;
+    Ok(ids.collect::<rusqlite::Result<_>>()?)
+}
+
+// ---------- ranks ----------
+
+pub fn ranks(c: Conn) -> Result<Vec<Rank>> {
+    let mut stmt = c.0.prepare_cached("SELECT id, name, threshold, bonus FROM ranks ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(Rank {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            threshold: units_at(r, 2)?,
+            bonus: units_at(r, 3)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Writes rank `rank.id` (new or changed) and its audit row. The caller validated the whole
+/// table with the core. Members' stored rank names follow a renamed rank.
+pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
+    let before = ranks(c)?.into_iter().find(|r| r.id == rank.id);
+    c.0.execute(
+        "INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET name = ?2, threshold = ?3, bonus = ?4, updated_at = ?5",
+        params![rank.id, rank.name, rank.threshold.to_string(), rank.bonus.to_string(), now],
+    )?;
+    if let Some(old) = &before {
+        if old.name != rank.name {
+            c.0.execute(
+                "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)",
+                params![old.name, rank.name, rank.id],
+            )?;
+        }
+    }
+    let json = |r: &Rank| serde_json::to_string(r).unwrap_or_default();
+    c.0.execute(
+        "INSERT INTO rank_audit (rank_id, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![rank.id, admin.0, now, before.as_ref().map(json), json(rank)],
+    )?;
+    Ok(())
+}
+
+/// One audit row: the rank, the admin's email, when, and the rank before and after.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankChange {
+    pub rank_id: u32,
+    pub admin: String,
+    pub at: i64,
+    pub before: Option<serde_json::Value>,
+    pub after: serde_json::Value,
+}
+
+/// The newest `limit` rank changes.
+pub fn rank_audit(c: Conn, limit: i64) -> Result<Vec<RankChange>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT a.rank_id, u.email, a.at, a.before, a.after FROM rank_audit a JOIN users u ON u.id = a.admin_id
+         ORDER BY a.id DESC LIMIT ?1",
+    )?;
+    let parse = |t: String| serde_json::from_str(&t).unwrap_or(serde_json::Value::Null);
+    let rows = stmt.query_map([limit], |r| {
+        Ok(RankChange {
+            rank_id: r.get(0)?,
+            admin: r.get(1)?,
+            at: r.get(2)?,
+            before: r.get::<_, Option<String>>(3)?.map(parse),
+            after: parse(r.get(4)?),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+// ---------- a member's network ----------
+
+/// A rank bonus a member received.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bonus {
+    pub rank_id: u32,
+    pub name: String,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub amount: Units,
+    pub created_at: i64,
+}
+
+pub fn bonuses(c: Conn, user: UserId) -> Result<Vec<Bonus>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT rank_id, name, amount, created_at FROM rank_bonuses WHERE user_id = ?1 ORDER BY created_at, rank_id",
+    )?;
+    let mut rows = stmt.query([user.0])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(Bonus {
+            rank_id: r.get(0)?,
+            name: r.get(1)?,
+            amount: units_at(r, 2)?,
+            created_at: r.get(3)?,
+        });
+    }
+    Ok(out)
+}
+
+/// A member of someone's downline, as /afiliates lists them.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Downline {
+    #[serde(skip)]
+    pub id: i64,
+    pub level: u32,
+    pub names: String,
+    pub joined_at: i64,
+    /// USDT their own purchases paid.
+    #[serde(with = "lvlx_core::amount::text")]
+    pub volume: Units,
+    /// LVLX their purchases paid the member.
+    #[serde(with = "lvlx_core::amount::text")]
+    pub commission: Units,
+}
+
+/// `user`'s downline to `levels` levels, by level then join date, with each member's own
+/// volume and the commission their purchases paid `user`.
+pub fn downline(c: Conn, user: UserId, levels: u32) -> Result<Vec<Downline>> {
+    let mut earned: HashMap<i64, Units> = HashMap::new();
+    {
+        let mut stmt = c.0.prepare_cached("SELECT buyer_id, amount FROM commissions WHERE user_id = ?1")?;
+        let mut rows = stmt.query([user.0])?;
+        while let Some(r) = rows.next()? {
+            let sum = earned.entry(r.get(0)?).or_default();
+            *sum = sum.checked_add(units_at(r, 1)?).ok_or_else(|| overflow("commission"))?;
+        }
+    }
+    let mut stmt = c.0.prepare_cached(
+        "WITH RECURSIVE down(id, level) AS (
+             SELECT id, 1 FROM users WHERE referrer_id = ?1
+             UNION ALL
+             SELECT u.id, d.level + 1 FROM users u JOIN down d ON u.referrer_id = d.id WHERE d.level < ?2)
+         SELECT u.id, d.level, u.names || ' ' || u.lastnames, u.created_at, u.own_usdt
+         FROM down d JOIN users u ON u.id = d.id ORDER BY d.level, u.created_at, u.id",
+    )?;
+    let mut rows = stmt.query(params![user.0, levels])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        out.push(Downline {
+            id,
+            level: r.get(1)?,
+            names: r.get(2)?,
+            joined_at: r.get(3)?,
+            volume: units_at(r, 4)?,
+            commission: earned.get(&id).copied().unwrap_or(0),
+        });
+    }
+    Ok(out)
+}
+
+/// A member's network figures: volume (USDT), rewards credited (LVLX: commissions and bonuses)
+/// and the rank ids credited.
+pub fn figures(c: Conn, user: UserId) -> Result<(Units, Units, Vec<u32>)> {
+    let (volume, rewards): (String, String) = c.0.query_row(
+        "SELECT network_usdt, add_rewards FROM users WHERE id = ?1",
+        [user.0],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok((units(&volume)?, units(&rewards)?, achieved(c, user)?))
+}
+
+// ---------- claims ----------
+
+/// A claim as the member's pages list it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Claim {
+    pub id: i64,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub amount: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub cumulative: Units,
+    pub status: String,
+    pub created_at: i64,
+    pub paid_at: Option<i64>,
+    pub tx_hash: Option<String>,
+}
+
+fn claim_row(r: &rusqlite::Row) -> Result<Claim> {
+    Ok(Claim {
+        id: r.get(0)?,
+        amount: units_at(r, 1)?,
+        cumulative: units_at(r, 2)?,
+        status: r.get(3)?,
+        created_at: r.get(4)?,
+        paid_at: r.get(5)?,
+        tx_hash: r.get(6)?,
+    })
+}
+
+/// The member's claims, oldest first.
+pub fn claims_of(c: Conn, user: UserId) -> Result<Vec<Claim>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT id, amount, cumulative, status, created_at, paid_at, tx_hash FROM claims WHERE user_id = ?1 ORDER BY id",
+    )?;
+    let mut rows = stmt.query([user.0])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(claim_row(r)?);
+    }
+    Ok(out)
+}
+
+/// What the distributor has paid `wallet` in all (the highest cumulative of its Claimed events).
+pub fn paid_to(c: Conn, wallet: &str) -> Result<Units> {
+    let mut stmt = c.0.prepare_cached("SELECT cumulative FROM claim_payments WHERE wallet = ?1 COLLATE NOCASE")?;
+    let mut rows = stmt.query([wallet])?;
+    let mut most = 0;
+    while let Some(r) = rows.next()? {
+        most = most.max(units_at(r, 0)?);
+    }
+    Ok(most)
+}
+
+/// A claim asked for: what it adds and the cumulative amount its voucher will name.
+pub fn request_claim(
+    c: Conn,
+    user: UserId,
+    attempt: &str,
+    wallet: &str,
+    amount: Units,
+    cumulative: Units,
+    now: i64,
+) -> Result<i64> {
+    c.0.execute(
+        "INSERT INTO claims (user_id, attempt, wallet, amount, cumulative, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'requested', ?6)",
+        params![user.0, attempt, wallet, amount.to_string(), cumulative.to_string(), now],
+    )?;
+    Ok(c.0.last_insert_rowid())
+}
+
+/// The claim bound to a code attempt: (id, owner, wallet, cumulative, status).
+pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<(i64, UserId, String, Units, String)>> {
+    c.0.query_row(
+        "SELECT id, user_id, wallet, cumulative, status FROM claims WHERE attempt = ?1",
+        [attempt],
+        |r| Ok((r.get(0)?, UserId(r.get(1)?), r.get(2)?, r.get::<_, String>(3)?, r.get(4)?)),
+    )
+    .optional()?
+    .map(|(id, user, wallet, cumulative, status)| Ok((id, user, wallet, units(&cumulative)?, status)))
+    .transpose()
+}
+
+pub fn sign_claim(c: Conn, id: i64, deadline: u64, signature: &str) -> Result<()> {
+    c.0.execute(
+        "UPDATE claims SET status = 'signed', deadline = ?2, signature = ?3 WHERE id = ?1 AND status = 'requested'",
+        params![id, deadline as i64, signature],
+    )?;
+    Ok(())
+}
+
+/// A Claimed event, recorded once; the signed claims of that wallet it covers (cumulative at
+/// most the event's) become paid. Returns whether it was new and the owners whose claims moved.
+pub fn record_payment(
+    c: Conn,
+    tx_hash: &str,
+    log_index: i64,
+    wallet: &str,
+    amount: Units,
+    cumulative: Units,
+    at: i64,
+) -> Result<(bool, Vec<UserId>)> {
+    let added = c.0.execute(
+        "INSERT OR IGNORE INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![tx_hash, log_index, wallet, amount.to_string(), cumulative.to_string(), at],
+    )? == 1;
+    if !added {
+        return Ok((false, Vec::new()));
+    }
+    let mut stmt = c.0.prepare_cached(
+        "SELECT id, user_id, cumulative FROM claims WHERE wallet = ?1 COLLATE NOCASE AND status = 'signed'",
+    )?;
+    let pending: Vec<(i64, i64, String)> = stmt
+        .query_map([wallet], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut owners = Vec::new();
+    for (id, user, claim_cumulative) in pending {
+        if units(&claim_cumulative)? <= cumulative {
+            // The claim whose voucher this was carries the transaction; older ones it covered
+            // are paid by it too.
+            let exact = units(&claim_cumulative)? == cumulative;
+            c.0.execute(
+                "UPDATE claims SET status = 'paid', paid_at = ?2, tx_hash = ?3, log_index = ?4 WHERE id = ?1",
+                params![id, at, exact.then_some(tx_hash), exact.then_some(log_index)],
+            )?;
+            owners.push(UserId(user));
+        }
+    }
+    Ok((true, owners))
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: UNLICENSED
+pragma solidity 0.8.30;
+
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+
+/// The activation node: a one-time purchase that lets a member earn from their network. The USDT
+/// price goes straight to the treasury; a wallet activates once and stays active. The owner sets
+/// the price and whether the node is on sale; that never touches a node already bought.
+contract ActivationNode is Ownable, ReentrancyGuard {
+    using SafeERC20 for IERC20;
+
+    IERC20 public immutable usdt;
+    address public immutable treasury;
+    /// USDT base units.
+    uint256 public price;
+    bool public onSale;
+    /// When each wallet activated (block time, seconds); 0 = not active.
+    mapping(address => uint256) public activatedAt;
+
+    event NodeActivated(address indexed wallet, uint256 usdtPaid);
+    event NodeTermsChanged(uint256 price, bool onSale);
+
+    error ZeroAddress();
+    error ZeroAmount();
+    error NotOnSale();
+    error AlreadyActive();
+    error PriceMoved(uint256 price, uint256 maxUsdt);
+
+    constructor(IERC20 usdt_, address treasury_, uint256 price_, address owner_) Ownable(owner_) {
+        if (address(usdt_) == address(0) || treasury_ == address(0)) revert ZeroAddress();
+        if (price_ == 0) revert ZeroAmount();
+        usdt = usdt_;
+        treasury = treasury_;
+        price = price_;
+        onSale = true;
+        emit NodeTermsChanged(price_, true);
+    }
+
+    /// Activates the caller's wallet, paying the price (at most `maxUsdt`, approved beforehand).
+    function buy(uint256 maxUsdt) external nonReentrant {
+        if (!onSale) revert NotOnSale();
+        if (activatedAt[msg.sender] != 0) revert AlreadyActive();
+        uint256 cost = price;
+        if (cost > maxUsdt) revert PriceMoved(cost, maxUsdt);
+        activatedAt[msg.sender] = block.timestamp;
+        usdt.safeTransferFrom(msg.sender, treasury, cost);
+        emit NodeActivated(msg.sender, cost);
+    }
+
+    function setTerms(uint256 price_, bool onSale_) external onlyOwner {
+        if (price_ == 0) revert ZeroAmount();
+        price = price_;
+        onSale = onSale_;
+        emit NodeTermsChanged(price_, onSale_);
+    }
+}
