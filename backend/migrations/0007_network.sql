@@ -64,19 +64,22 @@ INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES
     (4, 'Platinum', '100000000000', '15000000000000000000000', 0),
     (5, 'Diamond',  '500000000000', '80000000000000000000000', 0);
 
--- Every rank change: who, when, before and after (JSON). Rows are never changed or removed.
-CREATE TABLE rank_audit (
+-- Every admin change to the network's rules (a rank, the activation node's terms): who, when,
+-- what, before and after (JSON). Rows are never changed or removed.
+CREATE TABLE admin_audit (
     id       INTEGER PRIMARY KEY,
-    rank_id  INTEGER NOT NULL,
+    subject  TEXT    NOT NULL,                     -- 'rank' or 'activation-node'
+    item     INTEGER,                              -- the rank's id
     admin_id INTEGER NOT NULL REFERENCES users(id),
     at       INTEGER NOT NULL,
     before   TEXT,
     after    TEXT    NOT NULL
 );
-CREATE TRIGGER rank_audit_no_update BEFORE UPDATE ON rank_audit
-BEGIN SELECT RAISE(ABORT, 'rank_audit is append-only'); END;
-CREATE TRIGGER rank_audit_no_delete BEFORE DELETE ON rank_audit
-BEGIN SELECT RAISE(ABORT, 'rank_audit is append-only'); END;
+CREATE INDEX admin_audit_subject ON admin_audit(subject, id);
+CREATE TRIGGER admin_audit_no_update BEFORE UPDATE ON admin_audit
+BEGIN SELECT RAISE(ABORT, 'admin_audit is append-only'); END;
+CREATE TRIGGER admin_audit_no_delete BEFORE DELETE ON admin_audit
+BEGIN SELECT RAISE(ABORT, 'admin_audit is append-only'); END;
 
 -- The bonus of each rank a member reached, credited once, as the rank read when it was reached.
 CREATE TABLE rank_bonuses (

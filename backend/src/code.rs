@@ -1,4 +1,4 @@
-//! One-time email codes (DESIGN §4): 4 digits from the OS CSPRNG, stored as an HMAC bound to
+//! One-time email codes (DESIGN §4): 4 digits (6 for a claim) from the OS CSPRNG, stored as an HMAC bound to
 //! their attempt, 10 minutes, single use, void after 3 wrong tries; at most 5 sent per email
 //! address an hour.
 
@@ -17,6 +17,8 @@ pub enum Purpose {
     Login,
     Register,
     Recover,
+    /// Confirms a claim (SPEC §5 claimCode: 6 digits), bound to that claim.
+    Claim,
 }
 
 impl Purpose {
@@ -25,6 +27,15 @@ impl Purpose {
             Purpose::Login => "login",
             Purpose::Register => "register",
             Purpose::Recover => "recover",
+            Purpose::Claim => "claim",
+        }
+    }
+
+    /// Digits of the code: 6 for a claim, 4 for the rest.
+    pub fn digits(self) -> u32 {
+        match self {
+            Purpose::Claim => 6,
+            _ => 4,
         }
     }
 }
@@ -50,7 +61,7 @@ pub fn create(
             retry_after_secs: ((oldest + HOUR_MS - now) / 1000).max(1) as u64,
         });
     }
-    let code = crypto::random_code();
+    let code = crypto::random_code_of(purpose.digits());
     codes::insert(
         c,
         &codes::NewCode {

@@ -28,17 +28,6 @@ pub fn random_code_of(digits: u32) -> String {
     }
 }
 
-/// A uniformly random 4-digit code whose first digit is not zero (1000–9999).
-pub fn random_code() -> String {
-    // Rejection sampling keeps it uniform.
-    loop {
-        let n = OsRng.next_u32() & 0x3fff; // 0..16384
-        if n < 9000 {
-            return (1000 + n).to_string();
-        }
-    }
-}
-
 pub fn hmac_hex(key: &[u8], parts: &[&str]) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
     for part in parts {
@@ -133,9 +122,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_are_four_digits_never_starting_with_zero() {
+    fn codes_have_their_digits_never_starting_with_zero() {
         for _ in 0..2000 {
-            let code = random_code();
+            let code = random_code_of(6);
+            assert_eq!(code.len(), 6);
+            assert!(!code.starts_with('0'));
+        }
+        for _ in 0..2000 {
+            let code = random_code_of(4);
             assert_eq!(code.len(), 4);
             assert!(lvlx_core::validation::validate(
                 lvlx_core::validation::Field::Code,

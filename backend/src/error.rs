@@ -44,6 +44,14 @@ pub enum Error {
     WalletTaken,
     #[error("this account already has another wallet")]
     WalletAlreadyLinked,
+    /// The action needs a linked wallet.
+    #[error("link a wallet first")]
+    WalletRequired,
+    #[error("nothing to claim")]
+    NothingToClaim,
+    /// A change only the contracts' owner can make, and this server cannot send as the owner.
+    #[error("this change is the contract owner's step")]
+    OwnerStep,
     /// The chain node cannot be reached, or the contracts are not configured.
     #[error("the chain is not available")]
     ChainUnavailable,
@@ -85,6 +93,9 @@ impl Error {
         "error-wallet-already-linked",
         "error-rate-limit",
         "error-chain-unavailable",
+        "error-wallet-required",
+        "error-nothing-to-claim",
+        "error-owner-step",
         "error-internal",
     ];
 
@@ -110,6 +121,9 @@ impl Error {
             Error::SecretMissing => "error-secret-missing",
             Error::RateLimited { .. } => "error-rate-limit",
             Error::ChainUnavailable => "error-chain-unavailable",
+            Error::WalletRequired => "error-wallet-required",
+            Error::NothingToClaim => "error-nothing-to-claim",
+            Error::OwnerStep => "error-owner-step",
             Error::Store(_) | Error::Internal(_) => "error-internal",
         }
     }
@@ -154,6 +168,9 @@ mod tests {
             Error::WalletLink(SiweError::Signature),
             Error::WalletTaken,
             Error::WalletAlreadyLinked,
+            Error::WalletRequired,
+            Error::NothingToClaim,
+            Error::OwnerStep,
             Error::RateLimited {
                 retry_after_secs: 1,
             },

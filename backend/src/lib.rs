@@ -48,6 +48,8 @@ pub struct App {
     pub mailer: mail::Mailer,
     pub auth_limit: limits::PerIp,
     pub code_limit: limits::PerIp,
+    /// Signs claim vouchers (its key never leaves the process).
+    pub claim_signer: network::signer::ClaimSigner,
     /// Live pushes to open pages (indexed purchases).
     pub hub: live::Hub,
 }
@@ -58,6 +60,8 @@ pub enum StartError {
     Keys(#[from] crypto::KeyError),
     #[error(transparent)]
     Mail(#[from] mail::MailSetupError),
+    #[error("commission_levels_bps: {0}")]
+    Levels(#[from] lvlx_core::network::NetworkError),
 }
 
 impl App {
@@ -67,6 +71,12 @@ impl App {
             &config.data_dir,
         )?;
         let mac_key = hex::decode(crypto::hmac_hex(&secret, &["lvlx mac key"])).expect("hex");
+        lvlx_core::network::validate_levels(&config.commission_levels_bps)?;
+        let claim_key = crypto::claim_key(
+            config.claim_signing_key.as_ref().map(|s| s.expose()),
+            &config.data_dir,
+        )?;
+        let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
         Ok(App {
             keys: token::Keys::new(&secret),
             mac_key: Arc::new(mac_key),
@@ -76,6 +86,7 @@ impl App {
             // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
             code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
             hub: live::Hub::default(),
+            claim_signer,
             config: Arc::new(config),
             store,
         })

@@ -87,6 +87,12 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
             crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Nft)?)?;
         payload["withdrawLVLXs"] =
             crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Lvlx)?)?;
+        if let (Some(target), serde_json::Value::Object(parts)) = (
+            payload.as_object_mut(),
+            crate::network::payload_parts(c, user)?,
+        ) {
+            target.extend(parts);
+        }
         serde_json::json!({"token": token, "role": user.role, "user": payload})
     })
 }

@@ -50,8 +50,8 @@ pub struct Affiliate {
     pub created_at: i64,
 }
 
-/// What the browser stores after a member signs in (SPEC §3 "User"); later issues fill the
-/// zeros.
+/// What the browser stores after a member signs in (SPEC §3 "User"). Sign-in fills the
+/// staking and network parts (withdrawals, claims, activationNode, userRankData).
 pub fn payload(user: &User, affiliates: &[Affiliate]) -> Value {
     json!({
         "names": user.names,

@@ -39,7 +39,10 @@ fn status(e: &Error) -> StatusCode {
         Error::EmailTaken
         | Error::WalletTaken
         | Error::WalletAlreadyLinked
-        | Error::SecretMissing => StatusCode::CONFLICT,
+        | Error::SecretMissing
+        | Error::WalletRequired
+        | Error::NothingToClaim
+        | Error::OwnerStep => StatusCode::CONFLICT,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::ChainUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         Error::Store(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -14,6 +14,7 @@ pub mod images;
 mod keys;
 mod live;
 mod logins;
+mod network;
 mod recovery;
 mod registrations;
 mod sessions;
@@ -59,6 +60,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(wallet::routes(app.clone()))
         .unify()
         .or(staking::routes(app.clone()))
+        .unify()
+        .or(network::routes(app.clone()))
         .unify()
         .or(live::routes(app))
         .unify()

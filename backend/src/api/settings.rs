@@ -34,6 +34,8 @@ struct PublicChain {
     nft_sale: String,
     nft_staking: String,
     lvlx_staking: String,
+    activation_node: String,
+    claim_distributor: String,
     token_image: String,
 }
 
@@ -61,6 +63,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                     nft_sale: c.nft_sale.clone(),
                     nft_staking: c.nft_staking.clone(),
                     lvlx_staking: c.lvlx_staking.clone(),
+                    activation_node: c.activation_node.clone(),
+                    claim_distributor: c.claim_distributor.clone(),
                     token_image: c.token_image.clone(),
                 }),
             })

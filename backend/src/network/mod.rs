@@ -90,3 +90,136 @@ pub fn record(tx: Conn, event: NetworkEvent, log: &Logged) -> Result<Vec<Push>, 
         }
     })
 }
+
+// ---------- what the member pages and the sign-in payload read ----------
+
+use lvlx_core::amount::Units;
+use lvlx_core::chain::Contract;
+use serde_json::{json, Value};
+
+use crate::chain::rpc::{quantity, Rpc};
+use crate::config;
+use crate::error::Error;
+use crate::user::User;
+
+/// The activation node's terms as the contract holds them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeTerms {
+    /// USDT base units.
+    pub price: Units,
+    pub on_sale: bool,
+    /// The latest block's time, seconds (vouchers' deadlines count from it).
+    pub block_time: u64,
+}
+
+/// The chain section, when the activation node and claim distributor are configured.
+pub fn contracts(config: &config::Config) -> Option<&config::Chain> {
+    config
+        .chain
+        .as_ref()
+        .filter(|c| !c.activation_node.is_empty() && !c.claim_distributor.is_empty())
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Error {
+    tracing::warn!(error = %e, "chain read failed");
+    Error::ChainUnavailable
+}
+
+/// The node's price and sale flag and the latest block's time, in one batch (blocking).
+pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let call = |function| -> Result<(&'static str, Value), Error> {
+        let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[]).map_err(unavailable)?;
+        Ok(("eth_call", json!([{"to": chain.activation_node, "data": data}, "latest"])))
+    };
+    let calls = vec![
+        call("price")?,
+        call("onSale")?,
+        ("eth_getBlockByNumber", json!(["latest", false])),
+    ];
+    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let word = |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
+    Ok(NodeTerms {
+        price: word(&answers[0])?,
+        on_sale: word(&answers[1])? == 1,
+        block_time: quantity(&answers[2]["timestamp"]).map_err(unavailable)?,
+    })
+}
+
+/// The network parts of the sign-in payload (SPEC §3 User): activationNode, claims as
+/// {claims, total} (paid claims; total = their sum), maticClaim and userRankData.
+pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
+    let (volume, _, achieved) = stored::figures(c, user.id)?;
+    let ranks = stored::ranks(c)?;
+    let (paid, _) = claims_split(c, user)?;
+    Ok(json!({
+        "activationNode": stored::node_of(c, user.id)?.is_some(),
+        "claims": claims_json(&paid),
+        // The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
+        // SPEC §3's shape, always zero (README "Network").
+        "maticClaim": "0",
+        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
+    }))
+}
+
+fn claims_split(c: Conn, user: &User) -> Result<(Vec<stored::Claim>, Vec<stored::Claim>), Error> {
+    Ok(stored::claims_of(c, user.id)?
+        .into_iter()
+        .partition(|claim| claim.status == "paid"))
+}
+
+fn claims_json(paid: &[stored::Claim]) -> Value {
+    let total = paid.iter().try_fold(0u128, |s, c| s.checked_add(c.amount)).unwrap_or(u128::MAX);
+    json!({ "claims": paid, "total": total.to_string() })
+}
+
+/// What the member may claim now: every reward credited minus what the distributor paid.
+pub fn claimable(c: Conn, user: &User) -> Result<(Units, Units), Error> {
+    let (_, rewards, _) = stored::figures(c, user.id)?;
+    let paid = match &user.wallet {
+        Some(wallet) => stored::paid_to(c, wallet)?,
+        None => 0,
+    };
+    Ok((rewards.saturating_sub(paid), rewards))
+}
+
+/// /afiliates, /rank-bonus and the dashboard's network card: the referral code, the node, the
+/// downline by level with totals, rank standing and bonuses, rewards, claims and what is
+/// claimable.
+pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error> {
+    let downline = stored::downline(c, user.id, levels_bps.len() as u32)?;
+    let mut levels: Vec<Value> = Vec::new();
+    for (i, bps) in levels_bps.iter().enumerate() {
+        let level = i as u32 + 1;
+        let members: Vec<&stored::Downline> = downline.iter().filter(|d| d.level == level).collect();
+        let volume = members.iter().try_fold(0u128, |s, d| s.checked_add(d.volume));
+        let commission = members.iter().try_fold(0u128, |s, d| s.checked_add(d.commission));
+        let (Some(volume), Some(commission)) = (volume, commission) else {
+            return Err(Error::Internal("network totals overflow".into()));
+        };
+        levels.push(json!({
+            "level": level,
+            "bps": bps,
+            "members": members,
+            "totals": { "members": members.len(), "volume": volume.to_string(), "commission": commission.to_string() },
+        }));
+    }
+    let (volume, rewards, achieved) = stored::figures(c, user.id)?;
+    let ranks = stored::ranks(c)?;
+    let (paid, pending) = claims_split(c, user)?;
+    let (claimable, _) = claimable(c, user)?;
+    let node = stored::node_of(c, user.id)?;
+    Ok(json!({
+        "userCodeLink": user.referral_code,
+        "wallet": user.wallet,
+        "activationNode": node.map(|(at, _, _, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })),
+        "levels": levels,
+        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
+        "ranks": ranks,
+        "bonuses": stored::bonuses(c, user.id)?,
+        "rewards": rewards.to_string(),
+        "claims": claims_json(&paid),
+        "pendingClaims": pending,
+        "claimable": claimable.to_string(),
+    }))
+}

@@ -342,35 +342,49 @@ pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
             )?;
         }
     }
-    let json = |r: &Rank| serde_json::to_string(r).unwrap_or_default();
+    let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
+    audit(c, "rank", Some(i64::from(rank.id)), admin, now, before.as_ref().map(json), &json(rank))
+}
+
+/// Appends one admin change to the audit (append-only: the table refuses updates and deletes).
+pub fn audit(
+    c: Conn,
+    subject: &str,
+    item: Option<i64>,
+    admin: UserId,
+    now: i64,
+    before: Option<serde_json::Value>,
+    after: &serde_json::Value,
+) -> Result<()> {
     c.0.execute(
-        "INSERT INTO rank_audit (rank_id, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![rank.id, admin.0, now, before.as_ref().map(json), json(rank)],
+        "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()],
     )?;
     Ok(())
 }
 
-/// One audit row: the rank, the admin's email, when, and the rank before and after.
+/// One audit row: what changed (the rank's id for a rank), the admin's email, when, and the
+/// value before and after.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RankChange {
-    pub rank_id: u32,
+pub struct Change {
+    pub item: Option<i64>,
     pub admin: String,
     pub at: i64,
     pub before: Option<serde_json::Value>,
     pub after: serde_json::Value,
 }
 
-/// The newest `limit` rank changes.
-pub fn rank_audit(c: Conn, limit: i64) -> Result<Vec<RankChange>> {
+/// The newest `limit` changes of `subject`.
+pub fn changes(c: Conn, subject: &str, limit: i64) -> Result<Vec<Change>> {
     let mut stmt = c.0.prepare_cached(
-        "SELECT a.rank_id, u.email, a.at, a.before, a.after FROM rank_audit a JOIN users u ON u.id = a.admin_id
-         ORDER BY a.id DESC LIMIT ?1",
+        "SELECT a.item, u.email, a.at, a.before, a.after FROM admin_audit a JOIN users u ON u.id = a.admin_id
+         WHERE a.subject = ?1 ORDER BY a.id DESC LIMIT ?2",
     )?;
     let parse = |t: String| serde_json::from_str(&t).unwrap_or(serde_json::Value::Null);
-    let rows = stmt.query_map([limit], |r| {
-        Ok(RankChange {
-            rank_id: r.get(0)?,
+    let rows = stmt.query_map(params![subject, limit], |r| {
+        Ok(Change {
+            item: r.get(0)?,
             admin: r.get(1)?,
             at: r.get(2)?,
             before: r.get::<_, Option<String>>(3)?.map(parse),

@@ -1,0 +1,326 @@
+//! The referral network's routes (issue 13): the member's network page data, claims with a
+//! 6-digit emailed code and a signed voucher, the admin's ranks and activation nodes.
+
+use std::net::SocketAddr;
+
+use lvlx_core::amount::{self, Units};
+use lvlx_core::chain::{Contract, Voucher};
+use lvlx_core::network::{self, Rank};
+use lvlx_core::validation::{self, Field};
+use serde::Deserialize;
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::Filter;
+
+use super::auth::{admin, authed};
+use super::error::reply;
+use super::{json_body, ok, with};
+use crate::code::{self, Purpose};
+use crate::error::Error;
+use crate::network::{self as glue, NodeTerms};
+use crate::session::Authed;
+use crate::store::network as stored;
+use crate::{crypto, now_ms, App};
+
+/// How long a signed voucher may wait before it reaches the chain.
+const VOUCHER_SECS: u64 = 24 * 3600;
+/// Rank changes the admin page lists.
+const AUDIT_ROWS: i64 = 200;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Language {
+    language: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Confirm {
+    attempt: String,
+    claim_code: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RankEdit {
+    name: String,
+    /// USDT base units.
+    threshold: String,
+    /// LVLX base units.
+    bonus: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NodeEdit {
+    /// USDT base units.
+    price: String,
+    on_sale: bool,
+}
+
+fn base_units(text: &str, what: &str) -> Result<Units, Error> {
+    amount::parse_base(text).map_err(|_| Error::Malformed(format!("{what}: base units")))
+}
+
+async fn node_terms(app: &App) -> Result<NodeTerms, Error> {
+    let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
+    tokio::task::spawn_blocking(move || glue::read_node_terms(&chain))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
+pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // GET /api/v1/network — the member's network: referral code, node, downline by level with
+    // totals, rank standing, bonuses, rewards, claims and what is claimable; with the node's
+    // price and sale flag from the chain when it answers (null otherwise).
+    let overview = warp::path!("network")
+        .and(warp::get())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
+            let levels = app.config.commission_levels_bps.clone();
+            let user = who.user.clone();
+            let mut body = app
+                .store
+                .read(move |c| glue::overview(c, &user, &levels))
+                .await?;
+            body["node"] = match node_terms(&app).await {
+                Ok(t) => json!({ "price": t.price.to_string(), "onSale": t.on_sale }),
+                Err(_) => serde_json::Value::Null,
+            };
+            ok(&body)
+        })
+        .map(reply);
+
+    // POST /api/v1/claims {language?} — asks to claim everything claimable: a 6-digit code is
+    // mailed, bound to this claim → {attempt, amount}.
+    let request = warp::path!("claims")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .and(json_body::<Language>())
+        .then(|ip: Option<SocketAddr>, who: Authed, app: App, body: Language| async move {
+            app.code_limit.check(ip.map(|a| a.ip()))?;
+            glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
+            let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
+            let key = app.mac_key.clone();
+            let user = who.user.clone();
+            let (attempt, amount, code) = app
+                .store
+                .write(move |c| {
+                    c.transaction(|tx| {
+                        let (claimable, rewards) = glue::claimable(tx, &user)?;
+                        if claimable == 0 {
+                            return Err(Error::NothingToClaim);
+                        }
+                        let attempt = crypto::random_hex(16);
+                        let code = code::create(tx, &key, Purpose::Claim, &attempt, &user.email, Some(user.id), now_ms())?;
+                        stored::request_claim(tx, user.id, &attempt, &wallet, claimable, rewards, now_ms())?;
+                        Ok((attempt, claimable, code))
+                    })
+                })
+                .await?;
+            let lang = lvlx_core::language_or(body.language.as_deref(), &who.user.language).to_string();
+            app.mailer.send_code(&who.user.email, &lang, "claim", &code).await?;
+            ok(&json!({ "attempt": attempt, "amount": amount.to_string() }))
+        })
+        .map(reply);
+
+    // POST /api/v1/claims/confirm {attempt, claimCode} — the code confirms the claim; the
+    // server signs its voucher → {account, cumulative, deadline, signature, contract, chainId},
+    // which the member's wallet submits to the ClaimDistributor.
+    let confirm = warp::path!("claims" / "confirm")
+        .and(warp::post())
+        .and(warp::addr::remote())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .and(json_body::<Confirm>())
+        .then(|ip: Option<SocketAddr>, who: Authed, app: App, body: Confirm| async move {
+            app.code_limit.check(ip.map(|a| a.ip()))?;
+            validation::validate(Field::ClaimCode, &body.claim_code, None)?;
+            let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
+            let terms = node_terms(&app).await?;
+            let key = app.mac_key.clone();
+            let user = who.user.id;
+            let attempt = body.attempt.clone();
+            let (id, wallet, cumulative) = app
+                .store
+                .write(move |c| {
+                    c.transaction(|tx| {
+                        let (id, owner, wallet, cumulative, status) =
+                            stored::claim_by_attempt(tx, &attempt)?.ok_or(Error::Code)?;
+                        // Every failure looks like a wrong code: the attempt is not a probe.
+                        if owner != user || status != "requested" {
+                            return Err(Error::Code);
+                        }
+                        code::consume(tx, &key, Purpose::Claim, &attempt, &body.claim_code, now_ms())?;
+                        Ok::<_, Error>((id, wallet, cumulative))
+                    })
+                })
+                .await?;
+            let parse = |a: &str| lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()));
+            let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
+            let voucher = Voucher {
+                chain_id: lvlx_core::siwe::CHAIN_ID,
+                contract: parse(&chain.claim_distributor)?,
+                account: parse(&wallet)?,
+                cumulative,
+                deadline,
+            };
+            let signature = app.claim_signer.sign(&voucher);
+            let stored_signature = signature.clone();
+            app.store
+                .write(move |c| stored::sign_claim(c, id, deadline, &stored_signature))
+                .await
+                .map_err(Error::from)?;
+            ok(&json!({
+                "account": wallet,
+                "cumulative": cumulative.to_string(),
+                "deadline": deadline,
+                "signature": signature,
+                "contract": chain.claim_distributor,
+                "chainId": lvlx_core::siwe::CHAIN_ID,
+                "calldata": lvlx_core::chain::calldata(
+                    Contract::ClaimDistributor,
+                    "claim",
+                    &[&wallet, &cumulative.to_string(), &deadline.to_string(), &signature],
+                ).map_err(|e| Error::Internal(e.to_string()))?,
+            }))
+        })
+        .map(reply);
+
+    // GET /api/v1/ranks — admin: the ranks and the newest changes (who, when, before, after).
+    let ranks = warp::path!("ranks")
+        .and(warp::get())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .then(|_: Authed, app: App| async move {
+            let (ranks, audit) = app
+                .store
+                .read(|c| Ok::<_, Error>((stored::ranks(c)?, stored::changes(c, "rank", AUDIT_ROWS)?)))
+                .await?;
+            ok(&json!({ "ranks": ranks, "audit": audit }))
+        })
+        .map(reply);
+
+    // PUT /api/v1/ranks/{id} {name, threshold, bonus} — admin: writes one rank (new or
+    // changed); the core checks the whole table; audited; applies from now on.
+    let put_rank = warp::path!("ranks" / u32)
+        .and(warp::put())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .and(json_body::<RankEdit>())
+        .then(|id: u32, who: Authed, app: App, body: RankEdit| async move {
+            let rank = Rank {
+                id,
+                name: body.name.trim().to_string(),
+                threshold: base_units(&body.threshold, "threshold")?,
+                bonus: base_units(&body.bonus, "bonus")?,
+            };
+            let admin = who.user.id;
+            let ranks = app
+                .store
+                .write(move |c| {
+                    c.transaction(|tx| {
+                        let mut table = stored::ranks(tx)?;
+                        match table.iter_mut().find(|r| r.id == id) {
+                            Some(r) => *r = rank.clone(),
+                            None => table.push(rank.clone()),
+                        }
+                        network::validate_ranks(&table).map_err(|e| Error::Malformed(e.key().to_string()))?;
+                        stored::put_rank(tx, &rank, admin, now_ms())?;
+                        Ok::<_, Error>(stored::ranks(tx)?)
+                    })
+                })
+                .await?;
+            ok(&json!({ "ranks": ranks }))
+        })
+        .map(reply);
+
+    // GET /api/v1/activation-nodes — admin: every node (member, wallet, date, USDT paid), and
+    // the node's price and sale flag from the chain (null when it does not answer).
+    let nodes = warp::path!("activation-nodes")
+        .and(warp::get())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .then(|_: Authed, app: App| async move {
+            let nodes = app.store.read(stored::nodes).await.map_err(Error::from)?;
+            let terms = node_terms(&app).await.ok();
+            let audit = app
+                .store
+                .read(|c| stored::changes(c, "activation-node", AUDIT_ROWS))
+                .await
+                .map_err(Error::from)?;
+            ok(&json!({
+                "nodes": nodes,
+                "audit": audit,
+                "terms": terms.map(|t| json!({ "price": t.price.to_string(), "onSale": t.on_sale })),
+                "ownerStep": app.config.chain.as_ref().is_none_or(|c| c.owner.is_empty()),
+            }))
+        })
+        .map(reply);
+
+    // PUT /api/v1/activation-node {price, onSale} — admin: the node's terms, written on chain
+    // by the configured owner account (development chain); refused with error-owner-step where
+    // the owner signs with their own key (production).
+    let put_node = warp::path!("activation-node")
+        .and(warp::put())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .and(json_body::<NodeEdit>())
+        .then(|who: Authed, app: App, body: NodeEdit| async move {
+            let price = base_units(&body.price, "price")?;
+            if price == 0 {
+                return Err(Error::Malformed("price: above zero".into()));
+            }
+            let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
+            if chain.owner.is_empty() {
+                return Err(Error::OwnerStep);
+            }
+            let on_sale = body.on_sale;
+            let before = node_terms(&app).await?;
+            tokio::task::spawn_blocking(move || {
+                let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
+                crate::chain::deploy::transact(
+                    &rpc,
+                    &chain.owner,
+                    &chain.activation_node,
+                    Contract::ActivationNode,
+                    "setTerms",
+                    &[&price.to_string(), if on_sale { "true" } else { "false" }],
+                )
+            })
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(|e| {
+                tracing::warn!(error = %e, "node terms not written");
+                Error::ChainUnavailable
+            })?;
+            let terms = node_terms(&app).await?;
+            let admin = who.user.id;
+            let as_json = |t: &NodeTerms| json!({ "price": t.price.to_string(), "onSale": t.on_sale });
+            let (was, now) = (as_json(&before), as_json(&terms));
+            app.store
+                .write(move |c| stored::audit(c, "activation-node", None, admin, now_ms(), Some(was), &now))
+                .await
+                .map_err(Error::from)?;
+            ok(&json!({ "price": terms.price.to_string(), "onSale": terms.on_sale }))
+        })
+        .map(reply);
+
+    overview
+        .or(request)
+        .unify()
+        .or(confirm)
+        .unify()
+        .or(ranks)
+        .unify()
+        .or(put_rank)
+        .unify()
+        .or(nodes)
+        .unify()
+        .or(put_node)
+        .unify()
+        .boxed()
+}
