@@ -20,6 +20,9 @@ pub enum Error {
     Malformed(String),
     #[error("invalid field: {0}")]
     Invalid(Invalid),
+    /// A rule of the core refused a configuration (its translation key).
+    #[error("refused by a rule: {0}")]
+    Rule(&'static str),
     #[error("authentication required")]
     Unauthorized,
     #[error("email or password is wrong")]
@@ -65,6 +68,12 @@ pub enum Error {
     Internal(String),
 }
 
+impl From<lvlx_core::network::NetworkError> for Error {
+    fn from(e: lvlx_core::network::NetworkError) -> Self {
+        Error::Rule(e.key())
+    }
+}
+
 impl From<Invalid> for Error {
     fn from(invalid: Invalid) -> Self {
         Error::Invalid(invalid)
@@ -96,6 +105,10 @@ impl Error {
         "error-wallet-required",
         "error-nothing-to-claim",
         "error-owner-step",
+        "network-levels-invalid",
+        "ranks-id-invalid",
+        "ranks-name-invalid",
+        "ranks-threshold-invalid",
         "error-internal",
     ];
 
@@ -107,6 +120,7 @@ impl Error {
             Error::NotAnImage => "error-media-type",
             Error::Malformed(_) => "error-bad-request",
             Error::Invalid(invalid) => invalid.key(),
+            Error::Rule(key) => key,
             Error::Unauthorized => "error-unauthorized",
             Error::Credentials => "error-credentials",
             Error::Code => "error-code",
@@ -171,6 +185,10 @@ mod tests {
             Error::WalletRequired,
             Error::NothingToClaim,
             Error::OwnerStep,
+            Error::Rule("network-levels-invalid"),
+            Error::Rule("ranks-id-invalid"),
+            Error::Rule("ranks-name-invalid"),
+            Error::Rule("ranks-threshold-invalid"),
             Error::RateLimited {
                 retry_after_secs: 1,
             },

@@ -202,10 +202,7 @@ pub fn standing(volume: Units, ranks: &[Rank], achieved: &[u32]) -> Standing {
     let (missing, progress_bps) = match &next {
         None => (0, BPS as u32),
         Some(n) => {
-            let from = rank
-                .as_ref()
-                .map_or(0, |r| r.threshold)
-                .min(n.threshold);
+            let from = rank.as_ref().map_or(0, |r| r.threshold).min(n.threshold);
             let span = n.threshold - from;
             let done = volume.saturating_sub(from).min(span);
             let bps = if span == 0 {
@@ -256,8 +253,16 @@ mod tests {
         assert_eq!(
             paid,
             [
-                Commission { level: 1, upline: 0, amount: 80 * LVLX },
-                Commission { level: 3, upline: 2, amount: 20 * LVLX },
+                Commission {
+                    level: 1,
+                    upline: 0,
+                    amount: 80 * LVLX
+                },
+                Commission {
+                    level: 3,
+                    upline: 2,
+                    amount: 20 * LVLX
+                },
             ]
         );
         // Beyond the configured levels nobody earns.
@@ -272,10 +277,16 @@ mod tests {
         assert!(validate_ranks(&default_ranks()).is_ok());
         let mut twice = default_ranks();
         twice[1].threshold = twice[0].threshold;
-        assert_eq!(validate_ranks(&twice).unwrap_err().key(), "ranks-threshold-invalid");
+        assert_eq!(
+            validate_ranks(&twice).unwrap_err().key(),
+            "ranks-threshold-invalid"
+        );
         let mut unnamed = default_ranks();
         unnamed[0].name = "  ".into();
-        assert_eq!(validate_ranks(&unnamed).unwrap_err().key(), "ranks-name-invalid");
+        assert_eq!(
+            validate_ranks(&unnamed).unwrap_err().key(),
+            "ranks-name-invalid"
+        );
     }
 
     #[test]
@@ -283,7 +294,10 @@ mod tests {
         let ranks = default_ranks();
         let usdt = |n: Units| n * 1_000_000;
         assert!(newly_reached(usdt(999), &ranks, &[]).is_empty());
-        let reached: Vec<u32> = newly_reached(usdt(6_000), &ranks, &[]).iter().map(|r| r.id).collect();
+        let reached: Vec<u32> = newly_reached(usdt(6_000), &ranks, &[])
+            .iter()
+            .map(|r| r.id)
+            .collect();
         assert_eq!(reached, [1, 2]);
         assert!(newly_reached(usdt(6_000), &ranks, &[1, 2]).is_empty());
         let s = standing(usdt(6_000), &ranks, &[1, 2]);

@@ -482,10 +482,18 @@ fn seconds(value: f64) -> Result<u64, JsError> {
 /// `commissions(amount, levelsBps, upline)`: what an LVLX purchase pays its upline (sponsor
 /// first; `upline[i]` true where that member's node was active): [{level, upline, amount}].
 #[wasm_bindgen]
-pub fn commissions(amount: &str, levels_bps: Vec<u32>, upline: JsValue) -> Result<JsValue, JsError> {
+pub fn commissions(
+    amount: &str,
+    levels_bps: Vec<u32>,
+    upline: JsValue,
+) -> Result<JsValue, JsError> {
     let amount = amount::parse_base(amount).map_err(js_error)?;
     let upline: Vec<bool> = serde_wasm_bindgen::from_value(upline)?;
-    Ok(to_js(&crate::network::commissions(amount, &levels_bps, &upline))?)
+    Ok(to_js(&crate::network::commissions(
+        amount,
+        &levels_bps,
+        &upline,
+    ))?)
 }
 
 /// `rankStanding(volume, ranks, achieved)`: userRankData — {volume, rank, next, missing,

@@ -82,3 +82,43 @@ for t in range(6):
     trees.append({"parents": parents, "nodes": nodes, "purchases": purchases, "levels": LEVELS, "earned": [str(e) for e in earned]})
 json.dump(trees, open(__file__.replace("network.py", "network-tree.json"), "w"), indent=1)
 print(f"{len(C)} commission, {len(S)} standing cases; {len(trees)} trees")
+
+# A scenario the server plays on anvil (backend/tests/network.rs): member 0 is the demo member
+# (the root), members 1..n its network; purchases are USDT amounts bought at the sale's price
+# (0.1 USDT per LVLX), nodes are bought on chain in the order given (a node bought after a
+# purchase does not earn from it), and one leaf buys before linking its wallet.
+PRICE = 100_000  # USDT base units per whole LVLX
+n = 24
+parents = [None] + [max(0, i - 1) if i % 5 else random.randrange(i) for i in range(1, n + 1)]
+nodes_first = [m for m in range(n + 1) if m % 3 != 2]
+late_node = 5 if 5 not in nodes_first else 8
+nodes_first = [m for m in nodes_first if m != late_node]
+late_linker = n
+events = [["node", m] for m in nodes_first]
+buys = [[random.randrange(1, n + 1), random.randrange(20, 3000) * USDT + random.randrange(USDT)] for _ in range(30)]
+buys.append([late_linker, 1234 * USDT])
+events += [["buy", b, str(u)] for b, u in buys[:12]]
+events.append(["node", late_node])
+events += [["buy", b, str(u)] for b, u in buys[12:]]
+has_node = set()
+earned = [0] * (n + 1)
+volume = [0] * (n + 1)
+for e in events:
+    if e[0] == "node":
+        has_node.add(e[1])
+        continue
+    buyer, usdt = e[1], int(e[2])
+    lvlx = usdt * 10**18 // PRICE
+    up, level = parents[buyer], 0
+    while up is not None:
+        if level < len(LEVELS) and up in has_node:
+            earned[up] += share(lvlx, LEVELS[level])
+        volume[up] += usdt
+        up, level = parents[up], level + 1
+reached = [[r[0] for r in ranks if r[2] <= volume[m]] for m in range(n + 1)]
+bonus = [sum(r[3] for r in ranks if r[0] in reached[m]) for m in range(n + 1)]
+scenario = {"parents": parents, "events": events, "lateLinker": late_linker, "levels": LEVELS,
+            "commissions": [str(e) for e in earned], "volume": [str(v) for v in volume],
+            "ranks": reached, "rewards": [str(earned[m] + bonus[m]) for m in range(n + 1)]}
+json.dump(scenario, open(__file__.replace("network.py", "network-chain.json"), "w"), indent=1)
+print(f"chain scenario: {n + 1} members, {len(events)} events, root volume {volume[0] / USDT:.2f} USDT, root ranks {reached[0]}")

@@ -30,6 +30,7 @@ fn status(e: &Error) -> StatusCode {
         Error::NotAnImage => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         Error::Malformed(_)
         | Error::Invalid(_)
+        | Error::Rule(_)
         | Error::Code
         | Error::Captcha
         | Error::ReferralUnknown

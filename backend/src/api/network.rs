@@ -63,7 +63,9 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
 }
 
 async fn node_terms(app: &App) -> Result<NodeTerms, Error> {
-    let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
+    let chain = glue::contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
     tokio::task::spawn_blocking(move || glue::read_node_terms(&chain))
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -100,31 +102,52 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Language>())
-        .then(|ip: Option<SocketAddr>, who: Authed, app: App, body: Language| async move {
-            app.code_limit.check(ip.map(|a| a.ip()))?;
-            glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
-            let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
-            let key = app.mac_key.clone();
-            let user = who.user.clone();
-            let (attempt, amount, code) = app
-                .store
-                .write(move |c| {
-                    c.transaction(|tx| {
-                        let (claimable, rewards) = glue::claimable(tx, &user)?;
-                        if claimable == 0 {
-                            return Err(Error::NothingToClaim);
-                        }
-                        let attempt = crypto::random_hex(16);
-                        let code = code::create(tx, &key, Purpose::Claim, &attempt, &user.email, Some(user.id), now_ms())?;
-                        stored::request_claim(tx, user.id, &attempt, &wallet, claimable, rewards, now_ms())?;
-                        Ok((attempt, claimable, code))
+        .then(
+            |ip: Option<SocketAddr>, who: Authed, app: App, body: Language| async move {
+                app.code_limit.check(ip.map(|a| a.ip()))?;
+                glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
+                let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
+                let key = app.mac_key.clone();
+                let user = who.user.clone();
+                let (attempt, amount, code) = app
+                    .store
+                    .write(move |c| {
+                        c.transaction(|tx| {
+                            let (claimable, rewards) = glue::claimable(tx, &user)?;
+                            if claimable == 0 {
+                                return Err(Error::NothingToClaim);
+                            }
+                            let attempt = crypto::random_hex(16);
+                            let code = code::create(
+                                tx,
+                                &key,
+                                Purpose::Claim,
+                                &attempt,
+                                &user.email,
+                                Some(user.id),
+                                now_ms(),
+                            )?;
+                            stored::request_claim(
+                                tx,
+                                user.id,
+                                &attempt,
+                                &wallet,
+                                claimable,
+                                rewards,
+                                now_ms(),
+                            )?;
+                            Ok((attempt, claimable, code))
+                        })
                     })
-                })
-                .await?;
-            let lang = lvlx_core::language_or(body.language.as_deref(), &who.user.language).to_string();
-            app.mailer.send_code(&who.user.email, &lang, "claim", &code).await?;
-            ok(&json!({ "attempt": attempt, "amount": amount.to_string() }))
-        })
+                    .await?;
+                let lang = lvlx_core::language_or(body.language.as_deref(), &who.user.language)
+                    .to_string();
+                app.mailer
+                    .send_code(&who.user.email, &lang, "claim", &code)
+                    .await?;
+                ok(&json!({ "attempt": attempt, "amount": amount.to_string() }))
+            },
+        )
         .map(reply);
 
     // POST /api/v1/claims/confirm {attempt, claimCode} — the code confirms the claim; the
@@ -136,58 +159,71 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Confirm>())
-        .then(|ip: Option<SocketAddr>, who: Authed, app: App, body: Confirm| async move {
-            app.code_limit.check(ip.map(|a| a.ip()))?;
-            validation::validate(Field::ClaimCode, &body.claim_code, None)?;
-            let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
-            let terms = node_terms(&app).await?;
-            let key = app.mac_key.clone();
-            let user = who.user.id;
-            let attempt = body.attempt.clone();
-            let (id, wallet, cumulative) = app
-                .store
-                .write(move |c| {
-                    c.transaction(|tx| {
-                        let (id, owner, wallet, cumulative, status) =
-                            stored::claim_by_attempt(tx, &attempt)?.ok_or(Error::Code)?;
-                        // Every failure looks like a wrong code: the attempt is not a probe.
-                        if owner != user || status != "requested" {
-                            return Err(Error::Code);
-                        }
-                        code::consume(tx, &key, Purpose::Claim, &attempt, &body.claim_code, now_ms())?;
-                        Ok::<_, Error>((id, wallet, cumulative))
+        .then(
+            |ip: Option<SocketAddr>, who: Authed, app: App, body: Confirm| async move {
+                app.code_limit.check(ip.map(|a| a.ip()))?;
+                validation::validate(Field::ClaimCode, &body.claim_code, None)?;
+                let chain = glue::contracts(&app.config)
+                    .cloned()
+                    .ok_or(Error::ChainUnavailable)?;
+                let terms = node_terms(&app).await?;
+                let key = app.mac_key.clone();
+                let user = who.user.id;
+                let attempt = body.attempt.clone();
+                let (id, wallet, cumulative) = app
+                    .store
+                    .write(move |c| {
+                        c.transaction(|tx| {
+                            let claim =
+                                stored::claim_by_attempt(tx, &attempt)?.ok_or(Error::Code)?;
+                            // Every failure looks like a wrong code: the attempt is not a probe.
+                            if claim.user != user || claim.status != "requested" {
+                                return Err(Error::Code);
+                            }
+                            code::consume(
+                                tx,
+                                &key,
+                                Purpose::Claim,
+                                &attempt,
+                                &body.claim_code,
+                                now_ms(),
+                            )?;
+                            Ok::<_, Error>((claim.id, claim.wallet, claim.cumulative))
+                        })
                     })
-                })
-                .await?;
-            let parse = |a: &str| lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()));
-            let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
-            let voucher = Voucher {
-                chain_id: lvlx_core::siwe::CHAIN_ID,
-                contract: parse(&chain.claim_distributor)?,
-                account: parse(&wallet)?,
-                cumulative,
-                deadline,
-            };
-            let signature = app.claim_signer.sign(&voucher);
-            let stored_signature = signature.clone();
-            app.store
-                .write(move |c| stored::sign_claim(c, id, deadline, &stored_signature))
-                .await
-                .map_err(Error::from)?;
-            ok(&json!({
-                "account": wallet,
-                "cumulative": cumulative.to_string(),
-                "deadline": deadline,
-                "signature": signature,
-                "contract": chain.claim_distributor,
-                "chainId": lvlx_core::siwe::CHAIN_ID,
-                "calldata": lvlx_core::chain::calldata(
-                    Contract::ClaimDistributor,
-                    "claim",
-                    &[&wallet, &cumulative.to_string(), &deadline.to_string(), &signature],
-                ).map_err(|e| Error::Internal(e.to_string()))?,
-            }))
-        })
+                    .await?;
+                let parse = |a: &str| {
+                    lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()))
+                };
+                let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
+                let voucher = Voucher {
+                    chain_id: lvlx_core::siwe::CHAIN_ID,
+                    contract: parse(&chain.claim_distributor)?,
+                    account: parse(&wallet)?,
+                    cumulative,
+                    deadline,
+                };
+                let signature = app.claim_signer.sign(&voucher);
+                let stored_signature = signature.clone();
+                app.store
+                    .write(move |c| stored::sign_claim(c, id, deadline, &stored_signature))
+                    .await
+                    .map_err(Error::from)?;
+                ok(&json!({
+                    "account": wallet,
+                    "cumulative": cumulative.to_string(),
+                    "deadline": deadline,
+                    "signature": signature,
+                    "contract": chain.claim_distributor,
+                    "chainId": lvlx_core::siwe::CHAIN_ID,
+                    "calldata": lvlx_core::chain::calldata(
+                        Contract::ClaimDistributor,
+                        "claim",
+                        &[&wallet, &cumulative.to_string(), &deadline.to_string(), &signature],
+                    ).map_err(|e| Error::Internal(e.to_string()))?,
+                }))
+            },
+        )
         .map(reply);
 
     // GET /api/v1/ranks — admin: the ranks and the newest changes (who, when, before, after).
@@ -198,7 +234,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(|_: Authed, app: App| async move {
             let (ranks, audit) = app
                 .store
-                .read(|c| Ok::<_, Error>((stored::ranks(c)?, stored::changes(c, "rank", AUDIT_ROWS)?)))
+                .read(|c| {
+                    Ok::<_, Error>((stored::ranks(c)?, stored::changes(c, "rank", AUDIT_ROWS)?))
+                })
                 .await?;
             ok(&json!({ "ranks": ranks, "audit": audit }))
         })
@@ -211,31 +249,33 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<RankEdit>())
-        .then(|id: u32, who: Authed, app: App, body: RankEdit| async move {
-            let rank = Rank {
-                id,
-                name: body.name.trim().to_string(),
-                threshold: base_units(&body.threshold, "threshold")?,
-                bonus: base_units(&body.bonus, "bonus")?,
-            };
-            let admin = who.user.id;
-            let ranks = app
-                .store
-                .write(move |c| {
-                    c.transaction(|tx| {
-                        let mut table = stored::ranks(tx)?;
-                        match table.iter_mut().find(|r| r.id == id) {
-                            Some(r) => *r = rank.clone(),
-                            None => table.push(rank.clone()),
-                        }
-                        network::validate_ranks(&table).map_err(|e| Error::Malformed(e.key().to_string()))?;
-                        stored::put_rank(tx, &rank, admin, now_ms())?;
-                        Ok::<_, Error>(stored::ranks(tx)?)
+        .then(
+            |id: u32, who: Authed, app: App, body: RankEdit| async move {
+                let rank = Rank {
+                    id,
+                    name: body.name.trim().to_string(),
+                    threshold: base_units(&body.threshold, "threshold")?,
+                    bonus: base_units(&body.bonus, "bonus")?,
+                };
+                let admin = who.user.id;
+                let ranks = app
+                    .store
+                    .write(move |c| {
+                        c.transaction(|tx| {
+                            let mut table = stored::ranks(tx)?;
+                            match table.iter_mut().find(|r| r.id == id) {
+                                Some(r) => *r = rank.clone(),
+                                None => table.push(rank.clone()),
+                            }
+                            network::validate_ranks(&table)?;
+                            stored::put_rank(tx, &rank, admin, now_ms())?;
+                            Ok::<_, Error>(stored::ranks(tx)?)
+                        })
                     })
-                })
-                .await?;
-            ok(&json!({ "ranks": ranks }))
-        })
+                    .await?;
+                ok(&json!({ "ranks": ranks }))
+            },
+        )
         .map(reply);
 
     // GET /api/v1/activation-nodes — admin: every node (member, wallet, date, USDT paid), and
@@ -274,7 +314,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             if price == 0 {
                 return Err(Error::Malformed("price: above zero".into()));
             }
-            let chain = glue::contracts(&app.config).cloned().ok_or(Error::ChainUnavailable)?;
+            let chain = glue::contracts(&app.config)
+                .cloned()
+                .ok_or(Error::ChainUnavailable)?;
             if chain.owner.is_empty() {
                 return Err(Error::OwnerStep);
             }
@@ -299,10 +341,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             })?;
             let terms = node_terms(&app).await?;
             let admin = who.user.id;
-            let as_json = |t: &NodeTerms| json!({ "price": t.price.to_string(), "onSale": t.on_sale });
+            let as_json =
+                |t: &NodeTerms| json!({ "price": t.price.to_string(), "onSale": t.on_sale });
             let (was, now) = (as_json(&before), as_json(&terms));
             app.store
-                .write(move |c| stored::audit(c, "activation-node", None, admin, now_ms(), Some(was), &now))
+                .write(move |c| {
+                    stored::audit(c, "activation-node", None, admin, now_ms(), Some(was), &now)
+                })
                 .await
                 .map_err(Error::from)?;
             ok(&json!({ "price": terms.price.to_string(), "onSale": terms.on_sale }))

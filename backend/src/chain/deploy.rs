@@ -193,7 +193,8 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
         )?;
     }
     let staking = deploy_staking(rpc, &owner, &usdt, &lvlx, &treasury)?;
-    let (activation_node, claim_distributor) = deploy_network(rpc, &owner, &usdt, &lvlx, &treasury)?;
+    let (activation_node, claim_distributor) =
+        deploy_network(rpc, &owner, &usdt, &lvlx, &treasury)?;
     let checksum = |a: &str| lvlx_core::siwe::checksummed(a).unwrap_or_else(|| a.to_string());
     Ok(Deployment {
         usdt,
@@ -310,22 +311,53 @@ fn deploy_network(
     treasury: &str,
 ) -> Result<(String, String), DeployError> {
     let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
-    let (node, _) = create(rpc, owner, Contract::ActivationNode, NODE_BIN, &[usdt, treasury, &price, owner])?;
+    let (node, _) = create(
+        rpc,
+        owner,
+        Contract::ActivationNode,
+        NODE_BIN,
+        &[usdt, treasury, &price, owner],
+    )?;
     let (claims, _) = create(
         rpc,
         owner,
         Contract::ClaimDistributor,
         CLAIMS_BIN,
-        &[lvlx, owner, &DEV_CLAIM_CAP.to_string(), &DEV_DAILY_CAP.to_string(), owner],
+        &[
+            lvlx,
+            owner,
+            &DEV_CLAIM_CAP.to_string(),
+            &DEV_DAILY_CAP.to_string(),
+            owner,
+        ],
     )?;
-    transact(rpc, owner, lvlx, Contract::Lvlx, "transfer", &[&claims, &DEV_CLAIMS.to_string()])?;
+    transact(
+        rpc,
+        owner,
+        lvlx,
+        Contract::Lvlx,
+        "transfer",
+        &[&claims, &DEV_CLAIMS.to_string()],
+    )?;
     Ok((node, claims))
 }
 
 /// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step;
 /// also how the signing key is rotated).
-pub fn register_claim_signer(rpc: &Rpc, owner: &str, distributor: &str, signer: &str) -> Result<(), DeployError> {
-    transact(rpc, owner, distributor, Contract::ClaimDistributor, "setSigner", &[signer])?;
+pub fn register_claim_signer(
+    rpc: &Rpc,
+    owner: &str,
+    distributor: &str,
+    signer: &str,
+) -> Result<(), DeployError> {
+    transact(
+        rpc,
+        owner,
+        distributor,
+        Contract::ClaimDistributor,
+        "setSigner",
+        &[signer],
+    )?;
     Ok(())
 }
 

@@ -14,7 +14,10 @@ use crate::user::UserId;
 fn pushes(settled: &stored::Settled) -> Vec<Push> {
     let mut out: Vec<Push> = Vec::new();
     let mut add = |user: UserId, event: &'static str| {
-        if !out.iter().any(|p| matches!(p, Push::Network { user: u, event: e } if *u == user && *e == event)) {
+        if !out
+            .iter()
+            .any(|p| matches!(p, Push::Network { user: u, event: e } if *u == user && *e == event))
+        {
             out.push(Push::Network { user, event });
         }
     };
@@ -31,7 +34,13 @@ fn pushes(settled: &stored::Settled) -> Vec<Push> {
 }
 
 /// Settles ledger entry `id` (a linked member's LVLX purchase): commissions, volume, ranks.
-pub fn settle(tx: Conn, product: &str, levels_bps: &[u32], id: i64, now: i64) -> Result<Vec<Push>, StoreError> {
+pub fn settle(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    id: i64,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
     let ranks = stored::ranks(tx)?;
     let settled = stored::settle_purchase(tx, id, product, levels_bps, &ranks, now)?;
     Ok(pushes(&settled))
@@ -39,14 +48,26 @@ pub fn settle(tx: Conn, product: &str, levels_bps: &[u32], id: i64, now: i64) ->
 
 /// A wallet was just linked to `user`: the node it bought before becomes theirs, and their
 /// purchases from before the link are settled, oldest first.
-pub fn on_link(tx: Conn, product: &str, levels_bps: &[u32], user: UserId, wallet: &str, now: i64) -> Result<Vec<Push>, StoreError> {
+pub fn on_link(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    user: UserId,
+    wallet: &str,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
     let mut out = Vec::new();
     if stored::attach_node(tx, user, wallet)? {
-        out.push(Push::Network { user, event: "node" });
+        out.push(Push::Network {
+            user,
+            event: "node",
+        });
     }
     let ranks = stored::ranks(tx)?;
     for id in stored::unsettled_of(tx, user, product)? {
-        out.extend(pushes(&stored::settle_purchase(tx, id, product, levels_bps, &ranks, now)?));
+        out.extend(pushes(&stored::settle_purchase(
+            tx, id, product, levels_bps, &ranks, now,
+        )?));
     }
     Ok(out)
 }
@@ -75,17 +96,35 @@ pub fn record(tx: Conn, event: NetworkEvent, log: &Logged) -> Result<Vec<Push>, 
                 tx_hash: log.tx_hash.clone(),
             };
             match (stored::record_node(tx, &node)?, user) {
-                (true, Some(user)) => vec![Push::Network { user, event: "node" }],
+                (true, Some(user)) => vec![Push::Network {
+                    user,
+                    event: "node",
+                }],
                 _ => Vec::new(),
             }
         }
         // The node's price and sale flag are read from the chain when shown.
         NetworkEvent::NodeTermsChanged { .. } => Vec::new(),
-        NetworkEvent::Claimed { account, amount, cumulative } => {
-            let (_, owners) = stored::record_payment(tx, &log.tx_hash, log.log_index, &account, amount, cumulative, log.at)?;
+        NetworkEvent::Claimed {
+            account,
+            amount,
+            cumulative,
+        } => {
+            let (_, owners) = stored::record_payment(
+                tx,
+                &log.tx_hash,
+                log.log_index,
+                &account,
+                amount,
+                cumulative,
+                log.at,
+            )?;
             owners
                 .into_iter()
-                .map(|user| Push::Network { user, event: "claim" })
+                .map(|user| Push::Network {
+                    user,
+                    event: "claim",
+                })
                 .collect()
         }
     })
@@ -129,8 +168,12 @@ fn unavailable(e: impl std::fmt::Display) -> Error {
 pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
     let call = |function| -> Result<(&'static str, Value), Error> {
-        let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[]).map_err(unavailable)?;
-        Ok(("eth_call", json!([{"to": chain.activation_node, "data": data}, "latest"])))
+        let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[])
+            .map_err(unavailable)?;
+        Ok((
+            "eth_call",
+            json!([{"to": chain.activation_node, "data": data}, "latest"]),
+        ))
     };
     let calls = vec![
         call("price")?,
@@ -138,7 +181,8 @@ pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
         ("eth_getBlockByNumber", json!(["latest", false])),
     ];
     let answers = rpc.batch(&calls).map_err(unavailable)?;
-    let word = |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
+    let word =
+        |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
     Ok(NodeTerms {
         price: word(&answers[0])?,
         on_sale: word(&answers[1])? == 1,
@@ -169,7 +213,10 @@ fn claims_split(c: Conn, user: &User) -> Result<(Vec<stored::Claim>, Vec<stored:
 }
 
 fn claims_json(paid: &[stored::Claim]) -> Value {
-    let total = paid.iter().try_fold(0u128, |s, c| s.checked_add(c.amount)).unwrap_or(u128::MAX);
+    let total = paid
+        .iter()
+        .try_fold(0u128, |s, c| s.checked_add(c.amount))
+        .unwrap_or(u128::MAX);
     json!({ "claims": paid, "total": total.to_string() })
 }
 
@@ -191,9 +238,14 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
     let mut levels: Vec<Value> = Vec::new();
     for (i, bps) in levels_bps.iter().enumerate() {
         let level = i as u32 + 1;
-        let members: Vec<&stored::Downline> = downline.iter().filter(|d| d.level == level).collect();
-        let volume = members.iter().try_fold(0u128, |s, d| s.checked_add(d.volume));
-        let commission = members.iter().try_fold(0u128, |s, d| s.checked_add(d.commission));
+        let members: Vec<&stored::Downline> =
+            downline.iter().filter(|d| d.level == level).collect();
+        let volume = members
+            .iter()
+            .try_fold(0u128, |s, d| s.checked_add(d.volume));
+        let commission = members
+            .iter()
+            .try_fold(0u128, |s, d| s.checked_add(d.commission));
         let (Some(volume), Some(commission)) = (volume, commission) else {
             return Err(Error::Internal("network totals overflow".into()));
         };

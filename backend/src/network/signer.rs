@@ -61,8 +61,13 @@ mod tests {
         };
         let text = signer.sign(&voucher);
         let sig: Signature = text.parse().unwrap();
-        let recovered = sig.recover(ethers_core::types::H256(voucher.digest())).unwrap();
-        assert_eq!(ethers_core::utils::to_checksum(&recovered, None), signer.address());
+        let recovered = sig
+            .recover(ethers_core::types::H256(voucher.digest()))
+            .unwrap();
+        assert_eq!(
+            ethers_core::utils::to_checksum(&recovered, None),
+            signer.address()
+        );
         assert!(!format!("{signer:?}").contains("0707"));
     }
 }

@@ -37,7 +37,10 @@ pub fn record_node(c: Conn, n: &Node) -> Result<bool> {
     )? == 1;
     if added {
         if let Some(user) = n.user {
-            c.0.execute("UPDATE users SET activation_node = 1 WHERE id = ?1", [user.0])?;
+            c.0.execute(
+                "UPDATE users SET activation_node = 1 WHERE id = ?1",
+                [user.0],
+            )?;
         }
     }
     Ok(added)
@@ -50,7 +53,10 @@ pub fn attach_node(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
         params![user.0, wallet],
     )? > 0;
     if attached {
-        c.0.execute("UPDATE users SET activation_node = 1 WHERE id = ?1", [user.0])?;
+        c.0.execute(
+            "UPDATE users SET activation_node = 1 WHERE id = ?1",
+            [user.0],
+        )?;
     }
     Ok(attached)
 }
@@ -166,7 +172,8 @@ fn purchase(c: Conn, id: i64, product: &str) -> Result<Option<Purchase>> {
 
 /// The sponsor of each member up the tree from `user` (sponsor first), to the root.
 pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
-    let mut stmt = c.0.prepare_cached("SELECT referrer_id FROM users WHERE id = ?1")?;
+    let mut stmt =
+        c.0.prepare_cached("SELECT referrer_id FROM users WHERE id = ?1")?;
     let mut out = Vec::new();
     let mut at = user;
     while let Some(Some(up)) = stmt
@@ -202,7 +209,9 @@ fn node_active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result
 
 fn add_units(c: Conn, column: &'static str, user: UserId, amount: Units) -> Result<Units> {
     let sql_get = format!("SELECT {column} FROM users WHERE id = ?1");
-    let now: String = c.0.prepare_cached(&sql_get)?.query_row([user.0], |r| r.get(0))?;
+    let now: String =
+        c.0.prepare_cached(&sql_get)?
+            .query_row([user.0], |r| r.get(0))?;
     let next = units(&now)?
         .checked_add(amount)
         .ok_or_else(|| overflow(column))?;
@@ -213,14 +222,21 @@ fn add_units(c: Conn, column: &'static str, user: UserId, amount: Units) -> Resu
 }
 
 fn achieved(c: Conn, user: UserId) -> Result<Vec<u32>> {
-    let mut stmt = c.0.prepare_cached("SELECT rank_id FROM rank_bonuses WHERE user_id = ?1")?;
+    let mut stmt =
+        c.0.prepare_cached("SELECT rank_id FROM rank_bonuses WHERE user_id = ?1")?;
     let ids = stmt.query_map([user.0], |r| r.get::<_, u32>(0))?;
     Ok(ids.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Credits the bonus of every rank `volume` reaches that `user` was not credited yet, and
 /// names their rank the highest credited.
-fn credit_ranks(c: Conn, user: UserId, volume: Units, ranks: &[Rank], now: i64) -> Result<Vec<u32>> {
+fn credit_ranks(
+    c: Conn,
+    user: UserId,
+    volume: Units,
+    ranks: &[Rank],
+    now: i64,
+) -> Result<Vec<u32>> {
     let done = achieved(c, user)?;
     let reached = network::newly_reached(volume, ranks, &done);
     if reached.is_empty() {
@@ -231,7 +247,14 @@ fn credit_ranks(c: Conn, user: UserId, volume: Units, ranks: &[Rank], now: i64) 
     )?;
     let mut ids = Vec::new();
     for rank in &reached {
-        insert.execute(params![user.0, rank.id, rank.name, rank.bonus.to_string(), volume.to_string(), now])?;
+        insert.execute(params![
+            user.0,
+            rank.id,
+            rank.name,
+            rank.bonus.to_string(),
+            volume.to_string(),
+            now
+        ])?;
         add_units(c, "add_rewards", user, rank.bonus)?;
         ids.push(rank.id);
     }
@@ -255,17 +278,19 @@ pub fn settle_purchase(
     ranks: &[Rank],
     now: i64,
 ) -> Result<Settled> {
-    let settled_before: bool = c.0
-        .prepare_cached("SELECT 1 FROM settled_purchases WHERE purchase_id = ?1")?
-        .exists([id])?;
+    let settled_before: bool =
+        c.0.prepare_cached("SELECT 1 FROM settled_purchases WHERE purchase_id = ?1")?
+            .exists([id])?;
     if settled_before {
         return Ok(Settled::default());
     }
     let Some(p) = purchase(c, id, product)? else {
         return Ok(Settled::default());
     };
-    c.0.prepare_cached("INSERT INTO settled_purchases (purchase_id, buyer_id, usdt, at) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![id, p.buyer.0, p.usdt.to_string(), now])?;
+    c.0.prepare_cached(
+        "INSERT INTO settled_purchases (purchase_id, buyer_id, usdt, at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![id, p.buyer.0, p.usdt.to_string(), now])?;
     add_units(c, "own_usdt", p.buyer, p.usdt)?;
     let upline = upline(c, p.buyer)?;
     let reach = upline.len().min(levels_bps.len());
@@ -282,7 +307,15 @@ pub fn settle_purchase(
     )?;
     for commission in network::commissions(p.lvlx, levels_bps, &active) {
         let member = upline[commission.upline];
-        if insert.execute(params![id, commission.level, member.0, p.buyer.0, commission.amount.to_string(), p.created_at])? == 1 {
+        if insert.execute(params![
+            id,
+            commission.level,
+            member.0,
+            p.buyer.0,
+            commission.amount.to_string(),
+            p.created_at
+        ])? == 1
+        {
             add_units(c, "add_rewards", member, commission.amount)?;
             out.commissions.push((member, commission.amount));
         }
@@ -311,7 +344,8 @@ pub fn unsettled_of(c: Conn, user: UserId, product: &str) -> Result<Vec<i64>> {
 // ---------- ranks ----------
 
 pub fn ranks(c: Conn) -> Result<Vec<Rank>> {
-    let mut stmt = c.0.prepare_cached("SELECT id, name, threshold, bonus FROM ranks ORDER BY id")?;
+    let mut stmt =
+        c.0.prepare_cached("SELECT id, name, threshold, bonus FROM ranks ORDER BY id")?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -332,7 +366,13 @@ pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
     c.0.execute(
         "INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (id) DO UPDATE SET name = ?2, threshold = ?3, bonus = ?4, updated_at = ?5",
-        params![rank.id, rank.name, rank.threshold.to_string(), rank.bonus.to_string(), now],
+        params![
+            rank.id,
+            rank.name,
+            rank.threshold.to_string(),
+            rank.bonus.to_string(),
+            now
+        ],
     )?;
     if let Some(old) = &before {
         if old.name != rank.name {
@@ -343,7 +383,15 @@ pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
         }
     }
     let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
-    audit(c, "rank", Some(i64::from(rank.id)), admin, now, before.as_ref().map(json), &json(rank))
+    audit(
+        c,
+        "rank",
+        Some(i64::from(rank.id)),
+        admin,
+        now,
+        before.as_ref().map(json),
+        &json(rank),
+    )
 }
 
 /// Appends one admin change to the audit (append-only: the table refuses updates and deletes).
@@ -446,11 +494,14 @@ pub struct Downline {
 pub fn downline(c: Conn, user: UserId, levels: u32) -> Result<Vec<Downline>> {
     let mut earned: HashMap<i64, Units> = HashMap::new();
     {
-        let mut stmt = c.0.prepare_cached("SELECT buyer_id, amount FROM commissions WHERE user_id = ?1")?;
+        let mut stmt =
+            c.0.prepare_cached("SELECT buyer_id, amount FROM commissions WHERE user_id = ?1")?;
         let mut rows = stmt.query([user.0])?;
         while let Some(r) = rows.next()? {
             let sum = earned.entry(r.get(0)?).or_default();
-            *sum = sum.checked_add(units_at(r, 1)?).ok_or_else(|| overflow("commission"))?;
+            *sum = sum
+                .checked_add(units_at(r, 1)?)
+                .ok_or_else(|| overflow("commission"))?;
         }
     }
     let mut stmt = c.0.prepare_cached(
@@ -532,7 +583,9 @@ pub fn claims_of(c: Conn, user: UserId) -> Result<Vec<Claim>> {
 
 /// What the distributor has paid `wallet` in all (the highest cumulative of its Claimed events).
 pub fn paid_to(c: Conn, wallet: &str) -> Result<Units> {
-    let mut stmt = c.0.prepare_cached("SELECT cumulative FROM claim_payments WHERE wallet = ?1 COLLATE NOCASE")?;
+    let mut stmt = c
+        .0
+        .prepare_cached("SELECT cumulative FROM claim_payments WHERE wallet = ?1 COLLATE NOCASE")?;
     let mut rows = stmt.query([wallet])?;
     let mut most = 0;
     while let Some(r) = rows.next()? {
@@ -558,15 +611,40 @@ pub fn request_claim(
     Ok(c.0.last_insert_rowid())
 }
 
-/// The claim bound to a code attempt: (id, owner, wallet, cumulative, status).
-pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<(i64, UserId, String, Units, String)>> {
+/// A claim as its code's confirmation reads it.
+pub struct Requested {
+    pub id: i64,
+    pub user: UserId,
+    pub wallet: String,
+    pub cumulative: Units,
+    pub status: String,
+}
+
+/// The claim bound to a code attempt.
+pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<Requested>> {
     c.0.query_row(
         "SELECT id, user_id, wallet, cumulative, status FROM claims WHERE attempt = ?1",
         [attempt],
-        |r| Ok((r.get(0)?, UserId(r.get(1)?), r.get(2)?, r.get::<_, String>(3)?, r.get(4)?)),
+        |r| {
+            Ok((
+                r.get(0)?,
+                UserId(r.get(1)?),
+                r.get(2)?,
+                r.get::<_, String>(3)?,
+                r.get(4)?,
+            ))
+        },
     )
     .optional()?
-    .map(|(id, user, wallet, cumulative, status)| Ok((id, user, wallet, units(&cumulative)?, status)))
+    .map(|(id, user, wallet, cumulative, status)| {
+        Ok(Requested {
+            id,
+            user,
+            wallet,
+            cumulative: units(&cumulative)?,
+            status,
+        })
+    })
     .transpose()
 }
 

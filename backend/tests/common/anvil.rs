@@ -20,9 +20,24 @@ pub struct Anvil {
 
 impl Anvil {
     pub fn start() -> Anvil {
+        Anvil::start_with(10)
+    }
+
+    /// A chain with `accounts` unlocked development accounts.
+    pub fn start_with(accounts: usize) -> Anvil {
         let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/anvil.sh");
+        let accounts = accounts.to_string();
         let mut child = Command::new(bin)
-            .args(["--chain-id", "137", "--host", "127.0.0.1", "--port", "0"])
+            .args([
+                "--chain-id",
+                "137",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--accounts",
+                &accounts,
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -146,6 +146,11 @@ impl World {
 
     /// The newest code mailed to `to` (from the outbox).
     pub fn last_code(&self, to: &str) -> String {
+        self.last_code_of(to, 4)
+    }
+
+    /// The `digits`-digit code of the newest mail to `to` in the outbox.
+    pub fn last_code_of(&self, to: &str, digits: usize) -> String {
         let outbox = self.dir.path().join("data/outbox");
         let mut mails: Vec<_> = std::fs::read_dir(&outbox)
             .unwrap()
@@ -163,8 +168,8 @@ impl World {
         let text = &mails.last().expect("a mail").1;
         let body = text.split("\r\n\r\n").nth(1).unwrap();
         body.split(|c: char| !c.is_ascii_digit())
-            .find(|w| w.len() == 4)
-            .expect("a 4-digit code")
+            .find(|w| w.len() == digits)
+            .expect("a code")
             .to_string()
     }
 
