@@ -74,11 +74,17 @@ pub struct Deployment {
     pub treasury: String,
 }
 
-/// Whether the configured sale and staking contracts have code on the chain at `rpc` (so a
-/// persisted dev chain is reused instead of deployed again; one from before staking existed is
+/// Whether the configured contracts have code on the chain at `rpc` (so a persisted dev chain
+/// is reused instead of deployed again; one from before staking or the network existed is
 /// deployed afresh).
 pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
-    for address in [&chain.ico_sale, &chain.nft_staking, &chain.lvlx_staking] {
+    for address in [
+        &chain.ico_sale,
+        &chain.nft_staking,
+        &chain.lvlx_staking,
+        &chain.activation_node,
+        &chain.claim_distributor,
+    ] {
         if address.is_empty() {
             return Ok(false);
         }

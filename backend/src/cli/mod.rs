@@ -48,6 +48,11 @@ enum Command {
         #[command(subcommand)]
         command: ChainCommand,
     },
+    /// Claims of network rewards.
+    Claims {
+        #[command(subcommand)]
+        command: ClaimsCommand,
+    },
     /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
     /// No chain is involved: the ICO rows and staking positions are written straight into the
     /// database in the shapes the indexer records (for the admin screens at benchmark scale);
@@ -68,8 +73,9 @@ enum Command {
 
 #[derive(Subcommand)]
 enum ChainCommand {
-    /// Deploy mock USDT, LVLX, the ICO sale, the NFTs, their sale and both staking contracts (the
-    /// core's default terms, funded reward reserves) to an anvil node (chain id 137) and write
+    /// Deploy mock USDT, LVLX, the ICO sale, the NFTs, their sale, both staking contracts (the
+    /// core's default terms, funded reward reserves), the activation node and the claim
+    /// distributor (signer: this server's claim key) to an anvil node (chain id 137) and write
     /// their addresses as the `[chain]` section of the configuration file. Does nothing when the
     /// configured sale and staking contracts already exist on that node.
     Deploy {
@@ -80,6 +86,14 @@ enum ChainCommand {
     /// members, buys NFTs and LVLX with them and stakes some of each. Once: a chain that already
     /// has positions is left alone. Run after `chain deploy` (it reads the configured [chain]).
     Demo,
+}
+
+#[derive(Subcommand)]
+enum ClaimsCommand {
+    /// Print the address of the key that signs claim vouchers (generating the key into the
+    /// data folder if none is configured): the ClaimDistributor owner registers it with
+    /// setSigner. Never prints the key.
+    Signer,
 }
 
 #[derive(Subcommand)]
@@ -209,6 +223,18 @@ pub fn main() -> ExitCode {
         Command::Chain {
             command: ChainCommand::Deploy { rpc },
         } => deploy(&config, &config_file, &rpc),
+        Command::Claims {
+            command: ClaimsCommand::Signer,
+        } => match claim_signer(&config) {
+            Ok(signer) => {
+                println!("{}", signer.address());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Chain {
             command: ChainCommand::Demo,
         } => {
@@ -301,6 +327,19 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The claim signer of this configuration (its key generated into the data folder if needed).
+fn claim_signer(
+    config: &Config,
+) -> Result<crate::network::signer::ClaimSigner, crate::crypto::KeyError> {
+    let io = |e| crate::crypto::KeyError::Io(config.data_dir.display().to_string(), e);
+    std::fs::create_dir_all(&config.data_dir).map_err(io)?;
+    let key = crate::crypto::claim_key(
+        config.claim_signing_key.as_ref().map(|s| s.expose()),
+        &config.data_dir,
+    )?;
+    crate::network::signer::ClaimSigner::new(&key)
+}
+
 fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
     use crate::chain::{deploy, rpc::Rpc};
     let rpc = Rpc::new(rpc_url);
@@ -324,14 +363,23 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
             }
         }
     }
+    let signer = match claim_signer(config) {
+        Ok(signer) => signer.address(),
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let result = deploy::deploy_dev(&rpc).and_then(|d| {
+        // The server's voucher key becomes the distributor's signer (the owner's step).
+        deploy::register_claim_signer(&rpc, &d.owner, &d.claim_distributor, &signer)?;
         deploy::write_section(file, &deploy::dev_section(rpc_url, &d))?;
         Ok(d)
     });
     match result {
         Ok(d) => {
             println!(
-                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}; owner {}, treasury {}; written to {}",
+                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}, activation node {}, claim distributor {} (signer {signer}); owner {}, treasury {}; written to {}",
                 d.start_block,
                 d.usdt,
                 d.lvlx,
@@ -340,6 +388,8 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
                 d.nft_sale,
                 d.nft_staking,
                 d.lvlx_staking,
+                d.activation_node,
+                d.claim_distributor,
                 d.owner,
                 d.treasury,
                 file.display()

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rusqlite::params;
 use unicode_normalization::UnicodeNormalization;
 
-use super::{ledger, Conn, Result, StoreError};
+use super::{ledger, network, Conn, Result, StoreError};
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
 pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01
@@ -162,8 +162,8 @@ fn write(
     {
         let mut insert = tx.prepare(
             "INSERT INTO users (id, email, names, lastnames, phone, role, language, password_hash,
-             referral_code, referrer_id, wallet, add_rewards, rank, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11, 'None', ?12)",
+             referral_code, referrer_id, wallet, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
         for (i, &created_at) in times.iter().enumerate() {
             let (language, firsts, lasts) = NAMES[rng.gen_range(0..NAMES.len())];
@@ -187,7 +187,6 @@ fn write(
                 (i > 0 && rng.gen_bool(0.9)).then(|| first_id + rng.gen_range(0..i) as i64);
             let has_wallet = rng.gen_bool(0.85);
             let wallet = has_wallet.then(|| format!("0x{}", hex(rng, 20)));
-            let rewards: Units = if rng.gen_bool(0.12) { lvlx(rng, 3) } else { 0 };
             let phone = format!("+34 6{:08}", rng.gen_range(0..100_000_000));
             insert.execute(params![
                 id,
@@ -200,7 +199,6 @@ fn write(
                 hex(rng, 16),
                 referrer,
                 wallet,
-                rewards.to_string(),
                 created_at
             ])?;
             members.push(Member {
@@ -234,6 +232,7 @@ fn write(
     }
     entries.sort_by_key(|e| e.0);
     let mut days: HashMap<(i64, bool), (u64, Units)> = HashMap::new();
+    let mut purchases: Vec<i64> = Vec::new();
     {
         let mut insert = tx.prepare(
             "INSERT INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
@@ -251,6 +250,9 @@ fn write(
                 amount.to_string(),
                 format!("0x{}", hex(rng, 32))
             ])?;
+            if purchase {
+                purchases.push(tx.last_insert_rowid());
+            }
             let day = days.entry((at.div_euclid(DAY_MS), purchase)).or_default();
             day.0 += 1;
             day.1 += amount;
@@ -266,17 +268,39 @@ fn write(
         )?;
     }
     {
-        let mut update =
-            tx.prepare("UPDATE users SET lvlx_balance = ?1, rank = ?2 WHERE id = ?3")?;
+        let mut update = tx.prepare("UPDATE users SET lvlx_balance = ?1 WHERE id = ?2")?;
         for m in members.iter().filter(|m| m.balance > 0) {
-            let rank = match m.balance / LVLX {
-                0..=999 => "None",
-                1_000..=9_999 => "Bronze",
-                10_000..=99_999 => "Silver",
-                _ => "Gold",
-            };
-            update.execute(params![m.balance.to_string(), rank, m.id])?;
+            update.execute(params![m.balance.to_string(), m.id])?;
         }
+    }
+
+    // The network: a third of the members with a wallet hold an activation node from their
+    // registration on; every purchase is settled as the indexer settles it (commissions, volume,
+    // ranks), with the default commission levels and the stored ranks.
+    {
+        let mut insert = tx.prepare(
+            "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
+             VALUES (?1, ?2, ?3, 0, 0, ?4, ?5)",
+        )?;
+        let mut mark = tx.prepare("UPDATE users SET activation_node = 1 WHERE id = ?1")?;
+        for m in &members {
+            if let (Some(wallet), true) = (&m.wallet, rng.gen_bool(0.33)) {
+                let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
+                insert.execute(params![
+                    wallet,
+                    m.id,
+                    price,
+                    m.created_at,
+                    format!("0x{}", hex(rng, 32))
+                ])?;
+                mark.execute([m.id])?;
+            }
+        }
+    }
+    let ranks = network::ranks(c)?;
+    let levels = lvlx_core::network::DEFAULT_LEVELS_BPS;
+    for id in purchases {
+        network::settle_purchase(c, id, product, &levels, &ranks, END_MS)?;
     }
 
     // Stakes by members with a wallet.
