@@ -25,6 +25,9 @@ const userPageList = {
   myActives: { lazy: page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')) },
   dashboardNFTs: { lazy: page(() => import(/* webpackChunkName: "page-nfts" */ './pages/DashboardNfts.jsx')) },
   staking: { lazy: page(() => import(/* webpackChunkName: "page-staking" */ './pages/Staking.jsx')) },
+  afiliates: { lazy: page(() => import(/* webpackChunkName: "page-afiliates" */ './pages/Afiliates.jsx')) },
+  'activation-node': { lazy: page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')) },
+  'rank-bonus': { lazy: page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')) },
 };
 const userPages = (product) => ({
   [`token${product}`]: { lazy: page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx')) },
@@ -37,6 +40,8 @@ const adminPages = {
   'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
   'admin/tables/NFTStaking': { lazy: page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')) },
   'admin/tables/LVLXStaking': { lazy: page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')) },
+  'admin/activation-node': { lazy: page(() => import(/* webpackChunkName: "admin-activation-node" */ './pages/admin/ActivationNodes.jsx')) },
+  'admin/ranks': { lazy: page(() => import(/* webpackChunkName: "admin-ranks" */ './pages/admin/Ranks.jsx')) },
   'admin/edit-content': { lazy: page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')) },
   'admin/secret-key': { lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')) },
 };

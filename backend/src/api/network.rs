@@ -94,6 +94,23 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         })
         .map(reply);
 
+    // GET /api/v1/network/sponsor — {wallet}: the sponsor's linked wallet (null when none), which
+    // the token page passes to the sale as the purchase's referrer.
+    let sponsor = warp::path!("network" / "sponsor")
+        .and(warp::get())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
+            let user = who.user.id;
+            let wallet = app
+                .store
+                .read(move |c| stored::sponsor_wallet(c, user))
+                .await
+                .map_err(Error::from)?;
+            ok(&json!({ "wallet": wallet }))
+        })
+        .map(reply);
+
     // POST /api/v1/claims {language?} — asks to claim everything claimable: a 6-digit code is
     // mailed, bound to this claim → {attempt, amount}.
     let request = warp::path!("claims")
@@ -355,6 +372,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply);
 
     overview
+        .or(sponsor)
+        .unify()
         .or(request)
         .unify()
         .or(confirm)

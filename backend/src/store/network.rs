@@ -170,6 +170,19 @@ fn purchase(c: Conn, id: i64, product: &str) -> Result<Option<Purchase>> {
     }))
 }
 
+/// The linked wallet of `user`'s sponsor, if both exist: the on-chain referrer of their
+/// purchases.
+pub fn sponsor_wallet(c: Conn, user: UserId) -> Result<Option<String>> {
+    Ok(c.0
+        .query_row(
+            "SELECT s.wallet FROM users u JOIN users s ON s.id = u.referrer_id WHERE u.id = ?1",
+            [user.0],
+            |r| r.get::<_, Option<String>>(0),
+        )
+        .optional()?
+        .flatten())
+}
+
 /// The sponsor of each member up the tree from `user` (sponsor first), to the root.
 pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
     let mut stmt =

@@ -6,7 +6,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, tokenDecimals } from '../core/index.js';
+import { calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, sameAddress, tokenDecimals } from '../core/index.js';
+import useLoad from '../api/useLoad.js';
+import { readSponsor } from '../api/network.js';
 import * as eth from '../wallet/eip1193.js';
 import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
 import { useLive } from '../live.js';
@@ -31,6 +33,10 @@ export default function TokenLvlx() {
   const { t } = useTranslation();
   const { product, chain } = settings;
   const [account, setAccount] = useConnectedAccount();
+  // The sponsor's linked wallet is the purchase's on-chain referrer (the sale refuses the buyer
+  // as their own referrer; without one, the zero address).
+  const sponsor = useLoad(readSponsor, []).data?.wallet ?? null;
+  const referrer = sponsor && !sameAddress(sponsor, account) ? sponsor : ZERO;
   const [reads, setReads] = useState(null);
   const [readError, setReadError] = useState(false);
   const [input, setInput] = useState({ side: 'usdt', text: '' });
@@ -105,7 +111,7 @@ export default function TokenLvlx() {
       }
       // Ask the chain first: a purchase that would revert is explained, never sent.
       setStep({ state: 'simulating' });
-      const data = calldata('IcoSale', 'buy', [usdt, lvlx, ZERO]);
+      const data = calldata('IcoSale', 'buy', [usdt, lvlx, referrer]);
       try {
         await eth.ethCall(chain.icoSale, data, account);
       } catch (e) {

@@ -15,6 +15,9 @@ export function storeSignedIn({ token, user, admin }) {
     remove(KEYS.userInfo);
   } else {
     writeJson(KEYS.userInfo, user);
+    // SPEC §3 keeps these two under their own keys too.
+    writeJson(KEYS.userRankData, user.userRankData ?? null);
+    write(KEYS.maticClaim, user.maticClaim ?? '0');
     remove(KEYS.adminInfo);
     // A member who made no choice in this browser reads the app (and the admins' notices) in
     // the language of their account, not the browser's.

@@ -115,8 +115,8 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
       const { token, user, admin } = sessions.get(email);
       return admin ? { sessionToken: token, adminInfo: JSON.stringify(admin) } : { sessionToken: token, userInfo: JSON.stringify(user) };
     },
-    /** The newest code mailed to `to`, read from the server's outbox. */
-    codeFor(to) {
+    /** The newest code mailed to `to` (4 digits; a claim's has 6), read from the server's outbox. */
+    codeFor(to, digits = 4) {
       const outbox = join(dataDir, 'outbox');
       const mails = readdirSync(outbox)
         .map((f) => join(outbox, f))
@@ -125,7 +125,7 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
         .sort((a, b) => a.at - b.at);
       if (!mails.length) throw new Error(`no mail to ${to}`);
       const body = decodeMail(mails.at(-1).text);
-      return body.match(/\b[1-9]\d{3}\b/)[0];
+      return body.match(new RegExp(`\\b[1-9]\\d{${digits - 1}}\\b`))[0];
     },
     /** Admin or user API call with a real session of `account`. */
     async call(account, path, { raw = false } = {}) {

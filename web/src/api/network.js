@@ -1,0 +1,16 @@
+// The referral network (issue 13): the member's network, claims, and the admins' ranks and nodes.
+import { api } from './client.js';
+
+/** {userCodeLink, wallet, activationNode, levels, userRankData, ranks, bonuses, rewards, claims, pendingClaims, claimable, node}. */
+export const readNetwork = (signal) => api('network', { signal });
+/** {wallet}: the sponsor's linked wallet, the purchase's on-chain referrer (null without one). */
+export const readSponsor = (signal) => api('network/sponsor', { signal });
+/** Mails a 6-digit claimCode for a claim of everything claimable → {attempt, amount}. */
+export const requestClaim = (language) => api('claims', { method: 'POST', body: { language } });
+/** The code confirms the claim → the signed voucher {account, cumulative, deadline, signature, contract, calldata}. */
+export const confirmClaim = (attempt, claimCode) => api('claims/confirm', { method: 'POST', body: { attempt, claimCode } });
+
+export const readRanks = (signal) => api('ranks', { signal });
+export const putRank = (id, rank) => api(`ranks/${id}`, { method: 'PUT', body: rank });
+export const readNodes = (signal) => api('activation-nodes', { signal });
+export const putNodeTerms = (terms) => api('activation-node', { method: 'PUT', body: terms });

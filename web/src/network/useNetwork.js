@@ -1,0 +1,13 @@
+// The member's network data, reloaded when the live channel says their figures moved
+// (commission, rank, volume, node, claim) or after their own transaction.
+import { useState } from 'react';
+import useLoad from '../api/useLoad.js';
+import { readNetwork } from '../api/network.js';
+import { useLiveVersion } from '../live.js';
+
+export default function useNetwork() {
+  const version = useLiveVersion('network', 300);
+  const [reloads, setReloads] = useState(0);
+  const state = useLoad(version === null ? null : readNetwork, [version, reloads]);
+  return { ...state, reload: () => setReloads((n) => n + 1) };
+}

@@ -1,0 +1,72 @@
+// /activation-node: what the node unlocks, its price (from the contract), the member's status
+// and date, and the purchase (approve USDT, then buy; both checked against the chain first).
+// The indexer records the NodeActivated event; the page updates when it does.
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { calldata, decodeUint, formatUsdt, sameAddress } from '../core/index.js';
+import * as eth from '../wallet/eip1193.js';
+import { storedWallet } from '../wallet/wallet.js';
+import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import TxStatus from '../wallet/TxStatus.jsx';
+import { formatDate } from '../components/dates.js';
+import NetworkFrame from '../network/NetworkFrame.jsx';
+
+function Node({ data, account, connect, reload, available }) {
+  const { t, i18n } = useTranslation();
+  const { chain } = settings;
+  const [step, run] = useChainAction();
+  const node = data.node;
+  const linked = storedWallet();
+  const buy = async () => {
+    const price = node.price;
+    const allowance = decodeUint(await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.activationNode])));
+    const txs = [];
+    if (BigInt(allowance) < BigInt(price)) txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.activationNode, price]), approval: true });
+    txs.push({ to: chain.activationNode, data: calldata('ActivationNode', 'buy', [price]), simulate: true });
+    run(account, txs, { label: 'node' }, reload);
+  };
+  const reason = (() => {
+    if (!available || !node) return 'network-unavailable';
+    if (!node.onSale) return 'node-not-on-sale';
+    if (!linked) return 'staking-link-wallet';
+    if (!account) return null;
+    if (!sameAddress(linked, account)) return 'node-other-wallet';
+    return null;
+  })();
+  return (
+    <>
+      <div className="summary-box">
+        <h2>{t('node-unlocks-title')}</h2>
+        <ul className="plain-list">
+          <li>{t('node-unlocks-commissions')}</li>
+          <li>{t('node-unlocks-levels', { levels: data.levels.length })}</li>
+          <li>{t('node-unlocks-once')}</li>
+        </ul>
+      </div>
+      <div className="summary-box" data-testid="node-status">
+        <h2>{t('node-status-title')}</h2>
+        {data.activationNode ? (
+          <p className="notice success">{t('node-active-since', { date: formatDate(data.activationNode.activatedAt, i18n.language) })}</p>
+        ) : (
+          <>
+            <p>{t('node-inactive')}</p>
+            {node && <p className="figure" translate="no" data-testid="node-price">{formatUsdt(node.price)} USDT</p>}
+            {!account ? (
+              <button type="button" className="button" onClick={connect}>{t('wallet-connect')}</button>
+            ) : (
+              <button type="button" className="button" onClick={buy} disabled={Boolean(reason) || BUSY.includes(step.state)} aria-describedby="node-reason">
+                {t('node-buy')}
+              </button>
+            )}
+            <p id="node-reason" className="muted small">{reason ? t(reason) : ''}</p>
+          </>
+        )}
+      </div>
+      <TxStatus step={step} confirmed={t('node-bought')} />
+    </>
+  );
+}
+
+export default function ActivationNode() {
+  return <NetworkFrame titleKey="menu-activation-node">{(props) => <Node {...props} />}</NetworkFrame>;
+}

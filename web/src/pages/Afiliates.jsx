@@ -1,0 +1,78 @@
+// /afiliates: the member's referral link (copy, QR) and their network by level — each member's
+// name, when they joined, the USDT their purchases paid and the LVLX commission those earned the
+// member — with each level's totals. Amounts are the server's exact base units, formatted by the
+// core. Refreshed live when a purchase in the network pays a commission.
+import DataTable from 'react-data-table-component';
+import 'react-data-table-component/css';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { formatLvlx, formatUsdt } from '../core/index.js';
+import { formatDate } from '../components/dates.js';
+import Spinner from '../components/Spinner.jsx';
+import SummaryBox from '../components/SummaryBox.jsx';
+import ReferralLink from '../network/ReferralLink.jsx';
+import useNetwork from '../network/useNetwork.js';
+import { formatRate } from '../staking/format.js';
+
+function Level({ level, hasNode }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const columns = [
+    { name: t('network-member'), cell: (m) => <span translate="no">{m.names}</span>, grow: 2 },
+    { name: t('network-joined'), cell: (m) => <span translate="no">{formatDate(m.joinedAt, i18n.language)}</span> },
+    { name: t('network-volume'), cell: (m) => <span translate="no">{formatUsdt(m.volume)} USDT</span>, right: true },
+    { name: t('network-commission', { product }), cell: (m) => <span translate="no">{formatLvlx(m.commission)} {product}</span>, right: true },
+  ];
+  const empty = t(hasNode ? 'table-empty-network' : 'table-empty');
+  const heading = (
+    <h2 id={`level-${level.level}`}>
+      {t('network-level', { level: level.level })} <span className="muted">· {t('network-level-rate', { rate: formatRate(level.bps, i18n.language) })}</span>
+    </h2>
+  );
+  // An empty level is one line, not an empty table under zero totals.
+  if (level.members.length === 0) {
+    return (
+      <section className="network-level empty" aria-labelledby={`level-${level.level}`} data-testid={`level-${level.level}`}>
+        {heading}
+        <p className="table-empty">{empty}</p>
+      </section>
+    );
+  }
+  return (
+    <section className="network-level" aria-labelledby={`level-${level.level}`} data-testid={`level-${level.level}`}>
+      {heading}
+      <SummaryBox
+        titleKey="network-level-totals"
+        testId={`level-${level.level}-totals`}
+        items={[
+          ['network-members', level.totals.members],
+          ['network-volume', `${formatUsdt(level.totals.volume)} USDT`],
+          ['network-commission-total', `${formatLvlx(level.totals.commission)} ${product}`],
+        ]}
+      />
+      <div className="data-table">
+        <DataTable columns={columns} data={level.members.map((m, i) => ({ ...m, key: i }))} keyField="key" colorMode="dark" dense
+          noDataComponent={<p className="table-empty">{empty}</p>} pagination={level.members.length > 25} paginationPerPage={25} />
+      </div>
+    </section>
+  );
+}
+
+export default function Afiliates() {
+  const { t } = useTranslation();
+  const network = useNetwork();
+  const data = network.data;
+  return (
+    <section className="page network-page">
+      <h1>{t('menu-afiliates')}</h1>
+      {network.error && <p className="notice error" role="alert">{t(network.error.code ?? 'error-internal')}</p>}
+      {!data ? !network.error && <Spinner /> : (
+        <>
+          <ReferralLink code={data.userCodeLink} />
+          {!data.activationNode && <p className="notice" role="status">{t('network-no-node')}</p>}
+          {data.levels.map((level) => <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />)}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+// /rank-bonus: the member's rank, a progress bar to the next one with the exact USDT of network
+// volume still missing, the bonuses received, and claims: everything credited (commissions and
+// bonuses) minus what was paid can be claimed — a 6-digit code by mail confirms it, the server
+// signs a voucher, the member's wallet submits it to the ClaimDistributor, and the claim shows
+// as pending until the indexer records the payment.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { formatLvlx, formatUsdt } from '../core/index.js';
+import { confirmClaim, requestClaim } from '../api/network.js';
+import { storedWallet } from '../wallet/wallet.js';
+import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import TxStatus from '../wallet/TxStatus.jsx';
+import CodeForm from '../components/CodeForm.jsx';
+import TxLink from '../components/TxLink.jsx';
+import { formatDate } from '../components/dates.js';
+import { toastError } from '../toast.jsx';
+import NetworkFrame from '../network/NetworkFrame.jsx';
+
+function rankName(t, i18n, rank) {
+  if (!rank) return t('rank-none');
+  const key = `rank-${rank.name.toLowerCase()}`;
+  return i18n.exists(key) ? t(key) : rank.name;
+}
+
+function Standing({ standing }) {
+  const { t, i18n } = useTranslation();
+  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 }).format(standing.progressBps / 10_000);
+  return (
+    <div className="summary-box" data-testid="rank-standing">
+      <h2>{t('rank-current')}: <span data-testid="rank-name">{rankName(t, i18n, standing.rank)}</span></h2>
+      <p>{t('rank-volume')}: <strong translate="no" data-testid="rank-volume">{formatUsdt(standing.volume)} USDT</strong></p>
+      {standing.next ? (
+        <>
+          <label htmlFor="rank-progress">{t('rank-next', { rank: rankName(t, i18n, standing.next) })}</label>
+          <progress id="rank-progress" max="10000" value={standing.progressBps} aria-valuetext={percent}>{percent}</progress>
+          <p data-testid="rank-missing">{t('rank-missing', { amount: `${formatUsdt(standing.missing)} USDT`, rank: rankName(t, i18n, standing.next), bonus: `${formatLvlx(standing.next.bonus)} ${settings.product}` })}</p>
+        </>
+      ) : (
+        <p>{t('rank-top')}</p>
+      )}
+    </div>
+  );
+}
+
+function Claims({ data, account, connect, reload, available }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const [asked, setAsked] = useState(null);
+  const [step, run] = useChainAction();
+  const linked = storedWallet();
+  const claimable = BigInt(data.claimable);
+  const reason = !available ? 'network-unavailable' : !linked ? 'error-wallet-required' : claimable === 0n ? 'error-nothing-to-claim' : null;
+  const ask = async () => {
+    try {
+      setAsked(await requestClaim(i18n.resolvedLanguage));
+    } catch (e) {
+      toastError(e);
+    }
+  };
+  const onCode = async (code) => {
+    const voucher = await confirmClaim(asked.attempt, code);
+    setAsked(null);
+    reload();
+    if (account) await run(account, [{ to: voucher.contract, data: voucher.calldata, simulate: true }], { label: 'claim' }, reload);
+  };
+  const claims = data.claims.claims;
+  return (
+    <div className="summary-box" data-testid="claims">
+      <h2>{t('claims-title')}</h2>
+      <dl className="wallet-facts">
+        <dt>{t('claims-earned')}</dt><dd translate="no">{formatLvlx(data.rewards)} {product}</dd>
+        <dt>{t('claims-paid')}</dt><dd translate="no" data-testid="claims-total">{formatLvlx(data.claims.total)} {product}</dd>
+        <dt>{t('claims-claimable')}</dt><dd translate="no" data-testid="claimable">{formatLvlx(data.claimable)} {product}</dd>
+      </dl>
+      {asked ? (
+        <CodeForm field="claimCode" length={6} onCode={onCode} submitKey="claims-confirm"
+          hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })} />
+      ) : !account && linked && claimable > 0n ? (
+        <button type="button" className="button" onClick={connect}>{t('wallet-connect')}</button>
+      ) : (
+        <button type="button" className="button" onClick={ask} disabled={Boolean(reason) || BUSY.includes(step.state)} aria-describedby="claim-reason">{t('claims-claim')}</button>
+      )}
+      <p id="claim-reason" className="muted small">{reason && !asked ? t(reason) : ''}</p>
+      <TxStatus step={step} confirmed={t('claims-sent')} testId="claim-status" />
+      {data.pendingClaims.length > 0 && (
+        <ul className="plain-list" data-testid="pending-claims">
+          {data.pendingClaims.map((c) => (
+            <li key={c.id}>{t(c.status === 'signed' ? 'claims-pending' : 'claims-requested', { amount: `${formatLvlx(c.amount)} ${product}`, date: formatDate(c.createdAt, i18n.language) })}</li>
+          ))}
+        </ul>
+      )}
+      <h3>{t('claims-history')}</h3>
+      {claims.length === 0 ? <p className="muted">{t('claims-none')}</p> : (
+        <ul className="plain-list" data-testid="paid-claims">
+          {claims.map((c) => (
+            <li key={c.id}><span translate="no">{formatLvlx(c.amount)} {product}</span> · {formatDate(c.paidAt, i18n.language)} {c.txHash && <TxLink hash={c.txHash} />}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Ranks(props) {
+  const { t, i18n } = useTranslation();
+  const { data } = props;
+  return (
+    <>
+      <Standing standing={data.userRankData} />
+      <div className="summary-box">
+        <h2>{t('rank-bonuses')}</h2>
+        {data.bonuses.length === 0 ? <p className="muted">{t('rank-bonuses-none')}</p> : (
+          <ul className="plain-list" data-testid="rank-bonuses">
+            {data.bonuses.map((b) => (
+              <li key={b.rankId}>{rankName(t, i18n, b)} · <span translate="no">{formatLvlx(b.amount)} {settings.product}</span> · {formatDate(b.createdAt, i18n.language)}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <Claims {...props} />
+    </>
+  );
+}
+
+export default function RankBonus() {
+  return <NetworkFrame titleKey="menu-rank-bonus">{(props) => <Ranks {...props} />}</NetworkFrame>;
+}

@@ -1,0 +1,106 @@
+// admin/ranks: the rank table (SPEC §3: ranks updatable by id). Each rank's name, the network
+// volume (USDT) that reaches it and the LVLX bonus it pays once, edited in place; a new rank by
+// a new id. The server checks the whole table with the core and audits every change (listed
+// below, newest first); a change applies from then on, never to bonuses already paid.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import settings from '../../settings.js';
+import { formatUnits, parseUnits } from '../../core/index.js';
+import useLoad from '../../api/useLoad.js';
+import { putRank, readRanks } from '../../api/network.js';
+import { formatDate } from '../../components/dates.js';
+import Spinner from '../../components/Spinner.jsx';
+import { toastError } from '../../toast.jsx';
+
+const asText = (rank) => ({ name: rank.name, threshold: formatUnits(rank.threshold, 6), bonus: formatUnits(rank.bonus, 18) });
+
+function RankRow({ rank, onSaved, isNew = false }) {
+  const { t } = useTranslation();
+  const [edit, setEdit] = useState(() => (rank ? asText(rank) : { name: '', threshold: '', bonus: '' }));
+  const [id, setId] = useState(rank?.id ?? '');
+  const [error, setError] = useState(null);
+  const [saving, setSaving] = useState(false);
+  const save = async (event) => {
+    event.preventDefault();
+    let body;
+    try {
+      body = { name: edit.name, threshold: parseUnits(edit.threshold.trim(), 6), bonus: parseUnits(edit.bonus.trim(), 18) };
+    } catch {
+      setError('validations-amount-msg');
+      return;
+    }
+    if (!/^[1-9][0-9]{0,8}$/.test(String(id))) {
+      setError('ranks-id-invalid');
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      const answer = await putRank(id, body);
+      toast.success(t('ranks-saved'), { toastId: `rank-${id}` });
+      onSaved(answer.ranks);
+      if (isNew) setEdit({ name: '', threshold: '', bonus: '' });
+    } catch (e) {
+      if (e?.code?.startsWith('ranks-')) setError(e.code);
+      else toastError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+  const field = (name, labelKey, props = {}) => (
+    <label className="rank-field">
+      <span>{t(labelKey)}</span>
+      <input value={edit[name]} onChange={(e) => setEdit({ ...edit, [name]: e.target.value })} aria-invalid={Boolean(error)} {...props} />
+    </label>
+  );
+  return (
+    <form className="rank-row" onSubmit={save} data-testid={isNew ? 'rank-new' : `rank-${rank.id}`}>
+      <label className="rank-field rank-id">
+        <span>{t('ranks-id')}</span>
+        {isNew ? <input value={id} onChange={(e) => setId(e.target.value)} inputMode="numeric" /> : <output>{rank.id}</output>}
+      </label>
+      {field('name', 'ranks-name', { maxLength: 40 })}
+      {field('threshold', 'ranks-threshold', { inputMode: 'decimal' })}
+      {field('bonus', 'ranks-bonus', { inputMode: 'decimal' })}
+      <button type="submit" className="button small" disabled={saving} aria-busy={saving}>{t(isNew ? 'ranks-add' : 'ranks-save')}</button>
+      <p className="field-error" role="alert">{error ? t(error) : ''}</p>
+    </form>
+  );
+}
+
+export default function Ranks() {
+  const { t, i18n } = useTranslation();
+  const [saved, setSaved] = useState(0);
+  const { data, error } = useLoad(readRanks, [saved]);
+  return (
+    <section className="page admin-page ranks-page">
+      <h1>{t('admin-menu-ranks')}</h1>
+      <p className="muted">{t('ranks-help', { product: settings.product })}</p>
+      {error && <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>}
+      {!data ? !error && <Spinner /> : (
+        <>
+          <div className="summary-box">
+            {data.ranks.map((rank) => <RankRow key={`${rank.id}:${rank.name}:${rank.threshold}:${rank.bonus}`} rank={rank} onSaved={() => setSaved((n) => n + 1)} />)}
+            <h2>{t('ranks-new')}</h2>
+            <RankRow isNew onSaved={() => setSaved((n) => n + 1)} />
+          </div>
+          <div className="summary-box">
+            <h2>{t('ranks-audit')}</h2>
+            {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
+              <ul className="plain-list" data-testid="ranks-audit">
+                {data.audit.map((a, i) => (
+                  <li key={i}>
+                    {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · #{a.item}{' '}
+                    {a.before ? t('ranks-audit-changed', { before: `${a.before.name} ${formatUnits(a.before.threshold, 6)} USDT / ${formatUnits(a.before.bonus, 18)} ${settings.product}`, after: `${a.after.name} ${formatUnits(a.after.threshold, 6)} USDT / ${formatUnits(a.after.bonus, 18)} ${settings.product}` })
+                      : t('ranks-audit-added', { after: `${a.after.name} ${formatUnits(a.after.threshold, 6)} USDT / ${formatUnits(a.after.bonus, 18)} ${settings.product}` })}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

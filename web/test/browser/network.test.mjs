@@ -1,0 +1,176 @@
+// The referral network as members use it (issue 13), in headless Chromium against a server on
+// its own anvil chain (contracts by `lvlx chain deploy`, whose claim signer is this server's key)
+// through the injected EIP-1193 wallet: the sponsor copies their link and buys the activation
+// node; a new member registers through the link and buys LVLX (the sponsor's wallet as the
+// on-chain referrer); the sponsor's /afiliates shows the commission without a reload; the
+// sponsor claims it with the 6-digit code from the outbox, the wallet submits the voucher, and
+// the claim shows paid. Admins edit a rank and see the node.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { injectWallet } from './wallet.mjs';
+import { checksumAddress, commissions, formatLvlx } from '../../src/core/index.js';
+
+const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
+const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+const LVLX = 10n ** 18n;
+const NINA = { email: 'nina@example.com', password: 'Nina#Passw0rd' };
+
+let server;
+let browser;
+let accounts;
+before(async () => {
+  server = await startServer({ chain: true });
+  browser = await launchBrowser();
+  accounts = (await server.anvil.rpc('eth_accounts')).result.map(checksumAddress);
+  server.giveWallet(DEMO_USER.email, accounts[1]);
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function memberPage(account, wallet, route, { viewport = { width: 1280, height: 900 }, language, fresh = false } = {}) {
+  const storage = await server.storageFor(account, { fresh });
+  if (language) storage.language = language;
+  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await injectWallet(page, server.anvil, { account: wallet });
+  await page.goto(route);
+  await settled(page);
+  return page;
+}
+
+async function connect(page, dict = en) {
+  const button = page.getByRole('button', { name: dict['wallet-connect'] });
+  await button.click();
+  await button.waitFor({ state: 'detached' });
+}
+
+const confirmed = (page, testId = 'tx-status') =>
+  page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
+
+test('link → registration → purchase → the sponsor with a node sees the commission live → claims it with the mailed code', async () => {
+  // The sponsor's link: copied whole, with a QR code; no node yet, so the network says so.
+  const sponsor = await memberPage(DEMO_USER, accounts[1], '/afiliates');
+  const url = await sponsor.getByTestId('referral-url').innerText();
+  assert.equal(url, `${server.url}/register/referred/${server.userReferral}`);
+  await sponsor.getByRole('button', { name: en['network-link-copy'] }).click();
+  await sponsor.locator('.Toastify__toast--success', { hasText: en['copied-link'] }).waitFor();
+  assert.equal(await sponsor.evaluate(() => navigator.clipboard.readText()), url);
+  const qr = sponsor.getByRole('img', { name: en['network-link-qr'] });
+  assert.ok((await qr.evaluate((img) => img.naturalWidth)) > 100, 'the QR code is drawn');
+  await sponsor.getByTestId('level-1').getByText(en['table-empty']).waitFor();
+  await sponsor.getByText(en['network-no-node']).waitFor();
+
+  // The node: its price from the contract, approve + buy, active once indexed.
+  const node = await memberPage(DEMO_USER, accounts[1], '/activation-node');
+  await node.getByTestId('node-price').waitFor();
+  assert.equal(await node.getByTestId('node-price').innerText(), '50.00 USDT');
+  await connect(node);
+  await node.getByRole('button', { name: en['node-buy'] }).click();
+  await confirmed(node);
+  await node.getByTestId('node-status').getByText(/Active since/).waitFor({ timeout: 20_000 });
+  await node.context().close();
+  await sponsor.getByTestId('level-1').getByText(en['table-empty-network']).waitFor({ timeout: 20_000 });
+
+  // A new member registers through the link.
+  const visitor = await openPage(browser, server.url, { cookies: consent });
+  await visitor.goto(url);
+  await settled(visitor);
+  for (const [f, v] of [['names', 'Nina'], ['lastnames', 'Rocha Alves'], ['email', NINA.email], ['emailC', NINA.email], ['cel', '+351 912 345 679']]) await visitor.fill(`#field-${f}`, v);
+  await visitor.click('button[type=submit]');
+  await visitor.fill('#field-password', NINA.password);
+  await visitor.fill('#field-passwordC', NINA.password);
+  await visitor.click('button[type=submit]');
+  await visitor.waitForSelector('#field-code');
+  await visitor.fill('#field-code', server.codeFor(NINA.email));
+  await visitor.waitForURL('**/dashboard');
+  await visitor.context().close();
+  const [[sponsorId]] = server.sql(`SELECT referrer_id FROM users WHERE email = '${NINA.email}'`);
+  const [[demoId]] = server.sql(`SELECT id FROM users WHERE email = '${DEMO_USER.email}'`);
+  assert.equal(sponsorId, demoId, 'the link set the sponsor');
+  await sponsor.getByTestId('level-1').getByText('Nina Rocha Alves').waitFor({ timeout: 20_000 }).catch(async () => {
+    await sponsor.reload(); // joining is not a chain event: the list shows it on the next load
+    await sponsor.getByTestId('level-1').getByText('Nina Rocha Alves').waitFor();
+  });
+
+  // She buys 1000 USDT of LVLX with her wallet; the sale records the sponsor's wallet as referrer.
+  server.giveWallet(NINA.email, accounts[2]);
+  const buyer = await memberPage(NINA, accounts[2], '/tokenLVLX', { fresh: true });
+  await connect(buyer);
+  await buyer.getByLabel(en['buy-pay']).fill('1000');
+  await buyer.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
+  await confirmed(buyer);
+  await buyer.context().close();
+
+  // The sponsor's page moves by itself: 8 % of 10,000 LVLX at level 1, exactly the core's figure.
+  const bought = 10_000n * LVLX;
+  const [paid] = commissions(bought.toString(), [800, 400, 200, 100, 50, 50], [true]);
+  assert.equal(paid.amount, (800n * LVLX).toString());
+  const totals = sponsor.getByTestId('level-1-totals');
+  await totals.getByText(`${formatLvlx(paid.amount)} LVLX`).waitFor({ timeout: 20_000 });
+  assert.match(await totals.innerText(), /1000\.00 USDT/);
+  const [[referrer]] = server.sql(`SELECT referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL`);
+  assert.equal(referrer, accounts[1], 'the sponsor\'s wallet is the on-chain referrer');
+  assert.deepEqual(sponsor.errors, []);
+
+  // 1000 USDT of network volume reaches Bronze (100 LVLX, once): 900 LVLX to claim.
+  const ranks = await memberPage(DEMO_USER, accounts[1], '/rank-bonus');
+  await ranks.getByTestId('rank-name').getByText(en['rank-bronze']).waitFor();
+  assert.match(await ranks.getByTestId('rank-missing').innerText(), /4000\.00 USDT/);
+  assert.equal(await ranks.getByTestId('claimable').innerText(), '900.00 LVLX');
+  await connect(ranks);
+  await ranks.getByRole('button', { name: en['claims-claim'] }).click();
+  await ranks.locator('#field-claimCode').waitFor();
+  await ranks.fill('#field-claimCode', server.codeFor(DEMO_USER.email, 6));
+  await confirmed(ranks, 'claim-status');
+  await ranks.getByTestId('paid-claims').getByText('900.00 LVLX').waitFor({ timeout: 20_000 });
+  assert.equal(await ranks.getByTestId('claims-total').innerText(), '900.00 LVLX');
+  assert.equal(await ranks.getByTestId('claimable').innerText(), '0.00 LVLX');
+  assert.deepEqual(ranks.errors, []);
+  await ranks.context().close();
+  await sponsor.context().close();
+});
+
+test('admins edit a rank (audited) and see the node sold; members read it in Spanish at phone width', async () => {
+  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  await admin.goto('/admin/ranks');
+  await settled(admin);
+  const silver = admin.getByTestId('rank-2');
+  await silver.waitFor();
+  await silver.getByLabel(en['ranks-bonus']).fill('650');
+  await silver.getByRole('button', { name: en['ranks-save'] }).click();
+  await admin.getByTestId('ranks-audit').getByText(/650 LVLX/).waitFor();
+  // A threshold another rank has is refused beside the row, in words.
+  await silver.getByLabel(en['ranks-threshold']).fill('1000');
+  await silver.getByRole('button', { name: en['ranks-save'] }).click();
+  await silver.getByText(en['ranks-threshold-invalid']).waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'admin-ranks.png'), fullPage: true });
+  await admin.goto('/admin/activation-node');
+  await settled(admin);
+  await admin.getByTestId('nodes-summary').getByText('50.00 USDT').waitFor();
+  assert.equal(await admin.locator('.rdt_TableRow').count(), 1);
+  // The dev chain's owner account writes new terms on chain; the page reads them back.
+  await admin.getByLabel(en['nodes-price']).fill('75');
+  await admin.getByRole('button', { name: en['ranks-save'] }).click();
+  await admin.locator('.Toastify__toast--success', { hasText: en['nodes-terms-saved'] }).waitFor();
+  await admin.getByText(/price 75 USDT/).waitFor();
+  assert.deepEqual(admin.errors, []);
+  await admin.context().close();
+
+  for (const route of ['/afiliates', '/rank-bonus', '/activation-node', '/dashboard']) {
+    const page = await memberPage(DEMO_USER, accounts[1], route, { language: 'es', viewport: { width: 390, height: 844 } });
+    await page.locator('h1').waitFor();
+    await page.waitForTimeout(300);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 390, `${route}: no sideways scroll (${wide}px)`);
+    await page.screenshot({ path: join(SHOTS, `member${route.replace('/', '-')}-es-390.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  assert.ok(es['network-link-title']);
+});
