@@ -153,6 +153,16 @@ fn write(
         r.get(0)
     })?;
 
+    // The demo member (when `lvlx demo` created it) sponsors the roots of the seeded trees, so
+    // the demo's own network is the seeded one.
+    let demo_sponsor: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM users WHERE email = ?1",
+            [crate::cli::accounts::DEMO_USER.0],
+            |r| r.get(0),
+        )
+        .ok();
+
     // Members, in registration order.
     let mut times: Vec<i64> = (0..plan.users)
         .map(|_| END_MS - rng.gen_range(0..YEARS_MS))
@@ -183,8 +193,11 @@ fn write(
                 DOMAINS[i % DOMAINS.len()]
             );
             // Referral trees: most members were brought by an earlier one.
-            let referrer =
-                (i > 0 && rng.gen_bool(0.9)).then(|| first_id + rng.gen_range(0..i) as i64);
+            let referrer = if i > 0 && rng.gen_bool(0.9) {
+                Some(first_id + rng.gen_range(0..i) as i64)
+            } else {
+                demo_sponsor
+            };
             let has_wallet = rng.gen_bool(0.85);
             let wallet = has_wallet.then(|| format!("0x{}", hex(rng, 20)));
             let phone = format!("+34 6{:08}", rng.gen_range(0..100_000_000));
