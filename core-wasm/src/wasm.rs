@@ -235,7 +235,7 @@ fn query_from(query: JsValue) -> Result<admin::Query, JsError> {
 }
 
 /// An admin table held in columns: the ICO ledger, the users, or one side of a staking screen,
-/// made by `loadIcoRows`, `loadUserRows` or `loadStakeRows`. Every table answers the same calls
+/// made by `loadIcoRows`, `loadUserRows`, `loadNodeRows` or `loadStakeRows`. Every table answers the same calls
 /// (`lvlx_core::admin::engine::Table`).
 #[wasm_bindgen]
 pub struct AdminRows(Box<dyn admin::engine::Table>);
@@ -251,6 +251,13 @@ pub fn load_ico_rows(bytes: &[u8], product: &str) -> Result<AdminRows, JsError> 
 #[wasm_bindgen(js_name = loadUserRows)]
 pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
     let table = admin::users::UserTable::load(bytes).map_err(js_error)?;
+    Ok(AdminRows(Box::new(table)))
+}
+
+/// `loadNodeRows(arrowBytes)`: the activation nodes sold.
+#[wasm_bindgen(js_name = loadNodeRows)]
+pub fn load_node_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
+    let table = admin::nodes::NodeTable::load(bytes).map_err(js_error)?;
     Ok(AdminRows(Box::new(table)))
 }
 

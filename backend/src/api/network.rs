@@ -295,14 +295,38 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         )
         .map(reply);
 
-    // GET /api/v1/activation-nodes — admin: every node (member, wallet, date, USDT paid), and
-    // the node's price and sale flag from the chain (null when it does not answer).
-    let nodes = warp::path!("activation-nodes")
+    // GET /api/v1/activation-nodes/rows — admin: every node (member, wallet, date, USDT paid,
+    // transaction) in activation order, as the Arrow stream the core's table engine loads.
+    let node_rows = warp::path!("activation-nodes" / "rows")
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(|_: Authed, app: App| async move {
             let nodes = app.store.read(stored::nodes).await.map_err(Error::from)?;
+            let rows: Vec<lvlx_core::admin::nodes::Node> = nodes
+                .into_iter()
+                .map(|n| lvlx_core::admin::nodes::Node {
+                    created_at: n.created_at,
+                    names: n.names.unwrap_or_default(),
+                    email: n.email.unwrap_or_default(),
+                    wallet: n.wallet,
+                    usdt_paid: n.usdt_paid,
+                    tx_hash: n.tx_hash,
+                })
+                .collect();
+            let bytes = lvlx_core::admin::nodes::encode(&rows)
+                .map_err(|e| Error::Internal(e.to_string()))?;
+            super::statistics::arrow(bytes)
+        })
+        .map(reply);
+
+    // GET /api/v1/activation-nodes — admin: the node's price and sale flag from the chain (null
+    // when it does not answer), whether the owner's step is this server's, and the changes.
+    let nodes = warp::path!("activation-nodes")
+        .and(warp::get())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .then(|_: Authed, app: App| async move {
             let terms = node_terms(&app).await.ok();
             let audit = app
                 .store
@@ -310,7 +334,6 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .await
                 .map_err(Error::from)?;
             ok(&json!({
-                "nodes": nodes,
                 "audit": audit,
                 "terms": terms.map(|t| json!({ "price": t.price.to_string(), "onSale": t.on_sale })),
                 "ownerStep": app.config.chain.as_ref().is_none_or(|c| c.owner.is_empty()),
@@ -381,6 +404,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(ranks)
         .unify()
         .or(put_rank)
+        .unify()
+        .or(node_rows)
         .unify()
         .or(nodes)
         .unify()

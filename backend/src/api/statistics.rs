@@ -64,7 +64,7 @@ fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
     (range.0.unwrap_or(now), range.1.unwrap_or(now))
 }
 
-fn arrow(bytes: Vec<u8>) -> Answer {
+pub(crate) fn arrow(bytes: Vec<u8>) -> Answer {
     Ok(warp::reply::with_header(bytes, CONTENT_TYPE, ARROW_STREAM).into_response())
 }
 

@@ -9,6 +9,7 @@
 pub mod columns;
 pub mod engine;
 pub mod ico;
+pub mod nodes;
 pub mod series;
 pub mod stakes;
 pub mod users;

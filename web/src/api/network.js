@@ -1,5 +1,5 @@
 // The referral network (issue 13): the member's network, claims, and the admins' ranks and nodes.
-import { api } from './client.js';
+import { api, apiBytes } from './client.js';
 
 /** {userCodeLink, wallet, activationNode, levels, userRankData, ranks, bonuses, rewards, claims, pendingClaims, claimable, node}. */
 export const readNetwork = (signal) => api('network', { signal });
@@ -13,4 +13,6 @@ export const confirmClaim = (attempt, claimCode) => api('claims/confirm', { meth
 export const readRanks = (signal) => api('ranks', { signal });
 export const putRank = (id, rank) => api(`ranks/${id}`, { method: 'PUT', body: rank });
 export const readNodes = (signal) => api('activation-nodes', { signal });
+/** Every node sold, as the Arrow stream the core's table engine loads. */
+export const nodeRows = (signal) => apiBytes('activation-nodes/rows', { signal });
 export const putNodeTerms = (terms) => api('activation-node', { method: 'PUT', body: terms });

@@ -14,11 +14,13 @@ function NetworkGlance({ data }) {
   const { t, i18n } = useTranslation();
   const rank = data.userRankData.rank;
   const key = rank ? `rank-${rank.name.toLowerCase()}` : 'rank-none';
+  // Known rank names are translated; a rank an admin names later shows as written.
+  const name = !rank || i18n.exists(key) ? t(key) : rank.name;
   return (
     <div className="summary-box" data-testid="network-glance">
       <h2>{t('network-glance')}</h2>
       <dl className="wallet-facts">
-        <dt>{t('rank-current')}</dt><dd>{i18n.exists(key) ? t(key) : rank.name}</dd>
+        <dt>{t('rank-current')}</dt><dd>{name}</dd>
         <dt>{t('claims-claimable')}</dt><dd translate="no">{formatLvlx(data.claimable)} {settings.product}</dd>
         <dt>{t('node-status-title')}</dt><dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
       </dl>

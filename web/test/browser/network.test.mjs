@@ -154,6 +154,16 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   await settled(admin);
   await admin.getByTestId('nodes-summary').getByText('50.00 USDT').waitFor();
   assert.equal(await admin.locator('.rdt_TableRow').count(), 1);
+  assert.match(await admin.locator('.rdt_TableRow').innerText(), /Demo[\s\S]*50\.00 USDT/);
+  // The core's engine: a search that keeps nothing says so; CSV holds the node exactly.
+  await admin.getByLabel(en['nodes-search']).fill('nobody-here');
+  await admin.getByText(en['table-no-results']).waitFor();
+  await admin.getByRole('button', { name: en['filter-clear'] }).click();
+  await admin.locator('.rdt_TableRow').waitFor();
+  const download = admin.waitForEvent('download');
+  await admin.getByRole('button', { name: en['table-export-csv'] }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8');
+  assert.match(csv, /^n,names,email,wallet,createdAt,usdtPaid,txHash\n1,.*demo@lvlx\.local,0x[0-9a-fA-F]{40},.*,50,0x[0-9a-f]{64}\n$/);
   // The dev chain's owner account writes new terms on chain; the page reads them back.
   await admin.getByLabel(en['nodes-price']).fill('75');
   await admin.getByRole('button', { name: en['ranks-save'] }).click();

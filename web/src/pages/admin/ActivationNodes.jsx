@@ -1,18 +1,20 @@
-// admin/activation-node: every node sold (member, wallet, date, USDT paid) with totals, and the
-// node's terms as the contract holds them (price, on sale), which an admin changes here: on the
+// admin/activation-node: every node sold (member, wallet, date, USDT paid, transaction) in the
+// core's table engine (date range, search, sort, totals, CSV), and the node's terms as the
+// contract holds them (price, on sale), which an admin changes here: on the
 // development chain the server sends the owner's transaction; in production the owner signs
 // with their own key and the page says so. Each change is audited (listed, newest first).
-import { useMemo, useState } from 'react';
-import DataTable from 'react-data-table-component';
-import 'react-data-table-component/css';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { formatUnits, formatUsdt, parseUnits, shortWallet, sumUnits, truncateEmail } from '../../core/index.js';
+import { formatUnits, formatUsdt, loadNodeRows, parseUnits, truncateEmail } from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
-import { putNodeTerms, readNodes } from '../../api/network.js';
+import { nodeRows, putNodeTerms, readNodes } from '../../api/network.js';
+import { useCoreTable } from '../../components/useCoreTable.js';
+import CoreDataTable from '../../components/CoreDataTable.jsx';
+import { CsvButton } from '../../components/Exports.jsx';
+import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
-import Spinner from '../../components/Spinner.jsx';
 import TxLink from '../../components/TxLink.jsx';
 import { formatDate } from '../../components/dates.js';
 import { toastError } from '../../toast.jsx';
@@ -63,57 +65,56 @@ function Terms({ terms, ownerStep, onSaved }) {
   );
 }
 
+function summaryItems(s) {
+  return [
+    ['nodes-count', s.nodes],
+    ['nodes-linked', s.linked],
+    ['nodes-paid-total', `${formatUsdt(s.usdtPaid)} USDT`],
+  ];
+}
+
 export default function ActivationNodes() {
   const { t, i18n } = useTranslation();
   const [saved, setSaved] = useState(0);
-  const [search, setSearch] = useState('');
   const { data, error } = useLoad(readNodes, [saved]);
-  const shown = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    const rows = data?.nodes ?? [];
-    return needle ? rows.filter((n) => [n.email, n.names, n.wallet].some((v) => v?.toLowerCase().includes(needle))) : rows;
-  }, [data, search]);
+  const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
+  const table = useCoreTable(rows);
   const columns = [
-    { name: t('table-n'), cell: (_, i) => i + 1, width: '70px' },
-    { name: t('table-email'), cell: (n) => (n.email ? <Copyable value={n.email} shown={truncateEmail(n.email)} toastKey="copied-email" /> : <span className="muted">{t('nodes-unlinked')}</span>), minWidth: '220px' },
-    { name: t('users-wallet'), cell: (n) => <Copyable value={n.wallet} shown={shortWallet(n.wallet)} toastKey="copied-wallet" /> },
-    { name: t('nodes-date'), cell: (n) => <span translate="no">{formatDate(n.createdAt, i18n.language)}</span> },
-    { name: t('nodes-paid'), cell: (n) => <span translate="no">{formatUsdt(n.usdtPaid)} USDT</span>, right: true },
-    { name: t('tx-hash'), cell: (n) => <TxLink hash={n.txHash} /> },
+    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => (r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>) },
+    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    { id: 'wallet', label: t('users-wallet'), cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
+    { id: 'createdAt', label: t('nodes-date'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    { id: 'usdtPaid', label: t('nodes-paid'), sortable: true, cell: (r) => <span translate="no">{r.usdtPaidText} USDT</span> },
+    { id: 'tx', label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
+  const narrowed = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-activation-node')}</h1>
       {error && <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>}
-      {!data ? !error && <Spinner /> : (
-        <>
-          <SummaryBox titleKey="summary-general" testId="nodes-summary" items={[
-            ['nodes-count', shown.length],
-            ['nodes-paid-total', `${formatUsdt(sumUnits(shown.map((n) => n.usdtPaid)))} USDT`],
-          ]} />
-          {data.terms ? <Terms key={`${data.terms.price}:${data.terms.onSale}`} terms={data.terms} ownerStep={data.ownerStep} onSaved={() => setSaved((n) => n + 1)} />
-            : <p className="notice error" role="alert">{t('error-chain-unavailable')}</p>}
-          <div className="table-tools">
-            <div className="search-box">
-              <label htmlFor="nodes-search">{t('nodes-search')}</label>
-              <input id="nodes-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
-            </div>
-          </div>
-          <div className="data-table">
-            <DataTable columns={columns} data={shown} keyField="wallet" colorMode="dark" pagination paginationPerPage={25}
-              noDataComponent={<p className="table-empty">{t(search ? 'table-no-results' : 'nodes-none')}</p>} />
-          </div>
-          <div className="summary-box">
-            <h2>{t('ranks-audit')}</h2>
-            {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
-              <ul className="plain-list">
-                {data.audit.map((a, i) => (
-                  <li key={i}>{formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · {t('nodes-audit', { price: formatUnits(a.after.price, 6), sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale') })}</li>
-                ))}
-              </ul>
-            )}
-          </div>
-        </>
+      {data && (data.terms
+        ? <Terms key={`${data.terms.price}:${data.terms.onSale}`} terms={data.terms} ownerStep={data.ownerStep} onSaved={() => setSaved((n) => n + 1)} />
+        : <p className="notice error" role="alert">{t('error-chain-unavailable')}</p>)}
+      <div className="table-tools">
+        <DateRange table={table} labelKey="nodes-date" />
+        <SearchBox table={table} labelKey="nodes-search" />
+        <CsvButton table={table} name="activation-nodes" />
+      </div>
+      {/* All nodes' totals, or the kept ones' when a filter narrows the list. */}
+      {table.answer && <SummaryBox titleKey={narrowed ? 'summary-filtered' : 'summary-general'} items={summaryItems(table.answer.summary)} testId="nodes-summary" />}
+      <CoreDataTable columns={columns} table={table} label={t('admin-menu-activation-node')} />
+      {data && (
+        <div className="summary-box">
+          <h2>{t('ranks-audit')}</h2>
+          {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
+            <ul className="plain-list">
+              {data.audit.map((a, i) => (
+                <li key={i}>{formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · {t('nodes-audit', { price: formatUnits(a.after.price, 6), sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale') })}</li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
     </section>
   );
