@@ -10,7 +10,6 @@
 //!
 //!   cargo bench -p lvlx-backend --bench network
 
-#[allow(dead_code)]
 #[path = "../tests/common/mod.rs"]
 mod common;
 

@@ -154,6 +154,7 @@ impl NodeTable {
         self.frame.times(CREATED_AT).unwrap_or(&[])
     }
 
+    #[allow(clippy::needless_range_loop)] // rows index three columns at once
     pub fn query(&mut self, query: &Query) -> Result<&Summary, TableError> {
         let (from, to) = date_slice(self.frame.times(CREATED_AT)?, query)?;
         let paid = self.frame.amounts(PAID)?;
