@@ -704,3 +704,36 @@ async fn rank_edits_are_checked_audited_and_never_retroactive() {
         .execute("UPDATE admin_audit SET after = '{}'", []);
     assert!(tampered.is_err(), "the audit is append-only");
 }
+
+#[tokio::test]
+async fn the_sponsor_tree_cannot_loop() {
+    // By construction a sponsor registers first (registration names an existing account's
+    // code and the sponsor is never changed), so no cycle can form; a database edited by hand
+    // into one is refused, not walked forever.
+    let w = common::world().await;
+    let (a, b): (i64, i64) = w.sql(|c| {
+        for (email, code) in [("a@loop.test", "a".repeat(32)), ("b@loop.test", "b".repeat(32))] {
+            c.execute(
+                "INSERT INTO users (email, names, lastnames, password_hash, referral_code, created_at) VALUES (?1, 'L', 'Oop', 'x', ?2, 1)",
+                rusqlite::params![email, code],
+            )?;
+        }
+        let id = |e: &str| c.query_row("SELECT id FROM users WHERE email = ?1", [e], |r| r.get::<_, i64>(0));
+        Ok((id("a@loop.test")?, id("b@loop.test")?))
+    });
+    let up = |user| {
+        let store = w.app.store.clone();
+        async move {
+            store
+                .read(move |c| {
+                    lvlx_backend::store::network::upline(c, lvlx_backend::user::UserId(user))
+                })
+                .await
+        }
+    };
+    assert_eq!(up(a).await.unwrap(), vec![]);
+    w.sql(|c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", [b, a]));
+    assert_eq!(up(a).await.unwrap(), vec![lvlx_backend::user::UserId(b)]);
+    w.sql(|c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", [a, b]));
+    assert!(up(a).await.is_err(), "a loop is reported as corrupt");
+}
