@@ -33,6 +33,10 @@ pub struct Config {
     pub captcha_difficulty: u32,
     /// Logins, registrations and recoveries allowed per minute from one IP address.
     pub auth_per_minute: u32,
+    /// Live-channel sockets one IP address may hold before they authenticate, and all addresses
+    /// together (each must authenticate within 5 s).
+    pub ws_unauthenticated_per_ip: u32,
+    pub ws_unauthenticated_total: u32,
     /// Sender of the platform's mail.
     pub mail_from: String,
     /// SMTP relay. Without it every message is written to `data_dir/outbox` as an .eml file.
@@ -167,6 +171,8 @@ impl Default for Config {
             jwt_secret: None,
             captcha_difficulty: 18,
             auth_per_minute: 10,
+            ws_unauthenticated_per_ip: 20,
+            ws_unauthenticated_total: 1000,
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,
             secret_pass_key: "lvlx-secret-key-transport".into(),

@@ -48,6 +48,8 @@ pub struct App {
     pub mailer: mail::Mailer,
     pub auth_limit: limits::PerIp,
     pub code_limit: limits::PerIp,
+    /// Unauthenticated live-channel sockets, per IP and in all.
+    pub sockets: limits::SocketGate,
     /// Signs claim vouchers (its key never leaves the process).
     pub claim_signer: network::signer::ClaimSigner,
     /// Live pushes to open pages (indexed purchases).
@@ -86,11 +88,30 @@ impl App {
             // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
             code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
             hub: live::Hub::default(),
+            sockets: limits::SocketGate::new(
+                config.ws_unauthenticated_per_ip,
+                config.ws_unauthenticated_total,
+            ),
             claim_signer,
             config: Arc::new(config),
             store,
         })
     }
+}
+
+/// A listening socket on `addr` whose connections have Nagle's algorithm off (Linux hands the
+/// listener's TCP_NODELAY to every accepted socket): an answer whose head and body leave in two
+/// writes otherwise waits for the client's delayed ACK, 40 ms.
+pub fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.set_nodelay(true)?;
+    socket.bind(addr)?;
+    socket.listen(1024)
 }
 
 /// Milliseconds since the epoch, UTC: the only clock read of the server's rules.

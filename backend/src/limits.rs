@@ -2,9 +2,10 @@
 //! Per-account limits (failed logins, code sends) live in the database, so they hold across
 //! instances.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
@@ -39,9 +40,99 @@ impl PerIp {
     }
 }
 
+/// Live-channel sockets that have not authenticated yet, counted per IP address and in all: a
+/// socket is admitted only under both caps, and counts until its first message authenticates
+/// it (or it closes). One address cannot hold the server's sockets while nobody has signed in.
+#[derive(Clone)]
+pub struct SocketGate {
+    inner: Arc<Mutex<Pending>>,
+    per_ip: u32,
+    total: u32,
+}
+
+#[derive(Default)]
+struct Pending {
+    per_ip: HashMap<IpAddr, u32>,
+    total: u32,
+}
+
+/// A socket admitted while unauthenticated; dropping it gives its place back.
+pub struct Admitted {
+    gate: SocketGate,
+    ip: IpAddr,
+}
+
+impl SocketGate {
+    pub fn new(per_ip: u32, total: u32) -> SocketGate {
+        SocketGate {
+            inner: Arc::new(Mutex::new(Pending::default())),
+            per_ip: per_ip.max(1),
+            total: total.max(1),
+        }
+    }
+
+    /// A place for a new unauthenticated socket from `ip`, if both caps allow it.
+    pub fn admit(&self, ip: Option<IpAddr>) -> Option<Admitted> {
+        let ip = ip.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        let mut pending = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let from_ip = pending.per_ip.get(&ip).copied().unwrap_or(0);
+        if from_ip >= self.per_ip || pending.total >= self.total {
+            return None;
+        }
+        pending.per_ip.insert(ip, from_ip + 1);
+        pending.total += 1;
+        Some(Admitted {
+            gate: self.clone(),
+            ip,
+        })
+    }
+
+    /// Unauthenticated sockets open now (from `ip`, and in all).
+    pub fn pending(&self, ip: IpAddr) -> (u32, u32) {
+        let pending = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        (pending.per_ip.get(&ip).copied().unwrap_or(0), pending.total)
+    }
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut pending = self.gate.inner.lock().unwrap_or_else(|e| e.into_inner());
+        pending.total = pending.total.saturating_sub(1);
+        if let Some(n) = pending.per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                pending.per_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Raises this process's soft open-file limit to the hard limit (each socket is a file); answers
+/// the limit in effect.
+pub fn raise_open_files() -> std::io::Result<u64> {
+    rlimit::increase_nofile_limit(u64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unauthenticated_sockets_are_capped_per_address_and_in_all() {
+        let gate = SocketGate::new(2, 3);
+        let (a, b) = (
+            Some(IpAddr::from([10, 0, 0, 1])),
+            Some(IpAddr::from([10, 0, 0, 2])),
+        );
+        let first = gate.admit(a).unwrap();
+        let _second = gate.admit(a).unwrap();
+        assert!(gate.admit(a).is_none(), "two from one address");
+        let _third = gate.admit(b).unwrap();
+        assert!(gate.admit(b).is_none(), "three in all");
+        drop(first);
+        assert_eq!(gate.pending(IpAddr::from([10, 0, 0, 1])), (1, 2));
+        assert!(gate.admit(a).is_some(), "a place given back is taken again");
+    }
 
     #[test]
     fn the_eleventh_request_in_a_minute_waits() {

@@ -1,6 +1,8 @@
 //! GET /api/v1/ws — the live channel (issue 5). A browser cannot put a bearer token on a
 //! WebSocket handshake, so the first message authenticates: `{"type":"auth","token":…}` within
-//! 10 s. Then the server sends `{"type":"ready"}` and every push the viewer may see (their own
+//! 5 s. Until then a socket counts against its address's and the server's caps of
+//! unauthenticated sockets (`ws_unauthenticated_per_ip`, `…_total`); an upgrade beyond them is
+//! answered 429 with `Connection: close`, so its connection does not stay open either. Then the server sends `{"type":"ready"}` and every push the viewer may see (their own
 //! purchases; all of them for an admin), and closes when the session ends or is revoked.
 //! Anything else the page sends is ignored; messages over 4 KB end the connection.
 
@@ -17,7 +19,7 @@ use warp::{Filter, Reply};
 use crate::session::{self, Authed};
 use crate::App;
 
-const AUTH_WITHIN: Duration = Duration::from_secs(10);
+const AUTH_WITHIN: Duration = Duration::from_secs(5);
 /// How often an open channel checks its session is still live (logout, expiry).
 const RECHECK: Duration = Duration::from_secs(60);
 
@@ -30,10 +32,21 @@ enum Hello {
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("ws")
         .and(warp::ws())
-        .map(move |ws: Ws| {
+        .and(warp::addr::remote())
+        .map(move |ws: Ws, peer: Option<std::net::SocketAddr>| {
+            let Some(admitted) = app.sockets.admit(peer.map(|p| p.ip())) else {
+                let mut refused = super::error::respond(crate::error::Error::RateLimited {
+                    retry_after_secs: AUTH_WITHIN.as_secs(),
+                });
+                refused.headers_mut().insert(
+                    warp::http::header::CONNECTION,
+                    warp::http::HeaderValue::from_static("close"),
+                );
+                return refused;
+            };
             let app = app.clone();
             ws.max_message_size(4096)
-                .on_upgrade(move |socket| serve(app, socket))
+                .on_upgrade(move |socket| serve(app, socket, admitted))
                 .into_response()
         })
         .boxed()
@@ -54,10 +67,13 @@ async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
     session::authenticate(app, &token).await.ok()
 }
 
-async fn serve(app: App, mut socket: WebSocket) {
+async fn serve(app: App, mut socket: WebSocket, admitted: crate::limits::Admitted) {
     // Subscribe before authenticating, so nothing recorded meanwhile is missed.
     let mut pushes = app.hub.subscribe();
-    let Some(who) = authenticate(&app, &mut socket).await else {
+    let who = authenticate(&app, &mut socket).await;
+    // Authenticated or not, it no longer waits: its place goes back.
+    drop(admitted);
+    let Some(who) = who else {
         let _ = send(
             &mut socket,
             json!({"type": "error", "code": "error-unauthorized"}),

@@ -36,7 +36,11 @@ pub const MAX_JSON_BODY: u64 = 16 * 1024;
 pub type Answer = Result<warp::reply::Response, crate::error::Error>;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    let v1 = health::routes(app.clone())
+    // The live channel first: an upgrade storm is answered (or refused) without trying every
+    // other route first.
+    let v1 = live::routes(app.clone())
+        .or(health::routes(app.clone()))
+        .unify()
         .or(settings::routes(app.clone()))
         .unify()
         .or(captcha::routes(app.clone()))
@@ -61,9 +65,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(staking::routes(app.clone()))
         .unify()
-        .or(network::routes(app.clone()))
-        .unify()
-        .or(live::routes(app))
+        .or(network::routes(app))
         .unify()
         .boxed();
     warp::path("api")

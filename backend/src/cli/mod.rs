@@ -445,7 +445,7 @@ fn serve(config: Config) -> ExitCode {
         if !config.web_dir.join("index.html").exists() {
             tracing::warn!(web_dir = %config.web_dir.display(), "web app not built; run the README's run command");
         }
-        let listener = match tokio::net::TcpListener::bind(config.bind).await {
+        let listener = match crate::listen(config.bind) {
             Ok(l) => l,
             Err(e) => {
                 tracing::error!(bind = %config.bind, error = %e, "cannot listen");
@@ -462,6 +462,11 @@ fn serve(config: Config) -> ExitCode {
             }
         };
         crate::chain::indexer::Indexer::spawn(&app);
+        // Every socket is an open file: take all the host allows (often 1,024 by default).
+        match crate::limits::raise_open_files() {
+            Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
+            Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+        }
         // Said only once nothing of the start-up can fail: the run command and the browser
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");

@@ -1,0 +1,195 @@
+//! Idle live-channel sockets cannot lock members out (issue 15): the server on a real loopback
+//! port; 3,000 WebSocket upgrades from one address while none authenticates. The address gets
+//! its cap of pending sockets (the rest are answered 429 and their connections closed), another
+//! address still connects, a member signs in, loads a page and opens an authenticated channel
+//! normally, and the idle ones are closed after the 5 s authentication window.
+
+mod common;
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+const STORM: usize = 3_000;
+
+async fn connect(server: SocketAddr, from: IpAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let stream = socket.connect(server).await.unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream
+}
+
+/// The response head of one request on `stream`, and its status.
+async fn head(stream: &mut TcpStream) -> (u16, String) {
+    let mut bytes = Vec::new();
+    let mut byte = [0u8; 1];
+    while !bytes.ends_with(b"\r\n\r\n") {
+        if stream.read(&mut byte).await.unwrap() == 0 {
+            break;
+        }
+        bytes.push(byte[0]);
+    }
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+async fn upgrade(server: SocketAddr, from: IpAddr) -> (u16, String, TcpStream) {
+    let mut stream = connect(server, from).await;
+    stream
+        .write_all(
+            b"GET /api/v1/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+              Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        )
+        .await
+        .unwrap();
+    let (status, text) = head(&mut stream).await;
+    (status, text, stream)
+}
+
+/// One masked client text frame.
+fn frame(text: &str) -> Vec<u8> {
+    let payload = text.as_bytes();
+    let mut out = vec![0x81];
+    match payload.len() {
+        n if n < 126 => out.push(0x80 | n as u8),
+        n => {
+            out.push(0x80 | 126);
+            out.extend((n as u16).to_be_bytes());
+        }
+    }
+    let mask = [0x12, 0x34, 0x56, 0x78];
+    out.extend(mask);
+    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    out
+}
+
+/// The next server text frame (unmasked, short).
+async fn message(stream: &mut TcpStream) -> String {
+    let mut head = [0u8; 2];
+    stream.read_exact(&mut head).await.unwrap();
+    let len = match head[1] & 0x7f {
+        126 => {
+            let mut n = [0u8; 2];
+            stream.read_exact(&mut n).await.unwrap();
+            u16::from_be_bytes(n) as usize
+        }
+        n => n as usize,
+    };
+    let mut payload = vec![0u8; len];
+    stream.read_exact(&mut payload).await.unwrap();
+    String::from_utf8(payload).unwrap()
+}
+
+async fn get(server: SocketAddr, path: &str, token: Option<&str>) -> (u16, Duration) {
+    let started = Instant::now();
+    let mut stream = connect(server, IpAddr::from([127, 0, 0, 4])).await;
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}Connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let (status, _) = head(&mut stream).await;
+    (status, started.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn idle_sockets_from_one_address_do_not_lock_members_out() {
+    let w = common::world().await;
+    let (token, _) = w.login("demo@lvlx.local", "Demo#2026x").await;
+    // As `lvlx serve` serves: the routes on a listener of its own.
+    let listener = lvlx_backend::listen("127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = listener.local_addr().unwrap();
+    tokio::spawn(
+        warp::serve(lvlx_backend::routes(w.app.clone()))
+            .incoming(listener)
+            .run(),
+    );
+    let per_ip = w.app.config.ws_unauthenticated_per_ip as usize;
+    let (_, before) = get(server, "/api/v1/health", None).await;
+
+    let attacker = IpAddr::from([127, 0, 0, 1]);
+    let started = Instant::now();
+    // In waves of 250 at once (a wave bigger than the listen backlog only measures the kernel).
+    let mut answers = Vec::new();
+    for _ in 0..STORM / 250 {
+        let wave: Vec<_> = (0..250)
+            .map(|_| tokio::spawn(upgrade(server, attacker)))
+            .collect();
+        for t in wave {
+            answers.push(t.await.unwrap());
+        }
+    }
+    let mut held = Vec::new();
+    let mut refused = Vec::new();
+    for (status, text, stream) in answers {
+        match status {
+            101 => held.push(stream),
+            429 => {
+                assert!(
+                    text.to_ascii_lowercase().contains("connection: close"),
+                    "{text}"
+                );
+                refused.push(stream);
+            }
+            other => panic!("unexpected status {other}: {text}"),
+        }
+    }
+    let storm = started.elapsed();
+    println!(
+        "{STORM} upgrades from one address in {storm:?}: {} admitted, {} refused",
+        held.len(),
+        refused.len()
+    );
+    assert!(
+        storm < Duration::from_secs(5),
+        "the storm fits the authentication window"
+    );
+    assert_eq!((held.len(), refused.len()), (per_ip, STORM - per_ip));
+    assert_eq!(w.app.sockets.pending(attacker).0 as usize, per_ip);
+    // The server closes a refused connection: it keeps no socket for it.
+    for mut stream in refused.drain(..) {
+        let mut rest = Vec::new();
+        let closed =
+            tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await;
+        assert!(
+            closed.is_ok(),
+            "the refused connection is closed by the server"
+        );
+    }
+
+    // Everyone else is served as before.
+    let (status, health) = get(server, "/api/v1/health", None).await;
+    assert_eq!(status, 200);
+    println!("GET health: {before:?} before the storm, {health:?} during it");
+    assert!(health < Duration::from_secs(1));
+    let (status, _) = get(server, "/api/v1/network", Some(&token)).await;
+    assert_eq!(status, 200, "a member loads a page");
+    let (status, _, mut member) = upgrade(server, IpAddr::from([127, 0, 0, 3])).await;
+    assert_eq!(status, 101, "another address opens the live channel");
+    member
+        .write_all(&frame(&format!(r#"{{"type":"auth","token":"{token}"}}"#)))
+        .await
+        .unwrap();
+    assert_eq!(message(&mut member).await, r#"{"type":"ready"}"#);
+
+    // The idle ones are dropped once the authentication window passes; their places come back.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    for mut stream in held.drain(..) {
+        let mut rest = Vec::new();
+        let closed =
+            tokio::time::timeout(Duration::from_secs(1), stream.read_to_end(&mut rest)).await;
+        assert!(closed.is_ok(), "an idle socket is closed after the window");
+    }
+    assert_eq!(w.app.sockets.pending(attacker), (0, 0));
+    let (status, _, _) = upgrade(server, attacker).await;
+    assert_eq!(status, 101, "the address may connect again");
+}
