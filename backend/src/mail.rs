@@ -22,7 +22,8 @@ enum Delivery {
 pub struct Mailer {
     from: Mailbox,
     transport: Delivery,
-    texts: HashMap<String, HashMap<String, String>>,
+    /// Every language's texts, shared: the app (and so the mailer) is cloned per request.
+    texts: std::sync::Arc<HashMap<String, HashMap<String, String>>>,
     product: String,
 }
 
@@ -72,7 +73,7 @@ impl Mailer {
         Ok(Mailer {
             from,
             transport,
-            texts: load_texts(&config.locales_dir)?,
+            texts: std::sync::Arc::new(load_texts(&config.locales_dir)?),
             product: config.product.clone(),
         })
     }
