@@ -511,6 +511,14 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     catch_up(&indexer).await;
     assert_eq!(figures(&w), got, "a second pass changes nothing");
 
+    // The dashboard's card: the same figures without the downline.
+    let glance = w
+        .call("GET", "/api/v1/network/glance", Some(&token), None)
+        .await;
+    assert_eq!(glance.body["claimable"], s.rewards[0]);
+    assert_eq!(glance.body["userRankData"]["volume"], s.volume[0]);
+    assert!(glance.body.get("levels").is_none());
+
     // The demo member's page: its figures, the levels with totals.
     let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.body);

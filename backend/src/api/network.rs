@@ -94,6 +94,18 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         })
         .map(reply);
 
+    // GET /api/v1/network/glance — the dashboard's card: {userCodeLink, activationNode,
+    // userRankData, claimable}, without the downline.
+    let glance = warp::path!("network" / "glance")
+        .and(warp::get())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
+            let user = who.user.clone();
+            ok(&app.store.read(move |c| glue::glance(c, &user)).await?)
+        })
+        .map(reply);
+
     // GET /api/v1/network/sponsor — {wallet}: the sponsor's linked wallet (null when none), which
     // the token page passes to the sale as the purchase's referrer.
     let sponsor = warp::path!("network" / "sponsor")
@@ -395,6 +407,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply);
 
     overview
+        .or(glance)
+        .unify()
         .or(sponsor)
         .unify()
         .or(request)

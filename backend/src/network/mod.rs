@@ -230,7 +230,21 @@ pub fn claimable(c: Conn, user: &User) -> Result<(Units, Units), Error> {
     Ok((rewards.saturating_sub(paid), rewards))
 }
 
-/// /afiliates, /rank-bonus and the dashboard's network card: the referral code, the node, the
+/// The dashboard's network card: the referral code, the node, rank standing and what is
+/// claimable — without walking the downline.
+pub fn glance(c: Conn, user: &User) -> Result<Value, Error> {
+    let (volume, _, achieved) = stored::figures(c, user.id)?;
+    let ranks = stored::ranks(c)?;
+    let (claimable, _) = claimable(c, user)?;
+    Ok(json!({
+        "userCodeLink": user.referral_code,
+        "activationNode": stored::node_of(c, user.id)?.map(|(at, _, _, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })),
+        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
+        "claimable": claimable.to_string(),
+    }))
+}
+
+/// /afiliates and /rank-bonus: the referral code, the node, the
 /// downline by level with totals, rank standing and bonuses, rewards, claims and what is
 /// claimable.
 pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error> {

@@ -3,6 +3,8 @@ import { api, apiBytes } from './client.js';
 
 /** {userCodeLink, wallet, activationNode, levels, userRankData, ranks, bonuses, rewards, claims, pendingClaims, claimable, node}. */
 export const readNetwork = (signal) => api('network', { signal });
+/** The dashboard's card: {userCodeLink, activationNode, userRankData, claimable}. */
+export const readGlance = (signal) => api('network/glance', { signal });
 /** {wallet}: the sponsor's linked wallet, the purchase's on-chain referrer (null without one). */
 export const readSponsor = (signal) => api('network/sponsor', { signal });
 /** Mails a 6-digit claimCode for a claim of everything claimable → {attempt, amount}. */

@@ -8,7 +8,9 @@ import { formatLvlx } from '../core/index.js';
 import ContentBlock, { useContent } from '../components/ContentBlock.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
-import useNetwork from '../network/useNetwork.js';
+import useLoad from '../api/useLoad.js';
+import { readGlance } from '../api/network.js';
+import { useLiveVersion } from '../live.js';
 
 function NetworkGlance({ data }) {
   const { t, i18n } = useTranslation();
@@ -32,7 +34,9 @@ function NetworkGlance({ data }) {
 export default function Dashboard() {
   const { t } = useTranslation();
   const { block } = useContent('dashboard-notice');
-  const network = useNetwork();
+  // The card's figures only (the downline is /afiliates'), refreshed when they move.
+  const version = useLiveVersion('network', 300);
+  const network = useLoad(version === null ? null : readGlance, [version]);
   return (
     <section className="page">
       <h1>{t('menu-dashboard')}</h1>

@@ -175,6 +175,7 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   for (const route of ['/afiliates', '/rank-bonus', '/activation-node', '/dashboard']) {
     const page = await memberPage(DEMO_USER, accounts[1], route, { language: 'es', viewport: { width: 390, height: 844 } });
     await page.locator('h1').waitFor();
+    if (route === '/dashboard') await page.getByTestId('network-glance').getByText(es['rank-bronze']).waitFor();
     await page.waitForTimeout(300);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= 390, `${route}: no sideways scroll (${wide}px)`);
