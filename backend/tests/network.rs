@@ -546,41 +546,21 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let attempt = asked.body["attempt"].as_str().unwrap().to_string();
     let code = w.last_code_of(DEMO_USER.0, 6);
     let wrong = if code == "111111" { "222222" } else { "111111" };
-    let bad = w
-        .call(
-            "POST",
-            "/api/v1/claims/confirm",
-            Some(&token),
-            Some(json!({"attempt": attempt, "claimCode": wrong})),
-        )
-        .await;
+    let confirm = |code: String| {
+        let (w, token, attempt) = (&w, token.clone(), attempt.clone());
+        async move {
+            let body = json!({"attempt": attempt, "claimCode": code});
+            w.call("POST", "/api/v1/claims/confirm", Some(&token), Some(body))
+                .await
+        }
+    };
+    let bad = confirm(wrong.to_string()).await;
     assert_eq!(bad.body["code"], "error-code");
-    let short = w
-        .call(
-            "POST",
-            "/api/v1/claims/confirm",
-            Some(&token),
-            Some(json!({"attempt": attempt, "claimCode": "1234"})),
-        )
-        .await;
+    let short = confirm("1234".to_string()).await;
     assert_eq!(short.body["code"], "validations-claim-code-msg");
-    let voucher = w
-        .call(
-            "POST",
-            "/api/v1/claims/confirm",
-            Some(&token),
-            Some(json!({"attempt": attempt, "claimCode": code})),
-        )
-        .await;
+    let voucher = confirm(code.clone()).await;
     assert_eq!(voucher.status, StatusCode::OK, "{}", voucher.body);
-    let again = w
-        .call(
-            "POST",
-            "/api/v1/claims/confirm",
-            Some(&token),
-            Some(json!({"attempt": attempt, "claimCode": code})),
-        )
-        .await;
+    let again = confirm(code.clone()).await;
     assert_eq!(
         again.body["code"], "error-code",
         "a code confirms one claim once"
