@@ -198,8 +198,16 @@ impl Config {
     fn figment(file: PathBuf) -> Figment {
         Figment::from(Serialized::defaults(Config::default()))
             .merge(Toml::file(file))
-            // LVLX_CONFIG names the file; LVLX_ADMIN_PASSWORD feeds `lvlx admin create`.
-            .merge(Env::prefixed("LVLX_").ignore(&["CONFIG", "ADMIN_PASSWORD"]))
+            // Not configuration: LVLX_CONFIG names the file; LVLX_ADMIN_PASSWORD feeds `lvlx admin
+            // create`, LVLX_SECRET_VALUE and _PASSPHRASE `lvlx secret set`; LVLX_ANVIL_PORT is
+            // the run command's development chain port.
+            .merge(Env::prefixed("LVLX_").ignore(&[
+                "CONFIG",
+                "ADMIN_PASSWORD",
+                "SECRET_VALUE",
+                "SECRET_PASSPHRASE",
+                "ANVIL_PORT",
+            ]))
     }
 }
 
@@ -232,6 +240,26 @@ mod tests {
             );
             let printed = serde_json::to_string(&config).unwrap() + &format!("{config:?}");
             assert!(!printed.contains("very-secret"), "{printed}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_commands_own_variables_are_not_configuration() {
+        figment::Jail::expect_with(|jail| {
+            for name in [
+                "ANVIL_PORT",
+                "ADMIN_PASSWORD",
+                "SECRET_VALUE",
+                "SECRET_PASSPHRASE",
+            ] {
+                jail.set_env(format!("LVLX_{name}"), "x");
+            }
+            Config::figment("none.toml".into()).extract::<Config>()?;
+            jail.set_env("LVLX_NOT_A_KEY", "x");
+            assert!(Config::figment("none.toml".into())
+                .extract::<Config>()
+                .is_err());
             Ok(())
         });
     }
