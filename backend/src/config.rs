@@ -19,6 +19,9 @@ pub struct Config {
     pub web_dir: PathBuf,
     /// Translation files, served at /locales/{lng}/{lng}.json.
     pub locales_dir: PathBuf,
+    /// The FAQ guide's screenshots, per language (`{lng}/wallet-1.jpg` …), served at /guides
+    /// (`scripts/guide-screenshots.sh` makes them from the running app).
+    pub guides_dir: PathBuf,
     /// Where /, /home, /faqs and /register send the browser. The default is the landing page
     /// this server serves itself, so a fresh install works offline.
     pub landing_url: String,
@@ -54,6 +57,74 @@ pub struct Config {
     /// generated into `data_dir/claim.key` (mode 0600) on first start. Its address must be the
     /// ClaimDistributor's signer (`lvlx chain deploy` registers it on the development chain).
     pub claim_signing_key: Option<Secret>,
+    /// Claims above this many LVLX (a decimal, e.g. "10000") need an approved identity
+    /// (issue 14); absent = no threshold.
+    pub kyc_claim_threshold: Option<String>,
+    /// The identity-verification provider (Persona). Without it members read that verification
+    /// is not open yet; admins can still set a status.
+    pub kyc: Option<Kyc>,
+    /// The card payment provider's crypto on-ramp (Stripe). Without it the token page points to
+    /// the FAQ's two on-ramp providers.
+    pub card: Option<Card>,
+    /// FAQ videos: FAQ entry (faqs1 … faqs7) → the video provider's id (YouTube).
+    pub faq_videos: std::collections::BTreeMap<String, String>,
+    /// Key of the video provider's metadata API (YouTube Data API v3). Without it the FAQ shows
+    /// its videos as plain links. Never sent to the browser.
+    pub video_api_key: Option<Secret>,
+    /// The video metadata API's base URL.
+    pub video_api_url: String,
+}
+
+/// Persona: hosted verification flow and signed webhooks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kyc {
+    /// The webhook's secret (Persona's `wbhsec_…`).
+    pub webhook_secret: Secret,
+    /// The inquiry template members verify with (`itmpl_…`).
+    pub template_id: String,
+    /// The Persona environment (`env_…`); empty for the template's default.
+    #[serde(default)]
+    pub environment_id: String,
+    /// The hosted flow members are sent to.
+    #[serde(default = "default_kyc_flow_url")]
+    pub flow_url: String,
+    /// Oldest a signed webhook may be, in seconds (replays after that are refused).
+    #[serde(default = "default_webhook_tolerance")]
+    pub tolerance_secs: u64,
+}
+
+fn default_kyc_flow_url() -> String {
+    "https://withpersona.com/verify".into()
+}
+
+fn default_webhook_tolerance() -> u64 {
+    300
+}
+
+/// Stripe's crypto on-ramp.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    /// The publishable key (`pk_…`), public: the page names the provider's account with it.
+    pub publishable_key: String,
+    /// The secret key (`sk_…`) the server creates sessions with. Never sent to the browser.
+    pub secret_key: Secret,
+    /// The API's base URL.
+    #[serde(default = "default_card_api_url")]
+    pub api_url: String,
+    /// What the session buys on Polygon. Stripe's on-ramp lists USDC (not USDT) on Polygon;
+    /// set "usdt" when the provider offers it.
+    #[serde(default = "default_card_currency")]
+    pub destination_currency: String,
+}
+
+fn default_card_api_url() -> String {
+    "https://api.stripe.com".into()
+}
+
+fn default_card_currency() -> String {
+    "usdc".into()
 }
 
 fn default_reserve_weeks() -> u64 {
@@ -165,6 +236,7 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             web_dir: PathBuf::from("web/dist"),
             locales_dir: PathBuf::from("locales"),
+            guides_dir: PathBuf::from("web/guides"),
             landing_url: "/landing".into(),
             product: "LVLX".into(),
             log: "info".into(),
@@ -179,6 +251,12 @@ impl Default for Config {
             chain: None,
             commission_levels_bps: lvlx_core::network::DEFAULT_LEVELS_BPS.to_vec(),
             claim_signing_key: None,
+            kyc_claim_threshold: Some("10000".into()),
+            kyc: None,
+            card: None,
+            faq_videos: Default::default(),
+            video_api_key: None,
+            video_api_url: "https://www.googleapis.com/youtube/v3".into(),
         }
     }
 }

@@ -14,10 +14,13 @@ pub mod code;
 pub mod config;
 pub mod crypto;
 pub mod error;
+pub mod faq;
+pub mod kyc;
 pub mod limits;
 pub mod live;
 pub mod mail;
 pub mod network;
+pub mod onramp;
 pub mod password;
 pub mod secret;
 pub mod session;
@@ -54,6 +57,10 @@ pub struct App {
     pub claim_signer: network::signer::ClaimSigner,
     /// Live pushes to open pages (indexed purchases).
     pub hub: live::Hub,
+    /// Claims above this many LVLX base units need an approved identity (None = never).
+    pub kyc_threshold: Option<lvlx_core::amount::Units>,
+    /// The video provider's metadata, cached (FAQ).
+    pub videos: faq::VideoCache,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +71,8 @@ pub enum StartError {
     Mail(#[from] mail::MailSetupError),
     #[error("commission_levels_bps: {0}")]
     Levels(#[from] lvlx_core::network::NetworkError),
+    #[error("{0}")]
+    Config(String),
 }
 
 impl App {
@@ -79,7 +88,10 @@ impl App {
             &config.data_dir,
         )?;
         let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
+        let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
         Ok(App {
+            kyc_threshold,
+            videos: faq::VideoCache::default(),
             keys: token::Keys::new(&secret),
             mac_key: Arc::new(mac_key),
             passwords: password::Passwords::new(),

@@ -22,6 +22,11 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
+    // The FAQ guide's screenshots (issue 14), per language.
+    let guides = warp::path("guides")
+        .and(read())
+        .and(warp::fs::dir(config.guides_dir.clone()))
+        .map(|file: warp::fs::File| revalidate(file.into_response()));
     let locales = warp::path("locales")
         .and(read())
         .and(warp::fs::dir(config.locales_dir.clone()))
@@ -58,6 +63,8 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .or(content)
         .unify()
         .or(locales)
+        .unify()
+        .or(guides)
         .unify()
         .or(landing)
         .unify()

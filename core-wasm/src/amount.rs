@@ -130,6 +130,55 @@ fn join(whole: Units, fraction: &str) -> String {
     }
 }
 
+/// How `language` writes a number: its digit-group and decimal marks, and the fewest digits a
+/// whole part needs before it is grouped (CLDR: Spanish leaves four-digit numbers whole, "1000,50";
+/// English and Portuguese group them, "1,000.50" and "1.000,50").
+fn number_marks(language: &str) -> (char, char, usize) {
+    match language {
+        "es" => ('.', ',', 5),
+        "pt" => ('.', ',', 4),
+        _ => (',', '.', 4),
+    }
+}
+
+/// A plain decimal ("8855540174.38", "-12", "300") as `language` writes it: en
+/// "8,855,540,174.38", es and pt "8.855.540.174,38". Digits are never changed, only marks added,
+/// so the exact value survives; text that is not a plain decimal comes back as it was.
+pub fn localize(plain: &str, language: &str) -> String {
+    let (sign, unsigned) = match plain.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", plain),
+    };
+    let (whole, fraction) = match unsigned.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (unsigned, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || fraction.is_some_and(|f| !digits(f)) {
+        return plain.to_string();
+    }
+    let (group, decimal, min_grouped) = number_marks(language);
+    let mut out = String::with_capacity(plain.len() + whole.len() / 3 + 1);
+    out.push_str(sign);
+    for (i, c) in whole.chars().enumerate() {
+        let left = whole.len() - i;
+        if i > 0 && left % 3 == 0 && whole.len() >= min_grouped {
+            out.push(group);
+        }
+        out.push(c);
+    }
+    if let Some(fraction) = fraction {
+        out.push(decimal);
+        out.push_str(fraction);
+    }
+    out
+}
+
+/// [`format_token`] as `language` writes it.
+pub fn format_token_in(units: Units, token: &str, language: &str) -> String {
+    localize(&format_token(units, token), language)
+}
+
 /// Price rule of SPEC §1: the USDT value of an LVLX amount is LVLX / 10, in USDT base units,
 /// rounded half up to the USDT unit.
 pub fn lvlx_to_usdt_units(lvlx: Units) -> Units {

@@ -11,6 +11,7 @@ pub fn all() -> Vec<&'static str> {
     keys.extend(crate::staking::StakingError::KEYS);
     keys.extend(crate::sale::PlanError::KEYS);
     keys.extend(crate::network::NetworkError::KEYS);
+    keys.extend(crate::kyc::KEYS);
     keys.extend([
         "buy-amount-too-large",
         "error-date-malformed",

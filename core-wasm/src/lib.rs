@@ -13,6 +13,7 @@ pub mod date;
 pub mod display;
 pub mod guard;
 pub mod keys;
+pub mod kyc;
 pub mod ledger;
 pub mod network;
 pub mod sale;

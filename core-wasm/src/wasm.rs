@@ -464,6 +464,23 @@ pub fn format_token(base_units: &str, token: &str) -> Result<String, JsError> {
     ))
 }
 
+/// `localizeNumber(plain, language)`: a plain decimal with the language's digit grouping and
+/// decimal mark (en 1,234.5; es 1234,5 and 12.345,5; pt 1.234,5); other text unchanged.
+#[wasm_bindgen(js_name = localizeNumber)]
+pub fn localize_number(plain: &str, language: &str) -> String {
+    amount::localize(plain, language)
+}
+
+/// `formatTokenIn(baseUnits, token, language)`: [`format_token`] as the language writes it.
+#[wasm_bindgen(js_name = formatTokenIn)]
+pub fn format_token_in(base_units: &str, token: &str, language: &str) -> Result<String, JsError> {
+    Ok(amount::format_token_in(
+        amount::parse_base(base_units).map_err(js_error)?,
+        token,
+        language,
+    ))
+}
+
 /// `languages()`: the interface's languages, the default first.
 #[wasm_bindgen(js_name = languages)]
 pub fn languages() -> Vec<String> {

@@ -101,7 +101,27 @@ for b,d,dg in [("1555",3,2),("1554",3,2),("1500000",6,2),("0",18,2),("9999999999
     FX.append(case([b,d,dg], ffix(b,d,dg)))
 SU=[case([["1","2","3"]],"6"),case([[]],"0"),case([["170141183460469231731687303715884105728","170141183460469231731687303715884105727"]],"340282366920938463463374607431768211455"),
     case([["170141183460469231731687303715884105728","170141183460469231731687303715884105728"]],{"error":True}),case([["1","x"]],{"error":True})]
-dump("amounts.json", {"lvlxToUsdt": L, "formatUnits": F, "parseUnits": PU, "formatFixed": FX, "sumUnits": SU})
+# Digit grouping per language (CLDR: es groups from five whole digits, en and pt from four),
+# built on Python's own "," grouping: a second implementation, not a port of the Rust one.
+def loc(plain, lang):
+    sign, rest = ("-", plain[1:]) if plain.startswith("-") else ("", plain)
+    whole, _, frac = rest.partition(".")
+    if not whole.isdigit() or (("." in rest) and not frac.isdigit()):
+        return plain
+    grouped = f"{int(whole):,}" if not (lang == "es" and len(whole) < 5) else whole
+    grouped = grouped.rjust(len(whole), "0") if whole.startswith("0") and len(whole) > 1 else grouped
+    if lang in ("es", "pt"):
+        grouped = grouped.replace(",", ".")
+    return sign + grouped + (("," if lang in ("es", "pt") else ".") + frac if "." in rest else "")
+LN=[]
+for t in ["0","1","12","123","1234","12345","123456","1234567","8855540174.38","1000.5","9999.99","10000.00","-1234567.891","0.000001","340282366920938463463.374607431768211455","",".5","1.","1,5","abc","1e9","12 345","-"]:
+    for lang in ["en","es","pt"]:
+        LN.append(case([t,lang], loc(t,lang)))
+FT=[]
+for b,tok in [("8855540174380000000000000000","LVLX"),("1234567890","USDT"),("999","USDT"),("1000000000","USDT"),("5000","USDT")]:
+    for lang in ["en","es","pt"]:
+        FT.append(case([b,tok,lang], loc(ffix(b, 6 if tok=="USDT" else 18, 2), lang)))
+dump("amounts.json", {"lvlxToUsdt": L, "formatUnits": F, "parseUnits": PU, "formatFixed": FX, "sumUnits": SU, "localizeNumber": LN, "formatTokenIn": FT})
 
 # ---------- dates ----------
 NT=[case([0],0),case([1],1000),case([99999999999],99999999999000),case([100000000000],100000000000),case([1700000000],1700000000000),case([1700000000000],1700000000000)]
@@ -278,9 +298,11 @@ for i in range(40):
                   "wallet": None if i % 4 == 0 else "0x" + "%040x" % rng.getrandbits(160),
                   "referred": rng.choice([0, 0, 1, 3, 12]), "lvlx": str(rng.choice([0, 10**18, 5*10**17 + 5*10**15, 10**27])),
                   "rewards": str(rng.choice([0, 0, 2*10**16, 7*10**18 + 1])), "rank": rng.choice(["None", "Bronze", "Silver"])})
+    users[-1]["id"] = 100 + 3 * i
+    users[-1]["kyc"] = ["none", "pending", "approved", "none", "rejected"][i * 7 % 5]
 def users_answer(q):
     off = q.get("offsetMinutes", 0); s = q.get("start"); e = q.get("end"); needle = q.get("search", "").strip().lower()
-    kept = [i for i, u in enumerate(users) if (s is None or vday(u["createdAt"], off) >= s) and (e is None or vday(u["createdAt"], off) <= e) and (not needle or needle in u["names"].lower() or needle in u["email"].lower())]
+    kept = [i for i, u in enumerate(users) if (s is None or vday(u["createdAt"], off) >= s) and (e is None or vday(u["createdAt"], off) <= e) and (not needle or needle in u["names"].lower() or needle in u["email"].lower()) and (q.get("kyc") is None or u["kyc"] == q["kyc"])]
     lv = sum(int(users[i]["lvlx"]) for i in kept); rw = sum(int(users[i]["rewards"]) for i in kept)
     summary = {"totalUsers": len(kept), "totalUsersLVLX": str(lv), "totalUsersUSDT": usdt(str(lv)),
                "totalAddRewards": str(rw), "totalUSDTAddReward": usdt(str(rw)),
@@ -292,7 +314,7 @@ def users_answer(q):
         col, d = q["sort"]["column"], q["sort"]["direction"]
         txt = lambda v: ((v or "").lower(), v or "")
         key = {"names": lambda i: (txt(users[i]["names"]), i), "email": lambda i: (txt(users[i]["email"]), i),
-               "wallet": lambda i: (txt(users[i]["wallet"]), i), "rank": lambda i: (txt(users[i]["rank"]), i),
+               "wallet": lambda i: (txt(users[i]["wallet"]), i), "rank": lambda i: (txt(users[i]["rank"]), i), "kyc": lambda i: (txt(users[i]["kyc"]), i),
                "totalReferredMembers": lambda i: (users[i]["referred"], i), "totalLVLX": lambda i: (int(users[i]["lvlx"]), i),
                "totalUSDT": lambda i: (int(users[i]["lvlx"]), i), "addRewards": lambda i: (int(users[i]["rewards"]), i)}[col]
         order = sorted(kept, key=key)
@@ -301,6 +323,7 @@ def users_answer(q):
 USERQ = [{}, {"search": "JOSÉ"}, {"search": "user1"}, {"start": "2024-01-01", "end": "2024-01-10", "offsetMinutes": 60},
          {"start": "2024-01-01", "end": "2024-01-01", "offsetMinutes": -60}, {"sort": {"column": "totalLVLX", "direction": "desc"}},
          {"sort": {"column": "names", "direction": "asc"}, "search": "o"}, {"sort": {"column": "wallet", "direction": "asc"}},
-         {"sort": {"column": "totalReferredMembers", "direction": "desc"}}, {"sort": {"column": "rank", "direction": "desc"}, "start": "2024-01-15"}]
+         {"sort": {"column": "totalReferredMembers", "direction": "desc"}}, {"sort": {"column": "rank", "direction": "desc"}, "start": "2024-01-15"},
+         {"kyc": "approved"}, {"kyc": "none", "search": "o", "sort": {"column": "kyc", "direction": "asc"}}, {"sort": {"column": "kyc", "direction": "desc"}}]
 dump("tables.json", {"ico": {"rows": ico, "cases": [{"query": q, "expect": ico_answer(q)} for q in ICOQ]},
                      "users": {"rows": users, "cases": [{"query": q, "expect": users_answer(q)} for q in USERQ]}})

@@ -53,6 +53,8 @@ fn user_stream(rows: &Value) -> Vec<u8> {
             lvlx: units(&r["lvlx"]),
             rewards: units(&r["rewards"]),
             rank: r["rank"].as_str().unwrap().into(),
+            id: r["id"].as_u64().unwrap() as u32,
+            kyc: lvlx_core::kyc::KycStatus::parse(r["kyc"].as_str().unwrap()).unwrap(),
         })
         .collect();
     users::encode(&rows).unwrap()

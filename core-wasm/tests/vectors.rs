@@ -49,6 +49,11 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             let (decimals, digits) = (int(&a[1])? as u32, int(&a[2])? as u32);
             json!(amount::format_fixed(units, decimals, digits).map_err(err)?)
         }
+        "localizeNumber" => json!(amount::localize(s(&a[0]), s(&a[1]))),
+        "formatTokenIn" => {
+            let units = amount::parse_base(s(&a[0])).map_err(err)?;
+            json!(amount::format_token_in(units, s(&a[1]), s(&a[2])))
+        }
         "parseUnits" => {
             json!(amount::parse_units(s(&a[0]), int(&a[1])? as u32)
                 .map_err(err)?

@@ -4,12 +4,14 @@ import { initReactI18next } from 'react-i18next';
 import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { KEYS } from './session/storage.js';
+import { setDisplayLanguage } from './core/index.js';
 
 /** `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI. */
 export function initI18n({ product, languages }) {
   const keysOnly = new URLSearchParams(window.location.search).get('lng') === 'cimode';
   i18n.on('languageChanged', () => {
     document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
+    setDisplayLanguage(i18n.resolvedLanguage ?? 'en');
   });
   return i18n
     .use(HttpBackend)

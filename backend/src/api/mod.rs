@@ -9,8 +9,10 @@ pub mod auth;
 mod captcha;
 pub mod content;
 pub mod error;
+mod faq;
 mod health;
 pub mod images;
+mod kyc;
 mod keys;
 mod live;
 mod logins;
@@ -65,7 +67,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(staking::routes(app.clone()))
         .unify()
-        .or(network::routes(app))
+        .or(network::routes(app.clone()))
+        .unify()
+        .or(kyc::routes(app.clone()))
+        .unify()
+        .or(faq::routes(app))
         .unify()
         .boxed();
     warp::path("api")

@@ -138,6 +138,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
                 let key = app.mac_key.clone();
                 let user = who.user.clone();
+                let threshold = app.kyc_threshold;
                 let (attempt, amount, code) = app
                     .store
                     .write(move |c| {
@@ -146,6 +147,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                             if claimable == 0 {
                                 return Err(Error::NothingToClaim);
                             }
+                            crate::kyc::check_claim(tx, threshold, user.id, claimable)?;
                             let attempt = crypto::random_hex(16);
                             let code = code::create(
                                 tx,
@@ -198,6 +200,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 let terms = node_terms(&app).await?;
                 let key = app.mac_key.clone();
                 let user = who.user.id;
+                let threshold = app.kyc_threshold;
                 let attempt = body.attempt.clone();
                 let (id, wallet, cumulative) = app
                     .store
@@ -209,6 +212,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                             if claim.user != user || claim.status != "requested" {
                                 return Err(Error::Code);
                             }
+                            // An identity rejected since the request stops the voucher too.
+                            crate::kyc::check_claim(tx, threshold, user, claim.amount)?;
                             code::consume(
                                 tx,
                                 &key,

@@ -11,11 +11,14 @@
 
 pub mod captchas;
 pub mod codes;
+pub mod kyc;
 pub mod content;
 pub mod cursors;
+pub mod faq;
 pub mod ledger;
 pub mod lockouts;
 pub mod network;
+pub mod onramp;
 pub mod registrations;
 pub mod secrets;
 pub mod seed;
@@ -41,6 +44,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0005_chain_index.sql"),
     include_str!("../../migrations/0006_staking_positions.sql"),
     include_str!("../../migrations/0007_network.sql"),
+    include_str!("../../migrations/0008_kyc_faq_onramp.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

@@ -629,6 +629,7 @@ pub struct Requested {
     pub id: i64,
     pub user: UserId,
     pub wallet: String,
+    pub amount: Units,
     pub cumulative: Units,
     pub status: String,
 }
@@ -636,7 +637,7 @@ pub struct Requested {
 /// The claim bound to a code attempt.
 pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<Requested>> {
     c.0.query_row(
-        "SELECT id, user_id, wallet, cumulative, status FROM claims WHERE attempt = ?1",
+        "SELECT id, user_id, wallet, cumulative, status, amount FROM claims WHERE attempt = ?1",
         [attempt],
         |r| {
             Ok((
@@ -645,15 +646,17 @@ pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<Requested>> {
                 r.get(2)?,
                 r.get::<_, String>(3)?,
                 r.get(4)?,
+                r.get::<_, String>(5)?,
             ))
         },
     )
     .optional()?
-    .map(|(id, user, wallet, cumulative, status)| {
+    .map(|(id, user, wallet, cumulative, status, amount)| {
         Ok(Requested {
             id,
             user,
             wallet,
+            amount: units(&amount)?,
             cumulative: units(&cumulative)?,
             status,
         })

@@ -207,7 +207,8 @@ pub fn registration_range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
 }
 
 const ADMIN_ROW: &str = "SELECT u.created_at, u.names || ' ' || u.lastnames, u.email, u.wallet,
-    (SELECT COUNT(*) FROM users r WHERE r.referrer_id = u.id), u.lvlx_balance, u.add_rewards, u.rank
+    (SELECT COUNT(*) FROM users r WHERE r.referrer_id = u.id), u.lvlx_balance, u.add_rewards, u.rank,
+    u.id, u.kyc_status
     FROM users u";
 
 fn admin_row(r: &Row) -> Result<table::User> {
@@ -220,6 +221,9 @@ fn admin_row(r: &Row) -> Result<table::User> {
         lvlx: units_at(r, 5)?,
         rewards: units_at(r, 6)?,
         rank: r.get(7)?,
+        id: r.get(8)?,
+        kyc: lvlx_core::kyc::KycStatus::parse(&r.get::<_, String>(9)?)
+            .ok_or_else(|| StoreError::Corrupt("kyc_status".into()))?,
     })
 }
 

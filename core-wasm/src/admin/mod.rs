@@ -37,6 +37,8 @@ pub enum TableError {
     Overflow,
     #[error("unknown sort column {0}")]
     SortColumn(String),
+    #[error("unknown filter value {0}")]
+    Filter(String),
 }
 
 impl TableError {
@@ -63,6 +65,10 @@ pub struct Query {
     #[serde(default)]
     pub search: String,
     pub sort: Option<Sort>,
+    /// The users table's KYC filter ("none" | "pending" | "approved" | "rejected"); the other
+    /// tables have no KYC column and ignore it.
+    #[serde(default)]
+    pub kyc: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

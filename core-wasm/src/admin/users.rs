@@ -11,6 +11,7 @@ use super::series::{per_period, Series};
 use super::{needle, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
+use crate::kyc::KycStatus;
 use crate::LVLX_DECIMALS;
 
 pub const CREATED_AT: &str = "createdAt";
@@ -22,6 +23,8 @@ pub const LVLX: &str = "totalLVLX";
 pub const USDT: &str = "totalUSDT";
 pub const REWARDS: &str = "addRewards";
 pub const RANK: &str = "rank";
+pub const ID: &str = "id";
+pub const KYC: &str = "kyc";
 
 /// One user as the server writes it into the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +38,9 @@ pub struct User {
     pub lvlx: Units,
     pub rewards: Units,
     pub rank: String,
+    /// The account's id (what an admin's KYC change names).
+    pub id: u32,
+    pub kyc: KycStatus,
 }
 
 /// The server's side: the rows stream in registration order.
@@ -54,6 +60,8 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         write::amount(LVLX),
         write::amount(REWARDS),
         write::text(RANK, false),
+        write::count(ID),
+        write::text(KYC, false),
     ]);
     let mut created = Int64Builder::new();
     let mut names = StringBuilder::new();
@@ -63,6 +71,8 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
     let mut lvlx = Decimal128Builder::new().with_data_type(write::AMOUNT);
     let mut rewards = Decimal128Builder::new().with_data_type(write::AMOUNT);
     let mut rank = StringBuilder::new();
+    let mut id = UInt32Builder::new();
+    let mut kyc = StringBuilder::new();
     let units = |u: Units| i128::try_from(u).map_err(|_| TableError::Overflow);
     for row in rows {
         created.append_value(row.created_at);
@@ -73,6 +83,8 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         lvlx.append_value(units(row.lvlx)?);
         rewards.append_value(units(row.rewards)?);
         rank.append_value(&row.rank);
+        id.append_value(row.id);
+        kyc.append_value(row.kyc.as_str());
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(created.finish()),
@@ -83,6 +95,8 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         Arc::new(lvlx.finish()),
         Arc::new(rewards.finish()),
         Arc::new(rank.finish()),
+        Arc::new(id.finish()),
+        Arc::new(kyc.finish()),
     ];
     write::encode(&write::batch(schema, columns)?)
 }
@@ -171,6 +185,8 @@ pub struct Row {
     pub add_rewards: String,
     pub add_rewards_text: String,
     pub rank: String,
+    pub id: u32,
+    pub kyc: String,
 }
 
 /// One period of the registrations chart.
@@ -183,12 +199,13 @@ pub struct UserTable {
     frame: Frame,
     names_lower: Vec<String>,
     emails_lower: Vec<String>,
+    kyc: Vec<KycStatus>,
     engine: Engine,
     summary: Summary,
 }
 
-const SORTS: [&str; 9] = [
-    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK,
+const SORTS: [&str; 10] = [
+    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK, KYC,
 ];
 
 impl UserTable {
@@ -202,6 +219,12 @@ impl UserTable {
         frame.counts(REFERRED)?;
         frame.texts(WALLET)?;
         frame.texts(RANK)?;
+        frame.counts(ID)?;
+        let kyc = frame
+            .texts(KYC)?
+            .iter()
+            .map(|t| KycStatus::parse(t).ok_or_else(|| TableError::Column(KYC.into())))
+            .collect::<Result<Vec<_>, _>>()?;
         let lower = |name| -> Result<Vec<String>, TableError> {
             Ok(frame.texts(name)?.iter().map(str::to_lowercase).collect())
         };
@@ -210,6 +233,7 @@ impl UserTable {
             frame,
             names_lower,
             emails_lower,
+            kyc,
             engine: Engine::default(),
             summary: Summary::default(),
         };
@@ -239,9 +263,16 @@ impl UserTable {
         let lvlx = self.frame.amounts(LVLX)?;
         let rewards = self.frame.amounts(REWARDS)?;
         let needle = needle(&query.search);
+        let status = match query.kyc.as_deref() {
+            None => None,
+            Some(text) => Some(KycStatus::parse(text).ok_or_else(|| TableError::Filter(text.into()))?),
+        };
         let mut kept = Vec::new();
         let mut summary = SummaryBuilder::default();
         for row in from..to {
+            if status.is_some_and(|s| self.kyc[row] != s) {
+                continue;
+            }
             if let Some(needle) = &needle {
                 if !self.names_lower[row].contains(needle.as_str())
                     && !self.emails_lower[row].contains(needle.as_str())
@@ -340,6 +371,8 @@ impl UserTable {
             add_rewards: rewards.to_string(),
             add_rewards_text: amount::format_lvlx(rewards),
             rank: text(RANK),
+            id: frame.counts(ID).expect("checked at load")[row],
+            kyc: self.kyc[row].as_str().to_string(),
         }
     }
 
@@ -357,7 +390,7 @@ impl UserTable {
     pub fn csv(&self) -> String {
         let exact = |units| amount::format_units(units, LVLX_DECIMALS).expect("18 decimals");
         csv(
-            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank",
+            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank,kyc",
             self.engine.rows(),
             |out, row| {
                 let r = self.row(0, row);
@@ -378,6 +411,8 @@ impl UserTable {
                 out.push_str(&exact(rewards));
                 out.push(',');
                 super::csv_field(out, &r.rank);
+                out.push(',');
+                out.push_str(&r.kyc);
             },
         )
     }

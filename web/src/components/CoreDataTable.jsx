@@ -67,7 +67,9 @@ function SortHeader({ label, column, sort, onSort }) {
 }
 
 /**
- * `columns`: [{id, label, sortable, cell(row), width}]; `table`: what useCoreTable answers.
+ * `columns`: [{id, label, sortable, cell(row), width, numeric, date}]; `table`: what useCoreTable
+ * answers. `numeric` columns are right-aligned (amounts and counts, tabular figures); `date`
+ * columns never wrap.
  * `empty`: translation key of the empty state.
  */
 export default function CoreDataTable({ columns, table, empty = 'table-empty', label }) {
@@ -79,8 +81,9 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
     name: c.sortable ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
     cell: c.cell,
     width: c.width,
-    minWidth: c.minWidth,
-    wrap: true,
+    minWidth: c.minWidth ?? (c.date ? '120px' : undefined),
+    right: Boolean(c.numeric),
+    wrap: !c.date,
   }));
   return (
     <div className="data-table" aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>

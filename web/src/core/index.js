@@ -10,10 +10,20 @@ export const lvlxToUsdt = (baseUnits) => core.lvlxToUsdt(baseUnits);
 export const formatUnits = (baseUnits, decimals) => core.formatUnits(baseUnits, decimals);
 export const formatFixed = (baseUnits, decimals, digits) => core.formatFixed(baseUnits, decimals, digits);
 export const parseUnits = (text, decimals) => core.parseUnits(text, decimals);
-/** An amount as the interface shows it: 2 decimals in the token's own decimals (USDT 6, else 18). */
-export const formatToken = (baseUnits, token) => core.formatToken(baseUnits, token);
-export const formatLvlx = (baseUnits) => core.formatToken(baseUnits, 'LVLX');
-export const formatUsdt = (baseUnits) => core.formatToken(baseUnits, 'USDT');
+
+// The language amounts are shown in (digit grouping, decimal mark); i18n.js keeps it current.
+let displayLanguage = 'en';
+export const setDisplayLanguage = (language) => {
+  displayLanguage = language;
+};
+/** A plain decimal ("8855540174.38") as the page's language writes it (en 8,855,540,174.38; es/pt 8.855.540.174,38). */
+export const localizeNumber = (plain, language = displayLanguage) => core.localizeNumber(String(plain), language);
+/** An amount as the interface shows it: 2 decimals in the token's own decimals (USDT 6, else 18), in the page's language. */
+export const formatToken = (baseUnits, token, language = displayLanguage) => core.formatTokenIn(baseUnits, token, language);
+export const formatLvlx = (baseUnits, language) => formatToken(baseUnits, 'LVLX', language);
+export const formatUsdt = (baseUnits, language) => formatToken(baseUnits, 'USDT', language);
+/** formatTokenIn(baseUnits, token, language), as the vectors call it. */
+export const formatTokenIn = (baseUnits, token, language) => core.formatTokenIn(baseUnits, token, language);
 /** The token's decimals: 6 for USDT, 18 for the product and MATIC. */
 export const tokenDecimals = (token) => core.tokenDecimals(token);
 /** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */

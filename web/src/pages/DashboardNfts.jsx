@@ -6,7 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import DateField from '../components/DateField.jsx';
-import { calendarDate, calldata, dayInRange, decodeUint, formatLvlx, formatUsdt, lvlxToUsdt, nftCost, stakingQuote, validateAmount, viewerOffsetMinutes } from '../core/index.js';
+import { localizeNumber, calendarDate, calldata, dayInRange, decodeUint, formatLvlx, formatUsdt, lvlxToUsdt, nftCost, stakingQuote, validateAmount, viewerOffsetMinutes } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
@@ -37,7 +37,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         <dt>{t('staking-rate')}</dt>
         <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
         <dt>{t('nft-reward-each', { product })}</dt>
-        <dd translate="no">{formatLvlx(nft.rewardPerNft)} {product} <span className="muted">≈ {lvlxToUsdt(nft.rewardPerNft)} USDT</span></dd>
+        <dd translate="no">{formatLvlx(nft.rewardPerNft)} {product} <span className="muted">≈ {localizeNumber(lvlxToUsdt(nft.rewardPerNft))} USDT</span></dd>
         <dt>{t('nft-held')}</dt>
         <dd translate="no" data-testid="nft-held">{held}</dd>
       </dl>

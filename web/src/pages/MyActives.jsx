@@ -9,7 +9,7 @@ import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
 import { readActives } from '../api/wallet.js';
 import useLoad from '../api/useLoad.js';
-import { formatLvlx, formatToken, formatUsdt, ledgerOperation, lvlxToUsdt } from '../core/index.js';
+import { formatLvlx, formatToken, formatUsdt, ledgerOperation, localizeNumber, lvlxToUsdt } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
@@ -39,7 +39,7 @@ export default function MyActives() {
         <h2>{t('actives-balance', { product })}</h2>
         {actives ? (
           <p className="big-number" translate="no">
-            {formatLvlx(actives.balance)} {product} <span className="muted">≈ {lvlxToUsdt(actives.balance)} USDT</span>
+            {formatLvlx(actives.balance)} {product} <span className="muted">≈ {localizeNumber(lvlxToUsdt(actives.balance))} USDT</span>
           </p>
         ) : (
           <p className="muted">{t('loading')}</p>

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, sameAddress, tokenDecimals } from '../core/index.js';
+import { localizeNumber, calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, sameAddress, tokenDecimals } from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
 import * as eth from '../wallet/eip1193.js';
@@ -147,7 +147,7 @@ export default function TokenLvlx() {
             {reads ? (
               <dl className="wallet-facts">
                 <dt>{t('buy-price')}</dt>
-                <dd translate="no" data-testid="buy-price">1 {product} = {formatUnits(reads.price, USDT_DECIMALS)} USDT</dd>
+                <dd translate="no" data-testid="buy-price">1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT</dd>
                 <dt>{t('buy-usdt-balance')}</dt>
                 <dd translate="no" data-testid="buy-usdt-balance">{formatUsdt(reads.usdt)} USDT</dd>
                 <dt>{t('buy-lvlx-balance', { product })}</dt>
@@ -185,7 +185,7 @@ export default function TokenLvlx() {
                 <dt>{t('buy-you-get')}</dt>
                 <dd translate="no">{formatLvlx(computed.lvlx)} {product}</dd>
                 <dt>{t('buy-price')}</dt>
-                <dd translate="no">1 {product} = {formatUnits(reads.price, USDT_DECIMALS)} USDT</dd>
+                <dd translate="no">1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT</dd>
               </dl>
             )}
             <button type="submit" className="button" disabled={!ready || busy} aria-busy={busy} aria-describedby="buy-reason">

@@ -9,7 +9,7 @@ import Spinner from '../components/Spinner.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
-import { formatFixed, formatLvlx, stakingStanding } from '../core/index.js';
+import { formatFixed, localizeNumber, formatLvlx, stakingStanding } from '../core/index.js';
 import settings from '../settings.js';
 
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, label }) {
@@ -29,9 +29,9 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
       name: t('stake-rewards', { product }),
       right: true,
       // Six decimals, so the figure visibly moves by the second.
-      cell: (r) => <span translate="no" data-testid="position-accrued">{`${formatFixed(r.standing.accrued, 18, 6)} ${product}`}</span>,
+      cell: (r) => <span translate="no" data-testid="position-accrued">{`${localizeNumber(formatFixed(r.standing.accrued, 18, 6))} ${product}`}</span>,
     },
-    { name: t('stake-rewards-usdt'), right: true, cell: (r) => <span translate="no">{r.standing.accruedUsdt} USDT</span> },
+    { name: t('stake-rewards-usdt'), right: true, cell: (r) => <span translate="no">{localizeNumber(r.standing.accruedUsdt)} USDT</span> },
     { name: t('staking-withdrawn'), right: true, cell: (r) => <span translate="no">{lvlx(r.withdrawn)}</span> },
     {
       name: t('staking-actions'),

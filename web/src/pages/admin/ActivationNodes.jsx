@@ -6,7 +6,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { formatUnits, formatUsdt, loadNodeRows, parseUnits, truncateEmail } from '../../core/index.js';
+import { localizeNumber, formatUnits, formatUsdt, loadNodeRows, parseUnits, truncateEmail } from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
 import { nodeRows, putNodeTerms, readNodes } from '../../api/network.js';
 import { useCoreTable } from '../../components/useCoreTable.js';
@@ -14,6 +14,7 @@ import CoreDataTable from '../../components/CoreDataTable.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import Copyable from '../../components/Copyable.jsx';
+import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import TxLink from '../../components/TxLink.jsx';
 import { formatDate } from '../../components/dates.js';
@@ -80,12 +81,12 @@ export default function ActivationNodes() {
   const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
   const table = useCoreTable(rows);
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => (r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>) },
     { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
     { id: 'wallet', label: t('users-wallet'), cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
-    { id: 'createdAt', label: t('nodes-date'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
-    { id: 'usdtPaid', label: t('nodes-paid'), sortable: true, cell: (r) => <span translate="no">{r.usdtPaidText} USDT</span> },
+    { id: 'createdAt', label: t('nodes-date'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    { id: 'usdtPaid', label: t('nodes-paid'), sortable: true, numeric: true, cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" /> },
     { id: 'tx', label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
@@ -110,7 +111,7 @@ export default function ActivationNodes() {
           {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
             <ul className="plain-list">
               {data.audit.map((a, i) => (
-                <li key={i}>{formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · {t('nodes-audit', { price: formatUnits(a.after.price, 6), sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale') })}</li>
+                <li key={i}>{formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · {t('nodes-audit', { price: localizeNumber(formatUnits(a.after.price, 6)), sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale') })}</li>
               ))}
             </ul>
           )}

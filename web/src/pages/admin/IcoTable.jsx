@@ -8,6 +8,7 @@ import { icoRows, icoStatistics, icoTrails } from '../../api/statistics.js';
 import settings from '../../settings.js';
 import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
+import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import TxLink from '../../components/TxLink.jsx';
@@ -25,7 +26,7 @@ function totalsItems(totals, product, filtered) {
     ['ico-total-buy', totals.totalBuyTransactions],
     ['ico-total-withdraw', totals.totalWithdrawTransactions],
     [`ico-total-product`, `${formatLvlx(totals.totalLVLX)} ${product}`],
-    ['ico-total-usdt', `${totals.totalUSDT} USDT`],
+    ['ico-total-usdt', <Amount value={totals.totalUSDT} unit="USDT" />],
   ];
   if (filtered) return [['ico-total-users', totals.totalUsers], ...items];
   return [...items, ['ico-usdt-retired', `${formatUsdt(totals.usdtRetired)} USDT`]];
@@ -67,12 +68,12 @@ export default function IcoTable() {
 
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
     { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('ico-date'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    { id: 'createdAt', label: t('ico-date'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
     { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },
-    { id: 'amount', label: t('ico-amount'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+    { id: 'amount', label: t('ico-amount'), sortable: true, numeric: true, minWidth: '170px', cell: (r) => <Amount value={r.amountText} unit={r.coin} /> },
     { id: 'wallet', label: t('users-wallet'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}</TrailCell> },
     { id: 'tx', label: t('tx-hash'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell> },
   ];

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import settings from '../../settings.js';
-import { formatUnits, parseUnits } from '../../core/index.js';
+import { localizeNumber, formatUnits, parseUnits } from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
 import { putRank, readRanks } from '../../api/network.js';
 import { formatDate } from '../../components/dates.js';
@@ -92,8 +92,8 @@ export default function Ranks() {
                 {data.audit.map((a, i) => (
                   <li key={i}>
                     {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · #{a.item}{' '}
-                    {a.before ? t('ranks-audit-changed', { before: `${a.before.name} ${formatUnits(a.before.threshold, 6)} USDT / ${formatUnits(a.before.bonus, 18)} ${settings.product}`, after: `${a.after.name} ${formatUnits(a.after.threshold, 6)} USDT / ${formatUnits(a.after.bonus, 18)} ${settings.product}` })
-                      : t('ranks-audit-added', { after: `${a.after.name} ${formatUnits(a.after.threshold, 6)} USDT / ${formatUnits(a.after.bonus, 18)} ${settings.product}` })}
+                    {a.before ? t('ranks-audit-changed', { before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.before.bonus, 18))} ${settings.product}`, after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}` })
+                      : t('ranks-audit-added', { after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}` })}
                   </li>
                 ))}
               </ul>

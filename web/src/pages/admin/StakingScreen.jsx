@@ -9,6 +9,7 @@ import { stakingRows, stakingStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
 import { sharedFetch, useCoreTable, useGeneral } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
+import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
@@ -28,7 +29,7 @@ function summaryItems(kind, s, product) {
       ['nft-summary-users', s.totalUserNFTStaking],
       ['nft-summary-in-stake', s.totalNFTInStake],
       ['nft-summary-product', `${formatLvlx(s.totalLVLXByNFT)} ${product}`],
-      ['nft-summary-usdt', `${s.totalUSDTByNFT} USDT`],
+      ['nft-summary-usdt', <Amount value={s.totalUSDTByNFT} unit="USDT" />],
     ];
   }
   return [
@@ -37,7 +38,7 @@ function summaryItems(kind, s, product) {
     ['lvlx-summary-in-stake', `${formatLvlx(s.totalLVLXInStake)} ${product}`],
     ['lvlx-summary-staking', `${formatLvlx(s.totalLVLXStaking)} ${product}`],
     ['lvlx-summary-rewards', `${formatLvlx(s.totalLVLXRewards)} ${product}`],
-    ['lvlx-summary-usdt', `${s.totalUSDTRewards} USDT`],
+    ['lvlx-summary-usdt', <Amount value={s.totalUSDTRewards} unit="USDT" />],
   ];
 }
 
@@ -94,13 +95,13 @@ export default function StakingScreen({ kind }) {
   const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
   const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
   const stakerColumns = [
-    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '70px' },
+    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
     nft
-      ? { id: 'amount', label: t('nft-total'), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> }
-      : { id: 'amount', label: t('lvlx-total', { product }), sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
+      ? { id: 'amount', label: t('nft-total'), sortable: true, numeric: true, cell: (r) => <Amount value={r.amountText} /> }
+      : { id: 'amount', label: t('lvlx-total', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.amountText} unit={product} /> },
     ...(nft
       ? [{
           id: 'detail',
@@ -112,20 +113,20 @@ export default function StakingScreen({ kind }) {
           ),
         }]
       : []),
-    { id: 'staking', label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }), sortable: true, cell: (r) => <span translate="no">{r.stakingText}</span> },
-    { id: 'currentInterests', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalText}</span> },
-    { id: 'rewardUSDT', label: t('users-usdt'), sortable: true, cell: (r) => <span translate="no">{r.totalUSDT}</span> },
+    { id: 'staking', label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }), sortable: true, numeric: true, cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} /> },
+    { id: 'currentInterests', label: t('users-product', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.totalText} unit={product} /> },
+    { id: 'rewardUSDT', label: t('users-usdt'), sortable: true, numeric: true, minWidth: '140px', cell: (r) => <Amount value={r.totalUSDT} unit="USDT" /> },
   ];
   const entryColumns = [
-    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '70px' },
+    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
     ...(nft ? [{ id: 'nftId', label: t('nft-id-column'), sortable: true, cell: (r) => <span translate="no">{r.NFTId}</span>, width: '90px' }] : []),
-    { id: 'amount', label: amount, sortable: true, cell: (r) => <span translate="no">{r.amountText}</span> },
-    { id: 'startDate', label: t('stake-start'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
-    { id: 'withdrawDate', label: t('stake-release'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
-    { id: 'currentInterests', label: t('stake-rewards', { product }), sortable: true, cell: (r) => <span translate="no">{r.currentInterestsText}</span> },
-    { id: 'rewardUSDT', label: t('stake-rewards-usdt'), sortable: true, cell: (r) => <span translate="no">{r.rewardUSDT}</span> },
+    { id: 'amount', label: amount, sortable: true, numeric: true, cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} /> },
+    { id: 'startDate', label: t('stake-start'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
+    { id: 'withdrawDate', label: t('stake-release'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
+    { id: 'currentInterests', label: t('stake-rewards', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.currentInterestsText} unit={product} /> },
+    { id: 'rewardUSDT', label: t('stake-rewards-usdt'), sortable: true, numeric: true, minWidth: '140px', cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" /> },
   ];
   const failed = entries.error ?? stakers.error;
   const hidden = entries.answer && entries.answer.kept < entries.total;

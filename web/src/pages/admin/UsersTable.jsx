@@ -10,6 +10,7 @@ import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
+import Amount from '../../components/Amount.jsx';
 import TimeChart from '../../components/TimeChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
@@ -18,15 +19,15 @@ import { formatDate } from '../../components/dates.js';
 
 function summaryItems(s, product) {
   return [
-    ['users-total', s.totalUsers],
+    ['users-total', <Amount value={s.totalUsers} />],
     ['users-total-product', `${formatLvlx(s.totalUsersLVLX)} ${product}`],
-    ['users-total-product-usdt', `${s.totalUsersUSDT} USDT`],
+    ['users-total-product-usdt', <Amount value={s.totalUsersUSDT} unit="USDT" />],
     ['users-rewards', `${formatLvlx(s.totalAddRewards)} ${product}`],
-    ['users-rewards-usdt', `${s.totalUSDTAddReward} USDT`],
+    ['users-rewards-usdt', <Amount value={s.totalUSDTAddReward} unit="USDT" />],
     ['users-product-with-rewards', `${formatLvlx(s.totalLVLXWithAddReward)} ${product}`],
-    ['users-product-with-rewards-usdt', `${s.totalUSTDWithAddReward} USDT`],
-    ['users-with-rewards', s.totalUsersAddReward],
-    ['users-with-wallet', s.totalUsersWithWallet],
+    ['users-product-with-rewards-usdt', <Amount value={s.totalUSTDWithAddReward} unit="USDT" />],
+    ['users-with-rewards', <Amount value={s.totalUsersAddReward} />],
+    ['users-with-wallet', <Amount value={s.totalUsersWithWallet} />],
   ];
 }
 
@@ -44,15 +45,15 @@ export default function UsersTable() {
     return i18n.exists(key) ? t(key) : <span translate="no">{rank}</span>;
   };
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => r.n, width: '80px' },
+    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('users-registered'), sortable: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    { id: 'createdAt', label: t('users-registered'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
-    { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, cell: (r) => r.totalReferredMembers },
-    { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, cell: (r) => <span translate="no">{r.totalLVLXText}</span> },
-    { id: 'totalUSDT', label: t('users-usdt'), sortable: true, cell: (r) => <span translate="no">{r.totalUSDT}</span> },
-    { id: 'addRewards', label: t('users-add-rewards'), sortable: true, cell: (r) => <span translate="no">{r.addRewardsText}</span> },
+    { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, numeric: true, cell: (r) => <Amount value={r.totalReferredMembers} /> },
+    { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, numeric: true, minWidth: '170px', cell: (r) => <Amount value={r.totalLVLXText} unit={product} /> },
+    { id: 'totalUSDT', label: t('users-usdt'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.totalUSDT} unit="USDT" /> },
+    { id: 'addRewards', label: t('users-add-rewards'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.addRewardsText} unit={product} /> },
     { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => rankName(r.rank) },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;

@@ -1,0 +1,248 @@
+//! Identity verification glue (issue 14, DESIGN §6). The provider is Persona: members verify in
+//! its hosted flow, opened with the account's opaque reference; Persona reports each inquiry's
+//! progress to a webhook whose body is signed (`Persona-Signature: t=<unix>,v1=<hex>`, an
+//! HMAC-SHA256 of "t.body" with the webhook secret). What an event means is the core's
+//! (`lvlx_core::kyc`); the records are `store::kyc`.
+
+use hmac::{Hmac, Mac};
+use lvlx_core::kyc::{self as rules, KycStatus};
+use serde_json::Value;
+use sha2::Sha256;
+
+use crate::config::{self, Config};
+use crate::error::Error;
+use crate::store::{kyc as stored, Conn};
+use crate::user::UserId;
+
+/// The largest webhook body accepted (Persona's events are a few KB).
+pub const WEBHOOK_MAX_BYTES: u64 = 64 * 1024;
+
+/// Checks a `Persona-Signature` header against the raw body: some `t=…,v1=…` pair (during a
+/// secret rotation Persona sends two, space-separated) must carry a timestamp within
+/// `tolerance` seconds of `now` and the body's HMAC, compared in constant time.
+pub fn verify_signature(
+    header: &str,
+    body: &[u8],
+    secret: &str,
+    now_secs: i64,
+    tolerance_secs: u64,
+) -> Result<(), Error> {
+    let mut valid = false;
+    for pair in header.split_whitespace() {
+        let mut t = None;
+        let mut v1 = None;
+        for part in pair.split(',') {
+            match part.split_once('=') {
+                Some(("t", value)) => t = value.parse::<i64>().ok(),
+                Some(("v1", value)) => v1 = hex::decode(value).ok(),
+                _ => {}
+            }
+        }
+        let (Some(t), Some(v1)) = (t, v1) else {
+            continue;
+        };
+        if now_secs.abs_diff(t) > tolerance_secs {
+            continue;
+        }
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
+        mac.update(t.to_string().as_bytes());
+        mac.update(b".");
+        mac.update(body);
+        // verify_slice compares in constant time.
+        valid |= mac.verify_slice(&v1).is_ok();
+    }
+    if valid {
+        Ok(())
+    } else {
+        Err(Error::Unauthorized)
+    }
+}
+
+/// What the webhook needs of a Persona event (JSON:API: data.id, data.attributes.name,
+/// data.attributes.created-at, and the inquiry in data.attributes.payload.data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub id: String,
+    pub name: String,
+    pub created_at_ms: i64,
+    pub inquiry: Option<String>,
+    pub reference: Option<String>,
+}
+
+impl Event {
+    pub fn parse(body: &[u8]) -> Result<Event, Error> {
+        let bad = |what: &str| Error::Malformed(format!("webhook event: {what}"));
+        let v: Value = serde_json::from_slice(body).map_err(|_| bad("not JSON"))?;
+        let data = &v["data"];
+        let attributes = &data["attributes"];
+        let text = |v: &Value| v.as_str().filter(|s| !s.is_empty() && s.len() <= 200).map(String::from);
+        let id = text(&data["id"]).ok_or_else(|| bad("data.id"))?;
+        let name = text(&attributes["name"]).ok_or_else(|| bad("data.attributes.name"))?;
+        let created = text(&attributes["created-at"]).ok_or_else(|| bad("created-at"))?;
+        let created_at_ms = chrono::DateTime::parse_from_rfc3339(&created)
+            .map_err(|_| bad("created-at"))?
+            .timestamp_millis();
+        let object = &attributes["payload"]["data"];
+        let is_inquiry = object["type"].as_str() == Some("inquiry");
+        Ok(Event {
+            id,
+            name,
+            created_at_ms,
+            inquiry: is_inquiry.then(|| text(&object["id"])).flatten(),
+            reference: is_inquiry
+                .then(|| text(&object["attributes"]["reference-id"]))
+                .flatten(),
+        })
+    }
+}
+
+/// Applies a verified event once: (false when its id was seen before, the account it names).
+pub fn accept(c: Conn, event: &Event, now_ms: i64) -> Result<(bool, Option<UserId>), Error> {
+    let user = stored::account_of(c, event.reference.as_deref(), event.inquiry.as_deref())?;
+    let next = rules::status_after_event(&event.name);
+    let fresh = stored::accept_event(
+        c,
+        &event.id,
+        &event.name,
+        user,
+        event.inquiry.as_deref(),
+        next,
+        event.created_at_ms,
+        now_ms,
+    )?;
+    Ok((fresh, user))
+}
+
+/// The member's view: status, when it was set, and where to verify (null when the provider is
+/// not configured, or when there is nothing left to do).
+pub fn member_view(c: Conn, config: &Config, user: UserId) -> Result<Value, Error> {
+    let kyc = stored::of(c, user)?;
+    let start = match (&config.kyc, kyc.status) {
+        (Some(provider), KycStatus::None | KycStatus::Rejected) => {
+            let reference = stored::reference(c, user, &crate::crypto::random_hex(16))?;
+            Some(flow_url(provider, &reference))
+        }
+        _ => None,
+    };
+    Ok(serde_json::json!({
+        "status": kyc.status,
+        "updatedAt": kyc.updated_at,
+        "startUrl": start,
+        "available": config.kyc.is_some(),
+    }))
+}
+
+/// Persona's hosted flow for this account's reference.
+fn flow_url(provider: &config::Kyc, reference: &str) -> String {
+    let mut url = format!(
+        "{}?inquiry-template-id={}&reference-id={}",
+        provider.flow_url,
+        encode(&provider.template_id),
+        encode(reference)
+    );
+    if !provider.environment_id.is_empty() {
+        url.push_str("&environment-id=");
+        url.push_str(&encode(&provider.environment_id));
+    }
+    url
+}
+
+/// Percent-encodes all but RFC 3986's unreserved characters.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The claim threshold in LVLX base units, read from the configuration (checked at start).
+pub fn claim_threshold(config: &Config) -> Result<Option<lvlx_core::amount::Units>, String> {
+    config
+        .kyc_claim_threshold
+        .as_deref()
+        .map(|t| {
+            lvlx_core::amount::parse_units(t, lvlx_core::LVLX_DECIMALS)
+                .map_err(|e| format!("kyc_claim_threshold {t:?}: {e}"))
+        })
+        .transpose()
+}
+
+/// Refuses a claim of `amount` that needs an identity the account has not had approved.
+pub fn check_claim(
+    c: Conn,
+    threshold: Option<lvlx_core::amount::Units>,
+    user: UserId,
+    amount: lvlx_core::amount::Units,
+) -> Result<(), Error> {
+    let status = stored::of(c, user)?.status;
+    if rules::claim_allowed(amount, threshold, status) {
+        Ok(())
+    } else {
+        Err(Error::Rule(rules::KYC_REQUIRED))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sign(secret: &str, t: i64, body: &[u8]) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+        mac.update(format!("{t}.").as_bytes());
+        mac.update(body);
+        format!("t={t},v1={}", hex::encode(mac.finalize().into_bytes()))
+    }
+
+    #[test]
+    fn signatures_are_checked_with_their_timestamp() {
+        let body = br#"{"data":{}}"#;
+        let now = 1_790_000_000;
+        let good = sign("wbhsec_x", now - 10, body);
+        assert!(verify_signature(&good, body, "wbhsec_x", now, 300).is_ok());
+        assert!(verify_signature(&good, b"{\"data\":{ }}", "wbhsec_x", now, 300).is_err(), "body changed");
+        assert!(verify_signature(&good, body, "wbhsec_y", now, 300).is_err(), "other secret");
+        assert!(verify_signature(&good, body, "wbhsec_x", now + 400, 300).is_err(), "stale");
+        assert!(verify_signature("", body, "wbhsec_x", now, 300).is_err(), "unsigned");
+        assert!(verify_signature("t=1,v1=zz", body, "wbhsec_x", now, 300).is_err());
+        // A forged timestamp with the old signature fails: t is inside the MAC.
+        let forged = good.replace(&format!("t={}", now - 10), &format!("t={now}"));
+        assert!(verify_signature(&forged, body, "wbhsec_x", now, 300).is_err());
+        // Rotation: two pairs, one valid.
+        let rotated = format!("{} {}", sign("old", now, body), good);
+        assert!(verify_signature(&rotated, body, "wbhsec_x", now, 300).is_ok());
+    }
+
+    #[test]
+    fn a_persona_inquiry_event_parses() {
+        let body = br#"{"data":{"type":"event","id":"evt_1","attributes":{"name":"inquiry.approved","created-at":"2026-11-23T10:00:00.000Z","payload":{"data":{"type":"inquiry","id":"inq_9","attributes":{"status":"approved","reference-id":"abc"}}}}}}"#;
+        let e = Event::parse(body).unwrap();
+        assert_eq!(e.id, "evt_1");
+        assert_eq!(e.name, "inquiry.approved");
+        assert_eq!(e.inquiry.as_deref(), Some("inq_9"));
+        assert_eq!(e.reference.as_deref(), Some("abc"));
+        assert_eq!(e.created_at_ms, 1_795_399_200_000);
+        assert!(Event::parse(b"[]").is_err());
+        assert!(Event::parse(b"not json").is_err());
+    }
+
+    #[test]
+    fn the_flow_url_encodes_its_values() {
+        let provider = config::Kyc {
+            webhook_secret: config::Secret::new("s"),
+            template_id: "itmpl_A B".into(),
+            environment_id: "env_1".into(),
+            flow_url: "https://withpersona.com/verify".into(),
+            tolerance_secs: 300,
+        };
+        assert_eq!(
+            flow_url(&provider, "ref1"),
+            "https://withpersona.com/verify?inquiry-template-id=itmpl_A%20B&reference-id=ref1&environment-id=env_1"
+        );
+    }
+}

@@ -1,0 +1,32 @@
+//! The FAQ videos' cached metadata (issue 14).
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{Conn, Result};
+
+/// (title, duration, thumbnail, fetched_at) of a video, when kept.
+pub fn video(c: Conn, id: &str) -> Result<Option<(String, String, String, i64)>> {
+    Ok(c.0
+        .query_row(
+            "SELECT title, duration, thumbnail, fetched_at FROM video_meta WHERE video_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?)
+}
+
+pub fn keep_video(
+    c: Conn,
+    id: &str,
+    title: &str,
+    duration: &str,
+    thumbnail: &str,
+    now: i64,
+) -> Result<()> {
+    c.0.execute(
+        "INSERT INTO video_meta (video_id, title, duration, thumbnail, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(video_id) DO UPDATE SET title = ?2, duration = ?3, thumbnail = ?4, fetched_at = ?5",
+        params![id, title, duration, thumbnail, now],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! Identity verification records (issue 14): each account's status, the reference the
+//! provider's events name it by, the provider events accepted (once per id) and admins'
+//! changes (in the append-only admin_audit).
+
+use lvlx_core::kyc::KycStatus;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use super::{Conn, Result};
+use crate::user::UserId;
+
+/// An account's verification as the member and admins see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Kyc {
+    pub status: KycStatus,
+    /// When the status was set (ms; 0 = never).
+    pub updated_at: i64,
+}
+
+fn status(text: String) -> rusqlite::Result<KycStatus> {
+    KycStatus::parse(&text).ok_or(rusqlite::Error::InvalidColumnType(
+        0,
+        "kyc_status".into(),
+        rusqlite::types::Type::Text,
+    ))
+}
+
+pub fn of(c: Conn, user: UserId) -> Result<Kyc> {
+    Ok(c.0.query_row(
+        "SELECT kyc_status, kyc_updated_at FROM users WHERE id = ?1",
+        [user.0],
+        |r| {
+            Ok(Kyc {
+                status: status(r.get(0)?)?,
+                updated_at: r.get(1)?,
+            })
+        },
+    )?)
+}
+
+/// The account's provider reference, made once (`fresh` is used when it has none yet).
+pub fn reference(c: Conn, user: UserId, fresh: &str) -> Result<String> {
+    c.0.execute(
+        "UPDATE users SET kyc_reference = ?2 WHERE id = ?1 AND kyc_reference IS NULL",
+        params![user.0, fresh],
+    )?;
+    Ok(c.0.query_row(
+        "SELECT kyc_reference FROM users WHERE id = ?1",
+        [user.0],
+        |r| r.get(0),
+    )?)
+}
+
+/// The account a provider reference (or, failing that, a provider inquiry id) names.
+pub fn account_of(c: Conn, reference: Option<&str>, inquiry: Option<&str>) -> Result<Option<UserId>> {
+    let found = c.0.query_row(
+        "SELECT id FROM users WHERE (?1 IS NOT NULL AND kyc_reference = ?1) OR (?2 IS NOT NULL AND kyc_inquiry = ?2)
+         ORDER BY kyc_reference = ?1 DESC LIMIT 1",
+        params![reference, inquiry],
+        |r| r.get(0),
+    );
+    Ok(found.optional()?.map(UserId))
+}
+
+/// A provider event, applied at most once. Returns false when the event id was seen before
+/// (nothing changes). The status moves only when the event is newer than the status it finds,
+/// so events delivered out of order never step back.
+pub fn accept_event(
+    c: Conn,
+    event_id: &str,
+    name: &str,
+    user: Option<UserId>,
+    inquiry: Option<&str>,
+    next: Option<KycStatus>,
+    occurred_at: i64,
+    received_at: i64,
+) -> Result<bool> {
+    let fresh = c.0.execute(
+        "INSERT OR IGNORE INTO kyc_events (event_id, user_id, name, occurred_at, received_at, applied)
+         VALUES (?1, ?2, ?3, ?4, ?5, 0)",
+        params![event_id, user.map(|u| u.0), name, occurred_at, received_at],
+    )? == 1;
+    if !fresh {
+        return Ok(false);
+    }
+    let (Some(user), Some(next)) = (user, next) else {
+        return Ok(true);
+    };
+    if let Some(inquiry) = inquiry {
+        c.0.execute(
+            "UPDATE users SET kyc_inquiry = ?2 WHERE id = ?1",
+            params![user.0, inquiry],
+        )?;
+    }
+    let applied = c.0.execute(
+        "UPDATE users SET kyc_status = ?2, kyc_updated_at = ?3 WHERE id = ?1 AND kyc_updated_at <= ?3",
+        params![user.0, next.as_str(), occurred_at],
+    )? == 1;
+    if applied {
+        c.0.execute(
+            "UPDATE kyc_events SET applied = 1 WHERE event_id = ?1",
+            [event_id],
+        )?;
+    }
+    Ok(true)
+}
+
+/// An admin's change: the new status, set now; the audit row says who, why and what it was.
+pub fn set_by_admin(
+    c: Conn,
+    user: UserId,
+    admin: UserId,
+    next: KycStatus,
+    reason: &str,
+    now: i64,
+) -> Result<Kyc> {
+    let before = of(c, user)?;
+    c.0.execute(
+        "UPDATE users SET kyc_status = ?2, kyc_updated_at = MAX(kyc_updated_at, ?3) WHERE id = ?1",
+        params![user.0, next.as_str(), now],
+    )?;
+    super::network::audit(
+        c,
+        "kyc",
+        Some(user.0),
+        admin,
+        now,
+        Some(serde_json::json!({ "status": before.status })),
+        &serde_json::json!({ "status": next, "reason": reason }),
+    )?;
+    of(c, user)
+}
+
+/// One status change of an account: by an admin (with their email and reason) or by the
+/// provider (an applied event).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    pub at: i64,
+    pub status: KycStatus,
+    /// The admin's email; None for the provider.
+    pub admin: Option<String>,
+    pub reason: Option<String>,
+    /// The provider's event name.
+    pub event: Option<String>,
+}
+
+/// The newest `limit` changes of an account's status, newest first.
+pub fn history(c: Conn, user: UserId, limit: i64) -> Result<Vec<Change>> {
+    // Admins' changes carry their status; provider events their name (the core maps it).
+    let mut out: Vec<Change> = Vec::new();
+    let mut admins = c.0.prepare_cached(
+        "SELECT a.at, json_extract(a.after, '$.status'), u.email, json_extract(a.after, '$.reason')
+           FROM admin_audit a JOIN users u ON u.id = a.admin_id
+          WHERE a.subject = 'kyc' AND a.item = ?1 ORDER BY a.id DESC LIMIT ?2",
+    )?;
+    for row in admins.query_map(params![user.0, limit], |r| {
+        Ok(Change {
+            at: r.get(0)?,
+            status: status(r.get(1)?)?,
+            admin: Some(r.get(2)?),
+            reason: r.get(3)?,
+            event: None,
+        })
+    })? {
+        out.push(row?);
+    }
+    let mut events = c.0.prepare_cached(
+        "SELECT occurred_at, name FROM kyc_events WHERE user_id = ?1 AND applied = 1
+          ORDER BY occurred_at DESC LIMIT ?2",
+    )?;
+    for row in events.query_map(params![user.0, limit], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })? {
+        let (at, name) = row?;
+        if let Some(next) = lvlx_core::kyc::status_after_event(&name) {
+            out.push(Change {
+                at,
+                status: next,
+                admin: None,
+                reason: None,
+                event: Some(name),
+            });
+        }
+    }
+    out.sort_by(|a, b| b.at.cmp(&a.at));
+    out.truncate(limit as usize);
+    Ok(out)
+}

@@ -1,0 +1,123 @@
+//! Identity verification (KYC, DESIGN §6): an account's status, how a provider's event moves
+//! it, and the claim rule that depends on it. The provider is Persona (its inquiry events); the
+//! server checks the webhook's signature, this module decides what the event means.
+
+use serde::{Deserialize, Serialize};
+
+use crate::amount::Units;
+
+/// none → pending → approved | rejected; an admin may set any status (with a reason).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum KycStatus {
+    #[default]
+    None,
+    Pending,
+    Approved,
+    Rejected,
+}
+
+impl KycStatus {
+    pub const ALL: [KycStatus; 4] = [
+        KycStatus::None,
+        KycStatus::Pending,
+        KycStatus::Approved,
+        KycStatus::Rejected,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KycStatus::None => "none",
+            KycStatus::Pending => "pending",
+            KycStatus::Approved => "approved",
+            KycStatus::Rejected => "rejected",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<KycStatus> {
+        KycStatus::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// The translation key of the status as a member reads it.
+    pub fn key(self) -> &'static str {
+        match self {
+            KycStatus::None => "kyc-status-none",
+            KycStatus::Pending => "kyc-status-pending",
+            KycStatus::Approved => "kyc-status-approved",
+            KycStatus::Rejected => "kyc-status-rejected",
+        }
+    }
+}
+
+/// The status a Persona inquiry event puts the account in, or `None` for an event that does not
+/// change it (reports, documents, accounts …). Persona's inquiry lifecycle: created → started
+/// → completed → approved | declined (or failed, expired, marked for review).
+pub fn status_after_event(event: &str) -> Option<KycStatus> {
+    Some(match event {
+        "inquiry.created" | "inquiry.started" | "inquiry.completed"
+        | "inquiry.marked-for-review" => KycStatus::Pending,
+        "inquiry.approved" => KycStatus::Approved,
+        "inquiry.declined" | "inquiry.failed" => KycStatus::Rejected,
+        // An abandoned inquiry leaves nothing verified: the member starts again.
+        "inquiry.expired" => KycStatus::None,
+        _ => return None,
+    })
+}
+
+/// Why a claim is refused for identity reasons.
+pub const KYC_REQUIRED: &str = "error-kyc-required";
+
+/// Claims above `threshold` (LVLX base units; `None` = no threshold) need an approved identity.
+pub fn claim_allowed(amount: Units, threshold: Option<Units>, status: KycStatus) -> bool {
+    match threshold {
+        Some(limit) if amount > limit => status == KycStatus::Approved,
+        _ => true,
+    }
+}
+
+/// Every key this module hands to a person.
+pub const KEYS: [&str; 5] = [
+    KYC_REQUIRED,
+    "kyc-status-none",
+    "kyc-status-pending",
+    "kyc-status-approved",
+    "kyc-status-rejected",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_round_trip_and_unknown_text_is_refused() {
+        for s in KycStatus::ALL {
+            assert_eq!(KycStatus::parse(s.as_str()), Some(s));
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        assert_eq!(KycStatus::parse("Approved"), None);
+        assert_eq!(KycStatus::parse(""), None);
+    }
+
+    #[test]
+    fn persona_inquiry_events_move_the_status() {
+        assert_eq!(status_after_event("inquiry.started"), Some(KycStatus::Pending));
+        assert_eq!(status_after_event("inquiry.completed"), Some(KycStatus::Pending));
+        assert_eq!(status_after_event("inquiry.approved"), Some(KycStatus::Approved));
+        assert_eq!(status_after_event("inquiry.declined"), Some(KycStatus::Rejected));
+        assert_eq!(status_after_event("inquiry.failed"), Some(KycStatus::Rejected));
+        assert_eq!(status_after_event("inquiry.expired"), Some(KycStatus::None));
+        assert_eq!(status_after_event("report/watchlist.ready"), None);
+        assert_eq!(status_after_event("inquiry.approved "), None);
+    }
+
+    #[test]
+    fn claims_above_the_threshold_need_an_approved_identity() {
+        let limit = Some(1_000);
+        assert!(claim_allowed(1_000, limit, KycStatus::None), "at the threshold");
+        assert!(!claim_allowed(1_001, limit, KycStatus::None));
+        assert!(!claim_allowed(1_001, limit, KycStatus::Pending));
+        assert!(!claim_allowed(1_001, limit, KycStatus::Rejected));
+        assert!(claim_allowed(1_001, limit, KycStatus::Approved));
+        assert!(claim_allowed(u128::MAX, None, KycStatus::None), "no threshold");
+    }
+}
