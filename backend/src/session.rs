@@ -93,6 +93,8 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
         ) {
             target.extend(parts);
         }
+        // SPEC §3 kycStatus (client data): none | pending | approved | rejected.
+        payload["kycStatus"] = serde_json::json!(crate::store::kyc::of(c, user.id)?.status);
         serde_json::json!({"token": token, "role": user.role, "user": payload})
     })
 }

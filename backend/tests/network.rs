@@ -399,7 +399,12 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let anvil = Anvil::start_with(members + 4);
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let accounts = anvil.accounts();
-    let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;
+    let w = common::world_with(|c| {
+        c.chain = Some(deploy::dev_section(&anvil.url, &d));
+        // Claims above 1 LVLX need an approved identity (issue 14).
+        c.kyc_claim_threshold = Some("1".into());
+    })
+    .await;
     deploy::register_claim_signer(
         &anvil.rpc,
         &d.owner,
@@ -536,6 +541,24 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         page.body["levels"][0]["totals"]["commission"],
         level1.to_string()
     );
+
+    // Above the KYC threshold a claim needs an approved identity: refused, then an admin
+    // approves (with a reason) and the same claim goes through.
+    let refused_kyc = w
+        .call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
+        .await;
+    assert_eq!(refused_kyc.status, StatusCode::BAD_REQUEST);
+    assert_eq!(refused_kyc.body["code"], "error-kyc-required");
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    let approved = w
+        .call(
+            "PUT",
+            &format!("/api/v1/users/{demo}/kyc"),
+            Some(&admin),
+            Some(json!({"status": "approved", "reason": "documents checked by hand"})),
+        )
+        .await;
+    assert_eq!(approved.status, StatusCode::OK, "{}", approved.body);
 
     // A claim: the code by mail (6 digits, bound to this claim), the voucher, the chain.
     let asked = w

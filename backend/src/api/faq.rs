@@ -31,9 +31,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(
             |query: std::collections::HashMap<String, String>, _who: Authed, app: App| async move {
                 let config = app.config.clone();
-                let language =
-                    lvlx_core::language_or(query.get("lng").map(String::as_str), lvlx_core::DEFAULT_LANGUAGE)
-                        .to_string();
+                let language = lvlx_core::language_or(
+                    query.get("lng").map(String::as_str),
+                    lvlx_core::DEFAULT_LANGUAGE,
+                )
+                .to_string();
                 let ids: Vec<String> = config.faq_videos.values().cloned().collect();
                 let cached = app
                     .store
@@ -105,7 +107,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .await
                 .map_err(Error::from)?;
             if recent >= ONRAMP_PER_HOUR {
-                return Err(Error::RateLimited { retry_after_secs: 600 });
+                return Err(Error::RateLimited {
+                    retry_after_secs: 600,
+                });
             }
             let customer_ip = ip.map(|a| a.ip().to_string());
             let for_wallet = wallet.clone();

@@ -56,25 +56,27 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::body::content_length_limit(WEBHOOK_MAX_BYTES))
         .and(warp::body::bytes())
         .and(with(&app))
-        .then(|signature: Option<String>, body: Bytes, app: App| async move {
-            let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
-            glue::verify_signature(
-                signature.as_deref().unwrap_or(""),
-                &body,
-                provider.webhook_secret.expose(),
-                now_ms() / 1000,
-                provider.tolerance_secs,
-            )?;
-            let event = Event::parse(&body)?;
-            let (fresh, member) = app
-                .store
-                .write(move |c| c.transaction(|tx| glue::accept(tx, &event, now_ms())))
-                .await?;
-            if let (true, Some(user)) = (fresh, member) {
-                app.hub.push(Push::Network { user, event: "kyc" });
-            }
-            ok(&json!({ "received": if fresh { "accepted" } else { "duplicate" } }))
-        })
+        .then(
+            |signature: Option<String>, body: Bytes, app: App| async move {
+                let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
+                glue::verify_signature(
+                    signature.as_deref().unwrap_or(""),
+                    &body,
+                    provider.webhook_secret.expose(),
+                    now_ms() / 1000,
+                    provider.tolerance_secs,
+                )?;
+                let event = Event::parse(&body)?;
+                let (fresh, member) = app
+                    .store
+                    .write(move |c| c.transaction(|tx| glue::accept(tx, &event, now_ms())))
+                    .await?;
+                if let (true, Some(user)) = (fresh, member) {
+                    app.hub.push(Push::Network { user, event: "kyc" });
+                }
+                ok(&json!({ "received": if fresh { "accepted" } else { "duplicate" } }))
+            },
+        )
         .map(reply);
 
     // GET /api/v1/users/{id}/kyc — admin: the account's {status, updatedAt, history}.
@@ -103,31 +105,48 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<AdminSet>())
-        .then(|id: u32, who: Authed, app: App, body: AdminSet| async move {
-            let next = KycStatus::parse(&body.status)
-                .ok_or_else(|| Error::Malformed("status: none | pending | approved | rejected".into()))?;
-            let reason = body.reason.trim().to_string();
-            if reason.is_empty() || reason.chars().count() > REASON_MAX {
-                return Err(Error::Rule("kyc-reason-required"));
-            }
-            let user = UserId(i64::from(id));
-            let admin = who.user.id;
-            let kyc = app
-                .store
-                .write(move |c| {
-                    c.transaction(|tx| {
-                        let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;
-                        if member.is_admin() {
-                            return Err(Error::Forbidden);
-                        }
-                        Ok(stored::set_by_admin(tx, user, admin, next, &reason, now_ms())?)
+        .then(
+            |id: u32, who: Authed, app: App, body: AdminSet| async move {
+                let next = KycStatus::parse(&body.status).ok_or_else(|| {
+                    Error::Malformed("status: none | pending | approved | rejected".into())
+                })?;
+                let reason = body.reason.trim().to_string();
+                if reason.is_empty() || reason.chars().count() > REASON_MAX {
+                    return Err(Error::Rule("kyc-reason-required"));
+                }
+                let user = UserId(i64::from(id));
+                let admin = who.user.id;
+                let kyc = app
+                    .store
+                    .write(move |c| {
+                        c.transaction(|tx| {
+                            let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;
+                            if member.is_admin() {
+                                return Err(Error::Forbidden);
+                            }
+                            Ok(stored::set_by_admin(
+                                tx,
+                                user,
+                                admin,
+                                next,
+                                &reason,
+                                now_ms(),
+                            )?)
+                        })
                     })
-                })
-                .await?;
-            app.hub.push(Push::Network { user, event: "kyc" });
-            ok(&kyc)
-        })
+                    .await?;
+                app.hub.push(Push::Network { user, event: "kyc" });
+                ok(&kyc)
+            },
+        )
         .map(reply);
 
-    member.or(webhook).unify().or(view).unify().or(set).unify().boxed()
+    member
+        .or(webhook)
+        .unify()
+        .or(view)
+        .unify()
+        .or(set)
+        .unify()
+        .boxed()
 }

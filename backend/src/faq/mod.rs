@@ -243,7 +243,11 @@ mod tests {
         // A JPEG larger than the limit: its header is at the front, so it still reads.
         let mut big = image::RgbImage::new(1200, 900);
         for (x, y, p) in big.enumerate_pixels_mut() {
-            *p = image::Rgb([(x * 7 % 251) as u8, (y * 13 % 241) as u8, ((x ^ y) % 239) as u8]);
+            *p = image::Rgb([
+                (x * 7 % 251) as u8,
+                (y * 13 % 241) as u8,
+                ((x ^ y) % 239) as u8,
+            ]);
         }
         let path = dir.path().join("big.jpg");
         big.save(&path).unwrap();
@@ -267,9 +271,19 @@ mod tests {
         let v = parse_video("abcdefghijk", &answer).unwrap();
         assert_eq!(v.title.as_deref(), Some("How to buy"));
         assert_eq!(v.duration.as_deref(), Some("PT4M13S"));
-        assert_eq!(v.thumbnail.as_deref(), Some("https://i.ytimg.com/vi/x/mqdefault.jpg"));
-        assert_eq!(parse_video("zzzzzzzzzzz", &answer), None, "another video's answer");
-        assert_eq!(parse_video("abcdefghijk", &serde_json::json!({"items": []})), None);
+        assert_eq!(
+            v.thumbnail.as_deref(),
+            Some("https://i.ytimg.com/vi/x/mqdefault.jpg")
+        );
+        assert_eq!(
+            parse_video("zzzzzzzzzzz", &answer),
+            None,
+            "another video's answer"
+        );
+        assert_eq!(
+            parse_video("abcdefghijk", &serde_json::json!({"items": []})),
+            None
+        );
         assert!(is_video_id("abcdefghijk") && !is_video_id("abc/../x") && !is_video_id(""));
     }
 }

@@ -76,7 +76,11 @@ impl Event {
         let v: Value = serde_json::from_slice(body).map_err(|_| bad("not JSON"))?;
         let data = &v["data"];
         let attributes = &data["attributes"];
-        let text = |v: &Value| v.as_str().filter(|s| !s.is_empty() && s.len() <= 200).map(String::from);
+        let text = |v: &Value| {
+            v.as_str()
+                .filter(|s| !s.is_empty() && s.len() <= 200)
+                .map(String::from)
+        };
         let id = text(&data["id"]).ok_or_else(|| bad("data.id"))?;
         let name = text(&attributes["name"]).ok_or_else(|| bad("data.attributes.name"))?;
         let created = text(&attributes["created-at"]).ok_or_else(|| bad("created-at"))?;
@@ -205,10 +209,22 @@ mod tests {
         let now = 1_790_000_000;
         let good = sign("wbhsec_x", now - 10, body);
         assert!(verify_signature(&good, body, "wbhsec_x", now, 300).is_ok());
-        assert!(verify_signature(&good, b"{\"data\":{ }}", "wbhsec_x", now, 300).is_err(), "body changed");
-        assert!(verify_signature(&good, body, "wbhsec_y", now, 300).is_err(), "other secret");
-        assert!(verify_signature(&good, body, "wbhsec_x", now + 400, 300).is_err(), "stale");
-        assert!(verify_signature("", body, "wbhsec_x", now, 300).is_err(), "unsigned");
+        assert!(
+            verify_signature(&good, b"{\"data\":{ }}", "wbhsec_x", now, 300).is_err(),
+            "body changed"
+        );
+        assert!(
+            verify_signature(&good, body, "wbhsec_y", now, 300).is_err(),
+            "other secret"
+        );
+        assert!(
+            verify_signature(&good, body, "wbhsec_x", now + 400, 300).is_err(),
+            "stale"
+        );
+        assert!(
+            verify_signature("", body, "wbhsec_x", now, 300).is_err(),
+            "unsigned"
+        );
         assert!(verify_signature("t=1,v1=zz", body, "wbhsec_x", now, 300).is_err());
         // A forged timestamp with the old signature fails: t is inside the MAC.
         let forged = good.replace(&format!("t={}", now - 10), &format!("t={now}"));

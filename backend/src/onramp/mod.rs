@@ -44,9 +44,16 @@ pub fn form(card: &Card, wallet: &str, customer_ip: Option<&str>) -> Vec<(String
 
 /// Reads Stripe's answer: a `crypto.onramp_session` with its id, client secret and redirect URL.
 pub fn parse(card: &Card, answer: &Value) -> Result<Session, Error> {
-    let text = |k: &str| answer[k].as_str().filter(|s| !s.is_empty()).map(String::from);
+    let text = |k: &str| {
+        answer[k]
+            .as_str()
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
     if answer["object"].as_str() != Some("crypto.onramp_session") {
-        return Err(Error::Internal("card provider: not an onramp session".into()));
+        return Err(Error::Internal(
+            "card provider: not an onramp session".into(),
+        ));
     }
     let redirect_url = text("redirect_url")
         .filter(|u| u.starts_with("https://") || u.starts_with("http://127.0.0.1"))
@@ -120,7 +127,10 @@ mod tests {
         assert_eq!(get("destination_currency"), Some("usdc"));
         assert_eq!(get("lock_wallet_address"), Some("true"));
         assert_eq!(get("customer_ip_address"), Some("203.0.113.9"));
-        assert!(!f.iter().any(|(_, v)| v.contains("sk_")), "the secret is a header, not a field");
+        assert!(
+            !f.iter().any(|(_, v)| v.contains("sk_")),
+            "the secret is a header, not a field"
+        );
     }
 
     #[test]

@@ -53,7 +53,11 @@ pub fn reference(c: Conn, user: UserId, fresh: &str) -> Result<String> {
 }
 
 /// The account a provider reference (or, failing that, a provider inquiry id) names.
-pub fn account_of(c: Conn, reference: Option<&str>, inquiry: Option<&str>) -> Result<Option<UserId>> {
+pub fn account_of(
+    c: Conn,
+    reference: Option<&str>,
+    inquiry: Option<&str>,
+) -> Result<Option<UserId>> {
     let found = c.0.query_row(
         "SELECT id FROM users WHERE (?1 IS NOT NULL AND kyc_reference = ?1) OR (?2 IS NOT NULL AND kyc_inquiry = ?2)
          ORDER BY kyc_reference = ?1 DESC LIMIT 1",

@@ -11,10 +11,10 @@
 
 pub mod captchas;
 pub mod codes;
-pub mod kyc;
 pub mod content;
 pub mod cursors;
 pub mod faq;
+pub mod kyc;
 pub mod ledger;
 pub mod lockouts;
 pub mod network;
