@@ -19,8 +19,8 @@ pub struct Config {
     pub web_dir: PathBuf,
     /// Translation files, served at /locales/{lng}/{lng}.json.
     pub locales_dir: PathBuf,
-    /// The FAQ guide's screenshots, per language (`{lng}/wallet-1.jpg` …), served at /guides
-    /// (`scripts/guide-screenshots.sh` makes them from the running app).
+    /// The FAQ guide's screenshots, per language (`{lng}/buy-1.jpg` …), served at /guides
+    /// (`npm run guide-screenshots` makes them from the running app).
     pub guides_dir: PathBuf,
     /// Where /, /home, /faqs and /register send the browser. The default is the landing page
     /// this server serves itself, so a fresh install works offline.

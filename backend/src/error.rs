@@ -109,6 +109,9 @@ impl Error {
         "ranks-id-invalid",
         "ranks-name-invalid",
         "ranks-threshold-invalid",
+        "error-kyc-required",
+        "kyc-reason-required",
+        "onramp-unavailable",
         "error-internal",
     ];
 
@@ -189,6 +192,9 @@ mod tests {
             Error::Rule("ranks-id-invalid"),
             Error::Rule("ranks-name-invalid"),
             Error::Rule("ranks-threshold-invalid"),
+            Error::Rule(lvlx_core::kyc::KYC_REQUIRED),
+            Error::Rule("kyc-reason-required"),
+            Error::Rule("onramp-unavailable"),
             Error::RateLimited {
                 retry_after_secs: 1,
             },

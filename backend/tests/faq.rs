@@ -120,7 +120,7 @@ async fn the_faq_has_its_screenshots_and_video_metadata_and_degrades_to_links() 
         std::fs::create_dir_all(guides.path().join(lng)).unwrap();
         for n in 1..=3 {
             std::fs::write(
-                guides.path().join(lng).join(format!("wallet-{n}.jpg")),
+                guides.path().join(lng).join(format!("buy-{n}.jpg")),
                 jpeg(w, 720 + n),
             )
             .unwrap();
@@ -153,7 +153,7 @@ async fn the_faq_has_its_screenshots_and_video_metadata_and_degrades_to_links() 
     // Screenshots in the asked language with their dimensions; pt has none → English ones.
     assert_eq!(
         faq.body["images"][0],
-        json!({"src": "/guides/es/wallet-1.jpg", "width": 1281, "height": 721})
+        json!({"src": "/guides/es/buy-1.jpg", "width": 1281, "height": 721})
     );
     assert_eq!(faq.body["images"].as_array().unwrap().len(), 3);
     let pt = w
@@ -161,7 +161,7 @@ async fn the_faq_has_its_screenshots_and_video_metadata_and_degrades_to_links() 
         .await;
     assert_eq!(
         pt.body["images"][2],
-        json!({"src": "/guides/en/wallet-3.jpg", "width": 1280, "height": 723})
+        json!({"src": "/guides/en/buy-3.jpg", "width": 1280, "height": 723})
     );
     // Video metadata from the provider; the slow one times out to a plain link; a malformed
     // id is never asked for.
@@ -194,7 +194,7 @@ async fn the_faq_has_its_screenshots_and_video_metadata_and_degrades_to_links() 
     assert_eq!(seen.video_calls.load(Ordering::SeqCst), calls);
     // The screenshots are served.
     let shot = warp::test::request()
-        .path("/guides/es/wallet-2.jpg")
+        .path("/guides/es/buy-2.jpg")
         .reply(&lvlx_backend::routes(w.app.clone()))
         .await;
     assert_eq!(shot.status(), StatusCode::OK);

@@ -33,3 +33,60 @@ pub fn truncate_email(email: &str) -> String {
         format!("{cut}...")
     }
 }
+
+/// A video's ISO 8601 duration as a clock reads it: "PT4M13S" → "4:13", "PT1H2M3S" →
+/// "1:02:03", "PT45S" → "0:45"; None for what is not a time duration (days, fractions, text).
+pub fn video_duration(iso: &str) -> Option<String> {
+    let mut rest = iso.strip_prefix("PT")?;
+    if rest.is_empty() {
+        return None;
+    }
+    let (mut hours, mut minutes, mut seconds) = (0u64, 0u64, 0u64);
+    let mut seen = String::new();
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 6 {
+            return None;
+        }
+        let value: u64 = rest[..digits].parse().ok()?;
+        let unit = rest[digits..].chars().next()?;
+        // Units appear once each, in H, M, S order.
+        if seen.contains(unit) || seen.chars().any(|u| "HMS".find(u) > "HMS".find(unit)) {
+            return None;
+        }
+        match unit {
+            'H' => hours = value,
+            'M' => minutes = value,
+            'S' => seconds = value,
+            _ => return None,
+        }
+        seen.push(unit);
+        rest = &rest[digits + 1..];
+    }
+    let total = hours * 3600 + minutes * 60 + seconds;
+    let (h, m, s) = (total / 3600, total % 3600 / 60, total % 60);
+    Some(if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    })
+}
+
+#[cfg(test)]
+mod duration_tests {
+    use super::video_duration;
+
+    #[test]
+    fn iso_durations_read_as_a_clock() {
+        assert_eq!(video_duration("PT4M13S").as_deref(), Some("4:13"));
+        assert_eq!(video_duration("PT1H2M3S").as_deref(), Some("1:02:03"));
+        assert_eq!(video_duration("PT45S").as_deref(), Some("0:45"));
+        assert_eq!(video_duration("PT2H").as_deref(), Some("2:00:00"));
+        assert_eq!(video_duration("PT90M").as_deref(), Some("1:30:00"));
+        for bad in [
+            "", "PT", "P1D", "PT1.5S", "PT4S13M", "PT4M4M", "4:13", "PT-1S", "PTXS",
+        ] {
+            assert_eq!(video_duration(bad), None, "{bad}");
+        }
+    }
+}

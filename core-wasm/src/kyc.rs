@@ -54,7 +54,9 @@ impl KycStatus {
 /// → completed → approved | declined (or failed, expired, marked for review).
 pub fn status_after_event(event: &str) -> Option<KycStatus> {
     Some(match event {
-        "inquiry.created" | "inquiry.started" | "inquiry.completed"
+        "inquiry.created"
+        | "inquiry.started"
+        | "inquiry.completed"
         | "inquiry.marked-for-review" => KycStatus::Pending,
         "inquiry.approved" => KycStatus::Approved,
         "inquiry.declined" | "inquiry.failed" => KycStatus::Rejected,
@@ -100,11 +102,26 @@ mod tests {
 
     #[test]
     fn persona_inquiry_events_move_the_status() {
-        assert_eq!(status_after_event("inquiry.started"), Some(KycStatus::Pending));
-        assert_eq!(status_after_event("inquiry.completed"), Some(KycStatus::Pending));
-        assert_eq!(status_after_event("inquiry.approved"), Some(KycStatus::Approved));
-        assert_eq!(status_after_event("inquiry.declined"), Some(KycStatus::Rejected));
-        assert_eq!(status_after_event("inquiry.failed"), Some(KycStatus::Rejected));
+        assert_eq!(
+            status_after_event("inquiry.started"),
+            Some(KycStatus::Pending)
+        );
+        assert_eq!(
+            status_after_event("inquiry.completed"),
+            Some(KycStatus::Pending)
+        );
+        assert_eq!(
+            status_after_event("inquiry.approved"),
+            Some(KycStatus::Approved)
+        );
+        assert_eq!(
+            status_after_event("inquiry.declined"),
+            Some(KycStatus::Rejected)
+        );
+        assert_eq!(
+            status_after_event("inquiry.failed"),
+            Some(KycStatus::Rejected)
+        );
         assert_eq!(status_after_event("inquiry.expired"), Some(KycStatus::None));
         assert_eq!(status_after_event("report/watchlist.ready"), None);
         assert_eq!(status_after_event("inquiry.approved "), None);
@@ -113,11 +130,17 @@ mod tests {
     #[test]
     fn claims_above_the_threshold_need_an_approved_identity() {
         let limit = Some(1_000);
-        assert!(claim_allowed(1_000, limit, KycStatus::None), "at the threshold");
+        assert!(
+            claim_allowed(1_000, limit, KycStatus::None),
+            "at the threshold"
+        );
         assert!(!claim_allowed(1_001, limit, KycStatus::None));
         assert!(!claim_allowed(1_001, limit, KycStatus::Pending));
         assert!(!claim_allowed(1_001, limit, KycStatus::Rejected));
         assert!(claim_allowed(1_001, limit, KycStatus::Approved));
-        assert!(claim_allowed(u128::MAX, None, KycStatus::None), "no threshold");
+        assert!(
+            claim_allowed(u128::MAX, None, KycStatus::None),
+            "no threshold"
+        );
     }
 }

@@ -105,8 +105,17 @@ pub fn plan(
 
 /// The explorer's page of a transaction (`{explorer}/tx/{hash}`), or `None` without an explorer.
 pub fn explorer_tx(explorer: &str, hash: &str) -> Option<String> {
+    explorer_link(explorer, "tx", hash)
+}
+
+/// A token contract's page on the configured explorer (`{explorer}/token/{address}`).
+pub fn explorer_token(explorer: &str, address: &str) -> Option<String> {
+    explorer_link(explorer, "token", address)
+}
+
+fn explorer_link(explorer: &str, kind: &str, id: &str) -> Option<String> {
     let base = explorer.trim().trim_end_matches('/');
-    (!base.is_empty() && !hash.is_empty()).then(|| format!("{base}/tx/{hash}"))
+    (!base.is_empty() && !id.is_empty()).then(|| format!("{base}/{kind}/{id}"))
 }
 
 #[cfg(test)]
@@ -157,5 +166,9 @@ mod tests {
             Some("https://polygonscan.com/tx/0xab")
         );
         assert_eq!(explorer_tx("", "0xab"), None);
+        assert_eq!(
+            explorer_token("https://polygonscan.com", "0xc2").as_deref(),
+            Some("https://polygonscan.com/token/0xc2")
+        );
     }
 }

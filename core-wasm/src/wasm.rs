@@ -427,6 +427,12 @@ pub fn explorer_tx(explorer: &str, hash: &str) -> Option<String> {
     crate::sale::explorer_tx(explorer, hash)
 }
 
+/// `explorerToken(explorerUrl, address)`: the token contract's explorer page, or undefined.
+#[wasm_bindgen(js_name = explorerToken)]
+pub fn explorer_token(explorer: &str, address: &str) -> Option<String> {
+    crate::sale::explorer_token(explorer, address)
+}
+
 /// `sameAddress(a, b)`: whether two addresses name one account, whatever their letter case.
 #[wasm_bindgen(js_name = sameAddress)]
 pub fn same_address(a: &str, b: &str) -> bool {
@@ -479,6 +485,12 @@ pub fn format_token_in(base_units: &str, token: &str, language: &str) -> Result<
         token,
         language,
     ))
+}
+
+/// `videoDuration(iso)`: "PT4M13S" → "4:13"; undefined when it is not a time duration.
+#[wasm_bindgen(js_name = videoDuration)]
+pub fn video_duration(iso: &str) -> Option<String> {
+    crate::display::video_duration(iso)
 }
 
 /// `languages()`: the interface's languages, the default first.

@@ -11,14 +11,8 @@ import { adminRoutes, userRoutes } from './routes.js';
 
 // Pages load on demand; a page that fails to load shows the router's error page.
 const page = (load) => async () => ({ Component: (await load()).default });
-const placeholder = (titleKey) => ({
-  lazy: async () => {
-    const { default: Placeholder } = await import(/* webpackChunkName: "page-placeholder" */ './pages/Placeholder.jsx');
-    return { Component: () => <Placeholder titleKey={titleKey} /> };
-  },
-});
 
-/** User pages built so far; the others show their placeholder. */
+/** Every user page. */
 const userPageList = {
   dashboard: { lazy: page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx')) },
   vanguardprivateprotocol: { lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')) },
@@ -28,13 +22,14 @@ const userPageList = {
   afiliates: { lazy: page(() => import(/* webpackChunkName: "page-afiliates" */ './pages/Afiliates.jsx')) },
   'activation-node': { lazy: page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')) },
   'rank-bonus': { lazy: page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')) },
+  dashboardfaqs: { lazy: page(() => import(/* webpackChunkName: "page-faqs" */ './pages/Faqs.jsx')) },
 };
 const userPages = (product) => ({
   [`token${product}`]: { lazy: page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx')) },
   ...userPageList,
 });
 
-/** Admin screens built so far; the others show their placeholder. */
+/** Every admin screen. */
 const adminPages = {
   'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
   'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
@@ -70,12 +65,15 @@ function routes(product) {
         {
           loader: guardLoader('user'),
           element: <Shell area="user" />,
-          children: userRoutes(product).map(([path, titleKey]) => ({ path: `/${path}`, ...(userPages(product)[path] ?? placeholder(titleKey)) })),
+          children: [
+            ...userRoutes(product).map(([path]) => ({ path: `/${path}`, ...userPages(product)[path] })),
+            { path: '/dashboardfaqs/:topic', lazy: page(() => import(/* webpackChunkName: "page-faq-topic" */ './pages/FaqTopic.jsx')) },
+          ],
         },
         {
           loader: guardLoader('admin'),
           element: <Shell area="admin" />,
-          children: adminRoutes.map(([path, titleKey]) => ({ path: `/${path}`, ...(adminPages[path] ?? placeholder(titleKey)) })),
+          children: adminRoutes.map(([path]) => ({ path: `/${path}`, ...adminPages[path] })),
         },
         { path: '*', element: <NotFound /> },
           ],

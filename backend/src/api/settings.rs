@@ -18,6 +18,10 @@ struct PublicConfig {
     max_image_bytes: u64,
     /// The chain and contracts wallets use; null when none is configured.
     chain: Option<PublicChain>,
+    /// The card payment provider's publishable key (public by design); null without an on-ramp.
+    card_payment_key: Option<String>,
+    /// What the card on-ramp delivers on Polygon ("usdc" with Stripe today).
+    card_currency: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -50,6 +54,12 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 languages: &lvlx_core::LANGUAGES,
                 secret_pass_key: app.config.secret_pass_key.clone(),
                 max_image_bytes: super::images::MAX_BYTES,
+                card_payment_key: app.config.card.as_ref().map(|c| c.publishable_key.clone()),
+                card_currency: app
+                    .config
+                    .card
+                    .as_ref()
+                    .map(|c| c.destination_currency.clone()),
                 // Never the server's own RPC URL: a provider URL may carry a key.
                 chain: app.config.chain.as_ref().map(|c| PublicChain {
                     chain_id: lvlx_core::siwe::CHAIN_ID,

@@ -9,6 +9,7 @@
 //! linked are attached.
 
 use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
+use lvlx_core::staking::Pool;
 use serde::Deserialize;
 use serde_json::json;
 use warp::filters::BoxedFilter;
@@ -86,7 +87,42 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             ok(&json!({ "wallet": who.user.wallet, "balance": balance.to_string(), "entries": entries }))
         })
         .map(reply);
-    nonce.or(link).unify().or(actives).unify().boxed()
+    // GET /api/v1/dashboard — the member's dashboard figures: {balance, balanceUsdt, staking:
+    // {positions, nfts, lvlx, accrued, accruedUsdt}} (as indexed; the network and KYC boxes
+    // read GET /network/glance and GET /kyc).
+    let dashboard = warp::path!("dashboard")
+        .and(warp::get())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(|who: Authed, app: App| async move {
+            let user = who.user.id;
+            let now = (crate::now_ms() / 1000) as u64;
+            ok(&app
+                .store
+                .read(move |c| {
+                    let balance = users::balance(c, user)?;
+                    let staking = crate::staking::glance(
+                        &stakes::of_user(c, user, Pool::Nft)?,
+                        &stakes::of_user(c, user, Pool::Lvlx)?,
+                        now,
+                    )?;
+                    Ok::<_, Error>(json!({
+                        "balance": balance.to_string(),
+                        "balanceUsdt": lvlx_core::amount::lvlx_to_usdt(balance),
+                        "staking": staking,
+                    }))
+                })
+                .await?)
+        })
+        .map(reply);
+    nonce
+        .or(link)
+        .unify()
+        .or(actives)
+        .unify()
+        .or(dashboard)
+        .unify()
+        .boxed()
 }
 
 fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {

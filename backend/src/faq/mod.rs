@@ -17,7 +17,7 @@ use crate::store::Conn;
 /// The most bytes the image metadata reader reads of a file (SPEC §9).
 pub const IMAGE_READ_LIMIT: u64 = 262_144;
 /// The guide's screenshots, per language: `{guides_dir}/{lng}/{name}`.
-pub const GUIDE_IMAGES: [&str; 3] = ["wallet-1.jpg", "wallet-2.jpg", "wallet-3.jpg"];
+pub const GUIDE_IMAGES: [&str; 3] = ["buy-1.jpg", "buy-2.jpg", "buy-3.jpg"];
 /// How long a video's metadata is kept before it is asked again.
 const VIDEO_TTL_MS: i64 = 24 * 3600 * 1000;
 /// How long a failed lookup is not retried (the page shows a plain link meanwhile).

@@ -162,6 +162,28 @@ pub fn position_json(h: &Held, now: u64) -> Value {
     })
 }
 
+/// The dashboard's staking box: open positions, NFTs and LVLX staked in them, and the reward
+/// earned so far over every position (accrued at `now`, seconds), exact.
+pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Value, Error> {
+    let open = |h: &&Held| h.closed_at.is_none();
+    let overflow = || Error::Internal("staking totals overflow".into());
+    let nfts = amount::sum(nft.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
+    let staked = amount::sum(lvlx.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
+    let accrued = amount::sum(
+        nft.iter()
+            .chain(lvlx)
+            .map(|h| h.core().standing(now).accrued),
+    )
+    .ok_or_else(overflow)?;
+    Ok(json!({
+        "positions": nft.iter().chain(lvlx).filter(open).count(),
+        "nfts": nfts.to_string(),
+        "lvlx": staked.to_string(),
+        "accrued": accrued.to_string(),
+        "accruedUsdt": amount::lvlx_to_usdt(accrued),
+    }))
+}
+
 /// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out (a list) and
 /// their total, in 18-decimal base units.
 pub fn withdrawals(held: &[Held]) -> Result<Value, Error> {

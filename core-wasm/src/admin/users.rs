@@ -265,7 +265,9 @@ impl UserTable {
         let needle = needle(&query.search);
         let status = match query.kyc.as_deref() {
             None => None,
-            Some(text) => Some(KycStatus::parse(text).ok_or_else(|| TableError::Filter(text.into()))?),
+            Some(text) => {
+                Some(KycStatus::parse(text).ok_or_else(|| TableError::Filter(text.into()))?)
+            }
         };
         let mut kept = Vec::new();
         let mut summary = SummaryBuilder::default();

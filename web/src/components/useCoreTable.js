@@ -80,9 +80,11 @@ export function useCoreTable(load) {
 
   useEffect(() => {
     if (!query || !table.current) return;
-    const { start, end, search, sort } = query;
+    // Beside dates, search and sort, a table's own filters (the users table's `kyc`) pass through.
+    const { start, end, search, sort, ...filters } = query;
+    const own = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
     try {
-      setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes() }));
+      setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes(), ...own }));
       setQueryError(null);
       setPage((p) => ({ ...p, number: 1 }));
     } catch (e) {
@@ -97,8 +99,8 @@ export function useCoreTable(load) {
   );
 
   const update = useCallback((change) => setQuery((q) => ({ ...q, ...change })), []);
-  /** Back to every row: the full date range and no search (the sort is kept). */
-  const reset = useCallback(() => setQuery((q) => (range ? { ...q, start: range.start, end: range.end, search: '' } : q)), [range]);
+  /** Back to every row: the full date range, no search and no table filter (the sort is kept). */
+  const reset = useCallback(() => setQuery((q) => (range ? { sort: q.sort, start: range.start, end: range.end, search: '' } : q)), [range]);
   const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
   const csv = useCallback(() => table.current?.csv() ?? '', []);
   const series = useCallback(() => table.current?.series(viewerOffsetMinutes()) ?? null, []);

@@ -100,6 +100,10 @@ export const revertKey = (data) => core.revertKey(data ?? '0x');
 export const purchasePlan = (side, text, price, balance, allowance) => core.purchasePlan(side, text ?? '', price, balance, allowance);
 /** The explorer's page of a transaction, or null when no explorer is configured. */
 export const explorerTx = (explorerUrl, hash) => core.explorerTx(explorerUrl ?? '', hash ?? '') ?? null;
+/** The token contract's page on the explorer, or null without one. */
+export const explorerToken = (explorerUrl, address) => core.explorerToken(explorerUrl ?? '', address ?? '') ?? null;
+/** A video's ISO 8601 duration as a clock ("PT4M13S" → "4:13"), or null. */
+export const videoDuration = (iso) => core.videoDuration(iso ?? '') ?? null;
 /** LVLX base units that `usdt` base units buy at `price` (USDT base units per LVLX). */
 export const quoteLvlx = (usdt, price) => core.quoteLvlx(usdt, price);
 /** The least USDT base units that buy `lvlx` base units at `price`. */

@@ -1,53 +1,109 @@
-// /dashboard: the notice admins write in admin/edit-content, the wallet box (connect, link,
-// add token) that the wallet check sends members to, the member's referral link, and their
-// network at a glance (rank, what is claimable).
+// /dashboard: the member's situation on one screen (issue 14) — the notice admins write, the
+// wallet box (connect, link, add token), the LVLX balance and its USDT value, staking, the
+// network at a glance (rank, what is claimable, the node), identity verification and the
+// referral link. Each box loads on its own, says when it is empty and links to its page.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { formatLvlx } from '../core/index.js';
 import ContentBlock, { useContent } from '../components/ContentBlock.jsx';
+import Amount from '../components/Amount.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
+import KycCard from '../kyc/KycCard.jsx';
 import useLoad from '../api/useLoad.js';
 import { readGlance } from '../api/network.js';
+import { readDashboard } from '../api/help.js';
 import { useLiveVersion } from '../live.js';
 
-function NetworkGlance({ data }) {
+function Box({ titleKey, testId, loading, error, children, link }) {
+  const { t } = useTranslation();
+  return (
+    <section className="summary-box dash-box" data-testid={testId} aria-busy={loading}>
+      <h2>{t(titleKey)}</h2>
+      {error ? <p className="muted">{t('dashboard-box-failed')}</p> : loading ? <p className="muted">{t('loading')}</p> : children}
+      {link && <p className="dash-link">{link}</p>}
+    </section>
+  );
+}
+
+function Balance({ state }) {
+  const { t } = useTranslation();
+  const d = state.data;
+  return (
+    <Box titleKey="dashboard-balance" testId="dash-balance" loading={!d && !state.error} error={state.error}
+      link={<><Link to={`/token${settings.product}`}>{t('dashboard-buy')}</Link> · <Link to="/myActives">{t('dashboard-see-actives')}</Link></>}>
+      {d && (
+        <>
+          <p className="dash-figure"><span translate="no" data-testid="dash-balance-lvlx">{formatLvlx(d.balance)} {settings.product}</span></p>
+          <p className="muted">≈ <Amount value={d.balanceUsdt} unit="USDT" testId="dash-balance-usdt" /></p>
+          {d.balance === '0' && <p className="muted">{t('dashboard-balance-empty')}</p>}
+        </>
+      )}
+    </Box>
+  );
+}
+
+function Staking({ state }) {
+  const { t } = useTranslation();
+  const s = state.data?.staking;
+  return (
+    <Box titleKey="dashboard-staking" testId="dash-staking" loading={!s && !state.error} error={state.error}
+      link={<><Link to="/staking">{t('dashboard-see-staking')}</Link> · <Link to="/dashboardNFTs">{t('dashboard-see-nfts')}</Link></>}>
+      {s && (s.positions === 0 && s.accrued === '0' ? <p className="muted">{t('dashboard-staking-empty')}</p> : (
+        <dl className="wallet-facts">
+          <dt>{t('dashboard-positions')}</dt><dd><Amount value={s.positions} /></dd>
+          <dt>{t('dashboard-nfts-staked')}</dt><dd><Amount value={s.nfts} /></dd>
+          <dt>{t('dashboard-lvlx-staked', { product: settings.product })}</dt><dd translate="no">{formatLvlx(s.lvlx)} {settings.product}</dd>
+          <dt>{t('dashboard-rewards')}</dt><dd translate="no" data-testid="dash-accrued">{formatLvlx(s.accrued)} {settings.product} <span className="muted">≈ <Amount value={s.accruedUsdt} unit="USDT" /></span></dd>
+        </dl>
+      ))}
+    </Box>
+  );
+}
+
+function NetworkGlance({ state }) {
   const { t, i18n } = useTranslation();
-  const rank = data.userRankData.rank;
+  const data = state.data;
+  const rank = data?.userRankData.rank;
   const key = rank ? `rank-${rank.name.toLowerCase()}` : 'rank-none';
   // Known rank names are translated; a rank an admin names later shows as written.
   const name = !rank || i18n.exists(key) ? t(key) : rank.name;
   return (
-    <div className="summary-box" data-testid="network-glance">
-      <h2>{t('network-glance')}</h2>
-      <dl className="wallet-facts">
-        <dt>{t('rank-current')}</dt><dd>{name}</dd>
-        <dt>{t('claims-claimable')}</dt><dd translate="no">{formatLvlx(data.claimable)} {settings.product}</dd>
-        <dt>{t('node-status-title')}</dt><dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
-      </dl>
-      <p><Link to="/rank-bonus">{t('network-see-ranks')}</Link> · <Link to="/afiliates">{t('network-see-afiliates')}</Link></p>
-    </div>
+    <Box titleKey="network-glance" testId="network-glance" loading={!data && !state.error} error={state.error}
+      link={<><Link to="/rank-bonus">{t('network-see-ranks')}</Link> · <Link to="/afiliates">{t('network-see-afiliates')}</Link></>}>
+      {data && (
+        <dl className="wallet-facts">
+          <dt>{t('rank-current')}</dt><dd>{name}</dd>
+          <dt>{t('claims-claimable')}</dt><dd translate="no">{formatLvlx(data.claimable)} {settings.product}</dd>
+          <dt>{t('node-status-title')}</dt><dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
+        </dl>
+      )}
+    </Box>
   );
 }
 
 export default function Dashboard() {
   const { t } = useTranslation();
   const { block } = useContent('dashboard-notice');
-  // The card's figures only (the downline is /afiliates'), refreshed when they move.
-  const version = useLiveVersion('network', 300);
-  const network = useLoad(version === null ? null : readGlance, [version]);
+  // Figures refresh when an indexed event moves them (purchases, stakes, the network).
+  const network = useLiveVersion('network', 300);
+  const stakes = useLiveVersion('stake', 300);
+  const purchases = useLiveVersion('purchase', 300);
+  const glance = useLoad(network === null ? null : readGlance, [network]);
+  const figures = useLoad(stakes === null || purchases === null ? null : readDashboard, [stakes, purchases]);
   return (
     <section className="page">
       <h1>{t('menu-dashboard')}</h1>
       <ContentBlock block={block} className="notice-block" />
       <WalletCard />
-      {network.data && (
-        <>
-          <ReferralLink code={network.data.userCodeLink} />
-          <NetworkGlance data={network.data} />
-        </>
-      )}
+      <div className="dash-grid">
+        <Balance state={figures} />
+        <Staking state={figures} />
+        <NetworkGlance state={glance} />
+        <KycCard />
+      </div>
+      {glance.data && <ReferralLink code={glance.data.userCodeLink} />}
     </section>
   );
 }

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
+import Onramp from '../help/Onramp.jsx';
 import { localizeNumber, calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, sameAddress, tokenDecimals } from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
@@ -204,6 +205,7 @@ export default function TokenLvlx() {
           />
         </>
       )}
+      <Onramp />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // admin/tables/users (SPEC §2 "Admin users table"): general data box, search, registration
 // date filter, the members table, a filtered box when the filter narrows the list, a
 // registrations chart and CSV export.
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadUserRows, truncateEmail } from '../../core/index.js';
 import { userRows, userStatistics } from '../../api/statistics.js';
@@ -15,6 +15,7 @@ import TimeChart from '../../components/TimeChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
+import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
 
 
 function summaryItems(s, product) {
@@ -35,7 +36,10 @@ export default function UsersTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
   const general = useGeneral(userStatistics);
-  const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), []);
+  // A saved KYC change reloads the rows (the status is one of their columns).
+  const [version, setVersion] = useState(0);
+  const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), [version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [kycOf, setKycOf] = useState(null);
   const table = useCoreTable(load);
 
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
@@ -55,6 +59,18 @@ export default function UsersTable() {
     { id: 'totalUSDT', label: t('users-usdt'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.totalUSDT} unit="USDT" /> },
     { id: 'addRewards', label: t('users-add-rewards'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.addRewardsText} unit={product} /> },
     { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => rankName(r.rank) },
+    {
+      id: 'kyc',
+      label: t('users-kyc'),
+      sortable: true,
+      minWidth: '170px',
+      cell: (r) => (
+        <span className="kyc-cell">
+          <KycBadge status={r.kyc} />
+          <button type="button" className="button secondary small" onClick={() => setKycOf(r)} aria-label={t('kyc-change-of', { name: r.names })}>{t('kyc-change')}</button>
+        </span>
+      ),
+    },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
@@ -64,10 +80,12 @@ export default function UsersTable() {
       <div className="table-tools">
         <SearchBox table={table} labelKey="users-search" />
         <DateRange table={table} labelKey="filter-registration" />
+        <KycFilter table={table} />
         <CsvButton table={table} name="users" />
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" reserved={!narrowed} />}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} />
+      {kycOf && <KycDialog member={kycOf} onClose={() => setKycOf(null)} onChanged={() => { setKycOf(null); setVersion((v) => v + 1); }} />}
       <TimeChart titleKey="chart-registrations" series={series} value={(p) => p.registrations} label={(p) => t('chart-point-registrations', { count: p.registrations })} />
     </section>
   );

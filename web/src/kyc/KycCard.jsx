@@ -1,0 +1,35 @@
+// The member's identity verification on the dashboard (issue 14): the status and what to do
+// next — start (or restart) at the provider, wait, or nothing; refreshed when it moves.
+import { useTranslation } from 'react-i18next';
+import useLoad from '../api/useLoad.js';
+import { readKyc } from '../api/help.js';
+import { useLiveVersion } from '../live.js';
+import { KycBadge } from './KycAdmin.jsx';
+
+export default function KycCard() {
+  const { t } = useTranslation();
+  // The provider's webhook and admins' changes arrive as a network push of event "kyc".
+  const version = useLiveVersion('network', 300);
+  const kyc = useLoad(version === null ? null : readKyc, [version]);
+  const data = kyc.data;
+  return (
+    <section className="summary-box dash-box" aria-labelledby="kyc-title" data-testid="kyc-card" aria-busy={kyc.loading}>
+      <h2 id="kyc-title">{t('kyc-title')}</h2>
+      {!data ? (
+        <p className="muted">{kyc.error ? t('kyc-load-failed') : t('loading')}</p>
+      ) : (
+        <>
+          <p data-testid="kyc-status"><KycBadge status={data.status} /></p>
+          <p>{t(`kyc-next-${data.status}`)}</p>
+          {data.startUrl ? (
+            <a className="button" href={data.startUrl} target="_blank" rel="noreferrer noopener" data-testid="kyc-start">
+              {t(data.status === 'rejected' ? 'kyc-restart' : 'kyc-start')}
+            </a>
+          ) : (data.status === 'none' || data.status === 'rejected') && !data.available ? (
+            <p className="muted" data-testid="kyc-unavailable">{t('kyc-unavailable')}</p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
