@@ -71,7 +71,7 @@ export function KycDialog({ member, onClose, onChanged }) {
           {history.map((h, i) => (
             <li key={i}>
               <span translate="no">{formatDate(h.at, i18n.language)}</span> · <KycBadge status={h.status} /> · {h.admin
-                ? <><span translate="no">{h.admin}</span>: {h.reason}</>
+                ? <><span translate="no">{h.admin}</span>: <span translate="no">{h.reason}</span></>
                 : t('kyc-by-provider')}
             </li>
           ))}

@@ -67,6 +67,7 @@ export default function TokenLvlx() {
       <section className="page">
         <h1>{t('menu-token', { product })}</h1>
         <p className="notice error" role="alert">{t('chain-unavailable')}</p>
+        <Onramp />
       </section>
     );
   }

@@ -14,12 +14,16 @@ export const WALLET_POLL_MS = 12000;
 const NOT_EXISTS_MS = 5000;
 const INCORRECT_MS = 7000;
 
+/** Pages open without a linked wallet: the dashboard (where linking happens) and the FAQ (which
+ * explains how to set a wallet up, so it cannot require one). */
+const OPEN_PAGES = /^\/(dashboard|dashboardfaqs(\/.*)?)$/;
+
 export default function useWalletCheck(enabled) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   useEffect(() => {
-    if (!enabled || pathname === '/dashboard') return undefined;
+    if (!enabled || OPEN_PAGES.test(pathname)) return undefined;
     let live = true;
     const check = async () => {
       const stored = storedWallet();

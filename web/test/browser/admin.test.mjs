@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, dateFields, DEMO_ADMIN, en, launchBrowser, localDay, openPage, path, settled, startServer, typeDate } from './harness.mjs';
-import { formatFixed, loadIcoRows, loadUserRows } from '../../src/core/index.js';
+import { formatTokenIn, loadIcoRows, loadUserRows, localizeNumber } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -45,8 +45,8 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   const page = await adminPage('/admin/tables/ICO');
   const stats = await server.call(DEMO_ADMIN, 'statistics-ico?limit=1');
   assert.equal(await figure(page, 'ico-general', 'ico-total-transactions'), String(stats.General.totalTransactions));
-  assert.equal(await figure(page, 'ico-general', 'ico-total-product'), `${formatFixed(stats.General.totalLVLX, 18, 2)} LVLX`);
-  assert.equal(await figure(page, 'ico-general', 'ico-total-usdt'), `${stats.General.totalUSDT} USDT`);
+  assert.equal(await figure(page, 'ico-general', 'ico-total-product'), `${formatTokenIn(stats.General.totalLVLX, 'LVLX', 'en')} LVLX`);
+  assert.equal(await figure(page, 'ico-general', 'ico-total-usdt'), `${localizeNumber(stats.General.totalUSDT, 'en')} USDT`);
 
   // The date filter starts at the full range, so no filtered box.
   const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
@@ -65,7 +65,7 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   assert.ok(want.kept > 0 && want.kept < table.length);
   assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), String(want.kept));
   assert.equal(await figure(page, 'ico-filtered', 'ico-total-users'), String(want.totals.totalUsers));
-  assert.equal(await figure(page, 'ico-filtered', 'ico-total-product'), `${formatFixed(want.totals.totalLVLX, 18, 2)} LVLX`);
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-product'), `${formatTokenIn(want.totals.totalLVLX, 'LVLX', 'en')} LVLX`);
   const dates = await column(page, 3);
   assert.ok(dates.every((d) => d.includes('2025')), dates.join(' | '));
   assert.equal(await page.locator('.page-range').innerText(), `1–10 of ${want.kept}`);
@@ -125,7 +125,7 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
   assert.equal(await figure(page, 'users-general', 'users-total'), String(stats.General.totalUsers));
   assert.equal(await figure(page, 'users-general', 'users-with-wallet'), String(stats.General.totalUsersWithWallet));
-  assert.equal(await figure(page, 'users-general', 'users-total-product-usdt'), `${stats.General.totalUsersUSDT} USDT`);
+  assert.equal(await figure(page, 'users-general', 'users-total-product-usdt'), `${localizeNumber(stats.General.totalUsersUSDT, 'en')} USDT`);
   assert.equal(await page.locator('[data-testid="users-filtered"]').count(), 0);
 
   await page.getByLabel(en['users-search']).fill('JOSÉ');
@@ -249,8 +249,10 @@ test('no date typed into an admin filter can break a table: reversed, malformed,
   }
 });
 
-test('admin tables grow with the page under a sticky header, on the theme surface, with whole emails and words; phones scroll sideways inside', async () => {
+test('admin tables grow with the page under a sticky header, on the theme surface, with whole emails and words; narrower screens scroll sideways inside', async () => {
   const page = await adminPage('/admin/tables/users');
+  // Where every column fits (the users table's eleven need ~1,600 px), the header is sticky.
+  await page.setViewportSize({ width: 1680, height: 1000 });
   await page.locator('.page-size select').first().selectOption('100');
   await page.waitForFunction(() => document.querySelectorAll('.data-table .rdt_TableRow').length > 50);
   const facts = await page.evaluate(() => {
@@ -281,14 +283,20 @@ test('admin tables grow with the page under a sticky header, on the theme surfac
   // Scrolled far down, the header is still at the top of the window.
   await page.mouse.wheel(0, 3000);
   await page.waitForFunction(() => Math.abs(document.querySelector('.data-table .rdt_head').getBoundingClientRect().top) < 2);
-  // A phone: every column reachable by scrolling the table sideways, the page itself does not move.
-  await page.setViewportSize({ width: 390, height: 844 });
-  const phone = await page.evaluate(() => {
-    const wrapper = document.querySelector('.data-table .rdt_responsiveWrapper');
-    return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, wrapper: wrapper.scrollWidth - wrapper.clientWidth, overflow: getComputedStyle(wrapper).overflowX };
-  });
-  assert.ok(phone.page <= 0, `the page does not scroll sideways (${phone.page} px)`);
-  assert.equal(phone.overflow, 'auto');
+  // A laptop and a phone: every column reachable by scrolling the table sideways (the last,
+  // KYC, included), the page itself does not move.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    const narrow = await page.evaluate(() => {
+      const wrapper = document.querySelector('.data-table .rdt_responsiveWrapper');
+      return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, overflow: getComputedStyle(wrapper).overflowX };
+    });
+    assert.ok(narrow.page <= 0, `the page does not scroll sideways at ${width} px (${narrow.page} px)`);
+    assert.equal(narrow.overflow, 'auto');
+    const last = page.locator('.rdt_TableRow').first().locator('.kyc-cell button');
+    await last.scrollIntoViewIfNeeded();
+    assert.ok(await last.isVisible(), `the last column is reachable at ${width} px`);
+  }
   await page.screenshot({ path: join(SHOTS, 'admin-users-390.png') });
   await page.context().close();
 });
@@ -384,7 +392,7 @@ test('charts: a time axis with every period, grouped by week or month for long r
   await page.keyboard.press('Home');
   const first = long.points[0];
   const monthName = (start) => new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${start}T00:00:00Z`));
-  const text = (p) => `${monthName(p.start)}: ${p.usdt} USDT · ${formatFixed(p.lvlx, 18, 2)} LVLX · purchases: ${p.purchases}`;
+  const text = (p) => `${monthName(p.start)}: ${localizeNumber(p.usdt, 'en')} USDT · ${formatTokenIn(p.lvlx, 'LVLX', 'en')} LVLX · purchases: ${p.purchases}`;
   assert.equal(await readout.innerText(), text(first));
   await page.keyboard.press('ArrowRight');
   assert.equal(await readout.innerText(), text(long.points[1]));

@@ -43,12 +43,13 @@ export async function startAnvil() {
  * accounts, after `lvlx seed <seed…>` when `seed` is given; with `chain`, on its own anvil with
  * the contracts deployed by `lvlx chain deploy` (server.anvil, server.chain).
  */
-export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, chain = false } = {}) {
+/** `env`: extra LVLX_ configuration (e.g. LVLX_KYC as a TOML inline table). */
+export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, chain = false, env: extra = {} } = {}) {
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
   const binary = join(root, binaryPath ?? process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   // A low captcha difficulty keeps the tests quick; the rules are the same.
   const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600',
-    LVLX_CONFIG: join(dataDir, 'lvlx.toml') };
+    LVLX_CONFIG: join(dataDir, 'lvlx.toml'), ...extra };
   const anvil = chain ? await startAnvil() : null;
   // Asynchronously: anvil logs every transaction to a pipe this process must keep reading.
   if (anvil) await execFileAsync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env });
@@ -207,3 +208,35 @@ export const localDay = (iso, language = 'en') => {
 };
 /** Types a YYYY-MM-DD date into a date field as a person of `language` would. */
 export const typeDate = (field, iso, language = 'en') => field.fill(localDay(iso, language));
+
+// With ?lng=cimode i18next renders each key instead of its text. Every visible text must then be
+// a key of en.json, or not words at all (numbers, symbols, the token symbol), or data marked
+// translate="no".
+const NOT_WORDS = /^[\s\d\W]*$/;
+const DATA = new Set(['LVLX']);
+
+export async function untranslated(page) {
+  const texts = await page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent.trim();
+      const style = n.parentElement && getComputedStyle(n.parentElement);
+      // The phone picker's country names are data, translated by the phone library itself.
+      if (n.parentElement.closest('.PhoneInputCountry')) continue;
+      // People's data (names, initials) is marked translate="no", as HTML intends.
+      if (n.parentElement.closest('[translate=no]')) continue;
+      if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
+    }
+    for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
+      // Data (a full email in a copy button's title) is marked translate="no" too.
+      if (el.closest('.PhoneInputCountry') || el.closest('[translate=no]')) continue;
+      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+        const v = el.getAttribute(attr);
+        if (v) out.push(v.trim());
+      }
+    }
+    return out;
+  });
+  return texts.filter((t) => !(t in en) && !NOT_WORDS.test(t) && !DATA.has(t));
+}

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer, untranslated } from './harness.mjs';
 
 let server;
 let browser;
@@ -56,38 +56,6 @@ test('an unsupported browser language falls back to English', async () => {
   assert.equal(await page.textContent('h1'), 'Sign in');
   await context.close();
 });
-
-// With ?lng=cimode i18next renders each key instead of its text. Every visible text must then be
-// a key of en.json, or not words at all (numbers, symbols, the token symbol), or data marked
-// translate="no".
-const NOT_WORDS = /^[\s\d\W]*$/;
-const DATA = new Set(['LVLX']);
-
-async function untranslated(page) {
-  const texts = await page.evaluate(() => {
-    const out = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const text = n.textContent.trim();
-      const style = n.parentElement && getComputedStyle(n.parentElement);
-      // The phone picker's country names are data, translated by the phone library itself.
-      if (n.parentElement.closest('.PhoneInputCountry')) continue;
-      // People's data (names, initials) is marked translate="no", as HTML intends.
-      if (n.parentElement.closest('[translate=no]')) continue;
-      if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
-    }
-    for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
-      // Data (a full email in a copy button's title) is marked translate="no" too.
-      if (el.closest('.PhoneInputCountry') || el.closest('[translate=no]')) continue;
-      for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
-        const v = el.getAttribute(attr);
-        if (v) out.push(v.trim());
-      }
-    }
-    return out;
-  });
-  return texts.filter((t) => !(t in en) && !NOT_WORDS.test(t) && !DATA.has(t));
-}
 
 const pages = [
   ['login (with errors)', '/login', {}, async (p) => p.click('button[type=submit]')],

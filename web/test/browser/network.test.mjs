@@ -113,7 +113,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
   assert.equal(paid.amount, (800n * LVLX).toString());
   const totals = sponsor.getByTestId('level-1-totals');
   await totals.getByText(`${formatLvlx(paid.amount)} LVLX`).waitFor({ timeout: 20_000 });
-  assert.match(await totals.innerText(), /1000\.00 USDT/);
+  assert.match(await totals.innerText(), /1,000\.00 USDT/);
   const [[referrer]] = server.sql(`SELECT referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL`);
   assert.equal(referrer, accounts[1], 'the sponsor\'s wallet is the on-chain referrer');
   assert.deepEqual(sponsor.errors, []);
@@ -121,7 +121,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
   // 1000 USDT of network volume reaches Bronze (100 LVLX, once): 900 LVLX to claim.
   const ranks = await memberPage(DEMO_USER, accounts[1], '/rank-bonus');
   await ranks.getByTestId('rank-name').getByText(en['rank-bronze']).waitFor();
-  assert.match(await ranks.getByTestId('rank-missing').innerText(), /4000\.00 USDT/);
+  assert.match(await ranks.getByTestId('rank-missing').innerText(), /4,000\.00 USDT/);
   assert.equal(await ranks.getByTestId('claimable').innerText(), '900.00 LVLX');
   await connect(ranks);
   await ranks.getByRole('button', { name: en['claims-claim'] }).click();

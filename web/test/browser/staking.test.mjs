@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, dateFields, DEMO_ADMIN, DEMO_USER, en, launchBrowser, localDay, openPage, settled, startServer, typeDate } from './harness.mjs';
-import { formatFixed, loadStakeRows } from '../../src/core/index.js';
+import { formatFixed, formatTokenIn, loadStakeRows } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -44,8 +44,8 @@ async function rowsOf(route) {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Cents of a shown amount ("3204937.49 LVLX"). */
-const cents = (text) => BigInt(text.split(' ')[0].replace('.', ''));
+/** Cents of a shown amount ("3,204,937.49 LVLX"). */
+const cents = (text) => BigInt(text.split(' ')[0].replaceAll(',', '').replace('.', ''));
 /**
  * Rewards accrue by the second (computed at read time), so a figure the page shows lies between
  * the server's answers before and after the page loaded.
@@ -128,12 +128,12 @@ test('LVLX staking: summary box and amounts sorted through the core', async () =
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/LVLXStaking');
   const { General: g } = await server.call(DEMO_ADMIN, 'statistics-lvlxstaking?limit=1');
   assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-stakes'), String(g.totalLVLXStakes));
-  assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-in-stake'), `${formatFixed(g.totalLVLXInStake, 18, 2)} LVLX`);
+  assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-in-stake'), `${formatTokenIn(g.totalLVLXInStake, 'LVLX', 'en')} LVLX`);
   between(await figure(page, 'lvlx-general', 'lvlx-summary-usdt'), `${before.totalUSDTRewards} USDT`, `${g.totalUSDTRewards} USDT`);
   const entries = tables(page).nth(1);
   await entries.getByRole('button', { name: /^Amount/ }).click();
   await page.waitForFunction(() => document.querySelectorAll('.data-table')[1].querySelector('[aria-sort="descending"]'));
-  const amounts = (await cells(page, 1, 4)).map((a) => Number(a.replaceAll(',', '')));
+  const amounts = (await cells(page, 1, 4)).map((a) => Number(a.split(' ')[0].replaceAll(',', '')));
   assert.ok(amounts.every((a, i) => i === 0 || amounts[i - 1] >= a), amounts.join(' '));
   await page.screenshot({ path: join(SHOTS, 'admin-lvlx-staking.png'), fullPage: true });
   assert.deepEqual(page.errors, []);

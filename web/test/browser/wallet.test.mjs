@@ -103,7 +103,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await page.reload();
   await page.getByTestId('buy-price').waitFor();
   assert.equal(await page.getByTestId('buy-price').innerText(), '1 LVLX = 0.1 USDT');
-  assert.equal(await page.getByTestId('buy-usdt-balance').innerText(), '1000000.00 USDT');
+  assert.equal(await page.getByTestId('buy-usdt-balance').innerText(), '1,000,000.00 USDT');
 
   // Typing LVLX computes the USDT (the core, at the on-chain price), and the other way round.
   await page.getByLabel(t('buy-receive', { product: 'LVLX' })).fill('25');
@@ -123,7 +123,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   // Max pays the whole balance; the summary says what is paid, got and at what price.
   await page.getByRole('button', { name: en['staking-max'] }).click();
   assert.equal(await page.getByLabel(en['buy-pay']).inputValue(), '1000000');
-  assert.match(await page.getByTestId('buy-summary').innerText(), /1000000\.00 USDT[\s\S]*10000000\.00 LVLX[\s\S]*0\.1 USDT/);
+  assert.match(await page.getByTestId('buy-summary').innerText(), /1,000,000\.00 USDT[\s\S]*10,000,000\.00 LVLX[\s\S]*0\.1 USDT/);
   await page.getByLabel(en['buy-pay']).fill('2.5');
 
   // Declined in the wallet: a calm note, nothing sent.

@@ -3,7 +3,7 @@
 // the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatLvlx, formatUsdt, loadIcoRows, shortWallet, truncateEmail } from '../../core/index.js';
+import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../../core/index.js';
 import { icoRows, icoStatistics, icoTrails } from '../../api/statistics.js';
 import settings from '../../settings.js';
 import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
@@ -94,7 +94,7 @@ export default function IcoTable() {
         titleKey="chart-purchases"
         series={series}
         value={(p) => Number(p.usdt)}
-        label={(p) => t('chart-point-purchases', { count: p.purchases, usdt: p.usdt, lvlx: formatLvlx(p.lvlx), product })}
+        label={(p) => t('chart-point-purchases', { count: p.purchases, usdt: localizeNumber(p.usdt), lvlx: formatLvlx(p.lvlx), product })}
       />
     </section>
   );
