@@ -67,6 +67,7 @@ pub struct Config {
     /// the FAQ's two on-ramp providers.
     pub card: Option<Card>,
     /// FAQ videos: FAQ entry (faqs1 … faqs7) → the video provider's id (YouTube).
+    #[serde(default)]
     pub faq_videos: std::collections::BTreeMap<String, String>,
     /// Key of the video provider's metadata API (YouTube Data API v3). Without it the FAQ shows
     /// its videos as plain links. Never sent to the browser.
