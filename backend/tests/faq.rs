@@ -18,11 +18,14 @@ use warp::Filter;
 const VIDEO: &str = "dQw4w9WgXcQ";
 const SLOW_VIDEO: &str = "slowslowslo";
 
+/// A session request as the fake Stripe saw it: the Authorization header and the form.
+type SessionCall = (Option<String>, HashMap<String, String>);
+
 /// What the fake providers saw.
 #[derive(Default)]
 struct Seen {
     video_calls: AtomicUsize,
-    sessions: Mutex<Vec<(Option<String>, HashMap<String, String>)>>,
+    sessions: Mutex<Vec<SessionCall>>,
 }
 
 /// A loopback server answering as YouTube (under /youtube/v3) and Stripe (under /stripe).

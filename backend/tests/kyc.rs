@@ -43,7 +43,7 @@ async fn deliver(w: &World, body: &[u8], signature: Option<String>) -> (StatusCo
         .method("POST")
         .path("/api/v1/kyc/webhook")
         .header("content-type", "application/json")
-        .body(body.to_vec());
+        .body(body);
     if let Some(s) = signature {
         req = req.header("persona-signature", s);
     }

@@ -107,12 +107,14 @@ pub fn accept(c: Conn, event: &Event, now_ms: i64) -> Result<(bool, Option<UserI
     let next = rules::status_after_event(&event.name);
     let fresh = stored::accept_event(
         c,
-        &event.id,
-        &event.name,
-        user,
-        event.inquiry.as_deref(),
-        next,
-        event.created_at_ms,
+        &stored::Event {
+            id: &event.id,
+            name: &event.name,
+            user,
+            inquiry: event.inquiry.as_deref(),
+            next,
+            occurred_at: event.created_at_ms,
+        },
         now_ms,
     )?;
     Ok((fresh, user))

@@ -67,31 +67,35 @@ pub fn account_of(
     Ok(found.optional()?.map(UserId))
 }
 
+/// A provider event as the store keeps it.
+pub struct Event<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    /// The account it names, when known.
+    pub user: Option<UserId>,
+    /// The provider's applicant (inquiry) id.
+    pub inquiry: Option<&'a str>,
+    /// The status it moves the account to, if any.
+    pub next: Option<KycStatus>,
+    pub occurred_at: i64,
+}
+
 /// A provider event, applied at most once. Returns false when the event id was seen before
 /// (nothing changes). The status moves only when the event is newer than the status it finds,
 /// so events delivered out of order never step back.
-pub fn accept_event(
-    c: Conn,
-    event_id: &str,
-    name: &str,
-    user: Option<UserId>,
-    inquiry: Option<&str>,
-    next: Option<KycStatus>,
-    occurred_at: i64,
-    received_at: i64,
-) -> Result<bool> {
+pub fn accept_event(c: Conn, e: &Event, received_at: i64) -> Result<bool> {
     let fresh = c.0.execute(
         "INSERT OR IGNORE INTO kyc_events (event_id, user_id, name, occurred_at, received_at, applied)
          VALUES (?1, ?2, ?3, ?4, ?5, 0)",
-        params![event_id, user.map(|u| u.0), name, occurred_at, received_at],
+        params![e.id, e.user.map(|u| u.0), e.name, e.occurred_at, received_at],
     )? == 1;
     if !fresh {
         return Ok(false);
     }
-    let (Some(user), Some(next)) = (user, next) else {
+    let (Some(user), Some(next)) = (e.user, e.next) else {
         return Ok(true);
     };
-    if let Some(inquiry) = inquiry {
+    if let Some(inquiry) = e.inquiry {
         c.0.execute(
             "UPDATE users SET kyc_inquiry = ?2 WHERE id = ?1",
             params![user.0, inquiry],
@@ -99,12 +103,12 @@ pub fn accept_event(
     }
     let applied = c.0.execute(
         "UPDATE users SET kyc_status = ?2, kyc_updated_at = ?3 WHERE id = ?1 AND kyc_updated_at <= ?3",
-        params![user.0, next.as_str(), occurred_at],
+        params![user.0, next.as_str(), e.occurred_at],
     )? == 1;
     if applied {
         c.0.execute(
             "UPDATE kyc_events SET applied = 1 WHERE event_id = ?1",
-            [event_id],
+            [e.id],
         )?;
     }
     Ok(true)
@@ -188,7 +192,7 @@ pub fn history(c: Conn, user: UserId, limit: i64) -> Result<Vec<Change>> {
             });
         }
     }
-    out.sort_by(|a, b| b.at.cmp(&a.at));
+    out.sort_by_key(|change| std::cmp::Reverse(change.at));
     out.truncate(limit as usize);
     Ok(out)
 }
