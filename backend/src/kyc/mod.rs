@@ -244,7 +244,7 @@ mod tests {
         assert_eq!(e.name, "inquiry.approved");
         assert_eq!(e.inquiry.as_deref(), Some("inq_9"));
         assert_eq!(e.reference.as_deref(), Some("abc"));
-        assert_eq!(e.created_at_ms, 1_795_399_200_000);
+        assert_eq!(e.created_at_ms, 1_795_428_000_000);
         assert!(Event::parse(b"[]").is_err());
         assert!(Event::parse(b"not json").is_err());
     }

@@ -1,10 +1,9 @@
 // react-data-table-component in server-side mode, with the WASM core as the server (SPEC §2
 // "Data table": page sizes 10/25/50/100, sort desc → asc → none, no checkboxes, height 400,
 // pagination with 2 pages in range and 3 margin pages).
-import DataTable from 'react-data-table-component';
-import 'react-data-table-component/css';
+import { useEffect, useRef, useState } from 'react';
+import Table from './Table.jsx';
 import { useTranslation } from 'react-i18next';
-import Spinner from './Spinner.jsx';
 import useRowKeys from './useRowKeys.js';
 import { PAGE_SIZES } from './useCoreTable.js';
 
@@ -53,13 +52,20 @@ export function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, o
   );
 }
 
-/** A header that sorts through the core's cycle and shows where it is. */
+/**
+ * A header that sorts through the core's cycle and shows where it is. `aria-sort` belongs to the
+ * column header (the library's cell), not to the button, so it is set there.
+ */
 function SortHeader({ label, column, sort, onSort }) {
   const { t } = useTranslation();
+  const ref = useRef(null);
   const direction = sort?.column === column ? sort.direction : null;
   const state = direction === 'desc' ? 'descending' : direction === 'asc' ? 'ascending' : 'none';
+  useEffect(() => {
+    ref.current?.closest('[role="columnheader"]')?.setAttribute('aria-sort', state);
+  }, [state]);
   return (
-    <button type="button" className="sort-header" aria-sort={state} onClick={() => onSort(column)} title={t(`table-sort-${state}`)}>
+    <button ref={ref} type="button" className="sort-header" onClick={() => onSort(column)} title={t(`table-sort-${state}`)}>
       {label}
       <span aria-hidden="true" className="sort-mark">{direction === 'desc' ? '▼' : direction === 'asc' ? '▲' : '↕'}</span>
     </button>
@@ -72,30 +78,50 @@ function SortHeader({ label, column, sort, onSort }) {
  * columns never wrap.
  * `empty`: translation key of the empty state.
  */
+/**
+ * Whether the table's columns fit its box. Then it grows with the page under a sticky header;
+ * otherwise it scrolls sideways inside its box (a sticky header cannot live in a scroll box).
+ */
+function useFits(ref) {
+  const [fits, setFits] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return undefined;
+    const measure = () => {
+      const table = box.querySelector('.rdt_table');
+      setFits(Boolean(table) && table.scrollWidth <= box.clientWidth + 1);
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    measure();
+    return () => observer.disconnect();
+  });
+  return fits;
+}
+
 export default function CoreDataTable({ columns, table, empty = 'table-empty', label }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
+  const fits = useFits(keys.ref);
   const sort = table.query?.sort;
   const rdtColumns = columns.map((c) => ({
     id: c.id,
     name: c.sortable ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
-    cell: c.cell,
+    cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
     width: c.width,
-    minWidth: c.minWidth ?? (c.date ? '120px' : undefined),
+    minWidth: c.minWidth ?? (c.date ? '190px' : undefined),
     right: Boolean(c.numeric),
     wrap: !c.date,
   }));
   return (
-    <div className="data-table" aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
-      <DataTable
+    <div className={`data-table${fits ? ' fits' : ''}`} aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
+      <Table
         ariaLabel={label}
         columns={rdtColumns}
         data={table.rows}
         keyField="n"
-        colorMode="dark"
-        progressPending={table.loading}
-        progressComponent={<Spinner />}
-        noDataComponent={
+        loading={table.loading}
+        empty={
           table.total > 0 ? (
             // Rows exist but the filters keep none: say so, and offer the way back.
             <div className="table-empty" data-testid="table-no-results">

@@ -2,8 +2,7 @@
 // name, when they joined, the USDT their purchases paid and the LVLX commission those earned the
 // member — with each level's totals. Amounts are the server's exact base units, formatted by the
 // core. Refreshed live when a purchase in the network pays a commission.
-import DataTable from 'react-data-table-component';
-import 'react-data-table-component/css';
+import Table from '../components/Table.jsx';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
@@ -51,8 +50,8 @@ function Level({ level, hasNode }) {
         ]}
       />
       <div className="data-table">
-        <DataTable columns={columns} data={level.members.map((m, i) => ({ ...m, key: i }))} keyField="key" colorMode="dark" dense
-          noDataComponent={<p className="table-empty">{empty}</p>} pagination={level.members.length > 25} paginationPerPage={25} />
+        <Table columns={columns} data={level.members.map((m, i) => ({ ...m, key: i }))} keyField="key" dense
+          empty={<p className="table-empty">{empty}</p>} pagination={level.members.length > 25} paginationPerPage={25} />
       </div>
     </section>
   );

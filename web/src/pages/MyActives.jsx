@@ -2,9 +2,7 @@
 // indexed them from the chain (never what a browser claimed). Refreshed live when a purchase of
 // theirs is recorded.
 import { useTranslation } from 'react-i18next';
-import DataTable from 'react-data-table-component';
-import 'react-data-table-component/css';
-import Spinner from '../components/Spinner.jsx';
+import Table from '../components/Table.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
 import { readActives } from '../api/wallet.js';
@@ -47,15 +45,13 @@ export default function MyActives() {
       </div>
       <h2>{t('actives-history')}</h2>
       <div className="data-table" aria-busy={!actives} data-testid="actives-history">
-        <DataTable
+        <Table
           ariaLabel={t('actives-history')}
           columns={columns}
           data={actives?.entries ?? []}
           keyField="txHash"
-          colorMode="dark"
-          progressPending={!actives}
-          progressComponent={<Spinner />}
-          noDataComponent={<p className="table-empty">{t('actives-empty')}</p>}
+          loading={!actives}
+          empty={<p className="table-empty">{t('actives-empty')}</p>}
           pagination
           paginationComponent={Pagination}
         />

@@ -3,9 +3,7 @@
 // the chain's clock), interest already withdrawn, and per row the actions the contract allows
 // now: withdraw interest, and after the release the principal with the rest of the interest.
 import { useTranslation } from 'react-i18next';
-import DataTable from 'react-data-table-component';
-import 'react-data-table-component/css';
-import Spinner from '../components/Spinner.jsx';
+import Table from '../components/Table.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
@@ -60,15 +58,13 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
   });
   return (
     <div className="data-table" aria-busy={loading} data-testid={`${pool}-positions`} ref={keys.ref} onKeyDown={keys.onKeyDown}>
-      <DataTable
+      <Table
         ariaLabel={label}
         columns={columns}
         data={data}
         keyField="position"
-        colorMode="dark"
-        progressPending={loading && !rows}
-        progressComponent={<Spinner />}
-        noDataComponent={<p className="table-empty">{empty}</p>}
+        loading={loading && !rows}
+        empty={<p className="table-empty">{empty}</p>}
         pagination
         paginationComponent={Pagination}
       />
