@@ -30,6 +30,7 @@ enum Hello {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // GET /api/v1/ws — the live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
         .and(warp::ws())
         .and(warp::addr::remote())

@@ -31,6 +31,20 @@ use warp::{Filter, Reply};
 
 use crate::App;
 
+/// The API's OpenAPI 3.1 document, kept beside the code (`backend/openapi.json`); the
+/// `openapi` test fails when a route and the document disagree.
+pub const OPENAPI: &str = include_str!("../../openapi.json");
+
+// GET /api/v1/openapi.json — this API's OpenAPI 3.1 document.
+fn openapi() -> BoxedFilter<(warp::reply::Response,)> {
+    warp::path!("openapi.json")
+        .and(warp::get())
+        .map(|| {
+            warp::reply::with_header(OPENAPI, "content-type", "application/json").into_response()
+        })
+        .boxed()
+}
+
 /// Largest JSON body any endpoint of this version accepts.
 pub const MAX_JSON_BODY: u64 = 16 * 1024;
 
@@ -72,6 +86,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(kyc::routes(app.clone()))
         .unify()
         .or(faq::routes(app))
+        .unify()
+        .or(openapi())
         .unify()
         .boxed();
     warp::path("api")

@@ -162,8 +162,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             arrow(users_table::encode(&members).map_err(|e| Error::Internal(e.to_string()))?)
         })
         .map(reply);
-    // GET /api/v1/statistics-nftstaking and statistics-lvlxstaking — {General, result (first
-    // stakers), initDate, lastDate}; …/rows — every entry, release date ascending, as Arrow IPC.
+    // GET /api/v1/statistics-nftstaking — {General, result (first stakers), initDate, lastDate}.
+    // GET /api/v1/statistics-lvlxstaking — the same for the LVLX pool.
+    // GET /api/v1/statistics-nftstaking/rows — every entry, release date ascending, as Arrow IPC.
+    // GET /api/v1/statistics-lvlxstaking/rows — the same for the LVLX pool.
     let staking = |path: &'static str, kind: Kind| {
         let summary = warp::path(path)
             .and(warp::path::end())
