@@ -3,7 +3,8 @@
 #   scripts/setup.sh            Rust wasm target, wasm-bindgen CLI (the version in Cargo.lock),
 #                               wasm-pack, npm packages (wasm-opt comes from npm `binaryen`)
 #   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
-#                               Python's aiosmtpd (a local SMTP sink for the mail test)
+#                               Python's aiosmtpd (a local SMTP sink for the mail test) and
+#                               schemathesis (API cases from the OpenAPI document)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -38,6 +39,12 @@ fi
 if [ "${1:-}" = "--test" ] && ! python3 -c 'import aiosmtpd' 2>/dev/null; then
   step "pip install aiosmtpd"
   python3 -m pip install --quiet aiosmtpd
+fi
+
+# Schemathesis (PyPI) generates API cases from the OpenAPI document (scripts/schemathesis.mjs).
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import schemathesis' 2>/dev/null; then
+  step "pip install schemathesis"
+  python3 -m pip install --quiet 'schemathesis>=4.3,<5'
 fi
 
 if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then

@@ -28,6 +28,9 @@ node contracts/build.mjs --check
 step "translations and source rules"
 npm run --silent test:source
 
+step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
+node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
+
 step "browser tests (headless Chromium)"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 

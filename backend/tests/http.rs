@@ -56,7 +56,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 7);
+    assert_eq!(body["schema"], 8);
 }
 
 #[tokio::test]
@@ -67,10 +67,13 @@ async fn public_config_has_only_public_settings() {
     assert_eq!(body["product"], "LVLX");
     let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
     // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it); the
-    // image limit is the server's own rule, told to the browser so it refuses early.
+    // image limit is the server's own rule, told to the browser so it refuses early; the card
+    // provider's publishable key is public by design (null without an on-ramp).
     assert_eq!(
         keys,
         [
+            "cardCurrency",
+            "cardPaymentKey",
             "chain",
             "landingUrl",
             "languages",
