@@ -5,6 +5,8 @@
 //! `PRAGMA integrity_check` says ok. WAL with synchronous=NORMAL: a committed transaction
 //! survives the process dying (an OS crash may lose the last ones, which this does not test).
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -102,33 +104,6 @@ async fn request(
     Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
 }
 
-fn newest_code(data: &Path, to: &str) -> String {
-    let mut mails: Vec<_> = std::fs::read_dir(data.join("outbox"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| {
-            (
-                std::fs::metadata(&p).unwrap().modified().unwrap(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .filter(|(_, text)| text.contains(&format!("To: {to}")))
-        .collect();
-    mails.sort_by_key(|(at, _)| *at);
-    let body = mails
-        .last()
-        .unwrap()
-        .1
-        .split("\r\n\r\n")
-        .nth(1)
-        .unwrap()
-        .to_string();
-    body.split(|c: char| !c.is_ascii_digit())
-        .find(|w| w.len() == 4)
-        .unwrap()
-        .to_string()
-}
-
 async fn admin_token(addr: &str, data: &Path) -> String {
     let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
         .await
@@ -141,7 +116,7 @@ async fn admin_token(addr: &str, data: &Path) -> String {
         .await
         .unwrap();
     assert_eq!(status, 200, "{step1}");
-    let code = newest_code(data, "admin@lvlx.local");
+    let code = common::newest_code(&data.join("outbox"), "admin@lvlx.local", 4);
     let (status, done) = request(
         addr,
         "POST",

@@ -151,26 +151,7 @@ impl World {
 
     /// The `digits`-digit code of the newest mail to `to` in the outbox.
     pub fn last_code_of(&self, to: &str, digits: usize) -> String {
-        let outbox = self.dir.path().join("data/outbox");
-        let mut mails: Vec<_> = std::fs::read_dir(&outbox)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-            .map(|p| {
-                (
-                    std::fs::metadata(&p).unwrap().modified().unwrap(),
-                    std::fs::read_to_string(&p).unwrap(),
-                )
-            })
-            .filter(|(_, text)| text.contains(&format!("To: {to}")))
-            .collect();
-        mails.sort_by_key(|(at, _)| *at);
-        let text = &mails.last().expect("a mail").1;
-        let body = text.split("\r\n\r\n").nth(1).unwrap();
-        body.split(|c: char| !c.is_ascii_digit())
-            .find(|w| w.len() == digits)
-            .expect("a code")
-            .to_string()
+        newest_code(&self.dir.path().join("data/outbox"), to, digits)
     }
 
     pub async fn login_step1(&self, email: &str, password: &str) -> Reply {
@@ -201,4 +182,27 @@ impl World {
         assert_eq!(done.status, StatusCode::OK, "{}", done.body);
         (done.body["token"].as_str().unwrap().to_string(), done.body)
     }
+}
+
+/// The `digits`-digit code of the newest mail to `to` in an outbox folder.
+pub fn newest_code(outbox: &std::path::Path, to: &str, digits: usize) -> String {
+    let mut mails: Vec<_> = std::fs::read_dir(outbox)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+        .map(|p| {
+            (
+                std::fs::metadata(&p).unwrap().modified().unwrap(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .filter(|(_, text)| text.contains(&format!("To: {to}")))
+        .collect();
+    mails.sort_by_key(|(at, _)| *at);
+    let text = &mails.last().expect("a mail").1;
+    let body = text.split("\r\n\r\n").nth(1).unwrap();
+    body.split(|c: char| !c.is_ascii_digit())
+        .find(|w| w.len() == digits)
+        .expect("a code")
+        .to_string()
 }
