@@ -110,6 +110,7 @@ impl Error {
         "ranks-name-invalid",
         "ranks-threshold-invalid",
         "error-kyc-required",
+        "error-storage-full",
         "kyc-reason-required",
         "onramp-unavailable",
         "error-internal",
@@ -141,6 +142,7 @@ impl Error {
             Error::WalletRequired => "error-wallet-required",
             Error::NothingToClaim => "error-nothing-to-claim",
             Error::OwnerStep => "error-owner-step",
+            Error::Store(e) if e.is_full() => "error-storage-full",
             Error::Store(_) | Error::Internal(_) => "error-internal",
         }
     }
@@ -193,6 +195,11 @@ mod tests {
             Error::Rule("ranks-name-invalid"),
             Error::Rule("ranks-threshold-invalid"),
             Error::Rule(lvlx_core::kyc::KYC_REQUIRED),
+            // SQLITE_FULL (13): the disk is full.
+            Error::Store(StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(13),
+                None,
+            ))),
             Error::Rule("kyc-reason-required"),
             Error::Rule("onramp-unavailable"),
             Error::RateLimited {

@@ -46,6 +46,8 @@ fn status(e: &Error) -> StatusCode {
         | Error::OwnerStep => StatusCode::CONFLICT,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::ChainUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        // The write was rolled back; the same request succeeds once the disk has room.
+        Error::Store(e) if e.is_full() => StatusCode::SERVICE_UNAVAILABLE,
         Error::Store(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

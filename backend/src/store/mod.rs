@@ -64,6 +64,18 @@ pub enum StoreError {
     Task(String),
 }
 
+impl StoreError {
+    /// The disk (or the database's quota) is full: the write was rolled back, nothing is lost,
+    /// and the same write succeeds once space returns.
+    pub fn is_full(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DiskFull
+        )
+    }
+}
+
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// A connection lent to one unit of work: a store function's only way to the database.
