@@ -117,8 +117,13 @@ impl Mailer {
             Delivery::Smtp(smtp) => smtp.send(&message).map(|_| ()).map_err(|e| Error::Internal(format!("smtp: {e}"))),
             Delivery::Outbox(dir) => {
                 let id = FileTransport::new(&dir).send(&message).map_err(|e| Error::Internal(format!("outbox: {e}")))?;
+                // Named in sending order (lettre names files by a random id, and file times tie
+                // within a clock tick), so the newest mail is the last name.
+                let sent = dir.join(format!("{id}.eml"));
+                let ordered = dir.join(format!("{:020}-{id}.eml", next_in_order()));
+                std::fs::rename(&sent, &ordered).map_err(|e| Error::Internal(format!("outbox: {e}")))?;
                 // The address is not logged, and never the code.
-                tracing::info!(file = %dir.join(format!("{id}.eml")).display(), "mail written to the outbox (no SMTP configured)");
+                tracing::info!(file = %ordered.display(), "mail written to the outbox (no SMTP configured)");
                 Ok(())
             }
         })
@@ -139,4 +144,22 @@ fn load_texts(dir: &Path) -> Result<HashMap<String, HashMap<String, String>>, Ma
             Ok((lng.to_string(), table))
         })
         .collect()
+}
+
+/// A number that grows with every outbox mail, across restarts: the time in microseconds, or
+/// one more than the last one handed out when the clock has not moved on.
+fn next_in_order() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    let mut last = LAST.load(Ordering::Relaxed);
+    loop {
+        let next = now.max(last + 1);
+        match LAST.compare_exchange_weak(last, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return next,
+            Err(seen) => last = seen,
+        }
+    }
 }

@@ -190,15 +190,11 @@ pub fn newest_code(outbox: &std::path::Path, to: &str, digits: usize) -> String 
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-        .map(|p| {
-            (
-                std::fs::metadata(&p).unwrap().modified().unwrap(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
+        .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap()))
         .filter(|(_, text)| text.contains(&format!("To: {to}")))
         .collect();
-    mails.sort_by_key(|(at, _)| *at);
+    // The server names outbox mails in sending order.
+    mails.sort_by(|(a, _), (b, _)| a.cmp(b));
     let text = &mails.last().expect("a mail").1;
     let body = text.split("\r\n\r\n").nth(1).unwrap();
     body.split(|c: char| !c.is_ascii_digit())

@@ -1,7 +1,7 @@
 // Starts the real server (its own temp data folder, a free loopback port) and headless Chromium
 // for a browser test file, and gives the tests small helpers.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,10 +120,9 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
     codeFor(to, digits = 4) {
       const outbox = join(dataDir, 'outbox');
       const mails = readdirSync(outbox)
-        .map((f) => join(outbox, f))
-        .map((f) => ({ at: statSync(f).mtimeMs, text: readFileSync(f, 'utf8') }))
-        .filter((m) => m.text.includes(`To: ${to}`))
-        .sort((a, b) => a.at - b.at);
+        .sort() // the server names outbox mails in sending order
+        .map((f) => ({ text: readFileSync(join(outbox, f), 'utf8') }))
+        .filter((m) => m.text.includes(`To: ${to}`));
       if (!mails.length) throw new Error(`no mail to ${to}`);
       const body = decodeMail(mails.at(-1).text);
       return body.match(new RegExp(`\\b[1-9]\\d{${digits - 1}}\\b`))[0];
