@@ -51,7 +51,7 @@ async function connect(page, dict = en) {
 }
 
 const confirmed = (page, testId = 'tx-status') =>
-  page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
+  page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 60_000 });
 
 test('link → registration → purchase → the sponsor with a node sees the commission live → claims it with the mailed code', async () => {
   // The sponsor's link: copied whole, with a QR code; no node yet, so the network says so.
