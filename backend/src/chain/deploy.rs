@@ -444,12 +444,18 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.matches("[chain]").count(), 1);
-        let config = config::Config::load(Some(file)).unwrap();
-        let chain = config.chain.as_ref().unwrap();
-        assert_eq!(chain.rpc_url.expose(), url);
-        assert_eq!(chain.start_block, 3);
-        assert_eq!(config.product, "ABC");
-        let printed = serde_json::to_string(&config).unwrap() + &format!("{config:?}");
-        assert!(!printed.contains("provider-api-key"), "{printed}");
+        // Inside a figment Jail: it holds the lock the configuration tests take while they set
+        // LVLX_ variables, which this load would otherwise read (a test-order flake).
+        #[allow(clippy::result_large_err)] // figment::Jail's closure type, not ours
+        figment::Jail::expect_with(|_jail| {
+            let config = config::Config::load(Some(file.clone())).unwrap();
+            let chain = config.chain.as_ref().unwrap();
+            assert_eq!(chain.rpc_url.expose(), url);
+            assert_eq!(chain.start_block, 3);
+            assert_eq!(config.product, "ABC");
+            let printed = serde_json::to_string(&config).unwrap() + &format!("{config:?}");
+            assert!(!printed.contains("provider-api-key"), "{printed}");
+            Ok(())
+        });
     }
 }
