@@ -144,17 +144,16 @@ enum Write {
     Audit(String),
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_killed_server_keeps_every_write_it_acknowledged() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().to_path_buf();
-    assert!(command(&data, &["demo"])
+/// The demo accounts in `data`, the server serving them: (server, address, admin token, the
+/// demo member's id).
+async fn started(data: &Path) -> (Child, String, String, i64) {
+    assert!(command(data, &["demo"])
         .stdout(Stdio::null())
         .status()
         .unwrap()
         .success());
-    let (mut child, addr) = serve(&data);
-    let token = admin_token(&addr, &data).await;
+    let (child, addr) = serve(data);
+    let token = admin_token(&addr, data).await;
     let member: i64 = rusqlite::Connection::open(data.join("lvlx.sqlite3"))
         .unwrap()
         .query_row(
@@ -163,6 +162,14 @@ async fn a_killed_server_keeps_every_write_it_acknowledged() {
             |r| r.get(0),
         )
         .unwrap();
+    (child, addr, token, member)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_server_keeps_every_write_it_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_path_buf();
+    let (mut child, addr, token, member) = started(&data).await;
 
     // 1,000 writes at once: 900 webhook events, 100 admin changes, each its own row.
     let answered = Arc::new(AtomicUsize::new(0));
@@ -293,21 +300,7 @@ async fn a_full_disk_is_a_clear_error_and_writes_resume_when_space_returns() {
         }
     }
     let _unmount = Unmount(data.clone());
-    assert!(command(&data, &["demo"])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap()
-        .success());
-    let (mut child, addr) = serve(&data);
-    let token = admin_token(&addr, &data).await;
-    let member: i64 = rusqlite::Connection::open(data.join("lvlx.sqlite3"))
-        .unwrap()
-        .query_row(
-            "SELECT id FROM users WHERE email = 'demo@lvlx.local'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let (mut child, addr, token, member) = started(&data).await;
     let change = |n: usize| {
         let (addr, token) = (addr.clone(), token.clone());
         async move {
