@@ -4,7 +4,8 @@
 #                               wasm-pack, npm packages (wasm-opt comes from npm `binaryen`)
 #   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
-#                               schemathesis (API cases from the OpenAPI document)
+#                               schemathesis (API cases from the OpenAPI document), and
+#                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -45,6 +46,12 @@ fi
 if [ "${1:-}" = "--test" ] && ! python3 -c 'import schemathesis' 2>/dev/null; then
   step "pip install schemathesis"
   python3 -m pip install --quiet 'schemathesis>=4.3,<5'
+fi
+
+CARGO_FUZZ_VERSION=0.13.2
+if [ "${1:-}" = "--test" ] && [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)" != "$CARGO_FUZZ_VERSION" ]; then
+  step "cargo install cargo-fuzz $CARGO_FUZZ_VERSION"
+  cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
 fi
 
 if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: formatting and lints, the Rust workspace, the core's vectors on the WebAssembly
-# build, the translation checks, and the browser tests in headless Chromium.
+# build, the translation checks, a short run of every fuzz target, the API contract cases, and
+# the browser tests in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -10,6 +11,7 @@ scripts/setup.sh --test
 
 step "rustfmt and clippy"
 cargo fmt --all --check
+(cd fuzz && cargo fmt --check)
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p lvlx-core --target wasm32-unknown-unknown --features wasm --locked -- -D warnings
 
@@ -27,6 +29,9 @@ node contracts/build.mjs --check
 
 step "translations and source rules"
 npm run --silent test:source
+
+step "fuzz targets of the parsers: a short run of each (scripts/fuzz.sh SECONDS for longer)"
+scripts/fuzz.sh 5
 
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10

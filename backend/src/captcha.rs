@@ -39,13 +39,14 @@ pub fn issue(key: &[u8], difficulty: u32, now_ms: i64) -> Challenge {
 /// Checks signature, expiry and work. Single use is the caller's part (see [`replay_key`]).
 pub fn check(key: &[u8], answer: &Answer, min_difficulty: u32, now_ms: i64) -> Result<i64, Error> {
     let bad = || Error::Captcha;
-    let (body, mac) = answer.challenge.rsplit_once('.').ok_or_else(bad)?;
-    if !crypto::same(mac, &crypto::hmac_hex(key, &["captcha", body])) {
+    let issued = lvlx_core::captcha::Issued::read(&answer.challenge).ok_or_else(bad)?;
+    if !crypto::same(
+        issued.mac,
+        &crypto::hmac_hex(key, &["captcha", issued.body]),
+    ) {
         return Err(bad());
     }
-    let mut parts = body.split('.');
-    let expires: i64 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-    let difficulty: u32 = parts.nth(1).and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let (expires, difficulty) = (issued.expires_ms, issued.difficulty);
     if expires < now_ms || difficulty < min_difficulty {
         return Err(bad());
     }

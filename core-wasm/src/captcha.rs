@@ -40,6 +40,35 @@ pub fn solve(challenge: &str, difficulty: u32) -> Option<u64> {
     (0..u64::MAX).find(|n| verify(challenge, *n, difficulty))
 }
 
+/// A challenge as the server issues it, "expires.nonce.difficulty.mac", read back from a form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issued<'a> {
+    /// What the server signed: "expires.nonce.difficulty".
+    pub body: &'a str,
+    /// The server's signature of `body` (its check is the server's: it holds the key).
+    pub mac: &'a str,
+    pub expires_ms: i64,
+    pub difficulty: u32,
+}
+
+impl<'a> Issued<'a> {
+    /// The parts of a challenge; None for anything not of that shape.
+    pub fn read(challenge: &'a str) -> Option<Issued<'a>> {
+        let (body, mac) = challenge.rsplit_once('.')?;
+        let mut parts = body.split('.');
+        let (expires, _nonce, difficulty) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(Issued {
+            body,
+            mac,
+            expires_ms: expires.parse().ok()?,
+            difficulty: difficulty.parse().ok()?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +88,24 @@ mod tests {
         assert_eq!(leading_zero_bits(&[0, 0, 0x0f]), 20);
         assert_eq!(leading_zero_bits(&[0x80]), 0);
         assert_eq!(leading_zero_bits(&[0; 32]), 256);
+    }
+
+    #[test]
+    fn challenges_read_back_in_their_parts() {
+        let read = Issued::read("1767225600000.00ff.12.c0ffee").unwrap();
+        assert_eq!(read.body, "1767225600000.00ff.12");
+        assert_eq!(
+            (read.mac, read.expires_ms, read.difficulty),
+            ("c0ffee", 1767225600000, 12)
+        );
+        for bad in [
+            "",
+            "1.2.3",
+            "x.00ff.12.mac",
+            "1.00ff.-1.mac",
+            "1.00ff.12.extra.mac",
+        ] {
+            assert_eq!(Issued::read(bad), None, "{bad}");
+        }
     }
 }

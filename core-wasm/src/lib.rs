@@ -12,6 +12,8 @@ pub mod content;
 pub mod date;
 pub mod display;
 pub mod guard;
+#[cfg(feature = "images")]
+pub mod images;
 pub mod keys;
 pub mod kyc;
 pub mod ledger;

@@ -178,7 +178,11 @@ pub fn validate(field: Field, value: &str, other: Option<&str>) -> Result<(), In
         Field::Wallet => wallet(value),
         Field::ReferralCode => referral_code(value),
         // Required (and, for the secret key, trimmed): checked above.
-        Field::SecretKey | Field::CurrentPassword => Ok(()),
+        Field::SecretKey => Ok(()),
+        // Any password once set, so no pattern; but no longer than its input allows (found by
+        // the validation fuzz target: the input's maxlength was not the rule's).
+        Field::CurrentPassword if value.chars().count() > CURRENT_PASSWORD_MAX => Err(Invalid::Max),
+        Field::CurrentPassword => Ok(()),
         Field::ContentTitle => at_most(value, crate::content::TITLE_MAX),
         Field::ContentDescription => at_most(value, crate::content::DESCRIPTION_MAX),
     }
@@ -376,5 +380,37 @@ mod phone_tests {
         assert_eq!(phone_exists("+34 6 1234 5678"), Ok(()));
         assert_eq!(phone_exists("+1000000000"), Err(Invalid::Phone));
         assert_eq!(phone_exists("+999123456789"), Err(Invalid::Phone));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bounded_field_refuses_more_than_its_input_holds() {
+        for name in [
+            "names",
+            "lastnames",
+            "email",
+            "password",
+            "currentPassword",
+            "code",
+            "claimCode",
+            "wallet",
+            "contentTitle",
+            "contentDescription",
+        ] {
+            let field = Field::parse(name).unwrap();
+            let max = max_length(field).unwrap();
+            let long = "a".repeat(max + 1);
+            assert!(
+                validate(field, &long, Some(&long)).is_err(),
+                "{name} took {} chars",
+                max + 1
+            );
+        }
+        let longest = "p".repeat(CURRENT_PASSWORD_MAX);
+        assert_eq!(validate(Field::CurrentPassword, &longest, None), Ok(()));
     }
 }

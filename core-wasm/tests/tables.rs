@@ -205,3 +205,16 @@ fn reader_refuses_what_it_cannot_read_exactly() {
         ("2024-03-01".into(), "2024-03-01".into())
     );
 }
+
+/// Found by the arrow_ipc fuzz target: a users stream whose record batch claims more rows than
+/// its columns hold. It loaded, and the first query indexed past a column's end.
+#[test]
+fn a_batch_longer_than_its_columns_is_refused() {
+    let bytes = include_bytes!("data/users-batch-longer-than-columns.arrow");
+    let loaded = users::UserTable::load(bytes);
+    assert!(
+        matches!(loaded, Err(ref e) if e.to_string().contains("length")),
+        "{:?}",
+        loaded.err()
+    );
+}

@@ -2,12 +2,11 @@
 //! bytes, decoded (at most 4096×4096) and re-encoded as PNG under a name the server chooses
 //! (the user id), served as /avatars/{id}.png with nosniff.
 
-use std::io::Cursor;
 use std::path::PathBuf;
 
 use bytes::Buf;
 use futures_util::TryStreamExt;
-use image::{ImageFormat, ImageReader, Limits};
+use lvlx_core::images::{self, ImageError};
 use serde_json::json;
 use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
@@ -22,7 +21,6 @@ use crate::store::users;
 use crate::App;
 
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
-pub const MAX_SIDE: u32 = 4096;
 /// Where the browser finds avatars: this path, the user id, ".png" (SPEC §7).
 pub const PUBLIC_PATH: &str = "/avatars/";
 
@@ -102,63 +100,10 @@ async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
     Err(Error::Malformed(format!("no {name} part")))
 }
 
-/// JPEG or PNG by content (never by name or declared type), decoded within limits, as PNG.
+/// The core's acceptance rule ([`lvlx_core::images::reencode`]) in the server's errors.
 fn reencode(bytes: &[u8]) -> Result<Vec<u8>, Error> {
-    let format = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        ImageFormat::Png
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        ImageFormat::Jpeg
-    } else {
-        return Err(Error::NotAnImage);
-    };
-    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
-    let mut limits = Limits::default();
-    limits.max_image_width = Some(MAX_SIDE);
-    limits.max_image_height = Some(MAX_SIDE);
-    reader.limits(limits);
-    let image = reader.decode().map_err(|_| Error::NotAnImage)?;
-    let mut out = Cursor::new(Vec::new());
-    image
-        .write_to(&mut out, ImageFormat::Png)
-        .map_err(|e| Error::Internal(format!("png encode: {e}")))?;
-    Ok(out.into_inner())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn png(w: u32, h: u32) -> Vec<u8> {
-        let mut out = Cursor::new(Vec::new());
-        image::RgbImage::new(w, h)
-            .write_to(&mut out, ImageFormat::Png)
-            .unwrap();
-        out.into_inner()
-    }
-
-    #[test]
-    fn pngs_and_jpegs_are_reencoded_and_others_refused() {
-        assert!(reencode(&png(8, 8)).unwrap().starts_with(b"\x89PNG"));
-        let mut jpeg = Cursor::new(Vec::new());
-        image::RgbImage::new(8, 8)
-            .write_to(&mut jpeg, ImageFormat::Jpeg)
-            .unwrap();
-        assert!(reencode(jpeg.get_ref()).unwrap().starts_with(b"\x89PNG"));
-        assert!(matches!(
-            reencode(b"hello, I am text pretending"),
-            Err(Error::NotAnImage)
-        ));
-        let mut fake = b"\x89PNG\r\n\x1a\n".to_vec();
-        fake.extend_from_slice(b"not really a png");
-        assert!(
-            matches!(reencode(&fake), Err(Error::NotAnImage)),
-            "magic bytes alone are not enough"
-        );
-    }
-
-    #[test]
-    fn images_over_4096_pixels_a_side_are_refused() {
-        assert!(matches!(reencode(&png(4097, 1)), Err(Error::NotAnImage)));
-        assert!(reencode(&png(4096, 1)).is_ok());
-    }
+    images::reencode(bytes).map_err(|e| match e {
+        ImageError::NotAnImage => Error::NotAnImage,
+        ImageError::Encode(e) => Error::Internal(e),
+    })
 }

@@ -34,11 +34,7 @@ pub fn image_size(path: &Path) -> Option<(u32, u32)> {
         .take(IMAGE_READ_LIMIT)
         .read_to_end(&mut head)
         .ok()?;
-    image::ImageReader::new(std::io::Cursor::new(head))
-        .with_guessed_format()
-        .ok()?
-        .into_dimensions()
-        .ok()
+    lvlx_core::images::dimensions(&head)
 }
 
 /// One screenshot as the page places it.

@@ -42,6 +42,21 @@ pub struct Texts {
     valid: Option<Vec<u8>>,
 }
 
+impl Column {
+    pub fn len(&self) -> usize {
+        match self {
+            Column::Int64(v) => v.len(),
+            Column::UInt32(v) => v.len(),
+            Column::Amount(v) => v.len(),
+            Column::Text(t) => t.len(),
+            Column::Keyed { keys, .. } => keys.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 impl Texts {
     pub fn len(&self) -> usize {
         self.offsets.len().saturating_sub(1)
@@ -105,15 +120,11 @@ impl Frame {
             if meta_len == 0 {
                 break;
             }
-            let meta = bytes
-                .get(at..at + meta_len)
-                .ok_or_else(|| bad("truncated metadata"))?;
+            let meta = slice(bytes, at, meta_len).ok_or_else(|| bad("truncated metadata"))?;
             at += meta_len;
             let message = root_as_message(meta).map_err(bad)?;
             let body_len = usize::try_from(message.bodyLength()).map_err(bad)?;
-            let body = bytes
-                .get(at..at + body_len)
-                .ok_or_else(|| bad("truncated body"))?;
+            let body = slice(bytes, at, body_len).ok_or_else(|| bad("truncated body"))?;
             at += body_len;
             match message.header_type() {
                 MessageHeader::Schema => {
@@ -181,7 +192,13 @@ impl Frame {
                         };
                         columns.push(column);
                     }
-                    rows += usize::try_from(batch.length()).map_err(bad)?;
+                    let length = usize::try_from(batch.length()).map_err(bad)?;
+                    // Found by fuzzing: a batch whose length disagrees with its columns made
+                    // the tables index past a column's end.
+                    if columns.iter().any(|c| c.len() != length) {
+                        return Err(bad("a column's length is not the batch's"));
+                    }
+                    rows = rows.checked_add(length).ok_or_else(|| bad("rows"))?;
                     parts.push(columns);
                 }
                 _ => return Err(bad("unsupported message")),
@@ -334,10 +351,13 @@ fn field_kind(field: &arrow_ipc::Field) -> Result<FieldKind, TableError> {
     })
 }
 
+/// `len` bytes from `at`, None past the end (or past usize: lengths come from the stream).
+fn slice(bytes: &[u8], at: usize, len: usize) -> Option<&[u8]> {
+    bytes.get(at..at.checked_add(len)?)
+}
+
 fn read_u32(bytes: &[u8], at: usize) -> Result<u32, TableError> {
-    let word = bytes
-        .get(at..at + 4)
-        .ok_or_else(|| bad("truncated stream"))?;
+    let word = slice(bytes, at, 4).ok_or_else(|| bad("truncated stream"))?;
     Ok(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
 }
 
@@ -392,9 +412,7 @@ impl<'a> Cursor<'a> {
             .get(self.buffer)
             .ok_or_else(|| bad("missing buffer"))?;
         self.buffer += 1;
-        self.body
-            .get(offset..offset + len)
-            .ok_or_else(|| bad("buffer out of bounds"))
+        slice(self.body, offset, len).ok_or_else(|| bad("buffer out of bounds"))
     }
 
     /// A fixed-width column without nulls.
@@ -405,9 +423,8 @@ impl<'a> Cursor<'a> {
             return Err(bad("nulls in a number column"));
         }
         let values = self.next_buffer()?;
-        let values = values
-            .get(..len * N)
-            .ok_or_else(|| bad("short values buffer"))?;
+        let values =
+            slice(values, 0, len.saturating_mul(N)).ok_or_else(|| bad("short values buffer"))?;
         Ok(values
             .chunks_exact(N)
             .map(|c| from(c.try_into().unwrap_or([0; N])))
@@ -423,14 +440,12 @@ impl<'a> Cursor<'a> {
             None
         } else {
             Some(
-                validity
-                    .get(..len.div_ceil(8))
+                slice(validity, 0, len.div_ceil(8))
                     .ok_or_else(|| bad("short validity"))?
                     .to_vec(),
             )
         };
-        let offsets: Vec<u32> = offsets
-            .get(..(len + 1) * 4)
+        let offsets: Vec<u32> = slice(offsets, 0, len.saturating_add(1).saturating_mul(4))
             .ok_or_else(|| bad("short offsets"))?
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

@@ -1,0 +1,33 @@
+//! Amounts typed by people and read from the chain (SPEC §8): parse within the token's
+//! decimals, write back exactly, localize without changing a digit.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use lvlx_core::amount::{format_fixed, format_units, localize, parse_base, parse_units};
+use lvlx_core::validation::validate_amount;
+
+fuzz_target!(|input: (&str, u8, u8, &str)| {
+    let (text, decimals, digits, language) = input;
+    let decimals = u32::from(decimals % 40);
+    if let Ok(units) = parse_units(text, decimals) {
+        let plain = format_units(units, decimals).expect("parsed units format");
+        assert_eq!(
+            parse_units(&plain, decimals),
+            Ok(units),
+            "{text:?} → {plain}"
+        );
+        let shown = localize(&plain, language);
+        let digits_of = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+        assert_eq!(
+            digits_of(&shown),
+            digits_of(&plain),
+            "localize keeps every digit"
+        );
+        let _ = format_fixed(units, decimals, u32::from(digits % 40));
+    }
+    if let Ok(units) = parse_base(text) {
+        assert_eq!(parse_base(&units.to_string()), Ok(units));
+    }
+    let _ = validate_amount(text, decimals, Some("1"), Some(language));
+    let _ = localize(text, language);
+});

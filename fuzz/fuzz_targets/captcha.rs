@@ -1,0 +1,16 @@
+//! The captcha answer a form posts (DESIGN §4): the challenge's parts and the proof of work.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use lvlx_core::captcha::{verify, Issued, MAX_DIFFICULTY};
+
+fuzz_target!(|input: (&str, u64, u32)| {
+    let (challenge, solution, difficulty) = input;
+    if let Some(issued) = Issued::read(challenge) {
+        assert!(challenge.starts_with(issued.body) && challenge.ends_with(issued.mac));
+        assert_eq!(issued.body.len() + 1 + issued.mac.len(), challenge.len());
+    }
+    if verify(challenge, solution, difficulty) {
+        assert!(difficulty <= MAX_DIFFICULTY);
+    }
+});
