@@ -1,7 +1,7 @@
 // The form for a mailed code (4 digits, first not zero; a claim's claimCode has 6), shared by
 // sign-in, registration, recovery and claims. It is sent as soon as the last digit of a
 // well-formed code is typed (or pasted); a wrong code is said beside the field, not only in a
-// toast.
+// toast. The field takes the focus: the form replaces what was pressed to ask for the code.
 import { useTranslation } from 'react-i18next';
 import { validateField } from '../core/index.js';
 import TextField from './TextField.jsx';
@@ -32,7 +32,7 @@ export default function CodeForm({ onCode, hint, children, field = 'code', lengt
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="muted">{hint ?? t('register-code-sent')}</p>
-      <TextField name={field} label={t('code-label')} form={{ ...form, set: (_, v) => typed(v) }} inputMode="numeric" autoComplete="one-time-code" />
+      <TextField name={field} label={t('code-label')} form={{ ...form, set: (_, v) => typed(v) }} inputMode="numeric" autoComplete="one-time-code" autoFocus />
       <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
         {sending ? t('login-sending') : t(submitKey)}
       </button>

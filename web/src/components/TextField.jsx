@@ -14,7 +14,8 @@ export function FieldError({ id, error }) {
 }
 
 /** `maxLength` defaults to what the core's rule for the field `name` accepts. */
-export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength = fieldMaxLength(name) }) {
+/** `autoFocus` for the first field of a form that replaces what had the focus (a next step). */
+export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength = fieldMaxLength(name), autoFocus = false }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const error = form.errors[name];
@@ -31,6 +32,7 @@ export default function TextField({ name, label, form, type = 'text', autoComple
           value={form.values[name]}
           autoComplete={autoComplete}
           inputMode={inputMode}
+          autoFocus={autoFocus}
           maxLength={maxLength}
           aria-invalid={Boolean(error)}
           aria-describedby={error ? `${id}-error` : undefined}

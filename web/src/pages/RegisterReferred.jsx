@@ -81,6 +81,9 @@ export default function RegisterReferred() {
                 id="field-cel"
                 international
                 defaultCountry="ES"
+                // The list keeps the focus, so a country is picked by typing its name (found by
+                // the keyboard test: the focus jumped to the number at the first letter).
+                focusInputOnCountrySelection={false}
                 flags={flags}
                 labels={COUNTRY_LABELS[i18n.resolvedLanguage] ?? enCountries}
                 value={form.values.cel}
@@ -94,7 +97,7 @@ export default function RegisterReferred() {
         )}
         {step === 2 && (
           <>
-            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" />
+            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" autoFocus />
             <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" />
           </>
         )}

@@ -3,6 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, path, settled, startServer, en } from './harness.mjs';
+import { announced, tabTo } from './keyboard.mjs';
 
 let server;
 let browser;
@@ -29,22 +30,35 @@ async function signIn(page, { email, password }) {
 const tokenWorks = (page, token) =>
   page.evaluate(async (t) => (await fetch('/api/v1/tokenVerify', { headers: { Authorization: `Bearer ${t}` } })).status, token);
 
-test('register through a referral link: code from the mail, then the dashboard', async () => {
+test('register through a referral link by keyboard alone: code from the mail, then the dashboard', async () => {
   const page = await openPage(browser, server.url, { cookies: consent, storage: { userCodeLink: server.userReferral } });
   await page.goto(`/register/referred/${server.userReferral}`);
   await settled(page);
-  await page.fill('#field-names', 'Maria José');
-  await page.fill('#field-lastnames', 'Conceição Souza');
-  await page.fill('#field-email', 'maria@example.com');
-  await page.fill('#field-emailC', 'maria@example.com');
-  await page.fill('#field-cel', '+55 11 91234 5678');
-  await page.click('button[type=submit]');
-  await page.fill('#field-password', 'Passw0rd!');
-  await page.fill('#field-passwordC', 'Passw0rd!');
-  await page.click('button[type=submit]');
-  await page.waitForSelector('#field-code');
+  const fields = [['names', 'Maria José'], ['lastnames', 'Conceição Souza'], ['email', 'maria@example.com'], ['emailC', 'maria@example.com']];
+  for (const [field, value] of fields) {
+    await tabTo(page, page.locator(`#field-${field}`));
+    await page.keyboard.type(value);
+  }
+  // The country by typing its name on the country list, then the number after its +55.
+  await tabTo(page, page.locator('.PhoneInputCountrySelect'), { ring: page.locator('.PhoneInputCountry') });
+  await page.keyboard.type('Brazil');
+  await tabTo(page, page.locator('#field-cel'));
+  await page.keyboard.press('End');
+  await page.keyboard.type('11 91234 5678');
+  await tabTo(page, page.locator('button[type=submit]'));
+  await page.keyboard.press('Enter');
+  // The next step takes the focus and says which step it is.
+  await announced(page, en['register-step'].replace('{{step}}', 2).replace('{{total}}', 3));
+  await page.waitForFunction(() => document.activeElement?.id === 'field-password');
+  await page.keyboard.type('Passw0rd!');
+  await tabTo(page, page.locator('#field-passwordC'));
+  await page.keyboard.type('Passw0rd!');
+  await tabTo(page, page.locator('button[type=submit]'));
+  await page.keyboard.press('Enter');
+  await announced(page, en['register-step'].replace('{{step}}', 3).replace('{{total}}', 3));
+  await page.waitForFunction(() => document.activeElement?.id === 'field-code');
   assert.equal(await page.getAttribute('.step', 'data-step'), '3');
-  await page.fill('#field-code', server.codeFor('maria@example.com'));
+  await page.keyboard.type(server.codeFor('maria@example.com'));
   await page.waitForURL('**/dashboard');
   const stored = await page.evaluate(() => ({ user: JSON.parse(localStorage.getItem('userInfo')), link: localStorage.getItem('userCodeLink') }));
   assert.equal(stored.user.names, 'Maria José');
@@ -70,9 +84,19 @@ test('an unknown referral code says why and creates nothing', async () => {
   assert.match(await toast.textContent(), /This referral link does not belong to any account\./);
 });
 
-test('sign in with the mailed code, refresh, then sign out: the token is dead', async () => {
+test('sign in by keyboard alone with the mailed code, refresh, then sign out: the token is dead', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
-  await signIn(page, DEMO_USER);
+  await page.goto('/login');
+  await settled(page);
+  await tabTo(page, page.locator('#field-email'));
+  await page.keyboard.type(DEMO_USER.email);
+  await tabTo(page, page.locator('#field-password'));
+  await page.keyboard.type(DEMO_USER.password);
+  await tabTo(page, page.locator('button[type=submit]'));
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/verifycode');
+  await page.waitForFunction(() => document.activeElement?.id === 'field-code');
+  await page.keyboard.type(server.codeFor(DEMO_USER.email));
   await page.waitForURL('**/dashboard');
   const token = await page.evaluate(() => localStorage.getItem('sessionToken'));
   assert.equal(await tokenWorks(page, token), 200);

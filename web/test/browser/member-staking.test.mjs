@@ -2,13 +2,15 @@
 // on its own anvil chain with the staking contracts deployed by `lvlx chain deploy`, through the
 // injected EIP-1193 wallet whose anvil dev account really signs: buy an NFT, stake it, rewards
 // grow as the chain's time advances, withdraw interest, the admin screen counts it live, withdraw
-// after the release; the same for LVLX; a stake the reserve cannot cover refused with its reason.
+// after the release; the same for LVLX (staked by keyboard alone, its steps announced); a stake
+// the reserve cannot cover refused with its reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
+import { announced, listen, tabTo } from './keyboard.mjs';
 import { calldata, checksumAddress, decodeUint, formatLvlx, formatUnits, stakingStanding } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
@@ -146,11 +148,21 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
   // Max fills the balance; the summary says what 1000 LVLX earn in tier 2 (4 % over 90 days).
   await page.getByRole('button', { name: en['staking-max'] }).click();
   assert.equal(await amount.inputValue(), formatUnits(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]), 18));
-  await page.getByTestId('tier-2').click();
-  await amount.fill('1000');
+  // By keyboard alone from here: the tier (arrow keys within the group), the amount, the button.
+  const checked = page.locator('.tiers input[type=radio]:checked');
+  await tabTo(page, checked, { back: true, ring: page.locator('.tier.selected') });
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await checked.getAttribute('value'), '2');
+  await tabTo(page, amount);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('1000');
   assert.equal(await page.getByTestId('stake-reward').innerText(), `${formatLvlx((40n * LVLX).toString())} LVLX ≈ 4.00 USDT`);
-  await page.getByRole('button', { name: en['staking-stake'], exact: true }).click();
+  await tabTo(page, page.getByRole('button', { name: en['staking-stake'], exact: true }));
+  await listen(page);
+  await page.keyboard.press('Enter');
+  await announced(page, en['tx-pending']);
   await confirmed(page);
+  await announced(page, en['staking-staked'].replace('{{amount}}', '1,000.00 LVLX'));
   const row = page.getByTestId('lvlx-positions').locator('.rdt_TableRow').first();
   await row.waitFor({ timeout: 15_000 });
   assert.equal(await read(chain().lvlxStaking, 'LvlxStaking', 'totalStaked', []), (1000n * LVLX).toString());

@@ -3,14 +3,15 @@
 // through the injected EIP-1193 wallet: the sponsor copies their link and buys the activation
 // node; a new member registers through the link and buys LVLX (the sponsor's wallet as the
 // on-chain referrer); the sponsor's /afiliates shows the commission without a reload; the
-// sponsor claims it with the 6-digit code from the outbox, the wallet submits the voucher, and
-// the claim shows paid. Admins edit a rank and see the node.
+// sponsor claims it by keyboard alone with the 6-digit code from the outbox, the wallet submits
+// the voucher, and the claim shows paid. Admins edit a rank and see the node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
+import { announced, listen, tabTo } from './keyboard.mjs';
 import { checksumAddress, commissions, formatLvlx } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
@@ -123,11 +124,19 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await ranks.getByTestId('rank-name').getByText(en['rank-bronze']).waitFor();
   assert.match(await ranks.getByTestId('rank-missing').innerText(), /4,000\.00 USDT/);
   assert.equal(await ranks.getByTestId('claimable').innerText(), '900.00 LVLX');
-  await connect(ranks);
-  await ranks.getByRole('button', { name: en['claims-claim'] }).click();
-  await ranks.locator('#field-claimCode').waitFor();
-  await ranks.fill('#field-claimCode', server.codeFor(DEMO_USER.email, 6));
+  // The claim by keyboard alone: connect, claim, the mailed code (its field takes the focus),
+  // and the chain's steps announced.
+  await tabTo(ranks, ranks.getByRole('button', { name: en['wallet-connect'] }));
+  await ranks.keyboard.press('Enter');
+  const claim = ranks.getByRole('button', { name: en['claims-claim'] });
+  await claim.waitFor();
+  await tabTo(ranks, claim);
+  await ranks.keyboard.press('Enter');
+  await ranks.waitForFunction(() => document.activeElement?.id === 'field-claimCode');
+  await listen(ranks);
+  await ranks.keyboard.type(server.codeFor(DEMO_USER.email, 6));
   await confirmed(ranks, 'claim-status');
+  await announced(ranks, en['claims-sent']);
   await ranks.getByTestId('paid-claims').getByText('900.00 LVLX').waitFor({ timeout: 20_000 });
   assert.equal(await ranks.getByTestId('claims-total').innerText(), '900.00 LVLX');
   assert.equal(await ranks.getByTestId('claimable').innerText(), '0.00 LVLX');

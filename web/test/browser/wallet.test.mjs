@@ -2,13 +2,15 @@
 // its own anvil chain (contracts deployed by `lvlx chain deploy`). The browser wallet is an
 // injected EIP-1193 provider forwarding to anvil, whose dev accounts really sign: connect (4902
 // nested, 4001), link by signature, add the token, buy (approve + buy), the purchase live in
-// myActives and in the admin ICO table, a revert explained, the wallet check.
+// myActives and in the admin ICO table (the purchase by keyboard alone, its steps announced), a
+// revert explained, the wallet check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
+import { announced, listen, tabTo } from './keyboard.mjs';
 import { calldata, checksumAddress, shortWalletMessage } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -132,12 +134,21 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await page.locator('[data-testid="tx-status"][data-state="rejected"]').waitFor();
   assert.match(await page.getByTestId('tx-status').innerText(), new RegExp(en['tx-rejected']));
 
-  await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
+  // Then by keyboard alone: the amount, the button, and every step announced as it happens.
+  await tabTo(page, page.getByLabel(en['buy-pay']), { back: true });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('2.5');
+  await tabTo(page, page.getByRole('button', { name: en['buy-approve-and-buy'] }));
+  await listen(page);
+  await page.keyboard.press('Enter');
+  await announced(page, en['tx-approving']);
+  await announced(page, en['tx-pending']);
   await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
+  await announced(page, t('tx-confirmed', { lvlx: '25.00', product: 'LVLX', usdt: '2.50' }));
   const hash = await page.getByTestId('tx-hash').innerText();
   assert.match(hash, /^0x[0-9a-f]{64}$/);
   assert.equal(await page.getByRole('link', { name: en['tx-explorer'] }).getAttribute('href'), `https://polygonscan.com/tx/${hash}`);
-  await page.getByText(en['tx-recorded']).waitFor({ timeout: 15_000 });
+  await announced(page, en['tx-recorded'], { timeout: 15_000 });
   await page.screenshot({ path: join(SHOTS, 'wallet-buy-confirmed.png'), fullPage: true });
   assert.deepEqual(server.sql(`SELECT amount, usdt_paid FROM ico_transactions WHERE tx_hash = '${hash}'`), [['25000000000000000000', '2500000']]);
 
