@@ -1,12 +1,13 @@
 // Accessibility (issue 15, WCAG 2.2 AA): axe-core runs on every screen, member and admin, in each
 // language, against the real server with a chain and seeded data: no serious or critical
 // violation. Keyboard paths and announcements are tested where their flows are (accounts,
-// wallet, staking, network, help).
+// wallet, staking, network, help), with keyboard.mjs, whose own checks are proven here.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { announced, tabTo } from './keyboard.mjs';
 
 // Evaluated, not injected as a <script>: the app's CSP (script-src 'self') rightly refuses inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -86,3 +87,17 @@ for (const language of ['en', 'es', 'pt']) {
     });
   }
 }
+
+test('the keyboard checks fail where they should: an invisible focus, an unreachable control, a silent change', async () => {
+  const page = await browser.newPage();
+  await page.setContent(`<style>button { font: 16px sans-serif; } .bare:focus { outline: none; }</style>
+    <button>drawn</button> <button class="bare">bare</button> <button tabindex="-1">skipped</button>
+    <p id="quiet"></p> <p aria-live="polite" id="loud"></p>`);
+  await tabTo(page, page.getByRole('button', { name: 'drawn' }));
+  await assert.rejects(tabTo(page, page.getByRole('button', { name: 'bare' })), /the focus shows/);
+  await assert.rejects(tabTo(page, page.getByRole('button', { name: 'skipped' }), { max: 5 }), /not reached/);
+  await page.evaluate(() => { document.getElementById('quiet').textContent = 'unheard'; document.getElementById('loud').textContent = 'heard'; });
+  await announced(page, 'heard', { timeout: 2_000 });
+  await assert.rejects(announced(page, 'unheard', { timeout: 1_000 }), /Timeout/);
+  await page.close();
+});
