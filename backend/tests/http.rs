@@ -23,6 +23,11 @@ fn fixture() -> Fixture {
     )
     .unwrap();
     std::fs::write(web.join("main.js"), "console.log(1)").unwrap();
+    std::fs::write(
+        web.join("page.0123abcd.js"),
+        "console.log(2);\n".repeat(200),
+    )
+    .unwrap();
     let config = Config {
         data_dir: dir.path().join("data"),
         web_dir: web,
@@ -157,6 +162,49 @@ async fn client_routes_get_the_app_and_missing_assets_get_404() {
     assert_eq!(head.status(), StatusCode::OK, "HEAD is answered like GET");
     let landing = get(&f, "/landing").await;
     assert!(String::from_utf8_lossy(landing.body()).contains("landing"));
+}
+
+async fn ask(
+    f: &Fixture,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> warp::http::Response<bytes::Bytes> {
+    let mut request = warp::test::request().path(path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.reply(&routes(f.app.clone())).await
+}
+
+#[tokio::test]
+async fn the_app_is_sent_gzipped_cached_by_hash_and_revalidated_by_etag() {
+    let f = fixture();
+    let hashed = ask(&f, "/page.0123abcd.js", &[("accept-encoding", "gzip, br")]).await;
+    assert_eq!(hashed.status(), StatusCode::OK);
+    assert_eq!(
+        hashed.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(hashed.headers()["content-encoding"], "gzip");
+    assert_eq!(hashed.headers()["vary"], "Accept-Encoding");
+    assert!(
+        hashed.body().len() < 3200 / 10,
+        "{} bytes",
+        hashed.body().len()
+    );
+    let plain = ask(&f, "/page.0123abcd.js", &[]).await;
+    assert_eq!(plain.body().len(), 3200);
+    assert!(plain.headers().get("content-encoding").is_none());
+
+    let page = ask(&f, "/login", &[]).await;
+    let etag = page.headers()["etag"].to_str().unwrap().to_string();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    let again = ask(&f, "/login", &[("if-none-match", &etag)]).await;
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert!(again.body().is_empty());
+    let locale = ask(&f, "/locales/en/en.json", &[("if-none-match", "\"stale\"")]).await;
+    assert_eq!(locale.status(), StatusCode::OK);
+    assert_eq!(locale.headers()["content-type"], "application/json");
 }
 
 #[tokio::test]

@@ -48,8 +48,10 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
-/// Read-only connections kept for reuse.
-const READERS: usize = 4;
+/// Read-only connections, and so reads running at once: more wait for one (measured with
+/// bench:load, issue 16: with 4 kept and any number running, 64 concurrent requests opened and
+/// dropped a connection each, and session checks ran at half the speed of GET health).
+const READERS: usize = 8;
 
 /// What storage can fail with. Callers turn it into their own error (the domain's `Error`
 /// wraps it as an internal failure: details are logged, never sent).
@@ -101,6 +103,8 @@ pub struct Store {
     path: Arc<PathBuf>,
     /// Read-only connections kept warm (their page caches survive requests).
     readers: Arc<Mutex<Vec<Connection>>>,
+    /// One per reader: a read waits here, off the blocking pool, until a connection is free.
+    permits: Arc<tokio::sync::Semaphore>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -129,6 +133,7 @@ impl Store {
             writer: Arc::new(Mutex::new(conn)),
             path: Arc::new(path),
             readers: Arc::new(Mutex::new(Vec::new())),
+            permits: Arc::new(tokio::sync::Semaphore::new(READERS)),
         })
     }
 
@@ -160,7 +165,14 @@ impl Store {
     {
         let path = self.path.clone();
         let readers = self.readers.clone();
+        let permit = self
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| StoreError::Task(e.to_string()))?;
         tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             let pooled = readers.lock().ok().and_then(|mut pool| pool.pop());
             let conn = match pooled {
                 Some(conn) => conn,

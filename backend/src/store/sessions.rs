@@ -31,12 +31,12 @@ pub fn revoke_all(c: Conn, user: UserId, now: i64) -> Result<usize> {
 
 /// When session `id` ends, if it is live at `now` (and, when given, belongs to `user`).
 pub fn live_until(c: Conn, id: &str, user: Option<UserId>, now: i64) -> Result<Option<i64>> {
+    // Every authenticated request asks this: the statement is kept prepared per connection.
     Ok(c.0
-        .query_row(
+        .prepare_cached(
             "SELECT expires_at FROM sessions WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)
              AND revoked_at IS NULL AND expires_at > ?3",
-            params![id, user.map(|u| u.0), now],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![id, user.map(|u| u.0), now], |r| r.get(0))
         .optional()?)
 }

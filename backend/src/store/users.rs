@@ -37,12 +37,10 @@ pub fn by_email(c: Conn, email: &str) -> Result<Option<User>> {
 }
 
 pub fn by_id(c: Conn, id: UserId) -> Result<Option<User>> {
+    // Every authenticated request asks this: the statement is kept prepared per connection.
     Ok(c.0
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
-            [id.0],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE id = ?1"))?
+        .query_row([id.0], from_row)
         .optional()?)
 }
 

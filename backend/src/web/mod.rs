@@ -4,8 +4,12 @@
 use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::http::StatusCode;
-use warp::path::FullPath;
-use warp::{Filter, Reply};
+use warp::path::{FullPath, Tail};
+use warp::{Filter, Rejection, Reply};
+
+use assets::Assets;
+
+mod assets;
 
 use crate::Config;
 
@@ -27,38 +31,35 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
         .and(read())
         .and(warp::fs::dir(config.guides_dir.clone()))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
-    let locales = warp::path("locales")
-        .and(read())
-        .and(warp::fs::dir(config.locales_dir.clone()))
-        .map(|file: warp::fs::File| revalidate(file.into_response()));
-    let landing = warp::path!("landing")
-        .and(read())
-        .and(warp::fs::file(config.web_dir.join("landing.html")))
-        .map(|file: warp::fs::File| revalidate(file.into_response()));
-    let assets =
-        warp::get()
-            .and(warp::fs::dir(config.web_dir.clone()))
-            .map(|file: warp::fs::File| {
-                let is_page = file.path().extension().is_some_and(|e| e == "html");
-                let response = file.into_response();
-                if is_page {
-                    revalidate(response)
+    // The app and the translations: in memory, gzipped once, ETags (web::assets).
+    let app = Assets::load(&config.web_dir);
+    let translations = Assets::load(&config.locales_dir);
+    tracing::info!(
+        files = app.len(),
+        translations = translations.len(),
+        "web app held in memory"
+    );
+    let tail = || warp::path::tail().map(|tail: Tail| tail.as_str().to_string());
+    let locales = serve(translations, warp::path("locales").and(read()).and(tail()));
+    let landing = serve(
+        app.clone(),
+        warp::path!("landing")
+            .and(read())
+            .map(|| "landing.html".to_string()),
+    );
+    let assets = serve(app.clone(), read().and(tail()));
+    let index = serve(
+        app,
+        read()
+            .and(warp::path::full())
+            .and_then(|path: FullPath| async move {
+                if is_client_route(path.as_str()) {
+                    Ok("index.html".to_string())
                 } else {
-                    response
+                    Err(warp::reject::not_found())
                 }
-            });
-    let index = read()
-        .and(warp::path::full())
-        .and_then(|path: FullPath| async move {
-            if is_client_route(path.as_str()) {
-                Ok(())
-            } else {
-                Err(warp::reject::not_found())
-            }
-        })
-        .untuple_one()
-        .and(warp::fs::file(config.web_dir.join("index.html")))
-        .map(|file: warp::fs::File| revalidate(file.into_response()));
+            }),
+    );
     avatars
         .or(content)
         .unify()
@@ -78,6 +79,25 @@ pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
             )
         })
         .unify()
+        .boxed()
+}
+
+/// Answers the file that `name` extracts from `files` (with 304 and gzip as the request asks),
+/// or rejects as not found.
+fn serve<F>(files: Assets, name: F) -> BoxedFilter<(warp::reply::Response,)>
+where
+    F: Filter<Extract = (String,), Error = Rejection> + Clone + Send + Sync + 'static,
+{
+    name.and(warp::header::optional::<String>("if-none-match"))
+        .and(warp::header::optional::<String>("accept-encoding"))
+        .and_then(
+            move |name: String, tag: Option<String>, accept: Option<String>| {
+                let found = files
+                    .get(&name)
+                    .map(|file| file.reply(tag.as_deref(), accept.as_deref()));
+                async move { found.ok_or_else(warp::reject::not_found) }
+            },
+        )
         .boxed()
 }
 

@@ -1,0 +1,67 @@
+// Throughput of the API itself (issue 16): wrk (Debian's package) on loopback against the
+// release server with the demo data, 64 connections, a signed-in member and admin. Each row is
+// printed beside the same run's GET /api/v1/health (the server doing nothing but answer).
+// Run: npm run bench:load [SECONDS]   (after scripts/build.sh; default 8 s a row)
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.mjs';
+
+const root = new URL('../', import.meta.url).pathname;
+const SECONDS = Number(process.argv[2] ?? 8);
+const CONNECTIONS = 64;
+// What browsers send for the app's files.
+const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
+
+const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'] });
+const member = (await server.storageFor(DEMO_USER)).sessionToken;
+const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
+const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];
+
+/** wrk's figures for one GET: requests a second, and p50 / p99 latency in ms. */
+// Asynchronously: the server's log pipe must keep being read while wrk runs.
+async function wrk(path, token, { connections = CONNECTIONS, extra = [] } = {}) {
+  extra ??= [];
+  const args = ['-t2', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '5s', '--latency', ...extra];
+  if (token) args.push('-H', `Authorization: Bearer ${token}`);
+  const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], { encoding: 'utf8', timeout: (SECONDS + 30) * 1000 });
+  const ms = (label) => {
+    const m = out.match(new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm'));
+    if (!m) return NaN;
+    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+  };
+  const non2xx = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  if (non2xx) throw new Error(`${path}: ${non2xx} answers were not 2xx\n${out}`);
+  const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)[1]);
+  if (!rps) throw new Error(`${path}: nothing answered\n${out}`);
+  return { rps, p50: ms(50), p99: ms(99) };
+}
+
+const rows = [
+  ['GET health (baseline)', '/api/v1/health'],
+  ['GET tokenVerify', '/api/v1/tokenVerify', member],
+  ['GET content/dashboard-notice', '/api/v1/content/dashboard-notice', member],
+  ['GET dashboard', '/api/v1/dashboard', member],
+  ['GET network/glance', '/api/v1/network/glance', member],
+  ['GET kyc', '/api/v1/kyc', member],
+  ['GET admin/session', '/api/v1/admin/session', admin],
+  ['GET statistics-users (admin)', '/api/v1/statistics-users', admin],
+  ['static /locales/en/en.json (gzip)', '/locales/en/en.json', null, GZIP],
+  [`static /${script} (gzip)`, `/${script}`, null, GZIP],
+  ['static / (index.html, gzip)', '/', null, GZIP],
+];
+
+const pad = (s, n) => String(s).padStart(n);
+console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, release server, ${new Date().toISOString()}`);
+console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`);
+let base;
+try {
+  for (const [name, path, token, extra] of rows) {
+    const r = await wrk(path, token, { extra });
+    base ??= r.rps;
+    console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}`);
+  }
+} finally {
+  server.stop();
+}
