@@ -1,14 +1,17 @@
 //! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
 //! statistics-lvlxstaking; DESIGN §7). The JSON calls keep the SPEC shapes with the newest rows
 //! only (`?limit=`, default 100, at most 1000); the whole row lists travel as Arrow IPC streams
-//! from `…/rows`, which the browser's core loads.
+//! from `…/rows`, which the browser's core loads. The ICO and users answers are kept until the
+//! database changes (`store::snapshots`); the staking ones change with the clock (rewards
+//! accrue by the second) and are made per request.
 
+use bytes::Bytes;
 use lvlx_core::admin::stakes::Kind;
 use lvlx_core::admin::users as users_table;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use warp::filters::BoxedFilter;
-use warp::http::header::CONTENT_TYPE;
+use warp::http::header::{HeaderValue, CONTENT_TYPE};
 use warp::{Filter, Reply};
 
 use super::auth::admin;
@@ -68,6 +71,21 @@ pub(crate) fn arrow(bytes: Vec<u8>) -> Answer {
     Ok(warp::reply::with_header(bytes, CONTENT_TYPE, ARROW_STREAM).into_response())
 }
 
+/// A kept answer (JSON or an Arrow stream) as it was made.
+fn kept(bytes: Bytes, content_type: &'static str) -> Answer {
+    let mut response = warp::reply::Response::new(bytes.into());
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    Ok(response)
+}
+
+fn to_bytes(value: &Value) -> Result<Bytes, Error> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(|e| Error::Internal(e.to_string()))
+}
+
 /// SPEC §3 "Admin user row", amounts in base units.
 fn user_row(u: &users_table::User) -> Value {
     json!({
@@ -86,32 +104,43 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin())
         .and(warp::query::<Limit>())
         .then(|_: Authed, app: App, limit: Limit| async move {
-            let product = app.config.product.clone();
-            let (general, transactions, range) = app
-                .store
-                .read(move |c| {
-                    Ok::<_, Error>((
-                        ledger::general(c, &product)?,
-                        ledger::newest(c, limit.get())?,
-                        ledger::range(c)?,
-                    ))
-                })
-                .await?;
-            let mut general: Value = general.to_json();
-            if let Some(g) = general.as_object_mut() {
-                g.remove("totalUsers");
-            }
-            let (init, last) = dates(range);
-            ok(&json!({
-                "General": general, "transactions": transactions, "initDate": init, "lastDate": last,
-            }))
+            let key = format!("statistics-ico?limit={}", limit.get());
+            let store = app.store.clone();
+            let made = app.store.snapshots.get_or(key, || async move {
+                let product = app.config.product.clone();
+                let (general, transactions, range) = store
+                    .read(move |c| {
+                        Ok::<_, Error>((
+                            ledger::general(c, &product)?,
+                            ledger::newest(c, limit.get())?,
+                            ledger::range(c)?,
+                        ))
+                    })
+                    .await?;
+                let mut general: Value = general.to_json();
+                if let Some(g) = general.as_object_mut() {
+                    g.remove("totalUsers");
+                }
+                let (init, last) = dates(range);
+                to_bytes(&json!({
+                    "General": general, "transactions": transactions, "initDate": init, "lastDate": last,
+                }))
+            });
+            kept(made.await?, "application/json")
         })
         .map(reply);
     // GET /api/v1/statistics-ico/rows — every transaction, oldest first, as Arrow IPC.
     let ico_rows = warp::path!("statistics-ico" / "rows")
         .and(admin())
         .then(|_: Authed, app: App| async move {
-            arrow(app.store.read(ledger::stream).await.map_err(Error::from)?)
+            let store = app.store.clone();
+            let made = app
+                .store
+                .snapshots
+                .get_or("statistics-ico/rows".into(), || async move {
+                    Ok::<_, Error>(Bytes::from(store.read(ledger::stream).await?))
+                });
+            kept(made.await?, ARROW_STREAM)
         })
         .map(reply);
     // GET /api/v1/statistics-ico/trails?ids=1,2,3 — the wallet and transaction of up to one
@@ -133,33 +162,42 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin())
         .and(warp::query::<Limit>())
         .then(|_: Authed, app: App, limit: Limit| async move {
-            let (general, newest, range) = app
-                .store
-                .read(move |c| {
-                    Ok::<_, Error>((
-                        users::summary(c)?,
-                        users::newest_members(c, limit.get())?,
-                        users::registration_range(c)?,
-                    ))
-                })
-                .await?;
-            let result: Vec<Value> = newest.iter().map(user_row).collect();
-            let (init, last) = dates(range);
-            ok(&json!({
-                "General": general, "result": result, "initDate": init, "lastDate": last,
-            }))
+            let key = format!("statistics-users?limit={}", limit.get());
+            let store = app.store.clone();
+            let made = app.store.snapshots.get_or(key, || async move {
+                let (general, newest, range) = store
+                    .read(move |c| {
+                        Ok::<_, Error>((
+                            users::summary(c)?,
+                            users::newest_members(c, limit.get())?,
+                            users::registration_range(c)?,
+                        ))
+                    })
+                    .await?;
+                let result: Vec<Value> = newest.iter().map(user_row).collect();
+                let (init, last) = dates(range);
+                to_bytes(&json!({
+                    "General": general, "result": result, "initDate": init, "lastDate": last,
+                }))
+            });
+            kept(made.await?, "application/json")
         })
         .map(reply);
     // GET /api/v1/statistics-users/rows — every member, oldest first, as Arrow IPC.
     let user_rows = warp::path!("statistics-users" / "rows")
         .and(admin())
         .then(|_: Authed, app: App| async move {
-            let members = app
+            let store = app.store.clone();
+            let made = app
                 .store
-                .read(users::all_members)
-                .await
-                .map_err(Error::from)?;
-            arrow(users_table::encode(&members).map_err(|e| Error::Internal(e.to_string()))?)
+                .snapshots
+                .get_or("statistics-users/rows".into(), || async move {
+                    let members = store.read(users::all_members).await.map_err(Error::from)?;
+                    users_table::encode(&members)
+                        .map(Bytes::from)
+                        .map_err(|e| Error::Internal(e.to_string()))
+                });
+            kept(made.await?, ARROW_STREAM)
         })
         .map(reply);
     // GET /api/v1/statistics-nftstaking — {General, result (first stakers), initDate, lastDate}.

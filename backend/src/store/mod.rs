@@ -23,6 +23,7 @@ pub mod registrations;
 pub mod secrets;
 pub mod seed;
 pub mod sessions;
+pub mod snapshots;
 pub mod stakes;
 pub mod users;
 pub mod wallets;
@@ -105,6 +106,8 @@ pub struct Store {
     readers: Arc<Mutex<Vec<Connection>>>,
     /// One per reader: a read waits here, off the blocking pool, until a connection is free.
     permits: Arc<tokio::sync::Semaphore>,
+    /// Answers kept until the database changes (the admin statistics).
+    pub snapshots: snapshots::Snapshots,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -129,7 +132,9 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(Duration::from_secs(5))?;
         migrations().to_latest(&mut conn)?;
+        let snapshots = snapshots::Snapshots::open(&path)?;
         Ok(Store {
+            snapshots,
             writer: Arc::new(Mutex::new(conn)),
             path: Arc::new(path),
             readers: Arc::new(Mutex::new(Vec::new())),
