@@ -86,16 +86,6 @@ fn to_bytes(value: &Value) -> Result<Bytes, Error> {
         .map_err(|e| Error::Internal(e.to_string()))
 }
 
-/// SPEC §3 "Admin user row", amounts in base units.
-fn user_row(u: &users_table::User) -> Value {
-    json!({
-        "names": u.names, "email": u.email, "createdAt": u.created_at, "wallet": u.wallet,
-        "totalReferredMembers": u.referred, "totalLVLX": u.lvlx.to_string(),
-        "totalUSDT": lvlx_core::amount::lvlx_to_usdt(u.lvlx),
-        "addRewards": u.rewards.to_string(), "rank": u.rank,
-    })
-}
-
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
@@ -157,7 +147,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .map_err(Error::from)?)
         })
         .map(reply);
-    // GET /api/v1/statistics-users — {General, result (newest first), initDate, lastDate}.
+    // GET /api/v1/statistics-users — {General, result (newest first), firstPage (oldest first),
+    // initDate, lastDate}.
     let users = warp::path!("statistics-users")
         .and(admin())
         .and(warp::query::<Limit>())
@@ -165,19 +156,33 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             let key = format!("statistics-users?limit={}", limit.get());
             let store = app.store.clone();
             let made = app.store.snapshots.get_or(key, || async move {
-                let (general, newest, range) = store
+                let (general, newest, oldest, range) = store
                     .read(move |c| {
                         Ok::<_, Error>((
                             users::summary(c)?,
                             users::newest_members(c, limit.get())?,
+                            users::oldest_members(c, limit.get())?,
                             users::registration_range(c)?,
                         ))
                     })
                     .await?;
-                let result: Vec<Value> = newest.iter().map(user_row).collect();
+                // SPEC §3's admin user rows (amounts in base units) in the table's own row shape,
+                // numbered by registration: `result` newest first (SPEC), `firstPage` the table's
+                // first page (oldest first), shown while the whole table loads.
+                let total = general.total_users as usize;
+                let rows = |users: &[users_table::User], n: &dyn Fn(usize) -> usize| {
+                    users
+                        .iter()
+                        .enumerate()
+                        .map(|(i, u)| users_table::Row::of(n(i), u))
+                        .collect::<Vec<_>>()
+                };
+                let result = rows(&newest, &|i| total.saturating_sub(i));
+                let first_page = rows(&oldest, &|i| i + 1);
                 let (init, last) = dates(range);
                 to_bytes(&json!({
-                    "General": general, "result": result, "initDate": init, "lastDate": last,
+                    "General": general, "result": result, "firstPage": first_page,
+                    "initDate": init, "lastDate": last,
                 }))
             });
             kept(made.await?, "application/json")

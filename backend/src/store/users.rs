@@ -250,6 +250,18 @@ pub fn newest_members(c: Conn, limit: u32) -> Result<Vec<table::User>> {
     )
 }
 
+/// The oldest `limit` members (the table's first page), as admin user rows.
+pub fn oldest_members(c: Conn, limit: u32) -> Result<Vec<table::User>> {
+    admin_rows(
+        c,
+        &format!(
+            "{ADMIN_ROW} WHERE {} ORDER BY u.created_at, u.id LIMIT ?1",
+            members()
+        ),
+        Some(limit),
+    )
+}
+
 /// Every member, oldest first, as admin user rows.
 pub fn all_members(c: Conn) -> Result<Vec<table::User>> {
     admin_rows(

@@ -189,6 +189,35 @@ pub struct Row {
     pub kyc: String,
 }
 
+impl Row {
+    /// User `user` as the table shows it, numbered `n` (its place in registration order, from 1):
+    /// the table's pages, and the server's newest rows that show before the table has loaded.
+    pub fn of(n: usize, user: &User) -> Row {
+        let wallet = user.wallet.clone().unwrap_or_default();
+        Row {
+            n,
+            names: user.names.clone(),
+            email: user.email.clone(),
+            created_at: user.created_at,
+            wallet_short: if wallet.is_empty() {
+                String::new()
+            } else {
+                short_wallet(&wallet)
+            },
+            wallet,
+            total_referred_members: user.referred,
+            total_lvlx: user.lvlx.to_string(),
+            total_lvlx_text: amount::format_lvlx(user.lvlx),
+            total_usdt: amount::lvlx_to_usdt(user.lvlx),
+            add_rewards: user.rewards.to_string(),
+            add_rewards_text: amount::format_lvlx(user.rewards),
+            rank: user.rank.clone(),
+            id: user.id,
+            kyc: user.kyc.as_str().to_string(),
+        }
+    }
+}
+
 /// One period of the registrations chart.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Registrations {
@@ -355,27 +384,21 @@ impl UserTable {
         };
         let (lvlx, rewards) = self.units(row);
         let wallet = text(WALLET);
-        Row {
+        Row::of(
             n,
-            names: text(NAMES),
-            email: text(EMAIL),
-            created_at: self.created()[row],
-            wallet_short: if wallet.is_empty() {
-                String::new()
-            } else {
-                short_wallet(&wallet)
+            &User {
+                created_at: self.created()[row],
+                names: text(NAMES),
+                email: text(EMAIL),
+                wallet: (!wallet.is_empty()).then_some(wallet),
+                referred: frame.counts(REFERRED).expect("checked at load")[row],
+                lvlx,
+                rewards,
+                rank: text(RANK),
+                id: frame.counts(ID).expect("checked at load")[row],
+                kyc: self.kyc[row],
             },
-            wallet,
-            total_referred_members: frame.counts(REFERRED).expect("checked at load")[row],
-            total_lvlx: lvlx.to_string(),
-            total_lvlx_text: amount::format_lvlx(lvlx),
-            total_usdt: amount::lvlx_to_usdt(lvlx),
-            add_rewards: rewards.to_string(),
-            add_rewards_text: amount::format_lvlx(rewards),
-            rank: text(RANK),
-            id: frame.counts(ID).expect("checked at load")[row],
-            kyc: self.kyc[row].as_str().to_string(),
-        }
+        )
     }
 
     /// Registrations per day of the kept rows, at the viewer's offset.

@@ -19,7 +19,11 @@ function authorization() {
 }
 
 /** A binary answer (an Arrow IPC stream of admin rows) as bytes. */
-export async function apiBytes(path, { signal } = {}) {
+/**
+ * An Arrow stream. `onProgress({received, total})` is told as its bytes arrive (total: the
+ * answer's Content-Length, null when the server does not say).
+ */
+export async function apiBytes(path, { signal, onProgress } = {}) {
   let response;
   try {
     response = await fetch(`${API_BASE}/${path}`, {
@@ -35,7 +39,26 @@ export async function apiBytes(path, { signal } = {}) {
     const data = await response.json().catch(() => null);
     throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
   }
-  return new Uint8Array(await response.arrayBuffer());
+  const length = Number(response.headers.get('Content-Length'));
+  const total = Number.isSafeInteger(length) && length > 0 ? length : null;
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  const parts = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    received += value.length;
+    onProgress({ received, total });
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }
 
 export async function api(path, { method = 'GET', body, auth = true, signal } = {}) {

@@ -5,8 +5,9 @@ export const icoStatistics = (signal) => api('statistics-ico?limit=1', { signal 
 export const icoRows = (signal) => apiBytes('statistics-ico/rows', { signal });
 /** The wallet and transaction of one page of ICO entries (at most 100 ids). */
 export const icoTrails = (ids, signal) => api(`statistics-ico/trails?ids=${ids.join(',')}`, { signal });
-export const userStatistics = (signal) => api('statistics-users?limit=1', { signal });
-export const userRows = (signal) => apiBytes('statistics-users/rows', { signal });
+// The table's first 100 rows come with the totals: the first page shows before the rows stream lands.
+export const userStatistics = (signal) => api('statistics-users?limit=100', { signal });
+export const userRows = (signal, onProgress) => apiBytes('statistics-users/rows', { signal, onProgress });
 
 // SPEC §8: statistics-nftstaking failing with 500 is shown as the 'TimeOut Connections!' notice.
 const timeoutOn500 = (pending) =>

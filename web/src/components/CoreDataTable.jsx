@@ -99,20 +99,46 @@ function useFits(ref) {
   return fits;
 }
 
-export default function CoreDataTable({ columns, table, empty = 'table-empty', label }) {
+/** How much of the rows stream has arrived: a bar, and the share in words once the size is known. */
+function RowsProgress({ progress }) {
+  const { t } = useTranslation();
+  const percent = progress?.total ? Math.floor((progress.received * 100) / progress.total) : null;
+  return (
+    <p className="muted small rows-progress" role="status" data-testid="rows-progress">
+      <span id="rows-progress-label">{t('table-loading-rows')}</span>{' '}
+      <progress max={100} value={percent ?? undefined} aria-labelledby="rows-progress-label" />{' '}
+      {percent !== null && <span translate="no">{t('table-loading-percent', { percent })}</span>}
+    </p>
+  );
+}
+
+/**
+ * `preview`: rows of the table's own shape (the server's newest, with the totals) shown while the
+ * whole table loads, without sorting or pages, under the stream's progress.
+ */
+export default function CoreDataTable({ columns, table, empty = 'table-empty', label, preview }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
   const fits = useFits(keys.ref);
   const sort = table.query?.sort;
+  const previewing = table.loading && preview?.length > 0;
   const rdtColumns = columns.map((c) => ({
     id: c.id,
-    name: c.sortable ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
+    name: c.sortable && !previewing ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
     cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
     width: c.width,
     minWidth: c.minWidth ?? (c.date ? '190px' : undefined),
     right: Boolean(c.numeric),
     wrap: !c.date,
   }));
+  if (previewing) {
+    return (
+      <div className={`data-table${fits ? ' fits' : ''}`} aria-busy="true" ref={keys.ref} onKeyDown={keys.onKeyDown} data-testid="table-preview">
+        <RowsProgress progress={table.progress} />
+        <Table ariaLabel={label} columns={rdtColumns} data={preview.slice(0, table.page.size)} keyField="n" />
+      </div>
+    );
+  }
   return (
     <div className={`data-table${fits ? ' fits' : ''}`} aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
       <Table

@@ -27,12 +27,14 @@ export function sharedFetch(fetch) {
 }
 
 /**
- * `load(signal)` resolves to a core table (an AdminRows: ICO, users or staking); null: not yet. Answers the loading state, the
- * full date range, the current query, the last answer ({kept, totals|summary}) and the page.
+ * `load(signal, onProgress)` resolves to a core table (an AdminRows: ICO, users or staking); null: not yet. Answers the loading
+ * state and its progress ({received, total} bytes of the rows, null before the first), the full date range, the current query,
+ * the last answer ({kept, totals|summary}) and the page.
  */
 export function useCoreTable(load) {
   const table = useRef(null);
   const [status, setStatus] = useState({ loading: true, error: null });
+  const [progress, setProgress] = useState(null);
   const [range, setRange] = useState(null);
   const [query, setQuery] = useState(null);
   const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
@@ -45,7 +47,8 @@ export function useCoreTable(load) {
   useEffect(() => {
     if (!load) return undefined;
     const controller = new AbortController();
-    load(controller.signal)
+    setProgress(null);
+    load(controller.signal, (p) => { if (!controller.signal.aborted) setProgress(p); })
       .then((loaded) => {
         if (controller.signal.aborted) {
           loaded.free?.();
@@ -107,6 +110,7 @@ export function useCoreTable(load) {
 
   return {
     ...status,
+    progress,
     total: table.current?.length ?? 0,
     range,
     query,

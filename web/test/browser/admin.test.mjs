@@ -150,6 +150,33 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   table.free();
 });
 
+test('users table: the totals and the first page show before the rows stream lands, with its progress; then the same page, interactive', async () => {
+  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  // Hold the rows stream until the preview has been looked at.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/api/v1/statistics-users/rows', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/admin/tables/users');
+  await page.getByTestId('table-preview').waitFor();
+  const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
+  assert.equal(await figure(page, 'users-general', 'users-total'), String(stats.General.totalUsers));
+  await page.getByTestId('rows-progress').getByText(en['table-loading-rows']).waitFor();
+  const previewRows = await page.locator('[data-testid="table-preview"] .rdt_TableRow').allInnerTexts();
+  assert.equal(previewRows.length, 10, 'the first page, from the statistics call');
+  assert.equal(await page.locator('[data-testid="table-preview"] .sort-header').count(), 0, 'no sorting before the rows land');
+  await page.screenshot({ path: join(SHOTS, 'admin-users-preview.png') });
+  release();
+  await page.locator('.sort-header').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('table-preview').count(), 0);
+  const loadedRows = await page.locator('.rdt_TableRow').allInnerTexts();
+  assert.deepEqual(loadedRows, previewRows, 'the preview was the table\'s own first page');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('secret key: masked and trimmed, wrong secret fails, right one reveals, fourth try refused, all audited', async () => {
   const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent });
   await page.clock.install();

@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadUserRows, truncateEmail } from '../../core/index.js';
 import { userRows, userStatistics } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
+import { useCoreTable } from '../../components/useCoreTable.js';
+import useLoad from '../../api/useLoad.js';
+import { toastError } from '../../toast.jsx';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
@@ -35,10 +37,12 @@ function summaryItems(s, product) {
 export default function UsersTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
-  const general = useGeneral(userStatistics);
+  // The totals and the newest rows first (one small call); the whole table follows.
+  const { data: statistics } = useLoad(userStatistics, [], { onError: toastError });
+  const general = statistics?.General ?? null;
   // A saved KYC change reloads the rows (the status is one of their columns).
   const [version, setVersion] = useState(0);
-  const load = useCallback(async (signal) => loadUserRows(await userRows(signal)), [version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const load = useCallback(async (signal, onProgress) => loadUserRows(await userRows(signal, onProgress)), [version]); // eslint-disable-line react-hooks/exhaustive-deps
   const [kycOf, setKycOf] = useState(null);
   const table = useCoreTable(load);
 
@@ -84,7 +88,7 @@ export default function UsersTable() {
         <CsvButton table={table} name="users" />
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" reserved={!narrowed} />}
-      <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} />
+      <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} preview={statistics?.firstPage} />
       {kycOf && <KycDialog member={kycOf} onClose={() => setKycOf(null)} onChanged={() => { setKycOf(null); setVersion((v) => v + 1); }} />}
       <TimeChart titleKey="chart-registrations" series={series} value={(p) => p.registrations} label={(p) => t('chart-point-registrations', { count: p.registrations })} />
     </section>
