@@ -9,6 +9,9 @@
 //!
 //! Amounts travel as Decimal128 with scale 0: base units, exact.
 
+use std::borrow::Cow;
+use std::io::Read;
+
 use arrow_ipc::{root_as_message, MessageHeader, Type};
 
 use super::TableError;
@@ -364,6 +367,8 @@ fn read_u32(bytes: &[u8], at: usize) -> Result<u32, TableError> {
 /// Walks a batch's field nodes and buffers in schema order.
 struct Cursor<'a> {
     body: &'a [u8],
+    /// Buffers LZ4-frame compressed (each: its uncompressed length, then the frame).
+    compressed: bool,
     nodes: Vec<(usize, usize)>,
     buffers: Vec<(usize, usize)>,
     node: usize,
@@ -372,9 +377,11 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(batch: &arrow_ipc::RecordBatch<'_>, body: &'a [u8]) -> Result<Cursor<'a>, TableError> {
-        if batch.compression().is_some() {
-            return Err(bad("compressed streams are not supported"));
-        }
+        let compressed = match batch.compression() {
+            None => false,
+            Some(c) if c.codec() == arrow_ipc::CompressionType::LZ4_FRAME => true,
+            Some(_) => return Err(bad("only LZ4 frame compression is supported")),
+        };
         let size = |v: i64| usize::try_from(v).map_err(bad);
         let nodes = batch
             .nodes()
@@ -390,6 +397,7 @@ impl<'a> Cursor<'a> {
             .collect::<Result<_, TableError>>()?;
         Ok(Cursor {
             body,
+            compressed,
             nodes,
             buffers,
             node: 0,
@@ -406,13 +414,39 @@ impl<'a> Cursor<'a> {
         Ok(node)
     }
 
-    fn next_buffer(&mut self) -> Result<&'a [u8], TableError> {
+    fn next_buffer(&mut self) -> Result<Cow<'a, [u8]>, TableError> {
         let (offset, len) = *self
             .buffers
             .get(self.buffer)
             .ok_or_else(|| bad("missing buffer"))?;
         self.buffer += 1;
-        slice(self.body, offset, len).ok_or_else(|| bad("buffer out of bounds"))
+        let raw = slice(self.body, offset, len).ok_or_else(|| bad("buffer out of bounds"))?;
+        if !self.compressed || raw.is_empty() {
+            return Ok(Cow::Borrowed(raw));
+        }
+        // Arrow's compressed buffer: the uncompressed length (i64, -1: stored as is), then the
+        // LZ4 frame.
+        let (head, frame) = raw
+            .split_at_checked(8)
+            .ok_or_else(|| bad("compressed buffer without its length"))?;
+        let claimed = i64::from_le_bytes(head.try_into().map_err(bad)?);
+        if claimed == -1 {
+            return Ok(Cow::Borrowed(frame));
+        }
+        let claimed = usize::try_from(claimed).map_err(bad)?;
+        // LZ4 expands at most ~255 times: a larger claim is a lie, not a reason to allocate.
+        if claimed > frame.len().saturating_mul(255).saturating_add(64) {
+            return Err(bad("compressed buffer claims too much"));
+        }
+        let mut out = Vec::with_capacity(claimed);
+        lz4_flex::frame::FrameDecoder::new(frame)
+            .take(claimed as u64 + 1)
+            .read_to_end(&mut out)
+            .map_err(bad)?;
+        if out.len() != claimed {
+            return Err(bad("compressed buffer is not its claimed length"));
+        }
+        Ok(Cow::Owned(out))
     }
 
     /// A fixed-width column without nulls.
@@ -424,7 +458,7 @@ impl<'a> Cursor<'a> {
         }
         let values = self.next_buffer()?;
         let values =
-            slice(values, 0, len.saturating_mul(N)).ok_or_else(|| bad("short values buffer"))?;
+            slice(&values, 0, len.saturating_mul(N)).ok_or_else(|| bad("short values buffer"))?;
         Ok(values
             .chunks_exact(N)
             .map(|c| from(c.try_into().unwrap_or([0; N])))
@@ -440,12 +474,12 @@ impl<'a> Cursor<'a> {
             None
         } else {
             Some(
-                slice(validity, 0, len.div_ceil(8))
+                slice(&validity, 0, len.div_ceil(8))
                     .ok_or_else(|| bad("short validity"))?
                     .to_vec(),
             )
         };
-        let offsets: Vec<u32> = slice(offsets, 0, len.saturating_add(1).saturating_mul(4))
+        let offsets: Vec<u32> = slice(&offsets, 0, len.saturating_add(1).saturating_mul(4))
             .ok_or_else(|| bad("short offsets"))?
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -478,7 +512,8 @@ pub mod write {
     use std::sync::Arc;
 
     use arrow_array::{ArrayRef, RecordBatch};
-    use arrow_ipc::writer::StreamWriter;
+    use arrow_ipc::writer::{IpcWriteOptions, StreamWriter};
+    use arrow_ipc::CompressionType;
     use arrow_schema::{DataType, Field, Schema, SchemaRef};
 
     use super::super::TableError;
@@ -513,10 +548,15 @@ pub mod write {
         RecordBatch::try_new(schema, columns).map_err(arrow)
     }
 
-    /// One batch as an Arrow IPC stream.
+    /// One batch as an Arrow IPC stream, its buffers LZ4-compressed (Arrow's own buffer
+    /// compression: a 10^6-row stream is about a third of its size).
     pub fn encode(batch: &RecordBatch) -> Result<Vec<u8>, TableError> {
         let mut out = Vec::new();
-        let mut writer = StreamWriter::try_new(&mut out, &batch.schema()).map_err(arrow)?;
+        let options = IpcWriteOptions::default()
+            .try_with_compression(Some(CompressionType::LZ4_FRAME))
+            .map_err(arrow)?;
+        let mut writer = StreamWriter::try_new_with_options(&mut out, &batch.schema(), options)
+            .map_err(arrow)?;
         writer.write(batch).map_err(arrow)?;
         writer.finish().map_err(arrow)?;
         drop(writer);
