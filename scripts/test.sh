@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== %s  [%ds]\n' "$*" "$SECONDS"; }
 
 scripts/setup.sh --test
 
@@ -39,4 +39,4 @@ node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
 step "browser tests (headless Chromium)"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 
-printf '\nAll tests passed.\n'
+printf '\nAll tests passed in %ds.\n' "$SECONDS"
