@@ -6,6 +6,7 @@
 //! accrue by the second) and are made per request.
 
 use bytes::Bytes;
+use lvlx_core::admin::ico as ico_table;
 use lvlx_core::admin::stakes::Kind;
 use lvlx_core::admin::users as users_table;
 use serde::Deserialize;
@@ -89,7 +90,8 @@ fn to_bytes(value: &Value) -> Result<Bytes, Error> {
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
-    // GET /api/v1/statistics-ico — {General, transactions (newest first), initDate, lastDate}.
+    // GET /api/v1/statistics-ico — {General, transactions (newest first), firstPage (the table's
+    // first page, oldest first), initDate, lastDate}.
     let ico = warp::path!("statistics-ico")
         .and(admin())
         .and(warp::query::<Limit>())
@@ -98,22 +100,32 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             let store = app.store.clone();
             let made = app.store.snapshots.get_or(key, || async move {
                 let product = app.config.product.clone();
-                let (general, transactions, range) = store
+                let for_read = product.clone();
+                let (general, transactions, oldest, range) = store
                     .read(move |c| {
                         Ok::<_, Error>((
-                            ledger::general(c, &product)?,
+                            ledger::general(c, &for_read)?,
                             ledger::newest(c, limit.get())?,
+                            ledger::oldest(c, limit.get())?,
                             ledger::range(c)?,
                         ))
                     })
                     .await?;
+                // The table's first page (oldest first, numbered from 1) in its own row shape,
+                // shown while the whole ledger streams.
+                let first_page: Vec<_> = oldest
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (id, entry))| ico_table::Row::of(i + 1, *id, entry, &product))
+                    .collect();
                 let mut general: Value = general.to_json();
                 if let Some(g) = general.as_object_mut() {
                     g.remove("totalUsers");
                 }
                 let (init, last) = dates(range);
                 to_bytes(&json!({
-                    "General": general, "transactions": transactions, "initDate": init, "lastDate": last,
+                    "General": general, "transactions": transactions, "firstPage": first_page,
+                    "initDate": init, "lastDate": last,
                 }))
             });
             kept(made.await?, "application/json")

@@ -213,6 +213,32 @@ pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The `limit` oldest entries with their ids, in the admin table's order (date, then id): its
+/// first page, shown while the whole ledger streams.
+pub fn oldest(c: Conn, limit: u32) -> Result<Vec<(u32, ico::Transaction)>> {
+    let mut stmt = c.0.prepare_cached(
+        "SELECT t.id, COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount
+         FROM ico_transactions t LEFT JOIN users u ON u.id = t.user_id
+         ORDER BY t.created_at, t.id LIMIT ?1",
+    )?;
+    let mut rows = stmt.query([limit])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let id = u32::try_from(id).map_err(|_| StoreError::Corrupt(format!("ledger id {id}")))?;
+        out.push((
+            id,
+            ico::Transaction {
+                email: r.get(1)?,
+                created_at: r.get(2)?,
+                token: r.get(3)?,
+                amount: units_at(r, 4)?,
+            },
+        ));
+    }
+    Ok(out)
+}
+
 /// Where an entry came from: the wallet that bought and the transaction that carried it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

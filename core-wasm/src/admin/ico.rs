@@ -218,6 +218,24 @@ pub struct Row {
     pub amount_text: String,
 }
 
+impl Row {
+    /// Entry `id` as the table shows it, numbered `n` (its place in date order, from 1), where
+    /// `product` is the coin bought: the table's pages, and the server's oldest entries that show
+    /// before the table has loaded.
+    pub fn of(n: usize, id: u32, entry: &Transaction, product: &str) -> Row {
+        Row {
+            n,
+            id,
+            email: entry.email.clone(),
+            created_at: entry.created_at,
+            purchase: entry.token == product,
+            purchased_token: entry.token.clone(),
+            amount: entry.amount.to_string(),
+            amount_text: amount::format_token(entry.amount, &entry.token),
+        }
+    }
+}
+
 /// One period of the purchases chart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -407,18 +425,14 @@ impl IcoTable {
     fn row(&self, n: usize, row: usize) -> Row {
         let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
-        let token = tokens.get(token_keys[row] as usize);
-        let units = self.frame.amounts(AMOUNT).expect("checked at load")[row] as u128;
-        Row {
-            n,
-            id: self.frame.counts(ID).expect("checked at load")[row],
-            email: emails.get(email_keys[row] as usize).to_string(),
+        let entry = Transaction {
             created_at: self.created()[row],
-            purchase: token == self.product,
-            purchased_token: token.to_string(),
-            amount: units.to_string(),
-            amount_text: amount::format_token(units, token),
-        }
+            email: emails.get(email_keys[row] as usize).to_string(),
+            token: tokens.get(token_keys[row] as usize).to_string(),
+            amount: self.frame.amounts(AMOUNT).expect("checked at load")[row] as u128,
+        };
+        let id = self.frame.counts(ID).expect("checked at load")[row];
+        Row::of(n, id, &entry, &self.product)
     }
 
     /// The purchases chart: purchases, LVLX and its USDT value per period of the kept rows.

@@ -1,7 +1,7 @@
 // Admin statistics (SPEC §7): the JSON summaries and the Arrow row streams the core loads.
 import { api, apiBytes, ApiError } from './client.js';
 
-export const icoStatistics = (signal) => api('statistics-ico?limit=1', { signal });
+export const icoStatistics = (signal) => api('statistics-ico?limit=100', { signal });
 export const icoRows = (signal) => apiBytes('statistics-ico/rows', { signal });
 /** The wallet and transaction of one page of ICO entries (at most 100 ids). */
 export const icoTrails = (ids, signal) => api(`statistics-ico/trails?ids=${ids.join(',')}`, { signal });

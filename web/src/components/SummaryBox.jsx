@@ -1,12 +1,15 @@
 // A box of labelled figures (the general and filtered summaries of SPEC §2).
 import { useTranslation } from 'react-i18next';
+import { localizeNumber } from '../core/index.js';
 
 /**
  * `items`: [[labelKey, value]]. `reserved`: laid out but invisible and hidden from assistive
  * technology, so that the filtered box appearing later does not move the page (issue 17).
+ * Counts (numbers) show with the language's digit grouping.
  */
 export default function SummaryBox({ titleKey, items, testId, reserved = false }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const shown = (value) => (typeof value === 'number' ? localizeNumber(String(value), i18n.language) : value);
   if (reserved) {
     return (
       <section className="summary-box reserved" aria-hidden="true">
@@ -15,7 +18,7 @@ export default function SummaryBox({ titleKey, items, testId, reserved = false }
           {items.map(([key, value]) => (
             <div key={key} className="summary-item">
               <dt>{t(key)}</dt>
-              <dd>{value}</dd>
+              <dd>{shown(value)}</dd>
             </div>
           ))}
         </dl>
@@ -29,7 +32,7 @@ export default function SummaryBox({ titleKey, items, testId, reserved = false }
         {items.map(([key, value]) => (
           <div key={key} className="summary-item" data-key={key}>
             <dt>{t(key)}</dt>
-            <dd translate="no">{value}</dd>
+            <dd translate="no">{shown(value)}</dd>
           </div>
         ))}
       </dl>

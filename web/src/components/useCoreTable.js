@@ -8,10 +8,15 @@ import useLoad from '../api/useLoad.js';
 
 export const PAGE_SIZES = [10, 25, 50, 100];
 
-/** The server's General box of a statistics call (`fetch(signal)`, null: not yet); errors become a toast. */
-export function useGeneral(fetch) {
+/** A statistics call's answer (`fetch(signal)`, null: not yet); errors become a toast. */
+export function useStatistics(fetch) {
   const { data } = useLoad(fetch ?? null, [fetch], { onError: toastError });
-  return data?.General ?? null;
+  return data ?? null;
+}
+
+/** The General box of a statistics call. */
+export function useGeneral(fetch) {
+  return useStatistics(fetch)?.General ?? null;
 }
 
 /** One fetch shared by the tables of a screen: the first caller starts it; a failure is retried by the next. */

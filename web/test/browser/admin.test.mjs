@@ -32,6 +32,8 @@ async function adminPage(route) {
   return page;
 }
 
+/** A count as the summary boxes show it: with English digit grouping. */
+const grouped = (n) => localizeNumber(String(n), 'en');
 const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd`).innerText();
 const column = (page, i) => page.locator(`.rdt_TableRow .rdt_TableCell:nth-child(${i})`).allInnerTexts();
 const toastText = async (page, kind = 'success') => (await page.locator(`.Toastify__toast--${kind}`).last().innerText()).replace(/\s*×$/, '');
@@ -44,7 +46,7 @@ async function rowsOf(route) {
 test('ICO table: general statistics, full range, filter, filtered totals, sort cycle, pages', async () => {
   const page = await adminPage('/admin/tables/ICO');
   const stats = await server.call(DEMO_ADMIN, 'statistics-ico?limit=1');
-  assert.equal(await figure(page, 'ico-general', 'ico-total-transactions'), String(stats.General.totalTransactions));
+  assert.equal(await figure(page, 'ico-general', 'ico-total-transactions'), grouped(stats.General.totalTransactions));
   assert.equal(await figure(page, 'ico-general', 'ico-total-product'), `${formatTokenIn(stats.General.totalLVLX, 'LVLX', 'en')} LVLX`);
   assert.equal(await figure(page, 'ico-general', 'ico-total-usdt'), `${localizeNumber(stats.General.totalUSDT, 'en')} USDT`);
 
@@ -63,8 +65,8 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   await page.waitForSelector('[data-testid="ico-filtered"]');
   const want = table.query({ start: '2025-01-01', end: '2025-12-31', offsetMinutes: offset, search: '' });
   assert.ok(want.kept > 0 && want.kept < table.length);
-  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), String(want.kept));
-  assert.equal(await figure(page, 'ico-filtered', 'ico-total-users'), String(want.totals.totalUsers));
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), grouped(want.kept));
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-users'), grouped(want.totals.totalUsers));
   assert.equal(await figure(page, 'ico-filtered', 'ico-total-product'), `${formatTokenIn(want.totals.totalLVLX, 'LVLX', 'en')} LVLX`);
   const dates = await column(page, 3);
   assert.ok(dates.every((d) => d.includes('2025')), dates.join(' | '));
@@ -110,7 +112,7 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
 
   await typeDate(dateFields(page).first(), '2026-01-01');
   await page.waitForSelector('[data-testid="ico-filtered"]');
-  const kept = Number(await figure(page, 'ico-filtered', 'ico-total-transactions'));
+  const kept = Number((await figure(page, 'ico-filtered', 'ico-total-transactions')).replaceAll(',', ''));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en['table-export-csv'] }).click()]);
   const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
   assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount');
@@ -123,8 +125,8 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
 test('users table: general data, search by name or email with clear, wallet 6+4 copy, narrowed box', async () => {
   const page = await adminPage('/admin/tables/users');
   const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
-  assert.equal(await figure(page, 'users-general', 'users-total'), String(stats.General.totalUsers));
-  assert.equal(await figure(page, 'users-general', 'users-with-wallet'), String(stats.General.totalUsersWithWallet));
+  assert.equal(await figure(page, 'users-general', 'users-total'), grouped(stats.General.totalUsers));
+  assert.equal(await figure(page, 'users-general', 'users-with-wallet'), grouped(stats.General.totalUsersWithWallet));
   assert.equal(await figure(page, 'users-general', 'users-total-product-usdt'), `${localizeNumber(stats.General.totalUsersUSDT, 'en')} USDT`);
   assert.equal(await page.locator('[data-testid="users-filtered"]').count(), 0);
 
@@ -132,7 +134,7 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   await page.waitForSelector('[data-testid="users-filtered"]');
   const table = loadUserRows(await rowsOf('statistics-users/rows'));
   const want = table.query({ search: 'JOSÉ', offsetMinutes: 0 });
-  assert.equal(await figure(page, 'users-filtered', 'users-total'), String(want.kept));
+  assert.equal(await figure(page, 'users-filtered', 'users-total'), grouped(want.kept));
   const names = await column(page, 2);
   const emails = await page.locator('.rdt_TableRow .copyable[title*="@"]').evaluateAll((els) => els.map((e) => e.title));
   names.forEach((n, i) => assert.ok(n.toLowerCase().includes('josé') || emails[i].includes('josé'), `${n} ${emails[i]}`));
@@ -150,32 +152,40 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   table.free();
 });
 
-test('users table: the totals and the first page show before the rows stream lands, with its progress; then the same page, interactive', async () => {
-  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
-  // Hold the rows stream until the preview has been looked at.
-  let release;
-  const held = new Promise((resolve) => { release = resolve; });
-  await page.route('**/api/v1/statistics-users/rows', async (route) => {
-    await held;
-    await route.continue();
+for (const { name, path, rows, general, figureKey, count } of [
+  { name: 'users', path: '/admin/tables/users', rows: 'statistics-users', general: 'users-general', figureKey: 'users-total', count: (g) => g.totalUsers },
+  { name: 'ICO', path: '/admin/tables/ICO', rows: 'statistics-ico', general: 'ico-general', figureKey: 'ico-total-transactions', count: (g) => g.totalTransactions },
+]) {
+  test(`${name} table: the totals and the first page show before the rows stream lands, with its progress; then the same page, interactive`, async () => {
+    const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+    // Hold the rows stream until the preview has been looked at.
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route(`**/api/v1/${rows}/rows`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(path);
+    await page.getByTestId('table-preview').waitFor();
+    const stats = await server.call(DEMO_ADMIN, `${rows}?limit=1`);
+    assert.equal(await figure(page, general, figureKey), grouped(count(stats.General)));
+    await page.getByTestId('rows-progress').getByText(en['table-loading-rows']).waitFor();
+    // Settled: the preview's own lookups (the ICO entries' wallets) have answered.
+    await page.waitForFunction(() => !document.querySelector('[data-testid="table-preview"] [aria-busy="true"] [aria-busy="true"]'));
+    const previewRows = await page.locator('[data-testid="table-preview"] .rdt_TableRow').allInnerTexts();
+    assert.equal(previewRows.length, 10, 'the first page, from the statistics call');
+    assert.equal(await page.locator('[data-testid="table-preview"] .sort-header').count(), 0, 'no sorting before the rows land');
+    await page.screenshot({ path: join(SHOTS, `admin-${name.toLowerCase()}-preview.png`) });
+    release();
+    await page.locator('.sort-header').first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId('table-preview').count(), 0);
+    await page.waitForFunction(() => !document.querySelector('.rdt_TableRow [aria-busy="true"]'));
+    const loadedRows = await page.locator('.rdt_TableRow').allInnerTexts();
+    assert.deepEqual(loadedRows, previewRows, 'the preview was the table\'s own first page');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
   });
-  await page.goto('/admin/tables/users');
-  await page.getByTestId('table-preview').waitFor();
-  const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
-  assert.equal(await figure(page, 'users-general', 'users-total'), String(stats.General.totalUsers));
-  await page.getByTestId('rows-progress').getByText(en['table-loading-rows']).waitFor();
-  const previewRows = await page.locator('[data-testid="table-preview"] .rdt_TableRow').allInnerTexts();
-  assert.equal(previewRows.length, 10, 'the first page, from the statistics call');
-  assert.equal(await page.locator('[data-testid="table-preview"] .sort-header').count(), 0, 'no sorting before the rows land');
-  await page.screenshot({ path: join(SHOTS, 'admin-users-preview.png') });
-  release();
-  await page.locator('.sort-header').first().waitFor({ timeout: 30_000 });
-  assert.equal(await page.getByTestId('table-preview').count(), 0);
-  const loadedRows = await page.locator('.rdt_TableRow').allInnerTexts();
-  assert.deepEqual(loadedRows, previewRows, 'the preview was the table\'s own first page');
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
+}
 
 test('secret key: masked and trimmed, wrong secret fails, right one reveals, fourth try refused, all audited', async () => {
   const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent });
@@ -399,7 +409,7 @@ test('ICO search: by email, with the core\'s totals of the kept rows, cleared by
   table.free();
   await page.getByLabel(en['ico-search']).fill(needle);
   await page.waitForSelector('[data-testid="ico-filtered"]');
-  assert.equal(Number(await figure(page, 'ico-filtered', 'ico-total-transactions')), want.kept);
+  assert.equal(Number((await figure(page, 'ico-filtered', 'ico-total-transactions')).replaceAll(',', '')), want.kept);
   const shown = await page.locator('.rdt_TableRow .copyable[title*="@"]').evaluateAll((els) => els.map((e) => e.title));
   assert.ok(shown.length > 0 && shown.every((e) => e.toUpperCase().includes(needle)));
   await page.getByRole('button', { name: en['filter-clear'] }).click();
@@ -504,7 +514,7 @@ test('date fields are written in the page\'s language: dd/mm/aaaa in Spanish, wi
   await end.fill('31/12/2025');
   await page.waitForSelector('[data-testid="ico-filtered"]');
   const want = table.query({ start: '2025-12-01', end: '2025-12-31', offsetMinutes: offset, search: '' });
-  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), String(want.kept));
+  assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), grouped(want.kept));
   // Written the English way round, it is not a date here.
   await end.fill('12/31/2025');
   await page.getByTestId('filter-error').filter({ hasText: es['error-date-malformed'] }).waitFor();

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, dateFields, DEMO_ADMIN, DEMO_USER, en, launchBrowser, localDay, openPage, settled, startServer, typeDate } from './harness.mjs';
-import { formatFixed, formatTokenIn, loadStakeRows } from '../../src/core/index.js';
+import { formatFixed, formatTokenIn, loadStakeRows, localizeNumber } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -35,6 +35,8 @@ async function pageAs(account, route, wait = '.rdt_TableRow') {
   return page;
 }
 
+/** A count as the summary boxes show it: with English digit grouping. */
+const grouped = (n) => localizeNumber(String(n), 'en');
 const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd`).innerText();
 const tables = (page) => page.locator('.data-table');
 const cells = (page, table, i) => tables(page).nth(table).locator(`.rdt_TableRow .rdt_TableCell:nth-child(${i})`).allInnerTexts();
@@ -60,9 +62,9 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/NFTStaking');
   const stats = await server.call(DEMO_ADMIN, 'statistics-nftstaking?limit=1');
   const g = stats.General;
-  assert.equal(await figure(page, 'nft-general', 'nft-summary-staking'), String(g.totalNFTStakingProcess));
-  assert.equal(await figure(page, 'nft-general', 'nft-summary-users'), String(g.totalUserNFTStaking));
-  assert.equal(await figure(page, 'nft-general', 'nft-summary-in-stake'), String(g.totalNFTInStake));
+  assert.equal(await figure(page, 'nft-general', 'nft-summary-staking'), grouped(g.totalNFTStakingProcess));
+  assert.equal(await figure(page, 'nft-general', 'nft-summary-users'), grouped(g.totalUserNFTStaking));
+  assert.equal(await figure(page, 'nft-general', 'nft-summary-in-stake'), grouped(g.totalNFTInStake));
   between(await figure(page, 'nft-general', 'nft-summary-product'), `${formatFixed(before.totalLVLXByNFT, 18, 2)} LVLX`, `${formatFixed(g.totalLVLXByNFT, 18, 2)} LVLX`);
   between(await figure(page, 'nft-general', 'nft-summary-usdt'), `${before.totalUSDTByNFT} USDT`, `${g.totalUSDTByNFT} USDT`);
   await tables(page).nth(1).locator('.rdt_TableRow').first().waitFor();
@@ -108,8 +110,8 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
   await page.waitForSelector('[data-testid="nft-filtered"]');
   const kept = entries.query({ start: '2026-01-01', end: full.end, offsetMinutes: offset, search: '' });
   assert.ok(kept.kept > 0 && kept.kept < entries.length);
-  assert.equal(await figure(page, 'nft-filtered', 'nft-summary-in-stake'), String(kept.summary.totalNFTInStake));
-  assert.equal(await figure(page, 'nft-filtered', 'nft-summary-users'), String(kept.summary.totalUserNFTStaking));
+  assert.equal(await figure(page, 'nft-filtered', 'nft-summary-in-stake'), grouped(kept.summary.totalNFTInStake));
+  assert.equal(await figure(page, 'nft-filtered', 'nft-summary-users'), grouped(kept.summary.totalUserNFTStaking));
   const earlier = loadStakeRows(bytesBefore, 'nft', 'entries', Date.now());
   const keptBefore = earlier.query({ start: '2026-01-01', end: full.end, offsetMinutes: offset, search: '' });
   earlier.free();
@@ -127,7 +129,7 @@ test('LVLX staking: summary box and amounts sorted through the core', async () =
   const before = (await server.call(DEMO_ADMIN, 'statistics-lvlxstaking?limit=1')).General;
   const page = await pageAs(DEMO_ADMIN, '/admin/tables/LVLXStaking');
   const { General: g } = await server.call(DEMO_ADMIN, 'statistics-lvlxstaking?limit=1');
-  assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-stakes'), String(g.totalLVLXStakes));
+  assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-stakes'), grouped(g.totalLVLXStakes));
   assert.equal(await figure(page, 'lvlx-general', 'lvlx-summary-in-stake'), `${formatTokenIn(g.totalLVLXInStake, 'LVLX', 'en')} LVLX`);
   between(await figure(page, 'lvlx-general', 'lvlx-summary-usdt'), `${before.totalUSDTRewards} USDT`, `${g.totalUSDTRewards} USDT`);
   const entries = tables(page).nth(1);

@@ -95,7 +95,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await admin.goto('/admin/tables/ICO');
   await settled(admin);
   await admin.getByTestId('ico-general').waitFor();
-  const before = Number(await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText());
+  const before = Number((await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText()).replaceAll(',', ''));
 
   // Signed in again after linking (the wallet now comes with the account), wallet connected.
   const { page, wallet } = await memberPage('/tokenLVLX', { account: member }, { fresh: true });
@@ -154,7 +154,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
 
   // The admin's table took the purchase in without a reload.
   await admin.waitForFunction(
-    ([n]) => Number(document.querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')?.innerText) === n,
+    ([n]) => Number(document.querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')?.innerText.replaceAll(',', '')) === n,
     [before + 1],
     { timeout: 20_000 },
   );

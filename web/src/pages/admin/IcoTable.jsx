@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../../core/index.js';
 import { icoRows, icoStatistics, icoTrails } from '../../api/statistics.js';
 import settings from '../../settings.js';
-import { useCoreTable, useGeneral } from '../../components/useCoreTable.js';
+import { useCoreTable, useStatistics } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
 import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
@@ -61,7 +61,8 @@ export default function IcoTable() {
   // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
   // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
   const statistics = useCallback((signal) => icoStatistics(signal), [version]);
-  const general = useGeneral(version === null ? null : statistics);
+  const answered = useStatistics(version === null ? null : statistics);
+  const general = answered?.General ?? null;
   const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
   const load = version === null ? null : rows;
   const table = useCoreTable(load);
@@ -77,7 +78,8 @@ export default function IcoTable() {
     { id: 'wallet', label: t('users-wallet'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}</TrailCell> },
     { id: 'tx', label: t('tx-hash'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell> },
   ];
-  const trail = useTrails(table.rows);
+  // While the ledger streams, the preview's entries (the table's first page) get theirs.
+  const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows);
   const hidden = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">
@@ -89,7 +91,7 @@ export default function IcoTable() {
         <CsvButton table={table} name="ico" />
       </div>
       {table.answer && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" reserved={!hidden} />}
-      <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} />
+      <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} preview={answered?.firstPage} />
       <TimeChart
         titleKey="chart-purchases"
         series={series}
