@@ -87,6 +87,11 @@ fn to_bytes(value: &Value) -> Result<Bytes, Error> {
         .map_err(|e| Error::Internal(e.to_string()))
 }
 
+/// The tables the ICO answers read (the ledger, its daily sums, the buyers' emails) and the users
+/// answers read (every figure of a member row lives on it): a change to any remakes them.
+const ICO_TABLES: &[&str] = &["ico_transactions", "ico_daily", "users"];
+const USER_TABLES: &[&str] = &["users"];
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
@@ -98,7 +103,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(|_: Authed, app: App, limit: Limit| async move {
             let key = format!("statistics-ico?limit={}", limit.get());
             let store = app.store.clone();
-            let made = app.store.snapshots.get_or(key, || async move {
+            let made = app.store.snapshots.get_or(key, ICO_TABLES, || async move {
                 let product = app.config.product.clone();
                 let for_read = product.clone();
                 let (general, transactions, oldest, range) = store
@@ -136,12 +141,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin())
         .then(|_: Authed, app: App| async move {
             let store = app.store.clone();
-            let made = app
-                .store
-                .snapshots
-                .get_or("statistics-ico/rows".into(), || async move {
-                    Ok::<_, Error>(Bytes::from(store.read(ledger::stream).await?))
-                });
+            let made = app.store.snapshots.get_or(
+                "statistics-ico/rows".into(),
+                ICO_TABLES,
+                || async move { Ok::<_, Error>(Bytes::from(store.read(ledger::stream).await?)) },
+            );
             kept(made.await?, ARROW_STREAM)
         })
         .map(reply);
@@ -167,7 +171,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(|_: Authed, app: App, limit: Limit| async move {
             let key = format!("statistics-users?limit={}", limit.get());
             let store = app.store.clone();
-            let made = app.store.snapshots.get_or(key, || async move {
+            let made = app.store.snapshots.get_or(key, USER_TABLES, || async move {
                 let (general, newest, oldest, range) = store
                     .read(move |c| {
                         Ok::<_, Error>((
@@ -205,15 +209,16 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin())
         .then(|_: Authed, app: App| async move {
             let store = app.store.clone();
-            let made = app
-                .store
-                .snapshots
-                .get_or("statistics-users/rows".into(), || async move {
+            let made = app.store.snapshots.get_or(
+                "statistics-users/rows".into(),
+                USER_TABLES,
+                || async move {
                     let members = store.read(users::all_members).await.map_err(Error::from)?;
                     users_table::encode(&members)
                         .map(Bytes::from)
                         .map_err(|e| Error::Internal(e.to_string()))
-                });
+                },
+            );
             kept(made.await?, ARROW_STREAM)
         })
         .map(reply);

@@ -46,6 +46,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_staking_positions.sql"),
     include_str!("../../migrations/0007_network.sql"),
     include_str!("../../migrations/0008_kyc_faq_onramp.sql"),
+    include_str!("../../migrations/0009_table_versions.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

@@ -1,8 +1,12 @@
-//! Answers kept until the database changes (issue 16): the admin statistics and their row
-//! streams are computed once per database version, not once per request. The version is
-//! SQLite's `PRAGMA data_version` read on a connection kept for just that: it moves whenever any
-//! other connection commits — this server's writer, the indexer, or another process on the
-//! same file (the CLI, a test's script) — so nothing written is ever hidden behind a snapshot.
+//! Answers kept until their tables change (issue 16): the admin statistics and their row
+//! streams are computed once per version of the tables they read, not once per request.
+//!
+//! Two versions, read on a connection kept for just that. SQLite's `PRAGMA data_version` moves
+//! whenever any other connection commits (this server's writer, the indexer, another process on
+//! the same file): while it stands still, a kept answer is current, at no cost. When it moves,
+//! the versions of the answer's own tables (`table_versions`, moved by triggers on every insert,
+//! update and delete: migration 0009) say whether the commit touched them: sign-ins, codes and
+//! lockouts, written all day, do not remake a 10^6-row stream.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -13,11 +17,19 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::{Result, StoreError};
 
-/// The newest answers by key ("statistics-users?limit=100"), each with the version it was made at.
+/// An answer and the versions it was made at.
+#[derive(Clone)]
+struct Kept {
+    data_version: i64,
+    tables_version: i64,
+    answer: Bytes,
+}
+
+/// The newest answers by key ("statistics-users?limit=100").
 #[derive(Clone)]
 pub struct Snapshots {
     watch: Arc<Mutex<Connection>>,
-    kept: Arc<Mutex<HashMap<String, (i64, Bytes)>>>,
+    kept: Arc<Mutex<HashMap<String, Kept>>>,
 }
 
 impl Snapshots {
@@ -32,35 +44,81 @@ impl Snapshots {
         })
     }
 
-    /// The database's version now: different after any commit by another connection.
-    pub fn version(&self) -> Result<i64> {
-        let watch = self
-            .watch
+    fn watch(&self) -> Result<std::sync::MutexGuard<'_, Connection>> {
+        self.watch
             .lock()
-            .map_err(|_| StoreError::Task("snapshot lock poisoned".into()))?;
-        Ok(watch.pragma_query_value(None, "data_version", |r| r.get(0))?)
+            .map_err(|_| StoreError::Task("snapshot lock poisoned".into()))
     }
 
-    /// The answer kept under `key` if the database has not changed since it was made; else
-    /// `make`'s, kept for the next request. `make` runs outside every lock (two requests that
-    /// miss at once both make it; the later one is kept).
-    pub async fn get_or<E, F, Fut>(&self, key: String, make: F) -> std::result::Result<Bytes, E>
+    /// The database's version now: different after any commit by another connection.
+    pub fn version(&self) -> Result<i64> {
+        Ok(self
+            .watch()?
+            .pragma_query_value(None, "data_version", |r| r.get(0))?)
+    }
+
+    /// The versions of `tables` now, as one number: each only grows, so their sum moves exactly
+    /// when one of them does.
+    pub fn tables_version(&self, tables: &[&str]) -> Result<i64> {
+        let watch = self.watch()?;
+        let mut stmt =
+            watch.prepare_cached("SELECT version FROM table_versions WHERE name = ?1")?;
+        let mut sum = 0i64;
+        for table in tables {
+            let version: i64 = stmt
+                .query_row([table], |r| r.get(0))
+                .map_err(|_| StoreError::Corrupt(format!("no version kept for table {table}")))?;
+            sum = sum.wrapping_add(version);
+        }
+        Ok(sum)
+    }
+
+    /// The answer kept under `key` if none of `tables` (those it reads) has changed since it
+    /// was made; else `make`'s, kept for the next request. `make` runs outside every lock (two
+    /// requests that miss at once both make it; the later one is kept). The versions are read
+    /// before `make` reads, so a write landing meanwhile makes the next request remake it.
+    pub async fn get_or<E, F, Fut>(
+        &self,
+        key: String,
+        tables: &[&str],
+        make: F,
+    ) -> std::result::Result<Bytes, E>
     where
         E: From<StoreError>,
         F: FnOnce() -> Fut,
         Fut: std::future::Future<Output = std::result::Result<Bytes, E>>,
     {
-        let version = self.version()?;
-        if let Some((at, answer)) = self.kept.lock().ok().and_then(|k| k.get(&key).cloned()) {
-            if at == version {
-                return Ok(answer);
+        let data_version = self.version()?;
+        let kept = self.kept.lock().ok().and_then(|k| k.get(&key).cloned());
+        if let Some(kept) = &kept {
+            if kept.data_version == data_version {
+                return Ok(kept.answer.clone());
+            }
+        }
+        let tables_version = self.tables_version(tables)?;
+        if let Some(kept) = kept {
+            if kept.tables_version == tables_version {
+                // Other tables moved: still current, and checked at no cost until the next commit.
+                self.keep(key, data_version, tables_version, kept.answer.clone());
+                return Ok(kept.answer);
             }
         }
         let answer = make().await?;
-        if let Ok(mut kept) = self.kept.lock() {
-            kept.insert(key, (version, answer.clone()));
-        }
+        self.keep(key, data_version, tables_version, answer.clone());
         Ok(answer)
+    }
+
+    fn keep(&self, key: String, data_version: i64, tables_version: i64, answer: Bytes) {
+        if let Ok(mut kept) = self.kept.lock() {
+            kept.insert(
+                key,
+                Kept {
+                    data_version,
+                    tables_version,
+                    answer,
+                },
+            );
+        }
     }
 }
 
@@ -72,16 +130,24 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_commit_by_any_connection_moves_the_version_and_remakes_the_answer() {
+    async fn an_answer_is_remade_when_its_tables_change_and_kept_when_others_do() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
         let made = Arc::new(AtomicUsize::new(0));
         let ask = || {
             let made = made.clone();
-            store.snapshots.get_or("k".into(), move || async move {
-                let n = made.fetch_add(1, Ordering::SeqCst) + 1;
-                Ok::<_, StoreError>(Bytes::from(n.to_string()))
-            })
+            store
+                .snapshots
+                .get_or("k".into(), &["ico_transactions"], move || async move {
+                    let n = made.fetch_add(1, Ordering::SeqCst) + 1;
+                    Ok::<_, StoreError>(Bytes::from(n.to_string()))
+                })
+        };
+        let buy = |n: i64| {
+            format!(
+                "INSERT INTO ico_transactions (wallet, created_at, token, amount, tx_hash, log_index)
+                 VALUES ('0xabc', {n}, 'LVLX', '1', '0x{n:064x}', 0)"
+            )
         };
         assert_eq!(ask().await.unwrap(), "1");
         assert_eq!(
@@ -100,7 +166,17 @@ mod tests {
             v1,
             "this server's writer"
         );
-        assert_eq!(ask().await.unwrap(), "2");
+        assert_eq!(
+            ask().await.unwrap(),
+            "1",
+            "a commit to another table: still current"
+        );
+
+        store
+            .write(move |c| Ok::<_, StoreError>(c.0.execute_batch(&buy(1))?))
+            .await
+            .unwrap();
+        assert_eq!(ask().await.unwrap(), "2", "its own table, by this server");
 
         let v2 = store.snapshots.version().unwrap();
         let other = Connection::open(dir.path().join(FILE_NAME)).unwrap();
@@ -110,7 +186,28 @@ mod tests {
             v2,
             "another connection, as another process"
         );
-        assert_eq!(ask().await.unwrap(), "3");
-        assert_eq!(ask().await.unwrap(), "3");
+        assert_eq!(ask().await.unwrap(), "2");
+        other
+            .execute("UPDATE ico_transactions SET amount = '2'", [])
+            .unwrap();
+        assert_eq!(
+            ask().await.unwrap(),
+            "3",
+            "its own table, by another process"
+        );
+        other.execute("DELETE FROM ico_transactions", []).unwrap();
+        assert_eq!(ask().await.unwrap(), "4", "a delete");
+        assert_eq!(ask().await.unwrap(), "4");
+    }
+
+    #[test]
+    fn a_table_without_a_version_is_an_error_not_a_forever_kept_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert!(store.snapshots.tables_version(&["sessions"]).is_err());
+        assert!(store
+            .snapshots
+            .tables_version(&["users", "ico_transactions", "ico_daily"])
+            .is_ok());
     }
 }
