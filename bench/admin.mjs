@@ -58,8 +58,8 @@ await serverTimes('statistics-users', 5);
 const health = await serverTimes('health', 60);
 const ico = await serverTimes('statistics-ico');
 const users = await serverTimes('statistics-users');
-row('statistics-ico p99 (10^6 rows)', `${pct(ico, 99).toFixed(1)} ms`, '≤ 100 ms', `p50 ${pct(ico, 50).toFixed(1)} ms; GET health p99 ${pct(health, 99).toFixed(1)} ms`);
-row('statistics-users p99 (10^5 users)', `${pct(users, 99).toFixed(1)} ms`, '≤ 100 ms', `p50 ${pct(users, 50).toFixed(1)} ms`);
+row('statistics-ico p99 (10^6 rows)', `${pct(ico, 99).toFixed(1)} ms`, '≤ 10 ms', `p50 ${pct(ico, 50).toFixed(1)} ms; GET health p99 ${pct(health, 99).toFixed(1)} ms`);
+row('statistics-users p99 (10^5 users)', `${pct(users, 99).toFixed(1)} ms`, '≤ 10 ms', `p50 ${pct(users, 50).toFixed(1)} ms`);
 const t0 = performance.now();
 const stream = new Uint8Array(await (await server.call(admin, 'statistics-ico/rows', { raw: true })).arrayBuffer());
 row('rows stream (server + transfer)', `${(performance.now() - t0).toFixed(0)} ms`, '', `${(stream.length / 1e6).toFixed(1)} MB`);
@@ -121,15 +121,21 @@ table.free();
 const browser = await launchBrowser();
 const page = await openPage(browser, server.url, { storage: await server.storageFor(admin), cookies: consent, viewport: { width: 1440, height: 1000 } });
 await page.goto('/dashboard');
-const navs = [];
+const firsts = [];
+const interactives = [];
 for (let i = 0; i < 3; i++) {
   const t = performance.now();
   await page.goto('/admin/tables/ICO');
+  // First page + totals: the statistics call's rows (the preview) or the table's own.
   await page.waitForSelector('.rdt_TableRow', { timeout: 60_000 });
   await page.waitForSelector('[data-testid="ico-general"]');
-  navs.push(performance.now() - t);
+  firsts.push(performance.now() - t);
+  // Fully interactive: the whole ledger in the core, sortable and filterable.
+  await page.waitForSelector('.sort-header', { timeout: 60_000 });
+  interactives.push(performance.now() - t);
 }
-row('admin ICO page: navigation → first page + totals', `${pct(navs, 50).toFixed(0)} ms`, '≤ 3000 ms', `median of 3; includes the ${(stream.length / 1e6).toFixed(0)} MB stream`);
+row('admin ICO page: navigation → first page + totals', `${pct(firsts, 50).toFixed(0)} ms`, '≤ 500 ms', 'median of 3; from the statistics call, before the rows stream lands');
+row('admin ICO page: navigation → fully interactive', `${pct(interactives, 50).toFixed(0)} ms`, '≤ 1000 ms', `median of 3; includes the ${(stream.length / 1e6).toFixed(1)} MB stream`);
 await page.goto('/admin/tables/users');
 await page.waitForSelector('.rdt_TableRow', { timeout: 60_000 });
 const search = page.locator('input[type=search]');

@@ -31,7 +31,7 @@ step "translations and source rules"
 npm run --silent test:source
 
 step "fuzz targets of the parsers: a short run of each (scripts/fuzz.sh SECONDS for longer)"
-scripts/fuzz.sh 5
+FUZZ_PROFILE=--dev scripts/fuzz.sh 5
 
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
