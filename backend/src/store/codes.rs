@@ -1,6 +1,6 @@
 //! Stored one-time codes: the HMAC of each code bound to its attempt, never the code itself.
 
-use rusqlite::{params, OptionalExtension};
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
@@ -26,74 +26,60 @@ pub struct NewCode<'a> {
 
 /// Codes sent to `email` after `since`, and the oldest of the newest `limit` of them.
 pub fn sent_since(c: Conn, email: &str, since: i64, limit: i64) -> Result<(i64, Option<i64>)> {
-    let sent: i64 = c.0.query_row(
+    let sent: i64 = c.query_one(
         "SELECT COUNT(*) FROM codes WHERE email = ?1 AND created_at > ?2",
-        params![email, since],
+        args![email, since],
         |r| r.get(0),
     )?;
-    let oldest: Option<i64> = c.0.query_row(
-        "SELECT MIN(created_at) FROM (SELECT created_at FROM codes WHERE email = ?1 AND created_at > ?2 ORDER BY created_at DESC LIMIT ?3)",
-        params![email, since, limit],
-        |r| r.get(0),
-    )?;
+    let oldest: Option<i64> = c.query_one("SELECT MIN(created_at) FROM (SELECT created_at FROM codes WHERE email = ?1 AND created_at > ?2 ORDER BY created_at DESC LIMIT ?3)", args![email, since, limit], |r| r.get(0))?;
     Ok((sent, oldest))
 }
 
 pub fn insert(c: Conn, code: &NewCode) -> Result<()> {
-    c.0.execute(
-        "INSERT INTO codes (id, purpose, email, user_id, code_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![code.attempt, code.purpose, code.email, code.user.map(|u| u.0), code.hash, code.created_at, code.expires_at],
-    )?;
+    c.execute(
+        "INSERT INTO codes (id, purpose, email, user_id, code_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args![code.attempt, code.purpose, code.email, code.user.map(|u| u.0), code.hash, code.created_at, code.expires_at])?;
     Ok(())
 }
 
 pub fn get(c: Conn, attempt: &str, purpose: &str) -> Result<Option<Stored>> {
-    Ok(c.0
-        .query_row(
-            "SELECT code_hash, tries, expires_at, used_at, user_id FROM codes WHERE id = ?1 AND purpose = ?2",
-            params![attempt, purpose],
-            |r| {
+    c.query_opt("SELECT code_hash, tries, expires_at, used_at, user_id FROM codes WHERE id = ?1 AND purpose = ?2", args![attempt, purpose], |r| {
                 Ok(Stored {
                     hash: r.get(0)?,
                     tries: r.get(1)?,
                     expires: r.get(2)?,
                     used: r.get(3)?,
-                    user: r.get::<_, Option<i64>>(4)?.map(UserId),
+                    user: r.get::<Option<i64>>(4)?.map(UserId),
                 })
-            },
-        )
-        .optional()?)
+            })
 }
 
 pub fn add_try(c: Conn, attempt: &str) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE codes SET tries = tries + 1 WHERE id = ?1",
-        [attempt],
+        args![attempt],
     )?;
     Ok(())
 }
 
 /// Marks the code used; false if it already was (a race lost).
 pub fn mark_used(c: Conn, attempt: &str, now: i64) -> Result<bool> {
-    Ok(c.0.execute(
+    Ok(c.execute(
         "UPDATE codes SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL",
-        params![attempt, now],
+        args![attempt, now],
     )? == 1)
 }
 
 /// Binds the reset token (its hash) issued for a verified recovery code.
 pub fn set_reset_hash(c: Conn, attempt: &str, hash: &str) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE codes SET reset_hash = ?2 WHERE id = ?1",
-        params![attempt, hash],
+        args![attempt, hash],
     )?;
     Ok(())
 }
 
 /// Spends the reset token of `attempt` (single use); false when it does not match.
 pub fn spend_reset(c: Conn, attempt: &str, user: UserId, hash: &str) -> Result<bool> {
-    Ok(c.0.execute(
-        "UPDATE codes SET reset_hash = NULL WHERE id = ?1 AND purpose = 'recover' AND user_id = ?2 AND reset_hash = ?3",
-        params![attempt, user.0, hash],
-    )? == 1)
+    Ok(c.execute(
+        "UPDATE codes SET reset_hash = NULL WHERE id = ?1 AND purpose = 'recover' AND user_id = ?2 AND reset_hash = ?3", args![attempt, user.0, hash])? == 1)
 }

@@ -1,6 +1,7 @@
 //! Content blocks: a title, a text and an optional image per block and language.
 
-use rusqlite::{params, OptionalExtension, Row};
+use super::Row;
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
@@ -18,7 +19,7 @@ pub struct Block {
 
 const COLUMNS: &str = "block, language, title, description, image, updated_at";
 
-fn from_row(r: &Row) -> rusqlite::Result<Block> {
+fn from_row(r: &Row) -> Result<Block> {
     Ok(Block {
         block: r.get(0)?,
         language: r.get(1)?,
@@ -32,12 +33,11 @@ fn from_row(r: &Row) -> rusqlite::Result<Block> {
 /// The block in the first of `languages` that has it.
 pub fn first_of(c: Conn, block: &str, languages: &[&str]) -> Result<Option<Block>> {
     for language in languages {
-        let found =
-            c.0.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM content_blocks WHERE block = ?1 AND language = ?2"
-            ))?
-            .query_row(params![block, language], from_row)
-            .optional()?;
+        let found = c.query_opt(
+            &format!("SELECT {COLUMNS} FROM content_blocks WHERE block = ?1 AND language = ?2"),
+            args![block, language],
+            from_row,
+        )?;
         if found.is_some() {
             return Ok(found);
         }
@@ -47,22 +47,18 @@ pub fn first_of(c: Conn, block: &str, languages: &[&str]) -> Result<Option<Block
 
 /// Every block in every language.
 pub fn all(c: Conn) -> Result<Vec<Block>> {
-    let mut stmt = c.0.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM content_blocks ORDER BY block, language"
-    ))?;
-    let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let stmt_sql = &format!("SELECT {COLUMNS} FROM content_blocks ORDER BY block, language");
+    let rows = c.query_all(stmt_sql, args![], from_row)?;
+    Ok(rows)
 }
 
 /// `None` when the block has no text in `language`; else its image file, if any.
 pub fn image(c: Conn, block: &str, language: &str) -> Result<Option<Option<String>>> {
-    Ok(c.0
-        .query_row(
-            "SELECT image FROM content_blocks WHERE block = ?1 AND language = ?2",
-            params![block, language],
-            |r| r.get(0),
-        )
-        .optional()?)
+    c.query_opt(
+        "SELECT image FROM content_blocks WHERE block = ?1 AND language = ?2",
+        args![block, language],
+        |r| r.get(0),
+    )
 }
 
 pub struct Edit<'a> {
@@ -77,13 +73,11 @@ pub struct Edit<'a> {
 
 /// Writes the text of a block (creating it), keeping or clearing its image.
 pub fn write_text(c: Conn, e: &Edit) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "INSERT INTO content_blocks (block, language, title, description, image, updated_at, updated_by)
          VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6)
          ON CONFLICT (block, language) DO UPDATE SET title = ?3, description = ?4,
-           image = CASE WHEN ?7 THEN NULL ELSE image END, updated_at = ?5, updated_by = ?6",
-        params![e.block, e.language, e.title, e.description, e.at, e.by.0, e.clear_image],
-    )?;
+           image = CASE WHEN ?7 THEN NULL ELSE image END, updated_at = ?5, updated_by = ?6", args![e.block, e.language, e.title, e.description, e.at, e.by.0, e.clear_image])?;
     Ok(())
 }
 
@@ -95,10 +89,10 @@ pub fn set_image(
     by: UserId,
     at: i64,
 ) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE content_blocks SET image = ?3, updated_at = ?4, updated_by = ?5
          WHERE block = ?1 AND language = ?2",
-        params![block, language, file, at, by.0],
+        args![block, language, file, at, by.0],
     )?;
     Ok(())
 }

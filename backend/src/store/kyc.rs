@@ -2,11 +2,11 @@
 //! provider's events name it by, the provider events accepted (once per id) and admins'
 //! changes (in the append-only admin_audit).
 
+use crate::args;
 use lvlx_core::kyc::KycStatus;
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use super::{Conn, Result};
+use super::{Conn, Dialect, Result, StoreError};
 use crate::user::UserId;
 
 /// An account's verification as the member and admins see it.
@@ -18,38 +18,34 @@ pub struct Kyc {
     pub updated_at: i64,
 }
 
-fn status(text: String) -> rusqlite::Result<KycStatus> {
-    KycStatus::parse(&text).ok_or(rusqlite::Error::InvalidColumnType(
-        0,
-        "kyc_status".into(),
-        rusqlite::types::Type::Text,
-    ))
+fn status(text: String) -> Result<KycStatus> {
+    KycStatus::parse(&text).ok_or_else(|| StoreError::Corrupt(format!("kyc_status {text:?}")))
 }
 
 pub fn of(c: Conn, user: UserId) -> Result<Kyc> {
-    Ok(c.0.query_row(
+    c.query_one(
         "SELECT kyc_status, kyc_updated_at FROM users WHERE id = ?1",
-        [user.0],
+        args![user.0],
         |r| {
             Ok(Kyc {
                 status: status(r.get(0)?)?,
                 updated_at: r.get(1)?,
             })
         },
-    )?)
+    )
 }
 
 /// The account's provider reference, made once (`fresh` is used when it has none yet).
 pub fn reference(c: Conn, user: UserId, fresh: &str) -> Result<String> {
-    c.0.execute(
+    c.execute(
         "UPDATE users SET kyc_reference = ?2 WHERE id = ?1 AND kyc_reference IS NULL",
-        params![user.0, fresh],
+        args![user.0, fresh],
     )?;
-    Ok(c.0.query_row(
+    c.query_one(
         "SELECT kyc_reference FROM users WHERE id = ?1",
-        [user.0],
+        args![user.0],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// The account a provider reference (or, failing that, a provider inquiry id) names.
@@ -58,13 +54,9 @@ pub fn account_of(
     reference: Option<&str>,
     inquiry: Option<&str>,
 ) -> Result<Option<UserId>> {
-    let found = c.0.query_row(
-        "SELECT id FROM users WHERE (?1 IS NOT NULL AND kyc_reference = ?1) OR (?2 IS NOT NULL AND kyc_inquiry = ?2)
-         ORDER BY kyc_reference = ?1 DESC LIMIT 1",
-        params![reference, inquiry],
-        |r| r.get(0),
-    );
-    Ok(found.optional()?.map(UserId))
+    let found = c.query_opt("SELECT id FROM users WHERE (?1 IS NOT NULL AND kyc_reference = ?1) OR (?2 IS NOT NULL AND kyc_inquiry = ?2)
+         ORDER BY kyc_reference = ?1 DESC LIMIT 1", args![reference, inquiry], |r| r.get(0));
+    Ok(found?.map(UserId))
 }
 
 /// A provider event as the store keeps it.
@@ -84,11 +76,9 @@ pub struct Event<'a> {
 /// (nothing changes). The status moves only when the event is newer than the status it finds,
 /// so events delivered out of order never step back.
 pub fn accept_event(c: Conn, e: &Event, received_at: i64) -> Result<bool> {
-    let fresh = c.0.execute(
+    let fresh = c.execute(
         "INSERT OR IGNORE INTO kyc_events (event_id, user_id, name, occurred_at, received_at, applied)
-         VALUES (?1, ?2, ?3, ?4, ?5, 0)",
-        params![e.id, e.user.map(|u| u.0), e.name, e.occurred_at, received_at],
-    )? == 1;
+         VALUES (?1, ?2, ?3, ?4, ?5, 0)", args![e.id, e.user.map(|u| u.0), e.name, e.occurred_at, received_at])? == 1;
     if !fresh {
         return Ok(false);
     }
@@ -96,19 +86,17 @@ pub fn accept_event(c: Conn, e: &Event, received_at: i64) -> Result<bool> {
         return Ok(true);
     };
     if let Some(inquiry) = e.inquiry {
-        c.0.execute(
+        c.execute(
             "UPDATE users SET kyc_inquiry = ?2 WHERE id = ?1",
-            params![user.0, inquiry],
+            args![user.0, inquiry],
         )?;
     }
-    let applied = c.0.execute(
-        "UPDATE users SET kyc_status = ?2, kyc_updated_at = ?3 WHERE id = ?1 AND kyc_updated_at <= ?3",
-        params![user.0, next.as_str(), e.occurred_at],
-    )? == 1;
+    let applied = c.execute(
+        "UPDATE users SET kyc_status = ?2, kyc_updated_at = ?3 WHERE id = ?1 AND kyc_updated_at <= ?3", args![user.0, next.as_str(), e.occurred_at])? == 1;
     if applied {
-        c.0.execute(
+        c.execute(
             "UPDATE kyc_events SET applied = 1 WHERE event_id = ?1",
-            [e.id],
+            args![e.id],
         )?;
     }
     Ok(true)
@@ -124,9 +112,9 @@ pub fn set_by_admin(
     now: i64,
 ) -> Result<Kyc> {
     let before = of(c, user)?;
-    c.0.execute(
+    c.execute(
         "UPDATE users SET kyc_status = ?2, kyc_updated_at = MAX(kyc_updated_at, ?3) WHERE id = ?1",
-        params![user.0, next.as_str(), now],
+        args![user.0, next.as_str(), now],
     )?;
     super::network::audit(
         c,
@@ -158,12 +146,19 @@ pub struct Change {
 pub fn history(c: Conn, user: UserId, limit: i64) -> Result<Vec<Change>> {
     // Admins' changes carry their status; provider events their name (the core maps it).
     let mut out: Vec<Change> = Vec::new();
-    let mut admins = c.0.prepare_cached(
-        "SELECT a.at, json_extract(a.after, '$.status'), u.email, json_extract(a.after, '$.reason')
-           FROM admin_audit a JOIN users u ON u.id = a.admin_id
-          WHERE a.subject = 'kyc' AND a.item = ?1 ORDER BY a.id DESC LIMIT ?2",
-    )?;
-    for row in admins.query_map(params![user.0, limit], |r| {
+    let admins_sql = match c.dialect() {
+        Dialect::Sqlite => {
+            "SELECT a.at, json_extract(a.after, '$.status'), u.email, json_extract(a.after, '$.reason')
+               FROM admin_audit a JOIN users u ON u.id = a.admin_id
+              WHERE a.subject = 'kyc' AND a.item = ?1 ORDER BY a.id DESC LIMIT ?2"
+        }
+        Dialect::Postgres => {
+            "SELECT a.at, a.after::json->>'status', u.email, a.after::json->>'reason'
+               FROM admin_audit a JOIN users u ON u.id = a.admin_id
+              WHERE a.subject = 'kyc' AND a.item = ?1 ORDER BY a.id DESC LIMIT ?2"
+        }
+    };
+    for row in c.query_all(admins_sql, args![user.0, limit], |r| {
         Ok(Change {
             at: r.get(0)?,
             status: status(r.get(1)?)?,
@@ -172,16 +167,14 @@ pub fn history(c: Conn, user: UserId, limit: i64) -> Result<Vec<Change>> {
             event: None,
         })
     })? {
-        out.push(row?);
+        out.push(row);
     }
-    let mut events = c.0.prepare_cached(
-        "SELECT occurred_at, name FROM kyc_events WHERE user_id = ?1 AND applied = 1
-          ORDER BY occurred_at DESC LIMIT ?2",
-    )?;
-    for row in events.query_map(params![user.0, limit], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    let events_sql = "SELECT occurred_at, name FROM kyc_events WHERE user_id = ?1 AND applied = 1
+          ORDER BY occurred_at DESC LIMIT ?2";
+    for row in c.query_all(events_sql, args![user.0, limit], |r| {
+        Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
     })? {
-        let (at, name) = row?;
+        let (at, name) = row;
         if let Some(next) = lvlx_core::kyc::status_after_event(&name) {
             out.push(Change {
                 at,

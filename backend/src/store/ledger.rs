@@ -5,13 +5,13 @@
 
 use std::collections::HashMap;
 
+use crate::args;
 use lvlx_core::admin::ico::{self, Totals};
 use lvlx_core::amount::Units;
 use lvlx_core::ledger::balance_after;
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use super::{overflow, units, units_at, users, Conn, Result, StoreError};
+use super::{overflow, units, users, Conn, Dialect, Result, StoreError};
 use crate::user::UserId;
 
 const DAY_MS: i64 = 86_400_000;
@@ -56,19 +56,17 @@ fn ledger_error(e: lvlx_core::ledger::LedgerError) -> StoreError {
 /// Records an entry once; a repeat of the same (tx hash, log index) changes nothing. Returns
 /// whether it was new. Run inside the caller's transaction.
 pub fn record(c: Conn, product: &str, entry: &Entry) -> Result<bool> {
-    let inserted = c.0.execute(
+    let inserted = c.execute(
         "INSERT OR IGNORE INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args![
             entry.user.map(|u| u.0),
-            entry.wallet,
+            &entry.wallet,
             entry.created_at,
-            entry.token,
+            &entry.token,
             entry.amount.to_string(),
-            entry.tx_hash,
+            &entry.tx_hash,
             entry.log_index
-        ],
-    )?;
+        ])?;
     if inserted == 0 {
         return Ok(false);
     }
@@ -98,39 +96,27 @@ pub fn set_payment(
     referrer: Option<&str>,
     block: i64,
 ) -> Result<i64> {
-    Ok(c.0.query_row(
-        "UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2, block = ?5 WHERE tx_hash = ?3 AND log_index = ?4 RETURNING id",
-        params![usdt_paid.to_string(), referrer, tx_hash, log_index, block],
-        |r| r.get(0),
-    )?)
+    c.query_one("UPDATE ico_transactions SET usdt_paid = ?1, referrer = ?2, block = ?5 WHERE tx_hash = ?3 AND log_index = ?4 RETURNING id", args![usdt_paid.to_string(), referrer, tx_hash, log_index, block], |r| r.get(0))
 }
 
 /// Gives `user` the entries kept for `wallet` while no account had linked it, in ledger order,
 /// moving the user's balance as [`record`] would have. Returns how many were attached. Run
 /// inside the caller's transaction.
 pub fn attach_wallet(c: Conn, product: &str, user: UserId, wallet: &str) -> Result<usize> {
-    let mut stmt = c.0.prepare(
-        "SELECT id, token, amount FROM ico_transactions
-         WHERE user_id IS NULL AND wallet = ?1 COLLATE NOCASE ORDER BY created_at, id",
-    )?;
-    let entries = stmt
-        .query_map([wallet], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-            ))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let stmt_sql = "SELECT id, token, amount FROM ico_transactions
+         WHERE user_id IS NULL AND lower(wallet) = lower(?1) ORDER BY created_at, id";
+    let entries = c.query_all(stmt_sql, args![wallet], |r| {
+        Ok((r.get::<i64>(0)?, r.get::<String>(1)?, r.get::<String>(2)?))
+    })?;
     if entries.is_empty() {
         return Ok(0);
     }
     let mut balance = users::balance(c, user)?;
     for (id, token, amount) in &entries {
         balance = balance_after(balance, product, token, units(amount)?).map_err(ledger_error)?;
-        c.0.execute(
+        c.execute(
             "UPDATE ico_transactions SET user_id = ?1 WHERE id = ?2",
-            params![user.0, id],
+            args![user.0, id],
         )?;
     }
     users::set_balance(c, user, balance)?;
@@ -139,13 +125,11 @@ pub fn attach_wallet(c: Conn, product: &str, user: UserId, wallet: &str) -> Resu
 
 /// Adds `count` entries summing `amount` to a day's rollup.
 pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> Result<()> {
-    let current: Option<(i64, String)> =
-        c.0.query_row(
-            "SELECT count, amount FROM ico_daily WHERE day = ?1 AND token = ?2",
-            params![day, token],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
+    let current: Option<(i64, String)> = c.query_opt(
+        "SELECT count, amount FROM ico_daily WHERE day = ?1 AND token = ?2",
+        args![day, token],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     let (count_before, sum_before) = match current {
         Some((n, sum)) => (n as u64, units(&sum)?),
         None => (0, 0),
@@ -153,10 +137,10 @@ pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> 
     let sum = sum_before
         .checked_add(amount)
         .ok_or_else(|| overflow("daily sum"))?;
-    c.0.execute(
+    c.execute(
         "INSERT INTO ico_daily (day, token, count, amount) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (day, token) DO UPDATE SET count = excluded.count, amount = excluded.amount",
-        params![day, token, (count_before + count) as i64, sum.to_string()],
+        args![day, token, (count_before + count) as i64, sum.to_string()],
     )?;
     Ok(())
 }
@@ -165,17 +149,17 @@ pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> 
 /// core computes).
 pub fn general(c: Conn, product: &str) -> Result<Totals> {
     let mut per_token: HashMap<String, (u64, Units)> = HashMap::new();
-    let mut stmt =
-        c.0.prepare_cached("SELECT token, count, amount FROM ico_daily")?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
+    let stmt_sql = "SELECT token, count, amount FROM ico_daily";
+
+    c.query_each(stmt_sql, args![], |r| {
         let slot = per_token.entry(r.get(0)?).or_default();
-        slot.0 += r.get::<_, i64>(1)? as u64;
+        slot.0 += r.get::<i64>(1)? as u64;
         slot.1 = slot
             .1
-            .checked_add(units_at(r, 2)?)
+            .checked_add(r.units(2)?)
             .ok_or_else(|| overflow("token sum"))?;
-    }
+        Ok(())
+    })?;
     let mut totals = Totals::default();
     for (token, (count, amount)) in per_token {
         totals
@@ -187,22 +171,17 @@ pub fn general(c: Conn, product: &str) -> Result<Totals> {
 
 /// Oldest and newest operation times.
 pub fn range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
-    Ok(c.0.query_row(
-        // Two subqueries: SQLite answers a lone MIN or MAX from the index end, not both at once.
-        "SELECT (SELECT MIN(created_at) FROM ico_transactions), (SELECT MAX(created_at) FROM ico_transactions)",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    c.query_one(// Two subqueries: SQLite answers a lone MIN or MAX from the index end, not both at once.
+        "SELECT (SELECT MIN(created_at) FROM ico_transactions), (SELECT MAX(created_at) FROM ico_transactions)", args![],
+        |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 /// The newest `limit` transactions (SPEC §7: newest first), amounts in base units. A row names
 /// its owner by the account's email, or by the wallet while unlinked.
 pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount FROM ico_transactions t
-         LEFT JOIN users u ON u.id = t.user_id ORDER BY t.created_at DESC, t.id DESC LIMIT ?1",
-    )?;
-    let rows = stmt.query_map([limit], |r| {
+    let stmt_sql = "SELECT COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount FROM ico_transactions t
+         LEFT JOIN users u ON u.id = t.user_id ORDER BY t.created_at DESC, t.id DESC LIMIT ?1";
+    let rows = c.query_all(stmt_sql, args![limit], |r| {
         Ok(Newest {
             email: r.get(0)?,
             created_at: r.get(1)?,
@@ -210,20 +189,18 @@ pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
             amount: r.get(3)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The `limit` oldest entries with their ids, in the admin table's order (date, then id): its
 /// first page, shown while the whole ledger streams.
 pub fn oldest(c: Conn, limit: u32) -> Result<Vec<(u32, ico::Transaction)>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT t.id, COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount
+    let stmt_sql = "SELECT t.id, COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount
          FROM ico_transactions t LEFT JOIN users u ON u.id = t.user_id
-         ORDER BY t.created_at, t.id LIMIT ?1",
-    )?;
-    let mut rows = stmt.query([limit])?;
+         ORDER BY t.created_at, t.id LIMIT ?1";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![limit], |r| {
         let id: i64 = r.get(0)?;
         let id = u32::try_from(id).map_err(|_| StoreError::Corrupt(format!("ledger id {id}")))?;
         out.push((
@@ -232,10 +209,11 @@ pub fn oldest(c: Conn, limit: u32) -> Result<Vec<(u32, ico::Transaction)>> {
                 email: r.get(1)?,
                 created_at: r.get(2)?,
                 token: r.get(3)?,
-                amount: units_at(r, 4)?,
+                amount: r.units(4)?,
             },
         ));
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -250,28 +228,32 @@ pub struct Trail {
 
 /// The trails of the entries `ids` (those that exist), in id order.
 pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT id, wallet, tx_hash FROM ico_transactions
-         WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id",
-    )?;
+    let stmt_sql = match c.dialect() {
+        Dialect::Sqlite => {
+            "SELECT id, wallet, tx_hash FROM ico_transactions
+             WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id"
+        }
+        Dialect::Postgres => {
+            "SELECT id, wallet, tx_hash FROM ico_transactions
+             WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?1::json)) ORDER BY id"
+        }
+    };
     let ids = serde_json::to_string(ids).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    let rows = stmt.query_map([ids], |r| {
+    let rows = c.query_all(stmt_sql, args![ids], |r| {
         Ok(Trail {
             id: r.get(0)?,
             wallet: r.get(1)?,
             tx_hash: r.get(2)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The newest `limit` entries of `user` (myActives).
 pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
-         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![user.0, limit], |r| {
+    let stmt_sql = "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
+         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2";
+    let rows = c.query_all(stmt_sql, args![user.0, limit], |r| {
         Ok(Held {
             created_at: r.get(0)?,
             token: r.get(1)?,
@@ -280,7 +262,7 @@ pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
             tx_hash: r.get(4)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Every transaction, oldest first, as the Arrow stream the admin table loads. Emails are
@@ -294,18 +276,16 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
         out.emails.push(email);
     }
     let mut wallet_key: HashMap<String, u32> = HashMap::new();
-    let mut stmt = c.0.prepare_cached(
-        "SELECT created_at, user_id, wallet, token, amount, id FROM ico_transactions ORDER BY created_at, id",
-    )?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
+    let stmt_sql = "SELECT created_at, user_id, wallet, token, amount, id FROM ico_transactions ORDER BY created_at, id";
+
+    c.query_each(stmt_sql, args![], |r| {
         let key = match r
-            .get::<_, Option<i64>>(1)?
+            .get::<Option<i64>>(1)?
             .and_then(|id| key_of.get(&id).copied())
         {
             Some(key) => key,
             None => {
-                let wallet: String = r.get::<_, Option<String>>(2)?.unwrap_or_default();
+                let wallet: String = r.get::<Option<String>>(2)?.unwrap_or_default();
                 let next = out.emails.len() as u32;
                 let key = *wallet_key.entry(wallet.clone()).or_insert(next);
                 if key == next {
@@ -314,10 +294,7 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
                 key
             }
         };
-        let token = r
-            .get_ref(3)?
-            .as_str()
-            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let token = r.text(3)?;
         let token = out.token_key(token).map_err(corrupt)?;
         let id: i64 = r.get(5)?;
         out.id
@@ -325,12 +302,15 @@ pub fn stream(c: Conn) -> Result<Vec<u8>> {
         out.created_at.push(r.get(0)?);
         out.email.push(key);
         out.token.push(token);
-        out.amount.push(units_at(r, 4)?);
-    }
+        out.amount.push(r.units(4)?);
+        Ok(())
+    })?;
     ico::encode_ledger(out).map_err(corrupt)
 }
 
 /// How many entries the ledger holds (the seed fills only an empty one).
 pub fn count(c: Conn) -> Result<i64> {
-    Ok(c.0.query_row("SELECT COUNT(*) FROM ico_transactions", [], |r| r.get(0))?)
+    c.query_one("SELECT COUNT(*) FROM ico_transactions", args![], |r| {
+        r.get(0)
+    })
 }

@@ -1,13 +1,17 @@
 //! The store: every SQL statement of the server lives below this module, one file per business
 //! noun (users, sessions, codes, ledger, stakes, content, wallets …). Each function takes a
 //! [`Conn`] and returns [`StoreError`]; the domain and the HTTP handlers call these functions and
-//! never see SQL or rusqlite. A second backend (PostgreSQL, DESIGN §9) is a second
-//! implementation of these modules' functions, not a rewrite of their callers.
+//! never see SQL or a database client.
 //!
-//! SQLite: one file in the data folder, WAL, migrations embedded and applied at start. Writes go
-//! through one connection ([`Store::write`]); reads through a small pool of read-only
-//! connections ([`Store::read`]), so they never queue behind a write (WAL lets them overlap).
-//! Blocking calls run on tokio's blocking pool, never on the async runtime.
+//! Two backends answer the same functions (issue 16, DESIGN §9), chosen by `database_url`:
+//! - SQLite (the embedded default): one file in the data folder, WAL, writes through one
+//!   connection ([`Store::write`]), reads through a small pool of read-only connections
+//!   ([`Store::read`]) so they never queue behind a write.
+//! - PostgreSQL ([`postgres`](self::pg)): the same, over a pool of kept client connections;
+//!   writes of every instance take one advisory lock, so they run one at a time as SQLite's do.
+//!
+//! Store functions write SQL once, in the dialect both share ([`sql`]). Blocking calls run on
+//! tokio's blocking pool, never on the async runtime.
 
 pub mod captchas;
 pub mod codes;
@@ -19,15 +23,18 @@ pub mod ledger;
 pub mod lockouts;
 pub mod network;
 pub mod onramp;
+pub mod pg;
 pub mod registrations;
 pub mod secrets;
 pub mod seed;
 pub mod sessions;
 pub mod snapshots;
+pub mod sql;
 pub mod stakes;
 pub mod users;
 pub mod wallets;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -35,6 +42,9 @@ use std::time::Duration;
 use lvlx_core::amount::{self, Units};
 use rusqlite::{Connection, OpenFlags};
 use rusqlite_migration::{Migrations, M};
+
+use crate::args;
+pub use sql::{Arg, Row};
 
 /// Numbered migrations, in order. Never edit one that has landed: add the next.
 const MIGRATIONS: &[&str] = &[
@@ -47,6 +57,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0007_network.sql"),
     include_str!("../../migrations/0008_kyc_faq_onramp.sql"),
     include_str!("../../migrations/0009_table_versions.sql"),
+    include_str!("../../migrations/0010_portable_lookups.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
@@ -61,6 +72,11 @@ const READERS: usize = 8;
 pub enum StoreError {
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("database: {0}")]
+    Postgres(#[from] postgres::Error),
+    /// A statement that must answer one row answered none.
+    #[error("database: no row")]
+    NoRow,
     /// A stored value the rules cannot read (an amount that is not base-unit text, an overflow).
     #[error("stored value: {0}")]
     Corrupt(String),
@@ -72,43 +88,207 @@ impl StoreError {
     /// The disk (or the database's quota) is full: the write was rolled back, nothing is lost,
     /// and the same write succeeds once space returns.
     pub fn is_full(&self) -> bool {
-        matches!(
-            self,
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::DiskFull
-        )
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::DiskFull
+            }
+            StoreError::Postgres(e) => e.code() == Some(&postgres::error::SqlState::DISK_FULL),
+            _ => false,
+        }
+    }
+
+    /// A unique key refused the write (the row is already there).
+    pub fn is_duplicate(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            StoreError::Postgres(e) => {
+                e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
     }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// Which SQL a backend speaks, for the few statements written twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
 /// A connection lent to one unit of work: a store function's only way to the database.
 #[derive(Clone, Copy)]
-pub struct Conn<'a>(&'a Connection);
+pub struct Conn<'a>(Link<'a>);
 
-impl Conn<'_> {
+#[derive(Clone, Copy)]
+enum Link<'a> {
+    Sqlite(&'a Connection),
+    Postgres(&'a RefCell<pg::Session>),
+}
+
+impl<'a> Conn<'a> {
+    pub fn sqlite(conn: &'a Connection) -> Conn<'a> {
+        Conn(Link::Sqlite(conn))
+    }
+
+    pub(crate) fn postgres(session: &'a RefCell<pg::Session>) -> Conn<'a> {
+        Conn(Link::Postgres(session))
+    }
+
+    pub fn dialect(self) -> Dialect {
+        match self.0 {
+            Link::Sqlite(_) => Dialect::Sqlite,
+            Link::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    fn session(session: &RefCell<pg::Session>) -> Result<std::cell::RefMut<'_, pg::Session>> {
+        session
+            .try_borrow_mut()
+            .map_err(|_| StoreError::Task("a statement inside another's rows".into()))
+    }
+
+    /// Runs one statement; answers how many rows it changed.
+    pub fn execute(self, sql: &str, args: &[Arg]) -> Result<usize> {
+        match self.0 {
+            Link::Sqlite(c) => Ok(c
+                .prepare_cached(sql)?
+                .execute(rusqlite::params_from_iter(args))?),
+            Link::Postgres(s) => Conn::session(s)?.execute(sql, args),
+        }
+    }
+
+    /// Runs statements without arguments, one after another (schema work and tests).
+    pub fn batch(self, sql: &str) -> Result<()> {
+        match self.0 {
+            Link::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            Link::Postgres(s) => Conn::session(s)?.batch(sql),
+        }
+    }
+
+    /// Calls `each` with every row of the answer, in order, as they come (not all held at once).
+    pub fn query_each(
+        self,
+        sql: &str,
+        args: &[Arg],
+        mut each: impl FnMut(&Row) -> Result<()>,
+    ) -> Result<()> {
+        match self.0 {
+            Link::Sqlite(c) => {
+                let mut stmt = c.prepare_cached(sql)?;
+                let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+                while let Some(r) = rows.next()? {
+                    each(&Row::Sqlite(r))?;
+                }
+                Ok(())
+            }
+            Link::Postgres(s) => Conn::session(s)?.query_each(sql, args, each),
+        }
+    }
+
+    /// Every row of the answer, each made by `make`.
+    pub fn query_all<T>(
+        self,
+        sql: &str,
+        args: &[Arg],
+        mut make: impl FnMut(&Row) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        self.query_each(sql, args, |r| {
+            out.push(make(r)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// The answer's first row, if any, made by `make`.
+    pub fn query_opt<T>(
+        self,
+        sql: &str,
+        args: &[Arg],
+        make: impl FnOnce(&Row) -> Result<T>,
+    ) -> Result<Option<T>> {
+        match self.0 {
+            Link::Sqlite(c) => {
+                let mut stmt = c.prepare_cached(sql)?;
+                let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+                match rows.next()? {
+                    Some(r) => Ok(Some(make(&Row::Sqlite(r))?)),
+                    None => Ok(None),
+                }
+            }
+            Link::Postgres(s) => {
+                let row = Conn::session(s)?.query_opt(sql, args)?;
+                row.map(|r| make(&Row::Postgres(&r))).transpose()
+            }
+        }
+    }
+
+    /// The answer's one row, made by `make`; [`StoreError::NoRow`] when there is none.
+    pub fn query_one<T>(
+        self,
+        sql: &str,
+        args: &[Arg],
+        make: impl FnOnce(&Row) -> Result<T>,
+    ) -> Result<T> {
+        self.query_opt(sql, args, make)?.ok_or(StoreError::NoRow)
+    }
+
     /// Runs `work` in a transaction: committed when it returns `Ok`, rolled back otherwise.
     pub fn transaction<T, E: From<StoreError>>(
         self,
         work: impl FnOnce(Conn<'_>) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E> {
-        let tx = self.0.unchecked_transaction().map_err(StoreError::from)?;
-        let out = work(Conn(&tx))?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(out)
+        match self.0 {
+            Link::Sqlite(c) => {
+                let tx = c.unchecked_transaction().map_err(StoreError::from)?;
+                let out = work(Conn::sqlite(&tx))?;
+                tx.commit().map_err(StoreError::from)?;
+                Ok(out)
+            }
+            Link::Postgres(s) => {
+                Conn::session(s)?.begin()?;
+                let out = work(self);
+                let mut session = Conn::session(s)?;
+                match out {
+                    Ok(out) => {
+                        session.commit()?;
+                        Ok(out)
+                    }
+                    Err(e) => {
+                        session.rollback()?;
+                        Err(e)
+                    }
+                }
+            }
+        }
     }
 }
 
 #[derive(Clone)]
 pub struct Store {
-    writer: Arc<Mutex<Connection>>,
-    path: Arc<PathBuf>,
-    /// Read-only connections kept warm (their page caches survive requests).
-    readers: Arc<Mutex<Vec<Connection>>>,
-    /// One per reader: a read waits here, off the blocking pool, until a connection is free.
-    permits: Arc<tokio::sync::Semaphore>,
+    backend: Backend,
     /// Answers kept until the database changes (the admin statistics).
     pub snapshots: snapshots::Snapshots,
+}
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite(Arc<Sqlite>),
+    Postgres(Arc<pg::Pool>),
+}
+
+struct Sqlite {
+    writer: Mutex<Connection>,
+    path: PathBuf,
+    /// Read-only connections kept warm (their page caches survive requests).
+    readers: Mutex<Vec<Connection>>,
+    /// One per reader: a read waits here, off the blocking pool, until a connection is free.
+    permits: Arc<tokio::sync::Semaphore>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -119,9 +299,22 @@ pub enum OpenError {
     Sqlite(#[from] rusqlite::Error),
     #[error("cannot migrate database: {0}")]
     Migrate(#[from] rusqlite_migration::Error),
+    #[error("cannot open database: {0}")]
+    Store(#[from] StoreError),
 }
 
 impl Store {
+    /// The store `database_url` names (`postgres://…`), or SQLite in `data_dir` when unset.
+    pub fn open_configured(
+        data_dir: &Path,
+        database_url: Option<&str>,
+    ) -> Result<Store, OpenError> {
+        match database_url {
+            Some(url) => Store::open_postgres(url),
+            None => Store::open(data_dir),
+        }
+    }
+
     /// Opens (creating if needed) `data_dir/lvlx.sqlite3` and brings its schema up to date.
     pub fn open(data_dir: &Path) -> Result<Store, OpenError> {
         std::fs::create_dir_all(data_dir)
@@ -133,14 +326,33 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(Duration::from_secs(5))?;
         migrations().to_latest(&mut conn)?;
-        let snapshots = snapshots::Snapshots::open(&path)?;
+        let snapshots = snapshots::Snapshots::sqlite(&path)?;
         Ok(Store {
             snapshots,
-            writer: Arc::new(Mutex::new(conn)),
-            path: Arc::new(path),
-            readers: Arc::new(Mutex::new(Vec::new())),
-            permits: Arc::new(tokio::sync::Semaphore::new(READERS)),
+            backend: Backend::Sqlite(Arc::new(Sqlite {
+                writer: Mutex::new(conn),
+                path,
+                readers: Mutex::new(Vec::new()),
+                permits: Arc::new(tokio::sync::Semaphore::new(READERS)),
+            })),
         })
+    }
+
+    /// Connects to the PostgreSQL database at `url` and brings its schema up to date.
+    pub fn open_postgres(url: &str) -> Result<Store, OpenError> {
+        let pool = pg::Pool::open(url, READERS)?;
+        let snapshots = snapshots::Snapshots::postgres(pool.session()?);
+        Ok(Store {
+            snapshots,
+            backend: Backend::Postgres(Arc::new(pool)),
+        })
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        match self.backend {
+            Backend::Sqlite(_) => Dialect::Sqlite,
+            Backend::Postgres(_) => Dialect::Postgres,
+        }
     }
 
     /// Runs work that writes, on the one writing connection, off the async runtime.
@@ -150,12 +362,16 @@ impl Store {
         E: From<StoreError> + Send + 'static,
         F: FnOnce(Conn<'_>) -> std::result::Result<T, E> + Send + 'static,
     {
-        let writer = self.writer.clone();
-        tokio::task::spawn_blocking(move || {
-            let conn = writer
-                .lock()
-                .map_err(|_| StoreError::Task("database lock poisoned".into()))?;
-            work(Conn(&conn))
+        let backend = self.backend.clone();
+        tokio::task::spawn_blocking(move || match backend {
+            Backend::Sqlite(db) => {
+                let conn = db
+                    .writer
+                    .lock()
+                    .map_err(|_| StoreError::Task("database lock poisoned".into()))?;
+                work(Conn::sqlite(&conn))
+            }
+            Backend::Postgres(pool) => pool.write(work),
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
@@ -169,28 +385,33 @@ impl Store {
         E: From<StoreError> + Send + 'static,
         F: FnOnce(Conn<'_>) -> std::result::Result<T, E> + Send + 'static,
     {
-        let path = self.path.clone();
-        let readers = self.readers.clone();
-        let permit = self
-            .permits
-            .clone()
+        let (permits, backend) = match &self.backend {
+            Backend::Sqlite(db) => (db.permits.clone(), self.backend.clone()),
+            Backend::Postgres(pool) => (pool.permits.clone(), self.backend.clone()),
+        };
+        let permit = permits
             .acquire_owned()
             .await
             .map_err(|e| StoreError::Task(e.to_string()))?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            let pooled = readers.lock().ok().and_then(|mut pool| pool.pop());
-            let conn = match pooled {
-                Some(conn) => conn,
-                None => reader(&path)?,
-            };
-            let result = work(Conn(&conn));
-            if let Ok(mut pool) = readers.lock() {
-                if pool.len() < READERS {
-                    pool.push(conn);
+            match backend {
+                Backend::Sqlite(db) => {
+                    let pooled = db.readers.lock().ok().and_then(|mut pool| pool.pop());
+                    let conn = match pooled {
+                        Some(conn) => conn,
+                        None => reader(&db.path)?,
+                    };
+                    let result = work(Conn::sqlite(&conn));
+                    if let Ok(mut pool) = db.readers.lock() {
+                        if pool.len() < READERS {
+                            pool.push(conn);
+                        }
+                    }
+                    result
                 }
+                Backend::Postgres(pool) => pool.read(work),
             }
-            result
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
@@ -211,23 +432,22 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
 }
 
-/// The schema version the database is at (answered by the health check).
+/// The schema version the database is at (answered by the health check): the number of
+/// SQLite migrations applied, or the SQLite version PostgreSQL's schema matches.
 pub fn schema_version(c: Conn) -> Result<i64> {
-    Ok(c.0.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    match c.dialect() {
+        Dialect::Sqlite => c.query_one("PRAGMA user_version", args![], |r| r.get(0)),
+        Dialect::Postgres => c.query_one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            args![],
+            |r| r.get(0),
+        ),
+    }
 }
 
 /// A stored amount: base units as decimal text (DESIGN §3), read by the core's parser.
 pub(crate) fn units(text: &str) -> Result<Units> {
     amount::parse_base(text).map_err(|e| StoreError::Corrupt(format!("amount {text:?}: {e}")))
-}
-
-/// The text of column `i` of a row as base units.
-pub(crate) fn units_at(r: &rusqlite::Row, i: usize) -> Result<Units> {
-    let text = r
-        .get_ref(i)?
-        .as_str()
-        .map_err(|e| StoreError::Corrupt(format!("amount column {i}: {e}")))?;
-    units(text)
 }
 
 /// A sum that left the 128-bit range: refused, never wrapped.
@@ -252,7 +472,7 @@ mod tests {
         let store = Store::open(dir.path()).unwrap();
         let (mode, version) = store
             .write(|c| {
-                let mode: String = c.0.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+                let mode: String = c.query_one("PRAGMA journal_mode", args![], |r| r.get(0))?;
                 Ok::<_, StoreError>((mode, schema_version(c)?))
             })
             .await

@@ -5,12 +5,13 @@
 
 use std::collections::HashMap;
 
+use super::Row;
+use crate::args;
 use lvlx_core::amount::Units;
 use lvlx_core::network::{self, Rank};
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use super::{overflow, units, units_at, Conn, Result, StoreError};
+use super::{overflow, units, Conn, Result, StoreError};
 use crate::user::UserId;
 
 // ---------- activation nodes ----------
@@ -30,16 +31,14 @@ pub struct Node {
 /// Records a node once (by wallet and by log); true when new. The account it belongs to (when
 /// its wallet is linked) is marked active.
 pub fn record_node(c: Conn, n: &Node) -> Result<bool> {
-    let added = c.0.execute(
+    let added = c.execute(
         "INSERT OR IGNORE INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![n.wallet, n.user.map(|u| u.0), n.usdt_paid.to_string(), n.block, n.log_index, n.created_at, n.tx_hash],
-    )? == 1;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args![&n.wallet, n.user.map(|u| u.0), n.usdt_paid.to_string(), n.block, n.log_index, n.created_at, &n.tx_hash])? == 1;
     if added {
         if let Some(user) = n.user {
-            c.0.execute(
+            c.execute(
                 "UPDATE users SET activation_node = 1 WHERE id = ?1",
-                [user.0],
+                args![user.0],
             )?;
         }
     }
@@ -48,14 +47,12 @@ pub fn record_node(c: Conn, n: &Node) -> Result<bool> {
 
 /// Gives an account the node its newly linked wallet bought before; true when there was one.
 pub fn attach_node(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
-    let attached = c.0.execute(
-        "UPDATE activation_nodes SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
-        params![user.0, wallet],
-    )? > 0;
+    let attached = c.execute(
+        "UPDATE activation_nodes SET user_id = ?1 WHERE user_id IS NULL AND lower(wallet) = lower(?2)", args![user.0, wallet])? > 0;
     if attached {
-        c.0.execute(
+        c.execute(
             "UPDATE users SET activation_node = 1 WHERE id = ?1",
-            [user.0],
+            args![user.0],
         )?;
     }
     Ok(attached)
@@ -63,13 +60,12 @@ pub fn attach_node(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
 
 /// The node of an account: when it was activated (ms) and where on the chain.
 pub fn node_of(c: Conn, user: UserId) -> Result<Option<(i64, i64, i64, Units)>> {
-    c.0.query_row(
+    c.query_opt(
         "SELECT created_at, block, log_index, usdt_paid FROM activation_nodes WHERE user_id = ?1
          ORDER BY block, log_index LIMIT 1",
-        [user.0],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, String>(3)?)),
-    )
-    .optional()?
+        args![user.0],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<String>(3)?)),
+    )?
     .map(|(at, block, log, paid)| Ok((at, block, log, units(&paid)?)))
     .transpose()
 }
@@ -89,22 +85,21 @@ pub struct NodeRow {
 
 /// Every node, oldest first.
 pub fn nodes(c: Conn) -> Result<Vec<NodeRow>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT u.email, u.names || ' ' || u.lastnames, n.wallet, n.created_at, n.usdt_paid, n.tx_hash
-         FROM activation_nodes n LEFT JOIN users u ON u.id = n.user_id ORDER BY n.created_at, n.block, n.log_index",
-    )?;
-    let mut rows = stmt.query([])?;
+    let stmt_sql = "SELECT u.email, u.names || ' ' || u.lastnames, n.wallet, n.created_at, n.usdt_paid, n.tx_hash
+         FROM activation_nodes n LEFT JOIN users u ON u.id = n.user_id ORDER BY n.created_at, n.block, n.log_index";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![], |r| {
         out.push(NodeRow {
             email: r.get(0)?,
             names: r.get(1)?,
             wallet: r.get(2)?,
             created_at: r.get(3)?,
-            usdt_paid: units_at(r, 4)?,
+            usdt_paid: r.units(4)?,
             tx_hash: r.get(5)?,
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -131,23 +126,17 @@ struct Purchase {
 }
 
 fn purchase(c: Conn, id: i64, product: &str) -> Result<Option<Purchase>> {
-    let row = c.0
-        .query_row(
-            "SELECT user_id, token, amount, usdt_paid, block, log_index, created_at FROM ico_transactions WHERE id = ?1",
-            [id],
-            |r| {
+    let row = c.query_opt("SELECT user_id, token, amount, usdt_paid, block, log_index, created_at FROM ico_transactions WHERE id = ?1", args![id], |r| {
                 Ok((
-                    r.get::<_, Option<i64>>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<i64>>(4)?,
-                    r.get::<_, i64>(5)?,
-                    r.get::<_, i64>(6)?,
+                    r.get::<Option<i64>>(0)?,
+                    r.get::<String>(1)?,
+                    r.get::<String>(2)?,
+                    r.get::<Option<String>>(3)?,
+                    r.get::<Option<i64>>(4)?,
+                    r.get::<i64>(5)?,
+                    r.get::<i64>(6)?,
                 ))
-            },
-        )
-        .optional()?;
+            })?;
     let Some((Some(buyer), token, amount, usdt, block, log, created_at)) = row else {
         return Ok(None);
     };
@@ -173,26 +162,20 @@ fn purchase(c: Conn, id: i64, product: &str) -> Result<Option<Purchase>> {
 /// The linked wallet of `user`'s sponsor, if both exist: the on-chain referrer of their
 /// purchases.
 pub fn sponsor_wallet(c: Conn, user: UserId) -> Result<Option<String>> {
-    Ok(c.0
-        .query_row(
-            "SELECT s.wallet FROM users u JOIN users s ON s.id = u.referrer_id WHERE u.id = ?1",
-            [user.0],
-            |r| r.get::<_, Option<String>>(0),
-        )
-        .optional()?
-        .flatten())
+    Ok(c.query_opt(
+        "SELECT s.wallet FROM users u JOIN users s ON s.id = u.referrer_id WHERE u.id = ?1",
+        args![user.0],
+        |r| r.get::<Option<String>>(0),
+    )?
+    .flatten())
 }
 
 /// The sponsor of each member up the tree from `user` (sponsor first), to the root.
 pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
-    let mut stmt =
-        c.0.prepare_cached("SELECT referrer_id FROM users WHERE id = ?1")?;
+    let stmt_sql = "SELECT referrer_id FROM users WHERE id = ?1";
     let mut out = Vec::new();
     let mut at = user;
-    while let Some(Some(up)) = stmt
-        .query_row([at.0], |r| r.get::<_, Option<i64>>(0))
-        .optional()?
-    {
+    while let Some(Some(up)) = c.query_opt(stmt_sql, args![at.0], |r| r.get::<Option<i64>>(0))? {
         // The tree is acyclic by construction (a sponsor registers first); this guard only
         // stops a corrupted database from looping.
         if out.len() > 100_000 || up == user.0 {
@@ -207,12 +190,9 @@ pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
 /// Whether `user`'s node was active when the purchase at `at_chain` was made: activated by an
 /// earlier log of the chain (a seeded purchase, with no chain position, counts any node).
 fn node_active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result<bool> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT block, log_index FROM activation_nodes WHERE user_id = ?1 ORDER BY block, log_index LIMIT 1",
-    )?;
-    let first: Option<(i64, i64)> = stmt
-        .query_row([user.0], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
+    let stmt_sql = "SELECT block, log_index FROM activation_nodes WHERE user_id = ?1 ORDER BY block, log_index LIMIT 1";
+    let first: Option<(i64, i64)> =
+        c.query_opt(stmt_sql, args![user.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(match (first, at_chain) {
         (None, _) => false,
         (Some(_), None) => true,
@@ -222,23 +202,19 @@ fn node_active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result
 
 fn add_units(c: Conn, column: &'static str, user: UserId, amount: Units) -> Result<Units> {
     let sql_get = format!("SELECT {column} FROM users WHERE id = ?1");
-    let now: String =
-        c.0.prepare_cached(&sql_get)?
-            .query_row([user.0], |r| r.get(0))?;
+    let now: String = c.query_one(&sql_get, args![user.0], |r| r.get(0))?;
     let next = units(&now)?
         .checked_add(amount)
         .ok_or_else(|| overflow(column))?;
     let sql_set = format!("UPDATE users SET {column} = ?2 WHERE id = ?1");
-    c.0.prepare_cached(&sql_set)?
-        .execute(params![user.0, next.to_string()])?;
+    c.execute(&sql_set, args![user.0, next.to_string()])?;
     Ok(next)
 }
 
 fn achieved(c: Conn, user: UserId) -> Result<Vec<u32>> {
-    let mut stmt =
-        c.0.prepare_cached("SELECT rank_id FROM rank_bonuses WHERE user_id = ?1")?;
-    let ids = stmt.query_map([user.0], |r| r.get::<_, u32>(0))?;
-    Ok(ids.collect::<rusqlite::Result<_>>()?)
+    let stmt_sql = "SELECT rank_id FROM rank_bonuses WHERE user_id = ?1";
+    let ids = c.query_all(stmt_sql, args![user.0], |r| r.get::<u32>(0))?;
+    Ok(ids)
 }
 
 /// Credits the bonus of every rank `volume` reaches that `user` was not credited yet, and
@@ -255,26 +231,29 @@ fn credit_ranks(
     if reached.is_empty() {
         return Ok(Vec::new());
     }
-    let mut insert = c.0.prepare_cached(
-        "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
+    let insert_sql = "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
     let mut ids = Vec::new();
     for rank in &reached {
-        insert.execute(params![
-            user.0,
-            rank.id,
-            rank.name,
-            rank.bonus.to_string(),
-            volume.to_string(),
-            now
-        ])?;
+        c.execute(
+            insert_sql,
+            args![
+                user.0,
+                rank.id,
+                &rank.name,
+                rank.bonus.to_string(),
+                volume.to_string(),
+                now
+            ],
+        )?;
         add_units(c, "add_rewards", user, rank.bonus)?;
         ids.push(rank.id);
     }
     let all: Vec<u32> = done.iter().chain(&ids).copied().collect();
     if let Some(top) = network::standing(volume, ranks, &all).rank {
-        c.0.prepare_cached("UPDATE users SET rank = ?2 WHERE id = ?1")?
-            .execute(params![user.0, top.name])?;
+        c.execute(
+            "UPDATE users SET rank = ?2 WHERE id = ?1",
+            args![user.0, top.name],
+        )?;
     }
     Ok(ids)
 }
@@ -291,19 +270,23 @@ pub fn settle_purchase(
     ranks: &[Rank],
     now: i64,
 ) -> Result<Settled> {
-    let settled_before: bool =
-        c.0.prepare_cached("SELECT 1 FROM settled_purchases WHERE purchase_id = ?1")?
-            .exists([id])?;
+    let settled_before: bool = c
+        .query_opt(
+            "SELECT 1 FROM settled_purchases WHERE purchase_id = ?1",
+            args![id],
+            |_| Ok(()),
+        )?
+        .is_some();
     if settled_before {
         return Ok(Settled::default());
     }
     let Some(p) = purchase(c, id, product)? else {
         return Ok(Settled::default());
     };
-    c.0.prepare_cached(
+    c.execute(
         "INSERT INTO settled_purchases (purchase_id, buyer_id, usdt, at) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![id, p.buyer.0, p.usdt.to_string(), now])?;
+        args![id, p.buyer.0, p.usdt.to_string(), now],
+    )?;
     add_units(c, "own_usdt", p.buyer, p.usdt)?;
     let upline = upline(c, p.buyer)?;
     let reach = upline.len().min(levels_bps.len());
@@ -315,19 +298,20 @@ pub fn settle_purchase(
         upline: upline.clone(),
         ..Settled::default()
     };
-    let mut insert = c.0.prepare_cached(
-        "INSERT OR IGNORE INTO commissions (purchase_id, level, user_id, buyer_id, amount, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
+    let insert_sql = "INSERT OR IGNORE INTO commissions (purchase_id, level, user_id, buyer_id, amount, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
     for commission in network::commissions(p.lvlx, levels_bps, &active) {
         let member = upline[commission.upline];
-        if insert.execute(params![
-            id,
-            commission.level,
-            member.0,
-            p.buyer.0,
-            commission.amount.to_string(),
-            p.created_at
-        ])? == 1
+        if c.execute(
+            insert_sql,
+            args![
+                id,
+                commission.level,
+                member.0,
+                p.buyer.0,
+                commission.amount.to_string(),
+                p.created_at
+            ],
+        )? == 1
         {
             add_units(c, "add_rewards", member, commission.amount)?;
             out.commissions.push((member, commission.amount));
@@ -345,30 +329,28 @@ pub fn settle_purchase(
 /// The linked member's LVLX purchases not settled yet (those made before their wallet was
 /// linked), oldest first.
 pub fn unsettled_of(c: Conn, user: UserId, product: &str) -> Result<Vec<i64>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT t.id FROM ico_transactions t WHERE t.user_id = ?1 AND t.token = ?2
+    let stmt_sql = "SELECT t.id FROM ico_transactions t WHERE t.user_id = ?1 AND t.token = ?2
          AND NOT EXISTS (SELECT 1 FROM settled_purchases s WHERE s.purchase_id = t.id)
-         ORDER BY t.block, t.log_index, t.id",
-    )?;
-    let ids = stmt.query_map(params![user.0, product], |r| r.get(0))?;
-    Ok(ids.collect::<rusqlite::Result<_>>()?)
+         ORDER BY t.block, t.log_index, t.id";
+    let ids = c.query_all(stmt_sql, args![user.0, product], |r| r.get(0))?;
+    Ok(ids)
 }
 
 // ---------- ranks ----------
 
 pub fn ranks(c: Conn) -> Result<Vec<Rank>> {
-    let mut stmt =
-        c.0.prepare_cached("SELECT id, name, threshold, bonus FROM ranks ORDER BY id")?;
-    let mut rows = stmt.query([])?;
+    let stmt_sql = "SELECT id, name, threshold, bonus FROM ranks ORDER BY id";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![], |r| {
         out.push(Rank {
             id: r.get(0)?,
             name: r.get(1)?,
-            threshold: units_at(r, 2)?,
-            bonus: units_at(r, 3)?,
+            threshold: r.units(2)?,
+            bonus: r.units(3)?,
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -376,12 +358,12 @@ pub fn ranks(c: Conn) -> Result<Vec<Rank>> {
 /// table with the core. Members' stored rank names follow a renamed rank.
 pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
     let before = ranks(c)?.into_iter().find(|r| r.id == rank.id);
-    c.0.execute(
+    c.execute(
         "INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (id) DO UPDATE SET name = ?2, threshold = ?3, bonus = ?4, updated_at = ?5",
-        params![
+        args![
             rank.id,
-            rank.name,
+            &rank.name,
             rank.threshold.to_string(),
             rank.bonus.to_string(),
             now
@@ -389,10 +371,8 @@ pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
     )?;
     if let Some(old) = &before {
         if old.name != rank.name {
-            c.0.execute(
-                "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)",
-                params![old.name, rank.name, rank.id],
-            )?;
+            c.execute(
+                "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)", args![&old.name, &rank.name, rank.id])?;
         }
     }
     let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
@@ -417,10 +397,8 @@ pub fn audit(
     before: Option<serde_json::Value>,
     after: &serde_json::Value,
 ) -> Result<()> {
-    c.0.execute(
-        "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()],
-    )?;
+    c.execute(
+        "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", args![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()])?;
     Ok(())
 }
 
@@ -438,21 +416,19 @@ pub struct Change {
 
 /// The newest `limit` changes of `subject`.
 pub fn changes(c: Conn, subject: &str, limit: i64) -> Result<Vec<Change>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT a.item, u.email, a.at, a.before, a.after FROM admin_audit a JOIN users u ON u.id = a.admin_id
-         WHERE a.subject = ?1 ORDER BY a.id DESC LIMIT ?2",
-    )?;
+    let stmt_sql = "SELECT a.item, u.email, a.at, a.before, a.after FROM admin_audit a JOIN users u ON u.id = a.admin_id
+         WHERE a.subject = ?1 ORDER BY a.id DESC LIMIT ?2";
     let parse = |t: String| serde_json::from_str(&t).unwrap_or(serde_json::Value::Null);
-    let rows = stmt.query_map(params![subject, limit], |r| {
+    let rows = c.query_all(stmt_sql, args![subject, limit], |r| {
         Ok(Change {
             item: r.get(0)?,
             admin: r.get(1)?,
             at: r.get(2)?,
-            before: r.get::<_, Option<String>>(3)?.map(parse),
+            before: r.get::<Option<String>>(3)?.map(parse),
             after: parse(r.get(4)?),
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 // ---------- a member's network ----------
@@ -469,19 +445,18 @@ pub struct Bonus {
 }
 
 pub fn bonuses(c: Conn, user: UserId) -> Result<Vec<Bonus>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT rank_id, name, amount, created_at FROM rank_bonuses WHERE user_id = ?1 ORDER BY created_at, rank_id",
-    )?;
-    let mut rows = stmt.query([user.0])?;
+    let stmt_sql = "SELECT rank_id, name, amount, created_at FROM rank_bonuses WHERE user_id = ?1 ORDER BY created_at, rank_id";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![user.0], |r| {
         out.push(Bonus {
             rank_id: r.get(0)?,
             name: r.get(1)?,
-            amount: units_at(r, 2)?,
+            amount: r.units(2)?,
             created_at: r.get(3)?,
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -507,46 +482,45 @@ pub struct Downline {
 pub fn downline(c: Conn, user: UserId, levels: u32) -> Result<Vec<Downline>> {
     let mut earned: HashMap<i64, Units> = HashMap::new();
     {
-        let mut stmt =
-            c.0.prepare_cached("SELECT buyer_id, amount FROM commissions WHERE user_id = ?1")?;
-        let mut rows = stmt.query([user.0])?;
-        while let Some(r) = rows.next()? {
+        let stmt_sql = "SELECT buyer_id, amount FROM commissions WHERE user_id = ?1";
+
+        c.query_each(stmt_sql, args![user.0], |r| {
             let sum = earned.entry(r.get(0)?).or_default();
             *sum = sum
-                .checked_add(units_at(r, 1)?)
+                .checked_add(r.units(1)?)
                 .ok_or_else(|| overflow("commission"))?;
-        }
+            Ok(())
+        })?;
     }
-    let mut stmt = c.0.prepare_cached(
-        "WITH RECURSIVE down(id, level) AS (
+    let stmt_sql = "WITH RECURSIVE down(id, level) AS (
              SELECT id, 1 FROM users WHERE referrer_id = ?1
              UNION ALL
              SELECT u.id, d.level + 1 FROM users u JOIN down d ON u.referrer_id = d.id WHERE d.level < ?2)
          SELECT u.id, d.level, u.names || ' ' || u.lastnames, u.created_at, u.own_usdt
-         FROM down d JOIN users u ON u.id = d.id ORDER BY d.level, u.created_at, u.id",
-    )?;
-    let mut rows = stmt.query(params![user.0, levels])?;
+         FROM down d JOIN users u ON u.id = d.id ORDER BY d.level, u.created_at, u.id";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![user.0, levels], |r| {
         let id: i64 = r.get(0)?;
         out.push(Downline {
             id,
             level: r.get(1)?,
             names: r.get(2)?,
             joined_at: r.get(3)?,
-            volume: units_at(r, 4)?,
+            volume: r.units(4)?,
             commission: earned.get(&id).copied().unwrap_or(0),
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
 /// A member's network figures: volume (USDT), rewards credited (LVLX: commissions and bonuses)
 /// and the rank ids credited.
 pub fn figures(c: Conn, user: UserId) -> Result<(Units, Units, Vec<u32>)> {
-    let (volume, rewards): (String, String) = c.0.query_row(
+    let (volume, rewards): (String, String) = c.query_one(
         "SELECT network_usdt, add_rewards FROM users WHERE id = ?1",
-        [user.0],
+        args![user.0],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok((units(&volume)?, units(&rewards)?, achieved(c, user)?))
@@ -569,11 +543,11 @@ pub struct Claim {
     pub tx_hash: Option<String>,
 }
 
-fn claim_row(r: &rusqlite::Row) -> Result<Claim> {
+fn claim_row(r: &Row) -> Result<Claim> {
     Ok(Claim {
         id: r.get(0)?,
-        amount: units_at(r, 1)?,
-        cumulative: units_at(r, 2)?,
+        amount: r.units(1)?,
+        cumulative: r.units(2)?,
         status: r.get(3)?,
         created_at: r.get(4)?,
         paid_at: r.get(5)?,
@@ -583,27 +557,25 @@ fn claim_row(r: &rusqlite::Row) -> Result<Claim> {
 
 /// The member's claims, oldest first.
 pub fn claims_of(c: Conn, user: UserId) -> Result<Vec<Claim>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT id, amount, cumulative, status, created_at, paid_at, tx_hash FROM claims WHERE user_id = ?1 ORDER BY id",
-    )?;
-    let mut rows = stmt.query([user.0])?;
+    let stmt_sql = "SELECT id, amount, cumulative, status, created_at, paid_at, tx_hash FROM claims WHERE user_id = ?1 ORDER BY id";
+
     let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![user.0], |r| {
         out.push(claim_row(r)?);
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
 /// What the distributor has paid `wallet` in all (the highest cumulative of its Claimed events).
 pub fn paid_to(c: Conn, wallet: &str) -> Result<Units> {
-    let mut stmt = c
-        .0
-        .prepare_cached("SELECT cumulative FROM claim_payments WHERE wallet = ?1 COLLATE NOCASE")?;
-    let mut rows = stmt.query([wallet])?;
+    let stmt_sql = "SELECT cumulative FROM claim_payments WHERE lower(wallet) = lower(?1)";
+
     let mut most = 0;
-    while let Some(r) = rows.next()? {
-        most = most.max(units_at(r, 0)?);
-    }
+    c.query_each(stmt_sql, args![wallet], |r| {
+        most = most.max(r.units(0)?);
+        Ok(())
+    })?;
     Ok(most)
 }
 
@@ -617,11 +589,11 @@ pub fn request_claim(
     cumulative: Units,
     now: i64,
 ) -> Result<i64> {
-    c.0.execute(
-        "INSERT INTO claims (user_id, attempt, wallet, amount, cumulative, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'requested', ?6)",
-        params![user.0, attempt, wallet, amount.to_string(), cumulative.to_string(), now],
-    )?;
-    Ok(c.0.last_insert_rowid())
+    c.query_one(
+        "INSERT INTO claims (user_id, attempt, wallet, amount, cumulative, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, 'requested', ?6) RETURNING id",
+        args![user.0, attempt, wallet, amount.to_string(), cumulative.to_string(), now],
+        |r| r.get(0),
+    )
 }
 
 /// A claim as its code's confirmation reads it.
@@ -636,21 +608,20 @@ pub struct Requested {
 
 /// The claim bound to a code attempt.
 pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<Requested>> {
-    c.0.query_row(
+    c.query_opt(
         "SELECT id, user_id, wallet, cumulative, status, amount FROM claims WHERE attempt = ?1",
-        [attempt],
+        args![attempt],
         |r| {
             Ok((
                 r.get(0)?,
                 UserId(r.get(1)?),
                 r.get(2)?,
-                r.get::<_, String>(3)?,
+                r.get::<String>(3)?,
                 r.get(4)?,
-                r.get::<_, String>(5)?,
+                r.get::<String>(5)?,
             ))
         },
-    )
-    .optional()?
+    )?
     .map(|(id, user, wallet, cumulative, status, amount)| {
         Ok(Requested {
             id,
@@ -665,10 +636,8 @@ pub fn claim_by_attempt(c: Conn, attempt: &str) -> Result<Option<Requested>> {
 }
 
 pub fn sign_claim(c: Conn, id: i64, deadline: u64, signature: &str) -> Result<()> {
-    c.0.execute(
-        "UPDATE claims SET status = 'signed', deadline = ?2, signature = ?3 WHERE id = ?1 AND status = 'requested'",
-        params![id, deadline as i64, signature],
-    )?;
+    c.execute(
+        "UPDATE claims SET status = 'signed', deadline = ?2, signature = ?3 WHERE id = ?1 AND status = 'requested'", args![id, deadline as i64, signature])?;
     Ok(())
 }
 
@@ -683,29 +652,23 @@ pub fn record_payment(
     cumulative: Units,
     at: i64,
 ) -> Result<(bool, Vec<UserId>)> {
-    let added = c.0.execute(
-        "INSERT OR IGNORE INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![tx_hash, log_index, wallet, amount.to_string(), cumulative.to_string(), at],
-    )? == 1;
+    let added = c.execute(
+        "INSERT OR IGNORE INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", args![tx_hash, log_index, wallet, amount.to_string(), cumulative.to_string(), at])? == 1;
     if !added {
         return Ok((false, Vec::new()));
     }
-    let mut stmt = c.0.prepare_cached(
-        "SELECT id, user_id, cumulative FROM claims WHERE wallet = ?1 COLLATE NOCASE AND status = 'signed'",
-    )?;
-    let pending: Vec<(i64, i64, String)> = stmt
-        .query_map([wallet], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+    let stmt_sql = "SELECT id, user_id, cumulative FROM claims WHERE lower(wallet) = lower(?1) AND status = 'signed'";
+    let pending: Vec<(i64, i64, String)> = c.query_all(stmt_sql, args![wallet], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
     let mut owners = Vec::new();
     for (id, user, claim_cumulative) in pending {
         if units(&claim_cumulative)? <= cumulative {
             // The claim whose voucher this was carries the transaction; older ones it covered
             // are paid by it too.
             let exact = units(&claim_cumulative)? == cumulative;
-            c.0.execute(
-                "UPDATE claims SET status = 'paid', paid_at = ?2, tx_hash = ?3, log_index = ?4 WHERE id = ?1",
-                params![id, at, exact.then_some(tx_hash), exact.then_some(log_index)],
-            )?;
+            c.execute(
+                "UPDATE claims SET status = 'paid', paid_at = ?2, tx_hash = ?3, log_index = ?4 WHERE id = ?1", args![id, at, exact.then_some(tx_hash), exact.then_some(log_index)])?;
             owners.push(UserId(user));
         }
     }

@@ -1,23 +1,21 @@
 //! Card on-ramp sessions created for members (issue 14).
 
-use rusqlite::params;
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
 
 pub fn record(c: Conn, id: &str, user: UserId, wallet: &str, now: i64) -> Result<()> {
-    c.0.execute(
-        "INSERT OR IGNORE INTO onramp_sessions (id, user_id, wallet, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, user.0, wallet, now],
-    )?;
+    c.execute(
+        "INSERT OR IGNORE INTO onramp_sessions (id, user_id, wallet, created_at) VALUES (?1, ?2, ?3, ?4)", args![id, user.0, wallet, now])?;
     Ok(())
 }
 
 /// Sessions the member created since `since` (ms), for the per-member limit.
 pub fn count_since(c: Conn, user: UserId, since: i64) -> Result<i64> {
-    Ok(c.0.query_row(
+    c.query_one(
         "SELECT COUNT(*) FROM onramp_sessions WHERE user_id = ?1 AND created_at >= ?2",
-        params![user.0, since],
+        args![user.0, since],
         |r| r.get(0),
-    )?)
+    )
 }

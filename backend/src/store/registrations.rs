@@ -1,6 +1,6 @@
 //! Registrations waiting for their email code (the attempt id is also the code's).
 
-use rusqlite::{params, OptionalExtension};
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
@@ -17,21 +17,17 @@ pub struct Pending {
 }
 
 pub fn insert(c: Conn, attempt: &str, p: &Pending, now: i64) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "INSERT INTO registrations (id, email, names, lastnames, phone, password_hash, referrer_id, language, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![attempt, p.email, p.names, p.lastnames, p.phone, p.password_hash, p.referrer.0, p.language, now],
-    )?;
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", args![attempt, &p.email, &p.names, &p.lastnames, &p.phone, &p.password_hash, p.referrer.0, &p.language, now])?;
     Ok(())
 }
 
 /// Removes and returns the registration of `attempt`.
 pub fn take(c: Conn, attempt: &str) -> Result<Option<Pending>> {
-    let pending = c
-        .0
-        .query_row(
+    let pending = c.query_opt(
             "SELECT email, names, lastnames, phone, password_hash, referrer_id, language FROM registrations WHERE id = ?1",
-            [attempt],
+            args![attempt],
             |r| {
                 Ok(Pending {
                     email: r.get(0)?,
@@ -43,8 +39,7 @@ pub fn take(c: Conn, attempt: &str) -> Result<Option<Pending>> {
                     language: r.get(6)?,
                 })
             },
-        )
-        .optional()?;
-    c.0.execute("DELETE FROM registrations WHERE id = ?1", [attempt])?;
+        )?;
+    c.execute("DELETE FROM registrations WHERE id = ?1", args![attempt])?;
     Ok(pending)
 }

@@ -1,7 +1,7 @@
 //! Sealed secrets (the operational wallet key) and the append-only audit of every attempt to
 //! reveal one.
 
-use rusqlite::{params, OptionalExtension};
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
@@ -13,23 +13,19 @@ pub struct Sealed {
 }
 
 pub fn put(c: Conn, name: &str, salt: &[u8], nonce: &[u8], body: &[u8], now: i64) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "INSERT INTO sealed_secrets (name, salt, nonce, ciphertext, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (name) DO UPDATE SET salt = excluded.salt, nonce = excluded.nonce,
-             ciphertext = excluded.ciphertext, created_at = excluded.created_at",
-        params![name, salt, nonce, body, now],
-    )?;
+             ciphertext = excluded.ciphertext, created_at = excluded.created_at", args![name, salt, nonce, body, now])?;
     Ok(())
 }
 
 pub fn get(c: Conn, name: &str) -> Result<Option<Sealed>> {
-    let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> =
-        c.0.query_row(
-            "SELECT salt, nonce, ciphertext FROM sealed_secrets WHERE name = ?1",
-            [name],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
+    let row: Option<(Vec<u8>, Vec<u8>, Vec<u8>)> = c.query_opt(
+        "SELECT salt, nonce, ciphertext FROM sealed_secrets WHERE name = ?1",
+        args![name],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
     Ok(row.map(|(salt, nonce, body)| Sealed {
         salt,
         sealed: [nonce, body].concat(),
@@ -37,17 +33,17 @@ pub fn get(c: Conn, name: &str) -> Result<Option<Sealed>> {
 }
 
 pub fn any(c: Conn) -> Result<bool> {
-    Ok(c.0
-        .query_row("SELECT COUNT(*) FROM sealed_secrets", [], |r| {
-            r.get::<_, i64>(0)
-        })?
-        > 0)
+    Ok(
+        c.query_one("SELECT COUNT(*) FROM sealed_secrets", args![], |r| {
+            r.get::<i64>(0)
+        })? > 0,
+    )
 }
 
 pub fn audit(c: Conn, admin: UserId, at: i64, outcome: &str, ip: &str) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "INSERT INTO secret_audit (admin_id, at, outcome, ip) VALUES (?1, ?2, ?3, ?4)",
-        params![admin.0, at, outcome, ip],
+        args![admin.0, at, outcome, ip],
     )?;
     Ok(())
 }
@@ -55,10 +51,10 @@ pub fn audit(c: Conn, admin: UserId, at: i64, outcome: &str, ip: &str) -> Result
 /// Attempts of `admin` after `since` that counted (not those refused by the limit), and the
 /// oldest of them.
 pub fn attempts_since(c: Conn, admin: UserId, since: i64) -> Result<(i64, Option<i64>)> {
-    Ok(c.0.query_row(
+    c.query_one(
         "SELECT COUNT(*), MIN(at) FROM secret_audit
          WHERE admin_id = ?1 AND at > ?2 AND outcome != 'rate-limited'",
-        params![admin.0, since],
+        args![admin.0, since],
         |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    )
 }

@@ -5,12 +5,12 @@
 
 use std::collections::HashMap;
 
+use crate::args;
 use lvlx_core::amount::Units;
 use lvlx_core::ledger::balance_after;
 use lvlx_core::staking::{self, Pool, Terms, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use rusqlite::params;
 use unicode_normalization::UnicodeNormalization;
 
 use super::{ledger, network, Conn, Result, StoreError};
@@ -148,20 +148,18 @@ fn write(
     product: &str,
     password_hash: &str,
 ) -> Result<Report> {
-    let tx = c.0;
-    let first_id: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM users", [], |r| {
-        r.get(0)
-    })?;
+    let first_id: i64 =
+        c.query_one("SELECT COALESCE(MAX(id), 0) + 1 FROM users", args![], |r| {
+            r.get(0)
+        })?;
 
     // The demo member (when `lvlx demo` created it) sponsors the roots of the seeded trees, so
     // the demo's own network is the seeded one.
-    let demo_sponsor: Option<i64> = tx
-        .query_row(
-            "SELECT id FROM users WHERE email = ?1",
-            [crate::cli::accounts::DEMO_USER.0],
-            |r| r.get(0),
-        )
-        .ok();
+    let demo_sponsor: Option<i64> = c.query_opt(
+        "SELECT id FROM users WHERE email = ?1",
+        args![crate::cli::accounts::DEMO_USER.0],
+        |r| r.get(0),
+    )?;
 
     // Members, in registration order.
     let mut times: Vec<i64> = (0..plan.users)
@@ -170,11 +168,10 @@ fn write(
     times.sort_unstable();
     let mut members: Vec<Member> = Vec::with_capacity(times.len());
     {
-        let mut insert = tx.prepare(
+        let insert =
             "INSERT INTO users (id, email, names, lastnames, phone, role, language, password_hash,
              referral_code, referrer_id, wallet, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?;
+             VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11)";
         for (i, &created_at) in times.iter().enumerate() {
             let (language, firsts, lasts) = NAMES[rng.gen_range(0..NAMES.len())];
             let first = firsts[rng.gen_range(0..10)];
@@ -201,19 +198,22 @@ fn write(
             let has_wallet = rng.gen_bool(0.85);
             let wallet = has_wallet.then(|| format!("0x{}", hex(rng, 20)));
             let phone = format!("+34 6{:08}", rng.gen_range(0..100_000_000));
-            insert.execute(params![
-                id,
-                email,
-                first,
-                lastnames,
-                phone,
-                language,
-                password_hash,
-                hex(rng, 16),
-                referrer,
-                wallet,
-                created_at
-            ])?;
+            c.execute(
+                insert,
+                args![
+                    id,
+                    email,
+                    first,
+                    lastnames,
+                    phone,
+                    language,
+                    password_hash,
+                    hex(rng, 16),
+                    referrer,
+                    &wallet,
+                    created_at
+                ],
+            )?;
             members.push(Member {
                 id,
                 created_at,
@@ -247,24 +247,26 @@ fn write(
     let mut days: HashMap<(i64, bool), (u64, Units)> = HashMap::new();
     let mut purchases: Vec<i64> = Vec::new();
     {
-        let mut insert = tx.prepare(
-            "INSERT INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
-             VALUES (?1, (SELECT wallet FROM users WHERE id = ?1), ?2, ?3, ?4, ?5, 0)",
-        )?;
+        let insert = "INSERT INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
+             VALUES (?1, (SELECT wallet FROM users WHERE id = ?1), ?2, ?3, ?4, ?5, 0) RETURNING id";
         for &(at, m, purchase, amount) in &entries {
             let token = if purchase { product } else { "USDT" };
             let member = &mut members[m];
             member.balance = balance_after(member.balance, product, token, amount)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            insert.execute(params![
-                member.id,
-                at,
-                token,
-                amount.to_string(),
-                format!("0x{}", hex(rng, 32))
-            ])?;
+            let id: i64 = c.query_one(
+                insert,
+                args![
+                    member.id,
+                    at,
+                    token,
+                    amount.to_string(),
+                    format!("0x{}", hex(rng, 32))
+                ],
+                |r| r.get(0),
+            )?;
             if purchase {
-                purchases.push(tx.last_insert_rowid());
+                purchases.push(id);
             }
             let day = days.entry((at.div_euclid(DAY_MS), purchase)).or_default();
             day.0 += 1;
@@ -281,9 +283,9 @@ fn write(
         )?;
     }
     {
-        let mut update = tx.prepare("UPDATE users SET lvlx_balance = ?1 WHERE id = ?2")?;
+        let update = "UPDATE users SET lvlx_balance = ?1 WHERE id = ?2";
         for m in members.iter().filter(|m| m.balance > 0) {
-            update.execute(params![m.balance.to_string(), m.id])?;
+            c.execute(update, args![m.balance.to_string(), m.id])?;
         }
     }
 
@@ -291,22 +293,23 @@ fn write(
     // registration on; every purchase is settled as the indexer settles it (commissions, volume,
     // ranks), with the default commission levels and the stored ranks.
     {
-        let mut insert = tx.prepare(
-            "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
-             VALUES (?1, ?2, ?3, 0, 0, ?4, ?5)",
-        )?;
-        let mut mark = tx.prepare("UPDATE users SET activation_node = 1 WHERE id = ?1")?;
+        let insert = "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
+             VALUES (?1, ?2, ?3, 0, 0, ?4, ?5)";
+        let mark = "UPDATE users SET activation_node = 1 WHERE id = ?1";
         for m in &members {
             if let (Some(wallet), true) = (&m.wallet, rng.gen_bool(0.33)) {
                 let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
-                insert.execute(params![
-                    wallet,
-                    m.id,
-                    price,
-                    m.created_at,
-                    format!("0x{}", hex(rng, 32))
-                ])?;
-                mark.execute([m.id])?;
+                c.execute(
+                    insert,
+                    args![
+                        wallet,
+                        m.id,
+                        price,
+                        m.created_at,
+                        format!("0x{}", hex(rng, 32))
+                    ],
+                )?;
+                c.execute(mark, args![m.id])?;
             }
         }
     }
@@ -325,18 +328,16 @@ fn write(
         // The positions the staking contracts' events would have recorded, at benchmark scale
         // (no chain involved: `lvlx seed` says so in its help). Rewards follow the core's
         // default terms; interest withdrawn stays within what had accrued by the seed's end.
-        let mut insert = tx.prepare(
-            "INSERT INTO stake_positions
+        let insert = "INSERT INTO stake_positions
                (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date,
                 withdrawn, tx_hash, log_index)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)",
-        )?;
-        let mut position = |pool: Pool,
-                            n: u64,
-                            m: &Member,
-                            terms: &Terms,
-                            amount: Units,
-                            rng: &mut StdRng|
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0)";
+        let position = |pool: Pool,
+                        n: u64,
+                        m: &Member,
+                        terms: &Terms,
+                        amount: Units,
+                        rng: &mut StdRng|
          -> Result<()> {
             let start = rng.gen_range(m.created_at..=END_MS);
             let release = start + terms.lock_seconds as i64 * 1000;
@@ -348,19 +349,22 @@ fn write(
                 END_MS as u64 / 1000,
             );
             let withdrawn = accrued / rng.gen_range(1..=10);
-            insert.execute(params![
-                pool.name(),
-                n as i64,
-                m.id,
-                m.wallet,
-                terms.kind,
-                amount.to_string(),
-                reward.to_string(),
-                start,
-                release,
-                withdrawn.to_string(),
-                format!("seed:{}:{n}", pool.name()),
-            ])?;
+            c.execute(
+                insert,
+                args![
+                    pool.name(),
+                    n as i64,
+                    m.id,
+                    &m.wallet,
+                    terms.kind,
+                    amount.to_string(),
+                    reward.to_string(),
+                    start,
+                    release,
+                    withdrawn.to_string(),
+                    format!("seed:{}:{n}", pool.name()),
+                ],
+            )?;
             Ok(())
         };
         for n in 1..=plan.nft_stakes as u64 {

@@ -1,42 +1,41 @@
 //! Server-side sessions: created at sign-in, revoked at sign-out or password reset.
 
-use rusqlite::{params, OptionalExtension};
+use crate::args;
 
 use super::{Conn, Result};
 use crate::user::UserId;
 
 pub fn create(c: Conn, id: &str, user: UserId, now: i64, expires: i64) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-        params![id, user.0, now, expires],
+        args![id, user.0, now, expires],
     )?;
     Ok(())
 }
 
 pub fn revoke(c: Conn, id: &str, now: i64) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
-        params![id, now],
+        args![id, now],
     )?;
     Ok(())
 }
 
 /// Ends every live session of `user`; returns how many.
 pub fn revoke_all(c: Conn, user: UserId, now: i64) -> Result<usize> {
-    Ok(c.0.execute(
+    c.execute(
         "UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL",
-        params![user.0, now],
-    )?)
+        args![user.0, now],
+    )
 }
 
 /// When session `id` ends, if it is live at `now` (and, when given, belongs to `user`).
 pub fn live_until(c: Conn, id: &str, user: Option<UserId>, now: i64) -> Result<Option<i64>> {
     // Every authenticated request asks this: the statement is kept prepared per connection.
-    Ok(c.0
-        .prepare_cached(
-            "SELECT expires_at FROM sessions WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)
+    c.query_opt(
+        "SELECT expires_at FROM sessions WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)
              AND revoked_at IS NULL AND expires_at > ?3",
-        )?
-        .query_row(params![id, user.map(|u| u.0), now], |r| r.get(0))
-        .optional()?)
+        args![id, user.map(|u| u.0), now],
+        |r| r.get(0),
+    )
 }

@@ -8,6 +8,7 @@
 //! update and delete: migration 0009) say whether the commit touched them: sign-ins, codes and
 //! lockouts, written all day, do not remake a 10^6-row stream.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -15,58 +16,84 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use rusqlite::{Connection, OpenFlags};
 
-use super::{Result, StoreError};
+use super::{pg, Conn, Result, StoreError};
 
 /// An answer and the versions it was made at.
 #[derive(Clone)]
 struct Kept {
-    data_version: i64,
+    data_version: Option<i64>,
     tables_version: i64,
     answer: Bytes,
+}
+
+/// The connection the versions are read on.
+enum Watch {
+    Sqlite(Connection),
+    /// PostgreSQL has no `data_version`: the table versions are read every time (one indexed
+    /// read of three rows).
+    Postgres(Box<RefCell<pg::Session>>),
 }
 
 /// The newest answers by key ("statistics-users?limit=100").
 #[derive(Clone)]
 pub struct Snapshots {
-    watch: Arc<Mutex<Connection>>,
+    watch: Arc<Mutex<Watch>>,
     kept: Arc<Mutex<HashMap<String, Kept>>>,
 }
 
 impl Snapshots {
-    pub(super) fn open(path: &Path) -> rusqlite::Result<Snapshots> {
+    pub(super) fn sqlite(path: &Path) -> rusqlite::Result<Snapshots> {
         let watch = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        Ok(Snapshots {
-            watch: Arc::new(Mutex::new(watch)),
-            kept: Arc::new(Mutex::new(HashMap::new())),
-        })
+        Ok(Snapshots::new(Watch::Sqlite(watch)))
     }
 
-    fn watch(&self) -> Result<std::sync::MutexGuard<'_, Connection>> {
+    pub(super) fn postgres(session: pg::Session) -> Snapshots {
+        Snapshots::new(Watch::Postgres(Box::new(RefCell::new(session))))
+    }
+
+    fn new(watch: Watch) -> Snapshots {
+        Snapshots {
+            watch: Arc::new(Mutex::new(watch)),
+            kept: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    fn watch(&self) -> Result<std::sync::MutexGuard<'_, Watch>> {
         self.watch
             .lock()
             .map_err(|_| StoreError::Task("snapshot lock poisoned".into()))
     }
 
-    /// The database's version now: different after any commit by another connection.
-    pub fn version(&self) -> Result<i64> {
-        Ok(self
-            .watch()?
-            .pragma_query_value(None, "data_version", |r| r.get(0))?)
+    /// The database's version now: different after any commit by another connection (SQLite
+    /// only; `None` on PostgreSQL).
+    pub fn version(&self) -> Result<Option<i64>> {
+        match &*self.watch()? {
+            Watch::Sqlite(c) => Ok(Some(
+                c.pragma_query_value(None, "data_version", |r| r.get(0))?,
+            )),
+            Watch::Postgres(_) => Ok(None),
+        }
     }
 
     /// The versions of `tables` now, as one number: each only grows, so their sum moves exactly
     /// when one of them does.
     pub fn tables_version(&self, tables: &[&str]) -> Result<i64> {
         let watch = self.watch()?;
-        let mut stmt =
-            watch.prepare_cached("SELECT version FROM table_versions WHERE name = ?1")?;
+        let c = match &*watch {
+            Watch::Sqlite(c) => Conn::sqlite(c),
+            Watch::Postgres(s) => Conn::postgres(s),
+        };
         let mut sum = 0i64;
         for table in tables {
-            let version: i64 = stmt
-                .query_row([table], |r| r.get(0))
+            let version: i64 = c
+                .query_one(
+                    "SELECT version FROM table_versions WHERE name = ?1",
+                    crate::args![*table],
+                    |r| r.get(0),
+                )
                 .map_err(|_| StoreError::Corrupt(format!("no version kept for table {table}")))?;
             sum = sum.wrapping_add(version);
         }
@@ -91,7 +118,7 @@ impl Snapshots {
         let data_version = self.version()?;
         let kept = self.kept.lock().ok().and_then(|k| k.get(&key).cloned());
         if let Some(kept) = &kept {
-            if kept.data_version == data_version {
+            if data_version.is_some() && kept.data_version == data_version {
                 return Ok(kept.answer.clone());
             }
         }
@@ -108,7 +135,7 @@ impl Snapshots {
         Ok(answer)
     }
 
-    fn keep(&self, key: String, data_version: i64, tables_version: i64, answer: Bytes) {
+    fn keep(&self, key: String, data_version: Option<i64>, tables_version: i64, answer: Bytes) {
         if let Ok(mut kept) = self.kept.lock() {
             kept.insert(
                 key,
@@ -158,7 +185,7 @@ mod tests {
 
         let v1 = store.snapshots.version().unwrap();
         store
-            .write(|c| Ok::<_, StoreError>(c.0.execute_batch("CREATE TABLE scratch(x)")?))
+            .write(|c| c.batch("CREATE TABLE scratch(x)"))
             .await
             .unwrap();
         assert_ne!(
@@ -172,10 +199,7 @@ mod tests {
             "a commit to another table: still current"
         );
 
-        store
-            .write(move |c| Ok::<_, StoreError>(c.0.execute_batch(&buy(1))?))
-            .await
-            .unwrap();
+        store.write(move |c| c.batch(&buy(1))).await.unwrap();
         assert_eq!(ask().await.unwrap(), "2", "its own table, by this server");
 
         let v2 = store.snapshots.version().unwrap();

@@ -5,12 +5,12 @@
 
 use std::collections::HashMap;
 
+use crate::args;
 use lvlx_core::admin::stakes::{Kind, Stake, Staker, Stakes};
 use lvlx_core::amount::Units;
 use lvlx_core::staking::{self, Pool};
-use rusqlite::{params, OptionalExtension};
 
-use super::{overflow, units, units_at, Conn, Result};
+use super::{overflow, units, Conn, Result};
 use crate::user::UserId;
 
 /// A position as the chain opened it.
@@ -60,24 +60,22 @@ impl Held {
 
 /// Records an opened position once; false when it was already recorded.
 pub fn open(c: Conn, p: &Opened) -> Result<bool> {
-    let n = c.0.execute(
+    let n = c.execute(
         "INSERT OR IGNORE INTO stake_positions
            (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, tx_hash, log_index)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", args![
             p.pool.name(),
             p.position as i64,
             p.user.map(|u| u.0),
-            p.wallet,
+            &p.wallet,
             p.kind,
             p.amount.to_string(),
             p.reward.to_string(),
             p.start,
             p.release,
-            p.tx_hash,
+            &p.tx_hash,
             p.log_index
-        ],
-    )?;
+        ])?;
     Ok(n == 1)
 }
 
@@ -91,10 +89,10 @@ pub fn event_once(
     amount: Option<Units>,
     at: i64,
 ) -> Result<bool> {
-    let n = c.0.execute(
+    let n = c.execute(
         "INSERT OR IGNORE INTO chain_events (tx_hash, log_index, contract, event, amount, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
+        args![
             tx_hash,
             log_index,
             contract,
@@ -108,26 +106,22 @@ pub fn event_once(
 
 /// The owner account of a position, if it is recorded and linked.
 pub fn owner(c: Conn, pool: Pool, position: u64) -> Result<Option<Option<UserId>>> {
-    Ok(c.0
-        .query_row(
-            "SELECT user_id FROM stake_positions WHERE pool = ?1 AND position = ?2",
-            params![pool.name(), position as i64],
-            |r| r.get::<_, Option<i64>>(0),
-        )
-        .optional()?
-        .map(|u| u.map(UserId)))
+    Ok(c.query_opt(
+        "SELECT user_id FROM stake_positions WHERE pool = ?1 AND position = ?2",
+        args![pool.name(), position as i64],
+        |r| r.get::<Option<i64>>(0),
+    )?
+    .map(|u| u.map(UserId)))
 }
 
 /// Adds a paid interest to a position.
 pub fn add_withdrawn(c: Conn, pool: Pool, position: u64, amount: Units) -> Result<()> {
-    let key = params![pool.name(), position as i64];
-    let current: Option<String> =
-        c.0.query_row(
-            "SELECT withdrawn FROM stake_positions WHERE pool = ?1 AND position = ?2",
-            key,
-            |r| r.get(0),
-        )
-        .optional()?;
+    let key = args![pool.name(), position as i64];
+    let current: Option<String> = c.query_opt(
+        "SELECT withdrawn FROM stake_positions WHERE pool = ?1 AND position = ?2",
+        key,
+        |r| r.get(0),
+    )?;
     let Some(current) = current else {
         return Err(super::StoreError::Corrupt(format!(
             "interest withdrawn from unknown {} position {position}",
@@ -137,19 +131,19 @@ pub fn add_withdrawn(c: Conn, pool: Pool, position: u64, amount: Units) -> Resul
     let total = units(&current)?
         .checked_add(amount)
         .ok_or_else(|| overflow("withdrawn interest"))?;
-    c.0.execute(
+    c.execute(
         "UPDATE stake_positions SET withdrawn = ?3 WHERE pool = ?1 AND position = ?2",
-        params![pool.name(), position as i64, total.to_string()],
+        args![pool.name(), position as i64, total.to_string()],
     )?;
     Ok(())
 }
 
 /// Closes a released position: its whole reward is paid.
 pub fn close(c: Conn, pool: Pool, position: u64, at: i64) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE stake_positions SET withdrawn = reward, closed_at = ?3
          WHERE pool = ?1 AND position = ?2",
-        params![pool.name(), position as i64, at],
+        args![pool.name(), position as i64, at],
     )?;
     Ok(())
 }
@@ -157,13 +151,11 @@ pub fn close(c: Conn, pool: Pool, position: u64, at: i64) -> Result<()> {
 /// Gives `user` the positions kept for `wallet` while no account had linked it. Run inside the
 /// caller's transaction; returns how many were attached.
 pub fn attach_wallet(c: Conn, user: UserId, wallet: &str) -> Result<usize> {
-    let stakes = c.0.execute(
-        "UPDATE stake_positions SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
-        params![user.0, wallet],
-    )?;
-    let bought = c.0.execute(
-        "UPDATE nft_purchases SET user_id = ?1 WHERE user_id IS NULL AND wallet = ?2 COLLATE NOCASE",
-        params![user.0, wallet],
+    let stakes = c.execute(
+        "UPDATE stake_positions SET user_id = ?1 WHERE user_id IS NULL AND lower(wallet) = lower(?2)", args![user.0, wallet])?;
+    let bought = c.execute(
+        "UPDATE nft_purchases SET user_id = ?1 WHERE user_id IS NULL AND lower(wallet) = lower(?2)",
+        args![user.0, wallet],
     )?;
     Ok(stakes + bought)
 }
@@ -181,11 +173,11 @@ pub fn record_nft_purchase(
     usdt_paid: Units,
     created_at: i64,
 ) -> Result<bool> {
-    let n = c.0.execute(
+    let n = c.execute(
         "INSERT OR IGNORE INTO nft_purchases
            (tx_hash, log_index, user_id, wallet, nft_id, quantity, usdt_paid, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
+        args![
             tx_hash,
             log_index,
             user.map(|u| u.0),
@@ -201,42 +193,40 @@ pub fn record_nft_purchase(
 
 /// A member's positions in `pool`, newest first.
 pub fn of_user(c: Conn, user: UserId, pool: Pool) -> Result<Vec<Held>> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
-         FROM stake_positions WHERE user_id = ?1 AND pool = ?2 ORDER BY start_date DESC, position DESC",
-    )?;
-    let mut rows = stmt.query(params![user.0, pool.name()])?;
+    let stmt_sql = "SELECT position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
+         FROM stake_positions WHERE user_id = ?1 AND pool = ?2 ORDER BY start_date DESC, position DESC";
+
     let mut held = Vec::new();
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![user.0, pool.name()], |r| {
         held.push(Held {
             pool,
-            position: r.get::<_, i64>(0)? as u64,
+            position: r.get::<i64>(0)? as u64,
             wallet: r.get(1)?,
             kind: r.get(2)?,
-            amount: units_at(r, 3)?,
-            reward: units_at(r, 4)?,
+            amount: r.units(3)?,
+            reward: r.units(4)?,
             start: r.get(5)?,
             release: r.get(6)?,
-            withdrawn: units_at(r, 7)?,
+            withdrawn: r.units(7)?,
             closed_at: r.get(8)?,
             tx_hash: r.get(9)?,
         });
-    }
+        Ok(())
+    })?;
     Ok(held)
 }
 
 /// Rewards reserved by positions of `pool` opened at or after `since` (ms): the staking pace.
 pub fn reserved_since(c: Conn, pool: Pool, since: i64) -> Result<Units> {
-    let mut stmt = c.0.prepare_cached(
-        "SELECT reward FROM stake_positions WHERE pool = ?1 AND start_date >= ?2",
-    )?;
-    let mut rows = stmt.query(params![pool.name(), since])?;
+    let stmt_sql = "SELECT reward FROM stake_positions WHERE pool = ?1 AND start_date >= ?2";
+
     let mut total: Units = 0;
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![pool.name(), since], |r| {
         total = total
-            .checked_add(units_at(r, 0)?)
+            .checked_add(r.units(0)?)
             .ok_or_else(|| overflow("reserved rewards"))?;
-    }
+        Ok(())
+    })?;
     Ok(total)
 }
 
@@ -250,17 +240,16 @@ fn pool(kind: Kind) -> Pool {
 /// Every linked position of `kind` in release order, its interests accrued at `now_ms` (by the
 /// core), stakers keyed in user order: what the admin staking screens load.
 pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
-    let mut stmt = c.0.prepare_cached(
+    let stmt_sql =
         "SELECT s.user_id, u.names || ' ' || u.lastnames, u.email, u.wallet, s.kind, s.amount,
                 s.start_date, s.release_date, s.reward, s.withdrawn
          FROM stake_positions s JOIN users u ON u.id = s.user_id
-         WHERE s.pool = ?1 ORDER BY s.release_date, s.position",
-    )?;
-    let mut rows = stmt.query([pool(kind).name()])?;
+         WHERE s.pool = ?1 ORDER BY s.release_date, s.position";
+
     let mut users: HashMap<i64, Staker> = HashMap::new();
     let mut raw: Vec<(i64, Stake)> = Vec::new();
     let now = (now_ms.max(0) / 1000) as u64;
-    while let Some(r) = rows.next()? {
+    c.query_each(stmt_sql, args![pool(kind).name()], |r| {
         let user: i64 = r.get(0)?;
         if let std::collections::hash_map::Entry::Vacant(slot) = users.entry(user) {
             slot.insert(Staker {
@@ -270,7 +259,7 @@ pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
             });
         }
         let (start, release): (i64, i64) = (r.get(6)?, r.get(7)?);
-        let reward = units_at(r, 8)?;
+        let reward = r.units(8)?;
         let interests = staking::accrued(
             reward,
             (start.max(0) / 1000) as u64,
@@ -285,14 +274,15 @@ pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
                     Kind::Nft => r.get(4)?,
                     Kind::Lvlx => 0,
                 },
-                amount: units_at(r, 5)?,
+                amount: r.units(5)?,
                 start,
                 release,
                 interests,
-                withdrawn: units_at(r, 9)?,
+                withdrawn: r.units(9)?,
             },
         ));
-    }
+        Ok(())
+    })?;
     let mut ids: Vec<i64> = users.keys().copied().collect();
     ids.sort_unstable();
     let keys: HashMap<i64, u32> = ids

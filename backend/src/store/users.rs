@@ -1,15 +1,16 @@
 //! The users table: accounts, their wallet and balances, and the admin users table's rows.
 
+use super::Row;
+use crate::args;
 use lvlx_core::admin::users::{self as table, Summary, SummaryBuilder};
 use lvlx_core::ADMIN_ROLE;
-use rusqlite::{params, OptionalExtension, Row};
 
-use super::{units_at, Conn, Result, StoreError};
+use super::{Conn, Result, StoreError};
 use crate::user::{Affiliate, NewUser, User, UserId};
 
 const COLUMNS: &str = "id, email, names, lastnames, role, status, language, password_hash, referral_code, wallet, activation_node, has_avatar";
 
-fn from_row(r: &Row) -> rusqlite::Result<User> {
+fn from_row(r: &Row) -> Result<User> {
     Ok(User {
         id: UserId(r.get(0)?),
         email: r.get(1)?,
@@ -27,113 +28,102 @@ fn from_row(r: &Row) -> rusqlite::Result<User> {
 }
 
 pub fn by_email(c: Conn, email: &str) -> Result<Option<User>> {
-    Ok(c.0
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM users WHERE email = ?1"),
-            [email],
-            from_row,
-        )
-        .optional()?)
+    c.query_opt(
+        &format!("SELECT {COLUMNS} FROM users WHERE email = ?1"),
+        args![email],
+        from_row,
+    )
 }
 
 pub fn by_id(c: Conn, id: UserId) -> Result<Option<User>> {
     // Every authenticated request asks this: the statement is kept prepared per connection.
-    Ok(c.0
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM users WHERE id = ?1"))?
-        .query_row([id.0], from_row)
-        .optional()?)
+    c.query_opt(
+        &format!("SELECT {COLUMNS} FROM users WHERE id = ?1"),
+        args![id.0],
+        from_row,
+    )
 }
 
 pub fn id_by_referral_code(c: Conn, code: &str) -> Result<Option<UserId>> {
-    Ok(c.0
-        .query_row(
-            "SELECT id FROM users WHERE referral_code = ?1 COLLATE NOCASE",
-            [code],
-            |r| r.get(0),
-        )
-        .optional()?
-        .map(UserId))
+    Ok(c.query_opt(
+        "SELECT id FROM users WHERE lower(referral_code) = lower(?1)",
+        args![code],
+        |r| r.get(0),
+    )?
+    .map(UserId))
 }
 
 /// Inserts a user with the given referral code; `None` when the email already has an account.
 pub fn insert(c: Conn, new: &NewUser, referral_code: &str, now_ms: i64) -> Result<Option<UserId>> {
-    let result = c.0.execute(
+    let result = c.query_one(
         "INSERT INTO users (email, names, lastnames, phone, role, language, password_hash, referral_code, referrer_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        params![new.email, new.names, new.lastnames, new.phone, new.role, new.language, new.password_hash, referral_code, new.referrer.map(|r| r.0), now_ms],
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+        args![&new.email, &new.names, &new.lastnames, &new.phone, &new.role, &new.language, &new.password_hash, referral_code, new.referrer.map(|r| r.0), now_ms],
+        |r| r.get(0),
     );
     match result {
-        Ok(_) => Ok(Some(UserId(c.0.last_insert_rowid()))),
-        Err(rusqlite::Error::SqliteFailure(e, _))
-            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(e.into()),
+        Ok(id) => Ok(Some(UserId(id))),
+        Err(e) if e.is_duplicate() => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
 pub fn set_password(c: Conn, id: UserId, hash: &str) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE users SET password_hash = ?1 WHERE id = ?2",
-        params![hash, id.0],
+        args![hash, id.0],
     )?;
     Ok(())
 }
 
 pub fn set_has_avatar(c: Conn, id: UserId) -> Result<()> {
-    c.0.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", [id.0])?;
+    c.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", args![id.0])?;
     Ok(())
 }
 
 /// The members `sponsor` brought in, in the order they joined.
 pub fn affiliates(c: Conn, sponsor: UserId) -> Result<Vec<Affiliate>> {
-    let mut stmt = c.0.prepare_cached(
+    c.query_all(
         "SELECT names, lastnames, created_at FROM users WHERE referrer_id = ?1 ORDER BY created_at",
-    )?;
-    let rows = stmt.query_map([sponsor.0], |r| {
-        Ok(Affiliate {
-            names: r.get(0)?,
-            lastnames: r.get(1)?,
-            created_at: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        args![sponsor.0],
+        |r| {
+            Ok(Affiliate {
+                names: r.get(0)?,
+                lastnames: r.get(1)?,
+                created_at: r.get(2)?,
+            })
+        },
+    )
 }
 
 /// The account that linked `wallet` (stored EIP-55, as the indexer hands it), if any.
 pub fn by_wallet(c: Conn, wallet: &str) -> Result<Option<UserId>> {
-    Ok(c.0
-        .query_row("SELECT id FROM users WHERE wallet = ?1", [wallet], |r| {
-            r.get(0).map(UserId)
-        })
-        .optional()?)
+    c.query_opt(
+        "SELECT id FROM users WHERE wallet = ?1",
+        args![wallet],
+        |r| r.get(0).map(UserId),
+    )
 }
 
 /// The account that linked `wallet` in any letter case.
 pub fn by_wallet_any_case(c: Conn, wallet: &str) -> Result<Option<UserId>> {
-    Ok(c.0
-        .query_row(
-            "SELECT id FROM users WHERE wallet = ?1 COLLATE NOCASE",
-            [wallet],
-            |r| r.get(0).map(UserId),
-        )
-        .optional()?)
+    c.query_opt(
+        "SELECT id FROM users WHERE lower(wallet) = lower(?1)",
+        args![wallet],
+        |r| r.get(0).map(UserId),
+    )
 }
 
 /// The demo's dev wallets on seeded members (the first members with a wallet, not the demo
 /// accounts), unless a wallet is already someone's. Returns how many were linked.
 pub fn link_demo_wallets(c: Conn, wallets: &[String]) -> Result<usize> {
     let mut linked = 0;
-    let mut stmt = c.0.prepare(
+    let members: Vec<i64> = c.query_all(
         "SELECT id FROM users WHERE role = ?1 AND wallet IS NOT NULL
            AND email NOT LIKE '%@lvlx.local' ORDER BY id LIMIT ?2",
+        args![lvlx_core::MEMBER_ROLE, wallets.len()],
+        |r| r.get(0),
     )?;
-    let members = stmt
-        .query_map(params![lvlx_core::MEMBER_ROLE, wallets.len() as i64], |r| {
-            r.get::<_, i64>(0)
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
     for (wallet, member) in wallets.iter().zip(members) {
         if by_wallet_any_case(c, wallet)?.is_some() {
             continue;
@@ -145,27 +135,27 @@ pub fn link_demo_wallets(c: Conn, wallets: &[String]) -> Result<usize> {
 }
 
 pub fn set_wallet(c: Conn, id: UserId, wallet: &str) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE users SET wallet = ?2 WHERE id = ?1",
-        params![id.0, wallet],
+        args![id.0, wallet],
     )?;
     Ok(())
 }
 
 /// The account's LVLX balance in base units.
 pub fn balance(c: Conn, id: UserId) -> Result<lvlx_core::amount::Units> {
-    let text: String = c.0.query_row(
+    let text: String = c.query_one(
         "SELECT lvlx_balance FROM users WHERE id = ?1",
-        [id.0],
+        args![id.0],
         |r| r.get(0),
     )?;
     super::units(&text)
 }
 
 pub fn set_balance(c: Conn, id: UserId, units: lvlx_core::amount::Units) -> Result<()> {
-    c.0.execute(
+    c.execute(
         "UPDATE users SET lvlx_balance = ?1 WHERE id = ?2",
-        params![units.to_string(), id.0],
+        args![units.to_string(), id.0],
     )?;
     Ok(())
 }
@@ -179,29 +169,27 @@ fn members() -> String {
 pub fn summary(c: Conn) -> Result<Summary> {
     let corrupt = |e: lvlx_core::admin::TableError| StoreError::Corrupt(e.to_string());
     let mut builder = SummaryBuilder::default();
-    let mut stmt = c.0.prepare_cached(&format!(
-        "SELECT wallet IS NOT NULL, lvlx_balance, add_rewards FROM users WHERE {}",
-        members()
-    ))?;
-    let mut rows = stmt.query([])?;
-    while let Some(r) = rows.next()? {
-        builder
-            .add(r.get(0)?, units_at(r, 1)?, units_at(r, 2)?)
-            .map_err(corrupt)?;
-    }
+    c.query_each(
+        &format!(
+            "SELECT wallet IS NOT NULL, lvlx_balance, add_rewards FROM users WHERE {}",
+            members()
+        ),
+        args![],
+        |r| {
+            builder
+                .add(r.get(0)?, r.units(1)?, r.units(2)?)
+                .map_err(corrupt)
+        },
+    )?;
     builder.finish().map_err(corrupt)
 }
 
 /// First and last registration times of members.
 pub fn registration_range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
     let m = members();
-    Ok(c.0.query_row(
-        &format!(
+    c.query_one(&format!(
             "SELECT (SELECT MIN(created_at) FROM users WHERE {m}), (SELECT MAX(created_at) FROM users WHERE {m})"
-        ),
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+        ), args![], |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 const ADMIN_ROW: &str = "SELECT u.created_at, u.names || ' ' || u.lastnames, u.email, u.wallet,
@@ -215,27 +203,21 @@ fn admin_row(r: &Row) -> Result<table::User> {
         names: r.get(1)?,
         email: r.get(2)?,
         wallet: r.get(3)?,
-        referred: r.get::<_, i64>(4)? as u32,
-        lvlx: units_at(r, 5)?,
-        rewards: units_at(r, 6)?,
+        referred: r.get::<i64>(4)? as u32,
+        lvlx: r.units(5)?,
+        rewards: r.units(6)?,
         rank: r.get(7)?,
         id: r.get(8)?,
-        kyc: lvlx_core::kyc::KycStatus::parse(&r.get::<_, String>(9)?)
+        kyc: lvlx_core::kyc::KycStatus::parse(&r.get::<String>(9)?)
             .ok_or_else(|| StoreError::Corrupt("kyc_status".into()))?,
     })
 }
 
 fn admin_rows(c: Conn, sql: &str, limit: Option<u32>) -> Result<Vec<table::User>> {
-    let mut stmt = c.0.prepare_cached(sql)?;
-    let mut rows = match limit {
-        Some(limit) => stmt.query([limit])?,
-        None => stmt.query([])?,
-    };
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(admin_row(r)?);
+    match limit {
+        Some(limit) => c.query_all(sql, args![limit], admin_row),
+        None => c.query_all(sql, args![], admin_row),
     }
-    Ok(out)
 }
 
 /// The newest `limit` members as admin user rows.
@@ -276,7 +258,7 @@ pub fn all_members(c: Conn) -> Result<Vec<table::User>> {
 
 /// Every account's id and email (the ICO stream keys its owners by account).
 pub fn emails(c: Conn) -> Result<Vec<(i64, String)>> {
-    let mut stmt = c.0.prepare_cached("SELECT id, email FROM users")?;
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    c.query_all("SELECT id, email FROM users", args![], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })
 }

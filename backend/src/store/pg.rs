@@ -1,0 +1,248 @@
+//! PostgreSQL behind the store (issue 16): kept client connections, their statements prepared
+//! once each, the schema's migrations applied at start under an advisory lock (two instances
+//! starting at once apply each once).
+//!
+//! The client is `postgres` (tokio-postgres driven by a small runtime of its own per
+//! connection): store functions are synchronous and run on tokio's blocking pool, as they do
+//! on SQLite, so the same function serves both backends.
+//!
+//! Writes: one writing connection per instance, and every write of every instance holds
+//! [`WRITE_LOCK`] while it runs, so writes keep SQLite's one-at-a-time order (the domain reads a
+//! balance and writes the next one; two instances must not interleave there). Reads run on
+//! their own connections beside them.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use postgres::{Client, NoTls, Statement};
+
+use super::sql::{postgres_text, Arg, Row};
+use super::{Conn, OpenError, Result, StoreError};
+
+/// The schema, in the versions SQLite's migrations number (the first brings an empty database
+/// to SQLite's version 10 at once). Never edit one that has landed: add the next.
+const MIGRATIONS: &[(i64, &str)] = &[(
+    10,
+    include_str!("../../migrations/postgres/0010_schema.sql"),
+)];
+
+/// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
+pub const WRITE_LOCK: i64 = 0x4C56_4C58_7772_6974;
+/// The advisory lock migrations hold at start.
+const MIGRATE_LOCK: i64 = 0x4C56_4C58_6D69_6772;
+
+/// One client connection and the statements it has prepared.
+pub struct Session {
+    client: Client,
+    statements: HashMap<String, Statement>,
+    /// Open transactions: the outermost is BEGIN, the ones inside it savepoints.
+    depth: u32,
+}
+
+fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn postgres::types::ToSql + Sync)> {
+    args.iter()
+        .map(|a| a as &(dyn postgres::types::ToSql + Sync))
+        .collect()
+}
+
+impl Session {
+    pub fn connect(config: &postgres::Config) -> Result<Session> {
+        Ok(Session {
+            client: config.connect(NoTls)?,
+            statements: HashMap::new(),
+            depth: 0,
+        })
+    }
+
+    fn statement(&mut self, sql: &str) -> Result<Statement> {
+        if let Some(s) = self.statements.get(sql) {
+            return Ok(s.clone());
+        }
+        let statement = self.client.prepare(&postgres_text(sql))?;
+        self.statements.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+
+    pub fn execute(&mut self, sql: &str, args: &[Arg]) -> Result<usize> {
+        let statement = self.statement(sql)?;
+        let n = self.client.execute(&statement, &params(args))?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    pub fn batch(&mut self, sql: &str) -> Result<()> {
+        Ok(self.client.batch_execute(sql)?)
+    }
+
+    pub fn query_opt(&mut self, sql: &str, args: &[Arg]) -> Result<Option<postgres::Row>> {
+        let statement = self.statement(sql)?;
+        // The first row only, as SQLite's stepping does (no error for a second row).
+        let mut rows = self.client.query_raw(&statement, params(args))?;
+        use postgres::fallible_iterator::FallibleIterator;
+        Ok(rows.next()?)
+    }
+
+    /// Rows as they arrive from the server, not all held at once (10^6-row admin reads).
+    pub fn query_each(
+        &mut self,
+        sql: &str,
+        args: &[Arg],
+        mut each: impl FnMut(&Row) -> Result<()>,
+    ) -> Result<()> {
+        use postgres::fallible_iterator::FallibleIterator;
+        let statement = self.statement(sql)?;
+        let mut rows = self.client.query_raw(&statement, params(args))?;
+        while let Some(r) = rows.next()? {
+            each(&Row::Postgres(&r))?;
+        }
+        Ok(())
+    }
+
+    pub fn begin(&mut self) -> Result<()> {
+        let sql = match self.depth {
+            0 => "BEGIN".to_owned(),
+            n => format!("SAVEPOINT s{n}"),
+        };
+        self.client.batch_execute(&sql)?;
+        self.depth += 1;
+        Ok(())
+    }
+
+    pub fn commit(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        let sql = match self.depth {
+            0 => "COMMIT".to_owned(),
+            n => format!("RELEASE SAVEPOINT s{n}"),
+        };
+        Ok(self.client.batch_execute(&sql)?)
+    }
+
+    pub fn rollback(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        let sql = match self.depth {
+            0 => "ROLLBACK".to_owned(),
+            n => format!("ROLLBACK TO SAVEPOINT s{n}"),
+        };
+        Ok(self.client.batch_execute(&sql)?)
+    }
+
+    /// A connection left inside a transaction by a failure is not lent again as it is.
+    fn reset(&mut self) -> Result<()> {
+        if self.depth > 0 || self.client.is_closed() {
+            self.depth = 0;
+            self.client.batch_execute("ROLLBACK")?;
+        }
+        Ok(())
+    }
+}
+
+/// The instance's connections: one writer, up to `readers` readers.
+pub struct Pool {
+    config: postgres::Config,
+    writer: Mutex<RefCell<Session>>,
+    readers: Mutex<Vec<RefCell<Session>>>,
+    keep: usize,
+    pub(super) permits: Arc<tokio::sync::Semaphore>,
+}
+
+impl Pool {
+    pub fn open(url: &str, readers: usize) -> Result<Pool, OpenError> {
+        let config = postgres::Config::from_str(url).map_err(StoreError::from)?;
+        let mut writer = Session::connect(&config)?;
+        migrate(&mut writer)?;
+        Ok(Pool {
+            config,
+            writer: Mutex::new(RefCell::new(writer)),
+            readers: Mutex::new(Vec::new()),
+            keep: readers,
+            permits: Arc::new(tokio::sync::Semaphore::new(readers)),
+        })
+    }
+
+    /// A new connection of the pool's database (the snapshots keep one of their own).
+    pub fn session(&self) -> Result<Session> {
+        Session::connect(&self.config)
+    }
+
+    pub fn write<T, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(Conn<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        let writer = self
+            .writer
+            .lock()
+            .map_err(|_| StoreError::Task("database lock poisoned".into()))?;
+        {
+            let mut session = writer.borrow_mut();
+            if session.client.is_closed() {
+                *session = Session::connect(&self.config)?;
+            }
+            session.reset()?;
+            session
+                .client
+                .execute("SELECT pg_advisory_lock($1)", &[&WRITE_LOCK])
+                .map_err(StoreError::from)?;
+        }
+        let out = work(Conn::postgres(&writer));
+        let mut session = writer.borrow_mut();
+        session.reset()?;
+        session
+            .client
+            .execute("SELECT pg_advisory_unlock($1)", &[&WRITE_LOCK])
+            .map_err(StoreError::from)?;
+        out
+    }
+
+    pub fn read<T, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(Conn<'_>) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        let pooled = self.readers.lock().ok().and_then(|mut pool| pool.pop());
+        let session = match pooled {
+            Some(s) if !s.borrow().client.is_closed() => s,
+            _ => RefCell::new(self.session()?),
+        };
+        let out = work(Conn::postgres(&session));
+        if session.borrow_mut().reset().is_ok() {
+            if let Ok(mut pool) = self.readers.lock() {
+                if pool.len() < self.keep {
+                    pool.push(session);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Applies the migrations the database has not seen, each in its own transaction.
+fn migrate(session: &mut Session) -> Result<()> {
+    let client = &mut session.client;
+    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATE_LOCK])?;
+    let result = (|| {
+        client.batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version    BIGINT PRIMARY KEY,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )",
+        )?;
+        let at: i64 = client
+            .query_one(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+                &[],
+            )?
+            .get(0);
+        for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > at) {
+            let mut tx = client.transaction()?;
+            tx.batch_execute(sql)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version) VALUES ($1)",
+                &[version],
+            )?;
+            tx.commit()?;
+        }
+        Ok::<_, postgres::Error>(())
+    })();
+    client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATE_LOCK])?;
+    Ok(result?)
+}
