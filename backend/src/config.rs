@@ -15,6 +15,9 @@ pub struct Config {
     pub bind: SocketAddr,
     /// Folder for the SQLite database and generated secrets.
     pub data_dir: PathBuf,
+    /// The database: unset = SQLite in `data_dir` (the embedded default); `postgres://…` =
+    /// PostgreSQL, for running several instances on one store (issue 16). Never printed.
+    pub database_url: Option<Secret>,
     /// The built web app (webpack output).
     pub web_dir: PathBuf,
     /// Translation files, served at /locales/{lng}/{lng}.json.
@@ -235,6 +238,7 @@ impl Default for Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("data"),
+            database_url: None,
             web_dir: PathBuf::from("web/dist"),
             locales_dir: PathBuf::from("locales"),
             guides_dir: PathBuf::from("web/guides"),

@@ -51,14 +51,16 @@ fn mail_bodies(w: &World) -> Vec<String> {
         .collect()
 }
 
-fn referral_code(w: &World, email: &str) -> String {
-    let conn = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
-    conn.query_row(
-        "SELECT referral_code FROM users WHERE email = ?1",
-        [email],
-        |r| r.get(0),
-    )
-    .unwrap()
+async fn referral_code(w: &World, email: &str) -> String {
+    let email = email.to_owned();
+    w.sql(move |c| {
+        c.query_one(
+            "SELECT referral_code FROM users WHERE email = ?1",
+            lvlx_backend::args![email],
+            |r| r.get(0),
+        )
+    })
+    .await
 }
 
 fn wrong(code: &str) -> String {
@@ -72,7 +74,7 @@ fn wrong(code: &str) -> String {
 #[tokio::test]
 async fn register_through_a_referral_link_then_sign_in() {
     let w = world().await;
-    let code = referral_code(&w, DEMO_USER.0);
+    let code = referral_code(&w, DEMO_USER.0).await;
     let form = json!({"names": "José Ñúñez", "lastnames": "João Conceição", "email": "jose@example.com", "emailC": "jose@example.com",
         "cel": "+34612345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": code, "language": "es", "captcha": w.captcha().await});
     let started = w.call("POST", "/api/v1/register", None, Some(form)).await;
@@ -125,7 +127,7 @@ async fn unknown_or_malformed_referral_codes_create_nothing() {
 async fn the_server_applies_the_core_rules() {
     let w = world().await;
     let form = json!({"names": "Al", "lastnames": "Souza", "email": "ana@example.com", "emailC": "ana@example.com",
-        "cel": "+5511912345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0), "captcha": w.captcha().await});
+        "cel": "+5511912345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0).await, "captcha": w.captcha().await});
     let res = w.call("POST", "/api/v1/register", None, Some(form)).await;
     assert_eq!(
         (res.status, res.body["code"].as_str()),
@@ -136,7 +138,7 @@ async fn the_server_applies_the_core_rules() {
     // Well formed (a plus and 7 to 15 digits) but no country has such a number: the browser's
     // phone field refuses it, and so does the server.
     let form = json!({"names": "Ana Maria", "lastnames": "Souza", "email": "ana@example.com", "emailC": "ana@example.com",
-        "cel": "+999123456789", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0), "captcha": w.captcha().await});
+        "cel": "+999123456789", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": referral_code(&w, DEMO_USER.0).await, "captcha": w.captcha().await});
     let res = w.call("POST", "/api/v1/register", None, Some(form)).await;
     assert_eq!(
         (res.status, res.body["code"].as_str()),
@@ -512,9 +514,8 @@ async fn bad_tokens_get_401_and_users_get_403_on_admin_calls() {
 async fn an_expired_session_gets_401() {
     let w = world().await;
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
-    let conn = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
-    conn.execute("UPDATE sessions SET expires_at = 1", [])
-        .unwrap();
+    w.sql(|c| c.execute("UPDATE sessions SET expires_at = 1", lvlx_backend::args![]))
+        .await;
     assert_eq!(
         w.call("GET", "/api/v1/tokenVerify", Some(&token), None)
             .await

@@ -183,35 +183,26 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
 async fn rows(
     w: &common::World,
 ) -> Vec<(Option<i64>, String, String, String, String, Option<String>)> {
-    w.sql(|c| {
-            let mut stmt = c.prepare(
+    w.sql(move |c| {
+            c.query_all(
                 "SELECT user_id, wallet, tx_hash, amount, usdt_paid, referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL ORDER BY id",
-            )?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
+                lvlx_backend::args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+            )
+        }).await
 }
 
 async fn balance(w: &common::World, email: &'static str) -> String {
     w.sql(move |c| {
-        c.query_row(
-            "SELECT lvlx_balance FROM users WHERE email = ?1",
-            [email],
-            |r| r.get(0),
-        )
-    })
+        c.query_one("SELECT lvlx_balance FROM users WHERE email = ?1", lvlx_backend::args![email], |r| r.get(0))
+    }).await
 }
 
 async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
     let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
     w.sql(move |c| {
-        c.execute(
-            "UPDATE users SET wallet = ?1 WHERE email = ?2",
-            [wallet.as_str(), email],
-        )
-    });
+        c.execute("UPDATE users SET wallet = ?1 WHERE email = ?2", lvlx_backend::args![wallet.as_str(), email])
+    }).await;
 }
 
 async fn catch_up(indexer: &Indexer) -> usize {
@@ -288,11 +279,8 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
     // The same events read again (cursor back at the start): stored once, credited once.
     let sale = d.ico_sale.to_lowercase();
     w.sql(move |c| {
-        c.execute(
-            "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
-            rusqlite::params![d.start_block as i64, sale],
-        )
-    });
+        c.execute("UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2", lvlx_backend::args![d.start_block as i64, sale])
+    }).await;
     assert_eq!(catch_up(&second).await, 0);
     assert_eq!(rows(&w).await.len(), 7);
     assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());

@@ -2,7 +2,7 @@
 //! temp web folder (no port is opened).
 
 use lvlx_backend::api::{self, error};
-use lvlx_backend::{routes, App, Config, Store};
+use lvlx_backend::{routes, App, Config};
 use serde_json::Value;
 use warp::http::StatusCode;
 use warp::Filter;
@@ -12,7 +12,7 @@ struct Fixture {
     app: App,
 }
 
-fn fixture() -> Fixture {
+async fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let web = dir.path().join("web");
     std::fs::create_dir_all(&web).unwrap();
@@ -34,7 +34,7 @@ fn fixture() -> Fixture {
         locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
         ..Config::default()
     };
-    let db = Store::open(&config.data_dir).unwrap();
+    let db = lvlx_backend::store::open_for_test(&config.data_dir).await;
     Fixture {
         app: App::new(config, db).unwrap(),
         _dir: dir,
@@ -54,7 +54,7 @@ fn body_json(res: &warp::http::Response<bytes::Bytes>) -> Value {
 
 #[tokio::test]
 async fn health_answers_with_the_schema_version_and_no_store() {
-    let f = fixture();
+    let f = fixture().await;
     let res = get(&f, "/api/v1/health").await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.headers()["cache-control"], "no-store");
@@ -66,7 +66,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
 
 #[tokio::test]
 async fn public_config_has_only_public_settings() {
-    let f = fixture();
+    let f = fixture().await;
     let body = body_json(&get(&f, "/api/v1/config").await);
     assert_eq!(body["landingUrl"], "/landing");
     assert_eq!(body["product"], "LVLX");
@@ -97,7 +97,7 @@ async fn public_config_has_only_public_settings() {
 
 #[tokio::test]
 async fn unknown_api_paths_are_json_404_never_the_app() {
-    let f = fixture();
+    let f = fixture().await;
     for path in [
         "/api/v1/nope",
         "/api/v2/health",
@@ -113,7 +113,7 @@ async fn unknown_api_paths_are_json_404_never_the_app() {
 
 #[tokio::test]
 async fn wrong_method_is_405_json() {
-    let f = fixture();
+    let f = fixture().await;
     let res = warp::test::request()
         .method("POST")
         .path("/api/v1/health")
@@ -125,7 +125,7 @@ async fn wrong_method_is_405_json() {
 
 #[tokio::test]
 async fn client_routes_get_the_app_and_missing_assets_get_404() {
-    let f = fixture();
+    let f = fixture().await;
     for path in [
         "/",
         "/login",
@@ -178,7 +178,7 @@ async fn ask(
 
 #[tokio::test]
 async fn the_app_is_sent_gzipped_cached_by_hash_and_revalidated_by_etag() {
-    let f = fixture();
+    let f = fixture().await;
     let hashed = ask(&f, "/page.0123abcd.js", &[("accept-encoding", "gzip, br")]).await;
     assert_eq!(hashed.status(), StatusCode::OK);
     assert_eq!(
@@ -209,7 +209,7 @@ async fn the_app_is_sent_gzipped_cached_by_hash_and_revalidated_by_etag() {
 
 #[tokio::test]
 async fn translations_are_served_per_language() {
-    let f = fixture();
+    let f = fixture().await;
     for lng in ["en", "es", "pt"] {
         let res = get(&f, &format!("/locales/{lng}/{lng}.json")).await;
         assert_eq!(res.status(), StatusCode::OK, "{lng}");
@@ -219,7 +219,7 @@ async fn translations_are_served_per_language() {
 
 #[tokio::test]
 async fn every_response_carries_the_security_headers() {
-    let f = fixture();
+    let f = fixture().await;
     for path in ["/api/v1/health", "/login", "/missing.js"] {
         let res = get(&f, path).await;
         let csp = res.headers()["content-security-policy"].to_str().unwrap();

@@ -160,7 +160,7 @@ async fn a_signed_webhook_moves_the_status_once_and_never_backwards() {
         assert_eq!(body["code"], "error-unauthorized");
     }
     assert_eq!(status_of(&w, &token).await["status"], "approved");
-    let events: i64 = w.sql(|c| c.query_row("SELECT COUNT(*) FROM kyc_events", [], |r| r.get(0)));
+    let events: i64 = w.sql(move |c| c.query_one("SELECT COUNT(*) FROM kyc_events", lvlx_backend::args![], |r| r.get(0))).await;
     assert_eq!(
         events, 3,
         "started, approved, the late completed — each once"
@@ -207,20 +207,12 @@ async fn admins_correct_a_status_with_a_reason_into_the_append_only_audit() {
     let w = common::world().await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
     let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
-    let id: i64 = w.sql(|c| {
-        c.query_row(
-            "SELECT id FROM users WHERE email = ?1",
-            [DEMO_USER.0],
-            |r| r.get(0),
-        )
-    });
-    let admin_id: i64 = w.sql(|c| {
-        c.query_row(
-            "SELECT id FROM users WHERE email = ?1",
-            [DEMO_ADMIN.0],
-            |r| r.get(0),
-        )
-    });
+    let id: i64 = w.sql(move |c| {
+        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
+    }).await;
+    let admin_id: i64 = w.sql(move |c| {
+        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_ADMIN.0], |r| r.get(0))
+    }).await;
     let path = format!("/api/v1/users/{id}/kyc");
     let set = |status: &str, reason: &str| json!({"status": status, "reason": reason});
 
@@ -303,12 +295,14 @@ async fn admins_correct_a_status_with_a_reason_into_the_append_only_audit() {
     );
 
     // The audit cannot be rewritten.
-    let tampered = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3"))
-        .unwrap()
-        .execute(
-            "UPDATE admin_audit SET after = '{}' WHERE subject = 'kyc'",
-            [],
-        );
+    let tampered = w
+        .sql(|c| {
+            Ok(c.execute(
+                "UPDATE admin_audit SET after = '{}' WHERE subject = 'kyc'",
+                lvlx_backend::args![],
+            ))
+        })
+        .await;
     assert!(tampered.is_err(), "admin_audit is append-only");
 
     // The admin users stream carries id and status; the core filters on it.

@@ -417,25 +417,17 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let wallet = |m: usize| lvlx_core::siwe::checksummed(&accounts[m + 1]).unwrap();
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     assert_eq!(w.link_dev_wallet(&token, 1).await, StatusCode::OK);
-    let demo: i64 = w.sql(|c| {
-        c.query_row(
-            "SELECT id FROM users WHERE email = ?1",
-            [DEMO_USER.0],
-            |r| r.get(0),
-        )
-    });
+    let demo: i64 = w.sql(move |c| {
+        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
+    }).await;
     let mut ids = vec![demo];
     for m in 1..members {
         let sponsor = ids[s.parents[m].expect("only the root has no sponsor")];
         let linked = (m != s.late_linker).then(|| wallet(m));
-        let id: i64 = w.sql(|c| {
-            c.execute(
-                "INSERT INTO users (email, names, lastnames, password_hash, referral_code, referrer_id, wallet, created_at)
-                 VALUES (?1, ?2, 'Network', 'x', ?3, ?4, ?5, ?6)",
-                rusqlite::params![format!("m{m}@network.test"), format!("Member {m}"), format!("{m:032x}"), sponsor, linked, 1_700_000_000_000i64 + m as i64],
-            )?;
-            Ok(c.last_insert_rowid())
-        });
+        let id: i64 = w.sql(move |c| {
+            c.query_one("INSERT INTO users (email, names, lastnames, password_hash, referral_code, referrer_id, wallet, created_at)
+                 VALUES (?1, ?2, 'Network', 'x', ?3, ?4, ?5, ?6) RETURNING id", lvlx_backend::args![format!("m{m}@network.test"), format!("Member {m}"), format!("{m:032x}"), sponsor, linked, 1_700_000_000_000i64 + m as i64], |r| r.get(0))
+        }).await;
         ids.push(id);
     }
     // The scenario on chain, in its order.
@@ -456,12 +448,10 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     // The late member links their wallet: their earlier purchases settle now.
     let late = ids[s.late_linker];
     let late_wallet = wallet(s.late_linker);
-    w.sql(|c| {
-        c.execute(
-            "UPDATE users SET wallet = ?1 WHERE id = ?2",
-            rusqlite::params![late_wallet, late],
-        )
-    });
+    let linked = late_wallet.clone();
+    w.sql(move |c| {
+        c.execute("UPDATE users SET wallet = ?1 WHERE id = ?2", lvlx_backend::args![linked, late])
+    }).await;
     let levels = w.app.config.commission_levels_bps.clone();
     w.app
         .store
@@ -474,33 +464,32 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         .await
         .unwrap();
 
-    let figures = |w: &common::World| -> Vec<(String, String, String, Vec<u32>)> {
-        ids.iter()
-            .map(|&id| {
-                w.sql(|c| {
-                    let (rewards, volume): (String, String) = c.query_row(
-                        "SELECT add_rewards, network_usdt FROM users WHERE id = ?1",
-                        [id],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
+    let figures = async |w: &common::World| -> Vec<(String, String, String, Vec<u32>)> {
+        let mut out = Vec::new();
+        for &id in &ids {
+            out.push(
+                w.sql(move |c| {
+                    let (rewards, volume): (String, String) = c.query_one("SELECT add_rewards, network_usdt FROM users WHERE id = ?1", lvlx_backend::args![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    let commissions: Vec<String> = c.query_all(
+                        "SELECT amount FROM commissions WHERE user_id = ?1",
+                        lvlx_backend::args![id],
+                        |r| r.get(0),
                     )?;
-                    let commissions: Vec<String> = c
-                        .prepare("SELECT amount FROM commissions WHERE user_id = ?1")?
-                        .query_map([id], |r| r.get(0))?
-                        .collect::<Result<_, _>>()?;
                     let sum: u128 = commissions.iter().map(|a| a.parse::<u128>().unwrap()).sum();
-                    let mut ranks: Vec<u32> = c
-                        .prepare(
-                            "SELECT rank_id FROM rank_bonuses WHERE user_id = ?1 ORDER BY rank_id",
-                        )?
-                        .query_map([id], |r| r.get(0))?
-                        .collect::<Result<_, _>>()?;
+                    let mut ranks: Vec<u32> = c.query_all(
+                        "SELECT rank_id FROM rank_bonuses WHERE user_id = ?1 ORDER BY rank_id",
+                        lvlx_backend::args![id],
+                        |r| r.get(0),
+                    )?;
                     ranks.sort();
                     Ok((sum.to_string(), volume, rewards, ranks))
                 })
-            })
-            .collect()
+                .await,
+            );
+        }
+        out
     };
-    let got = figures(&w);
+    let got = figures(&w).await;
     for (m, (commissions, volume, rewards, ranks)) in got.iter().enumerate() {
         assert_eq!(commissions, &s.commissions[m], "member {m}: commissions");
         assert_eq!(volume, &s.volume[m], "member {m}: network volume");
@@ -512,9 +501,9 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         "the root reaches several ranks at once"
     );
     // Indexing everything again records nothing twice.
-    w.sql(|c| c.execute("DELETE FROM chain_cursor", []));
+    w.sql(move |c| c.execute("DELETE FROM chain_cursor", lvlx_backend::args![])).await;
     catch_up(&indexer).await;
-    assert_eq!(figures(&w), got, "a second pass changes nothing");
+    assert_eq!(figures(&w).await, got, "a second pass changes nothing");
 
     // The dashboard's card: the same figures without the downline.
     let glance = w
@@ -644,29 +633,18 @@ async fn rank_edits_are_checked_audited_and_never_retroactive() {
         StatusCode::FORBIDDEN
     );
     // A bonus already credited stays as it was.
-    let demo: i64 = w.sql(|c| {
-        c.query_row(
-            "SELECT id FROM users WHERE email = ?1",
-            [DEMO_USER.0],
-            |r| r.get(0),
-        )
-    });
-    w.sql(|c| {
-        c.execute(
-            "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, 3, 'Gold', '3500000000000000000000', '25000000000', 1)",
-            [demo],
-        )
-    });
+    let demo: i64 = w.sql(move |c| {
+        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
+    }).await;
+    w.sql(move |c| {
+        c.execute("INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, 3, 'Gold', '3500000000000000000000', '25000000000', 1)", lvlx_backend::args![demo])
+    }).await;
     let r = put(&admin, 3, gold).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.body["ranks"][2]["bonus"], "4000000000000000000000");
-    let kept: String = w.sql(|c| {
-        c.query_row(
-            "SELECT amount FROM rank_bonuses WHERE user_id = ?1 AND rank_id = 3",
-            [demo],
-            |r| r.get(0),
-        )
-    });
+    let kept: String = w.sql(move |c| {
+        c.query_one("SELECT amount FROM rank_bonuses WHERE user_id = ?1 AND rank_id = 3", lvlx_backend::args![demo], |r| r.get(0))
+    }).await;
     assert_eq!(kept, "3500000000000000000000");
     // The core refuses a threshold another rank has, an empty name, a malformed amount.
     let same = put(
@@ -710,9 +688,9 @@ async fn rank_edits_are_checked_audited_and_never_retroactive() {
     assert_eq!(audit[1]["admin"], "admin@lvlx.local");
     assert_eq!(audit[1]["before"]["bonus"], "3500000000000000000000");
     assert_eq!(audit[1]["after"]["bonus"], "4000000000000000000000");
-    let tampered = rusqlite::Connection::open(w.dir.path().join("data/lvlx.sqlite3"))
-        .unwrap()
-        .execute("UPDATE admin_audit SET after = '{}'", []);
+    let tampered = w
+        .sql(|c| Ok(c.execute("UPDATE admin_audit SET after = '{}'", lvlx_backend::args![])))
+        .await;
     assert!(tampered.is_err(), "the audit is append-only");
 }
 
@@ -722,16 +700,13 @@ async fn the_sponsor_tree_cannot_loop() {
     // code and the sponsor is never changed), so no cycle can form; a database edited by hand
     // into one is refused, not walked forever.
     let w = common::world().await;
-    let (a, b): (i64, i64) = w.sql(|c| {
+    let (a, b): (i64, i64) = w.sql(move |c| {
         for (email, code) in [("a@loop.test", "a".repeat(32)), ("b@loop.test", "b".repeat(32))] {
-            c.execute(
-                "INSERT INTO users (email, names, lastnames, password_hash, referral_code, created_at) VALUES (?1, 'L', 'Oop', 'x', ?2, 1)",
-                rusqlite::params![email, code],
-            )?;
+            c.execute("INSERT INTO users (email, names, lastnames, password_hash, referral_code, created_at) VALUES (?1, 'L', 'Oop', 'x', ?2, 1)", lvlx_backend::args![email, code])?;
         }
-        let id = |e: &str| c.query_row("SELECT id FROM users WHERE email = ?1", [e], |r| r.get::<_, i64>(0));
+        let id = |e: &str| c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![e], |r| r.get::<i64>(0));
         Ok((id("a@loop.test")?, id("b@loop.test")?))
-    });
+    }).await;
     let up = |user| {
         let store = w.app.store.clone();
         async move {
@@ -743,8 +718,8 @@ async fn the_sponsor_tree_cannot_loop() {
         }
     };
     assert_eq!(up(a).await.unwrap(), vec![]);
-    w.sql(|c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", [b, a]));
+    w.sql(move |c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", lvlx_backend::args![b, a])).await;
     assert_eq!(up(a).await.unwrap(), vec![lvlx_backend::user::UserId(b)]);
-    w.sql(|c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", [a, b]));
+    w.sql(move |c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", lvlx_backend::args![a, b])).await;
     assert!(up(a).await.is_err(), "a loop is reported as corrupt");
 }

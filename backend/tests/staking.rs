@@ -704,16 +704,15 @@ mod index {
     }
 
     /// (pool, position, user id, withdrawn, closed) of every indexed position.
-    fn positions(w: &common::World) -> Vec<(String, i64, Option<i64>, String, bool)> {
-        w.sql(|c| {
-            let mut stmt = c.prepare(
+    async fn positions(w: &common::World) -> Vec<(String, i64, Option<i64>, String, bool)> {
+        w.sql(move |c| {
+            c.query_all(
                 "SELECT pool, position, user_id, withdrawn, closed_at IS NOT NULL FROM stake_positions ORDER BY pool, position",
-            )?;
-            let rows = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>();
-            rows
+                lvlx_backend::args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
         })
+        .await
     }
 
     #[tokio::test(flavor = "multi_thread")]
@@ -785,13 +784,9 @@ mod index {
             other => panic!("{other:?}"),
         };
         assert!(withdrawn > 0 && withdrawn < reward);
-        let user: i64 = w.sql(|c| {
-            c.query_row(
-                "SELECT id FROM users WHERE email = ?1",
-                [DEMO_USER.0],
-                |r| r.get(0),
-            )
-        });
+        let user: i64 = w.sql(move |c| {
+            c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
+        }).await;
         let expected = vec![
             ("lvlx".to_string(), 1, Some(user), "0".to_string(), false),
             (
@@ -804,12 +799,12 @@ mod index {
             ("nft".to_string(), 2, None, "0".to_string(), false),
         ];
         assert_eq!(
-            positions(&w),
+            positions(&w).await,
             expected,
             "every position once, the withdrawals summed once"
         );
         let purchases: i64 =
-            w.sql(|c| c.query_row("SELECT COUNT(*) FROM nft_purchases", [], |r| r.get(0)));
+            w.sql(move |c| c.query_one("SELECT COUNT(*) FROM nft_purchases", lvlx_backend::args![], |r| r.get(0))).await;
         assert_eq!(purchases, 2);
         let mut stake_pushes = Vec::new();
         while let Ok(push) = pushes.try_recv() {
@@ -824,13 +819,10 @@ mod index {
         let sale = c.d.ico_sale.to_lowercase();
         let start = c.d.start_block as i64;
         w.sql(move |c| {
-            c.execute(
-                "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
-                rusqlite::params![start, sale],
-            )
-        });
+            c.execute("UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2", lvlx_backend::args![start, sale])
+        }).await;
         assert_eq!(catch_up(&second).await, 0);
-        assert_eq!(positions(&w), expected);
+        assert_eq!(positions(&w).await, expected);
         assert!(pushes.try_recv().is_err());
 
         // The member's page: positions with the core's figures at the chain's time.
@@ -888,21 +880,14 @@ mod index {
         );
 
         // The stranger's wallet, linked later by another account, brings its position along.
-        w.sql(|c| {
-            c.execute(
-                "UPDATE users SET wallet = NULL WHERE email = ?1",
-                [DEMO_USER.0],
-            )
-        });
+        w.sql(move |c| {
+            c.execute("UPDATE users SET wallet = NULL WHERE email = ?1", lvlx_backend::args![DEMO_USER.0])
+        }).await;
         let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
         assert_eq!(w.link_dev_wallet(&token, 3).await, 200);
-        let attached: Option<i64> = w.sql(|c| {
-            c.query_row(
-                "SELECT user_id FROM stake_positions WHERE pool = 'nft' AND position = 2",
-                [],
-                |r| r.get(0),
-            )
-        });
+        let attached: Option<i64> = w.sql(move |c| {
+            c.query_one("SELECT user_id FROM stake_positions WHERE pool = 'nft' AND position = 2", lvlx_backend::args![], |r| r.get(0))
+        }).await;
         assert_eq!(attached, Some(user));
     }
 }

@@ -413,7 +413,10 @@ where
         .map_err(|e| e.to_string())
         .and_then(|rt| {
             rt.block_on(async {
-                let store = Store::open(&config.data_dir).map_err(|e| e.to_string())?;
+                let url = config.database_url.as_ref().map(|u| u.expose());
+                let store = Store::open_configured(&config.data_dir, url)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 work(store).await.map_err(|e| e.to_string())
             })
         });
@@ -435,7 +438,8 @@ fn serve(config: Config) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let store = match Store::open(&config.data_dir) {
+        let url = config.database_url.as_ref().map(|u| u.expose().to_owned());
+        let store = match Store::open_configured(&config.data_dir, url.as_deref()).await {
             Ok(store) => store,
             Err(e) => {
                 tracing::error!(error = %e, "cannot open the database");

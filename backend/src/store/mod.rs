@@ -73,7 +73,7 @@ pub enum StoreError {
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("database: {0}")]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[from] tokio_postgres::Error),
     /// A statement that must answer one row answered none.
     #[error("database: no row")]
     NoRow,
@@ -92,7 +92,7 @@ impl StoreError {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code == rusqlite::ErrorCode::DiskFull
             }
-            StoreError::Postgres(e) => e.code() == Some(&postgres::error::SqlState::DISK_FULL),
+            StoreError::Postgres(e) => e.code() == Some(&tokio_postgres::error::SqlState::DISK_FULL),
             _ => false,
         }
     }
@@ -104,7 +104,7 @@ impl StoreError {
                 e.code == rusqlite::ErrorCode::ConstraintViolation
             }
             StoreError::Postgres(e) => {
-                e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
             }
             _ => false,
         }
@@ -305,12 +305,12 @@ pub enum OpenError {
 
 impl Store {
     /// The store `database_url` names (`postgres://…`), or SQLite in `data_dir` when unset.
-    pub fn open_configured(
+    pub async fn open_configured(
         data_dir: &Path,
         database_url: Option<&str>,
     ) -> Result<Store, OpenError> {
         match database_url {
-            Some(url) => Store::open_postgres(url),
+            Some(url) => Store::open_postgres(url).await,
             None => Store::open(data_dir),
         }
     }
@@ -339,13 +339,19 @@ impl Store {
     }
 
     /// Connects to the PostgreSQL database at `url` and brings its schema up to date.
-    pub fn open_postgres(url: &str) -> Result<Store, OpenError> {
-        let pool = pg::Pool::open(url, READERS)?;
-        let snapshots = snapshots::Snapshots::postgres(pool.session()?);
-        Ok(Store {
-            snapshots,
-            backend: Backend::Postgres(Arc::new(pool)),
+    pub async fn open_postgres(url: &str) -> Result<Store, OpenError> {
+        let url = url.to_owned();
+        let handle = tokio::runtime::Handle::current();
+        tokio::task::spawn_blocking(move || {
+            let pool = pg::Pool::open(&url, READERS, handle)?;
+            let snapshots = snapshots::Snapshots::postgres(pool.session()?);
+            Ok(Store {
+                snapshots,
+                backend: Backend::Postgres(Arc::new(pool)),
+            })
         })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -415,6 +421,33 @@ impl Store {
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+}
+
+/// The store a test runs on: SQLite in `data_dir`, or, when `LVLX_TEST_POSTGRES` names a
+/// server (`postgres://…/postgres`, as `scripts/pg.sh` prints), a new empty database of its own
+/// there. The test command runs the storage and HTTP suites both ways (issue 16).
+#[doc(hidden)]
+pub async fn open_for_test(data_dir: &Path) -> Store {
+    match std::env::var("LVLX_TEST_POSTGRES") {
+        Ok(server) if !server.is_empty() => {
+            let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+                .await
+                .expect("LVLX_TEST_POSTGRES answers");
+            let connection = tokio::spawn(connection);
+            let name = format!("t{}_{:016x}", std::process::id(), rand::random::<u64>());
+            client
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .await
+                .expect("a test database");
+            drop(client);
+            let _ = connection.await;
+            let (base, _) = server.rsplit_once('/').expect("a URL with a database");
+            Store::open_postgres(&format!("{base}/{name}"))
+                .await
+                .expect("the test database opens")
+        }
+        _ => Store::open(data_dir).expect("the test database opens"),
     }
 }
 

@@ -2,9 +2,9 @@
 //! once each, the schema's migrations applied at start under an advisory lock (two instances
 //! starting at once apply each once).
 //!
-//! The client is `postgres` (tokio-postgres driven by a small runtime of its own per
-//! connection): store functions are synchronous and run on tokio's blocking pool, as they do
-//! on SQLite, so the same function serves both backends.
+//! The client is tokio-postgres; its connections run as tasks on the server's runtime. Store
+//! functions are synchronous and run on tokio's blocking pool (as on SQLite), where they wait
+//! for the client's answers with `Handle::block_on`, so one function serves both backends.
 //!
 //! Writes: one writing connection per instance, and every write of every instance holds
 //! [`WRITE_LOCK`] while it runs, so writes keep SQLite's one-at-a-time order (the domain reads a
@@ -16,41 +16,50 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-use postgres::{Client, NoTls, Statement};
+use futures_util::StreamExt;
+use tokio::runtime::Handle;
+use tokio_postgres::{Client, NoTls, Statement};
 
 use super::sql::{postgres_text, Arg, Row};
 use super::{Conn, OpenError, Result, StoreError};
 
 /// The schema, in the versions SQLite's migrations number (the first brings an empty database
 /// to SQLite's version 10 at once). Never edit one that has landed: add the next.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    10,
-    include_str!("../../migrations/postgres/0010_schema.sql"),
-)];
+const MIGRATIONS: &[(i64, &str)] = &[(10, include_str!("../../migrations/postgres/0010_schema.sql"))];
 
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
 pub const WRITE_LOCK: i64 = 0x4C56_4C58_7772_6974;
 /// The advisory lock migrations hold at start.
 const MIGRATE_LOCK: i64 = 0x4C56_4C58_6D69_6772;
 
-/// One client connection and the statements it has prepared.
+/// One client connection and the statements it has prepared. Its methods block: call them on
+/// the blocking pool (or any thread outside the runtime), never on the runtime's own threads.
 pub struct Session {
     client: Client,
+    handle: Handle,
     statements: HashMap<String, Statement>,
     /// Open transactions: the outermost is BEGIN, the ones inside it savepoints.
     depth: u32,
 }
 
-fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn postgres::types::ToSql + Sync)> {
+fn params<'a>(args: &'a [Arg<'a>]) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
     args.iter()
-        .map(|a| a as &(dyn postgres::types::ToSql + Sync))
+        .map(|a| a as &(dyn tokio_postgres::types::ToSql + Sync))
         .collect()
 }
 
 impl Session {
-    pub fn connect(config: &postgres::Config) -> Result<Session> {
+    /// Connects (from a blocking thread of `handle`'s runtime); the connection's task runs there.
+    pub fn connect(config: &tokio_postgres::Config, handle: &Handle) -> Result<Session> {
+        let (client, connection) = handle.block_on(config.connect(NoTls))?;
+        handle.spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::warn!(error = %e, "database connection ended");
+            }
+        });
         Ok(Session {
-            client: config.connect(NoTls)?,
+            client,
+            handle: handle.clone(),
             statements: HashMap::new(),
             depth: 0,
         })
@@ -60,27 +69,32 @@ impl Session {
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
-        let statement = self.client.prepare(&postgres_text(sql))?;
+        let statement = self.handle.block_on(self.client.prepare(&postgres_text(sql)))?;
         self.statements.insert(sql.to_owned(), statement.clone());
         Ok(statement)
     }
 
     pub fn execute(&mut self, sql: &str, args: &[Arg]) -> Result<usize> {
         let statement = self.statement(sql)?;
-        let n = self.client.execute(&statement, &params(args))?;
+        let n = self
+            .handle
+            .block_on(self.client.execute(&statement, &params(args)))?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     pub fn batch(&mut self, sql: &str) -> Result<()> {
-        Ok(self.client.batch_execute(sql)?)
+        Ok(self.handle.block_on(self.client.batch_execute(sql))?)
     }
 
-    pub fn query_opt(&mut self, sql: &str, args: &[Arg]) -> Result<Option<postgres::Row>> {
+    pub fn query_opt(&mut self, sql: &str, args: &[Arg]) -> Result<Option<tokio_postgres::Row>> {
         let statement = self.statement(sql)?;
         // The first row only, as SQLite's stepping does (no error for a second row).
-        let mut rows = self.client.query_raw(&statement, params(args))?;
-        use postgres::fallible_iterator::FallibleIterator;
-        Ok(rows.next()?)
+        let client = &self.client;
+        Ok(self.handle.block_on(async {
+            let rows = client.query_raw(&statement, params(args)).await?;
+            let mut rows = std::pin::pin!(rows);
+            rows.next().await.transpose()
+        })?)
     }
 
     /// Rows as they arrive from the server, not all held at once (10^6-row admin reads).
@@ -90,11 +104,13 @@ impl Session {
         args: &[Arg],
         mut each: impl FnMut(&Row) -> Result<()>,
     ) -> Result<()> {
-        use postgres::fallible_iterator::FallibleIterator;
         let statement = self.statement(sql)?;
-        let mut rows = self.client.query_raw(&statement, params(args))?;
-        while let Some(r) = rows.next()? {
-            each(&Row::Postgres(&r))?;
+        let rows = self
+            .handle
+            .block_on(self.client.query_raw(&statement, params(args)))?;
+        let mut rows = std::pin::pin!(rows);
+        while let Some(r) = self.handle.block_on(rows.next()) {
+            each(&Row::Postgres(&r?))?;
         }
         Ok(())
     }
@@ -104,7 +120,7 @@ impl Session {
             0 => "BEGIN".to_owned(),
             n => format!("SAVEPOINT s{n}"),
         };
-        self.client.batch_execute(&sql)?;
+        self.batch(&sql)?;
         self.depth += 1;
         Ok(())
     }
@@ -115,7 +131,7 @@ impl Session {
             0 => "COMMIT".to_owned(),
             n => format!("RELEASE SAVEPOINT s{n}"),
         };
-        Ok(self.client.batch_execute(&sql)?)
+        self.batch(&sql)
     }
 
     pub fn rollback(&mut self) -> Result<()> {
@@ -124,22 +140,27 @@ impl Session {
             0 => "ROLLBACK".to_owned(),
             n => format!("ROLLBACK TO SAVEPOINT s{n}"),
         };
-        Ok(self.client.batch_execute(&sql)?)
+        self.batch(&sql)
     }
 
     /// A connection left inside a transaction by a failure is not lent again as it is.
     fn reset(&mut self) -> Result<()> {
-        if self.depth > 0 || self.client.is_closed() {
+        if self.depth > 0 {
             self.depth = 0;
-            self.client.batch_execute("ROLLBACK")?;
+            self.batch("ROLLBACK")?;
         }
         Ok(())
+    }
+
+    fn is_closed(&self) -> bool {
+        self.client.is_closed()
     }
 }
 
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
-    config: postgres::Config,
+    config: tokio_postgres::Config,
+    handle: Handle,
     writer: Mutex<RefCell<Session>>,
     readers: Mutex<Vec<RefCell<Session>>>,
     keep: usize,
@@ -147,12 +168,14 @@ pub struct Pool {
 }
 
 impl Pool {
-    pub fn open(url: &str, readers: usize) -> Result<Pool, OpenError> {
-        let config = postgres::Config::from_str(url).map_err(StoreError::from)?;
-        let mut writer = Session::connect(&config)?;
+    /// Connects and migrates; call from a blocking thread of the runtime that will run it.
+    pub fn open(url: &str, readers: usize, handle: Handle) -> Result<Pool, OpenError> {
+        let config = tokio_postgres::Config::from_str(url).map_err(StoreError::from)?;
+        let mut writer = Session::connect(&config, &handle)?;
         migrate(&mut writer)?;
         Ok(Pool {
             config,
+            handle,
             writer: Mutex::new(RefCell::new(writer)),
             readers: Mutex::new(Vec::new()),
             keep: readers,
@@ -162,7 +185,7 @@ impl Pool {
 
     /// A new connection of the pool's database (the snapshots keep one of their own).
     pub fn session(&self) -> Result<Session> {
-        Session::connect(&self.config)
+        Session::connect(&self.config, &self.handle)
     }
 
     pub fn write<T, E: From<StoreError>>(
@@ -175,22 +198,16 @@ impl Pool {
             .map_err(|_| StoreError::Task("database lock poisoned".into()))?;
         {
             let mut session = writer.borrow_mut();
-            if session.client.is_closed() {
-                *session = Session::connect(&self.config)?;
+            if session.is_closed() {
+                *session = self.session()?;
             }
             session.reset()?;
-            session
-                .client
-                .execute("SELECT pg_advisory_lock($1)", &[&WRITE_LOCK])
-                .map_err(StoreError::from)?;
+            session.execute("SELECT pg_advisory_lock(?1)", crate::args![WRITE_LOCK])?;
         }
         let out = work(Conn::postgres(&writer));
         let mut session = writer.borrow_mut();
         session.reset()?;
-        session
-            .client
-            .execute("SELECT pg_advisory_unlock($1)", &[&WRITE_LOCK])
-            .map_err(StoreError::from)?;
+        session.execute("SELECT pg_advisory_unlock(?1)", crate::args![WRITE_LOCK])?;
         out
     }
 
@@ -200,7 +217,7 @@ impl Pool {
     ) -> std::result::Result<T, E> {
         let pooled = self.readers.lock().ok().and_then(|mut pool| pool.pop());
         let session = match pooled {
-            Some(s) if !s.borrow().client.is_closed() => s,
+            Some(s) if !s.borrow().is_closed() => s,
             _ => RefCell::new(self.session()?),
         };
         let out = work(Conn::postgres(&session));
@@ -215,34 +232,44 @@ impl Pool {
     }
 }
 
-/// Applies the migrations the database has not seen, each in its own transaction.
+/// Applies the migrations the database has not seen, each in its own transaction, holding
+/// [`MIGRATE_LOCK`] (another instance starting meanwhile waits, then finds them applied).
 fn migrate(session: &mut Session) -> Result<()> {
-    let client = &mut session.client;
-    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATE_LOCK])?;
-    let result = (|| {
-        client.batch_execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (
-                version    BIGINT PRIMARY KEY,
-                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-            )",
-        )?;
-        let at: i64 = client
-            .query_one(
-                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-                &[],
-            )?
-            .get(0);
-        for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > at) {
-            let mut tx = client.transaction()?;
-            tx.batch_execute(sql)?;
-            tx.execute(
-                "INSERT INTO schema_migrations (version) VALUES ($1)",
-                &[version],
-            )?;
-            tx.commit()?;
+    session.execute("SELECT pg_advisory_lock(?1)", crate::args![MIGRATE_LOCK])?;
+    let result = apply(session);
+    let unlocked = session.execute("SELECT pg_advisory_unlock(?1)", crate::args![MIGRATE_LOCK]);
+    result.and(unlocked.map(|_| ()))
+}
+
+fn apply(session: &mut Session) -> Result<()> {
+    session.batch(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    BIGINT PRIMARY KEY,
+            applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )",
+    )?;
+    let at: i64 = match session.query_opt(
+        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+        crate::args![],
+    )? {
+        Some(row) => Row::Postgres(&row).get(0)?,
+        None => 0,
+    };
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > at) {
+        session.begin()?;
+        let applied = session.batch(sql).and_then(|()| {
+            session.execute(
+                "INSERT INTO schema_migrations (version) VALUES (?1)",
+                crate::args![*version],
+            )
+        });
+        match applied {
+            Ok(_) => session.commit()?,
+            Err(e) => {
+                session.rollback()?;
+                return Err(e);
+            }
         }
-        Ok::<_, postgres::Error>(())
-    })();
-    client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATE_LOCK])?;
-    Ok(result?)
+    }
+    Ok(())
 }

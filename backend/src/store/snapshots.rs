@@ -122,7 +122,19 @@ impl Snapshots {
                 return Ok(kept.answer.clone());
             }
         }
-        let tables_version = self.tables_version(tables)?;
+        let tables_version = if data_version.is_some() {
+            self.tables_version(tables)?
+        } else {
+            // PostgreSQL: the client waits for its answer, off the runtime's threads.
+            let this = self.clone();
+            let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+            tokio::task::spawn_blocking(move || {
+                let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
+                this.tables_version(&tables)
+            })
+            .await
+            .map_err(|e| StoreError::Task(e.to_string()))??
+        };
         if let Some(kept) = kept {
             if kept.tables_version == tables_version {
                 // Other tables moved: still current, and checked at no cost until the next commit.

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::error::Error as StdError;
 
 use lvlx_core::amount::Units;
-use postgres::types::{FromSql, IsNull, ToSql, Type};
+use tokio_postgres::types::{FromSql, IsNull, ToSql, Type};
 
 use super::{Result, StoreError};
 
@@ -161,7 +161,7 @@ impl ToSql for Arg<'_> {
         true
     }
 
-    postgres::types::to_sql_checked!();
+    tokio_postgres::types::to_sql_checked!();
 }
 
 /// One cell of a row, borrowed from it.
@@ -266,7 +266,7 @@ impl<T: Column> Column for Option<T> {
 /// A row of an answer, from either backend.
 pub enum Row<'a> {
     Sqlite(&'a rusqlite::Row<'a>),
-    Postgres(&'a postgres::Row),
+    Postgres(&'a tokio_postgres::Row),
 }
 
 impl Row<'_> {
@@ -290,6 +290,18 @@ impl Row<'_> {
             }),
             Row::Postgres(r) => Ok(r.try_get::<_, Cell<'_>>(i)?),
         }
+    }
+
+    /// How many cells the row has.
+    pub fn len(&self) -> usize {
+        match self {
+            Row::Sqlite(r) => r.as_ref().column_count(),
+            Row::Postgres(r) => r.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Cell `i` as a `T`.

@@ -7,7 +7,8 @@ pub mod anvil;
 use std::net::SocketAddr;
 
 use lvlx_backend::cli::accounts;
-use lvlx_backend::{routes, App, Config, Store};
+use lvlx_backend::store::{Conn, StoreError};
+use lvlx_backend::{routes, App, Config};
 use serde_json::{json, Value};
 use warp::http::StatusCode;
 
@@ -27,7 +28,7 @@ pub async fn world_with(edit: impl FnOnce(&mut Config)) -> World {
         ..Config::default()
     };
     edit(&mut config);
-    let store = Store::open(&config.data_dir).unwrap();
+    let store = lvlx_backend::store::open_for_test(&config.data_dir).await;
     accounts::demo(&store).await.unwrap();
     World {
         app: App::new(config, store).unwrap(),
@@ -47,13 +48,13 @@ pub struct Reply {
 }
 
 impl World {
-    /// The database file itself, opened beside the server's own connections: tests look at
-    /// (and tamper with) what was stored without going through the store.
-    pub fn sql<T>(&self, work: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>) -> T {
-        let conn = rusqlite::Connection::open(self.dir.path().join("data/lvlx.sqlite3")).unwrap();
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .unwrap();
-        work(&conn).unwrap()
+    /// SQL run on the server's own database (SQLite or PostgreSQL, whichever the test runs
+    /// on): tests look at (and tamper with) what was stored without going through the store.
+    pub async fn sql<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(Conn) -> Result<T, StoreError> + Send + 'static,
+    ) -> T {
+        self.app.store.write(work).await.unwrap()
     }
 
     pub async fn call(
