@@ -283,13 +283,14 @@ impl Config {
             .merge(Toml::file(file))
             // Not configuration: LVLX_CONFIG names the file; LVLX_ADMIN_PASSWORD feeds `lvlx admin
             // create`, LVLX_SECRET_VALUE and _PASSPHRASE `lvlx secret set`; LVLX_ANVIL_PORT is
-            // the run command's development chain port.
+            // the run command's development chain port; LVLX_TEST_POSTGRES the test suites' server.
             .merge(Env::prefixed("LVLX_").ignore(&[
                 "CONFIG",
                 "ADMIN_PASSWORD",
                 "SECRET_VALUE",
                 "SECRET_PASSPHRASE",
                 "ANVIL_PORT",
+                "TEST_POSTGRES",
             ]))
     }
 }
@@ -332,6 +333,7 @@ mod tests {
         figment::Jail::expect_with(|jail| {
             for name in [
                 "ANVIL_PORT",
+                "TEST_POSTGRES",
                 "ADMIN_PASSWORD",
                 "SECRET_VALUE",
                 "SECRET_PASSPHRASE",

@@ -77,6 +77,19 @@ pub enum StartError {
 
 impl App {
     pub fn new(config: Config, store: Store) -> Result<App, StartError> {
+        // The data folder holds the outbox and uploads on either backend (SQLite's file too).
+        std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+            StartError::Config(format!("data_dir {}: {e}", config.data_dir.display()))
+        })?;
+        if config.database_url.is_some()
+            && (config.jwt_secret.is_none() || config.claim_signing_key.is_none())
+        {
+            // Instances on one database must sign alike: a key generated into one machine's
+            // data folder would void every other instance's sessions and vouchers.
+            return Err(StartError::Config(
+                "database_url is set: configure jwt_secret and claim_signing_key, the same on every instance".into(),
+            ));
+        }
         let secret = crypto::jwt_key(
             config.jwt_secret.as_ref().map(|s| s.expose()),
             &config.data_dir,

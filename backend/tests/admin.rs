@@ -186,8 +186,12 @@ async fn staking_statistics_match_the_entries_the_core_reads() {
     // differ. Positions still running are made to start a millisecond before their release: they
     // have earned nothing until it, and everything after, so every read below sees one state.
     w.sql(move |c| {
-        c.execute("UPDATE stake_positions SET start_date = release_date - 1 WHERE release_date > ?1", lvlx_backend::args![lvlx_backend::now_ms()])
-    }).await;
+        c.execute(
+            "UPDATE stake_positions SET start_date = release_date - 1 WHERE release_date > ?1",
+            lvlx_backend::args![lvlx_backend::now_ms()],
+        )
+    })
+    .await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
     for (path, kind, list) in [
         ("statistics-nftstaking", Kind::Nft, "stakingNFTs"),
@@ -329,16 +333,18 @@ async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
     assert!(text != dump(&other).await, "another seed, other rows");
     // Accents in names, three languages, members without wallets, huge amounts.
     assert!(text.contains('ã') || text.contains('ç') || text.contains('ñ') || text.contains('é'));
-    let facts = a.sql(move |c| {
-        let q = |sql: &str| c.query_one(sql, lvlx_backend::args![], |r| r.get::<i64>(0));
-        Ok((
-            q("SELECT COUNT(DISTINCT language) FROM users WHERE role = '1'")?,
-            q("SELECT COUNT(*) FROM users WHERE wallet IS NULL AND role = '1'")?,
-            q("SELECT COUNT(*) FROM ico_transactions WHERE length(amount) >= 28")?,
-            q("SELECT COUNT(*) FROM users WHERE referrer_id IS NOT NULL")?,
-            q("SELECT (MAX(created_at) - MIN(created_at)) / 86400000 FROM ico_transactions")?,
-        ))
-    }).await;
+    let facts = a
+        .sql(move |c| {
+            let q = |sql: &str| c.query_one(sql, lvlx_backend::args![], |r| r.get::<i64>(0));
+            Ok((
+                q("SELECT COUNT(DISTINCT language) FROM users WHERE role = '1'")?,
+                q("SELECT COUNT(*) FROM users WHERE wallet IS NULL AND role = '1'")?,
+                q("SELECT COUNT(*) FROM ico_transactions WHERE length(amount) >= 28")?,
+                q("SELECT COUNT(*) FROM users WHERE referrer_id IS NOT NULL")?,
+                q("SELECT (MAX(created_at) - MIN(created_at)) / 86400000 FROM ico_transactions")?,
+            ))
+        })
+        .await;
     assert_eq!(facts.0, 3);
     assert!(facts.1 > 0, "some members have no wallet");
     assert!(facts.2 > 0, "a few amounts above 10^9 LVLX");
@@ -353,16 +359,21 @@ async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
         .unwrap();
     a.sql(move |c| {
         let mut lvlx = 0u128;
-        c.query_each("SELECT token, amount FROM ico_transactions", lvlx_backend::args![], |r| {
-            if r.get::<String>(0)? == "LVLX" {
-                lvlx += r.get::<String>(1)?.parse::<u128>().unwrap();
-            }
-            Ok(())
-        })?;
+        c.query_each(
+            "SELECT token, amount FROM ico_transactions",
+            lvlx_backend::args![],
+            |r| {
+                if r.get::<String>(0)? == "LVLX" {
+                    lvlx += r.get::<String>(1)?.parse::<u128>().unwrap();
+                }
+                Ok(())
+            },
+        )?;
         assert_eq!(general.total_lvlx, lvlx);
         assert_eq!(general.total_transactions, 1500);
         Ok(())
-    }).await;
+    })
+    .await;
     // A second seed on the same data changes nothing.
     let again = a
         .app
@@ -415,9 +426,15 @@ async fn a_ledger_entry_is_recorded_once_and_moves_the_balance() {
         })
         .await
         .unwrap();
-    let balance: String = w.sql(move |c| {
-        c.query_one("SELECT lvlx_balance FROM users WHERE id = ?1", lvlx_backend::args![user.0], |r| r.get(0))
-    }).await;
+    let balance: String = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT lvlx_balance FROM users WHERE id = ?1",
+                lvlx_backend::args![user.0],
+                |r| r.get(0),
+            )
+        })
+        .await;
     // 2.5 LVLX bought, 0.1 USDT (= 1 LVLX) retired.
     assert_eq!(balance, "1500000000000000000");
 }
@@ -428,8 +445,13 @@ fn sealed(secret: &str) -> Value {
 
 async fn audit_rows(w: &World) -> Vec<String> {
     w.sql(move |c| {
-        c.query_all("SELECT outcome FROM secret_audit ORDER BY id", lvlx_backend::args![], |r| r.get(0))
-    }).await
+        c.query_all(
+            "SELECT outcome FROM secret_audit ORDER BY id",
+            lvlx_backend::args![],
+            |r| r.get(0),
+        )
+    })
+    .await
 }
 
 #[tokio::test]
@@ -505,18 +527,29 @@ async fn the_secret_key_tool_reveals_only_to_the_right_secret_three_times_in_fiv
         ["revealed", "wrong-secret", "wrong-secret", "rate-limited"]
     );
     // The audit is append-only, and the key is not in the database in clear.
-    let (update, delete, clear) = w.sql(move |c| {
-        let update = c.execute("UPDATE secret_audit SET outcome = 'revealed'", lvlx_backend::args![])
-            .is_err();
-        let delete = c.execute("DELETE FROM secret_audit", lvlx_backend::args![]).is_err();
-        let blobs: Vec<Vec<u8>> =
-            c.query_all("SELECT ciphertext FROM sealed_secrets", lvlx_backend::args![], |r| r.get(0))?;
-        let clear = blobs.iter().any(|b| {
-            b.windows(10)
-                .any(|w| DEMO_SECRET.1.as_bytes().windows(10).any(|k| k == w))
-        });
-        Ok((update, delete, clear))
-    }).await;
+    let (update, delete, clear) = w
+        .sql(move |c| {
+            let update = c
+                .execute(
+                    "UPDATE secret_audit SET outcome = 'revealed'",
+                    lvlx_backend::args![],
+                )
+                .is_err();
+            let delete = c
+                .execute("DELETE FROM secret_audit", lvlx_backend::args![])
+                .is_err();
+            let blobs: Vec<Vec<u8>> = c.query_all(
+                "SELECT ciphertext FROM sealed_secrets",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )?;
+            let clear = blobs.iter().any(|b| {
+                b.windows(10)
+                    .any(|w| DEMO_SECRET.1.as_bytes().windows(10).any(|k| k == w))
+            });
+            Ok((update, delete, clear))
+        })
+        .await;
     assert!(update && delete, "audit rows cannot be changed or removed");
     assert!(!clear);
     if w.app.store.dialect() == Dialect::Sqlite {

@@ -194,15 +194,24 @@ async fn rows(
 
 async fn balance(w: &common::World, email: &'static str) -> String {
     w.sql(move |c| {
-        c.query_one("SELECT lvlx_balance FROM users WHERE email = ?1", lvlx_backend::args![email], |r| r.get(0))
-    }).await
+        c.query_one(
+            "SELECT lvlx_balance FROM users WHERE email = ?1",
+            lvlx_backend::args![email],
+            |r| r.get(0),
+        )
+    })
+    .await
 }
 
 async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
     let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
     w.sql(move |c| {
-        c.execute("UPDATE users SET wallet = ?1 WHERE email = ?2", lvlx_backend::args![wallet.as_str(), email])
-    }).await;
+        c.execute(
+            "UPDATE users SET wallet = ?1 WHERE email = ?2",
+            lvlx_backend::args![wallet.as_str(), email],
+        )
+    })
+    .await;
 }
 
 async fn catch_up(indexer: &Indexer) -> usize {
@@ -279,8 +288,12 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
     // The same events read again (cursor back at the start): stored once, credited once.
     let sale = d.ico_sale.to_lowercase();
     w.sql(move |c| {
-        c.execute("UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2", lvlx_backend::args![d.start_block as i64, sale])
-    }).await;
+        c.execute(
+            "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
+            lvlx_backend::args![d.start_block as i64, sale],
+        )
+    })
+    .await;
     assert_eq!(catch_up(&second).await, 0);
     assert_eq!(rows(&w).await.len(), 7);
     assert_eq!(balance(&w, DEMO_USER.0).await, (15 * LVLX).to_string());

@@ -417,9 +417,15 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let wallet = |m: usize| lvlx_core::siwe::checksummed(&accounts[m + 1]).unwrap();
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     assert_eq!(w.link_dev_wallet(&token, 1).await, StatusCode::OK);
-    let demo: i64 = w.sql(move |c| {
-        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
-    }).await;
+    let demo: i64 = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT id FROM users WHERE email = ?1",
+                lvlx_backend::args![DEMO_USER.0],
+                |r| r.get(0),
+            )
+        })
+        .await;
     let mut ids = vec![demo];
     for m in 1..members {
         let sponsor = ids[s.parents[m].expect("only the root has no sponsor")];
@@ -450,8 +456,12 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let late_wallet = wallet(s.late_linker);
     let linked = late_wallet.clone();
     w.sql(move |c| {
-        c.execute("UPDATE users SET wallet = ?1 WHERE id = ?2", lvlx_backend::args![linked, late])
-    }).await;
+        c.execute(
+            "UPDATE users SET wallet = ?1 WHERE id = ?2",
+            lvlx_backend::args![linked, late],
+        )
+    })
+    .await;
     let levels = w.app.config.commission_levels_bps.clone();
     w.app
         .store
@@ -469,7 +479,11 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         for &id in &ids {
             out.push(
                 w.sql(move |c| {
-                    let (rewards, volume): (String, String) = c.query_one("SELECT add_rewards, network_usdt FROM users WHERE id = ?1", lvlx_backend::args![id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                    let (rewards, volume): (String, String) = c.query_one(
+                        "SELECT add_rewards, network_usdt FROM users WHERE id = ?1",
+                        lvlx_backend::args![id],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )?;
                     let commissions: Vec<String> = c.query_all(
                         "SELECT amount FROM commissions WHERE user_id = ?1",
                         lvlx_backend::args![id],
@@ -501,7 +515,8 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         "the root reaches several ranks at once"
     );
     // Indexing everything again records nothing twice.
-    w.sql(move |c| c.execute("DELETE FROM chain_cursor", lvlx_backend::args![])).await;
+    w.sql(move |c| c.execute("DELETE FROM chain_cursor", lvlx_backend::args![]))
+        .await;
     catch_up(&indexer).await;
     assert_eq!(figures(&w).await, got, "a second pass changes nothing");
 
@@ -633,18 +648,30 @@ async fn rank_edits_are_checked_audited_and_never_retroactive() {
         StatusCode::FORBIDDEN
     );
     // A bonus already credited stays as it was.
-    let demo: i64 = w.sql(move |c| {
-        c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
-    }).await;
+    let demo: i64 = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT id FROM users WHERE email = ?1",
+                lvlx_backend::args![DEMO_USER.0],
+                |r| r.get(0),
+            )
+        })
+        .await;
     w.sql(move |c| {
         c.execute("INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, 3, 'Gold', '3500000000000000000000', '25000000000', 1)", lvlx_backend::args![demo])
     }).await;
     let r = put(&admin, 3, gold).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.body["ranks"][2]["bonus"], "4000000000000000000000");
-    let kept: String = w.sql(move |c| {
-        c.query_one("SELECT amount FROM rank_bonuses WHERE user_id = ?1 AND rank_id = 3", lvlx_backend::args![demo], |r| r.get(0))
-    }).await;
+    let kept: String = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT amount FROM rank_bonuses WHERE user_id = ?1 AND rank_id = 3",
+                lvlx_backend::args![demo],
+                |r| r.get(0),
+            )
+        })
+        .await;
     assert_eq!(kept, "3500000000000000000000");
     // The core refuses a threshold another rank has, an empty name, a malformed amount.
     let same = put(
@@ -718,8 +745,20 @@ async fn the_sponsor_tree_cannot_loop() {
         }
     };
     assert_eq!(up(a).await.unwrap(), vec![]);
-    w.sql(move |c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", lvlx_backend::args![b, a])).await;
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET referrer_id = ?1 WHERE id = ?2",
+            lvlx_backend::args![b, a],
+        )
+    })
+    .await;
     assert_eq!(up(a).await.unwrap(), vec![lvlx_backend::user::UserId(b)]);
-    w.sql(move |c| c.execute("UPDATE users SET referrer_id = ?1 WHERE id = ?2", lvlx_backend::args![a, b])).await;
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET referrer_id = ?1 WHERE id = ?2",
+            lvlx_backend::args![a, b],
+        )
+    })
+    .await;
     assert!(up(a).await.is_err(), "a loop is reported as corrupt");
 }

@@ -784,9 +784,15 @@ mod index {
             other => panic!("{other:?}"),
         };
         assert!(withdrawn > 0 && withdrawn < reward);
-        let user: i64 = w.sql(move |c| {
-            c.query_one("SELECT id FROM users WHERE email = ?1", lvlx_backend::args![DEMO_USER.0], |r| r.get(0))
-        }).await;
+        let user: i64 = w
+            .sql(move |c| {
+                c.query_one(
+                    "SELECT id FROM users WHERE email = ?1",
+                    lvlx_backend::args![DEMO_USER.0],
+                    |r| r.get(0),
+                )
+            })
+            .await;
         let expected = vec![
             ("lvlx".to_string(), 1, Some(user), "0".to_string(), false),
             (
@@ -803,8 +809,15 @@ mod index {
             expected,
             "every position once, the withdrawals summed once"
         );
-        let purchases: i64 =
-            w.sql(move |c| c.query_one("SELECT COUNT(*) FROM nft_purchases", lvlx_backend::args![], |r| r.get(0))).await;
+        let purchases: i64 = w
+            .sql(move |c| {
+                c.query_one(
+                    "SELECT COUNT(*) FROM nft_purchases",
+                    lvlx_backend::args![],
+                    |r| r.get(0),
+                )
+            })
+            .await;
         assert_eq!(purchases, 2);
         let mut stake_pushes = Vec::new();
         while let Ok(push) = pushes.try_recv() {
@@ -819,8 +832,12 @@ mod index {
         let sale = c.d.ico_sale.to_lowercase();
         let start = c.d.start_block as i64;
         w.sql(move |c| {
-            c.execute("UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2", lvlx_backend::args![start, sale])
-        }).await;
+            c.execute(
+                "UPDATE chain_cursor SET next_block = ?1 WHERE contract = ?2",
+                lvlx_backend::args![start, sale],
+            )
+        })
+        .await;
         assert_eq!(catch_up(&second).await, 0);
         assert_eq!(positions(&w).await, expected);
         assert!(pushes.try_recv().is_err());
@@ -881,13 +898,23 @@ mod index {
 
         // The stranger's wallet, linked later by another account, brings its position along.
         w.sql(move |c| {
-            c.execute("UPDATE users SET wallet = NULL WHERE email = ?1", lvlx_backend::args![DEMO_USER.0])
-        }).await;
+            c.execute(
+                "UPDATE users SET wallet = NULL WHERE email = ?1",
+                lvlx_backend::args![DEMO_USER.0],
+            )
+        })
+        .await;
         let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
         assert_eq!(w.link_dev_wallet(&token, 3).await, 200);
-        let attached: Option<i64> = w.sql(move |c| {
-            c.query_one("SELECT user_id FROM stake_positions WHERE pool = 'nft' AND position = 2", lvlx_backend::args![], |r| r.get(0))
-        }).await;
+        let attached: Option<i64> = w
+            .sql(move |c| {
+                c.query_one(
+                    "SELECT user_id FROM stake_positions WHERE pool = 'nft' AND position = 2",
+                    lvlx_backend::args![],
+                    |r| r.get(0),
+                )
+            })
+            .await;
         assert_eq!(attached, Some(user));
     }
 }

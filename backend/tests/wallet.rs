@@ -61,10 +61,13 @@ async fn link(w: &World, token: &str, text: &str, signature: &str) -> (StatusCod
 
 async fn stored_wallet(w: &World, email: &'static str) -> Option<String> {
     w.sql(move |c| {
-        c.query_one("SELECT wallet FROM users WHERE email = ?1", lvlx_backend::args![email], |r| {
-            r.get(0)
-        })
-    }).await
+        c.query_one(
+            "SELECT wallet FROM users WHERE email = ?1",
+            lvlx_backend::args![email],
+            |r| r.get(0),
+        )
+    })
+    .await
 }
 
 #[tokio::test]
@@ -73,8 +76,12 @@ async fn a_real_signature_links_the_wallet_once_and_a_replay_is_refused() {
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     // The demo user starts with a wallet of its own; a member without one is what linking is for.
     w.sql(move |c| {
-        c.execute("UPDATE users SET wallet = NULL WHERE email = ?1", lvlx_backend::args![DEMO_USER.0])
-    }).await;
+        c.execute(
+            "UPDATE users SET wallet = NULL WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
     let k = key(0);
     let text = message(&w, &user, &k).await.to_text();
     let signature = sign(&k, &text);
@@ -155,8 +162,12 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
     let m = message(&w, &user, &k).await;
     let nonce = m.nonce.clone();
     w.sql(move |c| {
-        c.execute("UPDATE wallet_nonces SET expires_at = 0 WHERE nonce = ?1", lvlx_backend::args![nonce])
-    }).await;
+        c.execute(
+            "UPDATE wallet_nonces SET expires_at = 0 WHERE nonce = ?1",
+            lvlx_backend::args![nonce],
+        )
+    })
+    .await;
     let text = m.to_text();
     let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
     assert_eq!(
@@ -192,8 +203,12 @@ async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
     let w = world().await;
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     w.sql(move |c| {
-        c.execute("UPDATE users SET wallet = NULL, lvlx_balance = '0' WHERE email = ?1", lvlx_backend::args![DEMO_USER.0])
-    }).await;
+        c.execute(
+            "UPDATE users SET wallet = NULL, lvlx_balance = '0' WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
     let k = key(1);
     let wallet = address(&k);
     let stored = wallet.to_lowercase();

@@ -31,7 +31,7 @@ pub fn sent_since(c: Conn, email: &str, since: i64, limit: i64) -> Result<(i64, 
         args![email, since],
         |r| r.get(0),
     )?;
-    let oldest: Option<i64> = c.query_one("SELECT MIN(created_at) FROM (SELECT created_at FROM codes WHERE email = ?1 AND created_at > ?2 ORDER BY created_at DESC LIMIT ?3)", args![email, since, limit], |r| r.get(0))?;
+    let oldest: Option<i64> = c.query_one("SELECT MIN(created_at) FROM (SELECT created_at FROM codes WHERE email = ?1 AND created_at > ?2 ORDER BY created_at DESC LIMIT ?3) AS recent", args![email, since, limit], |r| r.get(0))?;
     Ok((sent, oldest))
 }
 

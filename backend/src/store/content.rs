@@ -77,7 +77,7 @@ pub fn write_text(c: Conn, e: &Edit) -> Result<()> {
         "INSERT INTO content_blocks (block, language, title, description, image, updated_at, updated_by)
          VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6)
          ON CONFLICT (block, language) DO UPDATE SET title = ?3, description = ?4,
-           image = CASE WHEN ?7 THEN NULL ELSE image END, updated_at = ?5, updated_by = ?6", args![e.block, e.language, e.title, e.description, e.at, e.by.0, e.clear_image])?;
+           image = CASE WHEN ?7 THEN NULL ELSE content_blocks.image END, updated_at = ?5, updated_by = ?6", args![e.block, e.language, e.title, e.description, e.at, e.by.0, e.clear_image])?;
     Ok(())
 }
 

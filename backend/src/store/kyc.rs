@@ -54,7 +54,7 @@ pub fn account_of(
     reference: Option<&str>,
     inquiry: Option<&str>,
 ) -> Result<Option<UserId>> {
-    let found = c.query_opt("SELECT id FROM users WHERE (?1 IS NOT NULL AND kyc_reference = ?1) OR (?2 IS NOT NULL AND kyc_inquiry = ?2)
+    let found = c.query_opt("SELECT id FROM users WHERE (CAST(?1 AS TEXT) IS NOT NULL AND kyc_reference = ?1) OR (CAST(?2 AS TEXT) IS NOT NULL AND kyc_inquiry = ?2)
          ORDER BY kyc_reference = ?1 DESC LIMIT 1", args![reference, inquiry], |r| r.get(0));
     Ok(found?.map(UserId))
 }
@@ -113,7 +113,7 @@ pub fn set_by_admin(
 ) -> Result<Kyc> {
     let before = of(c, user)?;
     c.execute(
-        "UPDATE users SET kyc_status = ?2, kyc_updated_at = MAX(kyc_updated_at, ?3) WHERE id = ?1",
+        "UPDATE users SET kyc_status = ?2, kyc_updated_at = CASE WHEN kyc_updated_at > ?3 THEN kyc_updated_at ELSE ?3 END WHERE id = ?1",
         args![user.0, next.as_str(), now],
     )?;
     super::network::audit(

@@ -92,7 +92,9 @@ impl StoreError {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code == rusqlite::ErrorCode::DiskFull
             }
-            StoreError::Postgres(e) => e.code() == Some(&tokio_postgres::error::SqlState::DISK_FULL),
+            StoreError::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::DISK_FULL)
+            }
             _ => false,
         }
     }

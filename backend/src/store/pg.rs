@@ -25,7 +25,10 @@ use super::{Conn, OpenError, Result, StoreError};
 
 /// The schema, in the versions SQLite's migrations number (the first brings an empty database
 /// to SQLite's version 10 at once). Never edit one that has landed: add the next.
-const MIGRATIONS: &[(i64, &str)] = &[(10, include_str!("../../migrations/postgres/0010_schema.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[(
+    10,
+    include_str!("../../migrations/postgres/0010_schema.sql"),
+)];
 
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
 pub const WRITE_LOCK: i64 = 0x4C56_4C58_7772_6974;
@@ -69,7 +72,9 @@ impl Session {
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
-        let statement = self.handle.block_on(self.client.prepare(&postgres_text(sql)))?;
+        let statement = self
+            .handle
+            .block_on(self.client.prepare(&postgres_text(sql)))?;
         self.statements.insert(sql.to_owned(), statement.clone());
         Ok(statement)
     }

@@ -33,7 +33,7 @@ pub fn revoke_all(c: Conn, user: UserId, now: i64) -> Result<usize> {
 pub fn live_until(c: Conn, id: &str, user: Option<UserId>, now: i64) -> Result<Option<i64>> {
     // Every authenticated request asks this: the statement is kept prepared per connection.
     c.query_opt(
-        "SELECT expires_at FROM sessions WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)
+        "SELECT expires_at FROM sessions WHERE id = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR user_id = ?2)
              AND revoked_at IS NULL AND expires_at > ?3",
         args![id, user.map(|u| u.0), now],
         |r| r.get(0),
