@@ -16,6 +16,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
+use lvlx_backend::args;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
 use lvlx_core::chain::{self, Contract};
@@ -59,29 +60,26 @@ fn fill(anvil: &Anvil, d: &Deployment, buyers: &[String], n: usize) {
 /// 5,000 sponsor chains of depth 20 (10^5 members; every other one with a node), the buyers'
 /// wallets on eight chain ends when `linked`; and under the demo member 10 + 100 + 1,000 +
 /// 10,000 members on four levels.
-fn tree(w: &common::World, buyers: &[String], linked: bool) {
+async fn tree(w: &common::World, buyers: &[String], linked: bool) {
     let buyers = buyers.to_vec();
-    w.sql(move |c| {
-        let tx = c.unchecked_transaction()?;
-        let demo: i64 = tx.query_row("SELECT id FROM users WHERE email = 'demo@lvlx.local'", [], |r| r.get(0))?;
-        let first: i64 = tx.query_row("SELECT MAX(id) + 1 FROM users", [], |r| r.get(0))?;
+    w.sql(move |c| c.transaction(|tx| {
+        let demo: i64 = tx.query_one("SELECT id FROM users WHERE email = 'demo@lvlx.local'", args![], |r| r.get(0))?;
+        let first: i64 = tx.query_one("SELECT MAX(id) + 1 FROM users", args![], |r| r.get(0))?;
         {
-            let mut insert = tx.prepare(
+            let insert =
                 "INSERT INTO users (id, email, names, lastnames, password_hash, referral_code, referrer_id, wallet, created_at)
-                 VALUES (?1, ?2, 'Member', 'Bench', 'x', ?3, ?4, ?5, ?6)",
-            )?;
-            let mut node = tx.prepare(
-                "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash) VALUES (?1, ?2, '50000000', 0, 0, 0, ?3)",
-            )?;
+                 VALUES (?1, ?2, 'Member', 'Bench', 'x', ?3, ?4, ?5, ?6)";
+            let node =
+                "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash) VALUES (?1, ?2, '50000000', 0, 0, 0, ?3)";
             for i in 0..MEMBERS {
                 let id = first + i as i64;
                 let depth = i % DEPTH;
                 let sponsor = (depth > 0).then_some(id - 1);
                 let chain_end = depth == DEPTH - 1 && i / DEPTH < BUYERS;
                 let wallet = if chain_end && linked { Some(buyers[i / DEPTH].clone()) } else { None };
-                insert.execute(rusqlite::params![id, format!("m{id}@bench.test"), format!("{id:032x}"), sponsor, wallet, id])?;
+                tx.execute(insert, args![id, format!("m{id}@bench.test"), format!("{id:032x}"), sponsor, wallet, id])?;
                 if i % 2 == 0 {
-                    node.execute(rusqlite::params![format!("0x{id:040x}"), id, format!("0x{id:064x}")])?;
+                    tx.execute(node, args![format!("0x{id:040x}"), id, format!("0x{id:064x}")])?;
                 }
             }
             // The demo member's wide network.
@@ -91,7 +89,7 @@ fn tree(w: &common::World, buyers: &[String], linked: bool) {
                 let mut below = Vec::new();
                 for &sponsor in &level {
                     for _ in 0..10 {
-                        insert.execute(rusqlite::params![next, format!("m{next}@bench.test"), format!("{next:032x}"), sponsor, None::<String>, next])?;
+                        tx.execute(insert, args![next, format!("m{next}@bench.test"), format!("{next:032x}"), sponsor, None::<String>, next])?;
                         below.push(next);
                         next += 1;
                     }
@@ -99,8 +97,9 @@ fn tree(w: &common::World, buyers: &[String], linked: bool) {
                 level = below;
             }
         }
-        tx.commit()
-    });
+        Ok(())
+    }))
+    .await;
 }
 
 async fn index(w: &common::World) -> Duration {
@@ -133,12 +132,14 @@ fn main() {
     rt.block_on(async {
         let section = deploy::dev_section(&anvil.url, &d);
         let plain = common::world_with(|c| c.chain = Some(section.clone())).await;
-        tree(&plain, &buyers, false);
+        tree(&plain, &buyers, false).await;
         let baseline = index(&plain).await;
         let settled = common::world_with(|c| c.chain = Some(section.clone())).await;
-        tree(&settled, &buyers, true);
+        tree(&settled, &buyers, true).await;
         let with = index(&settled).await;
-        let commissions: i64 = settled.sql(|c| c.query_row("SELECT COUNT(*) FROM commissions", [], |r| r.get(0)));
+        let commissions: i64 = settled
+            .sql(|c| c.query_one("SELECT COUNT(*) FROM commissions", args![], |r| r.get(0)))
+            .await;
         // Of the six levels above a buyer at depth 20, every other member holds a node: three earn.
         assert_eq!(commissions as usize, n * 3, "three levels paid per purchase");
         println!("{MEMBERS} members in sponsor chains of depth {DEPTH}, {n} purchases by {BUYERS} wallets at depth {DEPTH}");
