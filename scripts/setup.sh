@@ -54,6 +54,15 @@ if [ "${1:-}" = "--test" ] && [ "$(cargo fuzz --version 2>/dev/null | awk '{prin
   cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
 fi
 
+if [ "${1:-}" = "--test" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  # Issue 16: the storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh).
+  step "apt-get install postgresql"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+fi
+
 if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then
   step "apt-get install chromium"
   sudo=""

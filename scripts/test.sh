@@ -18,6 +18,12 @@ cargo clippy -p lvlx-core --target wasm32-unknown-unknown --features wasm --lock
 step "Rust tests"
 cargo test --workspace --locked
 
+step "storage and HTTP API suites again, on a throwaway PostgreSQL (scripts/pg.sh)"
+pg_dir=$(mktemp -d /tmp/lvlx-test-pg.XXXXXX)
+trap 'scripts/pg.sh stop "$pg_dir"' EXIT
+pg_url=$(scripts/pg.sh start "$pg_dir")
+LVLX_TEST_POSTGRES=$pg_url cargo test -p lvlx-backend --locked
+
 step "build (wasm core, web app, server)"
 scripts/build.sh --debug
 
