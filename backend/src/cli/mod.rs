@@ -53,6 +53,11 @@ enum Command {
         #[command(subcommand)]
         command: ClaimsCommand,
     },
+    /// The database.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
     /// Fill an empty ledger with deterministic demo data (members, ICO, NFT and LVLX stakes).
     /// No chain is involved: the ICO rows and staking positions are written straight into the
     /// database in the shapes the indexer records (for the admin screens at benchmark scale);
@@ -68,6 +73,17 @@ enum Command {
         lvlx_stakes: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy a SQLite database (data_dir's, or --from's) into the empty PostgreSQL database
+    /// database_url names, then verify the copy: every table's rows and money sums equal.
+    Copy {
+        /// The data folder holding lvlx.sqlite3 (default: data_dir).
+        #[arg(long)]
+        from: Option<PathBuf>,
     },
 }
 
@@ -315,6 +331,53 @@ pub fn main() -> ExitCode {
                 }
                 Ok(())
             })
+        }
+        Command::Db {
+            command: DbCommand::Copy { from },
+        } => {
+            let Some(url) = config.database_url.as_ref().map(|u| u.expose().to_owned()) else {
+                eprintln!("set database_url to the PostgreSQL database to copy into");
+                return ExitCode::FAILURE;
+            };
+            let from = from.unwrap_or_else(|| config.data_dir.clone());
+            if !from.join(crate::store::FILE_NAME).exists() {
+                eprintln!("no SQLite database in {}", from.display());
+                return ExitCode::FAILURE;
+            }
+            let copied = tokio::runtime::Runtime::new()
+                .map_err(|e| e.to_string())
+                .and_then(|rt| {
+                    rt.block_on(async {
+                        let started = std::time::Instant::now();
+                        let source = Store::open(&from).map_err(|e| e.to_string())?;
+                        let target = Store::open_postgres(&url)
+                            .await
+                            .map_err(|e| e.to_string())?;
+                        let tables = crate::store::copy::copy(&source, &target)
+                            .await
+                            .map_err(|e| e.to_string())?;
+                        Ok::<_, String>((tables, started.elapsed()))
+                    })
+                });
+            match copied {
+                Ok((tables, took)) => {
+                    for t in &tables {
+                        let sums: Vec<String> =
+                            t.sums.iter().map(|(c, s)| format!("{c} Σ {s}")).collect();
+                        println!("{:<18} {:>10} rows  {}", t.name, t.rows, sums.join("  "));
+                    }
+                    println!(
+                        "copied and verified {} tables in {:.1} s: row counts and money sums equal",
+                        tables.len(),
+                        took.as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("copy failed: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Command::Config => {
             // No secrets are configured here yet; when they are, they print as "***".

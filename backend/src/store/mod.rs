@@ -16,6 +16,7 @@
 pub mod captchas;
 pub mod codes;
 pub mod content;
+pub mod copy;
 pub mod cursors;
 pub mod faq;
 pub mod kyc;

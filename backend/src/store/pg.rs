@@ -120,6 +120,24 @@ impl Session {
         Ok(())
     }
 
+    /// `COPY … FROM STDIN`: `fill` hands the rows' text to the server in chunks; answers how
+    /// many rows were copied. A failure in `fill` abandons the copy.
+    pub fn copy_in(
+        &mut self,
+        sql: &str,
+        fill: impl FnOnce(&mut dyn FnMut(bytes::Bytes) -> Result<()>) -> Result<()>,
+    ) -> Result<u64> {
+        use futures_util::SinkExt;
+        let handle = self.handle.clone();
+        let sink = handle.block_on(self.client.copy_in::<_, bytes::Bytes>(sql))?;
+        let mut sink = Box::pin(sink);
+        {
+            let mut send = |chunk| Ok(handle.block_on(sink.as_mut().send(chunk))?);
+            fill(&mut send)?;
+        }
+        Ok(handle.block_on(sink.as_mut().finish())?)
+    }
+
     pub fn begin(&mut self) -> Result<()> {
         let sql = match self.depth {
             0 => "BEGIN".to_owned(),

@@ -383,6 +383,7 @@ fn write(
             lvlx_count += 1;
         }
     }
+    super::copy::continue_numbering(c)?;
     Ok(Report {
         users: members.len(),
         ico_tx: entries.len(),

@@ -1,0 +1,241 @@
+//! `lvlx db copy` (issue 16): a SQLite database into an empty PostgreSQL one, table by table
+//! with PostgreSQL's COPY, then verified: every table's row count and every money column's
+//! sum (base units, summed exactly in 128 bits) must be equal on both sides.
+
+use bytes::Bytes;
+
+use super::sql::Cell;
+use super::{pg, units, Backend, Conn, Result, Store, StoreError};
+use crate::args;
+
+/// Every table, parents before children, with its money columns (base-unit text).
+const TABLES: &[(&str, &[&str])] = &[
+    (
+        "users",
+        &["lvlx_balance", "add_rewards", "network_usdt", "own_usdt"],
+    ),
+    ("sessions", &[]),
+    ("registrations", &[]),
+    ("codes", &[]),
+    ("login_failures", &[]),
+    ("captcha_used", &[]),
+    ("ico_transactions", &["amount", "usdt_paid"]),
+    ("ico_daily", &["amount"]),
+    ("content_blocks", &[]),
+    ("sealed_secrets", &[]),
+    ("secret_audit", &[]),
+    ("wallet_nonces", &[]),
+    ("chain_cursor", &[]),
+    ("stake_positions", &["amount", "reward", "withdrawn"]),
+    ("chain_events", &["amount"]),
+    ("nft_purchases", &["usdt_paid"]),
+    ("activation_nodes", &["usdt_paid"]),
+    ("commissions", &["amount"]),
+    ("settled_purchases", &["usdt"]),
+    ("ranks", &["threshold", "bonus"]),
+    ("admin_audit", &[]),
+    ("rank_bonuses", &["amount", "volume"]),
+    ("claims", &["amount", "cumulative"]),
+    ("claim_payments", &["amount", "cumulative"]),
+    ("kyc_events", &[]),
+    ("video_meta", &[]),
+    ("onramp_sessions", &[]),
+    ("table_versions", &[]),
+];
+
+/// Tables whose ids PostgreSQL numbers itself: their sequences continue after the copied ids.
+const NUMBERED: &[&str] = &[
+    "users",
+    "ico_transactions",
+    "secret_audit",
+    "ranks",
+    "admin_audit",
+    "claims",
+];
+
+/// One table as both sides hold it after the copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub name: &'static str,
+    pub rows: u64,
+    /// (column, sum in base units) of each money column.
+    pub sums: Vec<(&'static str, u128)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("copy from a SQLite store into a PostgreSQL one")]
+    Backends,
+    #[error("the PostgreSQL database is not empty ({0} has rows); copy into a new database")]
+    NotEmpty(&'static str),
+    #[error(
+        "verification failed: {table} is {source_side:?} in SQLite and {target:?} in PostgreSQL"
+    )]
+    Differs {
+        table: &'static str,
+        source_side: Table,
+        target: Table,
+    },
+}
+
+/// Copies `from` (SQLite) into `to` (PostgreSQL, freshly migrated and empty), then verifies.
+/// Answers each table's figures, equal on both sides.
+pub async fn copy(from: &Store, to: &Store) -> Result<Vec<Table>, CopyError> {
+    let (Backend::Sqlite(sqlite), Backend::Postgres(pool)) = (&from.backend, &to.backend) else {
+        return Err(CopyError::Backends);
+    };
+    let (sqlite, pool) = (sqlite.clone(), pool.clone());
+    tokio::task::spawn_blocking(move || {
+        let source = super::reader(&sqlite.path)?;
+        let target = std::cell::RefCell::new(pool.session()?);
+        copy_tables(Conn::sqlite(&source), &target)?;
+        let mut out = Vec::new();
+        for (name, money) in TABLES {
+            let left = figures(Conn::sqlite(&source), name, money)?;
+            let right = figures(Conn::postgres(&target), name, money)?;
+            if left != right {
+                return Err(CopyError::Differs {
+                    table: name,
+                    source_side: left,
+                    target: right,
+                });
+            }
+            out.push(left);
+        }
+        Ok(out)
+    })
+    .await
+    .map_err(|e| StoreError::Task(e.to_string()))?
+}
+
+fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result<(), CopyError> {
+    let t = Conn::postgres(target);
+    for (name, _) in TABLES {
+        // A new database holds only what its migration wrote (the default ranks, the table
+        // versions): those are the source's to give.
+        if !matches!(*name, "ranks" | "table_versions") && count(t, name)? > 0 {
+            return Err(CopyError::NotEmpty(name));
+        }
+    }
+    t.transaction(|t| {
+        t.batch("DELETE FROM ranks; DELETE FROM table_versions")?;
+        for (name, _) in TABLES {
+            let columns: Vec<String> = source.query_all(
+                &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
+                args![],
+                |r| r.get(0),
+            )?;
+            let list = columns.join(", ");
+            let order = if NUMBERED.contains(name) { " ORDER BY id" } else { "" };
+            let mut session = target
+                .try_borrow_mut()
+                .map_err(|_| StoreError::Task("copy target in use".into()))?;
+            session.copy_in(&format!("COPY {name} ({list}) FROM STDIN"), |send| {
+                let mut chunk = String::with_capacity(1 << 20);
+                source.query_each(
+                    &format!("SELECT {list} FROM {name}{order}"),
+                    args![],
+                    |r| {
+                        for i in 0..r.len() {
+                            if i > 0 {
+                                chunk.push('\t');
+                            }
+                            copy_text(&mut chunk, r.cell(i)?);
+                        }
+                        chunk.push('\n');
+                        if chunk.len() >= 1 << 20 {
+                            send(Bytes::from(std::mem::take(&mut chunk)))?;
+                        }
+                        Ok(())
+                    },
+                )?;
+                if !chunk.is_empty() {
+                    send(Bytes::from(chunk))?;
+                }
+                Ok(())
+            })?;
+        }
+        for name in NUMBERED {
+            t.execute(
+                &format!(
+                    "SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {name}"
+                ),
+                args![],
+            )?;
+        }
+        Ok::<_, StoreError>(())
+    })?;
+    Ok(())
+}
+
+/// A cell in COPY's text format.
+fn copy_text(out: &mut String, cell: Cell<'_>) {
+    match cell {
+        Cell::Null => out.push_str("\\N"),
+        Cell::Int(i) => out.push_str(&i.to_string()),
+        Cell::Text(s) => {
+            for ch in s.chars() {
+                match ch {
+                    '\\' => out.push_str("\\\\"),
+                    '\t' => out.push_str("\\t"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    _ => out.push(ch),
+                }
+            }
+        }
+        Cell::Blob(b) => {
+            out.push_str("\\\\x");
+            out.push_str(&hex::encode(b));
+        }
+    }
+}
+
+fn count(c: Conn, table: &str) -> Result<u64> {
+    c.query_one(&format!("SELECT COUNT(*) FROM {table}"), args![], |r| {
+        r.get(0)
+    })
+}
+
+/// A table's row count and the exact sums of its money columns.
+fn figures(c: Conn, name: &'static str, money: &[&'static str]) -> Result<Table> {
+    let mut sums = Vec::new();
+    for column in money {
+        let mut sum: u128 = 0;
+        c.query_each(
+            &format!("SELECT {column} FROM {name} WHERE {column} IS NOT NULL"),
+            args![],
+            |r| {
+                let value = units(r.text(0)?)?;
+                sum = sum
+                    .checked_add(value)
+                    .ok_or_else(|| super::overflow(column))?;
+                Ok(())
+            },
+        )?;
+        sums.push((*column, sum));
+    }
+    Ok(Table {
+        name,
+        rows: count(c, name)?,
+        sums,
+    })
+}
+
+/// After writing explicit ids (the seed), PostgreSQL's sequences continue after them; SQLite
+/// needs nothing.
+pub fn continue_numbering(c: Conn) -> Result<()> {
+    if c.dialect() == super::Dialect::Postgres {
+        for name in NUMBERED {
+            c.execute(
+                &format!(
+                    "SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {name}"
+                ),
+                args![],
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! The storage suite's backend-specific parts (issue 16): kept answers on whichever backend the
+//! run uses, and the SQLite → PostgreSQL copy when a PostgreSQL server is given
+//! (LVLX_TEST_POSTGRES, as the test command sets on its second pass).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use lvlx_backend::args;
+use lvlx_backend::cli::accounts;
+use lvlx_backend::store::copy::{self, CopyError};
+use lvlx_backend::store::{self, seed, users, Dialect, Store, StoreError};
+
+const PLAN: seed::Plan = seed::Plan {
+    users: 150,
+    ico_tx: 900,
+    nft_stakes: 40,
+    lvlx_stakes: 30,
+    seed: 7,
+};
+
+#[tokio::test]
+async fn a_kept_answer_is_remade_when_its_tables_change_and_kept_when_others_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::open_for_test(dir.path()).await;
+    let made = Arc::new(AtomicUsize::new(0));
+    let ask = || {
+        let made = made.clone();
+        store
+            .snapshots
+            .get_or("k".into(), &["ico_transactions"], move || async move {
+                let n = made.fetch_add(1, Ordering::SeqCst) + 1;
+                Ok::<_, StoreError>(Bytes::from(n.to_string()))
+            })
+    };
+    assert_eq!(ask().await.unwrap(), "1");
+    assert_eq!(ask().await.unwrap(), "1", "nothing written");
+    accounts::demo(&store).await.unwrap();
+    assert_eq!(ask().await.unwrap(), "1", "other tables written");
+    let write = |sql: &'static str| store.write(move |c| c.batch(sql));
+    write(
+        "INSERT INTO ico_transactions (wallet, created_at, token, amount, tx_hash, log_index)
+         VALUES ('0xabc', 1, 'LVLX', '1', '0x01', 0)",
+    )
+    .await
+    .unwrap();
+    assert_eq!(ask().await.unwrap(), "2", "an insert into its table");
+    write("UPDATE ico_transactions SET amount = '2'")
+        .await
+        .unwrap();
+    assert_eq!(ask().await.unwrap(), "3", "an update");
+    write("DELETE FROM ico_transactions").await.unwrap();
+    assert_eq!(ask().await.unwrap(), "4", "a delete");
+    assert_eq!(ask().await.unwrap(), "4");
+    let unversioned = store
+        .snapshots
+        .get_or("s".into(), &["sessions"], || async {
+            Ok::<_, StoreError>(Bytes::new())
+        })
+        .await;
+    assert!(
+        unversioned.is_err(),
+        "a table without a version is an error, not a forever-kept answer"
+    );
+}
+
+/// A SQLite store with the demo accounts and a seeded ledger, network and stakes.
+async fn seeded_sqlite(dir: &std::path::Path) -> Store {
+    let source = Store::open(dir).unwrap();
+    accounts::demo(&source).await.unwrap();
+    source
+        .write(|c| seed::run(c, &PLAN, "LVLX", "not-a-real-hash"))
+        .await
+        .unwrap();
+    source
+}
+
+#[tokio::test]
+async fn a_sqlite_database_copies_into_postgresql_with_every_row_and_sum() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = store::open_for_test(&dir.path().join("target")).await;
+    if target.dialect() != Dialect::Postgres {
+        eprintln!("LVLX_TEST_POSTGRES unset: the copy needs a PostgreSQL server (the test command's second pass gives one)");
+        return;
+    }
+    let source = seeded_sqlite(&dir.path().join("source")).await;
+    let tables = copy::copy(&source, &target).await.unwrap();
+    let rows = |name: &str| tables.iter().find(|t| t.name == name).unwrap().rows;
+    assert_eq!(
+        rows("users"),
+        152,
+        "the seed's members and the two demo accounts"
+    );
+    assert_eq!(rows("ico_transactions"), 900);
+    assert!(rows("commissions") > 0 && rows("rank_bonuses") > 0);
+    let money = tables
+        .iter()
+        .find(|t| t.name == "ico_transactions")
+        .unwrap()
+        .sums[0]
+        .1;
+    assert!(money > 0);
+
+    // The copy answers as the original does, and new rows are numbered after the copied ones.
+    assert_eq!(
+        source.read(users::summary).await.unwrap(),
+        target.read(users::summary).await.unwrap()
+    );
+    let next = target
+        .write(|c| {
+            c.query_one(
+                "INSERT INTO users (email, names, lastnames, password_hash, referral_code, created_at)
+                 VALUES ('new@copy.test', 'New', 'Member', 'x', 'ffffffffffffffffffffffffffffffff', 1) RETURNING id",
+                args![],
+                |r| r.get::<i64>(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(next, 153);
+
+    // A second copy into the same database is refused, and changes nothing.
+    match copy::copy(&source, &target).await {
+        Err(CopyError::NotEmpty("users")) => {}
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    // And the wrong way round is refused.
+    assert!(matches!(
+        copy::copy(&target, &source).await,
+        Err(CopyError::Backends)
+    ));
+}
