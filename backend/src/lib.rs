@@ -38,8 +38,8 @@ use warp::Filter;
 pub use config::Config;
 pub use store::Store;
 
-/// What every handler may need. Holds no state a second instance would need (DESIGN §9) but
-/// the per-IP rate limits, which are per instance by nature.
+/// What every handler may need. Holds no state a second instance would need (DESIGN §9): on
+/// PostgreSQL even the per-IP rate limits are counted in the store.
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
@@ -102,6 +102,12 @@ impl App {
         )?;
         let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
         let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
+        // Instances sharing PostgreSQL share their per-IP counts; one SQLite instance keeps
+        // them in memory, where they cost nothing.
+        let per_ip = |per_minute: u32, bucket: &'static str| match store.dialect() {
+            store::Dialect::Sqlite => limits::PerIp::per_minute(per_minute),
+            store::Dialect::Postgres => limits::PerIp::shared(per_minute, bucket, store.clone()),
+        };
         Ok(App {
             kyc_threshold,
             videos: faq::VideoCache::default(),
@@ -109,9 +115,9 @@ impl App {
             mac_key: Arc::new(mac_key),
             passwords: password::Passwords::new(),
             mailer: mail::Mailer::new(&config)?,
-            auth_limit: limits::PerIp::per_minute(config.auth_per_minute),
+            auth_limit: per_ip(config.auth_per_minute, "auth"),
             // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
-            code_limit: limits::PerIp::per_minute(config.auth_per_minute.saturating_mul(3)),
+            code_limit: per_ip(config.auth_per_minute.saturating_mul(3), "code"),
             hub: live::Hub::default(),
             sockets: limits::SocketGate::new(
                 config.ws_unauthenticated_per_ip,

@@ -1,6 +1,7 @@
-//! Abuse limits that need no database: requests per minute per IP address (token bucket).
-//! Per-account limits (failed logins, code sends) live in the database, so they hold across
-//! instances.
+//! Abuse limits: requests per minute per IP address. One instance (SQLite) counts them in
+//! memory (a token bucket); instances sharing a PostgreSQL database count them in the store
+//! (a count per minute), so two instances enforce one limit, not two (issue 16). Per-account
+//! limits (failed logins, code sends) live in the database on either backend.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,24 +12,54 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::error::Error;
+use crate::store::{rate_limits, Store};
 
 #[derive(Clone)]
 pub struct PerIp {
+    per_minute: u32,
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// The store and the limit's name, when the counts are shared.
+    shared: Option<(Store, &'static str)>,
 }
 
 impl PerIp {
-    /// `per_minute` requests a minute, in a burst of at most that many.
+    /// `per_minute` requests a minute, in a burst of at most that many, counted in memory.
     pub fn per_minute(per_minute: u32) -> PerIp {
         let n = NonZeroU32::new(per_minute.max(1)).expect("non-zero");
         PerIp {
+            per_minute: n.get(),
             limiter: Arc::new(RateLimiter::keyed(Quota::per_minute(n))),
+            shared: None,
         }
     }
 
-    pub fn check(&self, ip: Option<IpAddr>) -> Result<(), Error> {
+    /// `per_minute` requests a minute per address, counted in `store` under `bucket` for every
+    /// instance on it.
+    pub fn shared(per_minute: u32, bucket: &'static str, store: Store) -> PerIp {
+        PerIp {
+            shared: Some((store, bucket)),
+            ..PerIp::per_minute(per_minute)
+        }
+    }
+
+    pub async fn check(&self, ip: Option<IpAddr>) -> Result<(), Error> {
         // Without a peer address (never on a real socket) all such callers share one bucket.
         let ip = ip.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        if let Some((store, bucket)) = &self.shared {
+            let now = crate::now_ms();
+            let minute = now.div_euclid(60_000);
+            let (bucket, key) = (*bucket, ip.to_string());
+            let count = store
+                .write(move |c| rate_limits::hit(c, bucket, &key, minute))
+                .await?;
+            if count > i64::from(self.per_minute) {
+                let left_ms = (minute + 1) * 60_000 - now;
+                return Err(Error::RateLimited {
+                    retry_after_secs: u64::try_from(left_ms / 1000).unwrap_or(0) + 1,
+                });
+            }
+            return Ok(());
+        }
         self.limiter
             .check_key(&ip)
             .map_err(|not_until| Error::RateLimited {
@@ -134,22 +165,38 @@ mod tests {
         assert!(gate.admit(a).is_some(), "a place given back is taken again");
     }
 
-    #[test]
-    fn the_eleventh_request_in_a_minute_waits() {
-        let limit = PerIp::per_minute(10);
-        let ip = Some(IpAddr::from([10, 0, 0, 1]));
-        for _ in 0..10 {
-            limit.check(ip).unwrap();
-        }
-        match limit.check(ip) {
-            Err(Error::RateLimited { retry_after_secs }) => {
-                assert!((1..=7).contains(&retry_after_secs))
+    #[tokio::test]
+    async fn the_eleventh_request_in_a_minute_waits_in_memory_and_in_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::open_for_test(dir.path()).await;
+        for (limit, window_secs) in [
+            (PerIp::per_minute(10), 7),
+            (PerIp::shared(10, "auth", store.clone()), 61),
+        ] {
+            let ip = Some(IpAddr::from([10, 0, 0, 1]));
+            for _ in 0..10 {
+                limit.check(ip).await.unwrap();
             }
-            other => panic!("{other:?}"),
+            match limit.check(ip).await {
+                Err(Error::RateLimited { retry_after_secs }) => {
+                    assert!((1..=window_secs).contains(&retry_after_secs))
+                }
+                other => panic!("{other:?}"),
+            }
+            assert!(
+                limit.check(Some(IpAddr::from([10, 0, 0, 2]))).await.is_ok(),
+                "another address has its own bucket"
+            );
         }
-        assert!(
-            limit.check(Some(IpAddr::from([10, 0, 0, 2]))).is_ok(),
-            "another address has its own bucket"
+        // Two instances on one store: one count.
+        let (a, b) = (
+            PerIp::shared(4, "code", store.clone()),
+            PerIp::shared(4, "code", store),
         );
+        let ip = Some(IpAddr::from([10, 0, 0, 3]));
+        for limit in [&a, &b, &a, &b] {
+            limit.check(ip).await.unwrap();
+        }
+        assert!(a.check(ip).await.is_err() && b.check(ip).await.is_err());
     }
 }

@@ -15,10 +15,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::Sha256;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+
+use common::process::{request, sign_in};
 
 const WRITES: usize = 1_000;
 const SECRET: &str = "wbhsec_durability";
@@ -66,71 +66,6 @@ fn serve(data: &Path) -> (Child, String) {
     (child, addr)
 }
 
-/// One HTTP/1.1 request on its own connection → (status, body); None when the connection
-/// failed or closed before a whole answer (not acknowledged).
-async fn request(
-    addr: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    headers: &[(&str, String)],
-    body: &str,
-) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
-    if let Some(t) = token {
-        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
-    }
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.ok()?;
-    stream.write_all(body.as_bytes()).await.ok()?;
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).await.ok()?;
-    let text = String::from_utf8_lossy(&answer);
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    // The server answers with Content-Length; a body cut short is not an answer.
-    let length: usize = head.lines().find_map(|l| {
-        l.to_ascii_lowercase()
-            .strip_prefix("content-length:")
-            .map(|v| v.trim().parse().unwrap_or(0))
-    })?;
-    if body.len() != length {
-        return None;
-    }
-    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
-}
-
-async fn admin_token(addr: &str, data: &Path) -> String {
-    let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
-        .await
-        .unwrap();
-    let challenge = c["challenge"].as_str().unwrap();
-    let solution =
-        lvlx_core::captcha::solve(challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
-    let body = json!({"email": "admin@lvlx.local", "password": "Admin#2026", "captcha": {"challenge": challenge, "solution": solution}});
-    let (status, step1) = request(addr, "POST", "/api/v1/login", None, &[], &body.to_string())
-        .await
-        .unwrap();
-    assert_eq!(status, 200, "{step1}");
-    let code = common::newest_code(&data.join("outbox"), "admin@lvlx.local", 4);
-    let (status, done) = request(
-        addr,
-        "POST",
-        "/api/v1/verifycode",
-        step1["token"].as_str(),
-        &[],
-        &json!({"code": code}).to_string(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 200, "{done}");
-    done["token"].as_str().unwrap().to_string()
-}
-
 fn signed(body: &str) -> String {
     let t = lvlx_backend::now_ms() / 1000;
     let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
@@ -153,7 +88,7 @@ async fn started(data: &Path) -> (Child, String, String, i64) {
         .unwrap()
         .success());
     let (child, addr) = serve(data);
-    let token = admin_token(&addr, data).await;
+    let token = sign_in(&addr, &data.join("outbox"), "admin@lvlx.local", "Admin#2026").await;
     let member: i64 = rusqlite::Connection::open(data.join("lvlx.sqlite3"))
         .unwrap()
         .query_row(

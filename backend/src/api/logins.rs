@@ -55,7 +55,7 @@ async fn resend_code(
     body: Resend,
     authorization: Option<String>,
 ) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip()))?;
+    app.code_limit.check(ip.map(|a| a.ip())).await?;
     let claims = app
         .keys
         .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
@@ -97,7 +97,7 @@ struct Login {
 }
 
 async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip()))?;
+    app.auth_limit.check(ip.map(|a| a.ip())).await?;
     validation::validate(Field::Email, &body.email, None)?;
     validation::validate(Field::CurrentPassword, &body.password, None)?;
     captcha::spend(&app, body.captcha.clone()).await?;
@@ -193,7 +193,7 @@ async fn verify_code(
     body: Code,
     authorization: Option<String>,
 ) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip()))?;
+    app.code_limit.check(ip.map(|a| a.ip())).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let claims = app
         .keys

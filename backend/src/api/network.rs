@@ -133,7 +133,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(json_body::<Language>())
         .then(
             |ip: Option<SocketAddr>, who: Authed, app: App, body: Language| async move {
-                app.code_limit.check(ip.map(|a| a.ip()))?;
+                app.code_limit.check(ip.map(|a| a.ip())).await?;
                 glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
                 let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
                 let key = app.mac_key.clone();
@@ -192,7 +192,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(json_body::<Confirm>())
         .then(
             |ip: Option<SocketAddr>, who: Authed, app: App, body: Confirm| async move {
-                app.code_limit.check(ip.map(|a| a.ip()))?;
+                app.code_limit.check(ip.map(|a| a.ip())).await?;
                 validation::validate(Field::ClaimCode, &body.claim_code, None)?;
                 let chain = glue::contracts(&app.config)
                     .cloned()

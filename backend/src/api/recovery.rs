@@ -49,7 +49,7 @@ struct Recover {
 }
 
 async fn recover(ip: Option<SocketAddr>, app: App, body: Recover) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip()))?;
+    app.auth_limit.check(ip.map(|a| a.ip())).await?;
     validation::validate(Field::Email, &body.email, None)?;
     captcha::spend(&app, body.captcha.clone()).await?;
     let attempt = crypto::random_hex(16);
@@ -88,7 +88,7 @@ async fn recover(ip: Option<SocketAddr>, app: App, body: Recover) -> Answer {
 }
 
 async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip()))?;
+    app.code_limit.check(ip.map(|a| a.ip())).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let reset_token = crypto::random_hex(32);

@@ -50,7 +50,7 @@ struct Register {
 }
 
 async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip()))?;
+    app.auth_limit.check(ip.map(|a| a.ip())).await?;
     for (field, value, other) in [
         (Field::Names, &body.names, None),
         (Field::Lastnames, &body.lastnames, None),
@@ -124,7 +124,7 @@ pub(super) struct CodeAnswer {
 }
 
 async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip()))?;
+    app.code_limit.check(ip.map(|a| a.ip())).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let signer = app.clone();

@@ -83,6 +83,11 @@ enum Found {
     Network(NetworkEvent, network::Logged),
 }
 
+/// The store lease of the one instance that indexes ("LVLXidxr").
+const INDEXER_LEASE: i64 = 0x4C56_4C58_6964_7872;
+/// How often an instance without the lease asks for it.
+const LEASE_RETRY: Duration = Duration::from_secs(1);
+
 impl Indexer {
     pub fn new(app: &App, chain: &config::Chain) -> Indexer {
         Indexer {
@@ -115,11 +120,38 @@ impl Indexer {
         Some(tokio::spawn(indexer.run()))
     }
 
+    /// Indexes for as long as the server runs. Exactly one instance indexes at a time: each
+    /// step is taken under the store's indexer lease (issue 16); an instance without it tries
+    /// again every second, and takes over within a second of the holder's death. Every step is
+    /// idempotent (the cursor and the (tx hash, log index) keys are in the store), so a step a
+    /// dying holder half-did is neither lost nor counted twice.
     pub async fn run(self) {
         let idle = Duration::from_millis(self.chain.poll_ms.max(100));
         let mut backoff = Duration::from_secs(1);
+        let mut lease = None;
         tracing::info!(sale = %self.sale, from = self.chain.start_block, "indexer started");
         loop {
+            let held = match &lease {
+                Some(l) => crate::store::Lease::held(l).await,
+                None => false,
+            };
+            if !held {
+                lease = match self.store.try_lease(INDEXER_LEASE).await {
+                    Ok(Some(l)) => {
+                        tracing::info!("indexer lease taken: this instance indexes");
+                        Some(l)
+                    }
+                    Ok(None) => None,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot ask for the indexer lease");
+                        None
+                    }
+                };
+                if lease.is_none() {
+                    tokio::time::sleep(LEASE_RETRY).await;
+                    continue;
+                }
+            }
             match self.step().await {
                 Ok(Progress::More { .. }) => backoff = Duration::from_secs(1),
                 Ok(Progress::CaughtUp { .. }) => {

@@ -521,13 +521,23 @@ fn serve(config: Config) -> ExitCode {
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
         let data_dir = config.data_dir.display().to_string();
-        let app = match App::new(config, store) {
+        let mut app = match App::new(config, store) {
             Ok(app) => app,
             Err(e) => {
                 tracing::error!(error = %e, "cannot start");
                 return ExitCode::FAILURE;
             }
         };
+        if let Some(url) = &url {
+            // Several instances may share this database: pushes travel through it.
+            match crate::live::Hub::relayed(url) {
+                Ok(hub) => app.hub = hub,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot relay live pushes");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         crate::chain::indexer::Indexer::spawn(&app);
         // Every socket is an open file: take all the host allows (often 1,024 by default).
         match crate::limits::raise_open_files() {

@@ -25,6 +25,7 @@ pub mod lockouts;
 pub mod network;
 pub mod onramp;
 pub mod pg;
+pub mod rate_limits;
 pub mod registrations;
 pub mod secrets;
 pub mod seed;
@@ -59,6 +60,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_kyc_faq_onramp.sql"),
     include_str!("../../migrations/0009_table_versions.sql"),
     include_str!("../../migrations/0010_portable_lookups.sql"),
+    include_str!("../../migrations/0011_rate_limits.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
@@ -294,6 +296,22 @@ struct Sqlite {
     permits: Arc<tokio::sync::Semaphore>,
 }
 
+/// Work one instance at a time: always this one's on SQLite (one instance per file), a
+/// database lease on PostgreSQL.
+pub enum Lease {
+    Local,
+    Postgres(pg::Lease),
+}
+
+impl Lease {
+    pub async fn held(&self) -> bool {
+        match self {
+            Lease::Local => true,
+            Lease::Postgres(lease) => lease.held().await,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error("cannot create data folder {0}: {1}")]
@@ -355,6 +373,14 @@ impl Store {
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+
+    /// Takes the lease `key` unless another instance holds it.
+    pub async fn try_lease(&self, key: i64) -> Result<Option<Lease>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(Some(Lease::Local)),
+            Backend::Postgres(pool) => Ok(pool.try_lease(key).await?.map(Lease::Postgres)),
+        }
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -432,26 +458,34 @@ impl Store {
 /// there. The test command runs the storage and HTTP suites both ways (issue 16).
 #[doc(hidden)]
 pub async fn open_for_test(data_dir: &Path) -> Store {
-    match std::env::var("LVLX_TEST_POSTGRES") {
-        Ok(server) if !server.is_empty() => {
-            let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
-                .await
-                .expect("LVLX_TEST_POSTGRES answers");
-            let connection = tokio::spawn(connection);
-            let name = format!("t{}_{:016x}", std::process::id(), rand::random::<u64>());
-            client
-                .batch_execute(&format!("CREATE DATABASE {name}"))
-                .await
-                .expect("a test database");
-            drop(client);
-            let _ = connection.await;
-            let (base, _) = server.rsplit_once('/').expect("a URL with a database");
-            Store::open_postgres(&format!("{base}/{name}"))
-                .await
-                .expect("the test database opens")
-        }
-        _ => Store::open(data_dir).expect("the test database opens"),
+    match test_database().await {
+        Some(url) => Store::open_postgres(&url)
+            .await
+            .expect("the test database opens"),
+        None => Store::open(data_dir).expect("the test database opens"),
     }
+}
+
+/// A new empty database on the `LVLX_TEST_POSTGRES` server, by URL; None when it is unset.
+#[doc(hidden)]
+pub async fn test_database() -> Option<String> {
+    let server = std::env::var("LVLX_TEST_POSTGRES").ok()?;
+    if server.is_empty() {
+        return None;
+    }
+    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+        .await
+        .expect("LVLX_TEST_POSTGRES answers");
+    let connection = tokio::spawn(connection);
+    let name = format!("t{}_{:016x}", std::process::id(), rand::random::<u64>());
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("a test database");
+    drop(client);
+    let _ = connection.await;
+    let (base, _) = server.rsplit_once('/').expect("a URL with a database");
+    Some(format!("{base}/{name}"))
 }
 
 fn reader(path: &Path) -> Result<Connection> {

@@ -25,10 +25,16 @@ use super::{Conn, OpenError, Result, StoreError};
 
 /// The schema, in the versions SQLite's migrations number (the first brings an empty database
 /// to SQLite's version 10 at once). Never edit one that has landed: add the next.
-const MIGRATIONS: &[(i64, &str)] = &[(
-    10,
-    include_str!("../../migrations/postgres/0010_schema.sql"),
-)];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        10,
+        include_str!("../../migrations/postgres/0010_schema.sql"),
+    ),
+    (
+        11,
+        include_str!("../../migrations/postgres/0011_rate_limits.sql"),
+    ),
+];
 
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
 pub const WRITE_LOCK: i64 = 0x4C56_4C58_7772_6974;
@@ -180,6 +186,20 @@ impl Session {
     }
 }
 
+/// Work only one instance may do at a time (the indexer): a session-level advisory lock, held
+/// while its own connection lives. An instance that dies drops the connection, and with it the
+/// lease, at once; another takes it at its next try.
+pub struct Lease {
+    client: Client,
+}
+
+impl Lease {
+    /// Whether the lease is still this instance's (its connection answers).
+    pub async fn held(&self) -> bool {
+        !self.client.is_closed() && self.client.simple_query("SELECT 1").await.is_ok()
+    }
+}
+
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
     config: tokio_postgres::Config,
@@ -204,6 +224,16 @@ impl Pool {
             keep: readers,
             permits: Arc::new(tokio::sync::Semaphore::new(readers)),
         })
+    }
+
+    /// Takes the lease `key` if no other session holds it.
+    pub async fn try_lease(&self, key: i64) -> Result<Option<Lease>> {
+        let (client, connection) = self.config.connect(NoTls).await?;
+        tokio::spawn(connection);
+        let row = client
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
+            .await?;
+        Ok(row.get::<_, bool>(0).then_some(Lease { client }))
     }
 
     /// A new connection of the pool's database (the snapshots keep one of their own).

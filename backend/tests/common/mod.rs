@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 pub mod anvil;
+pub mod process;
 
 use std::net::SocketAddr;
 

@@ -1,0 +1,86 @@
+//! Servers as separate processes on loopback, and plain HTTP/1.1 to them (the durability and
+//! the two-instance tests).
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// One HTTP/1.1 request on its own connection → (status, body); None when the connection
+/// failed or closed before a whole answer (not acknowledged).
+pub async fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, String)],
+    body: &str,
+) -> Option<(u16, Value)> {
+    let mut stream = TcpStream::connect(addr).await.ok()?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
+    if let Some(t) = token {
+        head.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.ok()?;
+    stream.write_all(body.as_bytes()).await.ok()?;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.ok()?;
+    let text = String::from_utf8_lossy(&answer);
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    // The server answers with Content-Length; a body cut short is not an answer.
+    let length: usize = head.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .strip_prefix("content-length:")
+            .map(|v| v.trim().parse().unwrap_or(0))
+    })?;
+    if body.len() != length {
+        return None;
+    }
+    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+/// Signs in through the server at `addr`, reading the code from `outbox`; answers the session.
+pub async fn sign_in(addr: &str, outbox: &Path, email: &str, password: &str) -> String {
+    let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
+        .await
+        .unwrap();
+    let challenge = c["challenge"].as_str().unwrap();
+    let solution =
+        lvlx_core::captcha::solve(challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
+    let body = json!({"email": email, "password": password, "captcha": {"challenge": challenge, "solution": solution}});
+    let (status, step1) = request(addr, "POST", "/api/v1/login", None, &[], &body.to_string())
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{step1}");
+    let code = super::newest_code(outbox, email, 4);
+    let (status, done) = request(
+        addr,
+        "POST",
+        "/api/v1/verifycode",
+        step1["token"].as_str(),
+        &[],
+        &json!({"code": code}).to_string(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{done}");
+    done["token"].as_str().unwrap().to_string()
+}
+
+
+/// A captcha answer solved against the server at `addr`.
+pub async fn captcha(addr: &str) -> Value {
+    let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
+        .await
+        .unwrap();
+    let challenge = c["challenge"].as_str().unwrap().to_string();
+    let solution =
+        lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
+    json!({"challenge": challenge, "solution": solution})
+}
