@@ -54,13 +54,17 @@ if [ "${1:-}" = "--test" ] && [ "$(cargo fuzz --version 2>/dev/null | awk '{prin
   cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked
 fi
 
-if [ "${1:-}" = "--test" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
-  # Issue 16: the storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh).
-  step "apt-get install postgresql"
+if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v nginx >/dev/null; }; then
+  # Issue 16: the storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh),
+  # and two instances behind a loopback nginx (backend/tests/instances.rs). Neither runs as a
+  # system service: the packages' own services are stopped again.
+  step "apt-get install postgresql nginx-light"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql nginx-light >/dev/null
+  $sudo service nginx stop >/dev/null 2>&1 || true
+  $sudo service postgresql stop >/dev/null 2>&1 || true
 fi
 
 if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then

@@ -88,7 +88,13 @@ async fn started(data: &Path) -> (Child, String, String, i64) {
         .unwrap()
         .success());
     let (child, addr) = serve(data);
-    let token = sign_in(&addr, &data.join("outbox"), "admin@lvlx.local", "Admin#2026").await;
+    let token = sign_in(
+        &addr,
+        &data.join("outbox"),
+        "admin@lvlx.local",
+        "Admin#2026",
+    )
+    .await;
     let member: i64 = rusqlite::Connection::open(data.join("lvlx.sqlite3"))
         .unwrap()
         .query_row(

@@ -73,7 +73,6 @@ pub async fn sign_in(addr: &str, outbox: &Path, email: &str, password: &str) -> 
     done["token"].as_str().unwrap().to_string()
 }
 
-
 /// A captcha answer solved against the server at `addr`.
 pub async fn captcha(addr: &str) -> Value {
     let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")

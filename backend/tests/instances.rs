@@ -1,0 +1,412 @@
+//! Two instances on one PostgreSQL behind a loopback nginx (issue 16): `lvlx serve` twice as
+//! separate processes, the development chain, Debian's nginx proxying to both. A purchase
+//! indexed by instance A reaches a live socket open on B; a session signed out on A is refused
+//! on B; the login rate limit counts across both; killing A hands indexing to B within seconds
+//! with every purchase recorded once.
+//!
+//! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); says so and
+//! passes without them.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::anvil::Anvil;
+use common::process::{captcha, request, sign_in};
+use lvlx_backend::args;
+use lvlx_backend::chain::deploy;
+use lvlx_backend::store::Store;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const AUTH_PER_MINUTE: usize = 6;
+
+/// A server process and every line it logged.
+struct Instance {
+    child: Child,
+    addr: String,
+    data: PathBuf,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Instance {
+    fn start(config: &Path, data: PathBuf) -> Instance {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lvlx"))
+            .arg("serve")
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .env("LVLX_CONFIG", config)
+            .env("LVLX_DATA_DIR", &data)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let errors = BufReader::new(child.stderr.take().unwrap());
+        let kept = log.clone();
+        std::thread::spawn(move || {
+            for line in errors.lines().map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        // The log goes to standard output, beside the serving line.
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines
+                .next()
+                .expect("the server prints its address")
+                .unwrap();
+            log.lock().unwrap().push(line.clone());
+            if let Some(rest) = line.split("serving at http://").nth(1) {
+                break rest.trim_end_matches('/').to_string();
+            }
+        };
+        let kept = log.clone();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        Instance {
+            child,
+            addr,
+            data,
+            log,
+        }
+    }
+
+    fn logged(&self, text: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|l| l.contains(text))
+    }
+
+    async fn wait_for_log(&self, text: &str, within: Duration) {
+        let start = Instant::now();
+        while !self.logged(text) {
+            assert!(
+                start.elapsed() < within,
+                "{} never logged {text:?}: {:?}",
+                self.addr,
+                self.log.lock().unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// nginx in the foreground, proxying `port` to `upstreams` (round robin).
+struct Proxy(Child);
+
+impl Proxy {
+    fn start(dir: &Path, port: u16, upstreams: &[&str]) -> Proxy {
+        let servers: String = upstreams
+            .iter()
+            .map(|u| format!("server {u} max_fails=0;\n"))
+            .collect();
+        let conf = format!(
+            "worker_processes 1;\nerror_log {dir}/nginx-error.log;\npid {dir}/nginx.pid;\n\
+             events {{ worker_connections 256; }}\n\
+             http {{\n access_log off;\n client_body_temp_path {dir}/body;\n proxy_temp_path {dir}/proxy;\n\
+             fastcgi_temp_path {dir}/fcgi; uwsgi_temp_path {dir}/uwsgi; scgi_temp_path {dir}/scgi;\n\
+             upstream lvlx {{\n{servers}}}\n\
+             server {{\n listen 127.0.0.1:{port};\n location / {{\n proxy_pass http://lvlx;\n\
+             proxy_http_version 1.1;\n proxy_set_header Upgrade $http_upgrade;\n proxy_set_header Connection \"upgrade\";\n\
+             proxy_next_upstream error timeout;\n }}\n }}\n}}\n",
+            dir = dir.display()
+        );
+        let path = dir.join("nginx.conf");
+        std::fs::write(&path, conf).unwrap();
+        let child = Command::new("nginx")
+            .args(["-e", &dir.join("nginx-error.log").display().to_string()])
+            .args(["-p", &dir.display().to_string(), "-c"])
+            .arg(&path)
+            .args(["-g", "daemon off;"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("nginx");
+        Proxy(child)
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A live channel on `addr`, authenticated with `token`.
+async fn live_channel(addr: &str, token: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(
+            format!(
+                "GET /api/v1/ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).await.unwrap(), 1, "upgrade answered");
+        head.push(byte[0]);
+    }
+    assert!(String::from_utf8_lossy(&head).starts_with("HTTP/1.1 101"));
+    // One masked text frame (mask of zeros: the payload as is).
+    let hello = json!({"type": "auth", "token": token}).to_string();
+    let mut frame = vec![0x81, 0x80 | 126];
+    frame.extend_from_slice(&(hello.len() as u16).to_be_bytes());
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(hello.as_bytes());
+    stream.write_all(&frame).await.unwrap();
+    stream
+}
+
+/// The next text message on a live channel within `within` (pings skipped).
+async fn next_message(stream: &mut TcpStream, within: Duration) -> Option<Value> {
+    tokio::time::timeout(within, async {
+        loop {
+            let mut two = [0u8; 2];
+            stream.read_exact(&mut two).await.ok()?;
+            let len = match two[1] & 0x7f {
+                126 => {
+                    let mut n = [0u8; 2];
+                    stream.read_exact(&mut n).await.ok()?;
+                    u16::from_be_bytes(n) as usize
+                }
+                127 => {
+                    let mut n = [0u8; 8];
+                    stream.read_exact(&mut n).await.ok()?;
+                    u64::from_be_bytes(n) as usize
+                }
+                n => n as usize,
+            };
+            let mut payload = vec![0u8; len];
+            stream.read_exact(&mut payload).await.ok()?;
+            if two[0] & 0x0f == 1 {
+                return serde_json::from_slice(&payload).ok();
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Purchases on the live channel within `within`, by transaction hash.
+async fn purchases_heard(stream: &mut TcpStream, want: usize, within: Duration) -> Vec<String> {
+    let deadline = Instant::now() + within;
+    let mut heard = Vec::new();
+    while heard.len() < want {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match next_message(stream, left).await {
+            Some(m) if m["type"] == "purchase" => heard.push(m["txHash"].as_str().unwrap().into()),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    heard
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_indexer() {
+    let Some(url) = lvlx_backend::store::test_database().await else {
+        eprintln!("LVLX_TEST_POSTGRES unset: the two-instance test needs PostgreSQL");
+        return;
+    };
+    if Command::new("nginx").arg("-v").output().is_err() {
+        eprintln!("nginx missing: the two-instance test needs it (scripts/setup.sh --test)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let config = dir.path().join("lvlx.toml");
+    let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    std::fs::write(
+        &config,
+        format!(
+            "bind = \"127.0.0.1:0\"\ndatabase_url = \"{url}\"\nlog = \"info\"\n\
+             jwt_secret = \"{}\"\nclaim_signing_key = \"{}\"\n\
+             captcha_difficulty = 4\nauth_per_minute = {AUTH_PER_MINUTE}\n\
+             web_dir = \"{repo}/web/dist\"\nlocales_dir = \"{repo}/locales\"\n",
+            "k".repeat(40),
+            "11".repeat(32)
+        ),
+    )
+    .unwrap();
+    let section = lvlx_backend::config::Chain {
+        poll_ms: 100,
+        ..deploy::dev_section(&anvil.url, &d)
+    };
+    deploy::write_section(&config, &section).unwrap();
+    // The demo accounts, written once into the shared database.
+    let demo = Command::new(env!("CARGO_BIN_EXE_lvlx"))
+        .arg("demo")
+        .env("LVLX_CONFIG", &config)
+        .env("LVLX_DATA_DIR", dir.path().join("setup"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(demo.success());
+
+    let a = Instance::start(&config, dir.path().join("a"));
+    a.wait_for_log("indexer lease taken", Duration::from_secs(10))
+        .await;
+    let b = Instance::start(&config, dir.path().join("b"));
+    let port = free_port();
+    let _proxy = Proxy::start(dir.path(), port, &[&a.addr, &b.addr]);
+    let proxy = format!("127.0.0.1:{port}");
+    let mut up = false;
+    for _ in 0..100 {
+        if let Some((200, _)) = request(&proxy, "GET", "/api/v1/health", None, &[], "").await {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "the proxy answers");
+    for _ in 0..4 {
+        let (status, health) = request(&proxy, "GET", "/api/v1/health", None, &[], "")
+            .await
+            .unwrap();
+        assert_eq!((status, health["schema"].as_i64()), (200, Some(11)));
+    }
+    assert!(!b.logged("indexer lease taken"), "one indexer at a time");
+
+    // Signed in on A; its session opens a live channel on B.
+    let admin = sign_in(
+        &a.addr,
+        &a.data.join("outbox"),
+        "admin@lvlx.local",
+        "Admin#2026",
+    )
+    .await;
+    let mut on_b = live_channel(&b.addr, &admin).await;
+    let buyers = anvil.accounts();
+    let first = anvil.buy(&d, &buyers[2], 5_000_000, None);
+    assert_eq!(
+        purchases_heard(&mut on_b, 1, Duration::from_secs(15)).await,
+        [first.clone()],
+        "a purchase indexed on A reaches a socket on B"
+    );
+
+    // The login limit counts across both: one sign-in above, five more alternating, then 429.
+    let seconds = (lvlx_backend::now_ms() / 1000) % 60;
+    if seconds > 40 {
+        tokio::time::sleep(Duration::from_secs(62 - seconds as u64)).await;
+        // A new minute: its first count is the sign-in below.
+        sign_in(
+            &a.addr,
+            &a.data.join("outbox"),
+            "admin@lvlx.local",
+            "Admin#2026",
+        )
+        .await;
+    }
+    for (i, addr) in [&b.addr, &a.addr, &b.addr, &a.addr, &b.addr]
+        .iter()
+        .enumerate()
+    {
+        let body = json!({"email": "nobody@lvlx.local", "password": "Wrong#2026", "captcha": captcha(addr).await});
+        let (status, answer) = request(addr, "POST", "/api/v1/login", None, &[], &body.to_string())
+            .await
+            .unwrap();
+        assert_ne!(
+            status,
+            429,
+            "attempt {} of {AUTH_PER_MINUTE}: {answer}",
+            i + 2
+        );
+    }
+    for addr in [&a.addr, &b.addr] {
+        let body = json!({"email": "nobody@lvlx.local", "password": "Wrong#2026", "captcha": captcha(addr).await});
+        let (status, _) = request(addr, "POST", "/api/v1/login", None, &[], &body.to_string())
+            .await
+            .unwrap();
+        assert_eq!(status, 429, "the limit is one for both instances");
+    }
+
+    // Signed out on A: refused on B.
+    let (status, _) = request(&b.addr, "GET", "/api/v1/tokenVerify", Some(&admin), &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    let signout = json!({ "token": admin }).to_string();
+    let (status, _) = request(
+        &a.addr,
+        "POST",
+        "/api/v1/signout",
+        Some(&admin),
+        &[],
+        &signout,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    let (status, _) = request(&b.addr, "GET", "/api/v1/tokenVerify", Some(&admin), &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 401, "a session ended on A is refused on B");
+
+    // A dies: B takes the indexer over within seconds; nothing is lost or recorded twice.
+    let mut hashes = vec![first];
+    hashes.push(anvil.buy(&d, &buyers[3], 7_000_000, None));
+    let (mut a, b) = (a, b);
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = Instant::now();
+    for buyer in &buyers[4..7] {
+        hashes.push(anvil.buy(&d, buyer, 3_000_000, None));
+    }
+    b.wait_for_log("indexer lease taken", Duration::from_secs(10))
+        .await;
+    let took_over = killed.elapsed();
+    let store = Store::open_postgres(&url).await.unwrap();
+    let recorded = loop {
+        let rows: Vec<(String, i64)> = store
+            .read(|c| {
+                c.query_all(
+                    "SELECT tx_hash, COUNT(*) FROM ico_transactions WHERE token = 'LVLX' GROUP BY tx_hash ORDER BY MIN(id)",
+                    args![],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+            })
+            .await
+            .unwrap();
+        if rows.len() >= hashes.len() || killed.elapsed() > Duration::from_secs(30) {
+            break rows;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let expected: Vec<(String, i64)> = hashes.iter().map(|h| (h.clone(), 1)).collect();
+    assert_eq!(recorded, expected, "every purchase once, in chain order");
+    eprintln!(
+        "indexing moved to B {:.1} s after A was killed",
+        took_over.as_secs_f64()
+    );
+    assert!(took_over < Duration::from_secs(5));
+}
