@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import * as wasm from '../web/pkg/lvlx_core_bg.wasm';
 import { loadIcoRows } from '../web/src/core/index.js';
 import { consent, launchBrowser, openPage, startServer } from '../web/test/browser/harness.mjs';
+import { backend, database } from './database.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
 const binary = 'target/release/lvlx';
@@ -21,13 +22,20 @@ if (!existsSync(join(dataDir, 'lvlx.sqlite3'))) {
     stdio: 'inherit',
   });
 }
+// On PostgreSQL (BENCH_POSTGRES): the same seeded rows, copied once from the SQLite file.
+const db = database('lvlx_bench_admin');
+if (db.created) {
+  console.log('copying the seeded rows into PostgreSQL (once)…');
+  execFileSync(join(root, binary), ['db', 'copy', '--from', dataDir], { env: { ...process.env, ...db.env, LVLX_LOG: 'warn' }, stdio: 'inherit' });
+}
+console.log(`backend: ${backend}`);
 // A fresh admin per run: code mails are limited per account and hour.
 const admin = { email: `bench${Date.now()}@example.com`, password: 'Bench#Pass1' };
 execFileSync(join(root, binary), ['admin', 'create', '--email', admin.email, '--names', 'Bench', '--lastnames', 'Admin'], {
-  env: { ...process.env, LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_ADMIN_PASSWORD: admin.password },
+  env: { ...process.env, ...db.env, LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_ADMIN_PASSWORD: admin.password },
   stdio: 'ignore',
 });
-const server = await startServer({ dataDir, binary });
+const server = await startServer({ dataDir, binary, env: db.env });
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const time = (fn) => {

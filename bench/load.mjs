@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.mjs';
+import { backend, database } from './database.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -14,7 +15,8 @@ const CONNECTIONS = 64;
 // What browsers send for the app's files.
 const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
 
-const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'] });
+console.log(`backend: ${backend}`);
+const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database('lvlx_bench_load').env });
 const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
 const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];

@@ -130,3 +130,48 @@ async fn a_sqlite_database_copies_into_postgresql_with_every_row_and_sum() {
         Err(CopyError::Backends)
     ));
 }
+
+/// Many requests asking for kept answers at once, on two runtime threads: none may wait on a
+/// lock held by a thread that waits for the runtime (on PostgreSQL that stalled every request).
+/// The runtime runs on a thread of its own, so a stall fails the test instead of hanging it.
+#[test]
+fn kept_answers_asked_at_once_never_stall_the_runtime() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let store = store::open_for_test(dir.path()).await;
+            let asks = (0..64).map(|i| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    for _ in 0..20 {
+                        store
+                            .snapshots
+                            .get_or(
+                                format!("k{}", i % 4),
+                                &["users", "ico_transactions"],
+                                || async { Ok::<_, StoreError>(Bytes::from_static(b"answer")) },
+                            )
+                            .await
+                            .unwrap();
+                    }
+                })
+            });
+            for ask in futures_util::future::join_all(asks).await {
+                ask.unwrap();
+            }
+        });
+        let _ = done.send(());
+    });
+    assert!(
+        finished
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .is_ok(),
+        "1,280 kept answers asked at once did not finish in 30 s: the runtime stalled"
+    );
+}
