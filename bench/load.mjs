@@ -11,6 +11,8 @@ import { backend, database } from './database.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(process.argv[2] ?? 8);
+// Optional: only the rows whose name contains this text (after the health baseline).
+const ONLY = process.argv[3] ?? '';
 const CONNECTIONS = 64;
 // What browsers send for the app's files.
 const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
@@ -59,7 +61,7 @@ console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, release serve
 console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`);
 let base;
 try {
-  for (const [name, path, token, extra] of rows) {
+  for (const [name, path, token, extra] of rows.filter(([name], i) => i === 0 || name.includes(ONLY))) {
     const r = await wrk(path, token, { extra });
     base ??= r.rps;
     console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}`);
