@@ -68,9 +68,18 @@ const ico = await serverTimes('statistics-ico');
 const users = await serverTimes('statistics-users');
 row('statistics-ico p99 (10^6 rows)', `${pct(ico, 99).toFixed(1)} ms`, '≤ 10 ms', `p50 ${pct(ico, 50).toFixed(1)} ms; GET health p99 ${pct(health, 99).toFixed(1)} ms`);
 row('statistics-users p99 (10^5 users)', `${pct(users, 99).toFixed(1)} ms`, '≤ 10 ms', `p50 ${pct(users, 50).toFixed(1)} ms`);
+// The first request makes the kept stream (10^6 rows read, encoded, compressed); the next ones
+// are served from it until a write to its tables.
 const t0 = performance.now();
 const stream = new Uint8Array(await (await server.call(admin, 'statistics-ico/rows', { raw: true })).arrayBuffer());
-row('rows stream (server + transfer)', `${(performance.now() - t0).toFixed(0)} ms`, '', `${(stream.length / 1e6).toFixed(1)} MB`);
+row('rows stream, first request (makes the kept stream)', `${(performance.now() - t0).toFixed(0)} ms`, '', `${(stream.length / 1e6).toFixed(1)} MB`);
+const keptTimes = [];
+for (let i = 0; i < 5; i++) {
+  const t = performance.now();
+  await (await server.call(admin, 'statistics-ico/rows', { raw: true })).arrayBuffer();
+  keptTimes.push(performance.now() - t);
+}
+row('rows stream, kept (server + transfer)', `${pct(keptTimes, 50).toFixed(0)} ms`, '≤ 250 ms', 'median of 5');
 
 // Engine: bytes in hand → queryable columns.
 const loads = [];
