@@ -18,7 +18,7 @@ const CONNECTIONS = 64;
 const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
 
 console.log(`backend: ${backend}`);
-const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database('lvlx_bench_load').env });
+const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database(`lvlx_bench_load_${Date.now()}`).env });
 const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
 const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];

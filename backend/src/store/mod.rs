@@ -61,6 +61,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0009_table_versions.sql"),
     include_str!("../../migrations/0010_portable_lookups.sql"),
     include_str!("../../migrations/0011_rate_limits.sql"),
+    include_str!("../../migrations/0012_positions_by_member.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

@@ -34,6 +34,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         11,
         include_str!("../../migrations/postgres/0011_rate_limits.sql"),
     ),
+    (
+        12,
+        include_str!("../../migrations/postgres/0012_positions_by_member.sql"),
+    ),
 ];
 
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
