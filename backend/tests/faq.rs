@@ -292,15 +292,7 @@ async fn an_onramp_session_funds_the_linked_wallet_and_keeps_the_secret_key() {
     assert_eq!(form["destination_networks[]"], "polygon");
     assert_eq!(form["destination_currency"], "usdc");
     assert_eq!(form["customer_ip_address"], "203.0.113.7");
-    let kept: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT COUNT(*) FROM onramp_sessions",
-                lvlx_backend::args![],
-                |r| r.get(0),
-            )
-        })
-        .await;
+    let kept: i64 = w.count("onramp_sessions").await;
     assert_eq!(kept, 1);
 
     // Ten an hour per member.

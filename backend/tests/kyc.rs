@@ -160,15 +160,7 @@ async fn a_signed_webhook_moves_the_status_once_and_never_backwards() {
         assert_eq!(body["code"], "error-unauthorized");
     }
     assert_eq!(status_of(&w, &token).await["status"], "approved");
-    let events: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT COUNT(*) FROM kyc_events",
-                lvlx_backend::args![],
-                |r| r.get(0),
-            )
-        })
-        .await;
+    let events: i64 = w.count("kyc_events").await;
     assert_eq!(
         events, 3,
         "started, approved, the late completed — each once"
@@ -215,24 +207,8 @@ async fn admins_correct_a_status_with_a_reason_into_the_append_only_audit() {
     let w = common::world().await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
     let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
-    let id: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT id FROM users WHERE email = ?1",
-                lvlx_backend::args![DEMO_USER.0],
-                |r| r.get(0),
-            )
-        })
-        .await;
-    let admin_id: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT id FROM users WHERE email = ?1",
-                lvlx_backend::args![DEMO_ADMIN.0],
-                |r| r.get(0),
-            )
-        })
-        .await;
+    let id: i64 = w.user_id(DEMO_USER.0).await;
+    let admin_id: i64 = w.user_id(DEMO_ADMIN.0).await;
     let path = format!("/api/v1/users/{id}/kyc");
     let set = |status: &str, reason: &str| json!({"status": status, "reason": reason});
 

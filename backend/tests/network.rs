@@ -417,15 +417,7 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let wallet = |m: usize| lvlx_core::siwe::checksummed(&accounts[m + 1]).unwrap();
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     assert_eq!(w.link_dev_wallet(&token, 1).await, StatusCode::OK);
-    let demo: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT id FROM users WHERE email = ?1",
-                lvlx_backend::args![DEMO_USER.0],
-                |r| r.get(0),
-            )
-        })
-        .await;
+    let demo: i64 = w.user_id(DEMO_USER.0).await;
     let mut ids = vec![demo];
     for m in 1..members {
         let sponsor = ids[s.parents[m].expect("only the root has no sponsor")];
@@ -648,15 +640,7 @@ async fn rank_edits_are_checked_audited_and_never_retroactive() {
         StatusCode::FORBIDDEN
     );
     // A bonus already credited stays as it was.
-    let demo: i64 = w
-        .sql(move |c| {
-            c.query_one(
-                "SELECT id FROM users WHERE email = ?1",
-                lvlx_backend::args![DEMO_USER.0],
-                |r| r.get(0),
-            )
-        })
-        .await;
+    let demo: i64 = w.user_id(DEMO_USER.0).await;
     w.sql(move |c| {
         c.execute("INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, 3, 'Gold', '3500000000000000000000', '25000000000', 1)", lvlx_backend::args![demo])
     }).await;

@@ -784,15 +784,7 @@ mod index {
             other => panic!("{other:?}"),
         };
         assert!(withdrawn > 0 && withdrawn < reward);
-        let user: i64 = w
-            .sql(move |c| {
-                c.query_one(
-                    "SELECT id FROM users WHERE email = ?1",
-                    lvlx_backend::args![DEMO_USER.0],
-                    |r| r.get(0),
-                )
-            })
-            .await;
+        let user: i64 = w.user_id(DEMO_USER.0).await;
         let expected = vec![
             ("lvlx".to_string(), 1, Some(user), "0".to_string(), false),
             (
@@ -809,15 +801,7 @@ mod index {
             expected,
             "every position once, the withdrawals summed once"
         );
-        let purchases: i64 = w
-            .sql(move |c| {
-                c.query_one(
-                    "SELECT COUNT(*) FROM nft_purchases",
-                    lvlx_backend::args![],
-                    |r| r.get(0),
-                )
-            })
-            .await;
+        let purchases: i64 = w.count("nft_purchases").await;
         assert_eq!(purchases, 2);
         let mut stake_pushes = Vec::new();
         while let Ok(push) = pushes.try_recv() {

@@ -58,6 +58,30 @@ impl World {
         self.app.store.write(work).await.unwrap()
     }
 
+    /// The id of the account with `email`.
+    pub async fn user_id(&self, email: &'static str) -> i64 {
+        self.sql(move |c| {
+            c.query_one(
+                "SELECT id FROM users WHERE email = ?1",
+                lvlx_backend::args![email],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
+    /// How many rows `table` holds.
+    pub async fn count(&self, table: &'static str) -> i64 {
+        self.sql(move |c| {
+            c.query_one(
+                &format!("SELECT COUNT(*) FROM {table}"),
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await
+    }
+
     pub async fn call(
         &self,
         method: &str,
