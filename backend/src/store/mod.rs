@@ -365,11 +365,10 @@ impl Store {
         let url = url.to_owned();
         let handle = tokio::runtime::Handle::current();
         tokio::task::spawn_blocking(move || {
-            let pool = pg::Pool::open(&url, READERS, handle)?;
-            let snapshots = snapshots::Snapshots::postgres(pool.session()?);
+            let pool = Arc::new(pg::Pool::open(&url, READERS, handle)?);
             Ok(Store {
-                snapshots,
-                backend: Backend::Postgres(Arc::new(pool)),
+                snapshots: snapshots::Snapshots::postgres(pool.clone()),
+                backend: Backend::Postgres(pool),
             })
         })
         .await

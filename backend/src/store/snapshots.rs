@@ -8,13 +8,13 @@
 //! update and delete: migration 0009) say whether the commit touched them: sign-ins, codes and
 //! lockouts, written all day, do not remake a 10^6-row stream.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use rusqlite::{Connection, OpenFlags};
+use tokio::sync::Semaphore;
 
 use super::{pg, Conn, Result, StoreError};
 
@@ -26,23 +26,24 @@ struct Kept {
     answer: Bytes,
 }
 
-/// The connection the versions are read on.
+/// Where the versions are read.
 enum Watch {
-    Sqlite(Connection),
+    /// A connection kept for just that (its `data_version` is this connection's view).
+    Sqlite(Mutex<Connection>),
     /// PostgreSQL has no `data_version`: the table versions are read every time (one indexed
-    /// read of three rows).
-    Postgres(Box<RefCell<pg::Session>>),
+    /// read of three rows), on the pool's readers, a few at once.
+    Postgres(Arc<pg::Pool>, Arc<Semaphore>),
 }
 
 /// The newest answers by key ("statistics-users?limit=100").
 #[derive(Clone)]
 pub struct Snapshots {
-    watch: Arc<Mutex<Watch>>,
-    /// PostgreSQL's watch is never locked on the runtime's threads: its lock is held while the
-    /// client waits for an answer that those threads deliver.
-    postgres: bool,
+    watch: Arc<Watch>,
     kept: Arc<Mutex<HashMap<String, Kept>>>,
 }
+
+/// Version reads on PostgreSQL at once (each holds a reader while it runs).
+const POSTGRES_WATCHERS: usize = 4;
 
 impl Snapshots {
     pub(super) fn sqlite(path: &Path) -> rusqlite::Result<Snapshots> {
@@ -50,61 +51,65 @@ impl Snapshots {
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        Ok(Snapshots::new(Watch::Sqlite(watch)))
+        Ok(Snapshots::new(Watch::Sqlite(Mutex::new(watch))))
     }
 
-    pub(super) fn postgres(session: pg::Session) -> Snapshots {
-        Snapshots::new(Watch::Postgres(Box::new(RefCell::new(session))))
+    pub(super) fn postgres(pool: Arc<pg::Pool>) -> Snapshots {
+        Snapshots::new(Watch::Postgres(
+            pool,
+            Arc::new(Semaphore::new(POSTGRES_WATCHERS)),
+        ))
     }
 
     fn new(watch: Watch) -> Snapshots {
         Snapshots {
-            postgres: matches!(watch, Watch::Postgres(_)),
-            watch: Arc::new(Mutex::new(watch)),
+            watch: Arc::new(watch),
             kept: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 
-    fn watch(&self) -> Result<std::sync::MutexGuard<'_, Watch>> {
-        self.watch
-            .lock()
+    fn sqlite_watch(c: &Mutex<Connection>) -> Result<std::sync::MutexGuard<'_, Connection>> {
+        c.lock()
             .map_err(|_| StoreError::Task("snapshot lock poisoned".into()))
     }
 
     /// The database's version now: different after any commit by another connection (SQLite
     /// only; `None` on PostgreSQL).
     pub fn version(&self) -> Result<Option<i64>> {
-        if self.postgres {
-            return Ok(None);
-        }
-        match &*self.watch()? {
-            Watch::Sqlite(c) => Ok(Some(
-                c.pragma_query_value(None, "data_version", |r| r.get(0))?,
-            )),
-            Watch::Postgres(_) => Ok(None),
+        match &*self.watch {
+            Watch::Sqlite(c) => Ok(Some(Snapshots::sqlite_watch(c)?.pragma_query_value(
+                None,
+                "data_version",
+                |r| r.get(0),
+            )?)),
+            Watch::Postgres(..) => Ok(None),
         }
     }
 
     /// The versions of `tables` now, as one number: each only grows, so their sum moves exactly
     /// when one of them does.
-    pub fn tables_version(&self, tables: &[&str]) -> Result<i64> {
-        let watch = self.watch()?;
-        let c = match &*watch {
-            Watch::Sqlite(c) => Conn::sqlite(c),
-            Watch::Postgres(s) => Conn::postgres(s),
-        };
-        let mut sum = 0i64;
-        for table in tables {
-            let version: i64 = c
-                .query_one(
-                    "SELECT version FROM table_versions WHERE name = ?1",
-                    crate::args![*table],
-                    |r| r.get(0),
-                )
-                .map_err(|_| StoreError::Corrupt(format!("no version kept for table {table}")))?;
-            sum = sum.wrapping_add(version);
+    pub async fn tables_version(&self, tables: &[&str]) -> Result<i64> {
+        match &*self.watch {
+            Watch::Sqlite(c) => {
+                let watch = Snapshots::sqlite_watch(c)?;
+                versions(Conn::sqlite(&watch), tables)
+            }
+            Watch::Postgres(pool, permits) => {
+                // The client waits for its answer off the runtime's threads.
+                let _permit = permits
+                    .acquire()
+                    .await
+                    .map_err(|e| StoreError::Task(e.to_string()))?;
+                let pool = pool.clone();
+                let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
+                tokio::task::spawn_blocking(move || {
+                    let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
+                    pool.read(|c| versions(c, &tables))
+                })
+                .await
+                .map_err(|e| StoreError::Task(e.to_string()))?
+            }
         }
-        Ok(sum)
     }
 
     /// The answer kept under `key` if none of `tables` (those it reads) has changed since it
@@ -129,19 +134,7 @@ impl Snapshots {
                 return Ok(kept.answer.clone());
             }
         }
-        let tables_version = if data_version.is_some() {
-            self.tables_version(tables)?
-        } else {
-            // PostgreSQL: the client waits for its answer, off the runtime's threads.
-            let this = self.clone();
-            let tables: Vec<String> = tables.iter().map(|t| t.to_string()).collect();
-            tokio::task::spawn_blocking(move || {
-                let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
-                this.tables_version(&tables)
-            })
-            .await
-            .map_err(|e| StoreError::Task(e.to_string()))??
-        };
+        let tables_version = self.tables_version(tables).await?;
         if let Some(kept) = kept {
             if kept.tables_version == tables_version {
                 // Other tables moved: still current, and checked at no cost until the next commit.
@@ -166,6 +159,21 @@ impl Snapshots {
             );
         }
     }
+}
+
+fn versions(c: Conn, tables: &[&str]) -> Result<i64> {
+    let mut sum = 0i64;
+    for table in tables {
+        let version: i64 = c
+            .query_one(
+                "SELECT version FROM table_versions WHERE name = ?1",
+                crate::args![*table],
+                |r| r.get(0),
+            )
+            .map_err(|_| StoreError::Corrupt(format!("no version kept for table {table}")))?;
+        sum = sum.wrapping_add(version);
+    }
+    Ok(sum)
 }
 
 #[cfg(test)]
@@ -243,14 +251,15 @@ mod tests {
         assert_eq!(ask().await.unwrap(), "4");
     }
 
-    #[test]
-    fn a_table_without_a_version_is_an_error_not_a_forever_kept_answer() {
+    #[tokio::test]
+    async fn a_table_without_a_version_is_an_error_not_a_forever_kept_answer() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        assert!(store.snapshots.tables_version(&["sessions"]).is_err());
+        assert!(store.snapshots.tables_version(&["sessions"]).await.is_err());
         assert!(store
             .snapshots
             .tables_version(&["users", "ico_transactions", "ico_daily"])
+            .await
             .is_ok());
     }
 }
