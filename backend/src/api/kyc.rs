@@ -40,10 +40,20 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(|who: Authed, app: App| async move {
             let config = app.config.clone();
             let user = who.user.id;
-            ok(&app
+            // A read, but for the first visit, which makes the account's provider reference.
+            let read = config.clone();
+            if let Some(view) = app
                 .store
-                .write(move |c| glue::member_view(c, &config, user))
-                .await?)
+                .read(move |c| glue::member_view(c, &read, user, false))
+                .await?
+            {
+                return ok(&view);
+            }
+            let view = app
+                .store
+                .write(move |c| glue::member_view(c, &config, user, true))
+                .await?;
+            ok(&view.ok_or_else(|| Error::Internal("kyc reference not made".into()))?)
         })
         .map(reply);
 

@@ -121,22 +121,32 @@ pub fn accept(c: Conn, event: &Event, now_ms: i64) -> Result<(bool, Option<UserI
 }
 
 /// The member's view: status, when it was set, and where to verify (null when the provider is
-/// not configured, or when there is nothing left to do).
-pub fn member_view(c: Conn, config: &Config, user: UserId) -> Result<Value, Error> {
+/// not configured, or when there is nothing left to do). On a reader (`write` false) it is
+/// `None` when the account still needs its provider reference made: ask again on the writer.
+pub fn member_view(
+    c: Conn,
+    config: &Config,
+    user: UserId,
+    write: bool,
+) -> Result<Option<Value>, Error> {
     let kyc = stored::of(c, user)?;
     let start = match (&config.kyc, kyc.status) {
         (Some(provider), KycStatus::None | KycStatus::Rejected) => {
-            let reference = stored::reference(c, user, &crate::crypto::random_hex(16))?;
+            let reference = match kyc.reference {
+                Some(reference) => reference,
+                None if write => stored::reference(c, user, &crate::crypto::random_hex(16))?,
+                None => return Ok(None),
+            };
             Some(flow_url(provider, &reference))
         }
         _ => None,
     };
-    Ok(serde_json::json!({
+    Ok(Some(serde_json::json!({
         "status": kyc.status,
         "updatedAt": kyc.updated_at,
         "startUrl": start,
         "available": config.kyc.is_some(),
-    }))
+    })))
 }
 
 /// Persona's hosted flow for this account's reference.

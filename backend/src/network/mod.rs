@@ -223,19 +223,24 @@ fn claims_json(paid: &[stored::Claim]) -> Value {
 /// What the member may claim now: every reward credited minus what the distributor paid.
 pub fn claimable(c: Conn, user: &User) -> Result<(Units, Units), Error> {
     let (_, rewards, _) = stored::figures(c, user.id)?;
+    Ok((unpaid(c, user, rewards)?, rewards))
+}
+
+/// `rewards` (every reward credited to `user`) minus what the distributor paid their wallet.
+fn unpaid(c: Conn, user: &User, rewards: Units) -> Result<Units, Error> {
     let paid = match &user.wallet {
         Some(wallet) => stored::paid_to(c, wallet)?,
         None => 0,
     };
-    Ok((rewards.saturating_sub(paid), rewards))
+    Ok(rewards.saturating_sub(paid))
 }
 
 /// The dashboard's network card: the referral code, the node, rank standing and what is
 /// claimable — without walking the downline.
 pub fn glance(c: Conn, user: &User) -> Result<Value, Error> {
-    let (volume, _, achieved) = stored::figures(c, user.id)?;
+    let (volume, rewards, achieved) = stored::figures(c, user.id)?;
     let ranks = stored::ranks(c)?;
-    let (claimable, _) = claimable(c, user)?;
+    let claimable = unpaid(c, user, rewards)?;
     Ok(json!({
         "userCodeLink": user.referral_code,
         "activationNode": stored::node_of(c, user.id)?.map(|(at, _, _, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })),
@@ -273,7 +278,7 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
     let (volume, rewards, achieved) = stored::figures(c, user.id)?;
     let ranks = stored::ranks(c)?;
     let (paid, pending) = claims_split(c, user)?;
-    let (claimable, _) = claimable(c, user)?;
+    let claimable = unpaid(c, user, rewards)?;
     let node = stored::node_of(c, user.id)?;
     Ok(json!({
         "userCodeLink": user.referral_code,

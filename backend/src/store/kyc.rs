@@ -16,6 +16,9 @@ pub struct Kyc {
     pub status: KycStatus,
     /// When the status was set (ms; 0 = never).
     pub updated_at: i64,
+    /// The provider's reference for the account, once made.
+    #[serde(skip)]
+    pub reference: Option<String>,
 }
 
 fn status(text: String) -> Result<KycStatus> {
@@ -24,12 +27,13 @@ fn status(text: String) -> Result<KycStatus> {
 
 pub fn of(c: Conn, user: UserId) -> Result<Kyc> {
     c.query_one(
-        "SELECT kyc_status, kyc_updated_at FROM users WHERE id = ?1",
+        "SELECT kyc_status, kyc_updated_at, kyc_reference FROM users WHERE id = ?1",
         args![user.0],
         |r| {
             Ok(Kyc {
                 status: status(r.get(0)?)?,
                 updated_at: r.get(1)?,
+                reference: r.get(2)?,
             })
         },
     )
