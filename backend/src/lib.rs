@@ -38,10 +38,22 @@ use warp::Filter;
 pub use config::Config;
 pub use store::Store;
 
-/// What every handler may need. Holds no state a second instance would need (DESIGN §9): on
-/// PostgreSQL even the per-IP rate limits are counted in the store.
+/// What every handler may need: one shared [`Shared`], so that the clone each route takes is
+/// one reference count (a deep copy of the keys and the mailer was an eighth of a network
+/// card's time).
 #[derive(Clone)]
-pub struct App {
+pub struct App(Arc<Shared>);
+
+impl std::ops::Deref for App {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The app's parts. Holds no state a second instance would need (DESIGN §9): on PostgreSQL
+/// even the per-IP rate limits are counted in the store.
+pub struct Shared {
     pub config: Arc<Config>,
     pub store: Store,
     pub keys: token::Keys,
@@ -108,7 +120,7 @@ impl App {
             store::Dialect::Sqlite => limits::PerIp::per_minute(per_minute),
             store::Dialect::Postgres => limits::PerIp::shared(per_minute, bucket, store.clone()),
         };
-        Ok(App {
+        Ok(App(Arc::new(Shared {
             kyc_threshold,
             videos: faq::VideoCache::default(),
             keys: token::Keys::new(&secret),
@@ -126,7 +138,15 @@ impl App {
             claim_signer,
             config: Arc::new(config),
             store,
-        })
+        })))
+    }
+
+    /// The same app pushing through `hub`: set once at start, before the app is shared.
+    pub fn with_hub(mut self, hub: live::Hub) -> Result<App, StartError> {
+        let shared = Arc::get_mut(&mut self.0)
+            .ok_or_else(|| StartError::Config("the app is shared already".into()))?;
+        shared.hub = hub;
+        Ok(self)
     }
 }
 

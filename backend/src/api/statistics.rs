@@ -103,8 +103,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(|_: Authed, app: App, limit: Limit| async move {
             let key = format!("statistics-ico?limit={}", limit.get());
             let store = app.store.clone();
+            let product = app.config.product.clone();
             let made = app.store.snapshots.get_or(key, ICO_TABLES, || async move {
-                let product = app.config.product.clone();
                 let for_read = product.clone();
                 let (general, transactions, oldest, range) = store
                     .read(move |c| {

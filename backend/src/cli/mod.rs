@@ -530,13 +530,20 @@ fn serve(config: Config) -> ExitCode {
         };
         if let Some(url) = &url {
             // Several instances may share this database: pushes travel through it.
-            match crate::live::Hub::relayed(url) {
-                Ok(hub) => app.hub = hub,
+            let hub = match crate::live::Hub::relayed(url) {
+                Ok(hub) => hub,
                 Err(e) => {
                     tracing::error!(error = %e, "cannot relay live pushes");
                     return ExitCode::FAILURE;
                 }
-            }
+            };
+            app = match app.with_hub(hub) {
+                Ok(app) => app,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot start");
+                    return ExitCode::FAILURE;
+                }
+            };
         }
         crate::chain::indexer::Indexer::spawn(&app);
         // Every socket is an open file: take all the host allows (often 1,024 by default).
