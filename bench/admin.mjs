@@ -133,6 +133,8 @@ const [againSort] = time(() => table.query({ sort: { column: 'amount', direction
 const [jsSort] = time(() => [...objects].sort((a, b) => (a.amount < b.amount ? 1 : a.amount > b.amount ? -1 : 0)));
 row('sort 10^6 rows by amount, first time', `${firstSort.toFixed(0)} ms`, '≤ 150 ms', `then ${againSort.toFixed(0)} ms per sort; JS baseline ${jsSort.toFixed(0)} ms`);
 table.free();
+// The page rows share the machine with this process: let the baseline's 10^6 objects go first.
+objects.length = 0;
 
 // Page: navigation → first page with totals; a keystroke → table and totals re-rendered.
 const browser = await launchBrowser();
@@ -151,8 +153,8 @@ for (let i = 0; i < 3; i++) {
   await page.waitForSelector('.sort-header', { timeout: 60_000 });
   interactives.push(performance.now() - t);
 }
-row('admin ICO page: navigation → first page + totals', `${pct(firsts, 50).toFixed(0)} ms`, '≤ 500 ms', 'median of 3; from the statistics call, before the rows stream lands');
-row('admin ICO page: navigation → fully interactive', `${pct(interactives, 50).toFixed(0)} ms`, '≤ 1000 ms', `median of 3; includes the ${(stream.length / 1e6).toFixed(1)} MB stream`);
+row('admin ICO page: navigation → first page + totals', `${pct(firsts, 50).toFixed(0)} ms`, '≤ 500 ms', `median of 3 (${firsts.map((t) => t.toFixed(0)).join(', ')}); from the statistics call, before the rows stream lands`);
+row('admin ICO page: navigation → fully interactive', `${pct(interactives, 50).toFixed(0)} ms`, '≤ 1000 ms', `median of 3 (${interactives.map((t) => t.toFixed(0)).join(', ')}); includes the ${(stream.length / 1e6).toFixed(1)} MB stream`);
 await page.goto('/admin/tables/users');
 // The whole table loaded (the first page shows earlier, from the statistics call).
 await page.waitForSelector('.sort-header', { timeout: 60_000 });
