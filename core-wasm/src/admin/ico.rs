@@ -303,6 +303,10 @@ impl RangeIndex {
             previous.push(*last);
             *last = u32::try_from(row + 1).ok()?;
         }
+        // The sums before a block that would start at the end (a range ending there).
+        if email_keys.len() % BLOCK == 0 {
+            before.extend_from_slice(&running);
+        }
         Some(RangeIndex {
             before,
             tokens,
@@ -420,8 +424,9 @@ impl IcoTable {
         // Per token key: rows and amount sum.
         let mut per_token = vec![(0u64, 0u128); tokens.len()];
         let mut overflow = false;
-        // The two loops are kept apart (not one closure) so the date-only one stays a tight
-        // slice scan: 10^6 rows in about 2 ms in the browser.
+        // Without the index (a sum that overflows), the two scans are kept apart (not one
+        // closure) so the date-only one stays a tight slice scan: 10^6 rows in about 2 ms in the
+        // browser; the index answers it in about 0.25 ms.
         let kept = match (&matching, &self.ranges) {
             // A date range alone, from the index made at load.
             (None, Some(ranges)) => {
@@ -624,6 +629,13 @@ mod tests {
     /// search matching every email scans): ranges inside one block, across many, at the ends.
     #[test]
     fn a_date_range_from_the_index_equals_the_scan() {
+        // Blocks and a part of one; whole blocks only (a range may end where a block would start).
+        for rows in [3 * BLOCK + 517, 2 * BLOCK] {
+            index_equals_scan(rows);
+        }
+    }
+
+    fn index_equals_scan(len: usize) {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |n: u64| {
             seed ^= seed << 13;
@@ -633,7 +645,7 @@ mod tests {
         };
         let day = 86_400_000i64;
         let mut created_at = 1_700_000_000_000i64;
-        let rows: Vec<Transaction> = (0..3 * BLOCK + 517)
+        let rows: Vec<Transaction> = (0..len)
             .map(|_| {
                 created_at += next(3) as i64 * day / 4;
                 let token = ["LVLX", "USDT", "MATIC"][next(3) as usize];
