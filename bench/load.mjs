@@ -1,7 +1,9 @@
 // Throughput of the API itself (issue 16): wrk (Debian's package) on loopback against the
 // release server with the demo data, 64 connections, a signed-in member and admin. Each row is
 // printed beside the same run's GET /api/v1/health (the server doing nothing but answer).
-// Run: npm run bench:load [SECONDS]   (after scripts/build.sh; default 8 s a row)
+// Run: npm run bench:load [SECONDS] [ROW]   (after scripts/build.sh; default 8 s a row; ROW
+// `writes`: only the write rows). BENCH_SERVER_BINARY: another build (the test command's smoke
+// runs the debug one, 1 s a row).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -18,18 +20,19 @@ const CONNECTIONS = 64;
 const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
 
 console.log(`backend: ${backend}`);
-const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx', seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database(`lvlx_bench_load_${Date.now()}`).env });
+const binary = process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx';
+const server = await startServer({ binary, seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database(`lvlx_bench_load_${Date.now()}`).env });
 const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
 const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];
 
 /** wrk's figures for one GET: requests a second, and p50 / p99 latency in ms. */
 // Asynchronously: the server's log pipe must keep being read while wrk runs.
-async function wrk(path, token, { connections = CONNECTIONS, extra = [] } = {}) {
+async function wrk(path, token, { connections = CONNECTIONS, extra = [], env = {} } = {}) {
   extra ??= [];
   const args = ['-t2', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '5s', '--latency', ...extra];
   if (token) args.push('-H', `Authorization: Bearer ${token}`);
-  const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], { encoding: 'utf8', timeout: (SECONDS + 30) * 1000 });
+  const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], { encoding: 'utf8', timeout: (SECONDS + 30) * 1000, env: { ...process.env, ...env } });
   const ms = (label) => {
     const m = out.match(new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm'));
     if (!m) return NaN;
@@ -57,14 +60,33 @@ const rows = [
 ];
 
 const pad = (s, n) => String(s).padStart(n);
-console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, release server, ${new Date().toISOString()}`);
+console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, ${binary}, ${new Date().toISOString()}`);
 console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`);
 let base;
 try {
+  const print = (name, r) => console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}`);
   for (const [name, path, token, extra] of rows.filter(([name], i) => i === 0 || name.includes(ONLY))) {
     const r = await wrk(path, token, { extra });
     base ??= r.rps;
-    console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}`);
+    print(name, r);
+  }
+  // Writes: content edits (each with its audit row) alone, then half the connections editing
+  // while the other half reads: the reads beside the same reads alone.
+  if (ONLY === '' || ONLY === 'writes') {
+    const edit = {
+      extra: ['-s', join(root, 'bench/put.lua')],
+      env: { BENCH_BODY: JSON.stringify({ title: 'Bench notice', description: 'Written by bench:load.' }) },
+    };
+    const editPath = '/api/v1/admin/content/dashboard-notice/en';
+    const half = CONNECTIONS / 2;
+    print('PUT admin/content (writes)', await wrk(editPath, admin, edit));
+    print(`GET tokenVerify, ${half} connections`, await wrk('/api/v1/tokenVerify', member, { connections: half }));
+    const [reads, writes] = await Promise.all([
+      wrk('/api/v1/tokenVerify', member, { connections: half }),
+      wrk(editPath, admin, { ...edit, connections: half }),
+    ]);
+    print(`  the same, beside ${half} writing`, reads);
+    print(`  PUT admin/content, beside the reads`, writes);
   }
 } finally {
   server.stop();

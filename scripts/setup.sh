@@ -5,7 +5,8 @@
 #   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
 #                               schemathesis (API cases from the OpenAPI document), and
-#                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh)
+#                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh),
+#                               Debian's postgresql and nginx-light (issue 16) and wrk (load bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -65,6 +66,15 @@ if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql nginx-light >/dev/null
   $sudo service nginx stop >/dev/null 2>&1 || true
   $sudo service postgresql stop >/dev/null 2>&1 || true
+fi
+
+if [ "${1:-}" = "--test" ] && ! command -v wrk >/dev/null; then
+  # The load bench (bench/load.mjs), whose rows the test command runs for a second each.
+  step "apt-get install wrk"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq wrk >/dev/null
 fi
 
 if [ "${1:-}" = "--test" ] && [ ! -x /usr/bin/chromium ]; then

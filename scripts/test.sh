@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: formatting and lints, the Rust workspace, the core's vectors on the WebAssembly
 # build, the translation checks, a short run of every fuzz target, the API contract cases, and
-# the browser tests in headless Chromium.
+# the browser tests in headless Chromium, then every row of the load bench for a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -44,5 +44,8 @@ node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
 
 step "browser tests (headless Chromium)"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
+
+step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
+BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
 
 printf '\nAll tests passed in %ds.\n' "$SECONDS"

@@ -72,6 +72,28 @@ async fn admins_write_blocks_per_language_and_users_read_them_with_english_fallb
         .await;
     assert_eq!(saved.status, StatusCode::OK, "{:?}", saved.body);
     assert_eq!(saved.body["title"], "Aviso", "trimmed");
+    // The change is in the append-only admin audit: who, and the block before (none) and after.
+    let audited: Vec<(i64, Option<String>, String)> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT admin_id, before, after FROM admin_audit WHERE subject = 'content' ORDER BY id",
+                lvlx_backend::args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+        })
+        .await;
+    assert_eq!(audited.len(), 1);
+    assert_eq!(audited[0].0, w.user_id(DEMO_ADMIN.0).await);
+    assert_eq!(audited[0].1, None);
+    let after: Value = serde_json::from_str(&audited[0].2).unwrap();
+    assert_eq!(
+        (
+            after["block"].as_str(),
+            after["language"].as_str(),
+            after["title"].as_str()
+        ),
+        (Some("dashboard-notice"), Some("es"), Some("Aviso"))
+    );
     let english = json!({"title": "Notice", "description": "Line one"});
     w.call(
         "PUT",
@@ -223,9 +245,14 @@ async fn images_are_reencoded_served_replaced_and_cleared() {
         (StatusCode::UNSUPPORTED_MEDIA_TYPE, Some("error-media-type"))
     );
 
+    let before = content_audit(&w).await.len();
     let (status, first) = upload(&w, &admin, path, &png()).await;
     assert_eq!(status, StatusCode::OK, "{first:?}");
     let url = first["image"].as_str().unwrap().to_string();
+    let changes = content_audit(&w).await;
+    assert_eq!(changes.len(), before + 1, "an upload is audited");
+    let after: Value = serde_json::from_str(changes.last().unwrap()).unwrap();
+    assert_eq!(after["image"].as_str(), Some(url.as_str()));
     assert!(url.starts_with("/content/private-protocol-pt-") && url.ends_with(".png"));
     let served = warp::test::request()
         .path(&url)
@@ -255,4 +282,16 @@ async fn images_are_reencoded_served_replaced_and_cleared() {
         .unwrap()
         .trim_start_matches("/content/");
     assert!(!w.app.config.data_dir.join("content").join(file).exists());
+}
+
+/// The `after` of every content change in the admin audit, oldest first.
+async fn content_audit(w: &World) -> Vec<String> {
+    w.sql(|c| {
+        c.query_all(
+            "SELECT after FROM admin_audit WHERE subject = 'content' ORDER BY id",
+            lvlx_backend::args![],
+            |r| r.get::<String>(0),
+        )
+    })
+    .await
 }

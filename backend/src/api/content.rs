@@ -18,6 +18,8 @@ use super::{images, ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
 use crate::store::content::{self as blocks, Block, Edit as StoredEdit};
+use crate::store::Conn;
+use crate::user::UserId;
 use crate::{now_ms, App};
 
 /// A block's JSON: 4000 characters of up to 4 bytes each, escaped, fit well within this.
@@ -61,6 +63,18 @@ fn shown(found: Option<Block>, block: &str, language: &str) -> Value {
     found.as_ref().map(block_json).unwrap_or_else(|| {
         json!({"block": block, "language": language, "title": "", "description": "", "image": null, "updatedAt": null})
     })
+}
+
+/// Appends an admin's change of a block (as shown before and after) to the append-only audit.
+fn audit(
+    c: Conn,
+    admin: UserId,
+    at: i64,
+    before: Option<Value>,
+    after: &Value,
+) -> Result<(), Error> {
+    crate::store::network::audit(c, "content", None, admin, at, before, after)?;
+    Ok(())
 }
 
 fn checked(block: &str, language: &str) -> Result<(), Error> {
@@ -144,7 +158,10 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
     let (value, stale) = app
         .store
         .write(move |c| {
-            let old = blocks::image(c, &block, &language)?.flatten();
+            let before = blocks::first_of(c, &block, &[&language])?;
+            let old = before.as_ref().and_then(|b| b.image.clone());
+            let before = before.map(|b| shown(Some(b), &block, &language));
+            let at = now_ms();
             blocks::write_text(
                 c,
                 &StoredEdit {
@@ -154,7 +171,7 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
                     description: &description,
                     clear_image: edit.clear_image,
                     by: who.user.id,
-                    at: now_ms(),
+                    at,
                 },
             )?;
             let value = shown(
@@ -162,6 +179,7 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
                 &block,
                 &language,
             );
+            audit(c, who.user.id, at, before, &value)?;
             Ok::<_, Error>((value, old.filter(|_| edit.clear_image)))
         })
         .await?;
@@ -191,13 +209,17 @@ async fn upload(block: String, language: String, who: Authed, app: App, form: Fo
         .store
         .write(move |c| {
             // The text comes first: an image alone is not a block.
-            let old = blocks::image(c, &block, &language)?.ok_or(Error::NotFound)?;
-            blocks::set_image(c, &block, &language, &name, who.user.id, now_ms())?;
+            let before = blocks::first_of(c, &block, &[&language])?.ok_or(Error::NotFound)?;
+            let old = before.image.clone();
+            let before = shown(Some(before), &block, &language);
+            let at = now_ms();
+            blocks::set_image(c, &block, &language, &name, who.user.id, at)?;
             let value = shown(
                 blocks::first_of(c, &block, &[&language])?,
                 &block,
                 &language,
             );
+            audit(c, who.user.id, at, Some(before), &value)?;
             Ok((value, old))
         })
         .await;
