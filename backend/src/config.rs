@@ -43,6 +43,10 @@ pub struct Config {
     /// together (each must authenticate within 5 s).
     pub ws_unauthenticated_per_ip: u32,
     pub ws_unauthenticated_total: u32,
+    /// Reverse proxies (addresses or ranges, e.g. "127.0.0.1/32", "10.0.0.0/8") whose
+    /// `X-Forwarded-For` names the client. Behind a proxy, set it: otherwise every request
+    /// seems to come from the proxy and all clients share one per-IP limit. Empty = no proxy.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Sender of the platform's mail.
     pub mail_from: String,
     /// SMTP relay. Without it every message is written to `data_dir/outbox` as an .eml file.
@@ -250,6 +254,7 @@ impl Default for Config {
             auth_per_minute: 10,
             ws_unauthenticated_per_ip: 20,
             ws_unauthenticated_total: 1000,
+            trusted_proxies: Vec::new(),
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,
             secret_pass_key: "lvlx-secret-key-transport".into(),

@@ -1,8 +1,9 @@
 //! Two instances on one PostgreSQL behind a loopback nginx (issue 16): `lvlx serve` twice as
 //! separate processes, the development chain, Debian's nginx proxying to both. A purchase
 //! indexed by instance A reaches a live socket open on B; a session signed out on A is refused
-//! on B; the login rate limit counts across both; killing A hands indexing to B within seconds
-//! with every purchase recorded once.
+//! on B; the login rate limit counts across both, per client behind the proxy (X-Forwarded-For
+//! from the trusted proxy only); killing A hands indexing to B within seconds with every
+//! purchase recorded once.
 //!
 //! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); says so and
 //! passes without them.
@@ -16,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{captcha, request, sign_in};
+use common::process::{captcha, request, request_from, sign_in};
 use lvlx_backend::args;
 use lvlx_backend::chain::deploy;
 use lvlx_backend::store::Store;
@@ -122,6 +123,7 @@ impl Proxy {
              upstream lvlx {{\n{servers}}}\n\
              server {{\n listen 127.0.0.1:{port};\n location / {{\n proxy_pass http://lvlx;\n\
              proxy_http_version 1.1;\n proxy_set_header Upgrade $http_upgrade;\n proxy_set_header Connection \"upgrade\";\n\
+             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n\
              proxy_next_upstream error timeout;\n }}\n }}\n}}\n",
             dir = dir.display()
         );
@@ -252,6 +254,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
             "bind = \"127.0.0.1:0\"\ndatabase_url = \"{url}\"\nlog = \"info\"\n\
              jwt_secret = \"{}\"\nclaim_signing_key = \"{}\"\n\
              captcha_difficulty = 4\nauth_per_minute = {AUTH_PER_MINUTE}\n\
+             trusted_proxies = [\"127.0.0.1/32\"]\n\
              web_dir = \"{repo}/web/dist\"\nlocales_dir = \"{repo}/locales\"\n",
             "k".repeat(40),
             "11".repeat(32)
@@ -353,6 +356,58 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
             .unwrap();
         assert_eq!(status, 429, "the limit is one for both instances");
     }
+
+    // Through the proxy the limit is each client's, not the proxy's: nginx names the client in
+    // X-Forwarded-For, which the instances take only from it (trusted_proxies). 127.0.0.1, the
+    // proxy's own address, has just spent its minute above; were the header ignored, every
+    // client behind the proxy would now be refused. A client at 127.0.0.2 spends its own minute
+    // across both instances (round robin); what it writes into the header itself changes
+    // nothing; a client at 127.0.0.3 still gets in.
+    let seconds = (lvlx_backend::now_ms() / 1000) % 60;
+    if seconds > 45 {
+        tokio::time::sleep(Duration::from_secs(61 - seconds as u64)).await;
+    }
+    let [x, y]: [std::net::IpAddr; 2] = [[127, 0, 0, 2].into(), [127, 0, 0, 3].into()];
+    let attempt = |from: std::net::IpAddr, forged: Option<&'static str>| {
+        let proxy = proxy.clone();
+        async move {
+            let body = json!({"email": "nobody@lvlx.local", "password": "Wrong#2026", "captcha": captcha(&proxy).await});
+            let headers: Vec<(&str, String)> = forged
+                .map(|f| ("X-Forwarded-For", f.to_string()))
+                .into_iter()
+                .collect();
+            request_from(
+                Some(from),
+                &proxy,
+                "POST",
+                "/api/v1/login",
+                None,
+                &headers,
+                &body.to_string(),
+            )
+            .await
+            .unwrap()
+        }
+    };
+    for i in 0..AUTH_PER_MINUTE {
+        let (status, answer) = attempt(x, None).await;
+        assert_ne!(
+            status,
+            429,
+            "127.0.0.2's attempt {} through the proxy: {answer}",
+            i + 1
+        );
+    }
+    let (status, _) = attempt(x, Some("127.0.0.9")).await;
+    assert_eq!(
+        status, 429,
+        "a client cannot name itself anew in X-Forwarded-For"
+    );
+    let (status, answer) = attempt(y, None).await;
+    assert_ne!(
+        status, 429,
+        "another client behind the same proxy: {answer}"
+    );
 
     // Signed out on A: refused on B.
     let (status, _) = request(&b.addr, "GET", "/api/v1/tokenVerify", Some(&admin), &[], "")

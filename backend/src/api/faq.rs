@@ -2,13 +2,14 @@
 //! text (the USDT contract and explorer from configuration, the guide's screenshots with their
 //! dimensions, the videos' metadata), and the on-ramp session a member opens.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed;
+use super::client;
 use super::error::reply;
 use super::{ok, with};
 use crate::error::Error;
@@ -94,10 +95,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // 404 when no provider is configured; 409 without a linked wallet; 429 past 10 an hour.
     let session = warp::path!("onramp" / "session")
         .and(warp::post())
-        .and(warp::addr::remote())
+        .and(client::address(&app))
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|ip: Option<SocketAddr>, who: Authed, app: App| async move {
+        .then(|ip: Option<IpAddr>, who: Authed, app: App| async move {
             let card = app.config.card.clone().ok_or(Error::NotFound)?;
             let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
             let user = who.user.id;
@@ -111,7 +112,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                     retry_after_secs: 600,
                 });
             }
-            let customer_ip = ip.map(|a| a.ip().to_string());
+            let customer_ip = ip.map(|a| a.to_string());
             let for_wallet = wallet.clone();
             let session = tokio::task::spawn_blocking(move || {
                 onramp::create(&card, &for_wallet, customer_ip.as_deref())

@@ -1,7 +1,7 @@
 //! POST /api/v1/key (SPEC §7): reveals the operational wallet key to an admin who knows the
 //! admin secret. See `crate::secret` for the rules.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use serde::Deserialize;
 use serde_json::json;
@@ -9,6 +9,7 @@ use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::admin;
+use super::client;
 use super::error::reply;
 use super::{json_body, ok, with};
 use crate::session::Authed;
@@ -27,11 +28,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
-        .and(warp::addr::remote())
+        .and(client::address(&app))
         .and(json_body::<KeyRequest>())
         .then(
-            |who: Authed, app: App, addr: Option<SocketAddr>, body: KeyRequest| async move {
-                let ip = addr.map(|a| a.ip().to_string()).unwrap_or_default();
+            |who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest| async move {
+                let ip = addr.map(|a| a.to_string()).unwrap_or_default();
                 let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
                 ok(&json!({ "privateKey": private_key }))
             },

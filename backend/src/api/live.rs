@@ -16,6 +16,7 @@ use warp::filters::BoxedFilter;
 use warp::ws::{Message, WebSocket, Ws};
 use warp::{Filter, Reply};
 
+use super::client;
 use crate::session::{self, Authed};
 use crate::App;
 
@@ -33,9 +34,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/ws — the live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
         .and(warp::ws())
-        .and(warp::addr::remote())
-        .map(move |ws: Ws, peer: Option<std::net::SocketAddr>| {
-            let Some(admitted) = app.sockets.admit(peer.map(|p| p.ip())) else {
+        .and(client::address(&app))
+        .map(move |ws: Ws, peer: Option<std::net::IpAddr>| {
+            let Some(admitted) = app.sockets.admit(peer) else {
                 let mut refused = super::error::respond(crate::error::Error::RateLimited {
                     retry_after_secs: AUTH_WITHIN.as_secs(),
                 });

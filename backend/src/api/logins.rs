@@ -1,7 +1,7 @@
 //! Sign-in (SPEC §2, DESIGN §4): email and password → a 4-digit code by mail → the session.
 //! Five failed sign-ins lock an account for 15 minutes.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
@@ -50,12 +50,12 @@ struct Resend {
 }
 
 async fn resend_code(
-    ip: Option<SocketAddr>,
+    ip: Option<IpAddr>,
     app: App,
     body: Resend,
     authorization: Option<String>,
 ) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip())).await?;
+    app.code_limit.check(ip).await?;
     let claims = app
         .keys
         .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
@@ -96,8 +96,8 @@ struct Login {
     captcha: crate::captcha::Answer,
 }
 
-async fn login(ip: Option<SocketAddr>, app: App, body: Login) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip())).await?;
+async fn login(ip: Option<IpAddr>, app: App, body: Login) -> Answer {
+    app.auth_limit.check(ip).await?;
     validation::validate(Field::Email, &body.email, None)?;
     validation::validate(Field::CurrentPassword, &body.password, None)?;
     captcha::spend(&app, body.captcha.clone()).await?;
@@ -188,12 +188,12 @@ struct Code {
 }
 
 async fn verify_code(
-    ip: Option<SocketAddr>,
+    ip: Option<IpAddr>,
     app: App,
     body: Code,
     authorization: Option<String>,
 ) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip())).await?;
+    app.code_limit.check(ip).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let claims = app
         .keys

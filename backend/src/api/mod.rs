@@ -7,6 +7,7 @@
 
 pub mod auth;
 mod captcha;
+pub mod client;
 pub mod content;
 pub mod error;
 mod faq;
@@ -121,10 +122,9 @@ pub(crate) fn with(
 /// the app, and its JSON body.
 pub(crate) fn form<T: serde::de::DeserializeOwned + Send>(
     app: &App,
-) -> impl Filter<Extract = (Option<std::net::SocketAddr>, App, T), Error = warp::Rejection> + Clone
-{
+) -> impl Filter<Extract = (Option<std::net::IpAddr>, App, T), Error = warp::Rejection> + Clone {
     warp::post()
-        .and(warp::addr::remote())
+        .and(client::address(app))
         .and(with(app))
         .and(json_body())
 }

@@ -1,7 +1,7 @@
 //! The referral network's routes (issue 13): the member's network page data, claims with a
 //! 6-digit emailed code and a signed voucher, the admin's ranks and activation nodes.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use lvlx_core::amount::{self, Units};
 use lvlx_core::chain::{Contract, Voucher};
@@ -13,6 +13,7 @@ use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin, authed};
+use super::client;
 use super::error::reply;
 use super::{json_body, ok, with};
 use crate::code::{self, Purpose};
@@ -127,13 +128,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // mailed, bound to this claim → {attempt, amount}.
     let request = warp::path!("claims")
         .and(warp::post())
-        .and(warp::addr::remote())
+        .and(client::address(&app))
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Language>())
         .then(
-            |ip: Option<SocketAddr>, who: Authed, app: App, body: Language| async move {
-                app.code_limit.check(ip.map(|a| a.ip())).await?;
+            |ip: Option<IpAddr>, who: Authed, app: App, body: Language| async move {
+                app.code_limit.check(ip).await?;
                 glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
                 let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
                 let key = app.mac_key.clone();
@@ -186,13 +187,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // which the member's wallet submits to the ClaimDistributor.
     let confirm = warp::path!("claims" / "confirm")
         .and(warp::post())
-        .and(warp::addr::remote())
+        .and(client::address(&app))
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Confirm>())
         .then(
-            |ip: Option<SocketAddr>, who: Authed, app: App, body: Confirm| async move {
-                app.code_limit.check(ip.map(|a| a.ip())).await?;
+            |ip: Option<IpAddr>, who: Authed, app: App, body: Confirm| async move {
+                app.code_limit.check(ip).await?;
                 validation::validate(Field::ClaimCode, &body.claim_code, None)?;
                 let chain = glue::contracts(&app.config)
                     .cloned()

@@ -1,7 +1,7 @@
 //! Password recovery (SPEC §2, DESIGN §4): email → (the same answer whether or not the account
 //! exists) a code by mail → a reset token → a new password, which ends every session.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
@@ -48,8 +48,8 @@ struct Recover {
     captcha: crate::captcha::Answer,
 }
 
-async fn recover(ip: Option<SocketAddr>, app: App, body: Recover) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip())).await?;
+async fn recover(ip: Option<IpAddr>, app: App, body: Recover) -> Answer {
+    app.auth_limit.check(ip).await?;
     validation::validate(Field::Email, &body.email, None)?;
     captcha::spend(&app, body.captcha.clone()).await?;
     let attempt = crypto::random_hex(16);
@@ -87,8 +87,8 @@ async fn recover(ip: Option<SocketAddr>, app: App, body: Recover) -> Answer {
     ok(&json!({"attemptId": attempt}))
 }
 
-async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip())).await?;
+async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
+    app.code_limit.check(ip).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let reset_token = crypto::random_hex(32);

@@ -2,7 +2,7 @@
 //! a 4-digit code by mail → the account and its session. Every field is checked by the core's
 //! rules, exactly as the browser checks them.
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
@@ -49,8 +49,8 @@ struct Register {
     captcha: crate::captcha::Answer,
 }
 
-async fn register(ip: Option<SocketAddr>, app: App, body: Register) -> Answer {
-    app.auth_limit.check(ip.map(|a| a.ip())).await?;
+async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
+    app.auth_limit.check(ip).await?;
     for (field, value, other) in [
         (Field::Names, &body.names, None),
         (Field::Lastnames, &body.lastnames, None),
@@ -123,8 +123,8 @@ pub(super) struct CodeAnswer {
     pub code: String,
 }
 
-async fn verify(ip: Option<SocketAddr>, app: App, body: CodeAnswer) -> Answer {
-    app.code_limit.check(ip.map(|a| a.ip())).await?;
+async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
+    app.code_limit.check(ip).await?;
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let signer = app.clone();

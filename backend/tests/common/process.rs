@@ -17,7 +17,28 @@ pub async fn request(
     headers: &[(&str, String)],
     body: &str,
 ) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
+    request_from(None, addr, method, path, token, headers, body).await
+}
+
+/// [`request`] from the loopback address `source` (127.0.0.2, …: another client on this
+/// machine, as a proxy and the server see it).
+pub async fn request_from(
+    source: Option<std::net::IpAddr>,
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    headers: &[(&str, String)],
+    body: &str,
+) -> Option<(u16, Value)> {
+    let mut stream = match source {
+        None => TcpStream::connect(addr).await.ok()?,
+        Some(ip) => {
+            let socket = tokio::net::TcpSocket::new_v4().ok()?;
+            socket.bind(std::net::SocketAddr::new(ip, 0)).ok()?;
+            socket.connect(addr.parse().ok()?).await.ok()?
+        }
+    };
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n", body.len());
     if let Some(t) = token {
         head.push_str(&format!("Authorization: Bearer {t}\r\n"));
