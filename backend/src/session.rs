@@ -1,7 +1,6 @@
 //! Server-side sessions (revocable, 12 h absolute life) and authenticating a session token.
 
 use crate::error::Error;
-use lvlx_core::staking::Pool;
 
 use crate::store::{sessions, stakes, users, Conn};
 use crate::token::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
@@ -53,9 +52,8 @@ pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
     let sid = claims.sid;
     app.store
         .read(move |c| {
-            let expires = sessions::live_until(c, &sid, Some(user_id), now_ms())?
-                .ok_or(Error::Unauthorized)?;
-            let user = users::by_id(c, user_id)?.ok_or(Error::Unauthorized)?;
+            let (user, expires) =
+                users::in_live_session(c, &sid, user_id, now_ms())?.ok_or(Error::Unauthorized)?;
             Ok(Authed {
                 user,
                 session_id: sid,
@@ -69,7 +67,7 @@ pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
 pub async fn is_live(app: &App, id: &str) -> bool {
     let id = id.to_string();
     app.store
-        .read(move |c| Ok::<_, Error>(sessions::live_until(c, &id, None, now_ms())?.is_some()))
+        .read(move |c| Ok::<_, Error>(sessions::live_until(c, &id, now_ms())?.is_some()))
         .await
         .unwrap_or(false)
 }
@@ -83,10 +81,9 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
     } else {
         let affiliates = users::affiliates(c, user.id)?;
         let mut payload = crate::user::payload(user, &affiliates);
-        payload["withdrawNFTs"] =
-            crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Nft)?)?;
-        payload["withdrawLVLXs"] =
-            crate::staking::withdrawals(&stakes::of_user(c, user.id, Pool::Lvlx)?)?;
+        let (nft, lvlx) = stakes::of_member(c, user.id)?;
+        payload["withdrawNFTs"] = crate::staking::withdrawals(&nft)?;
+        payload["withdrawLVLXs"] = crate::staking::withdrawals(&lvlx)?;
         if let (Some(target), serde_json::Value::Object(parts)) = (
             payload.as_object_mut(),
             crate::network::payload_parts(c, user)?,

@@ -175,3 +175,90 @@ fn kept_answers_asked_at_once_never_stall_the_runtime() {
         "1,280 kept answers asked at once did not finish in 30 s: the runtime stalled"
     );
 }
+
+/// A member's network figures are one read (one round trip on PostgreSQL): the highest payment
+/// to its wallet in any letter case (compared as numbers, not as text: 9 < 12 LVLX), its first
+/// node, and the ranks with the ones credited to it.
+#[tokio::test]
+async fn a_members_figures_and_ranks_read_at_once() {
+    use lvlx_backend::store::network::{self, Figures, Node};
+    use lvlx_backend::user::UserId;
+    const LVLX: u128 = 10u128.pow(18);
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::open_for_test(dir.path()).await;
+    accounts::demo(&store).await.unwrap();
+    let (figures, ranks, achieved) = store
+        .write(|c| {
+            let user = users::by_email(c, "demo@lvlx.local")?.unwrap().id;
+            let before = network::figures(c, user)?;
+            assert_eq!(
+                before,
+                Figures {
+                    volume: 0,
+                    rewards: 0,
+                    paid_out: 0,
+                    node: None
+                },
+                "no wallet, no node, nothing paid"
+            );
+            let wallet = "0x00000000000000000000000000000000000000aB";
+            users::set_wallet(c, user, wallet)?;
+            c.execute(
+                "UPDATE users SET network_usdt = '7000000000', add_rewards = ?1 WHERE id = ?2",
+                args![(30 * LVLX).to_string(), user.0],
+            )?;
+            for (i, cumulative) in [9, 12, 10].into_iter().enumerate() {
+                network::record_payment(
+                    c,
+                    &format!("0x{i:064x}"),
+                    0,
+                    &wallet.to_lowercase(),
+                    LVLX,
+                    cumulative * LVLX,
+                    1_000 + i as i64,
+                )?;
+            }
+            // Another wallet's payment is not this member's.
+            network::record_payment(c, "0xff", 0, "0x01", LVLX, 99 * LVLX, 5)?;
+            network::record_node(
+                c,
+                &Node {
+                    wallet: wallet.into(),
+                    user: Some(user),
+                    usdt_paid: 50_000_000,
+                    block: 3,
+                    log_index: 1,
+                    created_at: 42,
+                    tx_hash: "0xaa".into(),
+                },
+            )?;
+            c.execute(
+                "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at)
+                 VALUES (?1, 2, 'Silver', '1', '1', 7)",
+                args![user.0],
+            )?;
+            let (ranks, achieved) = network::ranks_of(c, user)?;
+            // Nobody else's credit counts.
+            let (_, none) = network::ranks_of(c, UserId(user.0 + 1_000))?;
+            assert!(none.is_empty());
+            Ok::<_, StoreError>((network::figures(c, user)?, ranks, achieved))
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        figures,
+        Figures {
+            volume: 7_000_000_000,
+            rewards: 30 * LVLX,
+            paid_out: 12 * LVLX,
+            node: Some((42, 50_000_000)),
+        }
+    );
+    assert_eq!(figures.claimable(), 18 * LVLX);
+    assert_eq!(achieved, [2]);
+    assert_eq!(
+        ranks.iter().map(|r| r.id).collect::<Vec<_>>(),
+        (1..=ranks.len() as u32).collect::<Vec<_>>(),
+        "every rank once, in order"
+    );
+}

@@ -35,15 +35,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                     .await
                     .map_err(|e| Error::Internal(e.to_string()))??;
             let user = who.user.id;
-            let (nft, lvlx) = app
-                .store
-                .read(move |c| {
-                    Ok::<_, Error>((
-                        stakes::of_user(c, user, Pool::Nft)?,
-                        stakes::of_user(c, user, Pool::Lvlx)?,
-                    ))
-                })
-                .await?;
+            let (nft, lvlx) = app.store.read(move |c| stakes::of_member(c, user)).await?;
             let now = on_chain.block_time.max((now_ms() / 1000) as u64);
             ok(&staking::overview(&on_chain, &nft, &lvlx, now))
         })

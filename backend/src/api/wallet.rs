@@ -9,7 +9,6 @@
 //! linked are attached.
 
 use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
-use lvlx_core::staking::Pool;
 use serde::Deserialize;
 use serde_json::json;
 use warp::filters::BoxedFilter;
@@ -101,11 +100,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .store
                 .read(move |c| {
                     let balance = users::balance(c, user)?;
-                    let staking = crate::staking::glance(
-                        &stakes::of_user(c, user, Pool::Nft)?,
-                        &stakes::of_user(c, user, Pool::Lvlx)?,
-                        now,
-                    )?;
+                    let (nft, lvlx) = stakes::of_member(c, user)?;
+                    let staking = crate::staking::glance(&nft, &lvlx, now)?;
                     Ok::<_, Error>(json!({
                         "balance": balance.to_string(),
                         "balanceUsdt": lvlx_core::amount::lvlx_to_usdt(balance),

@@ -193,16 +193,16 @@ pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
 /// The network parts of the sign-in payload (SPEC §3 User): activationNode, claims as
 /// {claims, total} (paid claims; total = their sum), maticClaim and userRankData.
 pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
-    let (volume, _, achieved) = stored::figures(c, user.id)?;
-    let ranks = stored::ranks(c)?;
+    let figures = stored::figures(c, user.id)?;
+    let (ranks, achieved) = stored::ranks_of(c, user.id)?;
     let (paid, _) = claims_split(c, user)?;
     Ok(json!({
-        "activationNode": stored::node_of(c, user.id)?.is_some(),
+        "activationNode": figures.node.is_some(),
         "claims": claims_json(&paid),
         // The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
         // SPEC §3's shape, always zero (README "Network").
         "maticClaim": "0",
-        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
+        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
     }))
 }
 
@@ -222,30 +222,24 @@ fn claims_json(paid: &[stored::Claim]) -> Value {
 
 /// What the member may claim now: every reward credited minus what the distributor paid.
 pub fn claimable(c: Conn, user: &User) -> Result<(Units, Units), Error> {
-    let (_, rewards, _) = stored::figures(c, user.id)?;
-    Ok((unpaid(c, user, rewards)?, rewards))
+    let figures = stored::figures(c, user.id)?;
+    Ok((figures.claimable(), figures.rewards))
 }
 
-/// `rewards` (every reward credited to `user`) minus what the distributor paid their wallet.
-fn unpaid(c: Conn, user: &User, rewards: Units) -> Result<Units, Error> {
-    let paid = match &user.wallet {
-        Some(wallet) => stored::paid_to(c, wallet)?,
-        None => 0,
-    };
-    Ok(rewards.saturating_sub(paid))
+fn node_json(node: Option<(i64, Units)>) -> Value {
+    json!(node.map(|(at, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })))
 }
 
 /// The dashboard's network card: the referral code, the node, rank standing and what is
 /// claimable — without walking the downline.
 pub fn glance(c: Conn, user: &User) -> Result<Value, Error> {
-    let (volume, rewards, achieved) = stored::figures(c, user.id)?;
-    let ranks = stored::ranks(c)?;
-    let claimable = unpaid(c, user, rewards)?;
+    let figures = stored::figures(c, user.id)?;
+    let (ranks, achieved) = stored::ranks_of(c, user.id)?;
     Ok(json!({
         "userCodeLink": user.referral_code,
-        "activationNode": stored::node_of(c, user.id)?.map(|(at, _, _, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })),
-        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
-        "claimable": claimable.to_string(),
+        "activationNode": node_json(figures.node),
+        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
+        "claimable": figures.claimable().to_string(),
     }))
 }
 
@@ -275,22 +269,20 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
             "totals": { "members": members.len(), "volume": volume.to_string(), "commission": commission.to_string() },
         }));
     }
-    let (volume, rewards, achieved) = stored::figures(c, user.id)?;
-    let ranks = stored::ranks(c)?;
+    let figures = stored::figures(c, user.id)?;
+    let (ranks, achieved) = stored::ranks_of(c, user.id)?;
     let (paid, pending) = claims_split(c, user)?;
-    let claimable = unpaid(c, user, rewards)?;
-    let node = stored::node_of(c, user.id)?;
     Ok(json!({
         "userCodeLink": user.referral_code,
         "wallet": user.wallet,
-        "activationNode": node.map(|(at, _, _, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })),
+        "activationNode": node_json(figures.node),
         "levels": levels,
-        "userRankData": lvlx_core::network::standing(volume, &ranks, &achieved),
+        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
         "ranks": ranks,
         "bonuses": stored::bonuses(c, user.id)?,
-        "rewards": rewards.to_string(),
+        "rewards": figures.rewards.to_string(),
         "claims": claims_json(&paid),
         "pendingClaims": pending,
-        "claimable": claimable.to_string(),
+        "claimable": figures.claimable().to_string(),
     }))
 }

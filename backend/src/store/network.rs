@@ -58,18 +58,6 @@ pub fn attach_node(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
     Ok(attached)
 }
 
-/// The node of an account: when it was activated (ms) and where on the chain.
-pub fn node_of(c: Conn, user: UserId) -> Result<Option<(i64, i64, i64, Units)>> {
-    c.query_opt(
-        "SELECT created_at, block, log_index, usdt_paid FROM activation_nodes WHERE user_id = ?1
-         ORDER BY block, log_index LIMIT 1",
-        args![user.0],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<String>(3)?)),
-    )?
-    .map(|(at, block, log, paid)| Ok((at, block, log, units(&paid)?)))
-    .transpose()
-}
-
 /// One row of the admin's nodes table.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -515,15 +503,80 @@ pub fn downline(c: Conn, user: UserId, levels: u32) -> Result<Vec<Downline>> {
     Ok(out)
 }
 
-/// A member's network figures: volume (USDT), rewards credited (LVLX: commissions and bonuses)
-/// and the rank ids credited.
-pub fn figures(c: Conn, user: UserId) -> Result<(Units, Units, Vec<u32>)> {
-    let (volume, rewards): (String, String) = c.query_one(
-        "SELECT network_usdt, add_rewards FROM users WHERE id = ?1",
-        args![user.0],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    Ok((units(&volume)?, units(&rewards)?, achieved(c, user)?))
+/// A member's network figures, as the network pages and the dashboard card show them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Figures {
+    /// Network volume (USDT base units).
+    pub volume: Units,
+    /// Rewards credited (LVLX: commissions and bonuses).
+    pub rewards: Units,
+    /// What the distributor has paid the member's wallet in all (the highest cumulative of its
+    /// Claimed events; 0 without a wallet).
+    pub paid_out: Units,
+    /// The member's activation node: when it was activated (ms) and the USDT it cost.
+    pub node: Option<(i64, Units)>,
+}
+
+impl Figures {
+    /// What the member may claim now: every reward credited minus what was paid.
+    pub fn claimable(&self) -> Units {
+        self.rewards.saturating_sub(self.paid_out)
+    }
+}
+
+/// A member's [`Figures`] in one query (one round trip on PostgreSQL): the users row, its first
+/// node, and one row per payment to its wallet, whose highest cumulative is taken here (the
+/// amounts are decimal text; SQL would compare them as text).
+pub fn figures(c: Conn, user: UserId) -> Result<Figures> {
+    let stmt_sql = "SELECT u.network_usdt, u.add_rewards,
+             (SELECT n.created_at FROM activation_nodes n WHERE n.user_id = u.id ORDER BY n.block, n.log_index LIMIT 1),
+             (SELECT n.usdt_paid FROM activation_nodes n WHERE n.user_id = u.id ORDER BY n.block, n.log_index LIMIT 1),
+             p.cumulative
+         FROM users u LEFT JOIN claim_payments p ON lower(p.wallet) = lower(u.wallet)
+         WHERE u.id = ?1";
+    let mut figures: Option<Figures> = None;
+    c.query_each(stmt_sql, args![user.0], |r| {
+        let paid = r.get::<Option<String>>(4)?.map(|t| units(&t)).transpose()?;
+        match &mut figures {
+            Some(f) => f.paid_out = f.paid_out.max(paid.unwrap_or(0)),
+            None => {
+                let at: Option<i64> = r.get(2)?;
+                let cost: Option<String> = r.get(3)?;
+                figures = Some(Figures {
+                    volume: r.units(0)?,
+                    rewards: r.units(1)?,
+                    paid_out: paid.unwrap_or(0),
+                    node: match (at, cost) {
+                        (Some(at), Some(cost)) => Some((at, units(&cost)?)),
+                        _ => None,
+                    },
+                });
+            }
+        }
+        Ok(())
+    })?;
+    figures.ok_or_else(|| StoreError::Corrupt(format!("no user {}", user.0)))
+}
+
+/// The rank table and the ids of the ranks credited to `user`, in one query.
+pub fn ranks_of(c: Conn, user: UserId) -> Result<(Vec<Rank>, Vec<u32>)> {
+    let stmt_sql = "SELECT r.id, r.name, r.threshold, r.bonus, b.rank_id FROM ranks r
+         LEFT JOIN rank_bonuses b ON b.rank_id = r.id AND b.user_id = ?1 ORDER BY r.id";
+    let (mut ranks, mut achieved) = (Vec::new(), Vec::new());
+    c.query_each(stmt_sql, args![user.0], |r| {
+        let rank = Rank {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            threshold: r.units(2)?,
+            bonus: r.units(3)?,
+        };
+        if r.get::<Option<u32>>(4)?.is_some() {
+            achieved.push(rank.id);
+        }
+        ranks.push(rank);
+        Ok(())
+    })?;
+    Ok((ranks, achieved))
 }
 
 // ---------- claims ----------
@@ -565,18 +618,6 @@ pub fn claims_of(c: Conn, user: UserId) -> Result<Vec<Claim>> {
         Ok(())
     })?;
     Ok(out)
-}
-
-/// What the distributor has paid `wallet` in all (the highest cumulative of its Claimed events).
-pub fn paid_to(c: Conn, wallet: &str) -> Result<Units> {
-    let stmt_sql = "SELECT cumulative FROM claim_payments WHERE lower(wallet) = lower(?1)";
-
-    let mut most = 0;
-    c.query_each(stmt_sql, args![wallet], |r| {
-        most = most.max(r.units(0)?);
-        Ok(())
-    })?;
-    Ok(most)
 }
 
 /// A claim asked for: what it adds and the cumulative amount its voucher will name.

@@ -29,13 +29,12 @@ pub fn revoke_all(c: Conn, user: UserId, now: i64) -> Result<usize> {
     )
 }
 
-/// When session `id` ends, if it is live at `now` (and, when given, belongs to `user`).
-pub fn live_until(c: Conn, id: &str, user: Option<UserId>, now: i64) -> Result<Option<i64>> {
-    // Every authenticated request asks this: the statement is kept prepared per connection.
+/// When session `id` ends, if it is live at `now` (an open live channel asks every minute;
+/// requests ask [`super::users::in_live_session`]).
+pub fn live_until(c: Conn, id: &str, now: i64) -> Result<Option<i64>> {
     c.query_opt(
-        "SELECT expires_at FROM sessions WHERE id = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR user_id = ?2)
-             AND revoked_at IS NULL AND expires_at > ?3",
-        args![id, user.map(|u| u.0), now],
+        "SELECT expires_at FROM sessions WHERE id = ?1 AND revoked_at IS NULL AND expires_at > ?2",
+        args![id, now],
         |r| r.get(0),
     )
 }

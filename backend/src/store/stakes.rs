@@ -191,29 +191,37 @@ pub fn record_nft_purchase(
     Ok(n == 1)
 }
 
-/// A member's positions in `pool`, newest first.
-pub fn of_user(c: Conn, user: UserId, pool: Pool) -> Result<Vec<Held>> {
-    let stmt_sql = "SELECT position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
-         FROM stake_positions WHERE user_id = ?1 AND pool = ?2 ORDER BY start_date DESC, position DESC";
+/// A member's positions: (NFT, LVLX), each newest first. Both pools in one query (one round
+/// trip on PostgreSQL), read in the order of the index (user_id, pool, start_date, position).
+pub fn of_member(c: Conn, user: UserId) -> Result<(Vec<Held>, Vec<Held>)> {
+    let stmt_sql = "SELECT pool, position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
+         FROM stake_positions WHERE user_id = ?1 ORDER BY pool, start_date DESC, position DESC";
 
-    let mut held = Vec::new();
-    c.query_each(stmt_sql, args![user.0, pool.name()], |r| {
-        held.push(Held {
+    let (mut nft, mut lvlx) = (Vec::new(), Vec::new());
+    c.query_each(stmt_sql, args![user.0], |r| {
+        let name: String = r.get(0)?;
+        let pool = Pool::parse(&name)
+            .ok_or_else(|| super::StoreError::Corrupt(format!("position pool {name:?}")))?;
+        let held = Held {
             pool,
-            position: r.get::<i64>(0)? as u64,
-            wallet: r.get(1)?,
-            kind: r.get(2)?,
-            amount: r.units(3)?,
-            reward: r.units(4)?,
-            start: r.get(5)?,
-            release: r.get(6)?,
-            withdrawn: r.units(7)?,
-            closed_at: r.get(8)?,
-            tx_hash: r.get(9)?,
-        });
+            position: r.get::<i64>(1)? as u64,
+            wallet: r.get(2)?,
+            kind: r.get(3)?,
+            amount: r.units(4)?,
+            reward: r.units(5)?,
+            start: r.get(6)?,
+            release: r.get(7)?,
+            withdrawn: r.units(8)?,
+            closed_at: r.get(9)?,
+            tx_hash: r.get(10)?,
+        };
+        match pool {
+            Pool::Nft => nft.push(held),
+            Pool::Lvlx => lvlx.push(held),
+        }
         Ok(())
     })?;
-    Ok(held)
+    Ok((nft, lvlx))
 }
 
 /// Rewards reserved by positions of `pool` opened at or after `since` (ms): the staking pace.
