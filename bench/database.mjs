@@ -18,3 +18,18 @@ export function database(name) {
     env: { LVLX_DATABASE_URL: postgres.replace(/\/[^/]*$/, `/${name}`), LVLX_JWT_SECRET: 'bench-session-key-'.padEnd(48, 'k'), LVLX_CLAIM_SIGNING_KEY: '22'.repeat(32) },
   };
 }
+
+/** The API reads both benches ask (bench:load's throughput, bench:queries' statements): [label,
+ *  path, token], the health baseline first. */
+export function apiReads(member, admin) {
+  return [
+    ['GET health (baseline)', '/api/v1/health'],
+    ['GET tokenVerify', '/api/v1/tokenVerify', member],
+    ['GET content/dashboard-notice', '/api/v1/content/dashboard-notice', member],
+    ['GET dashboard', '/api/v1/dashboard', member],
+    ['GET network/glance', '/api/v1/network/glance', member],
+    ['GET kyc', '/api/v1/kyc', member],
+    ['GET admin/session', '/api/v1/admin/session', admin],
+    ['GET statistics-users (admin)', '/api/v1/statistics-users', admin],
+  ];
+}

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.mjs';
-import { backend, database } from './database.mjs';
+import { apiReads, backend, database } from './database.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
 const SECONDS = Number(process.argv[2] ?? 8);
@@ -46,14 +46,7 @@ async function wrk(path, token, { connections = CONNECTIONS, extra = [], env = {
 }
 
 const rows = [
-  ['GET health (baseline)', '/api/v1/health'],
-  ['GET tokenVerify', '/api/v1/tokenVerify', member],
-  ['GET content/dashboard-notice', '/api/v1/content/dashboard-notice', member],
-  ['GET dashboard', '/api/v1/dashboard', member],
-  ['GET network/glance', '/api/v1/network/glance', member],
-  ['GET kyc', '/api/v1/kyc', member],
-  ['GET admin/session', '/api/v1/admin/session', admin],
-  ['GET statistics-users (admin)', '/api/v1/statistics-users', admin],
+  ...apiReads(member, admin),
   ['static /locales/en/en.json (gzip)', '/locales/en/en.json', null, GZIP],
   [`static /${script} (gzip)`, `/${script}`, null, GZIP],
   ['static / (index.html, gzip)', '/', null, GZIP],

@@ -9,7 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.mjs';
-import { database, postgres } from './database.mjs';
+import { apiReads, database, postgres } from './database.mjs';
 
 if (!postgres) throw new Error('BENCH_POSTGRES must name a PostgreSQL server');
 const name = `lvlx_bench_queries_${Date.now()}`;
@@ -21,16 +21,7 @@ const server = await startServer({ binary: process.env.BENCH_SERVER_BINARY ?? 't
 try {
   const member = (await server.storageFor(DEMO_USER)).sessionToken;
   const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
-  const rows = [
-    ['GET health', '/api/v1/health'],
-    ['GET tokenVerify', '/api/v1/tokenVerify', member],
-    ['GET content/dashboard-notice', '/api/v1/content/dashboard-notice', member],
-    ['GET dashboard', '/api/v1/dashboard', member],
-    ['GET network/glance', '/api/v1/network/glance', member],
-    ['GET kyc', '/api/v1/kyc', member],
-    ['GET admin/session', '/api/v1/admin/session', admin],
-    ['GET statistics-users (admin)', '/api/v1/statistics-users', admin],
-  ];
+  const rows = apiReads(member, admin);
   console.log(`statements per request, server ${server.url} on PostgreSQL (each one a round trip)`);
   console.log('request                          statements');
   for (const [label, path, token] of rows) {
