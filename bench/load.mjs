@@ -1,12 +1,13 @@
 // Throughput of the API itself (issue 16): wrk (Debian's package) on loopback against the
 // release server with the demo data, 64 connections, a signed-in member and admin. Each row is
-// printed beside the same run's GET /api/v1/health (the server doing nothing but answer).
+// printed beside the same run's GET /api/v1/health (the server doing nothing but answer), with
+// the CPU time the server and (on PostgreSQL) the database spent per request.
 // Run: npm run bench:load [SECONDS] [ROW]   (after scripts/build.sh; default 8 s a row; ROW
 // `writes`: only the write rows). BENCH_SERVER_BINARY: another build (the test command's smoke
 // runs the debug one, 1 s a row).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.mjs';
 import { apiReads, backend, database } from './database.mjs';
@@ -26,12 +27,35 @@ const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
 const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];
 
-/** wrk's figures for one GET: requests a second, and p50 / p99 latency in ms. */
+/** CPU time so far (ms) of the server's process and of every PostgreSQL process (0 on SQLite),
+ *  from /proc: where a row's time goes when wrk, the server and the database share the cores. */
+function cpuMs() {
+  const tick = 1000 / 100; // USER_HZ
+  const out = { server: 0, database: 0 };
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = (Number(fields[11]) + Number(fields[12])) * tick; // utime + stime
+    if (Number(pid) === server.pid) out.server += ms;
+    else if (comm === 'postgres') out.database += ms;
+  }
+  return out;
+}
+
+/** wrk's figures for one GET: requests a second, p50 / p99 latency in ms, and the server's and
+ *  the database's CPU µs per request. */
 // Asynchronously: the server's log pipe must keep being read while wrk runs.
 async function wrk(path, token, { connections = CONNECTIONS, extra = [], env = {} } = {}) {
   extra ??= [];
   const args = ['-t2', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '5s', '--latency', ...extra];
   if (token) args.push('-H', `Authorization: Bearer ${token}`);
+  const cpuBefore = cpuMs();
   const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], { encoding: 'utf8', timeout: (SECONDS + 30) * 1000, env: { ...process.env, ...env } });
   const ms = (label) => {
     const m = out.match(new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm'));
@@ -42,7 +66,10 @@ async function wrk(path, token, { connections = CONNECTIONS, extra = [], env = {
   if (non2xx) throw new Error(`${path}: ${non2xx} answers were not 2xx\n${out}`);
   const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)[1]);
   if (!rps) throw new Error(`${path}: nothing answered\n${out}`);
-  return { rps, p50: ms(50), p99: ms(99) };
+  const cpuAfter = cpuMs();
+  const requests = Number(out.match(/(\d+) requests in/)[1]);
+  const perRequest = (part) => ((cpuAfter[part] - cpuBefore[part]) * 1000) / requests;
+  return { rps, p50: ms(50), p99: ms(99), serverUs: perRequest('server'), databaseUs: perRequest('database') };
 }
 
 const rows = [
@@ -54,10 +81,10 @@ const rows = [
 
 const pad = (s, n) => String(s).padStart(n);
 console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, ${binary}, ${new Date().toISOString()}`);
-console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`);
+console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('server µs', 11)}${pad('db µs', 8)}`);
 let base;
 try {
-  const print = (name, r) => console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}`);
+  const print = (name, r) => console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}${pad(r.serverUs.toFixed(0), 11)}${pad(backend === 'SQLite' ? '' : r.databaseUs.toFixed(0), 8)}`);
   for (const [name, path, token, extra] of rows.filter(([name], i) => i === 0 || name.includes(ONLY))) {
     const r = await wrk(path, token, { extra });
     base ??= r.rps;

@@ -83,6 +83,7 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
   };
   const server = {
     url,
+    pid: child.pid,
     userReferral,
     dataDir,
     anvil,
