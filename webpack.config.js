@@ -2,6 +2,8 @@
 // The core arrives as a wasm-pack "bundler" package in web/pkg (scripts/build-wasm.sh).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -45,6 +47,17 @@ export default (env, argv) => ({
   plugins: [
     new HtmlWebpackPlugin({ template: 'web/index.html', filename: 'index.html', chunks: ['main'], favicon: 'web/assets/favicon.svg' }),
     new HtmlWebpackPlugin({ template: 'web/landing/landing.html', filename: 'landing.html', chunks: ['landing'], favicon: 'web/assets/favicon.svg' }),
+    // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the
+    // server to make at start: it serves them to browsers that accept br (the core's wasm
+    // 307 → 232 KB, main.js 164 → 137 KB, against gzip -9), and its own gzip to the others.
+    new CompressionPlugin({
+      algorithm: 'brotliCompress',
+      filename: '[path][base].br',
+      test: /\.(js|css|html|svg|wasm)$/,
+      compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
+      threshold: 1024,
+      minRatio: 0.9,
+    }),
   ],
   performance: { hints: false },
   devtool: false,

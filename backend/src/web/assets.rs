@@ -1,5 +1,6 @@
 //! The built web app and the translations held in memory (issue 16): read once at start, each
-//! with its ETag, its type and, for text, a gzip copy made then; answered without touching the
+//! with its ETag, its type, for text a gzip copy made then, and the brotli copy the build made
+//! beside it (`main.….js.br`, webpack's compression plugin); answered without touching the
 //! disk. Hashed names (`main.5cd27745.js`) never change and are cached for a year, immutable;
 //! pages and translations are revalidated (`no-cache` + ETag → 304).
 
@@ -24,6 +25,7 @@ const MAX_FILE: u64 = 16 * 1024 * 1024;
 pub struct Asset {
     body: Bytes,
     gzip: Option<Bytes>,
+    brotli: Option<Bytes>,
     content_type: HeaderValue,
     etag: HeaderValue,
     cache: HeaderValue,
@@ -62,6 +64,18 @@ impl Assets {
                 files.insert(name.clone(), Asset::new(&name, body));
             }
         }
+        // The build's brotli copies join the file they compress; alone they are not served.
+        let copies: Vec<String> = files
+            .keys()
+            .filter(|n| n.ends_with(".br"))
+            .cloned()
+            .collect();
+        for name in copies {
+            let copy = files.remove(&name).expect("listed");
+            if let Some(asset) = files.get_mut(name.trim_end_matches(".br")) {
+                asset.brotli = Some(copy.body).filter(|b| b.len() < asset.body.len());
+            }
+        }
         Assets {
             files: Arc::new(files),
         }
@@ -89,6 +103,7 @@ impl Asset {
         let digest = hex::encode(&Sha256::digest(&body)[..12]);
         Asset {
             gzip: gzip.filter(|z| z.len() < body.len()).map(Bytes::from),
+            brotli: None,
             body: Bytes::from(body),
             content_type: HeaderValue::from_static(content_type),
             etag: HeaderValue::from_str(&format!("\"{digest}\"")).expect("hex is a header value"),
@@ -122,8 +137,12 @@ impl Asset {
                 .expect("static response");
         }
         builder = builder.header(CONTENT_TYPE, self.content_type.clone());
-        let body = match &self.gzip {
-            Some(z) if accepts_gzip(accept_encoding) => {
+        let body = match (&self.brotli, &self.gzip) {
+            (Some(br), _) if accepts(accept_encoding, "br") => {
+                builder = builder.header(CONTENT_ENCODING, "br");
+                br.clone()
+            }
+            (_, Some(z)) if accepts(accept_encoding, "gzip") => {
                 builder = builder.header(CONTENT_ENCODING, "gzip");
                 z.clone()
             }
@@ -142,8 +161,8 @@ fn gzip(body: &[u8]) -> Option<Vec<u8>> {
     encoder.finish().ok()
 }
 
-/// `gzip` among the accepted codings, and not with q=0.
-fn accepts_gzip(accept: Option<&str>) -> bool {
+/// `coding` (or `*`) among the accepted codings, and not with q=0.
+fn accepts(accept: Option<&str>, wanted: &str) -> bool {
     accept.is_some_and(|a| {
         a.split(',').any(|part| {
             let mut pieces = part.split(';').map(str::trim);
@@ -153,7 +172,7 @@ fn accepts_gzip(accept: Option<&str>) -> bool {
                     .and_then(|q| q.parse::<f32>().ok())
                     .is_some_and(|q| q == 0.0)
             });
-            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && !refused
+            (coding.eq_ignore_ascii_case(wanted) || coding == "*") && !refused
         })
     })
 }
@@ -220,5 +239,43 @@ mod tests {
         assert_eq!(js.reply(Some("\"other\""), None).status(), StatusCode::OK);
         // Images are not compressed again.
         assert!(asset("logo.png", &[0u8; 4000]).gzip.is_none());
+    }
+
+    #[test]
+    fn the_builds_brotli_copy_goes_to_who_accepts_br_and_is_not_served_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let js = "let a = 1;\n".repeat(400);
+        std::fs::write(dir.path().join("main.5cd27745.js"), &js).unwrap();
+        std::fs::write(dir.path().join("main.5cd27745.js.br"), b"brotli bytes").unwrap();
+        // A copy no smaller than its file is no use.
+        std::fs::write(dir.path().join("tiny.js"), b"x").unwrap();
+        std::fs::write(dir.path().join("tiny.js.br"), b"longer than x").unwrap();
+        let assets = Assets::load(dir.path());
+        assert_eq!(assets.len(), 2, "the .br files are not assets of their own");
+        let main = assets.get("main.5cd27745.js").unwrap();
+        let coding = |accept| {
+            let r = main.reply(None, accept);
+            let coding = r
+                .headers()
+                .get(CONTENT_ENCODING)
+                .map(|v| v.to_str().unwrap().to_string());
+            (
+                coding,
+                r.headers()[CONTENT_LENGTH]
+                    .to_str()
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap(),
+            )
+        };
+        assert_eq!(
+            coding(Some("gzip, deflate, br, zstd")),
+            (Some("br".into()), 12)
+        );
+        assert_eq!(coding(Some("br;q=0, gzip")).0.as_deref(), Some("gzip"));
+        assert_eq!(coding(Some("gzip")).0.as_deref(), Some("gzip"));
+        assert_eq!(coding(None), (None, js.len()));
+        let tiny = assets.get("tiny.js").unwrap().reply(None, Some("br"));
+        assert_eq!(tiny.headers().get(CONTENT_ENCODING), None);
     }
 }
