@@ -23,6 +23,10 @@ export default (env, argv) => ({
     clean: true,
   },
   experiments: { asyncWebAssembly: true },
+  // One runtime for both pages, so the core's wasm is one module under one name: with a runtime
+  // per entry webpack emitted the same bytes twice under two hashes, and a visitor of the landing
+  // page downloaded the core again in the app.
+  optimization: { runtimeChunk: 'single' },
   resolve: {
     extensions: ['.js', '.jsx'],
     // The package's exports map hides its standalone SVG files; reach them by folder.

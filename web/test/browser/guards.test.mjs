@@ -134,6 +134,18 @@ describe('redirects, referral links, 404 and errors', () => {
       await page.waitForURL('**/landing');
     });
   }
+  test('the landing page and the app fetch the core from one address, so it downloads once', async () => {
+    const page = await openPage(browser, server.url, { cookies: consent });
+    const cores = [];
+    for (const route of ['/landing', '/login']) {
+      await page.goto(route);
+      await settled(page);
+      const wasm = await page.waitForFunction(() =>
+        performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).find((p) => p.endsWith('.wasm')));
+      cores.push(await wasm.jsonValue());
+    }
+    assert.equal(cores[0], cores[1]);
+  });
   test('a well-formed referral code opens registration at step 1', async () => {
     const page = await visit('/register/referred/0123456789ABCDEF');
     assert.equal(await page.textContent('h1'), 'Create your account');
