@@ -1,8 +1,7 @@
 // Profile avatar (SPEC "Other UI", §4): pick a JPEG or PNG, crop it in a 390×295 area (the crop
 // never smaller than a radius of 30 px), square or round, Close or Save; Save uploads a PNG
 // (quality 1) and shows the new image.
-import { useCallback, useState } from 'react';
-import Cropper from 'react-easy-crop';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { uploadAvatar } from '../api/profile.js';
@@ -12,6 +11,8 @@ import Dialog from './Dialog.jsx';
 export const CROP_AREA = { width: 390, height: 295 };
 export const MIN_CROP_RADIUS = 30;
 const TYPES = ['image/jpeg', 'image/png'];
+// The cropper (a sixth of the app's first file with its wheel helper) loads when a picture is picked.
+const Cropper = lazy(() => import(/* webpackChunkName: "cropper" */ 'react-easy-crop'));
 
 /** Draws the cropped area onto a canvas (round = transparent outside the circle) → PNG blob. */
 async function cropToPng(src, area, round) {
@@ -100,16 +101,18 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
       </label>
       <div className="crop-area" style={CROP_AREA}>
         {src ? (
-          <Cropper
-            image={src}
-            crop={crop}
-            zoom={zoom}
-            aspect={1}
-            cropShape={round ? 'round' : 'rect'}
-            onCropChange={setCrop}
-            onZoomChange={setZoom}
-            onCropComplete={onCropComplete}
-          />
+          <Suspense fallback={<div className="boot-spinner" role="status" aria-busy="true" />}>
+            <Cropper
+              image={src}
+              crop={crop}
+              zoom={zoom}
+              aspect={1}
+              cropShape={round ? 'round' : 'rect'}
+              onCropChange={setCrop}
+              onZoomChange={setZoom}
+              onCropComplete={onCropComplete}
+            />
+          </Suspense>
         ) : (
           <p className="muted">{t('avatar-empty')}</p>
         )}
