@@ -25,7 +25,8 @@ const binary = process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx';
 const server = await startServer({ binary, seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database(`lvlx_bench_load_${Date.now()}`).env });
 const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
-const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?([^\s">]+\.js)/)[1];
+// The app's own first file (index.html also names the small runtime shared with the landing page).
+const script = readFileSync(join(root, 'web/dist/index.html'), 'utf8').match(/src="?\/?(main\.[0-9a-f]+\.js)/)[1];
 
 /** CPU time so far (ms) of the server's process and of every PostgreSQL process (0 on SQLite),
  *  from /proc: where a row's time goes when wrk, the server and the database share the cores. */
