@@ -101,7 +101,7 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
       </label>
       <div className="crop-area" style={CROP_AREA}>
         {src ? (
-          <Suspense fallback={<div className="boot-spinner" role="status" aria-busy="true" />}>
+          <Suspense fallback={<div className="boot-spinner" role="status" aria-busy="true" aria-label={t('loading')} />}>
             <Cropper
               image={src}
               crop={crop}
