@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
+use lvlx_core::siwe::Origin;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -25,6 +26,11 @@ pub struct Config {
     /// The FAQ guide's screenshots, per language (`{lng}/buy-1.jpg` …), served at /guides
     /// (`npm run guide-screenshots` makes them from the running app).
     pub guides_dir: PathBuf,
+    /// The public origins the app is served at (`https://app.example.com`; several when it
+    /// answers under more than one name). Wallet-linking messages must name one of them as
+    /// their domain and URI; no request header is trusted for it. Empty = the origin of `bind`
+    /// (and `localhost` at its port when it is a loopback address), for a server used directly.
+    pub public_origins: Vec<String>,
     /// Where /, /home, /faqs and /register send the browser. The default is the landing page
     /// this server serves itself, so a fresh install works offline.
     pub landing_url: String,
@@ -246,6 +252,7 @@ impl Default for Config {
             web_dir: PathBuf::from("web/dist"),
             locales_dir: PathBuf::from("locales"),
             guides_dir: PathBuf::from("web/guides"),
+            public_origins: Vec::new(),
             landing_url: "/landing".into(),
             product: "LVLX".into(),
             log: "info".into(),
@@ -272,6 +279,34 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The public origins wallet-linking messages must name: `public_origins`, or the origin
+    /// `bind` is reached at when it names one address (behind a proxy, or bound to every
+    /// address, set `public_origins`).
+    pub fn origins(&self) -> Result<Vec<Origin>, String> {
+        if !self.public_origins.is_empty() {
+            return self
+                .public_origins
+                .iter()
+                .map(|o| Origin::parse(o).map_err(|_| format!("public_origins: {o} is not scheme://host[:port]")))
+                .collect();
+        }
+        let ip = self.bind.ip();
+        if ip.is_unspecified() {
+            return Err(format!(
+                "bind = {} listens on every address: set public_origins to the address(es) browsers use",
+                self.bind
+            ));
+        }
+        let mut origins = vec![format!("http://{}", self.bind)];
+        if ip.is_loopback() {
+            origins.push(format!("http://localhost:{}", self.bind.port()));
+        }
+        Ok(origins
+            .iter()
+            .map(|o| Origin::parse(o).expect("an address is an origin"))
+            .collect())
+    }
+
     /// Loads the layers; `file` overrides the default `lvlx.toml` location.
     pub fn load(file: Option<PathBuf>) -> Result<Config, Box<figment::Error>> {
         Self::figment(Self::file(file)).extract().map_err(Box::new)

@@ -73,6 +73,8 @@ pub struct Shared {
     pub kyc_threshold: Option<lvlx_core::amount::Units>,
     /// The video provider's metadata, cached (FAQ).
     pub videos: faq::VideoCache,
+    /// The public origins wallet-linking messages must name (`Config::origins`).
+    pub origins: Vec<lvlx_core::siwe::Origin>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -114,6 +116,7 @@ impl App {
         )?;
         let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
         let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
+        let origins = config.origins().map_err(StartError::Config)?;
         // Instances sharing PostgreSQL share their per-IP counts; one SQLite instance keeps
         // them in memory, where they cost nothing.
         let per_ip = |per_minute: u32, bucket: &'static str| match store.dialect() {
@@ -122,6 +125,7 @@ impl App {
         };
         Ok(App(Arc::new(Shared {
             kyc_threshold,
+            origins,
             videos: faq::VideoCache::default(),
             keys: token::Keys::new(&secret),
             mac_key: Arc::new(mac_key),

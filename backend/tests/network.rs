@@ -573,10 +573,35 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
                 .await
         }
     };
-    let bad = confirm(wrong.to_string()).await;
-    assert_eq!(bad.body["code"], "error-code");
     let short = confirm("1234".to_string()).await;
     assert_eq!(short.body["code"], "validations-claim-code-msg");
+    // Three wrong guesses void the code: the right one then fails too (it paid after 50 wrong
+    // guesses when the try was counted in the transaction the wrong code rolled back).
+    for _ in 0..3 {
+        let bad = confirm(wrong.to_string()).await;
+        assert_eq!(bad.body["code"], "error-code");
+    }
+    let void = confirm(code.clone()).await;
+    assert_eq!(
+        (void.status, void.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("error-code")),
+        "a code guessed at three times is void"
+    );
+    // A new request brings a new code.
+    let asked = w
+        .call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
+        .await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    let attempt = asked.body["attempt"].as_str().unwrap().to_string();
+    let code = w.last_code_of(DEMO_USER.0, 6);
+    let confirm = |code: String| {
+        let (w, token, attempt) = (&w, token.clone(), attempt.clone());
+        async move {
+            let body = json!({"attempt": attempt, "claimCode": code});
+            w.call("POST", "/api/v1/claims/confirm", Some(&token), Some(body))
+                .await
+        }
+    };
     let voucher = confirm(code.clone()).await;
     assert_eq!(voucher.status, StatusCode::OK, "{}", voucher.body);
     let again = confirm(code.clone()).await;
@@ -613,6 +638,71 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     assert_eq!(signed_in["user"]["claims"]["total"], s.rewards[0]);
     assert_eq!(signed_in["user"]["activationNode"], true);
     assert_eq!(signed_in["user"]["userRankData"]["volume"], s.volume[0]);
+}
+
+/// The identity threshold counts everything claimed with this claim: 6,000 LVLX paid and 6,000
+/// more claimable is 12,000 claimed, above the 10,000 threshold, though each piece is under it
+/// (the second piece went through when the rule looked at the claim alone).
+#[tokio::test]
+async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity() {
+    let d = Deployment {
+        activation_node: "0x5FbDB2315678afecb367f032d93F642f64180aa3".into(),
+        claim_distributor: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
+        owner: "0x0000000000000000000000000000000000000000".into(),
+        ..Deployment::default()
+    };
+    let chain = deploy::dev_section("http://127.0.0.1:9", &d);
+    let w = common::world_with(|c| {
+        c.chain = Some(chain);
+        c.kyc_claim_threshold = Some("10000".into());
+    })
+    .await;
+    w.sql(|c| {
+        c.execute(
+            "UPDATE users SET wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let rewards = (12_000 * LVLX).to_string();
+    let paid = (6_000 * LVLX).to_string();
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET add_rewards = ?1 WHERE email = ?2",
+            lvlx_backend::args![rewards, DEMO_USER.0],
+        )?;
+        c.execute(
+            "INSERT INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) SELECT '0x01', 0, wallet, ?1, ?1, 0 FROM users WHERE email = ?2",
+            lvlx_backend::args![paid, DEMO_USER.0],
+        )
+    })
+    .await;
+    let page = w.call("GET", "/api/v1/network/glance", Some(&token), None).await;
+    assert_eq!(page.body["claimable"], (6_000 * LVLX).to_string());
+    let asked = w
+        .call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
+        .await;
+    assert_eq!(
+        (asked.status, asked.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("error-kyc-required")),
+        "{}",
+        asked.body
+    );
+    // Under the threshold in all, the same piece is asked for.
+    let lower = (9_000 * LVLX).to_string();
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET add_rewards = ?1 WHERE email = ?2",
+            lvlx_backend::args![lower, DEMO_USER.0],
+        )
+    })
+    .await;
+    let asked = w
+        .call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
+        .await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert_eq!(asked.body["amount"], (3_000 * LVLX).to_string());
 }
 
 #[tokio::test(flavor = "multi_thread")]

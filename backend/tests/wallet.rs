@@ -39,12 +39,13 @@ async fn message(w: &World, token: &str, signer: &SigningKey) -> Message {
     Message {
         domain: HOST.into(),
         address: address(signer),
-        statement: "Link this wallet to your LVLX account.".into(),
+        statement: Some("Link this wallet to your LVLX account.".into()),
         uri: format!("http://{HOST}"),
         chain_id: n["chainId"].as_u64().unwrap(),
         nonce: n["nonce"].as_str().unwrap().into(),
         issued_at: n["issuedAt"].as_i64().unwrap(),
-        expiration_time: n["expirationTime"].as_i64().unwrap(),
+        expiration_time: Some(n["expirationTime"].as_i64().unwrap()),
+        ..Message::default()
     }
 }
 
@@ -196,6 +197,78 @@ async fn forged_foreign_and_expired_messages_are_refused_and_spend_their_nonce()
         .reply(&routes(w.app.clone()))
         .await;
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+}
+
+/// The outside review's attack: a phishing page has a victim's wallet sign an ordinary message
+/// for the phishing site, with a nonce this server issued to the attacker; the attacker posts
+/// it with `Host:` set to the phishing site. The public origins come from configuration, so it
+/// is refused and the victim keeps their wallet (this answered 200 when Host was trusted).
+#[tokio::test]
+async fn a_message_signed_for_a_phishing_site_cannot_link_a_strangers_wallet() {
+    let w = world().await;
+    let (attacker, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET wallet = NULL WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
+    let victim = key(2);
+    const PHISHING: &str = "lvlx-rewards.example";
+    for (domain, uri, host) in [
+        (PHISHING, format!("https://{PHISHING}"), PHISHING),
+        (PHISHING, format!("https://{PHISHING}"), HOST),
+        // The right domain with the phishing site's URI is not this app's message either.
+        (HOST, format!("https://{PHISHING}/claim"), HOST),
+    ] {
+        let m = Message {
+            domain: domain.into(),
+            uri,
+            ..message(&w, &attacker, &victim).await
+        };
+        let text = m.to_text();
+        let (status, body) = post(
+            &w,
+            &attacker,
+            "/api/v1/wallet/link",
+            json!({"message": text, "signature": sign(&victim, &text)}),
+            host,
+        )
+        .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("error-wallet-link-failed")),
+            "{text} with Host {host}"
+        );
+    }
+    assert_eq!(stored_wallet(&w, DEMO_USER.0).await, None);
+    // Configured origins decide: a server at https://app.example links a message for it, whatever
+    // Host the request carries.
+    let w = common::world_with(|c| c.public_origins = vec!["https://app.example".into()]).await;
+    let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET wallet = NULL WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
+    let ours = Message {
+        domain: "app.example".into(),
+        uri: "https://app.example/dashboard".into(),
+        ..message(&w, &member, &victim).await
+    }
+    .to_text();
+    let (status, body) = post(
+        &w,
+        &member,
+        "/api/v1/wallet/link",
+        json!({"message": ours, "signature": sign(&victim, &ours)}),
+        "10.9.9.9:1234",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
 }
 
 #[tokio::test]

@@ -70,9 +70,11 @@ pub fn status_after_event(event: &str) -> Option<KycStatus> {
 pub const KYC_REQUIRED: &str = "error-kyc-required";
 
 /// Claims above `threshold` (LVLX base units; `None` = no threshold) need an approved identity.
-pub fn claim_allowed(amount: Units, threshold: Option<Units>, status: KycStatus) -> bool {
+/// `claimed` is everything the member will have claimed with this claim (the voucher's
+/// cumulative), so a large amount cannot pass in pieces each under the threshold.
+pub fn claim_allowed(claimed: Units, threshold: Option<Units>, status: KycStatus) -> bool {
     match threshold {
-        Some(limit) if amount > limit => status == KycStatus::Approved,
+        Some(limit) if claimed > limit => status == KycStatus::Approved,
         _ => true,
     }
 }

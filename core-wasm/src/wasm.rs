@@ -333,17 +333,21 @@ pub fn siwe_message(
 ) -> Result<String, JsError> {
     let address =
         crate::siwe::checksummed(address).ok_or_else(|| js_error("validations-wallet-msg"))?;
-    Ok(crate::siwe::Message {
+    let text = crate::siwe::Message {
         domain: domain.to_string(),
         address,
-        statement: statement.to_string(),
+        statement: Some(statement.to_string()),
         uri: uri.to_string(),
         chain_id: crate::siwe::CHAIN_ID,
         nonce: nonce.to_string(),
         issued_at: whole_number(issued_at_ms)?,
-        expiration_time: whole_number(expiration_ms)?,
+        expiration_time: Some(whole_number(expiration_ms)?),
+        ..Default::default()
     }
-    .to_text())
+    .to_text();
+    // What the server would refuse by EIP-4361's grammar is not offered for signing.
+    crate::siwe::Message::parse(&text).map_err(|e| js_error(e.key()))?;
+    Ok(text)
 }
 
 /// `checksumAddress(address)`: the EIP-55 form, or null when it is not an address.

@@ -4,7 +4,7 @@
 use std::net::IpAddr;
 
 use lvlx_core::amount::{self, Units};
-use lvlx_core::chain::{Contract, Voucher};
+use lvlx_core::chain::Contract;
 use lvlx_core::network::{self, Rank};
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
@@ -16,15 +16,12 @@ use super::auth::{admin, authed};
 use super::client;
 use super::error::reply;
 use super::{json_body, ok, with};
-use crate::code::{self, Purpose};
 use crate::error::Error;
-use crate::network::{self as glue, NodeTerms};
+use crate::network::{self as glue, claims, NodeTerms};
 use crate::session::Authed;
 use crate::store::network as stored;
-use crate::{crypto, now_ms, App};
+use crate::{now_ms, App};
 
-/// How long a signed voucher may wait before it reaches the chain.
-const VOUCHER_SECS: u64 = 24 * 3600;
 /// Rank changes the admin page lists.
 const AUDIT_ROWS: i64 = 200;
 
@@ -63,15 +60,6 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
     amount::parse_base(text).map_err(|_| Error::Malformed(format!("{what}: base units")))
 }
 
-async fn node_terms(app: &App) -> Result<NodeTerms, Error> {
-    let chain = glue::contracts(&app.config)
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
-    tokio::task::spawn_blocking(move || glue::read_node_terms(&chain))
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))?
-}
-
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/network — the member's network: referral code, node, downline by level with
     // totals, rank standing, bonuses, rewards, claims and what is claimable; with the node's
@@ -87,7 +75,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .store
                 .read(move |c| glue::overview(c, &user, &levels))
                 .await?;
-            body["node"] = match node_terms(&app).await {
+            body["node"] = match glue::node_terms(&app).await {
                 Ok(t) => json!({ "price": t.price.to_string(), "onSale": t.on_sale }),
                 Err(_) => serde_json::Value::Null,
             };
@@ -135,49 +123,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(
             |ip: Option<IpAddr>, who: Authed, app: App, body: Language| async move {
                 app.code_limit.check(ip).await?;
-                glue::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
-                let wallet = who.user.wallet.clone().ok_or(Error::WalletRequired)?;
-                let key = app.mac_key.clone();
-                let user = who.user.clone();
-                let threshold = app.kyc_threshold;
-                let (attempt, amount, code) = app
-                    .store
-                    .write(move |c| {
-                        c.transaction(|tx| {
-                            let (claimable, rewards) = glue::claimable(tx, &user)?;
-                            if claimable == 0 {
-                                return Err(Error::NothingToClaim);
-                            }
-                            crate::kyc::check_claim(tx, threshold, user.id, claimable)?;
-                            let attempt = crypto::random_hex(16);
-                            let code = code::create(
-                                tx,
-                                &key,
-                                Purpose::Claim,
-                                &attempt,
-                                &user.email,
-                                Some(user.id),
-                                now_ms(),
-                            )?;
-                            stored::request_claim(
-                                tx,
-                                user.id,
-                                &attempt,
-                                &wallet,
-                                claimable,
-                                rewards,
-                                now_ms(),
-                            )?;
-                            Ok((attempt, claimable, code))
-                        })
-                    })
-                    .await?;
-                let lang = lvlx_core::language_or(body.language.as_deref(), &who.user.language)
-                    .to_string();
-                app.mailer
-                    .send_code(&who.user.email, &lang, "claim", &code)
-                    .await?;
-                ok(&json!({ "attempt": attempt, "amount": amount.to_string() }))
+                ok(&claims::request(&app, &who.user, body.language.as_deref()).await?)
             },
         )
         .map(reply);
@@ -195,68 +141,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             |ip: Option<IpAddr>, who: Authed, app: App, body: Confirm| async move {
                 app.code_limit.check(ip).await?;
                 validation::validate(Field::ClaimCode, &body.claim_code, None)?;
-                let chain = glue::contracts(&app.config)
-                    .cloned()
-                    .ok_or(Error::ChainUnavailable)?;
-                let terms = node_terms(&app).await?;
-                let key = app.mac_key.clone();
-                let user = who.user.id;
-                let threshold = app.kyc_threshold;
-                let attempt = body.attempt.clone();
-                let (id, wallet, cumulative) = app
-                    .store
-                    .write(move |c| {
-                        c.transaction(|tx| {
-                            let claim =
-                                stored::claim_by_attempt(tx, &attempt)?.ok_or(Error::Code)?;
-                            // Every failure looks like a wrong code: the attempt is not a probe.
-                            if claim.user != user || claim.status != "requested" {
-                                return Err(Error::Code);
-                            }
-                            // An identity rejected since the request stops the voucher too.
-                            crate::kyc::check_claim(tx, threshold, user, claim.amount)?;
-                            code::consume(
-                                tx,
-                                &key,
-                                Purpose::Claim,
-                                &attempt,
-                                &body.claim_code,
-                                now_ms(),
-                            )?;
-                            Ok::<_, Error>((claim.id, claim.wallet, claim.cumulative))
-                        })
-                    })
-                    .await?;
-                let parse = |a: &str| {
-                    lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()))
-                };
-                let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
-                let voucher = Voucher {
-                    chain_id: lvlx_core::siwe::CHAIN_ID,
-                    contract: parse(&chain.claim_distributor)?,
-                    account: parse(&wallet)?,
-                    cumulative,
-                    deadline,
-                };
-                let signature = app.claim_signer.sign(&voucher);
-                let stored_signature = signature.clone();
-                app.store
-                    .write(move |c| stored::sign_claim(c, id, deadline, &stored_signature))
-                    .await
-                    .map_err(Error::from)?;
-                ok(&json!({
-                    "account": wallet,
-                    "cumulative": cumulative.to_string(),
-                    "deadline": deadline,
-                    "signature": signature,
-                    "contract": chain.claim_distributor,
-                    "chainId": lvlx_core::siwe::CHAIN_ID,
-                    "calldata": lvlx_core::chain::calldata(
-                        Contract::ClaimDistributor,
-                        "claim",
-                        &[&wallet, &cumulative.to_string(), &deadline.to_string(), &signature],
-                    ).map_err(|e| Error::Internal(e.to_string()))?,
-                }))
+                ok(&claims::confirm(&app, who.user.id, body.attempt, body.claim_code).await?)
             },
         )
         .map(reply);
@@ -345,7 +230,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .then(|_: Authed, app: App| async move {
-            let terms = node_terms(&app).await.ok();
+            let terms = glue::node_terms(&app).await.ok();
             let audit = app
                 .store
                 .read(|c| stored::changes(c, "activation-node", AUDIT_ROWS))
@@ -379,7 +264,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 return Err(Error::OwnerStep);
             }
             let on_sale = body.on_sale;
-            let before = node_terms(&app).await?;
+            let before = glue::node_terms(&app).await?;
             tokio::task::spawn_blocking(move || {
                 let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
                 crate::chain::deploy::transact(
@@ -397,7 +282,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 tracing::warn!(error = %e, "node terms not written");
                 Error::ChainUnavailable
             })?;
-            let terms = node_terms(&app).await?;
+            let terms = glue::node_terms(&app).await?;
             let admin = who.user.id;
             let as_json =
                 |t: &NodeTerms| json!({ "price": t.price.to_string(), "onSale": t.on_sale });

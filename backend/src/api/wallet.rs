@@ -2,8 +2,11 @@
 //! member's ledger (myActives).
 //!
 //! The nonce is good for 10 minutes and one attempt (at most 5 outstanding per account); the
-//! message must name this server's host as its domain, chain 137 and a nonce issued to this
-//! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome. The
+//! message must name one of the app's public origins as its domain and URI, chain 137 and a nonce issued to this
+//! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome.
+//! The host is the configuration's (`public_origins`), never the request's Host header: a
+//! message a phishing page had a victim sign for its own site names that site, whatever Host
+//! the attacker sends with it. The
 //! recovered signer is stored checksummed; a wallet belongs to one account and an account keeps
 //! its wallet. Purchases and staking positions the indexer kept for that wallet before it was
 //! linked are attached.
@@ -51,16 +54,18 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
-        .and(warp::header::<String>("host"))
         .and(json_body::<Link>())
         .then(
-            |who: Authed, app: App, host: String, body: Link| async move {
+            |who: Authed, app: App, body: Link| async move {
                 let user = who.user.id;
                 let product = app.config.product.clone();
                 let levels = app.config.commission_levels_bps.clone();
                 let (wallet, pushes) = app
                     .store
-                    .write(move |c| link(c, &product, &levels, user, &host, &body, now_ms()))
+                    .write({
+                        let app = app.clone();
+                        move |c| link(c, &product, &levels, &app.origins, user, &body, now_ms())
+                    })
                     .await?;
                 for push in pushes {
                     app.hub.push(push);
@@ -139,8 +144,8 @@ fn link(
     c: Conn,
     product: &str,
     levels_bps: &[u32],
+    origins: &[lvlx_core::siwe::Origin],
     user: UserId,
-    host: &str,
     body: &Link,
     now: i64,
 ) -> Result<(String, Vec<crate::live::Push>), Error> {
@@ -153,7 +158,7 @@ fn link(
         &body.message,
         &body.signature,
         &Expect {
-            domain: host,
+            origins,
             nonce: &message.nonce,
             now_ms: now,
         },

@@ -521,6 +521,11 @@ fn serve(config: Config) -> ExitCode {
         };
         let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
         let data_dir = config.data_dir.display().to_string();
+        // Port 0 picked a port: the default public origin is the one bound.
+        let mut config = config;
+        if let Ok(bound) = listener.local_addr() {
+            config.bind = bound;
+        }
         let mut app = match App::new(config, store) {
             Ok(app) => app,
             Err(e) => {

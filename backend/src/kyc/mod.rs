@@ -189,15 +189,16 @@ pub fn claim_threshold(config: &Config) -> Result<Option<lvlx_core::amount::Unit
         .transpose()
 }
 
-/// Refuses a claim of `amount` that needs an identity the account has not had approved.
+/// Refuses a claim that brings what `user` has claimed to `claimed` (the voucher's cumulative)
+/// when that needs an identity the account has not had approved.
 pub fn check_claim(
     c: Conn,
     threshold: Option<lvlx_core::amount::Units>,
     user: UserId,
-    amount: lvlx_core::amount::Units,
+    claimed: lvlx_core::amount::Units,
 ) -> Result<(), Error> {
     let status = stored::of(c, user)?.status;
-    if rules::claim_allowed(amount, threshold, status) {
+    if rules::claim_allowed(claimed, threshold, status) {
         Ok(())
     } else {
         Err(Error::Rule(rules::KYC_REQUIRED))

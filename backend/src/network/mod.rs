@@ -2,6 +2,7 @@
 //! with purchases, activation nodes and claims, using the core's rules through the store. The
 //! member and admin routes live in `api::network`.
 
+pub mod claims;
 pub mod signer;
 
 use lvlx_core::chain::NetworkEvent;
@@ -164,6 +165,16 @@ fn unavailable(e: impl std::fmt::Display) -> Error {
     Error::ChainUnavailable
 }
 
+/// The node's price and sale flag and the latest block's time, read off the async threads.
+pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
+    let chain = contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
+    tokio::task::spawn_blocking(move || read_node_terms(&chain))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
 /// The node's price and sale flag and the latest block's time, in one batch (blocking).
 pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
@@ -207,7 +218,7 @@ pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
 }
 
 fn claims_split(c: Conn, user: &User) -> Result<(Vec<stored::Claim>, Vec<stored::Claim>), Error> {
-    Ok(stored::claims_of(c, user.id)?
+    Ok(stored::claims_of(c, user.id, crate::now_ms())?
         .into_iter()
         .partition(|claim| claim.status == "paid"))
 }

@@ -144,12 +144,13 @@ impl World {
         let text = lvlx_core::siwe::Message {
             domain: HOST.into(),
             address: address(&k),
-            statement: "Link this wallet to your LVLX account.".into(),
+            statement: Some("Link this wallet to your LVLX account.".into()),
             uri: format!("http://{HOST}"),
             chain_id: n["chainId"].as_u64().unwrap(),
             nonce: n["nonce"].as_str().unwrap().into(),
             issued_at: n["issuedAt"].as_i64().unwrap(),
-            expiration_time: n["expirationTime"].as_i64().unwrap(),
+            expiration_time: Some(n["expirationTime"].as_i64().unwrap()),
+            ..Default::default()
         }
         .to_text();
         let signature = sign(&k, &text);
