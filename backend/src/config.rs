@@ -49,6 +49,16 @@ pub struct Config {
     /// together (each must authenticate within 5 s).
     pub ws_unauthenticated_per_ip: u32,
     pub ws_unauthenticated_total: u32,
+    /// Live channels one account may hold open at once (a tab each).
+    pub live_channels_per_account: u32,
+    /// Connections one address may hold open (trusted proxies are exempt); more are closed at
+    /// accept.
+    pub connections_per_ip: u32,
+    /// Seconds a connection may take to send a whole request head, counted from when the server
+    /// waits for one (so an idle keep-alive connection closes after it too).
+    pub header_read_timeout_secs: u64,
+    /// Seconds a connection may go without a byte read or written before it is closed.
+    pub idle_timeout_secs: u64,
     /// Reverse proxies (addresses or ranges, e.g. "127.0.0.1/32", "10.0.0.0/8") whose
     /// `X-Forwarded-For` names the client. Behind a proxy, set it: otherwise every request
     /// seems to come from the proxy and all clients share one per-IP limit. Empty = no proxy.
@@ -261,6 +271,10 @@ impl Default for Config {
             auth_per_minute: 10,
             ws_unauthenticated_per_ip: 20,
             ws_unauthenticated_total: 1000,
+            live_channels_per_account: 8,
+            connections_per_ip: 256,
+            header_read_timeout_secs: 10,
+            idle_timeout_secs: 60,
             trusted_proxies: Vec::new(),
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,
@@ -287,7 +301,10 @@ impl Config {
             return self
                 .public_origins
                 .iter()
-                .map(|o| Origin::parse(o).map_err(|_| format!("public_origins: {o} is not scheme://host[:port]")))
+                .map(|o| {
+                    Origin::parse(o)
+                        .map_err(|_| format!("public_origins: {o} is not scheme://host[:port]"))
+                })
                 .collect();
         }
         let ip = self.bind.ip();

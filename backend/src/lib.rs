@@ -23,6 +23,7 @@ pub mod network;
 pub mod onramp;
 pub mod password;
 pub mod secret;
+pub mod server;
 pub mod session;
 pub mod staking;
 pub mod store;
@@ -65,6 +66,8 @@ pub struct Shared {
     pub code_limit: limits::PerIp,
     /// Unauthenticated live-channel sockets, per IP and in all.
     pub sockets: limits::SocketGate,
+    /// Authenticated live channels per account.
+    pub channels: limits::Gate<user::UserId>,
     /// Signs claim vouchers (its key never leaves the process).
     pub claim_signer: network::signer::ClaimSigner,
     /// Live pushes to open pages (indexed purchases).
@@ -139,6 +142,7 @@ impl App {
                 config.ws_unauthenticated_per_ip,
                 config.ws_unauthenticated_total,
             ),
+            channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             config: Arc::new(config),
             store,

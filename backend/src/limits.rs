@@ -4,6 +4,7 @@
 //! limits (failed logins, code sends) live in the database on either backend.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
@@ -71,68 +72,86 @@ impl PerIp {
     }
 }
 
+/// Places counted per key and in all, each held until dropped: a new one is admitted only under
+/// both caps. Unauthenticated live-channel sockets per address ([`SocketGate`]), connections
+/// per address (`server`), live channels per account.
+pub struct Gate<K: Eq + Hash + Clone> {
+    inner: Arc<Mutex<Pending<K>>>,
+    per_key: u32,
+    total: u32,
+}
+
+impl<K: Eq + Hash + Clone> Clone for Gate<K> {
+    fn clone(&self) -> Self {
+        Gate {
+            inner: self.inner.clone(),
+            per_key: self.per_key,
+            total: self.total,
+        }
+    }
+}
+
+struct Pending<K> {
+    per_key: HashMap<K, u32>,
+    total: u32,
+}
+
 /// Live-channel sockets that have not authenticated yet, counted per IP address and in all: a
 /// socket is admitted only under both caps, and counts until its first message authenticates
 /// it (or it closes). One address cannot hold the server's sockets while nobody has signed in.
-#[derive(Clone)]
-pub struct SocketGate {
-    inner: Arc<Mutex<Pending>>,
-    per_ip: u32,
-    total: u32,
+pub type SocketGate = Gate<IpAddr>;
+
+/// A place taken; dropping it gives the place back.
+pub struct Admitted<K: Eq + Hash + Clone> {
+    gate: Gate<K>,
+    key: K,
 }
 
-#[derive(Default)]
-struct Pending {
-    per_ip: HashMap<IpAddr, u32>,
-    total: u32,
-}
-
-/// A socket admitted while unauthenticated; dropping it gives its place back.
-pub struct Admitted {
-    gate: SocketGate,
-    ip: IpAddr,
-}
-
-impl SocketGate {
-    pub fn new(per_ip: u32, total: u32) -> SocketGate {
-        SocketGate {
-            inner: Arc::new(Mutex::new(Pending::default())),
-            per_ip: per_ip.max(1),
+impl<K: Eq + Hash + Clone> Gate<K> {
+    pub fn new(per_key: u32, total: u32) -> Gate<K> {
+        Gate {
+            inner: Arc::new(Mutex::new(Pending {
+                per_key: HashMap::new(),
+                total: 0,
+            })),
+            per_key: per_key.max(1),
             total: total.max(1),
         }
     }
 
-    /// A place for a new unauthenticated socket from `ip`, if both caps allow it.
-    pub fn admit(&self, ip: Option<IpAddr>) -> Option<Admitted> {
-        let ip = ip.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    /// A place for `key`, if both caps allow it.
+    pub fn admit(&self, key: K) -> Option<Admitted<K>> {
         let mut pending = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let from_ip = pending.per_ip.get(&ip).copied().unwrap_or(0);
-        if from_ip >= self.per_ip || pending.total >= self.total {
+        let held = pending.per_key.get(&key).copied().unwrap_or(0);
+        if held >= self.per_key || pending.total >= self.total {
             return None;
         }
-        pending.per_ip.insert(ip, from_ip + 1);
+        pending.per_key.insert(key.clone(), held + 1);
         pending.total += 1;
         Some(Admitted {
             gate: self.clone(),
-            ip,
+            key,
         })
     }
 
-    /// Unauthenticated sockets open now (from `ip`, and in all).
-    pub fn pending(&self, ip: IpAddr) -> (u32, u32) {
+    /// Places held now (by `key`, and in all).
+    pub fn pending(&self, key: K) -> (u32, u32) {
         let pending = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        (pending.per_ip.get(&ip).copied().unwrap_or(0), pending.total)
+        (
+            pending.per_key.get(&key).copied().unwrap_or(0),
+            pending.total,
+        )
     }
 }
 
-impl Drop for Admitted {
+impl<K: Eq + Hash + Clone> Drop for Admitted<K> {
     fn drop(&mut self) {
         let mut pending = self.gate.inner.lock().unwrap_or_else(|e| e.into_inner());
         pending.total = pending.total.saturating_sub(1);
-        if let Some(n) = pending.per_ip.get_mut(&self.ip) {
+        if let Some(n) = pending.per_key.get_mut(&self.key) {
             *n -= 1;
             if *n == 0 {
-                pending.per_ip.remove(&self.ip);
+                pending.per_key.remove(&self.key);
             }
         }
     }
@@ -155,6 +174,7 @@ mod tests {
             Some(IpAddr::from([10, 0, 0, 1])),
             Some(IpAddr::from([10, 0, 0, 2])),
         );
+        let (a, b) = (a.unwrap(), b.unwrap());
         let first = gate.admit(a).unwrap();
         let _second = gate.admit(a).unwrap();
         assert!(gate.admit(a).is_none(), "two from one address");

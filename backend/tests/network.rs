@@ -678,7 +678,9 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         )
     })
     .await;
-    let page = w.call("GET", "/api/v1/network/glance", Some(&token), None).await;
+    let page = w
+        .call("GET", "/api/v1/network/glance", Some(&token), None)
+        .await;
     assert_eq!(page.body["claimable"], (6_000 * LVLX).to_string());
     let asked = w
         .call("POST", "/api/v1/claims", Some(&token), Some(json!({})))

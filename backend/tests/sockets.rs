@@ -101,18 +101,149 @@ async fn get(server: SocketAddr, path: &str, token: Option<&str>) -> (u16, Durat
     (status, started.elapsed())
 }
 
+/// As `lvlx serve` serves: `server::serve` on a loopback listener of its own.
+async fn serve(w: &common::World) -> SocketAddr {
+    let listener = lvlx_backend::listen("127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = listener.local_addr().unwrap();
+    let app = w.app.clone();
+    tokio::spawn(async move {
+        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+    });
+    server
+}
+
+/// Whether the server has closed `stream` within `within` (reading whatever it sent first).
+async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
+    let mut rest = Vec::new();
+    tokio::time::timeout(within, stream.read_to_end(&mut rest))
+        .await
+        .is_ok()
+}
+
+/// p50 and p99 of `n` GET /api/v1/health from an address of their own.
+async fn health_latency(server: SocketAddr, n: usize) -> (Duration, Duration) {
+    let mut times = Vec::new();
+    for _ in 0..n {
+        let (status, took) = get(server, "/api/v1/health", None).await;
+        assert_eq!(status, 200);
+        times.push(took);
+    }
+    times.sort();
+    (times[n / 2], times[n * 99 / 100])
+}
+
+/// One host holding connections open — idle, with half a request head, with half a body —
+/// cannot starve the server (about 20,000 made health time out with "Too many open files"):
+/// past its cap a connection is closed at accept, a head must arrive within the header
+/// timeout, a silent connection closes after the idle timeout, and health answers throughout
+/// from another address. Fails without the cap (every connection stays open) or the timeouts.
+#[tokio::test(flavor = "multi_thread")]
+async fn one_host_cannot_hold_the_servers_connections() {
+    let w = common::world_with(|c| {
+        c.connections_per_ip = 60;
+        c.header_read_timeout_secs = 2;
+        c.idle_timeout_secs = 4;
+    })
+    .await;
+    let server = serve(&w).await;
+    let (p50, p99) = health_latency(server, 100).await;
+    println!("GET health alone: p50 {p50:?}, p99 {p99:?}");
+    let attacker = IpAddr::from([127, 0, 0, 1]);
+    let mut held = Vec::new();
+    let started = Instant::now();
+    for i in 0..600 {
+        let mut stream = connect(server, attacker).await;
+        let part: &[u8] = match i % 3 {
+            0 => b"",
+            1 => b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ",
+            _ => b"POST /api/v1/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"email\":",
+        };
+        stream.write_all(part).await.unwrap();
+        held.push(stream);
+    }
+    println!(
+        "600 connections from one address opened in {:?}",
+        started.elapsed()
+    );
+    let (p50, p99) = health_latency(server, 100).await;
+    println!("GET health while one host holds 600: p50 {p50:?}, p99 {p99:?}");
+    assert!(p99 < Duration::from_secs(1), "{p99:?}");
+    // Beyond the cap the server closed them at once.
+    let mut open = Vec::new();
+    for mut stream in held {
+        if !closed_within(&mut stream, Duration::from_millis(20)).await {
+            open.push(stream);
+        }
+    }
+    assert_eq!(open.len(), 60, "the address keeps its cap of connections");
+    // Half-sent heads and idle connections are closed by the header timeout; half-sent bodies
+    // by the idle timeout. Then the address may connect again.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    for mut stream in open {
+        assert!(
+            closed_within(&mut stream, Duration::from_secs(1)).await,
+            "a held connection is closed by the timeouts"
+        );
+    }
+    let (status, _) = {
+        let mut stream = connect(server, attacker).await;
+        stream
+            .write_all(
+                b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            )
+            .await
+            .unwrap();
+        head(&mut stream).await
+    };
+    assert_eq!(status, 200, "the address is served again");
+}
+
+/// A member cannot hold thousands of authenticated channels (3,000 from one account took
+/// 375 MiB): past `live_channels_per_account` the channel is refused after authenticating.
+#[tokio::test(flavor = "multi_thread")]
+async fn one_account_holds_a_few_live_channels() {
+    let w = common::world_with(|c| c.live_channels_per_account = 3).await;
+    let (token, _) = w.login("demo@lvlx.local", "Demo#2026x").await;
+    let server = serve(&w).await;
+    let hello = frame(&format!(r#"{{"type":"auth","token":"{token}"}}"#));
+    let mut channels = Vec::new();
+    for i in 0..4 {
+        let (status, _, mut stream) = upgrade(server, IpAddr::from([127, 0, 0, 6 + i])).await;
+        assert_eq!(status, 101);
+        stream.write_all(&hello).await.unwrap();
+        channels.push((message(&mut stream).await, stream));
+    }
+    let answers: Vec<&str> = channels.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(
+        answers,
+        [
+            r#"{"type":"ready"}"#,
+            r#"{"type":"ready"}"#,
+            r#"{"type":"ready"}"#,
+            r#"{"code":"error-rate-limit","type":"error"}"#
+        ]
+    );
+    // A channel closed gives its place back.
+    drop(channels.remove(0));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, _, mut again) = upgrade(server, IpAddr::from([127, 0, 0, 20])).await;
+    again.write_all(&hello).await.unwrap();
+    assert_eq!(message(&mut again).await, r#"{"type":"ready"}"#);
+}
+
+/// GET /api/v1/ws without the upgrade headers is the client's mistake: 400, not 500.
+#[tokio::test]
+async fn the_live_channel_without_an_upgrade_is_a_bad_request() {
+    let w = common::world().await;
+    let r = w.call("GET", "/api/v1/ws", None, None).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn idle_sockets_from_one_address_do_not_lock_members_out() {
     let w = common::world().await;
     let (token, _) = w.login("demo@lvlx.local", "Demo#2026x").await;
-    // As `lvlx serve` serves: the routes on a listener of its own.
-    let listener = lvlx_backend::listen("127.0.0.1:0".parse().unwrap()).unwrap();
-    let server = listener.local_addr().unwrap();
-    tokio::spawn(
-        warp::serve(lvlx_backend::routes(w.app.clone()))
-            .incoming(listener)
-            .run(),
-    );
+    let server = serve(&w).await;
     let per_ip = w.app.config.ws_unauthenticated_per_ip as usize;
     let (_, before) = get(server, "/api/v1/health", None).await;
 

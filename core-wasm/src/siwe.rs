@@ -240,7 +240,10 @@ impl Message {
             return Err(SiweError::Malformed);
         }
         let issued_at = parse_time(lines.field("Issued At: ")?)?;
-        let expiration_time = lines.optional("Expiration Time: ").map(parse_time).transpose()?;
+        let expiration_time = lines
+            .optional("Expiration Time: ")
+            .map(parse_time)
+            .transpose()?;
         let not_before = lines.optional("Not Before: ").map(parse_time).transpose()?;
         let request_id = lines.optional("Request ID: ").map(str::to_string);
         if request_id.as_deref().is_some_and(|id| !is_pchars(id)) {
@@ -315,8 +318,7 @@ impl Origin {
     fn holds(&self, uri: &str) -> bool {
         fluent_uri::Uri::parse(uri).is_ok_and(|u| {
             u.scheme().as_str().eq_ignore_ascii_case(&self.scheme)
-                && u
-                    .authority()
+                && u.authority()
                     .is_some_and(|a| a.as_str().eq_ignore_ascii_case(&self.authority))
         })
     }
@@ -341,9 +343,11 @@ pub struct Expect<'a> {
 pub fn verify(text: &str, signature: &str, expect: &Expect) -> Result<String, SiweError> {
     let message = Message::parse(text)?;
     // The domain and the URI name one of this app's own origins.
-    if !expect.origins.iter().any(|o| {
-        message.domain.eq_ignore_ascii_case(o.authority()) && o.holds(&message.uri)
-    }) {
+    if !expect
+        .origins
+        .iter()
+        .any(|o| message.domain.eq_ignore_ascii_case(o.authority()) && o.holds(&message.uri))
+    {
         return Err(SiweError::Domain);
     }
     if message.chain_id != CHAIN_ID {
@@ -357,7 +361,9 @@ pub fn verify(text: &str, signature: &str, expect: &Expect) -> Result<String, Si
     if expires <= expect.now_ms
         || message.issued_at > expect.now_ms + CLOCK_SKEW_MS
         || expires - message.issued_at > NONCE_TTL_MS
-        || message.not_before.is_some_and(|t| t > expect.now_ms + CLOCK_SKEW_MS)
+        || message
+            .not_before
+            .is_some_and(|t| t > expect.now_ms + CLOCK_SKEW_MS)
     {
         return Err(SiweError::Time);
     }
@@ -623,7 +629,10 @@ mod tests {
             statement: None,
             not_before: Some(NOW),
             request_id: Some("req-1%20a:b@c".into()),
-            resources: vec!["ipfs://Qme7ss3ARVgxv6rXqVPi".into(), "https://a.example/x?y#z".into()],
+            resources: vec![
+                "ipfs://Qme7ss3ARVgxv6rXqVPi".into(),
+                "https://a.example/x?y#z".into(),
+            ],
             ..m.clone()
         };
         assert_eq!(Message::parse(&full.to_text()).unwrap(), full);
@@ -639,7 +648,10 @@ mod tests {
             good.replace("Version: 1", "Version: 2"),
             good.replace("LVLX account.", "LVLX\naccount."),
             good.replace("LVLX account.", "LVLX conta à"),
-            good.replace("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"),
+            good.replace(
+                "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+                "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+            ),
             good.replace("\n\nURI", "\n\n\nURI"),
             good.replace("Issued At: ", "Issued At: Wed Oct 05 2011 "),
             format!("{good}\n"),
@@ -688,7 +700,13 @@ mod tests {
         let o = Origin::parse("HTTPS://App.Example.com/").unwrap();
         assert_eq!(o.to_string(), "https://app.example.com");
         assert_eq!(o.authority(), "app.example.com");
-        for bad in ["app.example.com", "https://", "https://a.example/path", "https://u@a.example", "https://a.example?x"] {
+        for bad in [
+            "app.example.com",
+            "https://",
+            "https://a.example/path",
+            "https://u@a.example",
+            "https://a.example?x",
+        ] {
             assert!(Origin::parse(bad).is_err(), "{bad}");
         }
     }

@@ -17,7 +17,14 @@ pub fn address(
     app: &App,
 ) -> impl Filter<Extract = (Option<IpAddr>,), Error = std::convert::Infallible> + Clone {
     let app = app.clone();
-    warp::addr::remote()
+    // `server::serve` puts the peer in the request; warp's own (tests' requests) otherwise.
+    warp::ext::optional::<crate::server::Peer>()
+        .and(warp::addr::remote())
+        .map(
+            |served: Option<crate::server::Peer>, warp_peer: Option<std::net::SocketAddr>| {
+                served.map(|p| p.0).or(warp_peer)
+            },
+        )
         .and(warp::header::headers_cloned())
         .map(
             move |peer: Option<std::net::SocketAddr>, headers: HeaderMap| {

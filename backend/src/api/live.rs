@@ -23,6 +23,9 @@ use crate::App;
 const AUTH_WITHIN: Duration = Duration::from_secs(5);
 /// How often an open channel checks its session is still live (logout, expiry).
 const RECHECK: Duration = Duration::from_secs(60);
+/// How often the server pings an open channel (well under `idle_timeout_secs` and nginx's 60 s
+/// proxy_read_timeout).
+const PING: Duration = Duration::from_secs(20);
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -33,10 +36,20 @@ enum Hello {
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/ws — the live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
-        .and(warp::ws())
+        .and(warp::get())
+        // Without the upgrade headers it is the client's mistake (400), not the server's.
+        .and(warp::ws().map(Some).or(warp::any().map(|| None)).unify())
         .and(client::address(&app))
-        .map(move |ws: Ws, peer: Option<std::net::IpAddr>| {
-            let Some(admitted) = app.sockets.admit(peer) else {
+        .map(move |ws: Option<Ws>, peer: Option<std::net::IpAddr>| {
+            let Some(ws) = ws else {
+                return super::error::respond(crate::error::Error::Malformed(
+                    "a WebSocket upgrade is required".into(),
+                ));
+            };
+            let Some(admitted) = app
+                .sockets
+                .admit(peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
+            else {
                 let mut refused = super::error::respond(crate::error::Error::RateLimited {
                     retry_after_secs: AUTH_WITHIN.as_secs(),
                 });
@@ -69,7 +82,11 @@ async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
     session::authenticate(app, &token).await.ok()
 }
 
-async fn serve(app: App, mut socket: WebSocket, admitted: crate::limits::Admitted) {
+async fn serve(
+    app: App,
+    mut socket: WebSocket,
+    admitted: crate::limits::Admitted<std::net::IpAddr>,
+) {
     // Subscribe before authenticating, so nothing recorded meanwhile is missed.
     let mut pushes = app.hub.subscribe();
     let who = authenticate(&app, &mut socket).await;
@@ -85,14 +102,33 @@ async fn serve(app: App, mut socket: WebSocket, admitted: crate::limits::Admitte
         return;
     };
     let viewer = who.user.id;
+    // One account holds a few channels (a tab each); more are refused, so a stolen or shared
+    // session cannot hold thousands of sockets (3,000 from one member took 375 MiB).
+    let Some(_channel) = app.channels.admit(viewer) else {
+        let _ = send(
+            &mut socket,
+            json!({"type": "error", "code": "error-rate-limit"}),
+        )
+        .await;
+        let _ = socket.close().await;
+        return;
+    };
     let admin = who.user.is_admin();
     if !send(&mut socket, json!({"type": "ready"})).await {
         return;
     }
     let mut recheck = tokio::time::interval(RECHECK);
     recheck.tick().await;
+    // Pings keep a quiet channel within the server's idle limit and the proxy's read timeout.
+    let mut ping = tokio::time::interval(PING);
+    ping.tick().await;
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if socket.send(Message::ping(Vec::new())).await.is_err() {
+                    return;
+                }
+            }
             push = pushes.recv() => match push {
                 Ok(push) if push.visible_to(viewer, admin) => {
                     if !send(&mut socket, push.to_json()).await {

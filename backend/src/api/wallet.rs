@@ -55,24 +55,22 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Link>())
-        .then(
-            |who: Authed, app: App, body: Link| async move {
-                let user = who.user.id;
-                let product = app.config.product.clone();
-                let levels = app.config.commission_levels_bps.clone();
-                let (wallet, pushes) = app
-                    .store
-                    .write({
-                        let app = app.clone();
-                        move |c| link(c, &product, &levels, &app.origins, user, &body, now_ms())
-                    })
-                    .await?;
-                for push in pushes {
-                    app.hub.push(push);
-                }
-                ok(&json!({ "wallet": wallet }))
-            },
-        )
+        .then(|who: Authed, app: App, body: Link| async move {
+            let user = who.user.id;
+            let product = app.config.product.clone();
+            let levels = app.config.commission_levels_bps.clone();
+            let (wallet, pushes) = app
+                .store
+                .write({
+                    let app = app.clone();
+                    move |c| link(c, &product, &levels, &app.origins, user, &body, now_ms())
+                })
+                .await?;
+            for push in pushes {
+                app.hub.push(push);
+            }
+            ok(&json!({ "wallet": wallet }))
+        })
         .map(reply);
     // GET /api/v1/wallet/actives — {wallet, balance, entries}: the account's LVLX balance and its
     // newest ledger entries (as indexed; at most 500), for myActives.

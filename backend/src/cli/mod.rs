@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::store::{seed, users, Store};
-use crate::{routes, App, Config};
+use crate::{App, Config};
 use clap::{Parser, Subcommand};
 use lvlx_core::ADMIN_ROLE;
 use tracing_subscriber::EnvFilter;
@@ -560,13 +560,10 @@ fn serve(config: Config) -> ExitCode {
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");
         tracing::info!(%addr, %data_dir, "serving");
-        warp::serve(routes(app))
-            .incoming(listener)
-            .graceful(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .run()
-            .await;
+        crate::server::serve(&app, listener, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await;
         ExitCode::SUCCESS
     })
 }

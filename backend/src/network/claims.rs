@@ -100,8 +100,7 @@ pub async fn confirm(
         .store
         .write(move |c| check(c, &key, threshold, user, &attempt, &claim_code))
         .await?;
-    let parse =
-        |a: &str| lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()));
+    let parse = |a: &str| lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()));
     let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
     let voucher = Voucher {
         chain_id: lvlx_core::siwe::CHAIN_ID,

@@ -611,7 +611,8 @@ fn claim_row(r: &Row) -> Result<Claim> {
 /// The member's claims, oldest first: signed and paid ones, and those asked for whose code can
 /// still confirm them at `now` (one voided by 3 wrong tries, used or expired is no claim).
 pub fn claims_of(c: Conn, user: UserId, now: i64) -> Result<Vec<Claim>> {
-    let stmt_sql = "SELECT c.id, c.amount, c.cumulative, c.status, c.created_at, c.paid_at, c.tx_hash
+    let stmt_sql =
+        "SELECT c.id, c.amount, c.cumulative, c.status, c.created_at, c.paid_at, c.tx_hash
          FROM claims c LEFT JOIN codes k ON k.id = c.attempt AND k.purpose = 'claim'
          WHERE c.user_id = ?1 AND (c.status <> 'requested'
                OR (k.used_at IS NULL AND k.tries < ?2 AND k.expires_at > ?3))

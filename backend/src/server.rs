@@ -1,0 +1,172 @@
+//! The listening loop: every connection served by hyper (HTTP/1.1, upgrades for the live
+//! channel) under the limits one client cannot exceed (issue 27: ~20,000 idle or half-sent
+//! connections from one host starved the server of file descriptors):
+//! - a request head must arrive whole within `header_read_timeout_secs` of the connection
+//!   waiting for it (hyper's timer: slow-drip heads and idle keep-alive connections close);
+//! - a connection with no byte read or written for `idle_timeout_secs` closes (half-sent bodies,
+//!   a WebSocket whose peer vanished: the live channel pings well within it);
+//! - one address holds at most `connections_per_ip` connections; more are closed at accept,
+//!   before a byte is read. Trusted proxies are exempt (their clients are counted per request
+//!   by the per-IP limits, through X-Forwarded-For).
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::{Instant, Sleep};
+
+use crate::limits::Gate;
+use crate::App;
+
+/// The address a connection came from, as a request extension (`api::client` reads it).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub SocketAddr);
+
+/// Serves the app's routes on `listener` until `shutdown` completes, then lets open requests
+/// finish.
+pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+    let routes = crate::routes(app.clone());
+    let config = &app.config;
+    let header_read = Duration::from_secs(config.header_read_timeout_secs.max(1));
+    let idle = Duration::from_secs(config.idle_timeout_secs.max(1));
+    let trusted = config.trusted_proxies.clone();
+    let gate: Gate<IpAddr> = Gate::new(config.connections_per_ip, u32::MAX);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors, or a connection reset before it was taken: the
+                    // loop goes on after a pause rather than spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let place = if trusted.iter().any(|net| net.contains(&peer.ip())) {
+            None
+        } else {
+            match gate.admit(peer.ip()) {
+                Some(place) => Some(place),
+                // Over the cap: closed at once, before any byte is read.
+                None => continue,
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = warp::service(routes.clone());
+        let hyper_service = hyper::service::service_fn(move |mut request| {
+            request.extensions_mut().insert(Peer(peer));
+            let mut service = service.clone();
+            tower_service::Service::call(&mut service, request)
+        });
+        let mut builder = Builder::new(TokioExecutor::new()).http1_only();
+        builder
+            .http1()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_read);
+        let connection = builder.serve_connection_with_upgrades(
+            TokioIo::new(Watched::new(stream, idle)),
+            hyper_service,
+        );
+        let connection = graceful.watch(connection.into_owned());
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "connection ended");
+            }
+            drop(place);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}
+
+/// A TCP stream that fails with `TimedOut` once nothing has been read or written for `limit`.
+struct Watched {
+    stream: TcpStream,
+    limit: Duration,
+    idle: Pin<Box<Sleep>>,
+}
+
+impl Watched {
+    fn new(stream: TcpStream, limit: Duration) -> Watched {
+        Watched {
+            stream,
+            limit,
+            idle: Box::pin(tokio::time::sleep(limit)),
+        }
+    }
+
+    fn active(&mut self) {
+        let deadline = Instant::now() + self.limit;
+        self.idle.as_mut().reset(deadline);
+    }
+
+    /// Whether the idle limit has passed (registering for a wake-up when it has not).
+    fn expired(&mut self, cx: &mut Context<'_>) -> bool {
+        self.idle.as_mut().poll(cx).is_ready()
+    }
+}
+
+fn timed_out() -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, "connection idle")
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        match Pin::new(&mut this.stream).poll_read(cx, buf) {
+            Poll::Ready(result) => {
+                if buf.filled().len() > before {
+                    this.active();
+                }
+                Poll::Ready(result)
+            }
+            Poll::Pending if this.expired(cx) => Poll::Ready(Err(timed_out())),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        match Pin::new(&mut this.stream).poll_write(cx, data) {
+            Poll::Ready(Ok(n)) => {
+                if n > 0 {
+                    this.active();
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending if this.expired(cx) => Poll::Ready(Err(timed_out())),
+            other => other,
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
