@@ -66,6 +66,8 @@ pub struct Shared {
     pub code_limit: limits::PerIp,
     /// Unauthenticated live-channel sockets, per IP and in all.
     pub sockets: limits::SocketGate,
+    /// Turns to decode an uploaded image (`api::images::DECODES_AT_ONCE`).
+    pub decodes: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
     /// Signs claim vouchers (its key never leaves the process).
@@ -142,6 +144,7 @@ impl App {
                 config.ws_unauthenticated_per_ip,
                 config.ws_unauthenticated_total,
             ),
+            decodes: tokio::sync::Semaphore::new(api::images::DECODES_AT_ONCE),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             config: Arc::new(config),
@@ -185,7 +188,7 @@ pub fn routes(
     app: App,
 ) -> impl Filter<Extract = (impl warp::Reply,), Error = warp::Rejection> + Clone {
     api::routes(app.clone())
-        .or(web::routes(&app.config))
+        .or(web::routes(&app))
         .unify()
         .with(warp::reply::with::headers(security_headers()))
         .with(warp::trace::request())

@@ -80,7 +80,8 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
         serde_json::json!({"token": token, "role": user.role, "admin": crate::user::admin_payload(user)})
     } else {
         let affiliates = users::affiliates(c, user.id)?;
-        let mut payload = crate::user::payload(user, &affiliates);
+        let avatar_key = crate::api::images::avatar_key(&app.mac_key, user.id.0);
+        let mut payload = crate::user::payload(user, &affiliates, &avatar_key);
         let (nft, lvlx) = stakes::of_member(c, user.id)?;
         payload["withdrawNFTs"] = crate::staking::withdrawals(&nft)?;
         payload["withdrawLVLXs"] = crate::staking::withdrawals(&lvlx)?;

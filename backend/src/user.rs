@@ -52,7 +52,8 @@ pub struct Affiliate {
 
 /// What the browser stores after a member signs in (SPEC §3 "User"). Sign-in fills the
 /// staking and network parts (withdrawals, claims, activationNode, userRankData).
-pub fn payload(user: &User, affiliates: &[Affiliate]) -> Value {
+/// `avatar_key` opens the member's avatar (`api::images::avatar_key`).
+pub fn payload(user: &User, affiliates: &[Affiliate], avatar_key: &str) -> Value {
     json!({
         "names": user.names,
         "lastnames": user.lastnames,
@@ -71,6 +72,7 @@ pub fn payload(user: &User, affiliates: &[Affiliate]) -> Value {
         "activationNode": user.activation_node,
         "userRankData": null,
         "hasAvatar": user.has_avatar,
+        "avatarKey": avatar_key,
     })
 }
 

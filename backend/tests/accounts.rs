@@ -605,11 +605,43 @@ async fn avatars_are_checked_reencoded_and_served_as_png() {
     let ok = upload(&w, &token, &format!("{id}.png"), jpeg.get_ref()).await;
     assert_eq!(ok.status(), StatusCode::OK, "{:?}", ok.body());
     let path: Value = serde_json::from_slice(ok.body()).unwrap();
-    let served = warp::test::request()
-        .path(&format!("{}{id}.png", path["path"].as_str().unwrap()))
-        .reply(&routes(w.app.clone()))
-        .await;
+    let key = path["key"].as_str().unwrap();
+    assert_eq!(
+        body["user"]["avatarKey"], key,
+        "the sign-in payload carries it"
+    );
+    let get = |url: String| {
+        let w = &w;
+        async move {
+            warp::test::request()
+                .path(&url)
+                .reply(&routes(w.app.clone()))
+                .await
+        }
+    };
+    let served = get(format!(
+        "{}{id}.png?k={key}",
+        path["path"].as_str().unwrap()
+    ))
+    .await;
     assert_eq!(served.status(), StatusCode::OK);
+    // Sequential ids listed every member's face: without its key, or with another's, an avatar
+    // is not there.
+    assert_eq!(
+        get(format!("/avatars/{id}.png")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    let other = lvlx_backend::api::images::avatar_key(&w.app.mac_key, id + 1);
+    assert_eq!(
+        get(format!("/avatars/{id}.png?k={other}")).await.status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        get(format!("/avatars/{id}.png?k={}", &key[..31]))
+            .await
+            .status(),
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.headers()["x-content-type-options"], "nosniff");
     assert!(served.body().starts_with(b"\x89PNG"), "re-encoded as PNG");

@@ -4,11 +4,15 @@
 
 use std::io::Cursor;
 
-use image::{ImageFormat, ImageReader, Limits};
+use image::{ImageDecoder, ImageFormat, ImageReader, Limits};
 use thiserror::Error;
 
 /// The largest accepted side of an uploaded image, in pixels.
 pub const MAX_SIDE: u32 = 4096;
+/// The most bytes an accepted image may decode to: 4096 × 4096 at 8-bit RGBA (64 MiB). A
+/// 130 KB PNG of 4096 × 4096 16-bit RGBA decodes to 128 MiB; it is refused from its header,
+/// before any pixel is decoded.
+pub const MAX_DECODED: u64 = 4096 * 4096 * 4;
 
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ImageError {
@@ -32,8 +36,15 @@ pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, ImageError> {
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
+    // The decoder's own allocations too (its buffers beside the image).
+    limits.max_alloc = Some(MAX_DECODED + MAX_DECODED / 4);
     reader.limits(limits);
-    let image = reader.decode().map_err(|_| ImageError::NotAnImage)?;
+    let mut decoder = reader.into_decoder().map_err(|_| ImageError::NotAnImage)?;
+    // The header says what decoding would take: refused before a pixel is read.
+    if decoder.total_bytes() > MAX_DECODED {
+        return Err(ImageError::NotAnImage);
+    }
+    let image = image::DynamicImage::from_decoder(decoder).map_err(|_| ImageError::NotAnImage)?;
     let mut out = Cursor::new(Vec::new());
     image
         .write_to(&mut out, ImageFormat::Png)
@@ -63,6 +74,24 @@ mod tests {
         out.into_inner()
     }
 
+    /// 4096 × 4096 16-bit RGBA, all zero: 128 MiB decoded, a small file.
+    pub fn bomb() -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(std::io::Cursor::new(&mut out), MAX_SIDE, MAX_SIDE);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Sixteen);
+        encoder.set_compression(png::Compression::High);
+        let mut writer = encoder.write_header().unwrap();
+        let mut stream = writer.stream_writer().unwrap();
+        let row = vec![0u8; MAX_SIDE as usize * 8];
+        for _ in 0..MAX_SIDE {
+            std::io::Write::write_all(&mut stream, &row).unwrap();
+        }
+        stream.finish().unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
     #[test]
     fn pngs_and_jpegs_are_reencoded_and_others_refused() {
         let png = encoded(8, 8, ImageFormat::Png);
@@ -87,6 +116,15 @@ mod tests {
         let wide = encoded(MAX_SIDE + 1, 1, ImageFormat::Png);
         assert_eq!(reencode(&wide), Err(ImageError::NotAnImage));
         assert!(reencode(&encoded(MAX_SIDE, 1, ImageFormat::Png)).is_ok());
+    }
+
+    /// A decompression bomb: 4096 × 4096 16-bit RGBA compresses to ~130 KB and decodes to
+    /// 128 MiB. Refused from its header.
+    #[test]
+    fn an_image_decoding_past_64_mib_is_refused_before_decoding() {
+        let bomb = bomb();
+        assert!(bomb.len() < 300_000, "{} bytes", bomb.len());
+        assert_eq!(reencode(&bomb), Err(ImageError::NotAnImage));
     }
 
     #[test]

@@ -191,13 +191,13 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
 
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
     checked(&block, &language)?;
-    let png = images::png_from_part(form, "image").await?;
+    let png = images::png_from_part(&app, form, "image").await?;
     let dir = folder(&app);
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
     let write = async {
         tokio::fs::create_dir_all(&dir).await?;
-        let temp = dir.join(format!("{file}.part"));
+        let temp = dir.join(format!("{file}.{}.part", crate::crypto::random_hex(8)));
         tokio::fs::write(&temp, &png).await?;
         tokio::fs::rename(&temp, dir.join(&file)).await
     };

@@ -1,6 +1,8 @@
 //! Profile images (SPEC §4 "Avatar", §7 POST image): at most 2 MB, JPEG or PNG by their magic
 //! bytes, decoded (at most 4096×4096) and re-encoded as PNG under a name the server chooses
-//! (the user id), served as /avatars/{id}.png with nosniff.
+//! (the user id), served as /avatars/{id}.png?k={key} with nosniff: the key is a MAC of the id
+//! only the server can make (it reaches the member in their sign-in payload), so sequential ids
+//! no longer list every member's face.
 
 use std::path::PathBuf;
 
@@ -28,6 +30,13 @@ pub fn folder(app: &App) -> PathBuf {
     app.config.data_dir.join("avatars")
 }
 
+/// The key that opens user `id`'s avatar (128 bits of a MAC under the server's key).
+pub fn avatar_key(mac_key: &[u8], id: i64) -> String {
+    let mut mac = crate::crypto::hmac_hex(mac_key, &["avatar", &id.to_string()]);
+    mac.truncate(32);
+    mac
+}
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/image — multipart, the file in the part "profile".
     warp::path!("image")
@@ -43,13 +52,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 }
 
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
-    let png = png_from_part(form, "profile").await?;
+    let png = png_from_part(&app, form, "profile").await?;
     let dir = folder(&app);
     let id = who.user.id.0;
     let write = async {
         tokio::fs::create_dir_all(&dir).await?;
-        // Write then rename: a reader never sees half a file.
-        let temp = dir.join(format!("{id}.png.part"));
+        // Write then rename: a reader never sees half a file. A temp name of its own per
+        // upload: two uploads at once shared one and answered 500.
+        let temp = dir.join(format!("{id}.{}.part", crate::crypto::random_hex(8)));
         tokio::fs::write(&temp, &png).await?;
         tokio::fs::rename(&temp, dir.join(format!("{id}.png"))).await
     };
@@ -61,13 +71,22 @@ async fn upload(who: Authed, app: App, form: FormData) -> Answer {
         .write(move |c| users::set_has_avatar(c, user))
         .await
         .map_err(Error::from)?;
-    ok(&json!({"path": PUBLIC_PATH}))
+    ok(&json!({"path": PUBLIC_PATH, "key": avatar_key(&app.mac_key, id)}))
 }
 
+/// Images decoded at once: each may take up to 64 MiB (`images::MAX_DECODED`) and a core, so
+/// uploads beyond these wait their turn (16 bombs at once took the server to 3.9 GiB).
+pub const DECODES_AT_ONCE: usize = 2;
+
 /// The multipart part `name` (at most [`MAX_BYTES`]), JPEG or PNG, re-encoded as PNG off the
-/// async threads.
-pub async fn png_from_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
+/// async threads, [`DECODES_AT_ONCE`] at a time.
+pub async fn png_from_part(app: &App, form: FormData, name: &str) -> Result<Vec<u8>, Error> {
     let bytes = read_part(form, name).await?;
+    let _turn = app
+        .decodes
+        .acquire()
+        .await
+        .map_err(|e| Error::Internal(format!("image decodes: {e}")))?;
     tokio::task::spawn_blocking(move || reencode(&bytes))
         .await
         .map_err(|e| Error::Internal(format!("image task: {e}")))?

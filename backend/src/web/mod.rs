@@ -11,12 +11,47 @@ use assets::Assets;
 
 mod assets;
 
-use crate::Config;
+use crate::App;
 
-pub fn routes(config: &Config) -> BoxedFilter<(warp::reply::Response,)> {
-    // Profile images: PNGs the server wrote itself (see api::images), named by user id.
+#[derive(serde::Deserialize)]
+struct AvatarKey {
+    k: String,
+}
+
+pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+    let config = &app.config;
+    // Profile images: PNGs the server wrote itself (see api::images), named by user id, each
+    // opened by its key (?k=): without it, or with another's, 404 as if absent.
+    let mac_key = app.mac_key.clone();
     let avatars = warp::path("avatars")
         .and(warp::get().or(warp::head()).unify())
+        .and(warp::path::peek())
+        .and(
+            warp::query::<AvatarKey>()
+                .map(Some)
+                .or(warp::any().map(|| None))
+                .unify(),
+        )
+        .and_then(move |file: warp::path::Peek, key: Option<AvatarKey>| {
+            let id = file
+                .as_str()
+                .strip_suffix(".png")
+                .and_then(|id| id.parse::<i64>().ok());
+            let opened = match (id, key) {
+                (Some(id), Some(key)) => {
+                    crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
+                }
+                _ => false,
+            };
+            async move {
+                if opened {
+                    Ok(())
+                } else {
+                    Err(warp::reject::not_found())
+                }
+            }
+        })
+        .untuple_one()
         .and(warp::fs::dir(config.data_dir.join("avatars")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     // Content images: PNGs the server wrote itself (see api::content), fresh names per upload.

@@ -8,4 +8,5 @@ export async function uploadAvatar(blob, userId) {
   return apiUpload('image', body);
 }
 
-export const avatarUrl = (path, userId, version) => `${path}${userId}.png${version ? `?v=${version}` : ''}`;
+/** The avatar's address: its key (from the sign-in payload or the upload's answer) opens it. */
+export const avatarUrl = (path, userId, key, version) => `${path}${userId}.png?k=${key}${version ? `&v=${version}` : ''}`;

@@ -9,11 +9,11 @@ export default function Avatar() {
   const { t } = useTranslation();
   const user = readJson(KEYS.userInfo);
   const [open, setOpen] = useState(false);
-  const [image, setImage] = useState(() => (user?.hasAvatar ? avatarUrl('/avatars/', user.id) : null));
+  const [image, setImage] = useState(() => (user?.hasAvatar && user.avatarKey ? avatarUrl('/avatars/', user.id, user.avatarKey) : null));
   if (!user) return null;
-  const saved = (path) => {
-    setImage(avatarUrl(path, user.id, Date.now()));
-    writeJson(KEYS.userInfo, { ...user, hasAvatar: true });
+  const saved = ({ path, key }) => {
+    setImage(avatarUrl(path, user.id, key, Date.now()));
+    writeJson(KEYS.userInfo, { ...user, hasAvatar: true, avatarKey: key });
   };
   const initials = `${user.names?.[0] ?? ''}${user.lastnames?.[0] ?? ''}`;
   return (

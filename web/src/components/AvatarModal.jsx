@@ -68,9 +68,9 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
     setSaving(true);
     try {
       const blob = await cropToPng(src, area, round);
-      const { path } = await uploadAvatar(blob, userId);
+      const saved = await uploadAvatar(blob, userId);
       toast.success(t('imageSaved'));
-      onSaved(path);
+      onSaved(saved);
       close();
     } catch (e) {
       toastError(e);
