@@ -44,6 +44,32 @@ pub fn format_lvlx(units: Units) -> String {
     format_fixed(units, LVLX_DECIMALS, 2).expect("2 digits of 18 decimals always format")
 }
 
+#[cfg(test)]
+mod top_of_the_range {
+    use super::*;
+
+    /// No amount panics: the largest ones format exactly, rounded half up to cents (the digits
+    /// from Python's decimal: 340282366920938463463.374607431768211455 → …463.37).
+    #[test]
+    fn the_largest_amounts_format() {
+        assert_eq!(format_lvlx(u128::MAX), "340282366920938463463.37");
+        assert_eq!(
+            format_token(u128::MAX, "USDT"),
+            "340282366920938463463374607431768.21"
+        );
+        assert_eq!(
+            format_token_in(u128::MAX - 1, "LVLX", "es"),
+            format_token_in(u128::MAX, "LVLX", "es")
+        );
+        for near in (0..2_000u128).map(|i| u128::MAX - i * 3_000_000_000_000) {
+            format_token(near, "LVLX");
+            format_token_in(near, "USDT", "pt");
+        }
+        assert_eq!(format_fixed(5, 1, 0).unwrap(), "1", "half rounds up");
+        assert_eq!(format_fixed(4, 1, 0).unwrap(), "0");
+    }
+}
+
 /// Largest number of decimals a `u128` amount can meaningfully carry.
 const MAX_DECIMALS: u32 = 30;
 
@@ -112,7 +138,9 @@ pub fn format_fixed(units: Units, decimals: u32, digits: u32) -> Result<String, 
         return Ok(join(units / unit, &fraction));
     }
     let step = scale(decimals - digits)?;
-    let rounded = units.checked_add(step / 2).ok_or(AmountError::Overflow)? / step;
+    // Divided first, then rounded up: adding half a step first overflowed for amounts within
+    // half a step of u128::MAX (5·10^15 for LVLX to cents), and format_token panicked.
+    let rounded = units / step + Units::from(units % step >= step / 2);
     let unit = scale(digits)?;
     let fraction = if digits == 0 {
         String::new()

@@ -205,28 +205,48 @@ fn matches(value: &str, other: Option<&str>, err: Invalid) -> Result<(), Invalid
     }
 }
 
-/// 3 to 40 characters, letters (any script, accents included) and spaces only.
+/// The most code points one character a person sees may carry: a letter and its accents
+/// (Vietnamese stacks two; a Hangul syllable typed as jamo is three).
+const CLUSTER_MAX: usize = 4;
+
+/// Letters that show nothing: Hangul fillers (three made an invisible name) and the like.
+fn is_invisible_letter(c: char) -> bool {
+    matches!(
+        c,
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+    )
+}
+
+/// 3 to 40 characters as a person sees them (grapheme clusters), letters (any script, accents
+/// included) and spaces only, with at least one visible letter.
 ///
-/// A decomposed accent ("e" + U+0301) is part of its letter: allowed after a letter and not
-/// counted, so "José" is 4 characters however it was typed. (Same answer as composing to NFC
-/// first, without shipping the composition tables to the browser.)
+/// A decomposed accent ("e" + U+0301) is part of its letter, so "José" is 4 characters however
+/// it was typed; a letter carries at most a few marks ("Abc" and 6,000 accents passed as 3
+/// characters when code points after a letter were not counted).
 fn person_name(value: &str) -> Result<(), Invalid> {
-    let mut len = 0;
-    let mut after_letter = false;
-    for c in value.chars() {
-        if is_combining_mark(c) {
-            if !after_letter {
-                return Err(Invalid::Text);
-            }
+    use unicode_segmentation::UnicodeSegmentation;
+    // Cheap bound first: nothing longer can be 40 characters.
+    if value.len() > NAME_MAX * CLUSTER_MAX * 4 {
+        return Err(Invalid::Text);
+    }
+    let (mut len, mut letters) = (0, 0);
+    for cluster in value.graphemes(true) {
+        len += 1;
+        if cluster == " " {
             continue;
         }
-        after_letter = c.is_alphabetic();
-        if !after_letter && c != ' ' {
+        let mut chars = cluster.chars();
+        let first = chars.next().ok_or(Invalid::Text)?;
+        let visible_letter = |c: char| c.is_alphabetic() && !is_invisible_letter(c);
+        if !visible_letter(first)
+            || cluster.chars().count() > CLUSTER_MAX
+            || !chars.all(|c| is_combining_mark(c) || visible_letter(c))
+        {
             return Err(Invalid::Text);
         }
-        len += 1;
+        letters += 1;
     }
-    if (3..=NAME_MAX).contains(&len) {
+    if letters > 0 && (3..=NAME_MAX).contains(&len) {
         Ok(())
     } else {
         Err(Invalid::Text)
@@ -380,6 +400,45 @@ mod phone_tests {
         assert_eq!(phone_exists("+34 6 1234 5678"), Ok(()));
         assert_eq!(phone_exists("+1000000000"), Err(Invalid::Phone));
         assert_eq!(phone_exists("+999123456789"), Err(Invalid::Phone));
+    }
+}
+
+#[cfg(test)]
+mod person_names {
+    use super::*;
+
+    #[test]
+    fn names_count_what_a_person_sees() {
+        let ok = |v: &str| person_name(v).is_ok();
+        assert!(ok("José"));
+        assert!(
+            ok("Jose\u{301}"),
+            "a decomposed accent is part of its letter"
+        );
+        assert!(ok("Nguyê\u{303}n"));
+        assert!(
+            ok("\u{1100}\u{1161}\u{11A8}\u{1100}\u{1161}\u{1100}\u{1161}"),
+            "jamo typed as three syllables"
+        );
+        assert!(
+            !ok("\u{1100}\u{1161}\u{11A8}\u{1100}\u{1161}"),
+            "two syllables are two characters"
+        );
+        assert!(ok(&"e\u{301}".repeat(40)), "40 letters typed decomposed");
+        assert!(!ok(&"e\u{301}".repeat(41)));
+        assert!(
+            !ok(&format!("Abc{}", "\u{301}".repeat(6000))),
+            "6,000 accents on one letter"
+        );
+        assert!(!ok("Abc\u{301}\u{301}\u{301}\u{301}"));
+        assert!(
+            !ok("\u{3164}\u{3164}\u{3164}"),
+            "Hangul fillers show nothing"
+        );
+        assert!(!ok("Ana\u{3164}"));
+        assert!(!ok("\u{115F}\u{1160}\u{FFA0}"));
+        assert!(!ok("\u{301}abc"), "a mark with no letter before it");
+        assert!(!ok("a\u{200B}bc"), "zero-width space");
     }
 }
 
