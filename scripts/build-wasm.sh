@@ -3,9 +3,19 @@
 # npm `binaryen` package (never Debian's binaryen: its old wasm-opt breaks wasm-bindgen output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Panic messages carry source paths: the build machine's (its home, the toolchain, the checkout)
+# are remapped so the shipped file names none of them (42 did).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+sysroot=$(rustc --print sysroot)
+export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot=/rustc --remap-path-prefix=$PWD=/lvlx --remap-path-prefix=$HOME=/home"
 wasm-pack --quiet build core-wasm --release --target bundler --out-dir ../web/pkg --out-name lvlx_core --no-pack -- --features wasm
 node_modules/.bin/wasm-opt -O3 \
   --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   web/pkg/lvlx_core_bg.wasm -o web/pkg/lvlx_core_bg.wasm
+if grep -aq -e "$HOME/" -e "$PWD/" web/pkg/lvlx_core_bg.wasm; then
+  echo "the core's wasm names build-machine paths:" >&2
+  grep -ao -e "$HOME/[[:print:]]*" -e "$PWD/[[:print:]]*" web/pkg/lvlx_core_bg.wasm | sort -u | head >&2
+  exit 1
+fi
 echo "core wasm: $(wc -c < web/pkg/lvlx_core_bg.wasm) bytes"

@@ -54,13 +54,7 @@ pub fn create(
     user: Option<UserId>,
     now: i64,
 ) -> Result<String, Error> {
-    let (sent, oldest) = codes::sent_since(c, email, now - HOUR_MS, SENDS_PER_HOUR)?;
-    if sent >= SENDS_PER_HOUR {
-        let oldest = oldest.unwrap_or(now);
-        return Err(Error::RateLimited {
-            retry_after_secs: ((oldest + HOUR_MS - now) / 1000).max(1) as u64,
-        });
-    }
+    within_sends(c, email, now)?;
     let code = crypto::random_code_of(purpose.digits());
     codes::insert(
         c,
@@ -75,6 +69,45 @@ pub fn create(
         },
     )?;
     Ok(code)
+}
+
+/// Records an attempt that no code confirms (a registration for an email that has an account:
+/// its owner gets a notice instead), counted with the codes mailed to `email` so notices are
+/// limited like codes.
+pub fn create_void(
+    c: Conn,
+    purpose: Purpose,
+    attempt: &str,
+    email: &str,
+    now: i64,
+) -> Result<(), Error> {
+    within_sends(c, email, now)?;
+    codes::insert(
+        c,
+        &codes::NewCode {
+            attempt,
+            purpose: purpose.as_str(),
+            email,
+            user: None,
+            // No code's MAC: nothing ever matches it.
+            hash: "void",
+            created_at: now,
+            expires_at: now + CODE_SECS * 1000,
+        },
+    )?;
+    Ok(())
+}
+
+/// Refuses a send past [`SENDS_PER_HOUR`] to `email`.
+fn within_sends(c: Conn, email: &str, now: i64) -> Result<(), Error> {
+    let (sent, oldest) = codes::sent_since(c, email, now - HOUR_MS, SENDS_PER_HOUR)?;
+    if sent >= SENDS_PER_HOUR {
+        let oldest = oldest.unwrap_or(now);
+        return Err(Error::RateLimited {
+            retry_after_secs: ((oldest + HOUR_MS - now) / 1000).max(1) as u64,
+        });
+    }
+    Ok(())
 }
 
 /// Checks `code` for `attempt`; on success marks it used and returns the user it was for.

@@ -202,7 +202,17 @@ fn security_headers() -> HeaderMap {
     set("x-content-type-options", "nosniff");
     set("referrer-policy", "no-referrer");
     set("x-frame-options", "DENY");
+    // Nothing of the app uses these powers; a page that is ever injected cannot ask for them.
+    set(
+        "permissions-policy",
+        "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), interest-cohort=()",
+    );
+    // Another site's window opened from ours (or ours from it) gets no handle on this one.
+    set("cross-origin-opener-policy", "same-origin");
     // 'wasm-unsafe-eval' lets the page compile the core's WebAssembly; nothing else is eval'd.
+    // style-src keeps 'unsafe-inline': style-loader injects the CSS as <style> elements, and
+    // react-easy-crop (the avatar cropper) and react-toastify set style attributes. HSTS is set
+    // where TLS ends (the proxy; deploy/nginx, README "Security").
     set(
         "content-security-policy",
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \

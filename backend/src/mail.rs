@@ -93,7 +93,7 @@ impl Mailer {
         text
     }
 
-    /// Sends an email code for `purpose` ("login" | "register" | "recover").
+    /// Sends an email code for `purpose` ("login" | "register" | "recover" | "claim").
     pub async fn send_code(
         &self,
         to: &str,
@@ -103,6 +103,17 @@ impl Mailer {
     ) -> Result<(), Error> {
         let subject = self.text(language, &format!("mail-{purpose}-subject"), &[]);
         let body = self.text(language, &format!("mail-{purpose}-body"), &[("code", code)]);
+        self.send(to, subject, body).await
+    }
+
+    /// Sends the notice `kind` (mail-{kind}-subject and -body), which carries no code.
+    pub async fn send_notice(&self, to: &str, language: &str, kind: &str) -> Result<(), Error> {
+        let subject = self.text(language, &format!("mail-{kind}-subject"), &[]);
+        let body = self.text(language, &format!("mail-{kind}-body"), &[]);
+        self.send(to, subject, body).await
+    }
+
+    async fn send(&self, to: &str, subject: String, body: String) -> Result<(), Error> {
         let to_box: Mailbox = to
             .parse()
             .map_err(|_| Error::Internal("recipient address".into()))?;

@@ -309,42 +309,162 @@ async fn a_code_is_bound_to_its_attempt() {
     );
 }
 
+async fn sign_in_from(w: &World, email: &str, password: &str, ip: &str) -> common::Reply {
+    let captcha = w.captcha().await;
+    w.call_from(
+        "POST",
+        "/api/v1/login",
+        None,
+        Some(json!({"email": email, "password": password, "captcha": captcha})),
+        ip,
+    )
+    .await
+}
+
+/// Five wrong passwords from five addresses locked the owner out for 15 minutes, admins too,
+/// and the lock's 429 (against an unknown email's 401) told which emails have accounts. Now the
+/// owner still gets their code, an unknown email answers as a wrong password does, and the
+/// attacker is slowed: every answer for a guessed-at email waits 2 s (existing or not), and an
+/// address with 20 failures in 15 minutes is refused.
 #[tokio::test]
-async fn five_failures_lock_the_account_with_retry_after() {
+async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_account() {
     let w = world().await;
-    for _ in 0..5 {
+    let mut answers = Vec::new();
+    for (i, email) in [DEMO_ADMIN.0, "nobody@example.com"].iter().enumerate() {
+        for n in 0..5 {
+            let r = sign_in_from(&w, email, "Wrong#Pass1", &format!("10.0.{i}.{n}:1")).await;
+            answers.push((r.status, r.body["code"].clone()));
+        }
+    }
+    assert!(
+        answers
+            .iter()
+            .all(|a| *a == (StatusCode::UNAUTHORIZED, json!("error-credentials"))),
+        "{answers:?}"
+    );
+    // The owner signs in with the right password: the code is mailed.
+    let started = std::time::Instant::now();
+    let owner = sign_in_from(&w, DEMO_ADMIN.0, DEMO_ADMIN.1, "10.0.9.9:1").await;
+    assert_eq!(owner.status, StatusCode::OK, "{}", owner.body);
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(2),
+        "slowed, not locked"
+    );
+    // Both emails, existing or not, answer the next guess alike and as slowly.
+    for email in [DEMO_ADMIN.0, "nobody@example.com"] {
+        let started = std::time::Instant::now();
+        let r = sign_in_from(&w, email, "Wrong#Pass1", "10.0.8.8:1").await;
         assert_eq!(
-            w.login_step1(DEMO_USER.0, "Wrong#Pass1").await.status,
-            StatusCode::UNAUTHORIZED
+            (r.status, r.body["code"].clone()),
+            (StatusCode::UNAUTHORIZED, json!("error-credentials"))
+        );
+        assert!(
+            started.elapsed() >= std::time::Duration::from_secs(2),
+            "{email}"
         );
     }
-    let locked = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    // An email nobody guessed at answers at once.
+    let started = std::time::Instant::now();
     assert_eq!(
-        locked.status,
-        StatusCode::TOO_MANY_REQUESTS,
-        "even the right password waits"
+        sign_in_from(&w, DEMO_USER.0, DEMO_USER.1, "10.0.7.7:1")
+            .await
+            .status,
+        StatusCode::OK
     );
-    let retry: u64 = locked.headers["retry-after"]
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    // One address guessing across many emails is refused after 20 failures in 15 minutes.
+    let mut statuses = Vec::new();
+    for n in 0..21 {
+        let email = format!("guess{n}@example.com");
+        statuses.push(sign_in_from(&w, &email, "Wrong#Pass1", "10.0.6.6:1").await);
+    }
+    assert!(statuses[..20]
+        .iter()
+        .all(|r| r.status == StatusCode::UNAUTHORIZED));
+    let refused = &statuses[20];
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = refused.headers["retry-after"]
         .to_str()
         .unwrap()
         .parse()
         .unwrap();
     assert!(retry > 800 && retry <= 900, "{retry}");
-    // Another account is not affected.
     assert_eq!(
-        w.login_step1(DEMO_ADMIN.0, DEMO_ADMIN.1).await.status,
-        StatusCode::OK
+        sign_in_from(&w, DEMO_USER.0, DEMO_USER.1, "10.0.5.5:1")
+            .await
+            .status,
+        StatusCode::OK,
+        "other addresses are not affected"
     );
+}
+
+/// Registering a taken email answered 409: a list of who has an account. Now it answers as any
+/// registration, the owner gets a notice (no code), and no code completes it.
+#[tokio::test]
+async fn registering_a_taken_email_looks_like_any_registration_and_tells_its_owner() {
+    let w = world().await;
+    let code = referral_code(&w, DEMO_USER.0).await;
+    let form = |email: &str| {
+        json!({"names": "Ana Maria", "lastnames": "Souza Lima", "email": email, "emailC": email,
+        "cel": "+5511912345678", "password": "Passw0rd!", "passwordC": "Passw0rd!", "referralCode": code, "language": "pt"})
+    };
+    let mut taken = form(DEMO_USER.0);
+    taken["captcha"] = w.captcha().await;
+    let mut fresh = form("ana@example.com");
+    fresh["captcha"] = w.captcha().await;
+    let taken = w.call("POST", "/api/v1/register", None, Some(taken)).await;
+    let fresh = w.call("POST", "/api/v1/register", None, Some(fresh)).await;
+    assert_eq!(
+        (taken.status, fresh.status),
+        (StatusCode::OK, StatusCode::OK),
+        "{}",
+        taken.body
+    );
+    let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&taken.body), keys(&fresh.body));
+    assert_eq!(taken.body["attemptId"].as_str().unwrap().len(), 32);
+    // The owner's notice, in the registration's language, with no code in it.
+    let outbox = w.dir.path().join("data/outbox");
+    let notice = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|m| m.contains(&format!("To: {}", DEMO_USER.0)))
+        .expect("a notice to the owner");
+    assert!(notice.contains("Nenhuma conta"), "{notice}");
+    let body = notice
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap()
+        .replace("=\r\n", "");
+    let digits = body
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| run.len() >= 4)
+        .count();
+    assert_eq!(digits, 0, "no code: {body}");
+    // No code completes it.
+    for guess in ["1234", "5678", "9876"] {
+        let r = w
+            .call(
+                "POST",
+                "/api/v1/register/verify",
+                None,
+                Some(json!({"attemptId": taken.body["attemptId"], "code": guess})),
+            )
+            .await;
+        assert_eq!(r.body["code"], "error-code");
+    }
 }
 
 #[tokio::test]
 async fn more_than_ten_logins_a_minute_from_one_ip_get_429() {
     let w = world_with(|c| c.auth_per_minute = 10).await;
     let mut statuses = Vec::new();
-    for _ in 0..12 {
+    // Other emails each time: an email guessed at five times answers after 2 s, and the bucket
+    // would refill meanwhile.
+    for n in 0..12 {
         let captcha = w.captcha().await;
         let res = w
-            .call_from("POST", "/api/v1/login", None, Some(json!({"email": "x@example.com", "password": "Wrong#Pass1", "captcha": captcha})), "10.9.8.7:1")
+            .call_from("POST", "/api/v1/login", None, Some(json!({"email": format!("x{n}@example.com"), "password": "Wrong#Pass1", "captcha": captcha})), "10.9.8.7:1")
             .await;
         statuses.push(res.status);
     }

@@ -225,7 +225,16 @@ async fn every_response_carries_the_security_headers() {
         let csp = res.headers()["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("default-src 'self'"), "{path}");
         assert_eq!(res.headers()["x-frame-options"], "DENY", "{path}");
+        assert_eq!(
+            res.headers()["cross-origin-opener-policy"],
+            "same-origin",
+            "{path}"
+        );
+        let permissions = res.headers()["permissions-policy"].to_str().unwrap();
+        assert!(permissions.contains("camera=()"), "{path}");
     }
+    let api = get(&f, "/api/v1/health").await;
+    assert_eq!(api.headers()["cross-origin-resource-policy"], "same-origin");
 }
 
 #[derive(serde::Deserialize)]

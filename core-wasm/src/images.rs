@@ -39,7 +39,7 @@ pub fn reencode(bytes: &[u8]) -> Result<Vec<u8>, ImageError> {
     // The decoder's own allocations too (its buffers beside the image).
     limits.max_alloc = Some(MAX_DECODED + MAX_DECODED / 4);
     reader.limits(limits);
-    let mut decoder = reader.into_decoder().map_err(|_| ImageError::NotAnImage)?;
+    let decoder = reader.into_decoder().map_err(|_| ImageError::NotAnImage)?;
     // The header says what decoding would take: refused before a pixel is read.
     if decoder.total_bytes() > MAX_DECODED {
         return Err(ImageError::NotAnImage);

@@ -103,10 +103,15 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// API answers are never cached, and never read by another site's page (no-cors embeds).
 fn no_store(mut response: warp::reply::Response) -> warp::reply::Response {
     response
         .headers_mut()
         .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response.headers_mut().insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
     response
 }
 

@@ -14,7 +14,7 @@ use super::registrations::CodeAnswer;
 use super::{captcha, form, json_body, ok, with, Answer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
-use crate::store::{codes, lockouts, sessions, users};
+use crate::store::{codes, sessions, users};
 use crate::token::Scope;
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
@@ -144,7 +144,6 @@ async fn reset(app: App, body: Reset) -> Answer {
                 }
                 users::set_password(tx, user_id, &hash)?;
                 let revoked = sessions::revoke_all(tx, user_id, now_ms())?;
-                lockouts::clear(tx, user_id)?;
                 Ok(revoked)
             })
         })

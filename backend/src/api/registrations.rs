@@ -81,10 +81,13 @@ async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
         .write(move |c| {
             let referrer = users::id_by_referral_code(c, &body.referral_code)?
                 .ok_or(Error::ReferralUnknown)?;
-            if users::by_email(c, &body.email)?.is_some() {
-                return Err(Error::EmailTaken);
-            }
             let attempt = crypto::random_hex(16);
+            if users::by_email(c, &body.email)?.is_some() {
+                // Answered as any registration (a 409 told who has an account): the address's
+                // owner is told by mail that someone tried; no code exists for this attempt.
+                code::create_void(c, Purpose::Register, &attempt, &body.email, now_ms())?;
+                return Ok((attempt, None));
+            }
             c.transaction(|tx| {
                 let now = now_ms();
                 let code = code::create(
@@ -106,13 +109,22 @@ async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
                     language: lang,
                 };
                 registrations::insert(tx, &attempt, &pending, now)?;
-                Ok::<_, Error>((attempt.clone(), code))
+                Ok::<_, Error>((attempt.clone(), Some(code)))
             })
         })
         .await?;
-    app.mailer
-        .send_code(&to, &language, "register", &code)
-        .await?;
+    match code {
+        Some(code) => {
+            app.mailer
+                .send_code(&to, &language, "register", &code)
+                .await?
+        }
+        None => {
+            app.mailer
+                .send_notice(&to, &language, "register-taken")
+                .await?
+        }
+    }
     ok(&json!({"attemptId": attempt}))
 }
 

@@ -17,7 +17,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("sessions", &[]),
     ("registrations", &[]),
     ("codes", &[]),
-    ("login_failures", &[]),
+    ("sign_in_failures", &[]),
     ("captcha_used", &[]),
     ("ico_transactions", &["amount", "usdt_paid"]),
     ("ico_daily", &["amount"]),

@@ -1,30 +1,37 @@
-//! Failed sign-ins per account (the lockout's evidence).
+//! Failed sign-ins, per email as typed (whether or not an account has it) and per address: the
+//! evidence the sign-in's slow-downs read (`api::logins`).
 
 use crate::args;
 
 use super::{Conn, Result};
-use crate::user::UserId;
 
-/// The times of the newest `limit` failures of `user` after `since`, newest first.
-pub fn recent(c: Conn, user: UserId, since: i64, limit: i64) -> Result<Vec<i64>> {
-    let stmt_sql =
-        "SELECT at FROM login_failures WHERE user_id = ?1 AND at > ?2 ORDER BY at DESC LIMIT ?3";
-    let rows = c.query_all(stmt_sql, args![user.0, since, limit], |r| r.get(0))?;
-    Ok(rows)
+/// Failures for `email` (lower case) after `since`.
+pub fn for_email(c: Conn, email: &str, since: i64) -> Result<i64> {
+    c.query_one(
+        "SELECT COUNT(*) FROM sign_in_failures WHERE email = ?1 AND at > ?2",
+        args![email, since],
+        |r| r.get(0),
+    )
 }
 
-pub fn add(c: Conn, user: UserId, at: i64) -> Result<()> {
+/// Failures from `ip` after `since`, and the oldest of them.
+pub fn from_ip(c: Conn, ip: &str, since: i64) -> Result<(i64, Option<i64>)> {
+    c.query_one(
+        "SELECT COUNT(*), MIN(at) FROM sign_in_failures WHERE ip = ?1 AND at > ?2",
+        args![ip, since],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// A failure for `email` (lower case) from `ip`; failures older than `forget_before` go.
+pub fn add(c: Conn, email: &str, ip: &str, at: i64, forget_before: i64) -> Result<()> {
     c.execute(
-        "INSERT INTO login_failures (user_id, at) VALUES (?1, ?2)",
-        args![user.0, at],
+        "INSERT INTO sign_in_failures (email, ip, at) VALUES (?1, ?2, ?3)",
+        args![email, ip, at],
     )?;
-    Ok(())
-}
-
-pub fn clear(c: Conn, user: UserId) -> Result<()> {
     c.execute(
-        "DELETE FROM login_failures WHERE user_id = ?1",
-        args![user.0],
+        "DELETE FROM sign_in_failures WHERE at <= ?1",
+        args![forget_before],
     )?;
     Ok(())
 }

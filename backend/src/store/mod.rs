@@ -62,6 +62,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0010_portable_lookups.sql"),
     include_str!("../../migrations/0011_rate_limits.sql"),
     include_str!("../../migrations/0012_positions_by_member.sql"),
+    include_str!("../../migrations/0013_sign_in_failures.sql"),
 ];
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";

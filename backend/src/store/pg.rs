@@ -38,6 +38,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
         12,
         include_str!("../../migrations/postgres/0012_positions_by_member.sql"),
     ),
+    (
+        13,
+        include_str!("../../migrations/postgres/0013_sign_in_failures.sql"),
+    ),
 ];
 
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
