@@ -38,7 +38,7 @@ pub enum Column {
 }
 
 /// Utf8 values (null reads as "").
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Texts {
     offsets: Vec<u32>,
     data: String,
@@ -72,6 +72,32 @@ impl Texts {
             .as_ref()
             .is_some_and(|bits| bits[i / 8] & (1 << (i % 8)) == 0)
     }
+    /// Appends a value (or a null).
+    fn push(&mut self, text: &str, null: bool) -> Result<(), TableError> {
+        let i = self.len();
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        if null && self.valid.is_none() {
+            // Every value so far is valid.
+            self.valid = Some(vec![0xFF; i.div_ceil(8) + 1]);
+        }
+        self.data.push_str(text);
+        let end = u32::try_from(self.data.len()).map_err(|_| bad("text column too long"))?;
+        self.offsets.push(end);
+        if let Some(bits) = &mut self.valid {
+            if bits.len() <= i / 8 {
+                bits.resize(i / 8 + 1, 0);
+            }
+            if null {
+                bits[i / 8] &= !(1 << (i % 8));
+            } else {
+                bits[i / 8] |= 1 << (i % 8);
+            }
+        }
+        Ok(())
+    }
+
     pub fn get(&self, i: usize) -> &str {
         if self.is_null(i) {
             return "";
@@ -301,11 +327,52 @@ fn join(a: Column, b: Column) -> Result<Column, TableError> {
             a.extend(b);
             Column::Amount(a)
         }
-        (Column::Keyed { mut keys, values }, Column::Keyed { keys: more, .. }) => {
-            keys.extend(more);
+        (Column::Text(mut a), Column::Text(b)) => {
+            for i in 0..b.len() {
+                a.push(b.get(i), b.is_null(i))?;
+            }
+            Column::Text(a)
+        }
+        // Each batch's keys point into the dictionary it was read with (a stream may replace a
+        // dictionary between batches): the later batch's values join the earlier ones, once
+        // each, and its keys are mapped onto them.
+        (
+            Column::Keyed {
+                mut keys,
+                mut values,
+            },
+            Column::Keyed {
+                keys: more,
+                values: theirs,
+            },
+        ) => {
+            if theirs == values {
+                keys.extend(more);
+            } else {
+                let mut index: std::collections::HashMap<(bool, String), u32> = (0..values.len())
+                    .map(|i| ((values.is_null(i), values.get(i).to_string()), i as u32))
+                    .collect();
+                let mut map = Vec::with_capacity(theirs.len());
+                for j in 0..theirs.len() {
+                    let entry = (theirs.is_null(j), theirs.get(j).to_string());
+                    let at = match index.get(&entry) {
+                        Some(&at) => at,
+                        None => {
+                            let at = u32::try_from(values.len())
+                                .map_err(|_| bad("dictionary too large"))?;
+                            values.push(&entry.1, entry.0)?;
+                            index.insert(entry, at);
+                            at
+                        }
+                    };
+                    map.push(at);
+                }
+                // Keys were checked against their own dictionary when read.
+                keys.extend(more.into_iter().map(|k| map[k as usize]));
+            }
             Column::Keyed { keys, values }
         }
-        _ => return Err(bad("several batches of text columns are not supported")),
+        _ => return Err(bad("batches whose columns differ in type")),
     })
 }
 
