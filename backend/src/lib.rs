@@ -66,6 +66,8 @@ pub struct Shared {
     pub code_limit: limits::PerIp,
     /// Unauthenticated live-channel sockets, per IP and in all.
     pub sockets: limits::SocketGate,
+    /// Chain reads shared across requests at a block (`chain::reads`).
+    pub chain_reads: ChainReads,
     /// Turns to decode an uploaded image (`api::images::DECODES_AT_ONCE`).
     pub decodes: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
@@ -80,6 +82,15 @@ pub struct Shared {
     pub videos: faq::VideoCache,
     /// The public origins wallet-linking messages must name (`Config::origins`).
     pub origins: Vec<lvlx_core::siwe::Origin>,
+}
+
+/// The chain reads pages share: the staking offer, wallets' holdings, the activation node's
+/// terms, each at a block.
+#[derive(Default)]
+pub struct ChainReads {
+    pub offers: chain::reads::AtBlock<staking::Offer>,
+    pub holdings: chain::reads::AtBlock<staking::Holdings>,
+    pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -144,6 +155,7 @@ impl App {
                 config.ws_unauthenticated_per_ip,
                 config.ws_unauthenticated_total,
             ),
+            chain_reads: ChainReads::default(),
             decodes: tokio::sync::Semaphore::new(api::images::DECODES_AT_ONCE),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,

@@ -715,6 +715,51 @@ mod index {
         .await
     }
 
+    /// Chain reads are shared across page loads at a block: 1,000 loads of /staking and
+    /// /network by two members cost the node one head call a load plus one read of what changed,
+    /// not a ~35-call batch a load; a new block is read again, so a stake shows at once.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn page_loads_share_the_chain_reads_of_a_block() {
+        use lvlx_backend::chain::rpc::calls_made;
+        let c = Chain::start();
+        let w = world_with(|cfg| cfg.chain = Some(deploy::dev_section(&c.anvil.url, &c.d))).await;
+        let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+        assert_eq!(w.link_dev_wallet(&member, 1).await, 200);
+        let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+        let before = calls_made();
+        for i in 0..500 {
+            let token = if i % 2 == 0 { &member } else { &admin };
+            let page = w.call("GET", "/api/v1/staking", Some(token), None).await;
+            assert_eq!(page.status, 200, "{}", page.body);
+        }
+        let staking = calls_made() - before;
+        let before = calls_made();
+        for _ in 0..500 {
+            let page = w.call("GET", "/api/v1/network", Some(&member), None).await;
+            assert_eq!(page.status, 200, "{}", page.body);
+        }
+        let network = calls_made() - before;
+        println!(
+            "node calls for 500 /staking loads: {staking} (a batch a load was 20,500 for these two members: 47 calls a member's load, 35 an admin's); for 500 /network loads: {network} (1,500 before)"
+        );
+        // A head call a load, the offer (34 calls) and the member's holdings (12) once.
+        assert!(staking <= 500 + 46, "{staking}");
+        assert!(network <= 500 + 2, "{network}");
+        // A new block is read again: the member's LVLX shows at once.
+        let shown = |page: &Value| page["lvlxBalance"].clone();
+        let page = w
+            .call("GET", "/api/v1/staking", Some(&member), None)
+            .await
+            .body;
+        let held = shown(&page);
+        c.give_lvlx(&c.accounts[1], 5 * LVLX);
+        let page = w
+            .call("GET", "/api/v1/staking", Some(&member), None)
+            .await
+            .body;
+        assert_ne!(shown(&page), held, "{page}");
+    }
+
     #[tokio::test(flavor = "multi_thread")]
     async fn staking_events_are_indexed_once_across_restarts_and_follow_a_late_link() {
         let c = Chain::start();

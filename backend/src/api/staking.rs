@@ -30,10 +30,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 return ok(&json!({ "available": false }));
             };
             let wallet = who.user.wallet.clone();
-            let on_chain =
-                tokio::task::spawn_blocking(move || staking::read_chain(&chain, wallet.as_deref()))
-                    .await
-                    .map_err(|e| Error::Internal(e.to_string()))??;
+            let on_chain = staking::on_chain(&app, &chain, wallet.as_deref()).await?;
             let user = who.user.id;
             let (nft, lvlx) = app.store.read(move |c| stakes::of_member(c, user)).await?;
             let now = on_chain.block_time.max((now_ms() / 1000) as u64);
@@ -52,9 +49,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 return ok(&json!({ "available": false }));
             };
             let weeks = chain.reserve_warning_weeks;
-            let on_chain = tokio::task::spawn_blocking(move || staking::read_chain(&chain, None))
-                .await
-                .map_err(|e| Error::Internal(e.to_string()))??;
+            let on_chain = staking::on_chain(&app, &chain, None).await?;
             let since = now_ms() - 30 * DAY_MS;
             let (nft, lvlx) = app
                 .store

@@ -3,4 +3,5 @@
 pub mod demo;
 pub mod deploy;
 pub mod indexer;
+pub mod reads;
 pub mod rpc;

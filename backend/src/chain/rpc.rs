@@ -5,6 +5,19 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+/// Calls this process has sent to nodes (a batch counts each call), for the tests and benches
+/// that measure what a page load costs the node.
+static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// JSON-RPC calls sent so far by this process.
+pub fn calls_made() -> u64 {
+    CALLS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn count(calls: usize) {
+    CALLS.fetch_add(calls as u64, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Largest answer read (an eth_getLogs over a busy range).
 const MAX_ANSWER: u64 = 64 * 1024 * 1024;
 
@@ -84,6 +97,7 @@ impl Rpc {
     }
 
     pub fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+        count(1);
         Self::result(
             self.post(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))?,
         )
@@ -94,6 +108,7 @@ impl Rpc {
         if calls.is_empty() {
             return Ok(Vec::new());
         }
+        count(calls.len());
         let body: Vec<Value> = calls
             .iter()
             .enumerate()
@@ -124,6 +139,12 @@ pub fn quantity(value: &Value) -> Result<u64, RpcError> {
         .and_then(|s| s.strip_prefix("0x"))
         .and_then(|h| u64::from_str_radix(h, 16).ok())
         .ok_or_else(|| RpcError::Answer(format!("not a quantity: {value}")))
+}
+
+/// The latest block: its number and time (seconds).
+pub fn head(rpc: &Rpc) -> Result<(u64, u64), RpcError> {
+    let block = rpc.call("eth_getBlockByNumber", json!(["latest", false]))?;
+    Ok((quantity(&block["number"])?, quantity(&block["timestamp"])?))
 }
 
 /// A number as a quantity.

@@ -137,7 +137,7 @@ use lvlx_core::amount::Units;
 use lvlx_core::chain::Contract;
 use serde_json::{json, Value};
 
-use crate::chain::rpc::{quantity, Rpc};
+use crate::chain::rpc::Rpc;
 use crate::config;
 use crate::error::Error;
 use crate::user::User;
@@ -165,40 +165,48 @@ fn unavailable(e: impl std::fmt::Display) -> Error {
     Error::ChainUnavailable
 }
 
-/// The node's price and sale flag and the latest block's time, read off the async threads.
+/// The node's price and sale flag and the latest block's time: the head read per call, the
+/// terms shared by every call at that block (`chain::reads`).
 pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
     let chain = contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
-    tokio::task::spawn_blocking(move || read_node_terms(&chain))
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))?
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (block, block_time) = {
+        let rpc = rpc.clone();
+        tokio::task::spawn_blocking(move || crate::chain::rpc::head(&rpc))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(unavailable)?
+    };
+    let (price, on_sale) = app
+        .chain_reads
+        .node
+        .get("node", block, move || read_node_terms(&rpc, &chain, block))
+        .await?;
+    Ok(NodeTerms {
+        price,
+        on_sale,
+        block_time,
+    })
 }
 
-/// The node's price and sale flag and the latest block's time, in one batch (blocking).
-pub fn read_node_terms(chain: &config::Chain) -> Result<NodeTerms, Error> {
-    let rpc = Rpc::new(chain.rpc_url.expose());
+/// The node's price and sale flag at `block`, in one batch (blocking).
+fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Units, bool), Error> {
     let call = |function| -> Result<(&'static str, Value), Error> {
         let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[])
             .map_err(unavailable)?;
         Ok((
             "eth_call",
-            json!([{"to": chain.activation_node, "data": data}, "latest"]),
+            json!([{"to": chain.activation_node, "data": data}, crate::chain::rpc::hex(block)]),
         ))
     };
-    let calls = vec![
-        call("price")?,
-        call("onSale")?,
-        ("eth_getBlockByNumber", json!(["latest", false])),
-    ];
-    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let answers = rpc
+        .batch(&[call("price")?, call("onSale")?])
+        .map_err(unavailable)?;
     let word =
         |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
-    Ok(NodeTerms {
-        price: word(&answers[0])?,
-        on_sale: word(&answers[1])? == 1,
-        block_time: quantity(&answers[2]["timestamp"]).map_err(unavailable)?,
-    })
+    Ok((word(&answers[0])?, word(&answers[1])? == 1))
 }
 
 /// The network parts of the sign-in payload (SPEC §3 User): activationNode, claims as

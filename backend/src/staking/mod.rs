@@ -9,7 +9,7 @@ use lvlx_core::chain::{self, Contract};
 use lvlx_core::staking::{self, Pool, Terms};
 use serde_json::{json, Value};
 
-use crate::chain::rpc::{quantity, Rpc, RpcError};
+use crate::chain::rpc::{Rpc, RpcError};
 use crate::config;
 use crate::error::Error;
 use crate::store::stakes::Held;
@@ -48,59 +48,136 @@ pub fn contracts(config: &config::Config) -> Option<&config::Chain> {
     })
 }
 
-/// Reads everything the staking pages need in one JSON-RPC batch (blocking: run it off the
-/// async runtime).
-pub fn read_chain(chain: &config::Chain, wallet: Option<&str>) -> Result<OnChain, Error> {
+/// The contracts' side of [`OnChain`]: the same for every member at a block.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    pub nfts: Vec<(Terms, Units)>,
+    pub tiers: Vec<Terms>,
+    pub nft_reserve: Reserve,
+    pub lvlx_reserve: Reserve,
+}
+
+/// A wallet's side of [`OnChain`]: NFTs of ids 1–11 held, and its LVLX.
+#[derive(Debug, Clone)]
+pub struct Holdings {
+    pub held: Vec<Units>,
+    pub lvlx_balance: Units,
+}
+
+/// What the staking pages need, read at the node's head: the offer (shared by every page load
+/// at that block) and the wallet's holdings (shared by that wallet's loads), `chain::reads`.
+pub async fn on_chain(
+    app: &crate::App,
+    chain: &config::Chain,
+    wallet: Option<&str>,
+) -> Result<OnChain, Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
-    let call =
-        |to: &str, contract, function, args: &[&str]| -> Result<(&'static str, Value), Error> {
-            let data = chain::calldata(contract, function, args).map_err(unavailable)?;
-            Ok(("eth_call", json!([{"to": to, "data": data}, "latest"])))
-        };
+    let (block, block_time) = {
+        let rpc = rpc.clone();
+        tokio::task::spawn_blocking(move || crate::chain::rpc::head(&rpc))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(unavailable)?
+    };
+    let offer = {
+        let (rpc, chain) = (rpc.clone(), chain.clone());
+        app.chain_reads
+            .offers
+            .get("offer", block, move || read_offer(&rpc, &chain, block))
+            .await?
+    };
+    let holdings = match wallet {
+        Some(w) => {
+            let (rpc, chain, owner) = (rpc.clone(), chain.clone(), w.to_string());
+            Some(
+                app.chain_reads
+                    .holdings
+                    .get(&w.to_lowercase(), block, move || {
+                        read_holdings(&rpc, &chain, &owner, block)
+                    })
+                    .await?,
+            )
+        }
+        None => None,
+    };
+    Ok(OnChain {
+        nfts: offer.nfts,
+        tiers: offer.tiers,
+        nft_reserve: offer.nft_reserve,
+        lvlx_reserve: offer.lvlx_reserve,
+        block_time,
+        held: holdings
+            .as_ref()
+            .map(|h| h.held.clone())
+            .unwrap_or_default(),
+        lvlx_balance: holdings.map(|h| h.lvlx_balance),
+    })
+}
+
+/// An eth_call of `function` on `to` at `block`.
+fn call_at(
+    to: &str,
+    contract: Contract,
+    function: &str,
+    args: &[&str],
+    block: u64,
+) -> Result<(&'static str, Value), Error> {
+    let data = chain::calldata(contract, function, args).map_err(unavailable)?;
+    Ok((
+        "eth_call",
+        json!([{"to": to, "data": data}, crate::chain::rpc::hex(block)]),
+    ))
+}
+
+fn text(v: &Value) -> Result<String, Error> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| unavailable(RpcError::Answer(v.to_string())))
+}
+
+/// Terms, NFT prices and both reserves at `block`, in one batch (blocking).
+fn read_offer(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<Offer, Error> {
     let nft_ids: Vec<String> = Pool::Nft.kinds().map(|k| k.to_string()).collect();
     let tiers: Vec<String> = Pool::Lvlx.kinds().map(|k| k.to_string()).collect();
-    let mut calls = vec![("eth_getBlockByNumber", json!(["latest", false]))];
+    let mut calls = Vec::new();
     for id in &nft_ids {
-        calls.push(call(
+        calls.push(call_at(
             &chain.nft_staking,
             Contract::NftStaking,
             "terms",
             &[id],
+            block,
         )?);
-        calls.push(call(&chain.nft_sale, Contract::NftSale, "price", &[id])?);
+        calls.push(call_at(
+            &chain.nft_sale,
+            Contract::NftSale,
+            "price",
+            &[id],
+            block,
+        )?);
     }
     for tier in &tiers {
-        calls.push(call(
+        calls.push(call_at(
             &chain.lvlx_staking,
             Contract::LvlxStaking,
             "terms",
             &[tier],
+            block,
         )?);
     }
     for pool in [&chain.nft_staking, &chain.lvlx_staking] {
-        calls.push(call(pool, Contract::NftStaking, "freeReserve", &[])?);
-        calls.push(call(pool, Contract::NftStaking, "reserved", &[])?);
-    }
-    if let Some(w) = wallet {
-        for id in &nft_ids {
-            calls.push(call(
-                &chain.level_nft,
-                Contract::LevelNft,
-                "balanceOf",
-                &[w, id],
-            )?);
-        }
-        calls.push(call(&chain.lvlx, Contract::Lvlx, "balanceOf", &[w])?);
+        calls.push(call_at(
+            pool,
+            Contract::NftStaking,
+            "freeReserve",
+            &[],
+            block,
+        )?);
+        calls.push(call_at(pool, Contract::NftStaking, "reserved", &[], block)?);
     }
     let answers = rpc.batch(&calls).map_err(unavailable)?;
     let mut it = answers.iter();
     let mut next = || it.next().ok_or_else(|| unavailable("short batch answer"));
-    let text = |v: &Value| -> Result<String, Error> {
-        v.as_str()
-            .map(str::to_string)
-            .ok_or_else(|| unavailable(RpcError::Answer(v.to_string())))
-    };
-    let block_time = quantity(&next()?["timestamp"]).map_err(unavailable)?;
     let mut nfts = Vec::new();
     for kind in Pool::Nft.kinds() {
         let terms = chain::decode_terms(kind, &text(next()?)?).map_err(unavailable)?;
@@ -122,21 +199,48 @@ pub fn read_chain(chain: &config::Chain, wallet: Option<&str>) -> Result<OnChain
     };
     let nft_reserve = reserve()?;
     let lvlx_reserve = reserve()?;
-    let mut held = Vec::new();
-    let mut lvlx_balance = None;
-    if wallet.is_some() {
-        for _ in Pool::Nft.kinds() {
-            held.push(chain::decode_uint(&text(next()?)?).map_err(unavailable)?);
-        }
-        lvlx_balance = Some(chain::decode_uint(&text(next()?)?).map_err(unavailable)?);
-    }
-    Ok(OnChain {
+    Ok(Offer {
         nfts,
         tiers: offered,
         nft_reserve,
         lvlx_reserve,
-        block_time,
-        held,
+    })
+}
+
+/// The NFTs and LVLX `wallet` holds at `block`, in one batch (blocking).
+fn read_holdings(
+    rpc: &Rpc,
+    chain: &config::Chain,
+    wallet: &str,
+    block: u64,
+) -> Result<Holdings, Error> {
+    let mut calls = Vec::new();
+    for id in Pool::Nft.kinds().map(|k| k.to_string()) {
+        calls.push(call_at(
+            &chain.level_nft,
+            Contract::LevelNft,
+            "balanceOf",
+            &[wallet, &id],
+            block,
+        )?);
+    }
+    calls.push(call_at(
+        &chain.lvlx,
+        Contract::Lvlx,
+        "balanceOf",
+        &[wallet],
+        block,
+    )?);
+    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let mut values = answers
+        .iter()
+        .map(|v| chain::decode_uint(&text(v)?).map_err(unavailable))
+        .collect::<Result<Vec<Units>, Error>>()?;
+    let lvlx_balance = values
+        .pop()
+        .ok_or_else(|| unavailable("short batch answer"))?;
+    Ok(Holdings {
+        held: values,
         lvlx_balance,
     })
 }

@@ -1,0 +1,102 @@
+//! Chain reads shared across requests (issue 27: GET /staking made a ~46-call JSON-RPC batch per
+//! page load and the network page read the node's terms per load; 16 connections for 15 s cost
+//! the node more CPU than the server, and a paid provider bills every call).
+//!
+//! A page load now asks the node for its head (one call); what it reads at that block is kept
+//! and shared: the contracts' terms, prices and reserves by every page load at that block, a
+//! wallet's holdings by that wallet's loads. A new block reads again, so what a page shows is
+//! never older than the head it was loaded at. Concurrent loads of the same block and key wait
+//! for one read instead of each making it (one account reloading in a loop costs the node one
+//! call a load).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::error::Error;
+
+/// Keys kept before unused ones are dropped.
+const KEYS: usize = 4096;
+
+type Slot<V> = Arc<tokio::sync::Mutex<Option<(u64, V)>>>;
+
+/// Values read at a block, by key.
+pub struct AtBlock<V> {
+    slots: Mutex<HashMap<String, Slot<V>>>,
+}
+
+impl<V> Default for AtBlock<V> {
+    fn default() -> Self {
+        AtBlock {
+            slots: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<V: Clone + Send + 'static> AtBlock<V> {
+    /// The value of `key` at `block` (or a later block another load saw), read by `read` (a
+    /// blocking call, run off the async threads) when none is kept.
+    pub async fn get(
+        &self,
+        key: &str,
+        block: u64,
+        read: impl FnOnce() -> Result<V, Error> + Send + 'static,
+    ) -> Result<V, Error> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            if slots.len() >= KEYS && !slots.contains_key(key) {
+                slots.retain(|_, slot| Arc::strong_count(slot) > 1);
+            }
+            slots.entry(key.to_string()).or_default().clone()
+        };
+        let mut kept = slot.lock().await;
+        if let Some((at, value)) = kept.as_ref() {
+            if *at >= block {
+                return Ok(value.clone());
+            }
+        }
+        let value = tokio::task::spawn_blocking(read)
+            .await
+            .map_err(|e| Error::Internal(format!("chain read task: {e}")))??;
+        *kept = Some((block, value.clone()));
+        Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    #[tokio::test]
+    async fn a_block_is_read_once_whoever_asks() {
+        let reads = Arc::new(AtomicU32::new(0));
+        let shared: Arc<AtBlock<u64>> = Arc::default();
+        let ask = |block: u64| {
+            let (reads, shared) = (reads.clone(), shared.clone());
+            async move {
+                shared
+                    .get("terms", block, move || {
+                        reads.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        Ok(block)
+                    })
+                    .await
+                    .unwrap()
+            }
+        };
+        let answers = futures_util::future::join_all((0..50).map(|_| ask(7))).await;
+        assert!(answers.iter().all(|&a| a == 7));
+        assert_eq!(
+            reads.load(Ordering::SeqCst),
+            1,
+            "fifty loads of one block, one read"
+        );
+        assert_eq!(ask(8).await, 8, "a new block reads again");
+        assert_eq!(
+            ask(7).await,
+            8,
+            "a load that saw an older head gets the newer value"
+        );
+        assert_eq!(reads.load(Ordering::SeqCst), 2);
+    }
+}
