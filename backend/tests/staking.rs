@@ -720,8 +720,9 @@ mod index {
     /// not a ~35-call batch a load; a new block is read again, so a stake shows at once.
     #[tokio::test(flavor = "multi_thread")]
     async fn page_loads_share_the_chain_reads_of_a_block() {
-        use lvlx_backend::chain::rpc::calls_made;
         let c = Chain::start();
+        let url = c.anvil.url.clone();
+        let calls_made = || lvlx_backend::chain::rpc::calls_made(&url);
         let w = world_with(|cfg| cfg.chain = Some(deploy::dev_section(&c.anvil.url, &c.d))).await;
         let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
         assert_eq!(w.link_dev_wallet(&member, 1).await, 200);

@@ -5,17 +5,27 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-/// Calls this process has sent to nodes (a batch counts each call), for the tests and benches
-/// that measure what a page load costs the node.
-static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// Calls this process has sent, per node URL (a batch counts each call), for the tests and
+/// benches that measure what a page load costs the node.
+static CALLS: std::sync::Mutex<Option<std::collections::HashMap<String, u64>>> =
+    std::sync::Mutex::new(None);
 
-/// JSON-RPC calls sent so far by this process.
-pub fn calls_made() -> u64 {
-    CALLS.load(std::sync::atomic::Ordering::Relaxed)
+/// JSON-RPC calls sent so far by this process to the node at `url`.
+pub fn calls_made(url: &str) -> u64 {
+    let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+    calls
+        .as_ref()
+        .and_then(|c| c.get(url))
+        .copied()
+        .unwrap_or(0)
 }
 
-fn count(calls: usize) {
-    CALLS.fetch_add(calls as u64, std::sync::atomic::Ordering::Relaxed);
+fn count(url: &str, n: usize) {
+    let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+    *calls
+        .get_or_insert_with(Default::default)
+        .entry(url.to_string())
+        .or_default() += n as u64;
 }
 
 /// Largest answer read (an eth_getLogs over a busy range).
@@ -97,7 +107,7 @@ impl Rpc {
     }
 
     pub fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
-        count(1);
+        count(&self.url, 1);
         Self::result(
             self.post(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))?,
         )
@@ -108,7 +118,7 @@ impl Rpc {
         if calls.is_empty() {
             return Ok(Vec::new());
         }
-        count(calls.len());
+        count(&self.url, calls.len());
         let body: Vec<Value> = calls
             .iter()
             .enumerate()
