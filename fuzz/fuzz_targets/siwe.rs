@@ -28,6 +28,9 @@ impl<'a> Arbitrary<'a> for Input {
                 nonce: u.arbitrary()?,
                 issued_at: u.arbitrary()?,
                 expiration_time: u.arbitrary()?,
+                not_before: u.arbitrary()?,
+                request_id: u.arbitrary()?,
+                resources: u.arbitrary()?,
             };
             let mut lines: Vec<String> =
                 message.to_text().split('\n').map(str::to_string).collect();
@@ -46,12 +49,13 @@ impl<'a> Arbitrary<'a> for Input {
 }
 
 fuzz_target!(|input: Input| {
+    let origins = [lvlx_core::siwe::Origin::parse("http://127.0.0.1:8080").expect("an origin")];
     if let Ok(message) = Message::parse(&input.text) {
         let again = Message::parse(&message.to_text()).expect("a written message reads back");
         assert_eq!(again, message);
     }
     let expect = Expect {
-        domain: "127.0.0.1:8080",
+        origins: &origins,
         nonce: "0123456789abcdef",
         now_ms: input.now_ms,
     };

@@ -304,7 +304,7 @@ impl RangeIndex {
             *last = u32::try_from(row + 1).ok()?;
         }
         // The sums before a block that would start at the end (a range ending there).
-        if email_keys.len() % BLOCK == 0 {
+        if email_keys.len().is_multiple_of(BLOCK) {
             before.extend_from_slice(&running);
         }
         Some(RangeIndex {

@@ -491,7 +491,7 @@ mod tests {
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1_442_695_040_888_963_407);
                 let v = x >> (x % 128) as u32;
-                if v % 7 == 0 {
+                if v.is_multiple_of(7) {
                     1_000_000_000_000_000_000
                 } else {
                     v
