@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use anvil::Anvil;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::owner;
 use lvlx_backend::chain::rpc::{self, Rpc};
 use lvlx_backend::{App, Config, Store};
 use lvlx_core::chain::{self, Contract};
@@ -27,7 +28,7 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
     let buyers: Vec<String> = anvil.accounts()[1..9].to_vec();
     let max = u128::MAX.to_string();
     for buyer in &buyers {
-        deploy::transact(
+        owner::transact(
             &anvil.rpc,
             buyer,
             &d.usdt,
@@ -36,7 +37,7 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
             &[&d.ico_sale, &max],
         )
         .unwrap();
-        deploy::transact(
+        owner::transact(
             &anvil.rpc,
             buyer,
             &d.lvlx,

@@ -19,6 +19,7 @@ use common::anvil::Anvil;
 use lvlx_backend::args;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::owner;
 use lvlx_core::chain::{self, Contract};
 use serde_json::json;
 
@@ -30,7 +31,7 @@ const PER_BLOCK: usize = 10;
 fn fill(anvil: &Anvil, d: &Deployment, buyers: &[String], n: usize) {
     let max = u128::MAX.to_string();
     for buyer in buyers {
-        deploy::transact(
+        owner::transact(
             &anvil.rpc,
             buyer,
             &d.usdt,

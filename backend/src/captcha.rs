@@ -61,6 +61,26 @@ pub fn replay_key(answer: &Answer) -> String {
     crypto::sha256_hex(&answer.challenge)
 }
 
+/// Checks a solved challenge and spends it (single use).
+pub async fn spend(app: &crate::App, answer: Answer) -> Result<(), Error> {
+    let expires = check(
+        &app.mac_key,
+        &answer,
+        app.config.captcha_difficulty,
+        crate::now_ms(),
+    )?;
+    let key = replay_key(&answer);
+    app.store
+        .write(move |c| {
+            if crate::store::captchas::spend(c, &key, expires, crate::now_ms())? {
+                Ok(())
+            } else {
+                Err(Error::Captcha)
+            }
+        })
+        .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 //! HTTP) → `store` (all SQL, returning `store::StoreError`). `cli` is the command line.
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
+pub mod accounts;
 pub mod api;
 pub mod captcha;
 pub mod chain;
@@ -26,6 +27,7 @@ pub mod secret;
 pub mod server;
 pub mod session;
 pub mod staking;
+pub mod statistics;
 pub mod store;
 pub mod token;
 pub mod user;

@@ -87,7 +87,7 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
         payload["withdrawLVLXs"] = crate::staking::withdrawals(&lvlx)?;
         if let (Some(target), serde_json::Value::Object(parts)) = (
             payload.as_object_mut(),
-            crate::network::payload_parts(c, user)?,
+            crate::network::pages::payload_parts(c, user)?,
         ) {
             target.extend(parts);
         }

@@ -8,6 +8,7 @@ use common::anvil::{Anvil, Relay};
 use common::world_with;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::owner;
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::config::Chain;
 use lvlx_backend::live::Push;
@@ -91,7 +92,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
     }
     // A buyer's bad requests read as plain reasons.
     let approve = |amount: &str| {
-        deploy::transact(
+        owner::transact(
             &anvil.rpc,
             buyer,
             &d.usdt,
@@ -123,7 +124,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
     );
     assert_eq!(chain::revert_key(&self_ref), "chain-self-referral");
     let min = (10 * LVLX).to_string();
-    deploy::transact(
+    owner::transact(
         &anvil.rpc,
         owner,
         &d.ico_sale,
@@ -140,7 +141,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         &["1000000", &min, ZERO],
     );
     assert_eq!(chain::revert_key(&moved), "chain-price-moved");
-    deploy::transact(
+    owner::transact(
         &anvil.rpc,
         owner,
         &d.ico_sale,
@@ -157,7 +158,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
         &["1000000", "0", ZERO],
     );
     assert_eq!(chain::revert_key(&paused), "chain-sale-paused");
-    deploy::transact(
+    owner::transact(
         &anvil.rpc,
         owner,
         &d.ico_sale,
@@ -168,7 +169,7 @@ fn the_sale_sells_at_its_price_and_the_owner_can_only_steer_it() {
     .unwrap();
     // After unpausing, the new price holds: 1 USDT at 0.2 buys 5 LVLX.
     let before = lvlx_of(buyer);
-    deploy::transact(
+    owner::transact(
         &anvil.rpc,
         buyer,
         &d.ico_sale,

@@ -10,6 +10,7 @@ mod common;
 use common::anvil::Anvil;
 use lvlx_backend::chain::deploy::{self, Deployment, DEV_CLAIM_CAP};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::owner;
 use lvlx_backend::network::signer::ClaimSigner;
 use lvlx_core::chain::{self, Contract, Voucher};
 use lvlx_core::network::DEFAULT_NODE_PRICE;
@@ -27,7 +28,7 @@ fn send(
     function: &str,
     args: &[&str],
 ) -> Value {
-    deploy::transact(&anvil.rpc, from, to, contract, function, args)
+    owner::transact(&anvil.rpc, from, to, contract, function, args)
         .unwrap_or_else(|e| panic!("{function}: {e}"))
 }
 
@@ -204,7 +205,7 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
     let claim = |from: &str, v: &Voucher, sig: &str| {
         let a = args(v, sig);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        deploy::transact(
+        owner::transact(
             &anvil.rpc,
             from,
             &d.claim_distributor,
@@ -461,7 +462,7 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
             // What the wallet link does (api::wallet): the ledger's entries, then the network.
             let user = lvlx_backend::user::UserId(late);
             lvlx_backend::store::ledger::attach_wallet(c, "LVLX", user, &late_wallet)?;
-            lvlx_backend::network::on_link(c, "LVLX", &levels, user, &late_wallet, 1)
+            lvlx_backend::network::events::on_link(c, "LVLX", &levels, user, &late_wallet, 1)
         })
         .await
         .unwrap();
@@ -617,12 +618,12 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let before = anvil.read_uint(&d.lvlx, Contract::Lvlx, "balanceOf", &[&wallet(0)]);
     let calldata = voucher.body["calldata"].as_str().unwrap();
     let receipt =
-        deploy::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).unwrap();
+        owner::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).unwrap();
     println!("gas: claim through the server's voucher {}", gas(&receipt));
     let paid = anvil.read_uint(&d.lvlx, Contract::Lvlx, "balanceOf", &[&wallet(0)]) - before;
     assert_eq!(paid.to_string(), s.rewards[0]);
     // The same voucher again pays nothing.
-    assert!(deploy::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).is_err());
+    assert!(owner::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).is_err());
     catch_up(&indexer).await;
     let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
     assert_eq!(page.body["claims"]["total"], s.rewards[0]);
@@ -815,7 +816,7 @@ async fn the_sponsor_tree_cannot_loop() {
         async move {
             store
                 .read(move |c| {
-                    lvlx_backend::store::network::upline(c, lvlx_backend::user::UserId(user))
+                    lvlx_backend::store::referrals::upline(c, lvlx_backend::user::UserId(user))
                 })
                 .await
         }

@@ -7,6 +7,7 @@ mod common;
 use common::anvil::Anvil;
 use ethers_core::abi::Token;
 use lvlx_backend::chain::deploy::{self, Deployment, DEV_RESERVE};
+use lvlx_backend::chain::owner;
 use lvlx_core::chain::{self, Contract, StakingEvent};
 use lvlx_core::staking::{self, Pool, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
 use serde_json::{json, Value};
@@ -39,7 +40,7 @@ impl Chain {
         function: &str,
         args: &[&str],
     ) -> Value {
-        deploy::transact(&self.anvil.rpc, from, to, contract, function, args)
+        owner::transact(&self.anvil.rpc, from, to, contract, function, args)
             .unwrap_or_else(|e| panic!("{function}: {e}"))
     }
 

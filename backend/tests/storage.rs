@@ -181,7 +181,9 @@ fn kept_answers_asked_at_once_never_stall_the_runtime() {
 /// node, and the ranks with the ones credited to it.
 #[tokio::test]
 async fn a_members_figures_and_ranks_read_at_once() {
-    use lvlx_backend::store::network::{self, Figures, Node};
+    use lvlx_backend::store::nodes::{self, Node};
+    use lvlx_backend::store::referrals::{self, Figures};
+    use lvlx_backend::store::{claims, ranks};
     use lvlx_backend::user::UserId;
     const LVLX: u128 = 10u128.pow(18);
     let dir = tempfile::tempdir().unwrap();
@@ -190,7 +192,7 @@ async fn a_members_figures_and_ranks_read_at_once() {
     let (figures, ranks, achieved) = store
         .write(|c| {
             let user = users::by_email(c, "demo@lvlx.local")?.unwrap().id;
-            let before = network::figures(c, user)?;
+            let before = referrals::figures(c, user)?;
             assert_eq!(
                 before,
                 Figures {
@@ -208,7 +210,7 @@ async fn a_members_figures_and_ranks_read_at_once() {
                 args![(30 * LVLX).to_string(), user.0],
             )?;
             for (i, cumulative) in [9, 12, 10].into_iter().enumerate() {
-                network::record_payment(
+                claims::record_payment(
                     c,
                     &format!("0x{i:064x}"),
                     0,
@@ -219,8 +221,8 @@ async fn a_members_figures_and_ranks_read_at_once() {
                 )?;
             }
             // Another wallet's payment is not this member's.
-            network::record_payment(c, "0xff", 0, "0x01", LVLX, 99 * LVLX, 5)?;
-            network::record_node(
+            claims::record_payment(c, "0xff", 0, "0x01", LVLX, 99 * LVLX, 5)?;
+            nodes::record(
                 c,
                 &Node {
                     wallet: wallet.into(),
@@ -237,11 +239,11 @@ async fn a_members_figures_and_ranks_read_at_once() {
                  VALUES (?1, 2, 'Silver', '1', '1', 7)",
                 args![user.0],
             )?;
-            let (ranks, achieved) = network::ranks_of(c, user)?;
+            let (ranks, achieved) = ranks::ranks_of(c, user)?;
             // Nobody else's credit counts.
-            let (_, none) = network::ranks_of(c, UserId(user.0 + 1_000))?;
+            let (_, none) = ranks::ranks_of(c, UserId(user.0 + 1_000))?;
             assert!(none.is_empty());
-            Ok::<_, StoreError>((network::figures(c, user)?, ranks, achieved))
+            Ok::<_, StoreError>((referrals::figures(c, user)?, ranks, achieved))
         })
         .await
         .unwrap();

@@ -73,7 +73,7 @@ fn audit(
     before: Option<Value>,
     after: &Value,
 ) -> Result<(), Error> {
-    crate::store::network::audit(c, "content", None, admin, at, before, after)?;
+    crate::store::audit::append(c, "content", None, admin, at, before, after)?;
     Ok(())
 }
 

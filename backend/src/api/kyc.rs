@@ -1,28 +1,19 @@
-//! Identity verification routes (issue 14): the member's status and where to verify, the
-//! provider's signed webhook, and admins' corrections (audited).
+//! Identity verification routes: the member's status and where to verify, the provider's
+//! signed webhook, and admins' corrections (audited). Each handler parses, calls one function
+//! of `crate::kyc` and replies.
 
 use bytes::Bytes;
-use lvlx_core::kyc::KycStatus;
 use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
-use super::{json_body, ok, with};
-use crate::error::Error;
-use crate::kyc::{self as glue, Event, WEBHOOK_MAX_BYTES};
-use crate::live::Push;
+use super::{json_body, ok, with, Answer};
+use crate::kyc::{self, WEBHOOK_MAX_BYTES};
 use crate::session::Authed;
-use crate::store::{kyc as stored, users};
 use crate::user::UserId;
-use crate::{now_ms, App};
-
-/// Changes an admin's dialog lists.
-const HISTORY_ROWS: i64 = 50;
-/// The longest reason an admin may give.
-const REASON_MAX: usize = 500;
+use crate::App;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,24 +28,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|who: Authed, app: App| async move {
-            let config = app.config.clone();
-            let user = who.user.id;
-            // A read, but for the first visit, which makes the account's provider reference.
-            let read = config.clone();
-            if let Some(view) = app
-                .store
-                .read(move |c| glue::member_view(c, &read, user, false))
-                .await?
-            {
-                return ok(&view);
-            }
-            let view = app
-                .store
-                .write(move |c| glue::member_view(c, &config, user, true))
-                .await?;
-            ok(&view.ok_or_else(|| Error::Internal("kyc reference not made".into()))?)
-        })
+        .then(member)
         .map(reply);
 
     // POST /api/v1/kyc/webhook — Persona's events, authenticated by the Persona-Signature
@@ -66,27 +40,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::body::content_length_limit(WEBHOOK_MAX_BYTES))
         .and(warp::body::bytes())
         .and(with(&app))
-        .then(
-            |signature: Option<String>, body: Bytes, app: App| async move {
-                let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
-                glue::verify_signature(
-                    signature.as_deref().unwrap_or(""),
-                    &body,
-                    provider.webhook_secret.expose(),
-                    now_ms() / 1000,
-                    provider.tolerance_secs,
-                )?;
-                let event = Event::parse(&body)?;
-                let (fresh, member) = app
-                    .store
-                    .write(move |c| c.transaction(|tx| glue::accept(tx, &event, now_ms())))
-                    .await?;
-                if let (true, Some(user)) = (fresh, member) {
-                    app.hub.push(Push::Network { user, event: "kyc" });
-                }
-                ok(&json!({ "received": if fresh { "accepted" } else { "duplicate" } }))
-            },
-        )
+        .then(webhook)
         .map(reply);
 
     // GET /api/v1/users/{id}/kyc — admin: the account's {status, updatedAt, history}.
@@ -94,18 +48,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
-        .then(|id: u32, _who: Authed, app: App| async move {
-            let user = UserId(i64::from(id));
-            ok(&app
-                .store
-                .read(move |c| {
-                    users::by_id(c, user)?.ok_or(Error::NotFound)?;
-                    let kyc = stored::of(c, user)?;
-                    let history = stored::history(c, user, HISTORY_ROWS)?;
-                    Ok::<_, Error>(json!({ "status": kyc.status, "updatedAt": kyc.updated_at, "history": history }))
-                })
-                .await?)
-        })
+        .then(admin_view)
         .map(reply);
 
     // PUT /api/v1/users/{id}/kyc {status, reason} — admin: sets or corrects a member's status;
@@ -115,40 +58,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<AdminSet>())
-        .then(
-            |id: u32, who: Authed, app: App, body: AdminSet| async move {
-                let next = KycStatus::parse(&body.status).ok_or_else(|| {
-                    Error::Malformed("status: none | pending | approved | rejected".into())
-                })?;
-                let reason = body.reason.trim().to_string();
-                if reason.is_empty() || reason.chars().count() > REASON_MAX {
-                    return Err(Error::Rule("kyc-reason-required"));
-                }
-                let user = UserId(i64::from(id));
-                let admin = who.user.id;
-                let kyc = app
-                    .store
-                    .write(move |c| {
-                        c.transaction(|tx| {
-                            let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;
-                            if member.is_admin() {
-                                return Err(Error::Forbidden);
-                            }
-                            Ok(stored::set_by_admin(
-                                tx,
-                                user,
-                                admin,
-                                next,
-                                &reason,
-                                now_ms(),
-                            )?)
-                        })
-                    })
-                    .await?;
-                app.hub.push(Push::Network { user, event: "kyc" });
-                ok(&kyc)
-            },
-        )
+        .then(admin_set)
         .map(reply);
 
     member
@@ -159,4 +69,21 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(set)
         .unify()
         .boxed()
+}
+
+async fn member(who: Authed, app: App) -> Answer {
+    ok(&kyc::member(&app, who.user.id).await?)
+}
+
+async fn webhook(signature: Option<String>, body: Bytes, app: App) -> Answer {
+    ok(&kyc::receive(&app, signature.as_deref().unwrap_or(""), &body).await?)
+}
+
+async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
+    ok(&kyc::admin::view(&app, UserId(i64::from(id))).await?)
+}
+
+async fn admin_set(id: u32, who: Authed, app: App, body: AdminSet) -> Answer {
+    let user = UserId(i64::from(id));
+    ok(&kyc::admin::set(&app, who.user.id, user, &body.status, &body.reason).await?)
 }

@@ -1,38 +1,16 @@
-//! Sign-in (SPEC §2, DESIGN §4): email and password → a 4-digit code by mail → the session.
-//!
-//! No failure locks an account: five wrong passwords from five addresses locked the owner out
-//! (admins too), and the lock's 429 told which emails had accounts. The mailed code stands
-//! between a password and a session, so the attacker is slowed, not the owner: an address with
-//! [`ADDRESS_FAILURES`] failed sign-ins in 15 minutes is refused (429) until the oldest ages out,
-//! and an email (as typed, whether or not an account has it) with [`EMAIL_FAILURES`] waits
-//! [`EMAIL_DELAY`] before every answer. Unknown emails and wrong passwords answer alike.
+//! Sign-in routes (SPEC §2): email and password → a 4-digit code by mail → the session
+//! (`accounts::logins`).
 
 use std::net::IpAddr;
 
-use lvlx_core::validation::{self, Field};
-use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{authorization, bearer};
 use super::error::reply;
-use super::{captcha, form, ok, Answer};
-use crate::code::{self, Purpose};
-use crate::error::Error;
-use crate::store::{codes, lockouts, users, Conn};
-use crate::token::Scope;
-use crate::user::UserId;
-use crate::{crypto, now_ms, session, App};
-
-/// The window failures are counted in.
-pub const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
-/// Failed sign-ins from one address in the window past which it is refused.
-pub const ADDRESS_FAILURES: i64 = 20;
-/// Failed sign-ins for one email in the window past which every answer for it waits.
-pub const EMAIL_FAILURES: i64 = 5;
-/// How long an answer for such an email waits.
-pub const EMAIL_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
+use super::{form, ok, Answer};
+use crate::accounts::logins::{self, Code, Login, Resend};
+use crate::App;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/login — {token, verifyCode}: a narrow token for the code step.
@@ -54,139 +32,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     login.or(verify).unify().or(resend).unify().boxed()
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Resend {
-    language: Option<String>,
-}
-
-async fn resend_code(
-    ip: Option<IpAddr>,
-    app: App,
-    body: Resend,
-    authorization: Option<String>,
-) -> Answer {
-    app.code_limit.check(ip).await?;
-    let claims = app
-        .keys
-        .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
-    let user_id = claims
-        .id
-        .parse::<i64>()
-        .map(UserId)
-        .map_err(|_| Error::Unauthorized)?;
-    let key = app.mac_key.clone();
-    let (user, attempt, code) = app
-        .store
-        .write(move |c| {
-            c.transaction(|tx| {
-                let user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
-                // The earlier code of this sign-in is spent; a used one cannot start another.
-                if !codes::mark_used(tx, &claims.sid, now_ms())? {
-                    return Err(Error::Code);
-                }
-                let (attempt, code) = new_code(tx, &key, &user)?;
-                Ok::<_, Error>((user, attempt, code))
-            })
-        })
-        .await?;
-    let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
-    app.mailer
-        .send_code(&user.email, &lang, "login", &code)
-        .await?;
-    let token = session::attempt_token(&app, Scope::Verify, &user, &attempt)?;
-    ok(&json!({"token": token, "verifyCode": true}))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Login {
-    email: String,
-    password: String,
-    language: Option<String>,
-    captcha: crate::captcha::Answer,
-}
-
 async fn login(ip: Option<IpAddr>, app: App, body: Login) -> Answer {
     app.auth_limit.check(ip).await?;
-    validation::validate(Field::Email, &body.email, None)?;
-    validation::validate(Field::CurrentPassword, &body.password, None)?;
-    captcha::spend(&app, body.captcha.clone()).await?;
-    let email = body.email.to_lowercase();
-    let address = ip.map_or_else(|| "-".to_string(), |ip| ip.to_string());
-    let (found, failures, from_address) = {
-        let (email, address) = (email.clone(), address.clone());
-        app.store
-            .read(move |c| {
-                let since = now_ms() - FAILURE_WINDOW_MS;
-                Ok::<_, Error>((
-                    users::by_email(c, &email)?,
-                    lockouts::for_email(c, &email, since)?,
-                    lockouts::from_ip(c, &address, since)?,
-                ))
-            })
-            .await?
-    };
-    if let (count, Some(oldest)) = from_address {
-        if count >= ADDRESS_FAILURES {
-            return Err(Error::RateLimited {
-                retry_after_secs: ((oldest + FAILURE_WINDOW_MS - now_ms()) / 1000).max(1) as u64,
-            });
-        }
-    }
-    if failures >= EMAIL_FAILURES {
-        tokio::time::sleep(EMAIL_DELAY).await;
-    }
-    let ok_password = app
-        .passwords
-        .verify(
-            body.password.clone(),
-            found.as_ref().map(|u| u.password_hash.clone()),
-        )
-        .await?;
-    let user = match found {
-        Some(user) if ok_password => user,
-        _ => {
-            let at = now_ms();
-            app.store
-                .write(move |c| lockouts::add(c, &email, &address, at, at - FAILURE_WINDOW_MS))
-                .await?;
-            return Err(Error::Credentials);
-        }
-    };
-    let key = app.mac_key.clone();
-    let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
-    let (attempt, code) = {
-        let user = user.clone();
-        app.store.write(move |c| new_code(c, &key, &user)).await?
-    };
-    app.mailer
-        .send_code(&user.email, &lang, "login", &code)
-        .await?;
-    // A narrow token: it opens POST verifycode for this attempt and nothing else.
-    let token = session::attempt_token(&app, Scope::Verify, &user, &attempt)?;
-    ok(&json!({"token": token, "verifyCode": true}))
-}
-
-/// A new sign-in attempt for `user` and its code (within the sends allowed per email and hour).
-fn new_code(c: Conn, key: &[u8], user: &crate::user::User) -> Result<(String, String), Error> {
-    let attempt = crypto::random_hex(16);
-    let code = code::create(
-        c,
-        key,
-        Purpose::Login,
-        &attempt,
-        &user.email,
-        Some(user.id),
-        now_ms(),
-    )?;
-    Ok((attempt, code))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Code {
-    code: String,
+    ok(&logins::login(&app, ip, body).await?)
 }
 
 async fn verify_code(
@@ -196,27 +44,15 @@ async fn verify_code(
     authorization: Option<String>,
 ) -> Answer {
     app.code_limit.check(ip).await?;
-    validation::validate(Field::Code, &body.code, None)?;
-    let claims = app
-        .keys
-        .verify(bearer(authorization.as_deref())?, Scope::Verify)?;
-    let key = app.mac_key.clone();
-    let signer = app.clone();
-    let answer = app
-        .store
-        .write(move |c| {
-            // Spent outside the transaction: a wrong try must count even though this call fails.
-            let user_id =
-                code::consume(c, &key, Purpose::Login, &claims.sid, &body.code, now_ms())?
-                    .ok_or(Error::Code)?;
-            if user_id.0.to_string() != claims.id {
-                return Err(Error::Code);
-            }
-            c.transaction(|tx| {
-                let user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
-                session::sign_in(&signer, tx, &user)
-            })
-        })
-        .await?;
-    ok(&answer)
+    ok(&logins::verify_code(&app, bearer(authorization.as_deref())?, body).await?)
+}
+
+async fn resend_code(
+    ip: Option<IpAddr>,
+    app: App,
+    body: Resend,
+    authorization: Option<String>,
+) -> Answer {
+    app.code_limit.check(ip).await?;
+    ok(&logins::resend_code(&app, bearer(authorization.as_deref())?, body).await?)
 }

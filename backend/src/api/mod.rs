@@ -12,6 +12,7 @@ pub mod content;
 pub mod error;
 mod faq;
 mod health;
+mod holdings;
 pub mod images;
 mod keys;
 mod kyc;
@@ -79,6 +80,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(content::routes(app.clone()))
         .unify()
         .or(wallet::routes(app.clone()))
+        .unify()
+        .or(holdings::routes(app.clone()))
         .unify()
         .or(staking::routes(app.clone()))
         .unify()

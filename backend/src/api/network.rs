@@ -1,11 +1,11 @@
-//! The referral network's routes (issue 13): the member's network page data, claims with a
-//! 6-digit emailed code and a signed voucher, the admin's ranks and activation nodes.
+//! The referral network's routes: the member's network page data, claims with a 6-digit
+//! emailed code and a signed voucher, the admin's ranks and activation nodes. Each handler
+//! parses, calls one function of `crate::network` and replies.
 
 use std::net::IpAddr;
 
 use lvlx_core::amount::{self, Units};
-use lvlx_core::chain::Contract;
-use lvlx_core::network::{self, Rank};
+use lvlx_core::network::Rank;
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
 use serde_json::json;
@@ -15,15 +15,11 @@ use warp::Filter;
 use super::auth::{admin, authed};
 use super::client;
 use super::error::reply;
-use super::{json_body, ok, with};
+use super::{json_body, ok, with, Answer};
 use crate::error::Error;
-use crate::network::{self as glue, claims, NodeTerms};
+use crate::network::{claims, nodes, pages, ranks};
 use crate::session::Authed;
-use crate::store::network as stored;
-use crate::{now_ms, App};
-
-/// Rank changes the admin page lists.
-const AUDIT_ROWS: i64 = 200;
+use crate::App;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -68,19 +64,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|who: Authed, app: App| async move {
-            let levels = app.config.commission_levels_bps.clone();
-            let user = who.user.clone();
-            let mut body = app
-                .store
-                .read(move |c| glue::overview(c, &user, &levels))
-                .await?;
-            body["node"] = match glue::node_terms(&app).await {
-                Ok(t) => json!({ "price": t.price.to_string(), "onSale": t.on_sale }),
-                Err(_) => serde_json::Value::Null,
-            };
-            ok(&body)
-        })
+        .then(overview)
         .map(reply);
 
     // GET /api/v1/network/glance — the dashboard's card: {userCodeLink, activationNode,
@@ -89,10 +73,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|who: Authed, app: App| async move {
-            let user = who.user.clone();
-            ok(&app.store.read(move |c| glue::glance(c, &user)).await?)
-        })
+        .then(glance)
         .map(reply);
 
     // GET /api/v1/network/sponsor — {wallet}: the sponsor's linked wallet (null when none), which
@@ -101,15 +82,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|who: Authed, app: App| async move {
-            let user = who.user.id;
-            let wallet = app
-                .store
-                .read(move |c| stored::sponsor_wallet(c, user))
-                .await
-                .map_err(Error::from)?;
-            ok(&json!({ "wallet": wallet }))
-        })
+        .then(sponsor)
         .map(reply);
 
     // POST /api/v1/claims {language?} — asks to claim everything claimable: a 6-digit code is
@@ -120,12 +93,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Language>())
-        .then(
-            |ip: Option<IpAddr>, who: Authed, app: App, body: Language| async move {
-                app.code_limit.check(ip).await?;
-                ok(&claims::request(&app, &who.user, body.language.as_deref()).await?)
-            },
-        )
+        .then(request_claim)
         .map(reply);
 
     // POST /api/v1/claims/confirm {attempt, claimCode} — the code confirms the claim; the
@@ -137,13 +105,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Confirm>())
-        .then(
-            |ip: Option<IpAddr>, who: Authed, app: App, body: Confirm| async move {
-                app.code_limit.check(ip).await?;
-                validation::validate(Field::ClaimCode, &body.claim_code, None)?;
-                ok(&claims::confirm(&app, who.user.id, body.attempt, body.claim_code).await?)
-            },
-        )
+        .then(confirm_claim)
         .map(reply);
 
     // GET /api/v1/ranks — admin: the ranks and the newest changes (who, when, before, after).
@@ -151,15 +113,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
-        .then(|_: Authed, app: App| async move {
-            let (ranks, audit) = app
-                .store
-                .read(|c| {
-                    Ok::<_, Error>((stored::ranks(c)?, stored::changes(c, "rank", AUDIT_ROWS)?))
-                })
-                .await?;
-            ok(&json!({ "ranks": ranks, "audit": audit }))
-        })
+        .then(ranks)
         .map(reply);
 
     // PUT /api/v1/ranks/{id} {name, threshold, bonus} — admin: writes one rank (new or
@@ -169,33 +123,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<RankEdit>())
-        .then(
-            |id: u32, who: Authed, app: App, body: RankEdit| async move {
-                let rank = Rank {
-                    id,
-                    name: body.name.trim().to_string(),
-                    threshold: base_units(&body.threshold, "threshold")?,
-                    bonus: base_units(&body.bonus, "bonus")?,
-                };
-                let admin = who.user.id;
-                let ranks = app
-                    .store
-                    .write(move |c| {
-                        c.transaction(|tx| {
-                            let mut table = stored::ranks(tx)?;
-                            match table.iter_mut().find(|r| r.id == id) {
-                                Some(r) => *r = rank.clone(),
-                                None => table.push(rank.clone()),
-                            }
-                            network::validate_ranks(&table)?;
-                            stored::put_rank(tx, &rank, admin, now_ms())?;
-                            Ok::<_, Error>(stored::ranks(tx)?)
-                        })
-                    })
-                    .await?;
-                ok(&json!({ "ranks": ranks }))
-            },
-        )
+        .then(put_rank)
         .map(reply);
 
     // GET /api/v1/activation-nodes/rows — admin: every node (member, wallet, date, USDT paid,
@@ -204,23 +132,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
-        .then(|_: Authed, app: App| async move {
-            let nodes = app.store.read(stored::nodes).await.map_err(Error::from)?;
-            let rows: Vec<lvlx_core::admin::nodes::Node> = nodes
-                .into_iter()
-                .map(|n| lvlx_core::admin::nodes::Node {
-                    created_at: n.created_at,
-                    names: n.names.unwrap_or_default(),
-                    email: n.email.unwrap_or_default(),
-                    wallet: n.wallet,
-                    usdt_paid: n.usdt_paid,
-                    tx_hash: n.tx_hash,
-                })
-                .collect();
-            let bytes = lvlx_core::admin::nodes::encode(&rows)
-                .map_err(|e| Error::Internal(e.to_string()))?;
-            super::statistics::arrow(bytes)
-        })
+        .then(node_rows)
         .map(reply);
 
     // GET /api/v1/activation-nodes — admin: the node's price and sale flag from the chain (null
@@ -229,19 +141,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
-        .then(|_: Authed, app: App| async move {
-            let terms = glue::node_terms(&app).await.ok();
-            let audit = app
-                .store
-                .read(|c| stored::changes(c, "activation-node", AUDIT_ROWS))
-                .await
-                .map_err(Error::from)?;
-            ok(&json!({
-                "audit": audit,
-                "terms": terms.map(|t| json!({ "price": t.price.to_string(), "onSale": t.on_sale })),
-                "ownerStep": app.config.chain.as_ref().is_none_or(|c| c.owner.is_empty()),
-            }))
-        })
+        .then(node_admin)
         .map(reply);
 
     // PUT /api/v1/activation-node {price, onSale} — admin: the node's terms, written on chain
@@ -252,49 +152,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<NodeEdit>())
-        .then(|who: Authed, app: App, body: NodeEdit| async move {
-            let price = base_units(&body.price, "price")?;
-            if price == 0 {
-                return Err(Error::Malformed("price: above zero".into()));
-            }
-            let chain = glue::contracts(&app.config)
-                .cloned()
-                .ok_or(Error::ChainUnavailable)?;
-            if chain.owner.is_empty() {
-                return Err(Error::OwnerStep);
-            }
-            let on_sale = body.on_sale;
-            let before = glue::node_terms(&app).await?;
-            tokio::task::spawn_blocking(move || {
-                let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
-                crate::chain::deploy::transact(
-                    &rpc,
-                    &chain.owner,
-                    &chain.activation_node,
-                    Contract::ActivationNode,
-                    "setTerms",
-                    &[&price.to_string(), if on_sale { "true" } else { "false" }],
-                )
-            })
-            .await
-            .map_err(|e| Error::Internal(e.to_string()))?
-            .map_err(|e| {
-                tracing::warn!(error = %e, "node terms not written");
-                Error::ChainUnavailable
-            })?;
-            let terms = glue::node_terms(&app).await?;
-            let admin = who.user.id;
-            let as_json =
-                |t: &NodeTerms| json!({ "price": t.price.to_string(), "onSale": t.on_sale });
-            let (was, now) = (as_json(&before), as_json(&terms));
-            app.store
-                .write(move |c| {
-                    stored::audit(c, "activation-node", None, admin, now_ms(), Some(was), &now)
-                })
-                .await
-                .map_err(Error::from)?;
-            ok(&json!({ "price": terms.price.to_string(), "onSale": terms.on_sale }))
-        })
+        .then(put_node)
         .map(reply);
 
     overview
@@ -317,4 +175,54 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(put_node)
         .unify()
         .boxed()
+}
+
+async fn overview(who: Authed, app: App) -> Answer {
+    ok(&pages::overview_of(&app, &who.user).await?)
+}
+
+async fn glance(who: Authed, app: App) -> Answer {
+    ok(&pages::glance_of(&app, &who.user).await?)
+}
+
+async fn sponsor(who: Authed, app: App) -> Answer {
+    ok(&pages::sponsor_wallet(&app, &who.user).await?)
+}
+
+async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language) -> Answer {
+    app.code_limit.check(ip).await?;
+    ok(&claims::request(&app, &who.user, body.language.as_deref()).await?)
+}
+
+async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm) -> Answer {
+    app.code_limit.check(ip).await?;
+    validation::validate(Field::ClaimCode, &body.claim_code, None)?;
+    ok(&claims::confirm(&app, who.user.id, body.attempt, body.claim_code).await?)
+}
+
+async fn ranks(_: Authed, app: App) -> Answer {
+    ok(&ranks::admin_view(&app).await?)
+}
+
+async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
+    let rank = Rank {
+        id,
+        name: body.name.trim().to_string(),
+        threshold: base_units(&body.threshold, "threshold")?,
+        bonus: base_units(&body.bonus, "bonus")?,
+    };
+    ok(&json!({ "ranks": ranks::put(&app, who.user.id, rank).await? }))
+}
+
+async fn node_rows(_: Authed, app: App) -> Answer {
+    super::statistics::arrow(nodes::rows(&app).await?)
+}
+
+async fn node_admin(_: Authed, app: App) -> Answer {
+    ok(&nodes::admin_view(&app).await?)
+}
+
+async fn put_node(who: Authed, app: App, body: NodeEdit) -> Answer {
+    let price = base_units(&body.price, "price")?;
+    ok(&nodes::steer(&app, who.user.id, price, body.on_sale).await?)
 }

@@ -1,22 +1,15 @@
-//! Registration through a referral link (SPEC §2, DESIGN §4): personal data and password →
-//! a 4-digit code by mail → the account and its session. Every field is checked by the core's
-//! rules, exactly as the browser checks them.
+//! Registration routes (SPEC §2): personal data and password → a code by mail → the account
+//! and its session (`accounts::registrations`).
 
 use std::net::IpAddr;
 
-use lvlx_core::validation::{self, Field};
-use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
-use super::{captcha, form, ok, Answer};
-use crate::code::{self, Purpose};
-use crate::error::Error;
-use crate::store::{registrations, users};
-use crate::user::NewUser;
-use crate::{crypto, now_ms, session, App};
+use super::{form, ok, Answer};
+use crate::accounts::registrations::{self, CodeAnswer, Register};
+use crate::App;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // POST /api/v1/register — {attemptId}; the code goes by mail.
@@ -32,148 +25,12 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     register.or(verify).unify().boxed()
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Register {
-    names: String,
-    lastnames: String,
-    email: String,
-    #[serde(rename = "emailC")]
-    email_c: String,
-    cel: String,
-    password: String,
-    #[serde(rename = "passwordC")]
-    password_c: String,
-    referral_code: String,
-    language: Option<String>,
-    captcha: crate::captcha::Answer,
-}
-
 async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
     app.auth_limit.check(ip).await?;
-    for (field, value, other) in [
-        (Field::Names, &body.names, None),
-        (Field::Lastnames, &body.lastnames, None),
-        (Field::Email, &body.email, None),
-        (Field::EmailC, &body.email_c, Some(body.email.as_str())),
-        (Field::Cel, &body.cel, None),
-        (Field::Password, &body.password, None),
-        (
-            Field::PasswordC,
-            &body.password_c,
-            Some(body.password.as_str()),
-        ),
-    ] {
-        validation::validate(field, value, other)?;
-    }
-    validation::phone_exists(&body.cel)?;
-    if !validation::is_referral_code(&body.referral_code) {
-        return Err(Error::ReferralUnknown);
-    }
-    captcha::spend(&app, body.captcha.clone()).await?;
-    let hash = app.passwords.hash(body.password.clone()).await?;
-    let language = lvlx_core::language_or(body.language.as_deref(), "en").to_string();
-    let key = app.mac_key.clone();
-    let to = body.email.clone();
-    let lang = language.clone();
-    let (attempt, code) = app
-        .store
-        .write(move |c| {
-            let referrer = users::id_by_referral_code(c, &body.referral_code)?
-                .ok_or(Error::ReferralUnknown)?;
-            let attempt = crypto::random_hex(16);
-            if users::by_email(c, &body.email)?.is_some() {
-                // Answered as any registration (a 409 told who has an account): the address's
-                // owner is told by mail that someone tried; no code exists for this attempt.
-                code::create_void(c, Purpose::Register, &attempt, &body.email, now_ms())?;
-                return Ok((attempt, None));
-            }
-            c.transaction(|tx| {
-                let now = now_ms();
-                let code = code::create(
-                    tx,
-                    &key,
-                    Purpose::Register,
-                    &attempt,
-                    &body.email,
-                    None,
-                    now,
-                )?;
-                let pending = registrations::Pending {
-                    email: body.email.clone(),
-                    names: body.names.trim().to_string(),
-                    lastnames: body.lastnames.trim().to_string(),
-                    phone: body.cel.clone(),
-                    password_hash: hash,
-                    referrer,
-                    language: lang,
-                };
-                registrations::insert(tx, &attempt, &pending, now)?;
-                Ok::<_, Error>((attempt.clone(), Some(code)))
-            })
-        })
-        .await?;
-    match code {
-        Some(code) => {
-            app.mailer
-                .send_code(&to, &language, "register", &code)
-                .await?
-        }
-        None => {
-            app.mailer
-                .send_notice(&to, &language, "register-taken")
-                .await?
-        }
-    }
-    ok(&json!({"attemptId": attempt}))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct CodeAnswer {
-    pub attempt_id: String,
-    pub code: String,
+    ok(&registrations::register(&app, body).await?)
 }
 
 async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
     app.code_limit.check(ip).await?;
-    validation::validate(Field::Code, &body.code, None)?;
-    let key = app.mac_key.clone();
-    let signer = app.clone();
-    let answer = app
-        .store
-        .write(move |c| {
-            // Spent outside the transaction: a wrong try must count even though this call fails.
-            code::consume(
-                c,
-                &key,
-                Purpose::Register,
-                &body.attempt_id,
-                &body.code,
-                now_ms(),
-            )?;
-            c.transaction(|tx| {
-                let p = registrations::take(tx, &body.attempt_id)?
-                    .ok_or_else(|| Error::Internal("registration without its data".into()))?;
-                let new = NewUser {
-                    email: &p.email,
-                    names: &p.names,
-                    lastnames: &p.lastnames,
-                    phone: &p.phone,
-                    role: lvlx_core::MEMBER_ROLE,
-                    language: &p.language,
-                    password_hash: &p.password_hash,
-                    referrer: Some(p.referrer),
-                };
-                let id = users::insert(tx, &new, &crypto::random_hex(16), now_ms())?
-                    .ok_or(Error::EmailTaken)?;
-                let user = users::by_id(tx, id)?
-                    .ok_or_else(|| Error::Internal("new user vanished".into()))?;
-                let answer = session::sign_in(&signer, tx, &user)?;
-                tracing::info!(user = id.0, "account created");
-                Ok::<_, Error>(answer)
-            })
-        })
-        .await?;
-    ok(&answer)
+    ok(&registrations::verify(&app, body).await?)
 }

@@ -1,16 +1,10 @@
-//! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
-//! statistics-lvlxstaking; DESIGN §7). The JSON calls keep the SPEC shapes with the newest rows
-//! only (`?limit=`, default 100, at most 1000); the whole row lists travel as Arrow IPC streams
-//! from `…/rows`, which the browser's core loads. The ICO and users answers are kept until the
-//! database changes (`store::snapshots`); the staking ones change with the clock (rewards
-//! accrue by the second) and are made per request.
+//! Admin statistics routes (`crate::statistics`): the JSON calls keep the SPEC shapes with the
+//! newest rows only (`?limit=`, default 100, at most 1000); the whole row lists travel as Arrow
+//! IPC streams from `…/rows`.
 
 use bytes::Bytes;
-use lvlx_core::admin::ico as ico_table;
 use lvlx_core::admin::stakes::Kind;
-use lvlx_core::admin::users as users_table;
 use serde::Deserialize;
-use serde_json::{json, Value};
 use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CONTENT_TYPE};
 use warp::{Filter, Reply};
@@ -20,9 +14,8 @@ use super::error::reply;
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
-use crate::staking::admin as stakes;
-use crate::store::{ledger, stakes as stored_stakes, users};
-use crate::{now_ms, App};
+use crate::statistics;
+use crate::App;
 
 pub const ARROW_STREAM: &str = "application/vnd.apache.arrow.stream";
 
@@ -62,12 +55,6 @@ impl Ids {
     }
 }
 
-/// initDate and lastDate: the data's first and last times, or now when there is none.
-fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
-    let now = now_ms();
-    (range.0.unwrap_or(now), range.1.unwrap_or(now))
-}
-
 pub(crate) fn arrow(bytes: Vec<u8>) -> Answer {
     Ok(warp::reply::with_header(bytes, CONTENT_TYPE, ARROW_STREAM).into_response())
 }
@@ -81,17 +68,6 @@ fn kept(bytes: Bytes, content_type: &'static str) -> Answer {
     Ok(response)
 }
 
-fn to_bytes(value: &Value) -> Result<Bytes, Error> {
-    serde_json::to_vec(value)
-        .map(Bytes::from)
-        .map_err(|e| Error::Internal(e.to_string()))
-}
-
-/// The tables the ICO answers read (the ledger, its daily sums, the buyers' emails) and the users
-/// answers read (every figure of a member row lives on it): a change to any remakes them.
-const ICO_TABLES: &[&str] = &["ico_transactions", "ico_daily", "users"];
-const USER_TABLES: &[&str] = &["users"];
-
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
@@ -100,127 +76,31 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let ico = warp::path!("statistics-ico")
         .and(admin())
         .and(warp::query::<Limit>())
-        .then(|_: Authed, app: App, limit: Limit| async move {
-            let key = format!("statistics-ico?limit={}", limit.get());
-            let store = app.store.clone();
-            let product = app.config.product.clone();
-            let made = app.store.snapshots.get_or(key, ICO_TABLES, || async move {
-                let for_read = product.clone();
-                let (general, transactions, oldest, range) = store
-                    .read(move |c| {
-                        Ok::<_, Error>((
-                            ledger::general(c, &for_read)?,
-                            ledger::newest(c, limit.get())?,
-                            ledger::oldest(c, limit.get())?,
-                            ledger::range(c)?,
-                        ))
-                    })
-                    .await?;
-                // The table's first page (oldest first, numbered from 1) in its own row shape,
-                // shown while the whole ledger streams.
-                let first_page: Vec<_> = oldest
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (id, entry))| ico_table::Row::of(i + 1, *id, entry, &product))
-                    .collect();
-                let mut general: Value = general.to_json();
-                if let Some(g) = general.as_object_mut() {
-                    g.remove("totalUsers");
-                }
-                let (init, last) = dates(range);
-                to_bytes(&json!({
-                    "General": general, "transactions": transactions, "firstPage": first_page,
-                    "initDate": init, "lastDate": last,
-                }))
-            });
-            kept(made.await?, "application/json")
-        })
+        .then(ico)
         .map(reply);
     // GET /api/v1/statistics-ico/rows — every transaction, oldest first, as Arrow IPC.
     let ico_rows = warp::path!("statistics-ico" / "rows")
         .and(admin())
-        .then(|_: Authed, app: App| async move {
-            let store = app.store.clone();
-            let made = app.store.snapshots.get_or(
-                "statistics-ico/rows".into(),
-                ICO_TABLES,
-                || async move { Ok::<_, Error>(Bytes::from(store.read(ledger::stream).await?)) },
-            );
-            kept(made.await?, ARROW_STREAM)
-        })
+        .then(ico_rows)
         .map(reply);
     // GET /api/v1/statistics-ico/trails?ids=1,2,3 — the wallet and transaction of up to one
     // page (100) of entries, which the rows stream leaves out (64 bytes a row).
     let ico_trails = warp::path!("statistics-ico" / "trails")
         .and(admin())
         .and(warp::query::<Ids>())
-        .then(|_: Authed, app: App, ids: Ids| async move {
-            let ids = ids.parse()?;
-            ok(&app
-                .store
-                .read(move |c| ledger::trails(c, &ids))
-                .await
-                .map_err(Error::from)?)
-        })
+        .then(ico_trails)
         .map(reply);
     // GET /api/v1/statistics-users — {General, result (newest first), firstPage (oldest first),
     // initDate, lastDate}.
     let users = warp::path!("statistics-users")
         .and(admin())
         .and(warp::query::<Limit>())
-        .then(|_: Authed, app: App, limit: Limit| async move {
-            let key = format!("statistics-users?limit={}", limit.get());
-            let store = app.store.clone();
-            let made = app.store.snapshots.get_or(key, USER_TABLES, || async move {
-                let (general, newest, oldest, range) = store
-                    .read(move |c| {
-                        Ok::<_, Error>((
-                            users::summary(c)?,
-                            users::newest_members(c, limit.get())?,
-                            users::oldest_members(c, limit.get())?,
-                            users::registration_range(c)?,
-                        ))
-                    })
-                    .await?;
-                // SPEC §3's admin user rows (amounts in base units) in the table's own row shape,
-                // numbered by registration: `result` newest first (SPEC), `firstPage` the table's
-                // first page (oldest first), shown while the whole table loads.
-                let total = general.total_users as usize;
-                let rows = |users: &[users_table::User], n: &dyn Fn(usize) -> usize| {
-                    users
-                        .iter()
-                        .enumerate()
-                        .map(|(i, u)| users_table::Row::of(n(i), u))
-                        .collect::<Vec<_>>()
-                };
-                let result = rows(&newest, &|i| total.saturating_sub(i));
-                let first_page = rows(&oldest, &|i| i + 1);
-                let (init, last) = dates(range);
-                to_bytes(&json!({
-                    "General": general, "result": result, "firstPage": first_page,
-                    "initDate": init, "lastDate": last,
-                }))
-            });
-            kept(made.await?, "application/json")
-        })
+        .then(users)
         .map(reply);
     // GET /api/v1/statistics-users/rows — every member, oldest first, as Arrow IPC.
     let user_rows = warp::path!("statistics-users" / "rows")
         .and(admin())
-        .then(|_: Authed, app: App| async move {
-            let store = app.store.clone();
-            let made = app.store.snapshots.get_or(
-                "statistics-users/rows".into(),
-                USER_TABLES,
-                || async move {
-                    let members = store.read(users::all_members).await.map_err(Error::from)?;
-                    users_table::encode(&members)
-                        .map(Bytes::from)
-                        .map_err(|e| Error::Internal(e.to_string()))
-                },
-            );
-            kept(made.await?, ARROW_STREAM)
-        })
+        .then(user_rows)
         .map(reply);
     // GET /api/v1/statistics-nftstaking — {General, result (first stakers), initDate, lastDate}.
     // GET /api/v1/statistics-lvlxstaking — the same for the LVLX pool.
@@ -231,28 +111,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             .and(warp::path::end())
             .and(admin())
             .and(warp::query::<Limit>())
-            .then(move |_: Authed, app: App, limit: Limit| async move {
-                let now = now_ms();
-                let all = app
-                    .store
-                    .read(move |c| stored_stakes::load(c, kind, now))
-                    .await
-                    .map_err(Error::from)?;
-                ok(&stakes::statistics(&all, kind, limit.get(), now)?)
-            })
+            .then(move |who: Authed, app: App, limit: Limit| staking(kind, who, app, limit))
             .map(reply);
         let rows = warp::path(path)
             .and(warp::path("rows"))
             .and(warp::path::end())
             .and(admin())
-            .then(move |_: Authed, app: App| async move {
-                let all = app
-                    .store
-                    .read(move |c| stored_stakes::load(c, kind, now_ms()))
-                    .await
-                    .map_err(Error::from)?;
-                arrow(stakes::stream(kind, &all)?)
-            })
+            .then(move |who: Authed, app: App| staking_rows(kind, who, app))
             .map(reply);
         summary.or(rows).unify()
     };
@@ -269,4 +134,38 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(staking("statistics-lvlxstaking", Kind::Lvlx))
         .unify()
         .boxed()
+}
+
+async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
+    kept(
+        statistics::ico(&app, limit.get()).await?,
+        "application/json",
+    )
+}
+
+async fn ico_rows(_: Authed, app: App) -> Answer {
+    kept(statistics::ico_rows(&app).await?, ARROW_STREAM)
+}
+
+async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
+    ok(&statistics::ico_trails(&app, ids.parse()?).await?)
+}
+
+async fn users(_: Authed, app: App, limit: Limit) -> Answer {
+    kept(
+        statistics::users(&app, limit.get()).await?,
+        "application/json",
+    )
+}
+
+async fn user_rows(_: Authed, app: App) -> Answer {
+    kept(statistics::user_rows(&app).await?, ARROW_STREAM)
+}
+
+async fn staking(kind: Kind, _: Authed, app: App, limit: Limit) -> Answer {
+    ok(&statistics::staking(&app, kind, limit.get()).await?)
+}
+
+async fn staking_rows(kind: Kind, _: Authed, app: App) -> Answer {
+    arrow(statistics::staking_rows(&app, kind).await?)
 }

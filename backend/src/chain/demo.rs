@@ -6,7 +6,8 @@
 use lvlx_core::chain::Contract;
 use lvlx_core::staking::DEFAULT_NFT_TERMS;
 
-use super::deploy::{transact, DeployError};
+use super::deploy::DeployError;
+use super::owner::transact;
 use super::rpc::{Rpc, RpcError};
 use crate::config;
 

@@ -3,12 +3,11 @@
 //! transactions. Production contracts are deployed by their owners with their own keys; the
 //! server only needs their addresses in `[chain]`.
 
-use std::path::Path;
-use std::time::{Duration, Instant};
-
 use lvlx_core::chain::{self, Contract, DEFAULT_PRICE};
-use serde_json::{json, Value};
+use serde_json::json;
+use std::path::Path;
 
+use super::owner::{send, transact, SendError};
 use super::rpc::{quantity, Rpc, RpcError};
 use crate::config;
 
@@ -44,10 +43,8 @@ pub enum DeployError {
     ChainId(u64),
     #[error("the node has no unlocked accounts (is it anvil?)")]
     NoAccounts,
-    #[error("transaction {0} failed")]
-    Failed(String),
-    #[error("no receipt for {0} in time")]
-    Timeout(String),
+    #[error(transparent)]
+    Send(#[from] SendError),
     #[error(transparent)]
     Encode(#[from] chain::ChainError),
     #[error("cannot write {0}: {1}")]
@@ -94,47 +91,6 @@ pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
         }
     }
     Ok(true)
-}
-
-/// Sends a transaction from an unlocked account and waits for its receipt.
-pub fn send(rpc: &Rpc, from: &str, to: Option<&str>, data: &str) -> Result<Value, DeployError> {
-    let mut tx = json!({"from": from, "data": data});
-    if let Some(to) = to {
-        tx["to"] = json!(to);
-    }
-    let hash = rpc.call("eth_sendTransaction", json!([tx]))?;
-    let hash = hash.as_str().unwrap_or_default().to_string();
-    let started = Instant::now();
-    loop {
-        let receipt = rpc.call("eth_getTransactionReceipt", json!([hash]))?;
-        if !receipt.is_null() {
-            if receipt["status"] != "0x1" {
-                return Err(DeployError::Failed(hash));
-            }
-            return Ok(receipt);
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            return Err(DeployError::Timeout(hash));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-/// Calls `function(args…)` on `contract` at `to` from `from`, waiting for the receipt.
-pub fn transact(
-    rpc: &Rpc,
-    from: &str,
-    to: &str,
-    contract: Contract,
-    function: &str,
-    args: &[&str],
-) -> Result<Value, DeployError> {
-    send(
-        rpc,
-        from,
-        Some(to),
-        &chain::calldata(contract, function, args)?,
-    )
 }
 
 fn create(

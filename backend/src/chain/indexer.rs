@@ -80,7 +80,7 @@ struct Staking {
 enum Found {
     Purchase(Purchase),
     Staking(Staking),
-    Network(NetworkEvent, network::Logged),
+    Network(NetworkEvent, network::events::Logged),
 }
 
 /// The store lease of the one instance that indexes ("LVLXidxr").
@@ -276,7 +276,7 @@ impl Indexer {
                             }
                             Found::Staking(s) => pushes.extend(record_staking(tx, s)?),
                             Found::Network(event, log) => {
-                                pushes.extend(network::record(tx, event, &log)?)
+                                pushes.extend(network::events::record(tx, event, &log)?)
                             }
                         }
                     }
@@ -349,7 +349,7 @@ impl Indexer {
             || contract.eq_ignore_ascii_case(&self.chain.claim_distributor)
         {
             let event = chain::decode_network(&topics, data).map_err(|e| bad(e.to_string()))?;
-            let log = network::Logged {
+            let log = network::events::Logged {
                 tx_hash,
                 log_index,
                 block: block as i64,
@@ -399,7 +399,7 @@ fn record_purchase(
         f.block,
     )?;
     let mut pushes = match f.entry.user {
-        Some(_) => network::settle(tx, product, levels_bps, id, f.entry.created_at)?,
+        Some(_) => network::events::settle(tx, product, levels_bps, id, f.entry.created_at)?,
         None => Vec::new(),
     };
     pushes.push(Push::Purchase {

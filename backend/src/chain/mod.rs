@@ -1,7 +1,8 @@
-//! The chain (DESIGN §5): a JSON-RPC client, the development deployment and the indexer.
+//! The chain (DESIGN §5): a JSON-RPC client, the development deployment, the owner's development transactions, shared reads and the indexer.
 
 pub mod demo;
 pub mod deploy;
 pub mod indexer;
+pub mod owner;
 pub mod reads;
 pub mod rpc;

@@ -12,7 +12,21 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::rpc::Rpc;
 use crate::error::Error;
+
+/// The node's head: (block number, its time in seconds), read off the async runtime. A node
+/// that does not answer is `ChainUnavailable` (logged).
+pub async fn head(rpc: &Rpc) -> Result<(u64, u64), Error> {
+    let rpc = rpc.clone();
+    tokio::task::spawn_blocking(move || super::rpc::head(&rpc))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+        .map_err(|e| {
+            tracing::warn!(error = %e, "chain read failed");
+            Error::ChainUnavailable
+        })
+}
 
 /// Keys kept before unused ones are dropped.
 const KEYS: usize = 4096;

@@ -4,6 +4,8 @@
 //! HMAC-SHA256 of "t.body" with the webhook secret). What an event means is the core's
 //! (`lvlx_core::kyc`); the records are `store::kyc`.
 
+pub mod admin;
+
 use hmac::{Hmac, Mac};
 use lvlx_core::kyc::{self as rules, KycStatus};
 use serde_json::Value;
@@ -203,6 +205,47 @@ pub fn check_claim(
     } else {
         Err(Error::Rule(rules::KYC_REQUIRED))
     }
+}
+
+/// The member's view ([`member_view`]): read, and on the first visit written, where the
+/// account's provider reference is made.
+pub async fn member(app: &crate::App, user: UserId) -> Result<Value, Error> {
+    let config = app.config.clone();
+    let read = config.clone();
+    if let Some(view) = app
+        .store
+        .read(move |c| member_view(c, &read, user, false))
+        .await?
+    {
+        return Ok(view);
+    }
+    app.store
+        .write(move |c| member_view(c, &config, user, true))
+        .await?
+        .ok_or_else(|| Error::Internal("kyc reference not made".into()))
+}
+
+/// A webhook delivery: its signature checked against the raw body, then the event applied
+/// once in one transaction, and the member told. `{received: accepted | duplicate}`.
+pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<Value, Error> {
+    let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
+    verify_signature(
+        signature,
+        body,
+        provider.webhook_secret.expose(),
+        crate::now_ms() / 1000,
+        provider.tolerance_secs,
+    )?;
+    let event = Event::parse(body)?;
+    let (fresh, member) = app
+        .store
+        .write(move |c| c.transaction(|tx| accept(tx, &event, crate::now_ms())))
+        .await?;
+    if let (true, Some(user)) = (fresh, member) {
+        app.hub
+            .push(crate::live::Push::Network { user, event: "kyc" });
+    }
+    Ok(serde_json::json!({ "received": if fresh { "accepted" } else { "duplicate" } }))
 }
 
 #[cfg(test)]

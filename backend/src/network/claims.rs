@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
-use crate::store::network as stored;
+use crate::store;
 use crate::user::{User, UserId};
 use crate::{crypto, now_ms, App};
 
@@ -33,7 +33,7 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
         .store
         .write(move |c| {
             c.transaction(|tx| {
-                let (claimable, cumulative) = super::claimable(tx, &user)?;
+                let (claimable, cumulative) = super::pages::claimable(tx, &user)?;
                 if claimable == 0 {
                     return Err(Error::NothingToClaim);
                 }
@@ -49,7 +49,9 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
                     Some(user.id),
                     now,
                 )?;
-                stored::request_claim(tx, user.id, &attempt, &wallet, claimable, cumulative, now)?;
+                store::claims::request_claim(
+                    tx, user.id, &attempt, &wallet, claimable, cumulative, now,
+                )?;
                 Ok((attempt, claimable, code))
             })
         })
@@ -70,7 +72,7 @@ fn check(
     attempt: &str,
     claim_code: &str,
 ) -> Result<(i64, String, Units), Error> {
-    let claim = stored::claim_by_attempt(c, attempt)?.ok_or(Error::Code)?;
+    let claim = store::claims::claim_by_attempt(c, attempt)?.ok_or(Error::Code)?;
     // Every failure looks like a wrong code: the attempt is not a probe.
     if claim.user != user || claim.status != "requested" {
         return Err(Error::Code);
@@ -93,7 +95,7 @@ pub async fn confirm(
     let chain = super::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
-    let terms = super::node_terms(app).await?;
+    let terms = super::nodes::node_terms(app).await?;
     let key = app.mac_key.clone();
     let threshold = app.kyc_threshold;
     let (id, wallet, cumulative) = app
@@ -112,7 +114,7 @@ pub async fn confirm(
     let signature = app.claim_signer.sign(&voucher);
     let stored_signature = signature.clone();
     app.store
-        .write(move |c| stored::sign_claim(c, id, deadline, &stored_signature))
+        .write(move |c| store::claims::sign_claim(c, id, deadline, &stored_signature))
         .await
         .map_err(Error::from)?;
     Ok(json!({

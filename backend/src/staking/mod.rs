@@ -72,13 +72,7 @@ pub async fn on_chain(
     wallet: Option<&str>,
 ) -> Result<OnChain, Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
-    let (block, block_time) = {
-        let rpc = rpc.clone();
-        tokio::task::spawn_blocking(move || crate::chain::rpc::head(&rpc))
-            .await
-            .map_err(|e| Error::Internal(e.to_string()))?
-            .map_err(unavailable)?
-    };
+    let (block, block_time) = crate::chain::reads::head(&rpc).await?;
     let offer = {
         let (rpc, chain) = (rpc.clone(), chain.clone());
         app.chain_reads

@@ -120,7 +120,7 @@ pub fn set_by_admin(
         "UPDATE users SET kyc_status = ?2, kyc_updated_at = CASE WHEN kyc_updated_at > ?3 THEN kyc_updated_at ELSE ?3 END WHERE id = ?1",
         args![user.0, next.as_str(), now],
     )?;
-    super::network::audit(
+    super::audit::append(
         c,
         "kyc",
         Some(user.0),

@@ -13,7 +13,9 @@
 //! Store functions write SQL once, in the dialect both share ([`sql`]). Blocking calls run on
 //! tokio's blocking pool, never on the async runtime.
 
+pub mod audit;
 pub mod captchas;
+pub mod claims;
 pub mod codes;
 pub mod content;
 pub mod copy;
@@ -22,14 +24,17 @@ pub mod faq;
 pub mod kyc;
 pub mod ledger;
 pub mod lockouts;
-pub mod network;
+pub mod nodes;
 pub mod onramp;
 pub mod pg;
+pub mod ranks;
 pub mod rate_limits;
+pub mod referrals;
 pub mod registrations;
 pub mod secrets;
 pub mod seed;
 pub mod sessions;
+pub mod settlement;
 pub mod snapshots;
 pub mod sql;
 pub mod stakes;

@@ -13,7 +13,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{ledger, network, Conn, Result, StoreError};
+use super::{ledger, ranks, Conn, Result, StoreError};
+use crate::network::settlement;
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
 pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01
@@ -313,10 +314,10 @@ fn write(
             }
         }
     }
-    let ranks = network::ranks(c)?;
+    let ranks = ranks::table(c)?;
     let levels = lvlx_core::network::DEFAULT_LEVELS_BPS;
     for id in purchases {
-        network::settle_purchase(c, id, product, &levels, &ranks, END_MS)?;
+        settlement::settle_purchase(c, id, product, &levels, &ranks, END_MS)?;
     }
 
     // Stakes by members with a wallet.

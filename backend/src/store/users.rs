@@ -3,6 +3,7 @@
 use super::Row;
 use crate::args;
 use lvlx_core::admin::users::{self as table, Summary, SummaryBuilder};
+use lvlx_core::amount::Units;
 use lvlx_core::ADMIN_ROLE;
 
 use super::{Conn, Result, StoreError};
@@ -282,3 +283,41 @@ pub fn emails(c: Conn) -> Result<Vec<(i64, String)>> {
         Ok((r.get(0)?, r.get(1)?))
     })
 }
+
+/// A running total kept on a member's row.
+#[derive(Debug, Clone, Copy)]
+pub enum Total {
+    /// USDT the member's own purchases paid.
+    OwnUsdt,
+    /// USDT their downline's purchases paid (network volume).
+    NetworkUsdt,
+    /// LVLX credited: commissions and rank bonuses.
+    Rewards,
+}
+
+impl Total {
+    fn column(self) -> &'static str {
+        match self {
+            Total::OwnUsdt => "own_usdt",
+            Total::NetworkUsdt => "network_usdt",
+            Total::Rewards => "add_rewards",
+        }
+    }
+}
+
+/// Adds `amount` to `user`'s `total`; the new total.
+pub fn add_to(c: Conn, user: UserId, total: Total, amount: Units) -> Result<Units> {
+    let column = total.column();
+    let get = format!("SELECT {column} FROM users WHERE id = ?1");
+    let now: String = c.query_one(&get, args![user.0], |r| r.get(0))?;
+    let next = super::units(&now)?
+        .checked_add(amount)
+        .ok_or_else(|| super::overflow(column))?;
+    let set = format!("UPDATE users SET {column} = ?2 WHERE id = ?1");
+    c.execute(&set, args![user.0, next.to_string()])?;
+    Ok(next)
+}
+
+/// The tables the users statistics read (every figure of a member row lives on it): a change
+/// remakes the kept answers.
+pub const ANSWER_TABLES: &[&str] = &["users"];

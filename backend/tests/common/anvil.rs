@@ -7,7 +7,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use lvlx_backend::chain::deploy::{self, Deployment};
+use lvlx_backend::chain::deploy::Deployment;
+use lvlx_backend::chain::owner;
 use lvlx_backend::chain::rpc::{Rpc, RpcError};
 use lvlx_core::chain::Contract;
 use serde_json::json;
@@ -65,7 +66,7 @@ impl Anvil {
     /// `buyer` approves and buys `usdt` base units' worth of LVLX (one block each).
     pub fn buy(&self, d: &Deployment, buyer: &str, usdt: u128, referrer: Option<&str>) -> String {
         let amount = usdt.to_string();
-        deploy::transact(
+        owner::transact(
             &self.rpc,
             buyer,
             &d.usdt,
@@ -75,7 +76,7 @@ impl Anvil {
         )
         .unwrap();
         let zero = "0x0000000000000000000000000000000000000000";
-        let receipt = deploy::transact(
+        let receipt = owner::transact(
             &self.rpc,
             buyer,
             &d.ico_sale,

@@ -1,0 +1,46 @@
+//! What a member holds as indexed: the LVLX balance with the newest ledger entries (myActives)
+//! and the dashboard's figures.
+
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::store::{ledger, stakes, users};
+use crate::user::User;
+use crate::App;
+
+/// Entries myActives lists (the newest).
+const ACTIVES_LIMIT: i64 = 500;
+
+/// `{wallet, balance, entries}`: the LVLX balance and the newest ledger entries (at most 500).
+pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
+    let user = member.id;
+    let (balance, entries) = app
+        .store
+        .read(move |c| {
+            Ok::<_, Error>((
+                users::balance(c, user)?,
+                ledger::held_by(c, user, ACTIVES_LIMIT)?,
+            ))
+        })
+        .await?;
+    Ok(json!({ "wallet": member.wallet, "balance": balance.to_string(), "entries": entries }))
+}
+
+/// The dashboard's figures: `{balance, balanceUsdt, staking: {positions, nfts, lvlx, accrued,
+/// accruedUsdt}}`.
+pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
+    let user = member.id;
+    let now = (crate::now_ms() / 1000) as u64;
+    app.store
+        .read(move |c| {
+            let balance = users::balance(c, user)?;
+            let (nft, lvlx) = stakes::of_member(c, user)?;
+            let staking = crate::staking::glance(&nft, &lvlx, now)?;
+            Ok::<_, Error>(json!({
+                "balance": balance.to_string(),
+                "balanceUsdt": lvlx_core::amount::lvlx_to_usdt(balance),
+                "staking": staking,
+            }))
+        })
+        .await
+}

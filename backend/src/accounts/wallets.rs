@@ -1,0 +1,111 @@
+//! Wallet linking by Sign-In-With-Ethereum (DESIGN §5; the rules are `lvlx_core::siwe`).
+//!
+//! The nonce is good for 10 minutes and one attempt (at most 5 outstanding per account); the
+//! message must name one of the app's public origins as its domain and URI, chain 137 and a nonce issued to this
+//! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome.
+//! The host is the configuration's (`public_origins`), never the request's Host header: a
+//! message a phishing page had a victim sign for its own site names that site, whatever Host
+//! the attacker sends with it. The
+//! recovered signer is stored checksummed; a wallet belongs to one account and an account keeps
+//! its wallet. Purchases and staking positions the indexer kept for that wallet before it was
+//! linked are attached.
+
+use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::store::{ledger, stakes, users, wallets, Conn};
+use crate::user::UserId;
+use crate::{crypto, now_ms, App};
+
+/// Nonces an account may hold unused at once.
+const OUTSTANDING: i64 = 5;
+
+/// A signed wallet-linking message.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    message: String,
+    signature: String,
+}
+
+/// A nonce for the member's next linking message: `{nonce, issuedAt, expirationTime, chainId}`.
+pub async fn nonce(app: &App, user: UserId) -> Result<Value, Error> {
+    app.store.write(move |c| issue(c, user, now_ms())).await
+}
+
+/// Links the wallet that signed `body` to the member, and tells those whose figures moved.
+/// `{wallet}`.
+pub async fn link(app: &App, user: UserId, body: Link) -> Result<Value, Error> {
+    let product = app.config.product.clone();
+    let levels = app.config.commission_levels_bps.clone();
+    let (wallet, pushes) = app
+        .store
+        .write({
+            let app = app.clone();
+            move |c| link_in(c, &product, &levels, &app.origins, user, &body, now_ms())
+        })
+        .await?;
+    for push in pushes {
+        app.hub.push(push);
+    }
+    Ok(json!({ "wallet": wallet }))
+}
+
+fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {
+    if wallets::outstanding(c, user, now)? >= OUTSTANDING {
+        return Err(Error::RateLimited {
+            retry_after_secs: (NONCE_TTL_MS / 1000) as u64,
+        });
+    }
+    let nonce = crypto::random_hex(16);
+    let expires = now + NONCE_TTL_MS;
+    wallets::insert_nonce(c, &nonce, user, now, expires)?;
+    Ok(json!({
+        "nonce": nonce, "issuedAt": now, "expirationTime": expires, "chainId": siwe::CHAIN_ID,
+    }))
+}
+
+fn link_in(
+    c: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    origins: &[lvlx_core::siwe::Origin],
+    user: UserId,
+    body: &Link,
+    now: i64,
+) -> Result<(String, Vec<crate::live::Push>), Error> {
+    let message = Message::parse(&body.message).map_err(Error::WalletLink)?;
+    // Spend the nonce first: one attempt each, so a nonce cannot be tried twice.
+    if !wallets::spend_nonce(c, &message.nonce, user, now)? {
+        return Err(Error::WalletLink(SiweError::Nonce));
+    }
+    let wallet = siwe::verify(
+        &body.message,
+        &body.signature,
+        &Expect {
+            origins,
+            nonce: &message.nonce,
+            now_ms: now,
+        },
+    )
+    .map_err(Error::WalletLink)?;
+    c.transaction(|tx| {
+        let current = users::by_id(tx, user)?.and_then(|u| u.wallet);
+        match current {
+            Some(w) if lvlx_core::chain::same_address(&w, &wallet) => return Ok((w, Vec::new())),
+            Some(_) => return Err(Error::WalletAlreadyLinked),
+            None => {}
+        }
+        if users::by_wallet_any_case(tx, &wallet)?.is_some() {
+            return Err(Error::WalletTaken);
+        }
+        users::set_wallet(tx, user, &wallet)?;
+        ledger::attach_wallet(tx, product, user, &wallet)?;
+        stakes::attach_wallet(tx, user, &wallet)?;
+        // The node it bought and its purchases from before the link join the network.
+        let pushes = crate::network::events::on_link(tx, product, levels_bps, user, &wallet, now)?;
+        Ok((wallet, pushes))
+    })
+}

@@ -1,0 +1,65 @@
+//! Admins' side of identity verification: an account's status with its history, and a
+//! correction with a required reason, written with its audit row in one transaction.
+
+use lvlx_core::kyc::KycStatus;
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::live::Push;
+use crate::store::{kyc as records, users};
+use crate::user::UserId;
+
+/// Changes an admin's dialog lists.
+const HISTORY_ROWS: i64 = 50;
+/// The longest reason an admin may give.
+const REASON_MAX: usize = 500;
+
+/// The account's `{status, updatedAt, history}`.
+pub async fn view(app: &crate::App, user: UserId) -> Result<Value, Error> {
+    app.store
+        .read(move |c| {
+            users::by_id(c, user)?.ok_or(Error::NotFound)?;
+            let kyc = records::of(c, user)?;
+            let history = records::history(c, user, HISTORY_ROWS)?;
+            Ok(json!({ "status": kyc.status, "updatedAt": kyc.updated_at, "history": history }))
+        })
+        .await
+}
+
+/// Sets or corrects a member's status (never an admin's); the reason (1–500 characters, trimmed)
+/// and the admin go into the append-only audit with it. The member is told.
+pub async fn set(
+    app: &crate::App,
+    admin: UserId,
+    user: UserId,
+    status: &str,
+    reason: &str,
+) -> Result<Value, Error> {
+    let next = KycStatus::parse(status)
+        .ok_or_else(|| Error::Malformed("status: none | pending | approved | rejected".into()))?;
+    let reason = reason.trim().to_string();
+    if reason.is_empty() || reason.chars().count() > REASON_MAX {
+        return Err(Error::Rule("kyc-reason-required"));
+    }
+    let kyc = app
+        .store
+        .write(move |c| {
+            c.transaction(|tx| {
+                let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;
+                if member.is_admin() {
+                    return Err(Error::Forbidden);
+                }
+                Ok(records::set_by_admin(
+                    tx,
+                    user,
+                    admin,
+                    next,
+                    &reason,
+                    crate::now_ms(),
+                )?)
+            })
+        })
+        .await?;
+    app.hub.push(Push::Network { user, event: "kyc" });
+    serde_json::to_value(kyc).map_err(|e| Error::Internal(e.to_string()))
+}

@@ -1,0 +1,130 @@
+//! What the indexer and the wallet link do with the network's events: purchases settled into
+//! commissions, volume and ranks; activation nodes and the distributor's payments recorded;
+//! each returning the pushes that tell members their figures moved.
+
+use lvlx_core::chain::NetworkEvent;
+
+use super::settlement;
+use crate::live::Push;
+use crate::store::{self, users, Conn, StoreError};
+use crate::user::UserId;
+
+/// The pushes that tell members their network figures moved.
+fn pushes(settled: &settlement::Settled) -> Vec<Push> {
+    let mut out: Vec<Push> = Vec::new();
+    let mut add = |user: UserId, event: &'static str| {
+        if !out
+            .iter()
+            .any(|p| matches!(p, Push::Network { user: u, event: e } if *u == user && *e == event))
+        {
+            out.push(Push::Network { user, event });
+        }
+    };
+    for &(user, _) in &settled.commissions {
+        add(user, "commission");
+    }
+    for &(user, _) in &settled.ranks {
+        add(user, "rank");
+    }
+    for &user in &settled.upline {
+        add(user, "volume");
+    }
+    out
+}
+
+/// Settles ledger entry `id` (a linked member's LVLX purchase): commissions, volume, ranks.
+pub fn settle(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    id: i64,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
+    let ranks = store::ranks::table(tx)?;
+    let settled = settlement::settle_purchase(tx, id, product, levels_bps, &ranks, now)?;
+    Ok(pushes(&settled))
+}
+
+/// A wallet was just linked to `user`: the node it bought before becomes theirs, and their
+/// purchases from before the link are settled, oldest first.
+pub fn on_link(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    user: UserId,
+    wallet: &str,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
+    let mut out = Vec::new();
+    if store::nodes::attach(tx, user, wallet)? {
+        out.push(Push::Network {
+            user,
+            event: "node",
+        });
+    }
+    let ranks = store::ranks::table(tx)?;
+    for id in store::settlement::unsettled_of(tx, user, product)? {
+        out.extend(pushes(&settlement::settle_purchase(
+            tx, id, product, levels_bps, &ranks, now,
+        )?));
+    }
+    Ok(out)
+}
+
+/// Where an event sat on the chain.
+pub struct Logged {
+    pub tx_hash: String,
+    pub log_index: i64,
+    pub block: i64,
+    /// Block time, milliseconds.
+    pub at: i64,
+}
+
+/// Applies an activation node or claim distributor event once.
+pub fn record(tx: Conn, event: NetworkEvent, log: &Logged) -> Result<Vec<Push>, StoreError> {
+    Ok(match event {
+        NetworkEvent::NodeActivated { wallet, usdt_paid } => {
+            let user = users::by_wallet(tx, &wallet)?;
+            let node = store::nodes::Node {
+                wallet,
+                user,
+                usdt_paid,
+                block: log.block,
+                log_index: log.log_index,
+                created_at: log.at,
+                tx_hash: log.tx_hash.clone(),
+            };
+            match (store::nodes::record(tx, &node)?, user) {
+                (true, Some(user)) => vec![Push::Network {
+                    user,
+                    event: "node",
+                }],
+                _ => Vec::new(),
+            }
+        }
+        // The node's price and sale flag are read from the chain when shown.
+        NetworkEvent::NodeTermsChanged { .. } => Vec::new(),
+        NetworkEvent::Claimed {
+            account,
+            amount,
+            cumulative,
+        } => {
+            let (_, owners) = store::claims::record_payment(
+                tx,
+                &log.tx_hash,
+                log.log_index,
+                &account,
+                amount,
+                cumulative,
+                log.at,
+            )?;
+            owners
+                .into_iter()
+                .map(|user| Push::Network {
+                    user,
+                    event: "claim",
+                })
+                .collect()
+        }
+    })
+}

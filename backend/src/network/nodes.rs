@@ -1,0 +1,167 @@
+//! The activation node: its terms read from the chain (shared per block), the admin's view of
+//! the nodes sold, and the owner's steering of price and sale.
+
+use lvlx_core::amount::Units;
+use lvlx_core::chain::Contract;
+use serde_json::{json, Value};
+
+use super::contracts;
+use crate::chain::rpc::Rpc;
+use crate::config;
+use crate::error::Error;
+
+/// The activation node's terms as the contract holds them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeTerms {
+    /// USDT base units.
+    pub price: Units,
+    pub on_sale: bool,
+    /// The latest block's time, seconds (vouchers' deadlines count from it).
+    pub block_time: u64,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Error {
+    tracing::warn!(error = %e, "chain read failed");
+    Error::ChainUnavailable
+}
+
+/// The node's price and sale flag and the latest block's time: the head read per call, the
+/// terms shared by every call at that block (`chain::reads`).
+pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
+    let chain = contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (block, block_time) = crate::chain::reads::head(&rpc).await?;
+    let (price, on_sale) = app
+        .chain_reads
+        .node
+        .get("node", block, move || read_node_terms(&rpc, &chain, block))
+        .await?;
+    Ok(NodeTerms {
+        price,
+        on_sale,
+        block_time,
+    })
+}
+
+/// The node's price and sale flag at `block`, in one batch (blocking).
+fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Units, bool), Error> {
+    let call = |function| -> Result<(&'static str, Value), Error> {
+        let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[])
+            .map_err(unavailable)?;
+        Ok((
+            "eth_call",
+            json!([{"to": chain.activation_node, "data": data}, crate::chain::rpc::hex(block)]),
+        ))
+    };
+    let answers = rpc
+        .batch(&[call("price")?, call("onSale")?])
+        .map_err(unavailable)?;
+    let word =
+        |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
+    Ok((word(&answers[0])?, word(&answers[1])? == 1))
+}
+
+/// Changes to the node's terms the admin page lists.
+const AUDIT_ROWS: i64 = 200;
+
+fn terms_json(t: &NodeTerms) -> Value {
+    json!({ "price": t.price.to_string(), "onSale": t.on_sale })
+}
+
+/// The node's terms as the member and admin pages show them (null when the chain does not
+/// answer).
+pub async fn shown_terms(app: &crate::App) -> Value {
+    node_terms(app)
+        .await
+        .map_or(Value::Null, |t| terms_json(&t))
+}
+
+/// Every node sold (member, wallet, date, USDT paid, transaction) in activation order, as the
+/// Arrow stream the core's table engine loads.
+pub async fn rows(app: &crate::App) -> Result<Vec<u8>, Error> {
+    let nodes = app.store.read(crate::store::nodes::all).await?;
+    let rows: Vec<lvlx_core::admin::nodes::Node> = nodes
+        .into_iter()
+        .map(|n| lvlx_core::admin::nodes::Node {
+            created_at: n.created_at,
+            names: n.names.unwrap_or_default(),
+            email: n.email.unwrap_or_default(),
+            wallet: n.wallet,
+            usdt_paid: n.usdt_paid,
+            tx_hash: n.tx_hash,
+        })
+        .collect();
+    lvlx_core::admin::nodes::encode(&rows).map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// The admin's page: the terms (null when the chain does not answer), whether the owner's
+/// step is this server's, and the newest changes.
+pub async fn admin_view(app: &crate::App) -> Result<Value, Error> {
+    let terms = shown_terms(app).await;
+    let audit = app
+        .store
+        .read(|c| crate::store::audit::changes(c, "activation-node", AUDIT_ROWS))
+        .await?;
+    Ok(json!({
+        "audit": audit,
+        "terms": terms,
+        "ownerStep": app.config.chain.as_ref().is_none_or(|c| c.owner.is_empty()),
+    }))
+}
+
+/// Writes the node's terms on chain from the configured owner account (a development chain's
+/// unlocked account) and audits the change; error-owner-step where the owner signs with their
+/// own key. The new terms as the chain reads them.
+pub async fn steer(
+    app: &crate::App,
+    admin: crate::user::UserId,
+    price: Units,
+    on_sale: bool,
+) -> Result<Value, Error> {
+    if price == 0 {
+        return Err(Error::Malformed("price: above zero".into()));
+    }
+    let chain = contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
+    if chain.owner.is_empty() {
+        return Err(Error::OwnerStep);
+    }
+    let before = node_terms(app).await?;
+    tokio::task::spawn_blocking(move || {
+        let rpc = Rpc::new(chain.rpc_url.expose());
+        crate::chain::owner::transact(
+            &rpc,
+            &chain.owner,
+            &chain.activation_node,
+            Contract::ActivationNode,
+            "setTerms",
+            &[&price.to_string(), if on_sale { "true" } else { "false" }],
+        )
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))?
+    .map_err(|e| {
+        tracing::warn!(error = %e, "node terms not written");
+        Error::ChainUnavailable
+    })?;
+    let terms = node_terms(app).await?;
+    let (was, now) = (terms_json(&before), terms_json(&terms));
+    let shown = now.clone();
+    app.store
+        .write(move |c| {
+            crate::store::audit::append(
+                c,
+                "activation-node",
+                None,
+                admin,
+                crate::now_ms(),
+                Some(was),
+                &now,
+            )
+        })
+        .await?;
+    Ok(shown)
+}

@@ -1,0 +1,164 @@
+//! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
+//! statistics-lvlxstaking; DESIGN §7). The JSON answers keep the SPEC shapes with the newest rows
+//! only; the whole row lists are Arrow IPC streams, which the browser's core loads. The ICO and
+//! users answers are kept until the tables they read change (`store::snapshots`); the staking
+//! ones change with the clock (rewards accrue by the second) and are made per request.
+
+use bytes::Bytes;
+use lvlx_core::admin::ico as ico_table;
+use lvlx_core::admin::stakes::Kind;
+use lvlx_core::admin::users as users_table;
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::staking::admin as stakes;
+use crate::store::{ledger, stakes as stake_rows, users};
+use crate::{now_ms, App};
+
+/// initDate and lastDate: the data's first and last times, or now when there is none.
+fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
+    let now = now_ms();
+    (range.0.unwrap_or(now), range.1.unwrap_or(now))
+}
+
+fn to_bytes(value: &Value) -> Result<Bytes, Error> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// `{General, transactions (newest first), firstPage (the table's first page, oldest first),
+/// initDate, lastDate}` as JSON, kept until the ledger changes.
+pub async fn ico(app: &App, limit: u32) -> Result<Bytes, Error> {
+    let key = format!("statistics-ico?limit={limit}");
+    let store = app.store.clone();
+    let product = app.config.product.clone();
+    app.store
+        .snapshots
+        .get_or(key, ledger::ANSWER_TABLES, || async move {
+            let for_read = product.clone();
+            let (general, transactions, oldest, range) = store
+                .read(move |c| {
+                    Ok::<_, Error>((
+                        ledger::general(c, &for_read)?,
+                        ledger::newest(c, limit)?,
+                        ledger::oldest(c, limit)?,
+                        ledger::range(c)?,
+                    ))
+                })
+                .await?;
+            // The table's first page (oldest first, numbered from 1) in its own row shape,
+            // shown while the whole ledger streams.
+            let first_page: Vec<_> = oldest
+                .iter()
+                .enumerate()
+                .map(|(i, (id, entry))| ico_table::Row::of(i + 1, *id, entry, &product))
+                .collect();
+            let mut general: Value = general.to_json();
+            if let Some(g) = general.as_object_mut() {
+                g.remove("totalUsers");
+            }
+            let (init, last) = dates(range);
+            to_bytes(&json!({
+                "General": general, "transactions": transactions, "firstPage": first_page,
+                "initDate": init, "lastDate": last,
+            }))
+        })
+        .await
+}
+
+/// Every transaction, oldest first, as Arrow IPC, kept until the ledger changes.
+pub async fn ico_rows(app: &App) -> Result<Bytes, Error> {
+    let store = app.store.clone();
+    app.store
+        .snapshots
+        .get_or(
+            "statistics-ico/rows".into(),
+            ledger::ANSWER_TABLES,
+            || async move { Ok::<_, Error>(Bytes::from(store.read(ledger::stream).await?)) },
+        )
+        .await
+}
+
+/// The wallet and transaction of each entry of `ids` (which the rows stream leaves out).
+pub async fn ico_trails(app: &App, ids: Vec<u32>) -> Result<Value, Error> {
+    let trails = app.store.read(move |c| ledger::trails(c, &ids)).await?;
+    serde_json::to_value(trails).map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// `{General, result (newest first), firstPage (oldest first), initDate, lastDate}` as JSON,
+/// kept until the users table changes.
+pub async fn users(app: &App, limit: u32) -> Result<Bytes, Error> {
+    let key = format!("statistics-users?limit={limit}");
+    let store = app.store.clone();
+    app.store
+        .snapshots
+        .get_or(key, users::ANSWER_TABLES, || async move {
+            let (general, newest, oldest, range) = store
+                .read(move |c| {
+                    Ok::<_, Error>((
+                        users::summary(c)?,
+                        users::newest_members(c, limit)?,
+                        users::oldest_members(c, limit)?,
+                        users::registration_range(c)?,
+                    ))
+                })
+                .await?;
+            // SPEC §3's admin user rows (amounts in base units) in the table's own row shape,
+            // numbered by registration: `result` newest first (SPEC), `firstPage` the table's
+            // first page (oldest first), shown while the whole table loads.
+            let total = general.total_users as usize;
+            let rows = |users: &[users_table::User], n: &dyn Fn(usize) -> usize| {
+                users
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| users_table::Row::of(n(i), u))
+                    .collect::<Vec<_>>()
+            };
+            let result = rows(&newest, &|i| total.saturating_sub(i));
+            let first_page = rows(&oldest, &|i| i + 1);
+            let (init, last) = dates(range);
+            to_bytes(&json!({
+                "General": general, "result": result, "firstPage": first_page,
+                "initDate": init, "lastDate": last,
+            }))
+        })
+        .await
+}
+
+/// Every member, oldest first, as Arrow IPC, kept until the users table changes.
+pub async fn user_rows(app: &App) -> Result<Bytes, Error> {
+    let store = app.store.clone();
+    app.store
+        .snapshots
+        .get_or(
+            "statistics-users/rows".into(),
+            users::ANSWER_TABLES,
+            || async move {
+                let members = store.read(users::all_members).await.map_err(Error::from)?;
+                users_table::encode(&members)
+                    .map(Bytes::from)
+                    .map_err(|e| Error::Internal(e.to_string()))
+            },
+        )
+        .await
+}
+
+/// A staking pool's `{General, result (first stakers), initDate, lastDate}`.
+pub async fn staking(app: &App, kind: Kind, limit: u32) -> Result<Value, Error> {
+    let now = now_ms();
+    let all = app
+        .store
+        .read(move |c| stake_rows::load(c, kind, now))
+        .await?;
+    stakes::statistics(&all, kind, limit, now)
+}
+
+/// Every entry of a staking pool, release date ascending, as Arrow IPC.
+pub async fn staking_rows(app: &App, kind: Kind) -> Result<Vec<u8>, Error> {
+    let all = app
+        .store
+        .read(move |c| stake_rows::load(c, kind, now_ms()))
+        .await?;
+    stakes::stream(kind, &all)
+}

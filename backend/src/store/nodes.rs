@@ -1,0 +1,95 @@
+//! Activation nodes as the chain sold them, and which member each belongs to.
+
+use super::{Conn, Result};
+use crate::args;
+use crate::user::UserId;
+use lvlx_core::amount::Units;
+use serde::Serialize;
+
+/// A node as the chain sold it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub wallet: String,
+    pub user: Option<UserId>,
+    pub usdt_paid: Units,
+    pub block: i64,
+    pub log_index: i64,
+    pub created_at: i64,
+    pub tx_hash: String,
+}
+
+/// Records a node once (by wallet and by log); true when new. The account it belongs to (when
+/// its wallet is linked) is marked active.
+pub fn record(c: Conn, n: &Node) -> Result<bool> {
+    let added = c.execute(
+        "INSERT OR IGNORE INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args![&n.wallet, n.user.map(|u| u.0), n.usdt_paid.to_string(), n.block, n.log_index, n.created_at, &n.tx_hash])? == 1;
+    if added {
+        if let Some(user) = n.user {
+            c.execute(
+                "UPDATE users SET activation_node = 1 WHERE id = ?1",
+                args![user.0],
+            )?;
+        }
+    }
+    Ok(added)
+}
+
+/// Gives an account the node its newly linked wallet bought before; true when there was one.
+pub fn attach(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
+    let attached = c.execute(
+        "UPDATE activation_nodes SET user_id = ?1 WHERE user_id IS NULL AND lower(wallet) = lower(?2)", args![user.0, wallet])? > 0;
+    if attached {
+        c.execute(
+            "UPDATE users SET activation_node = 1 WHERE id = ?1",
+            args![user.0],
+        )?;
+    }
+    Ok(attached)
+}
+
+/// One row of the admin's nodes table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeRow {
+    pub email: Option<String>,
+    pub names: Option<String>,
+    pub wallet: String,
+    pub created_at: i64,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub usdt_paid: Units,
+    pub tx_hash: String,
+}
+
+/// Every node, oldest first.
+pub fn all(c: Conn) -> Result<Vec<NodeRow>> {
+    let stmt_sql = "SELECT u.email, u.names || ' ' || u.lastnames, n.wallet, n.created_at, n.usdt_paid, n.tx_hash
+         FROM activation_nodes n LEFT JOIN users u ON u.id = n.user_id ORDER BY n.created_at, n.block, n.log_index";
+
+    let mut out = Vec::new();
+    c.query_each(stmt_sql, args![], |r| {
+        out.push(NodeRow {
+            email: r.get(0)?,
+            names: r.get(1)?,
+            wallet: r.get(2)?,
+            created_at: r.get(3)?,
+            usdt_paid: r.units(4)?,
+            tx_hash: r.get(5)?,
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Whether `user`'s node was active when the purchase at `at_chain` was made: activated by an
+/// earlier log of the chain (a seeded purchase, with no chain position, counts any node).
+pub fn active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result<bool> {
+    let stmt_sql = "SELECT block, log_index FROM activation_nodes WHERE user_id = ?1 ORDER BY block, log_index LIMIT 1";
+    let first: Option<(i64, i64)> =
+        c.query_opt(stmt_sql, args![user.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(match (first, at_chain) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(node), Some(purchase)) => node < purchase,
+    })
+}

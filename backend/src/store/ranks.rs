@@ -1,0 +1,131 @@
+//! The rank table (edited by id, audited) and the one-time bonuses members were credited.
+
+use super::{audit, Conn, Result};
+use crate::args;
+use crate::user::UserId;
+use lvlx_core::amount::Units;
+use lvlx_core::network::Rank;
+use serde::Serialize;
+
+/// The rank table, by id.
+pub fn table(c: Conn) -> Result<Vec<Rank>> {
+    let stmt_sql = "SELECT id, name, threshold, bonus FROM ranks ORDER BY id";
+
+    let mut out = Vec::new();
+    c.query_each(stmt_sql, args![], |r| {
+        out.push(Rank {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            threshold: r.units(2)?,
+            bonus: r.units(3)?,
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Writes rank `rank.id` (new or changed) and its audit row. The caller validated the whole
+/// table with the core. Members' stored rank names follow a renamed rank.
+pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
+    let before = table(c)?.into_iter().find(|r| r.id == rank.id);
+    c.execute(
+        "INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (id) DO UPDATE SET name = ?2, threshold = ?3, bonus = ?4, updated_at = ?5",
+        args![
+            rank.id,
+            &rank.name,
+            rank.threshold.to_string(),
+            rank.bonus.to_string(),
+            now
+        ],
+    )?;
+    if let Some(old) = &before {
+        if old.name != rank.name {
+            c.execute(
+                "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)", args![&old.name, &rank.name, rank.id])?;
+        }
+    }
+    let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
+    audit::append(
+        c,
+        "rank",
+        Some(i64::from(rank.id)),
+        admin,
+        now,
+        before.as_ref().map(json),
+        &json(rank),
+    )
+}
+
+/// The ids of the ranks `user` was credited.
+pub fn achieved(c: Conn, user: UserId) -> Result<Vec<u32>> {
+    let stmt_sql = "SELECT rank_id FROM rank_bonuses WHERE user_id = ?1";
+    let ids = c.query_all(stmt_sql, args![user.0], |r| r.get::<u32>(0))?;
+    Ok(ids)
+}
+
+/// Credits `user` the bonus of `rank`, reached at network volume `volume`.
+pub fn credit_bonus(c: Conn, user: UserId, rank: &Rank, volume: Units, now: i64) -> Result<()> {
+    c.execute(
+        "INSERT INTO rank_bonuses (user_id, rank_id, name, amount, volume, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        args![user.0, rank.id, &rank.name, rank.bonus.to_string(), volume.to_string(), now],
+    )?;
+    Ok(())
+}
+
+/// Names `user`'s rank.
+pub fn set_rank(c: Conn, user: UserId, name: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET rank = ?2 WHERE id = ?1",
+        args![user.0, name],
+    )?;
+    Ok(())
+}
+
+/// A rank bonus a member received.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bonus {
+    pub rank_id: u32,
+    pub name: String,
+    #[serde(with = "lvlx_core::amount::text")]
+    pub amount: Units,
+    pub created_at: i64,
+}
+
+pub fn bonuses(c: Conn, user: UserId) -> Result<Vec<Bonus>> {
+    let stmt_sql = "SELECT rank_id, name, amount, created_at FROM rank_bonuses WHERE user_id = ?1 ORDER BY created_at, rank_id";
+
+    let mut out = Vec::new();
+    c.query_each(stmt_sql, args![user.0], |r| {
+        out.push(Bonus {
+            rank_id: r.get(0)?,
+            name: r.get(1)?,
+            amount: r.units(2)?,
+            created_at: r.get(3)?,
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The rank table and the ids of the ranks credited to `user`, in one query.
+pub fn ranks_of(c: Conn, user: UserId) -> Result<(Vec<Rank>, Vec<u32>)> {
+    let stmt_sql = "SELECT r.id, r.name, r.threshold, r.bonus, b.rank_id FROM ranks r
+         LEFT JOIN rank_bonuses b ON b.rank_id = r.id AND b.user_id = ?1 ORDER BY r.id";
+    let (mut ranks, mut achieved) = (Vec::new(), Vec::new());
+    c.query_each(stmt_sql, args![user.0], |r| {
+        let rank = Rank {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            threshold: r.units(2)?,
+            bonus: r.units(3)?,
+        };
+        if r.get::<Option<u32>>(4)?.is_some() {
+            achieved.push(rank.id);
+        }
+        ranks.push(rank);
+        Ok(())
+    })?;
+    Ok((ranks, achieved))
+}
