@@ -1,4 +1,4 @@
-// The benches' database (issue 16): SQLite in their data folder, or — when BENCH_POSTGRES names a
+// The benches' database: SQLite in their data folder, or — when BENCH_POSTGRES names a
 // PostgreSQL server (postgres://…/postgres, as scripts/pg.sh prints) — a database of their own
 // there, so the same figures are measured on both backends.
 import { execFileSync } from 'node:child_process';

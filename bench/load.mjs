@@ -1,4 +1,4 @@
-// Throughput of the API itself (issue 16): wrk (Debian's package) on loopback against the
+// Throughput of the API itself: wrk (Debian's package) on loopback against the
 // release server with the demo data, 64 connections, a signed-in member and admin. Each row is
 // printed beside the same run's GET /api/v1/health (the server doing nothing but answer), with
 // the CPU time the server and (on PostgreSQL) the database spent per request.

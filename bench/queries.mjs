@@ -1,4 +1,4 @@
-// Statements per request (issue 16: "the authenticated filters may be doing their database work
+// Statements per request ("the authenticated filters may be doing their database work
 // more than once per request"): each GET below runs once against the server on a PostgreSQL
 // database whose statements the server logs, and the statements it ran are counted. On
 // PostgreSQL each one is a round trip, and the load bench's figures follow their count.

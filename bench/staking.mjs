@@ -1,4 +1,4 @@
-// The member staking page with 10^3 positions (issue 12): navigation → the positions table's
+// The member staking page with 10^3 positions: navigation → the positions table's
 // first row on screen, and the page's data call, in headless Chromium against the debug or
 // release server on its own anvil chain. Baseline in the same run: the same page with no
 // positions. Also the cost of one tick of the live figures (every row's accrual from the core).

@@ -1,4 +1,4 @@
-// Makes the FAQ guide's screenshots (issue 14) from this product itself: starts the server on
+// Makes the FAQ guide's screenshots from this product itself: starts the server on
 // its own anvil chain, signs the demo member in with a linked wallet, and photographs in each
 // language the dashboard's wallet box, the token page with an amount typed, and My actives
 // after a real purchase. Writes web/guides/{lng}/buy-{1,2,3}.jpg (JPEG, quality 80), which the

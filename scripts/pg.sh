@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL on loopback, in a folder of its own (issue 16): no system service, no
+# A throwaway PostgreSQL on loopback, in a folder of its own: no system service, no
 # network beyond 127.0.0.1, fsync off (tests and benchmarks only; nothing here is kept).
 #
 #   scripts/pg.sh start DIR [PORT]   initdb + start; prints the server's URL (database postgres)

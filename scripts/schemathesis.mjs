@@ -1,4 +1,4 @@
-// Property-based API testing (issue 15): Schemathesis (PyPI) generates cases from the API's own
+// Property-based API testing: Schemathesis (PyPI) generates cases from the API's own
 // OpenAPI document (GET /api/v1/openapi.json), positive and negative, and sends them to a real
 // server with a seeded database, once as a signed-in member and once as an admin. A run passes
 // when no answer is a 5xx, every status and content type is one the document names, and every

@@ -6,7 +6,7 @@
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
 #                               schemathesis (API cases from the OpenAPI document), and
 #                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh),
-#                               Debian's postgresql and nginx-light (issue 16) and wrk (load bench)
+#                               Debian's postgresql and nginx-light and wrk (load bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -56,7 +56,7 @@ if [ "${1:-}" = "--test" ] && [ "$(cargo fuzz --version 2>/dev/null | awk '{prin
 fi
 
 if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v nginx >/dev/null; }; then
-  # Issue 16: the storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh),
+  # The storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh),
   # and two instances behind a loopback nginx (backend/tests/instances.rs). Neither runs as a
   # system service: the packages' own services are stopped again.
   step "apt-get install postgresql nginx-light"

@@ -1,4 +1,4 @@
-//! Indexer throughput (issues 5 and 12): a real anvil chain with 10^4 transactions (N from
+//! Indexer throughput: a real anvil chain with 10^4 transactions (N from
 //! LVLX_BENCH_N), purchases on the ICO sale with LVLX stakes mixed in (every fourth), indexed
 //! from scratch into a fresh SQLite file. Printed against two baselines measured in the
 //! same run: the node alone (eth_getLogs over the same ranges, nothing decoded or written), and

@@ -1,4 +1,4 @@
-//! The network at scale (issue 13), on a real anvil chain and a fresh SQLite file:
+//! The network at scale, on a real anvil chain and a fresh SQLite file:
 //!
 //! - indexing throughput with commissions: N purchases (LVLX_BENCH_N, default 5000) by eight
 //!   wallets linked to members at depth 20 of a 10^5-member tree (every other member with a

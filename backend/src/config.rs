@@ -17,7 +17,7 @@ pub struct Config {
     /// Folder for the SQLite database and generated secrets.
     pub data_dir: PathBuf,
     /// The database: unset = SQLite in `data_dir` (the embedded default); `postgres://…` =
-    /// PostgreSQL, for running several instances on one store (issue 16). Never printed.
+    /// PostgreSQL, for running several instances on one store. Never printed.
     pub database_url: Option<Secret>,
     /// The built web app (webpack output).
     pub web_dir: PathBuf,
@@ -81,7 +81,7 @@ pub struct Config {
     /// ClaimDistributor's signer (`lvlx chain deploy` registers it on the development chain).
     pub claim_signing_key: Option<Secret>,
     /// Claims above this many LVLX (a decimal, e.g. "10000") need an approved identity
-    /// (issue 14); absent = no threshold.
+    ///; absent = no threshold.
     pub kyc_claim_threshold: Option<String>,
     /// The identity-verification provider (Persona). Without it members read that verification
     /// is not open yet; admins can still set a status.

@@ -195,11 +195,10 @@ mod tests {
             Error::Rule("ranks-name-invalid"),
             Error::Rule("ranks-threshold-invalid"),
             Error::Rule(lvlx_core::kyc::KYC_REQUIRED),
-            // SQLITE_FULL (13): the disk is full.
-            Error::Store(StoreError::Sqlite(rusqlite::Error::SqliteFailure(
-                rusqlite::ffi::Error::new(13),
-                None,
-            ))),
+            Error::Store(StoreError::Database {
+                failure: crate::store::Failure::Full,
+                detail: String::new(),
+            }),
             Error::Rule("kyc-reason-required"),
             Error::Rule("onramp-unavailable"),
             Error::RateLimited {

@@ -13,6 +13,7 @@ pub mod chain;
 pub mod cli;
 pub mod code;
 pub mod config;
+pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod faq;

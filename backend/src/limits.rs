@@ -1,6 +1,6 @@
 //! Abuse limits: requests per minute per IP address. One instance (SQLite) counts them in
 //! memory (a token bucket); instances sharing a PostgreSQL database count them in the store
-//! (a count per minute), so two instances enforce one limit, not two (issue 16). Per-account
+//! (a count per minute), so two instances enforce one limit, not two. Per-account
 //! limits (failed logins, code sends) live in the database on either backend.
 
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
-//! Live updates (issue 5): what the indexer records is pushed to the open pages that care,
+//! Live updates: what the indexer records is pushed to the open pages that care,
 //! over the authenticated WebSocket at /api/v1/ws (`api::live`).
 //!
-//! One instance hands pushes to its own sockets. Instances sharing PostgreSQL (issue 16) relay
+//! One instance hands pushes to its own sockets. Instances sharing PostgreSQL relay
 //! them through it: a push is sent as a NOTIFY on [`CHANNEL`], and every instance (the sender
 //! too) LISTENs and hands what arrives to its own sockets, so a purchase indexed on one instance
 //! reaches a page open on any.

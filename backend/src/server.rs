@@ -1,5 +1,5 @@
 //! The listening loop: every connection served by hyper (HTTP/1.1, upgrades for the live
-//! channel) under the limits one client cannot exceed (issue 27: ~20,000 idle or half-sent
+//! channel) under the limits one client cannot exceed (~20,000 idle or half-sent
 //! connections from one host starved the server of file descriptors):
 //! - a request head must arrive whole within `header_read_timeout_secs` of the connection
 //!   waiting for it (hyper's timer: slow-drip heads and idle keep-alive connections close);

@@ -96,3 +96,11 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
         serde_json::json!({"token": token, "role": user.role, "user": payload})
     })
 }
+
+/// Ends session `id` server-side: its token gets 401 from then on.
+pub async fn sign_out(app: &App, id: String) -> Result<(), Error> {
+    app.store
+        .write(move |c| crate::store::sessions::revoke(c, &id, crate::now_ms()))
+        .await?;
+    Ok(())
+}

@@ -1,4 +1,4 @@
-//! Crash durability (issue 15): the server binary on a real loopback port is killed with SIGKILL
+//! Crash durability: the server binary on a real loopback port is killed with SIGKILL
 //! while 1,000 writes are in flight (signed KYC webhook events and admins' audited KYC changes,
 //! each a distinct row), then started again on the same files. Every write it acknowledged with
 //! a 2xx is there, nothing is half-written (each audit row reads whole), and SQLite's

@@ -1,4 +1,4 @@
-//! The FAQ's data and the card on-ramp (issue 14), against local HTTP servers that answer the
+//! The FAQ's data and the card on-ramp, against local HTTP servers that answer the
 //! providers' documented shapes (YouTube Data API v3 `videos`, Stripe's
 //! `POST /v1/crypto/onramp_sessions`): the real providers are not reachable here.
 

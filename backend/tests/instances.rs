@@ -1,4 +1,4 @@
-//! Two instances on one PostgreSQL behind a loopback nginx (issue 16): `lvlx serve` twice as
+//! Two instances on one PostgreSQL behind a loopback nginx: `lvlx serve` twice as
 //! separate processes, the development chain, Debian's nginx proxying to both. A purchase
 //! indexed by instance A reaches a live socket open on B; a session signed out on A is refused
 //! on B; the login rate limit counts across both, per client behind the proxy (X-Forwarded-For

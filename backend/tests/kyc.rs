@@ -1,4 +1,4 @@
-//! Identity verification (issue 14): Persona's signed webhook moves a member's status once per
+//! Identity verification: Persona's signed webhook moves a member's status once per
 //! event and never backwards; unsigned, stale, forged and replayed calls change nothing; admins
 //! correct a status with a reason into the append-only audit; the admin users stream carries
 //! the status and the core filters on it.

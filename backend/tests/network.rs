@@ -1,4 +1,4 @@
-//! The referral network on a real anvil chain (issue 13): the activation node and the claim
+//! The referral network on a real anvil chain: the activation node and the claim
 //! distributor's every rule, the gas each member action costs, and the server playing
 //! network.py's scenario through the contracts and its indexer, exact against the Python
 //! reference: commissions (with a level lapsing where a member has no node, and a node bought
@@ -402,7 +402,7 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let accounts = anvil.accounts();
     let w = common::world_with(|c| {
         c.chain = Some(deploy::dev_section(&anvil.url, &d));
-        // Claims above 1 LVLX need an approved identity (issue 14).
+        // Claims above 1 LVLX need an approved identity.
         c.kyc_claim_threshold = Some("1".into());
     })
     .await;

@@ -1,4 +1,4 @@
-//! The API contract (issue 15): `backend/openapi.json` (OpenAPI 3.1, served at
+//! The API contract: `backend/openapi.json` (OpenAPI 3.1, served at
 //! /api/v1/openapi.json) names exactly the routes the code has. Each route carries a doc line
 //! "// METHOD /api/v1/path" beside its filter; the document and those lines must list the same
 //! operations, and every documented operation must reach a handler (not the router's "no such

@@ -1,4 +1,4 @@
-//! Idle live-channel sockets cannot lock members out (issue 15): the server on a real loopback
+//! Idle live-channel sockets cannot lock members out: the server on a real loopback
 //! port; 3,000 WebSocket upgrades from one address while none authenticates. The address gets
 //! its cap of pending sockets (the rest are answered 429 and their connections closed), another
 //! address still connects, a member signs in, loads a page and opens an authenticated channel

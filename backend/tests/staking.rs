@@ -1,4 +1,4 @@
-//! The NFT sale and both staking contracts on a real anvil chain: every rule of issue 12 and
+//! The NFT sale and both staking contracts on a real anvil chain: every staking rule of
 //! DESIGN §6, the core's reward and accrual figures checked against the contracts with the same
 //! vectors, and the gas each member action costs.
 

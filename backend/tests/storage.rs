@@ -1,4 +1,4 @@
-//! The storage suite's backend-specific parts (issue 16): kept answers on whichever backend the
+//! The storage suite's backend-specific parts: kept answers on whichever backend the
 //! run uses, and the SQLite → PostgreSQL copy when a PostgreSQL server is given
 //! (LVLX_TEST_POSTGRES, as the test command sets on its second pass).
 
@@ -262,5 +262,39 @@ async fn a_members_figures_and_ranks_read_at_once() {
         ranks.iter().map(|r| r.id).collect::<Vec<_>>(),
         (1..=ranks.len() as u32).collect::<Vec<_>>(),
         "every rank once, in order"
+    );
+}
+
+/// The copy's table list is the schema's: a table a migration adds and the list leaves out would
+/// silently stay behind in a move to PostgreSQL.
+#[tokio::test]
+async fn the_copy_moves_every_table_the_migrations_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::open_for_test(dir.path()).await;
+    let mut schema: Vec<String> = store
+        .read(|c| {
+            let sql = match c.dialect() {
+                Dialect::Sqlite => {
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                }
+                // The migration runner's own bookkeeping is not the app's.
+                Dialect::Postgres => {
+                    "SELECT table_name::text FROM information_schema.tables
+                     WHERE table_schema = current_schema() AND table_name <> 'schema_migrations'"
+                }
+            };
+            c.query_all(sql, args![], |r| r.get::<String>(0))
+        })
+        .await
+        .unwrap();
+    schema.sort();
+    let mut copied: Vec<String> = copy::tables()
+        .chain(copy::NOT_COPIED.iter().copied())
+        .map(str::to_string)
+        .collect();
+    copied.sort();
+    assert_eq!(
+        copied, schema,
+        "store::copy's TABLES (with NOT_COPIED) and the schema differ"
     );
 }

@@ -1,4 +1,4 @@
-//! Uploaded images cannot exhaust the server's memory (issue 27: sixteen 130 KB PNGs that each
+//! Uploaded images cannot exhaust the server's memory (sixteen 130 KB PNGs that each
 //! decode to 128 MiB took the server from 247 MiB to 3.9 GiB, and 4 of them answered 500 because
 //! concurrent uploads shared one temp file). Alone in its test binary, so the process's peak
 //! memory (VmHWM) is this test's.

@@ -1,4 +1,4 @@
-// The live channel (/api/v1/ws, issue 5): opened on demand by the first subscriber, closed with
+// The live channel (/api/v1/ws): opened on demand by the first subscriber, closed with
 // the last, reconnecting forever (1 s, growing by a second to 5 s, SPEC §7). The first message
 // carries the session token; then the server pushes what this viewer may see.
 import { useEffect, useRef, useState } from 'react';

@@ -13,7 +13,7 @@ export function ToastClose({ closeToast }) {
 }
 
 // Errors a page raised about what was done on it (a wrong code, a refused form): they belong to
-// that page and are dismissed when the route changes (issue 17: a stale "code is wrong" must not
+// that page and are dismissed when the route changes (a stale "code is wrong" must not
 // follow a successful sign-in onto the dashboard). Toasts that announce a redirect are not these.
 const pageToasts = new Map();
 

@@ -5,8 +5,7 @@ use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
-use super::{ok, with};
-use crate::error::Error;
+use super::{ok, with, Answer};
 use crate::{store, App};
 
 #[derive(Serialize)]
@@ -22,18 +21,16 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("health")
         .and(warp::get())
         .and(with(&app))
-        .then(|app: App| async move {
-            let schema = app
-                .store
-                .read(store::schema_version)
-                .await
-                .map_err(Error::from)?;
-            ok(&Health {
-                status: "ok",
-                version: env!("CARGO_PKG_VERSION"),
-                schema,
-            })
-        })
+        .then(health)
         .map(reply)
         .boxed()
+}
+
+async fn health(app: App) -> Answer {
+    let schema = app.store.read(store::schema_version).await?;
+    ok(&Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+        schema,
+    })
 }

@@ -11,7 +11,7 @@ use warp::Filter;
 use super::auth::admin;
 use super::client;
 use super::error::reply;
-use super::{json_body, ok, with};
+use super::{json_body, ok, with, Answer};
 use crate::session::Authed;
 use crate::{secret, App};
 
@@ -30,13 +30,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .and(client::address(&app))
         .and(json_body::<KeyRequest>())
-        .then(
-            |who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest| async move {
-                let ip = addr.map(|a| a.to_string()).unwrap_or_default();
-                let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
-                ok(&json!({ "privateKey": private_key }))
-            },
-        )
+        .then(reveal)
         .map(reply)
         .boxed()
+}
+
+async fn reveal(who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest) -> Answer {
+    let ip = addr.map(|a| a.to_string()).unwrap_or_default();
+    let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
+    ok(&json!({ "privateKey": private_key }))
 }

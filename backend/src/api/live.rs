@@ -1,4 +1,4 @@
-//! GET /api/v1/ws — the live channel (issue 5). A browser cannot put a bearer token on a
+//! GET /api/v1/ws — the live channel. A browser cannot put a bearer token on a
 //! WebSocket handshake, so the first message authenticates: `{"type":"auth","token":…}` within
 //! 5 s. Until then a socket counts against its address's and the server's caps of
 //! unauthenticated sockets (`ws_unauthenticated_per_ip`, `…_total`); an upgrade beyond them is

@@ -19,6 +19,7 @@ mod kyc;
 mod live;
 mod logins;
 mod network;
+mod onramp;
 mod recovery;
 mod registrations;
 mod sessions;
@@ -89,7 +90,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(kyc::routes(app.clone()))
         .unify()
-        .or(faq::routes(app))
+        .or(faq::routes(app.clone()))
+        .unify()
+        .or(onramp::routes(app))
         .unify()
         .or(openapi())
         .unify()

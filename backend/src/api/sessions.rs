@@ -7,11 +7,9 @@ use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
-use super::{json, json_body, ok, with};
-use crate::error::Error;
+use super::{json, json_body, ok, with, Answer};
 use crate::session::{self, Authed};
-use crate::store::sessions;
-use crate::{now_ms, App};
+use crate::App;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,25 +24,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .map(|who: Authed, app: App| {
-            reply(
-                session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
-                    .and_then(|token| ok(&json!({"auth": true, "token": token}))),
-            )
-        });
+        .map(refresh);
     // POST /api/v1/signout — ends the session server-side: its token gets 401 from then on.
     let signout = warp::path!("signout")
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Signout>())
-        .then(|who: Authed, app: App, _body: Signout| async move {
-            app.store
-                .write(move |c| sessions::revoke(c, &who.session_id, now_ms()))
-                .await
-                .map_err(Error::from)?;
-            ok(&json!({"auth": true}))
-        })
+        .then(signout)
         .map(reply);
     // GET /api/v1/admin/session — the signed-in admin (names for the side menu).
     let admin = warp::path!("admin" / "session")
@@ -52,4 +39,16 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app))
         .map(|who: Authed| json(&crate::user::admin_payload(&who.user)));
     verify.or(signout).unify().or(admin).unify().boxed()
+}
+
+fn refresh(who: Authed, app: App) -> warp::reply::Response {
+    reply(
+        session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
+            .and_then(|token| ok(&json!({"auth": true, "token": token}))),
+    )
+}
+
+async fn signout(who: Authed, app: App, _: Signout) -> Answer {
+    session::sign_out(&app, who.session_id).await?;
+    ok(&json!({"auth": true}))
 }

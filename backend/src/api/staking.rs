@@ -1,20 +1,13 @@
-//! The member staking pages and the admin reserve monitor (issue 12).
+//! The member staking page and the admin reserve monitor (`crate::staking`).
 
-use lvlx_core::staking::Pool;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
-use super::{ok, with};
-use crate::error::Error;
+use super::{ok, with, Answer};
 use crate::session::Authed;
-use crate::staking;
-use crate::store::stakes;
-use crate::{now_ms, App};
-
-const DAY_MS: i64 = 86_400_000;
+use crate::{staking, App};
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/staking — the member's staking page: terms and NFT prices as the contracts
@@ -25,17 +18,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .then(|who: Authed, app: App| async move {
-            let Some(chain) = staking::contracts(&app.config).cloned() else {
-                return ok(&json!({ "available": false }));
-            };
-            let wallet = who.user.wallet.clone();
-            let on_chain = staking::on_chain(&app, &chain, wallet.as_deref()).await?;
-            let user = who.user.id;
-            let (nft, lvlx) = app.store.read(move |c| stakes::of_member(c, user)).await?;
-            let now = on_chain.block_time.max((now_ms() / 1000) as u64);
-            ok(&staking::overview(&on_chain, &nft, &lvlx, now))
-        })
+        .then(page)
         .map(reply);
     // GET /api/v1/staking/reserve — admin: per pool the free and reserved reward reserve (from
     // the chain), the rewards reserved in the last 30 days and how many weeks of stakes at that
@@ -44,29 +27,15 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
-        .then(|_: Authed, app: App| async move {
-            let Some(chain) = staking::contracts(&app.config).cloned() else {
-                return ok(&json!({ "available": false }));
-            };
-            let weeks = chain.reserve_warning_weeks;
-            let on_chain = staking::on_chain(&app, &chain, None).await?;
-            let since = now_ms() - 30 * DAY_MS;
-            let (nft, lvlx) = app
-                .store
-                .read(move |c| {
-                    Ok::<_, Error>((
-                        stakes::reserved_since(c, Pool::Nft, since)?,
-                        stakes::reserved_since(c, Pool::Lvlx, since)?,
-                    ))
-                })
-                .await?;
-            ok(&json!({
-                "available": true,
-                "warningWeeks": weeks,
-                "nft": staking::monitor(on_chain.nft_reserve, nft, weeks),
-                "lvlx": staking::monitor(on_chain.lvlx_reserve, lvlx, weeks),
-            }))
-        })
+        .then(reserve)
         .map(reply);
     reserve.or(member).unify().boxed()
+}
+
+async fn page(who: Authed, app: App) -> Answer {
+    ok(&staking::page(&app, &who.user).await?)
+}
+
+async fn reserve(_: Authed, app: App) -> Answer {
+    ok(&staking::reserve(&app).await?)
 }

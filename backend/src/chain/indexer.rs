@@ -121,7 +121,7 @@ impl Indexer {
     }
 
     /// Indexes for as long as the server runs. Exactly one instance indexes at a time: each
-    /// step is taken under the store's indexer lease (issue 16); an instance without it tries
+    /// step is taken under the store's indexer lease; an instance without it tries
     /// again every second, and takes over within a second of the holder's death. Every step is
     /// idempotent (the cursor and the (tx hash, log index) keys are in the store), so a step a
     /// dying holder half-did is neither lost nor counted twice.

@@ -1,4 +1,4 @@
-//! Chain reads shared across requests (issue 27: GET /staking made a ~46-call JSON-RPC batch per
+//! Chain reads shared across requests (GET /staking made a ~46-call JSON-RPC batch per
 //! page load and the network page read the node's terms per load; 16 connections for 15 s cost
 //! the node more CPU than the server, and a paid provider bills every call).
 //!

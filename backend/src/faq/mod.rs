@@ -1,4 +1,4 @@
-//! The FAQ's server side (issue 14): the guide screenshots' dimensions (read from at most the
+//! The FAQ's server side: the guide screenshots' dimensions (read from at most the
 //! first 262,144 bytes of each file, SPEC §9, so the page reserves their space), and the FAQ
 //! videos' metadata from the video provider (YouTube Data API v3, `videos?part=snippet,
 //! contentDetails`), with the key kept on the server and answers cached in the store.
@@ -227,6 +227,65 @@ pub fn keep_video(c: Conn, v: &Video, now: i64) {
         v.thumbnail.as_deref().unwrap_or(""),
         now,
     );
+}
+
+/// What the FAQ page shows beside its translated text: `{usdt, explorer, images: [{src, width,
+/// height}], videos: {faqsN: {id, url, title, duration, thumbnail}}, onramp}`. Images in
+/// `language` (the default language's when it has none); video metadata from the cache, the
+/// provider asked for what is missing or stale and the answers kept.
+pub async fn page(app: &crate::App, language: Option<&str>) -> Result<Value, crate::error::Error> {
+    use crate::error::Error;
+    let config = app.config.clone();
+    let language = lvlx_core::language_or(language, lvlx_core::DEFAULT_LANGUAGE).to_string();
+    let ids: Vec<String> = config.faq_videos.values().cloned().collect();
+    let cached = app
+        .store
+        .read(move |c| {
+            Ok::<_, Error>(
+                ids.iter()
+                    .filter_map(|id| Some((id.clone(), cached_video(c, id)?)))
+                    .collect::<HashMap<_, _>>(),
+            )
+        })
+        .await?;
+    let cache = app.videos.clone();
+    let now = crate::now_ms();
+    let (images, (videos, fetched)) = tokio::task::spawn_blocking(move || {
+        let mut images = guide_images(&config.guides_dir, &language);
+        if images.is_empty() {
+            images = guide_images(&config.guides_dir, lvlx_core::DEFAULT_LANGUAGE);
+        }
+        let api = config
+            .video_api_key
+            .as_ref()
+            .map(|k| (config.video_api_url.as_str(), k.expose()));
+        let videos = videos(&cached, &cache, &config.faq_videos, api, now);
+        (images, videos)
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))?;
+    if !fetched.is_empty() {
+        app.store
+            .write(move |c| {
+                for v in &fetched {
+                    keep_video(c, v, now);
+                }
+                Ok::<_, Error>(())
+            })
+            .await?;
+    }
+    let videos: serde_json::Map<String, Value> = videos
+        .into_iter()
+        .map(|(entry, v)| (entry, serde_json::to_value(v).unwrap_or_default()))
+        .collect();
+    let chain = app.config.chain.as_ref();
+    Ok(serde_json::json!({
+        "usdt": chain.map(|c| c.usdt.clone()),
+        "explorer": chain.map(|c| c.explorer_url.clone()),
+        "images": images,
+        "videos": videos,
+        "onramp": app.config.card.is_some(),
+    }))
 }
 
 #[cfg(test)]

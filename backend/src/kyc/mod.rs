@@ -1,4 +1,4 @@
-//! Identity verification glue (issue 14, DESIGN §6). The provider is Persona: members verify in
+//! Identity verification glue (DESIGN §6). The provider is Persona: members verify in
 //! its hosted flow, opened with the account's opaque reference; Persona reports each inquiry's
 //! progress to a webhook whose body is signed (`Persona-Signature: t=<unix>,v1=<hex>`, an
 //! HMAC-SHA256 of "t.body" with the webhook secret). What an event means is the core's

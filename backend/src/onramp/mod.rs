@@ -1,4 +1,4 @@
-//! The card on-ramp (issue 14): the card payment provider is Stripe, whose crypto on-ramp
+//! The card on-ramp: the card payment provider is Stripe, whose crypto on-ramp
 //! session (`POST /v1/crypto/onramp_sessions`, form-encoded, the secret key as the basic-auth
 //! user) is created here, pre-filled with the member's linked wallet on Polygon, and opened by
 //! the page through the session's `redirect_url` (Stripe's hosted on-ramp). The secret key never
@@ -102,6 +102,43 @@ pub fn create(card: &Card, wallet: &str, customer_ip: Option<&str>) -> Result<Se
         return Err(Error::Rule("onramp-unavailable"));
     }
     parse(card, &answer)
+}
+
+/// On-ramp sessions one member may create per hour (each is a call on the provider's account).
+const PER_HOUR: i64 = 10;
+
+/// Creates the provider's on-ramp session for `member`'s linked wallet and records it:
+/// NotFound with no provider, WalletRequired without a linked wallet, RateLimited past
+/// [`PER_HOUR`] an hour.
+pub async fn open(
+    app: &crate::App,
+    member: &crate::user::User,
+    customer_ip: Option<std::net::IpAddr>,
+) -> Result<Session, Error> {
+    use crate::store::onramp as records;
+    let card = app.config.card.clone().ok_or(Error::NotFound)?;
+    let wallet = member.wallet.clone().ok_or(Error::WalletRequired)?;
+    let user = member.id;
+    let recent = app
+        .store
+        .read(move |c| records::count_since(c, user, crate::now_ms() - 3_600_000))
+        .await?;
+    if recent >= PER_HOUR {
+        return Err(Error::RateLimited {
+            retry_after_secs: 600,
+        });
+    }
+    let customer_ip = customer_ip.map(|a| a.to_string());
+    let for_wallet = wallet.clone();
+    let session =
+        tokio::task::spawn_blocking(move || create(&card, &for_wallet, customer_ip.as_deref()))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??;
+    let id = session.id.clone();
+    app.store
+        .write(move |c| records::record(c, &id, user, &wallet, crate::now_ms()))
+        .await?;
+    Ok(session)
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Staking (issue 12, DESIGN §6): what the member pages and the admin reserve monitor read. The
+//! Staking (DESIGN §6): what the member pages and the admin reserve monitor read. The
 //! contracts are the truth for terms, prices and the reserve (read here with one batched
 //! eth_call); the index (store::stakes) holds the positions; every figure is the core's.
 
@@ -350,4 +350,52 @@ pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u6
         "weeksCovered": weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
         "warning": weeks.is_some_and(|w| w < u128::from(warning_weeks)),
     })
+}
+
+const DAY_MS: i64 = 86_400_000;
+
+/// The member's staking page: terms and NFT prices as the contracts hold them, both reserves,
+/// the wallet's NFTs and LVLX, the member's positions with their figures at `now` (seconds: the
+/// later of the server's clock and the latest block's), or `{available: false}` when no
+/// staking contracts are configured.
+pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<Value, Error> {
+    let Some(chain) = contracts(&app.config).cloned() else {
+        return Ok(json!({ "available": false }));
+    };
+    let on_chain = on_chain(app, &chain, member.wallet.as_deref()).await?;
+    let user = member.id;
+    let (nft, lvlx) = app
+        .store
+        .read(move |c| crate::store::stakes::of_member(c, user))
+        .await?;
+    let now = on_chain.block_time.max((crate::now_ms() / 1000) as u64);
+    Ok(overview(&on_chain, &nft, &lvlx, now))
+}
+
+/// The admin's reserve monitor: per pool the free and reserved reward reserve (from the
+/// chain), the rewards reserved in the last 30 days and how many weeks of stakes at that pace
+/// the free reserve covers, with a warning under the configured number of weeks.
+pub async fn reserve(app: &crate::App) -> Result<Value, Error> {
+    use crate::store::stakes;
+    let Some(chain) = contracts(&app.config).cloned() else {
+        return Ok(json!({ "available": false }));
+    };
+    let weeks = chain.reserve_warning_weeks;
+    let on_chain = on_chain(app, &chain, None).await?;
+    let since = crate::now_ms() - 30 * DAY_MS;
+    let (nft, lvlx) = app
+        .store
+        .read(move |c| {
+            Ok::<_, Error>((
+                stakes::reserved_since(c, Pool::Nft, since)?,
+                stakes::reserved_since(c, Pool::Lvlx, since)?,
+            ))
+        })
+        .await?;
+    Ok(json!({
+        "available": true,
+        "warningWeeks": weeks,
+        "nft": monitor(on_chain.nft_reserve, nft, weeks),
+        "lvlx": monitor(on_chain.lvlx_reserve, lvlx, weeks),
+    }))
 }

@@ -1,4 +1,4 @@
-//! `lvlx db copy` (issue 16): a SQLite database into an empty PostgreSQL one, table by table
+//! `lvlx db copy`: a SQLite database into an empty PostgreSQL one, table by table
 //! with PostgreSQL's COPY, then verified: every table's row count and every money column's
 //! sum (base units, summed exactly in 128 bits) must be equal on both sides.
 
@@ -42,6 +42,14 @@ const TABLES: &[(&str, &[&str])] = &[
     ("onramp_sessions", &[]),
     ("table_versions", &[]),
 ];
+
+/// Tables the copy leaves behind on purpose: per-minute request counts, void a minute later.
+pub const NOT_COPIED: &[&str] = &["rate_limits"];
+
+/// The names of the tables the copy moves, parents before children.
+pub fn tables() -> impl Iterator<Item = &'static str> {
+    TABLES.iter().map(|(name, _)| *name)
+}
 
 /// Tables whose ids PostgreSQL numbers itself: their sequences continue after the copied ids.
 const NUMBERED: &[&str] = &[

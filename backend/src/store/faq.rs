@@ -1,4 +1,4 @@
-//! The FAQ videos' cached metadata (issue 14).
+//! The FAQ videos' cached metadata.
 
 use crate::args;
 

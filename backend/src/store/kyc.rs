@@ -1,4 +1,4 @@
-//! Identity verification records (issue 14): each account's status, the reference the
+//! Identity verification records: each account's status, the reference the
 //! provider's events name it by, the provider events accepted (once per id) and admins'
 //! changes (in the append-only admin_audit).
 

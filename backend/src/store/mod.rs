@@ -3,7 +3,7 @@
 //! [`Conn`] and returns [`StoreError`]; the domain and the HTTP handlers call these functions and
 //! never see SQL or a database client.
 //!
-//! Two backends answer the same functions (issue 16, DESIGN §9), chosen by `database_url`:
+//! Two backends answer the same functions (DESIGN §9), chosen by `database_url`:
 //! - SQLite (the embedded default): one file in the data folder, WAL, writes through one
 //!   connection ([`Store::write`]), reads through a small pool of read-only connections
 //!   ([`Store::read`]) so they never queue behind a write.
@@ -72,7 +72,7 @@ const MIGRATIONS: &[&str] = &[
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
 /// Read-only connections, and so reads running at once: more wait for one (measured with
-/// bench:load, issue 16: with 4 kept and any number running, 64 concurrent requests opened and
+/// bench:load: with 4 kept and any number running, 64 concurrent requests opened and
 /// dropped a connection each, and session checks ran at half the speed of GET health).
 const READERS: usize = 8;
 
@@ -80,10 +80,9 @@ const READERS: usize = 8;
 /// wraps it as an internal failure: details are logged, never sent).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("database: {0}")]
-    Postgres(#[from] tokio_postgres::Error),
+    /// The database refused or failed a statement; what kind of failure, whichever backend.
+    #[error("database: {detail}")]
+    Database { failure: Failure, detail: String },
     /// A statement that must answer one row answered none.
     #[error("database: no row")]
     NoRow,
@@ -94,32 +93,72 @@ pub enum StoreError {
     Task(String),
 }
 
+/// The kinds of database failure the domain tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The disk (or the database's quota) is full: the write was rolled back, nothing is lost,
+    /// and the same write succeeds once space returns.
+    Full,
+    /// A unique key refused the write (the row is already there).
+    Duplicate,
+    /// Anything else (logged, answered as an internal failure).
+    Other,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        let failure = match &e {
+            rusqlite::Error::SqliteFailure(f, _) => match f.code {
+                rusqlite::ErrorCode::DiskFull => Failure::Full,
+                rusqlite::ErrorCode::ConstraintViolation => Failure::Duplicate,
+                _ => Failure::Other,
+            },
+            _ => Failure::Other,
+        };
+        StoreError::Database {
+            failure,
+            detail: e.to_string(),
+        }
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        use tokio_postgres::error::SqlState;
+        let failure = match e.code() {
+            Some(c) if *c == SqlState::DISK_FULL => Failure::Full,
+            Some(c) if *c == SqlState::UNIQUE_VIOLATION => Failure::Duplicate,
+            _ => Failure::Other,
+        };
+        StoreError::Database {
+            failure,
+            detail: e.to_string(),
+        }
+    }
+}
+
 impl StoreError {
     /// The disk (or the database's quota) is full: the write was rolled back, nothing is lost,
     /// and the same write succeeds once space returns.
     pub fn is_full(&self) -> bool {
-        match self {
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
-                e.code == rusqlite::ErrorCode::DiskFull
+        matches!(
+            self,
+            StoreError::Database {
+                failure: Failure::Full,
+                ..
             }
-            StoreError::Postgres(e) => {
-                e.code() == Some(&tokio_postgres::error::SqlState::DISK_FULL)
-            }
-            _ => false,
-        }
+        )
     }
 
     /// A unique key refused the write (the row is already there).
     pub fn is_duplicate(&self) -> bool {
-        match self {
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
-                e.code == rusqlite::ErrorCode::ConstraintViolation
+        matches!(
+            self,
+            StoreError::Database {
+                failure: Failure::Duplicate,
+                ..
             }
-            StoreError::Postgres(e) => {
-                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
-            }
-            _ => false,
-        }
+        )
     }
 }
 
@@ -461,7 +500,7 @@ impl Store {
 
 /// The store a test runs on: SQLite in `data_dir`, or, when `LVLX_TEST_POSTGRES` names a
 /// server (`postgres://…/postgres`, as `scripts/pg.sh` prints), a new empty database of its own
-/// there. The test command runs the storage and HTTP suites both ways (issue 16).
+/// there. The test command runs the storage and HTTP suites both ways.
 #[doc(hidden)]
 pub async fn open_for_test(data_dir: &Path) -> Store {
     match test_database().await {

@@ -1,4 +1,4 @@
-//! Card on-ramp sessions created for members (issue 14).
+//! Card on-ramp sessions created for members.
 
 use crate::args;
 

@@ -1,4 +1,4 @@
-//! PostgreSQL behind the store (issue 16): kept client connections, their statements prepared
+//! PostgreSQL behind the store: kept client connections, their statements prepared
 //! once each, the schema's migrations applied at start under an advisory lock (two instances
 //! starting at once apply each once).
 //!

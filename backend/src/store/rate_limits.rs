@@ -1,4 +1,4 @@
-//! Per-IP request counts per minute, shared by every instance on the database (issue 16).
+//! Per-IP request counts per minute, shared by every instance on the database.
 
 use super::{Conn, Result};
 use crate::args;

@@ -1,4 +1,4 @@
-//! Answers kept until their tables change (issue 16): the admin statistics and their row
+//! Answers kept until their tables change: the admin statistics and their row
 //! streams are computed once per version of the tables they read, not once per request.
 //!
 //! Two versions, read on a connection kept for just that. SQLite's `PRAGMA data_version` moves

@@ -1,4 +1,4 @@
-//! The one call surface both storage backends answer (issue 16): arguments in, cells out, in
+//! The one call surface both storage backends answer: arguments in, cells out, in
 //! the four types the schema uses (NULL, 64-bit integers, text, bytes). Store functions write
 //! their SQL once, in the dialect SQLite and PostgreSQL share, with `?N` placeholders;
 //! [`postgres_text`] turns it into PostgreSQL's (`$N`, `ON CONFLICT DO NOTHING`).

@@ -1,4 +1,4 @@
-//! Staking positions as the indexer records them from NftStaking and LvlxStaking (issue 12), the
+//! Staking positions as the indexer records them from NftStaking and LvlxStaking, the
 //! staking and NFT-sale events it applied once each, and the shapes the admin staking screens
 //! and the member pages read. Accrued interest is never stored: readers compute it with the core
 //! from the position and the clock.

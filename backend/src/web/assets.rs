@@ -1,4 +1,4 @@
-//! The built web app and the translations held in memory (issue 16): read once at start, each
+//! The built web app and the translations held in memory: read once at start, each
 //! with its ETag, its type, for text a gzip copy made then, and the brotli copy the build made
 //! beside it (`main.….js.br`, webpack's compression plugin); answered without touching the
 //! disk. Hashed names (`main.5cd27745.js`) never change and are cached for a year, immutable;

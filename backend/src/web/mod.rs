@@ -54,14 +54,14 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .untuple_one()
         .and(warp::fs::dir(config.data_dir.join("avatars")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
-    // Content images: PNGs the server wrote itself (see api::content), fresh names per upload.
+    // Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
     let content = warp::path("content")
         .and(warp::get().or(warp::head()).unify())
         .and(warp::fs::dir(config.data_dir.join("content")))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
-    // The FAQ guide's screenshots (issue 14), per language.
+    // The FAQ guide's screenshots, per language.
     let guides = warp::path("guides")
         .and(read())
         .and(warp::fs::dir(config.guides_dir.clone()))

@@ -1,4 +1,4 @@
-//! The admin activation-node table (issue 13): every node sold — the member (while the buying
+//! The admin activation-node table: every node sold — the member (while the buying
 //! wallet is linked), the wallet, when, the USDT paid and the transaction — in activation order,
 //! with a date range, a search by name, email or wallet, totals, sorting and CSV.
 

@@ -1,4 +1,4 @@
-// Help, identity and cards (issue 14): the FAQ's data, the member's KYC, the admins' KYC
+// Help, identity and cards: the FAQ's data, the member's KYC, the admins' KYC
 // corrections, the card on-ramp session and the dashboard's figures.
 import { api } from './client.js';
 

@@ -1,4 +1,4 @@
-// The referral network (issue 13): the member's network, claims, and the admins' ranks and nodes.
+// The referral network: the member's network, claims, and the admins' ranks and nodes.
 import { api, apiBytes } from './client.js';
 
 /** {userCodeLink, wallet, activationNode, levels, userRankData, ranks, bonuses, rewards, claims, pendingClaims, claimable, node}. */

@@ -1,4 +1,4 @@
-// Staking (issue 12): the member's page data and the admins' reserve monitor.
+// Staking: the member's page data and the admins' reserve monitor.
 import { api } from './client.js';
 
 /** {available, now, nfts, tiers, reserve, held, lvlxBalance, positions: {nft, lvlx}}. */

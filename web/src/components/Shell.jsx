@@ -53,7 +53,7 @@ export default function Shell({ area }) {
 
   return (
     <div className={`shell shell-${area}`}>
-      {/* The first stop of the keyboard: past the menu to the page (issue 17). */}
+      {/* The first stop of the keyboard: past the menu to the page. */}
       <a className="skip-link" href="#main">{t('skip-to-content')}</a>
       <header className="topbar">
         <button

@@ -4,7 +4,7 @@ import { localizeNumber } from '../core/index.js';
 
 /**
  * `items`: [[labelKey, value]]. `reserved`: laid out but invisible and hidden from assistive
- * technology, so that the filtered box appearing later does not move the page (issue 17).
+ * technology, so that the filtered box appearing later does not move the page.
  * Counts (numbers) show with the language's digit grouping.
  */
 export default function SummaryBox({ titleKey, items, testId, reserved = false }) {

@@ -1,4 +1,4 @@
-// Keyboard in data tables (issue 17): one Tab stop per row — its first control — instead of one
+// Keyboard in data tables: one Tab stop per row — its first control — instead of one
 // per control; ArrowLeft/ArrowRight move between a row's controls, ArrowUp/ArrowDown to the same
 // control of the row above or below, Home/End to the first or last row. Applied to the DOM the
 // table library renders, after every render.

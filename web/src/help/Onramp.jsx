@@ -1,4 +1,4 @@
-// Buying crypto by card (issue 14): with the card payment provider configured, a button that
+// Buying crypto by card: with the card payment provider configured, a button that
 // creates the provider's on-ramp session for the member's linked wallet on Polygon (the server
 // holds the secret key) and opens its hosted page; without it, the FAQ's two on-ramp providers.
 import { useState } from 'react';

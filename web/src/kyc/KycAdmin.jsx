@@ -1,4 +1,4 @@
-// The admin users table's KYC parts (issue 14): the status filter, and the dialog where an
+// The admin users table's KYC parts: the status filter, and the dialog where an
 // admin sets or corrects a member's status with a reason (each change audited by the server,
 // listed here newest first).
 import { useEffect, useId, useState } from 'react';

@@ -1,4 +1,4 @@
-// The member's identity verification on the dashboard (issue 14): the status and what to do
+// The member's identity verification on the dashboard: the status and what to do
 // next — start (or restart) at the provider, wait, or nothing; refreshed when it moves.
 import { useTranslation } from 'react-i18next';
 import useLoad from '../api/useLoad.js';

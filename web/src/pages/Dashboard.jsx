@@ -1,4 +1,4 @@
-// /dashboard: the member's situation on one screen (issue 14) — the notice admins write, the
+// /dashboard: the member's situation on one screen — the notice admins write, the
 // wallet box (connect, link, add token), the LVLX balance and its USDT value, staking, the
 // network at a glance (rank, what is claimable, the node), identity verification and the
 // referral link. Each box loads on its own, says when it is empty and links to its page.

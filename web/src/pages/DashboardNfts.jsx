@@ -1,4 +1,4 @@
-// /dashboardNFTs (issue 12): the 11 NFTs with their price, lock and reward; buying (USDT approval,
+// /dashboardNFTs: the 11 NFTs with their price, lock and reward; buying (USDT approval,
 // then the NFT sale, simulated first) and staking (the staking contract's approval, then the
 // stake, refused up front when the reward reserve cannot cover it); the member's staked NFTs in
 // the data table of SPEC §2 with its date filter, rewards ticking live, and withdrawals.

@@ -1,4 +1,4 @@
-// /staking (issue 12): stake LVLX in a lock tier. The tiers with their lock and rate; an amount
+// /staking: stake LVLX in a lock tier. The tiers with their lock and rate; an amount
 // (with Max: the wallet's balance) and, before anything is sent, what it brings (reward, its
 // USDT value, the release date) or why it cannot be staked; approve + stake (simulated first);
 // the member's positions with rewards ticking live, interest withdrawals and the release.

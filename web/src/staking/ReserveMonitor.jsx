@@ -1,4 +1,4 @@
-// The admin staking screens' reward reserve monitor (issue 12): as the contract holds it, the
+// The admin staking screens' reward reserve monitor: as the contract holds it, the
 // free part and the part reserved for open positions; the rewards reserved in the last 30 days;
 // and how many weeks of new stakes at that pace the free reserve covers, with a warning under the
 // configured number of weeks.

@@ -1,4 +1,4 @@
-// Accessibility (issue 15, WCAG 2.2 AA): axe-core runs on every screen, member and admin, in each
+// Accessibility (WCAG 2.2 AA): axe-core runs on every screen, member and admin, in each
 // language, against the real server with a chain and seeded data: no serious or critical
 // violation. Keyboard paths and announcements are tested where their flows are (accounts,
 // wallet, staking, network, help), with keyboard.mjs, whose own checks are proven here.

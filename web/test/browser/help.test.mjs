@@ -1,4 +1,4 @@
-// Help, identity and cards (issue 14) as a member and an admin use them, in headless Chromium
+// Help, identity and cards as a member and an admin use them, in headless Chromium
 // against the real server on its own anvil chain: the FAQ by keyboard with the guide's
 // screenshots in each language (no layout shift) and the USDT contract from configuration, its
 // text pages; KYC moving from none to approved through a signed Persona webhook and back to

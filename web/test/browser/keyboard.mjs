@@ -1,5 +1,5 @@
 // Using a page by keyboard alone, as the browser tests do for sign-in, registration, buying,
-// staking and claiming (issue 15, WCAG 2.1.1, 2.4.7, 4.1.3): Tab until a control has the focus,
+// staking and claiming (WCAG 2.1.1, 2.4.7, 4.1.3): Tab until a control has the focus,
 // see that the focus shows, and find what a screen reader would announce in a live region.
 import assert from 'node:assert/strict';
 

@@ -1,4 +1,4 @@
-// NFTs and LVLX staking as a member uses them (issue 12), in headless Chromium against a server
+// NFTs and LVLX staking as a member uses them, in headless Chromium against a server
 // on its own anvil chain with the staking contracts deployed by `lvlx chain deploy`, through the
 // injected EIP-1193 wallet whose anvil dev account really signs: buy an NFT, stake it, rewards
 // grow as the chain's time advances, withdraw interest, the admin screen counts it live, withdraw

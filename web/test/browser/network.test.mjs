@@ -1,4 +1,4 @@
-// The referral network as members use it (issue 13), in headless Chromium against a server on
+// The referral network as members use it, in headless Chromium against a server on
 // its own anvil chain (contracts by `lvlx chain deploy`, whose claim signer is this server's key)
 // through the injected EIP-1193 wallet: the sponsor copies their link and buys the activation
 // node; a new member registers through the link and buys LVLX (the sponsor's wallet as the

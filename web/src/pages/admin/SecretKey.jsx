@@ -1,7 +1,7 @@
 // admin/secret-key (SPEC §2 "Secret key screen", §7 POST key): one masked input, trimmed on
 // every change and required; the value is sealed by the core with the configured pass key. The
 // answer's privateKey is shown in a read-only box of its own with a copy button and hidden
-// again after a minute (issue 17: written back into the masked field it was easy to miss and
+// again after a minute (written back into the masked field it was easy to miss and
 // stayed on screen); the field is emptied. Toasts secretKey.success / secretKey.failed.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
