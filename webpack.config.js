@@ -40,7 +40,10 @@ export default (env, argv) => ({
         use: {
           loader: 'babel-loader',
           options: {
-            presets: [['@babel/preset-env', { targets: 'defaults' }], ['@babel/preset-react', { runtime: 'automatic' }]],
+            presets: [
+              ['@babel/preset-env', { targets: 'defaults' }],
+              ['@babel/preset-react', { runtime: 'automatic' }],
+            ],
           },
         },
       },
@@ -49,8 +52,18 @@ export default (env, argv) => ({
     ],
   },
   plugins: [
-    new HtmlWebpackPlugin({ template: 'web/index.html', filename: 'index.html', chunks: ['main'], favicon: 'web/assets/favicon.svg' }),
-    new HtmlWebpackPlugin({ template: 'web/landing/landing.html', filename: 'landing.html', chunks: ['landing'], favicon: 'web/assets/favicon.svg' }),
+    new HtmlWebpackPlugin({
+      template: 'web/index.html',
+      filename: 'index.html',
+      chunks: ['main'],
+      favicon: 'web/assets/favicon.svg',
+    }),
+    new HtmlWebpackPlugin({
+      template: 'web/landing/landing.html',
+      filename: 'landing.html',
+      chunks: ['landing'],
+      favicon: 'web/assets/favicon.svg',
+    }),
     // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the
     // server to make at start: it serves them to browsers that accept br (the core's wasm
     // 307 → 232 KB, main.js 164 → 137 KB, against gzip -9), and its own gzip to the others.

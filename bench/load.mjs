@@ -22,7 +22,11 @@ const GZIP = ['-H', 'Accept-Encoding: gzip, deflate, br'];
 
 console.log(`backend: ${backend}`);
 const binary = process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx';
-const server = await startServer({ binary, seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'], env: database(`lvlx_bench_load_${Date.now()}`).env });
+const server = await startServer({
+  binary,
+  seed: ['--users', '2000', '--ico-tx', '5000', '--seed', '7'],
+  env: database(`lvlx_bench_load_${Date.now()}`).env,
+});
 const member = (await server.storageFor(DEMO_USER)).sessionToken;
 const admin = (await server.storageFor(DEMO_ADMIN)).sessionToken;
 // The app's own first file (index.html also names the small runtime shared with the landing page).
@@ -57,7 +61,11 @@ async function wrk(path, token, { connections = CONNECTIONS, extra = [], env = {
   const args = ['-t2', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '5s', '--latency', ...extra];
   if (token) args.push('-H', `Authorization: Bearer ${token}`);
   const cpuBefore = cpuMs();
-  const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], { encoding: 'utf8', timeout: (SECONDS + 30) * 1000, env: { ...process.env, ...env } });
+  const { stdout: out } = await promisify(execFile)('wrk', [...args, `${server.url}${path}`], {
+    encoding: 'utf8',
+    timeout: (SECONDS + 30) * 1000,
+    env: { ...process.env, ...env },
+  });
   const ms = (label) => {
     const m = out.match(new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)$`, 'm'));
     if (!m) return NaN;
@@ -82,10 +90,15 @@ const rows = [
 
 const pad = (s, n) => String(s).padStart(n);
 console.log(`\nwrk -t2 -c${CONNECTIONS} -d${SECONDS}s on loopback, ${binary}, ${new Date().toISOString()}`);
-console.log(`${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('server µs', 11)}${pad('db µs', 8)}`);
+console.log(
+  `${'request'.padEnd(40)}${pad('req/s', 10)}${pad('× health', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('server µs', 11)}${pad('db µs', 8)}`,
+);
 let base;
 try {
-  const print = (name, r) => console.log(`${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}${pad(r.serverUs.toFixed(0), 11)}${pad(backend === 'SQLite' ? '' : r.databaseUs.toFixed(0), 8)}`);
+  const print = (name, r) =>
+    console.log(
+      `${name.padEnd(40)}${pad(Math.round(r.rps), 10)}${pad((r.rps / base).toFixed(2), 10)}${pad(r.p50.toFixed(2), 9)}${pad(r.p99.toFixed(2), 9)}${pad(r.serverUs.toFixed(0), 11)}${pad(backend === 'SQLite' ? '' : r.databaseUs.toFixed(0), 8)}`,
+    );
   for (const [name, path, token, extra] of rows.filter(([name], i) => i === 0 || name.includes(ONLY))) {
     const r = await wrk(path, token, { extra });
     base ??= r.rps;

@@ -14,14 +14,28 @@ const binary = join(root, process.env.BENCH_SERVER_BINARY ?? 'target/release/lvl
 const CONCURRENCY = 20;
 const ROUNDS = 5; // code sends are limited to 5 an hour per account
 const dataDir = mkdtempSync(join(tmpdir(), 'lvlx-bench-'));
-const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '1', LVLX_AUTH_PER_MINUTE: '100000' };
+const env = {
+  ...process.env,
+  LVLX_BIND: '127.0.0.1:0',
+  LVLX_DATA_DIR: dataDir,
+  LVLX_LOG: 'warn',
+  LVLX_CAPTCHA_DIFFICULTY: '1',
+  LVLX_AUTH_PER_MINUTE: '100000',
+};
 
-const accounts = Array.from({ length: CONCURRENCY }, (_, i) => ({ email: `bench${i}@example.com`, password: 'Bench#Pass1' }));
+const accounts = Array.from({ length: CONCURRENCY }, (_, i) => ({
+  email: `bench${i}@example.com`,
+  password: 'Bench#Pass1',
+}));
 for (const [i, a] of accounts.entries()) {
-  execFileSync(binary, ['admin', 'create', '--email', a.email, '--names', 'Bench', '--lastnames', `User ${'abcdefghijklmnopqrst'[i]}`], {
-    env: { ...env, LVLX_ADMIN_PASSWORD: a.password },
-    stdio: 'ignore',
-  });
+  execFileSync(
+    binary,
+    ['admin', 'create', '--email', a.email, '--names', 'Bench', '--lastnames', `User ${'abcdefghijklmnopqrst'[i]}`],
+    {
+      env: { ...env, LVLX_ADMIN_PASSWORD: a.password },
+      stdio: 'ignore',
+    },
+  );
 }
 
 const child = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -48,7 +62,11 @@ async function captcha() {
 async function login(a) {
   const body = JSON.stringify({ email: a.email, password: a.password, captcha: await captcha() });
   return timed(async () => {
-    const res = await fetch(`${url}/api/v1/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    const res = await fetch(`${url}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
     if (res.status !== 200) throw new Error(`login ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   });
@@ -70,14 +88,18 @@ try {
   }
   // The last allowed code of account 0 was spent alone above; the others take a fifth round.
   logins.push(...(await Promise.all(accounts.slice(1).map(login))));
-  console.log(`\nLogin latency, ${CONCURRENCY} concurrent, ${logins.length} logins, ${(await import('node:os')).cpus().length} cores`);
+  console.log(
+    `\nLogin latency, ${CONCURRENCY} concurrent, ${logins.length} logins, ${(await import('node:os')).cpus().length} cores`,
+  );
   console.log('| measure | p50 | p99 |');
   console.log('| --- | --- | --- |');
   console.log(`| POST login, ${CONCURRENCY} at once | ${ms(pct(logins, 50))} | ${ms(pct(logins, 99))} |`);
   console.log(`| baseline: GET health, ${CONCURRENCY} at once | ${ms(pct(healths, 50))} | ${ms(pct(healths, 99))} |`);
   console.log(`| baseline: one login alone (argon2id floor) | ${ms(single[0])} | |`);
   const cores = (await import('node:os')).cpus().length;
-  console.log(`\nExpected from the floor: ${CONCURRENCY} hashes on ${cores} cores ≈ ${ms((CONCURRENCY / cores) * single[0])} for the last of a burst.`);
+  console.log(
+    `\nExpected from the floor: ${CONCURRENCY} hashes on ${cores} cores ≈ ${ms((CONCURRENCY / cores) * single[0])} for the last of a burst.`,
+  );
 } finally {
   child.kill('SIGINT');
   rmSync(dataDir, { recursive: true, force: true });

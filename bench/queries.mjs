@@ -40,7 +40,8 @@ try {
       const flag = sessionReads === (token ? 1 : 0) ? '' : `  ← ${sessionReads} session reads`;
       if (flag) process.exitCode = 1;
       console.log(`${label.padEnd(32)} ${String(statements.length).padStart(10)}${flag}`);
-      if (process.env.VERBOSE) for (const s of statements) console.log('   ', s.replace(/^.*LOG:\s+/, '').slice(0, 150));
+      if (process.env.VERBOSE)
+        for (const s of statements) console.log('   ', s.replace(/^.*LOG:\s+/, '').slice(0, 150));
     }
   }
 } finally {

@@ -18,7 +18,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 async function measure(ready) {
-  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_USER), cookies: consent, viewport: { width: 1280, height: 900 } });
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_USER),
+    cookies: consent,
+    viewport: { width: 1280, height: 900 },
+  });
   const render = [];
   const call = [];
   for (let i = 0; i < ROUNDS; i += 1) {
@@ -28,7 +32,9 @@ async function measure(ready) {
     render.push(performance.now() - t);
     const { sessionToken } = await server.storageFor(DEMO_USER);
     const c = performance.now();
-    await (await fetch(`${server.url}/api/v1/staking`, { headers: { Authorization: `Bearer ${sessionToken}` } })).json();
+    await (
+      await fetch(`${server.url}/api/v1/staking`, { headers: { Authorization: `Bearer ${sessionToken}` } })
+    ).json();
     call.push(performance.now() - c);
   }
   await page.context().close();
@@ -50,7 +56,12 @@ execFileSync('python3', ['-c', script, join(server.dataDir, 'lvlx.sqlite3'), Str
 const full = await measure('[data-testid="lvlx-positions"] .rdt_TableRow');
 
 // One tick: the accrual of every position at one second, through the WebAssembly core.
-const positions = Array.from({ length: N }, (_, i) => ({ reward: String(10n ** 19n + BigInt(i)), startDate: 1_790_000_000_000, withdrawDate: 1_797_776_000_000, withdrawn: '0' }));
+const positions = Array.from({ length: N }, (_, i) => ({
+  reward: String(10n ** 19n + BigInt(i)),
+  startDate: 1_790_000_000_000,
+  withdrawDate: 1_797_776_000_000,
+  withdrawn: '0',
+}));
 const ticks = [];
 for (let i = 0; i < 20; i += 1) {
   const t = performance.now();

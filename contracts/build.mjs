@@ -15,7 +15,17 @@ const root = join(here, '..');
 
 /** Polygon PoS runs Cancun; the compiler's default (Prague) would emit opcodes it may lack. */
 export const EVM_VERSION = 'cancun';
-const CONTRACTS = ['LVLX', 'MockUSDT', 'IcoSale', 'LevelNFT', 'NftSale', 'NftStaking', 'LvlxStaking', 'ActivationNode', 'ClaimDistributor'];
+const CONTRACTS = [
+  'LVLX',
+  'MockUSDT',
+  'IcoSale',
+  'LevelNFT',
+  'NftSale',
+  'NftStaking',
+  'LvlxStaking',
+  'ActivationNode',
+  'ClaimDistributor',
+];
 
 const sources = Object.fromEntries(
   readdirSync(join(here, 'src'))
@@ -59,12 +69,19 @@ for (const name of CONTRACTS) {
       continue;
     }
     let committed = '';
-    try { committed = readFileSync(path, 'utf8'); } catch { /* missing counts as stale */ }
+    try {
+      committed = readFileSync(path, 'utf8');
+    } catch {
+      /* missing counts as stale */
+    }
     if (committed !== text) {
       console.error(`contracts/artifacts/${file} is stale: run node contracts/build.mjs`);
       stale += 1;
     }
   }
-  if (!check) console.log(`${name}: ${built.evm.bytecode.object.length / 2} bytes of bytecode (solc ${solc.version()}, ${EVM_VERSION})`);
+  if (!check)
+    console.log(
+      `${name}: ${built.evm.bytecode.object.length / 2} bytes of bytecode (solc ${solc.version()}, ${EVM_VERSION})`,
+    );
 }
 if (stale) process.exit(1);

@@ -25,7 +25,11 @@ try {
   let bought = false;
   for (const language of languages()) {
     mkdirSync(join(OUT, language), { recursive: true });
-    const page = await openPage(browser, server.url, { storage: { ...storage, language }, cookies: consent, viewport: VIEWPORT });
+    const page = await openPage(browser, server.url, {
+      storage: { ...storage, language },
+      cookies: consent,
+      viewport: VIEWPORT,
+    });
     const wallet = await injectWallet(page, server.anvil, { account: accounts[1] });
     // Connected on Polygon, as a member's wallet is once set up.
     wallet.state.connected = true;

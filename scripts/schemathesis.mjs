@@ -13,25 +13,56 @@ import { DEMO_ADMIN, DEMO_USER, startServer } from '../web/test/browser/harness.
 const examples = process.argv[2] ?? '25';
 const CHECKS = 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance';
 
-const server = await startServer({ chain: true, seed: ['--users', '30', '--ico-tx', '60', '--nft-stakes', '6', '--lvlx-stakes', '6', '--seed', '4'] });
+const server = await startServer({
+  chain: true,
+  seed: ['--users', '30', '--ico-tx', '60', '--nft-stakes', '6', '--lvlx-stakes', '6', '--seed', '4'],
+});
 let cases = 0;
 let failed = false;
 try {
-  for (const [who, account] of [['member', DEMO_USER], ['admin', DEMO_ADMIN]]) {
+  for (const [who, account] of [
+    ['member', DEMO_USER],
+    ['admin', DEMO_ADMIN],
+  ]) {
     const { sessionToken } = await server.storageFor(account);
-    const args = ['run', `${server.url}/api/v1/openapi.json`, '--url', `${server.url}/api/v1`,
-      '-H', `Authorization: Bearer ${sessionToken}`, '--checks', CHECKS, '--max-examples', examples,
-      '--phases', 'examples,fuzzing', '--mode', 'all', '--generation-deterministic', '--workers', '2', '--request-timeout', '20',
+    const args = [
+      'run',
+      `${server.url}/api/v1/openapi.json`,
+      '--url',
+      `${server.url}/api/v1`,
+      '-H',
+      `Authorization: Bearer ${sessionToken}`,
+      '--checks',
+      CHECKS,
+      '--max-examples',
+      examples,
+      '--phases',
+      'examples,fuzzing',
+      '--mode',
+      'all',
+      '--generation-deterministic',
+      '--workers',
+      '2',
+      '--request-timeout',
+      '20',
       // Signing out would end the session the run uses; the live channel is a WebSocket.
-      '--exclude-path', '/signout', '--exclude-path', '/ws'];
+      '--exclude-path',
+      '/signout',
+      '--exclude-path',
+      '/ws',
+    ];
     // Its console script may not be on PATH (pip --user, pyenv): call its entry point instead.
     const cli = 'import sys; from schemathesis.cli import schemathesis; sys.argv[0] = "st"; schemathesis()';
     // Asynchronously: the server and anvil write logs to pipes this process must keep reading.
     const run = await new Promise((resolve) => {
       const child = spawn('python3', ['-c', cli, ...args], { env: { ...process.env, NO_COLOR: '1' } });
       let text = '';
-      child.stdout.on('data', (c) => { text += c; });
-      child.stderr.on('data', (c) => { text += c; });
+      child.stdout.on('data', (c) => {
+        text += c;
+      });
+      child.stderr.on('data', (c) => {
+        text += c;
+      });
       child.on('close', (status) => resolve({ status, text }));
     });
     const out = run.text;
@@ -46,5 +77,7 @@ try {
 } finally {
   server.stop();
 }
-console.log(`schemathesis: ${cases} cases in all, ${failed ? 'FAILED' : 'no 5xx, every status, content type and body as documented'}`);
+console.log(
+  `schemathesis: ${cases} cases in all, ${failed ? 'FAILED' : 'no 5xx, every status, content type and body as documented'}`,
+);
 process.exit(failed ? 1 : 0);

@@ -39,6 +39,9 @@ node contracts/build.mjs --check
 step "translations and source rules"
 npm run --silent test:source
 
+step "JavaScript lint and format (ESLint with the React hooks rules, Prettier)"
+npm run --silent lint
+
 step "fuzz targets of the parsers: a short run of each (scripts/fuzz.sh SECONDS for longer)"
 FUZZ_PROFILE=--dev scripts/fuzz.sh 2
 

@@ -15,12 +15,16 @@ const page = (load) => async () => ({ Component: (await load()).default });
 /** Every user page. */
 const userPageList = {
   dashboard: { lazy: page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx')) },
-  vanguardprivateprotocol: { lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')) },
+  vanguardprivateprotocol: {
+    lazy: page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')),
+  },
   myActives: { lazy: page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')) },
   dashboardNFTs: { lazy: page(() => import(/* webpackChunkName: "page-nfts" */ './pages/DashboardNfts.jsx')) },
   staking: { lazy: page(() => import(/* webpackChunkName: "page-staking" */ './pages/Staking.jsx')) },
   afiliates: { lazy: page(() => import(/* webpackChunkName: "page-afiliates" */ './pages/Afiliates.jsx')) },
-  'activation-node': { lazy: page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')) },
+  'activation-node': {
+    lazy: page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')),
+  },
   'rank-bonus': { lazy: page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')) },
   dashboardfaqs: { lazy: page(() => import(/* webpackChunkName: "page-faqs" */ './pages/Faqs.jsx')) },
 };
@@ -32,13 +36,25 @@ const userPages = (product) => ({
 /** Every admin screen. */
 const adminPages = {
   'admin/tables/ICO': { lazy: page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')) },
-  'admin/tables/users': { lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')) },
-  'admin/tables/NFTStaking': { lazy: page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')) },
-  'admin/tables/LVLXStaking': { lazy: page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')) },
-  'admin/activation-node': { lazy: page(() => import(/* webpackChunkName: "admin-activation-node" */ './pages/admin/ActivationNodes.jsx')) },
+  'admin/tables/users': {
+    lazy: page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')),
+  },
+  'admin/tables/NFTStaking': {
+    lazy: page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')),
+  },
+  'admin/tables/LVLXStaking': {
+    lazy: page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')),
+  },
+  'admin/activation-node': {
+    lazy: page(() => import(/* webpackChunkName: "admin-activation-node" */ './pages/admin/ActivationNodes.jsx')),
+  },
   'admin/ranks': { lazy: page(() => import(/* webpackChunkName: "admin-ranks" */ './pages/admin/Ranks.jsx')) },
-  'admin/edit-content': { lazy: page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')) },
-  'admin/secret-key': { lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')) },
+  'admin/edit-content': {
+    lazy: page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')),
+  },
+  'admin/secret-key': {
+    lazy: page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')),
+  },
 };
 
 function routes(product) {
@@ -52,30 +68,49 @@ function routes(product) {
           // Errors of a page render inside Root, so toasts and the cookie banner stay.
           errorElement: <RouteError />,
           children: [
-        ...['/', '/home', '/faqs', '/register'].map((path) => ({ path, element: <LandingRedirect /> })),
-        {
-          path: '/register/referred/:referralCode',
-          loader: referralGate,
-          lazy: page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
-        },
-        { path: '/login', loader: guardLoader('public'), lazy: page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx')) },
-        { path: '/recover', loader: guardLoader('public'), lazy: page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx')) },
-        { path: '/verifycode', loader: guardLoader('verifyCode'), lazy: page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx')) },
-        { path: '/reset', loader: guardLoader('reset'), lazy: page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx')) },
-        {
-          loader: guardLoader('user'),
-          element: <Shell area="user" />,
-          children: [
-            ...userRoutes(product).map(([path]) => ({ path: `/${path}`, ...userPages(product)[path] })),
-            { path: '/dashboardfaqs/:topic', lazy: page(() => import(/* webpackChunkName: "page-faq-topic" */ './pages/FaqTopic.jsx')) },
-          ],
-        },
-        {
-          loader: guardLoader('admin'),
-          element: <Shell area="admin" />,
-          children: adminRoutes.map(([path]) => ({ path: `/${path}`, ...adminPages[path] })),
-        },
-        { path: '*', element: <NotFound /> },
+            ...['/', '/home', '/faqs', '/register'].map((path) => ({ path, element: <LandingRedirect /> })),
+            {
+              path: '/register/referred/:referralCode',
+              loader: referralGate,
+              lazy: page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
+            },
+            {
+              path: '/login',
+              loader: guardLoader('public'),
+              lazy: page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx')),
+            },
+            {
+              path: '/recover',
+              loader: guardLoader('public'),
+              lazy: page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx')),
+            },
+            {
+              path: '/verifycode',
+              loader: guardLoader('verifyCode'),
+              lazy: page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx')),
+            },
+            {
+              path: '/reset',
+              loader: guardLoader('reset'),
+              lazy: page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx')),
+            },
+            {
+              loader: guardLoader('user'),
+              element: <Shell area="user" />,
+              children: [
+                ...userRoutes(product).map(([path]) => ({ path: `/${path}`, ...userPages(product)[path] })),
+                {
+                  path: '/dashboardfaqs/:topic',
+                  lazy: page(() => import(/* webpackChunkName: "page-faq-topic" */ './pages/FaqTopic.jsx')),
+                },
+              ],
+            },
+            {
+              loader: guardLoader('admin'),
+              element: <Shell area="admin" />,
+              children: adminRoutes.map(([path]) => ({ path: `/${path}`, ...adminPages[path] })),
+            },
+            { path: '*', element: <NotFound /> },
           ],
         },
       ],

@@ -3,7 +3,13 @@
 import { api } from './api/client.js';
 import { languages } from './core/index.js';
 
-const settings = { landingUrl: '/landing', product: 'LVLX', languages: languages(), secretPassKey: 'lvlx-secret-key-transport', maxImageBytes: 2 * 1024 * 1024 };
+const settings = {
+  landingUrl: '/landing',
+  product: 'LVLX',
+  languages: languages(),
+  secretPassKey: 'lvlx-secret-key-transport',
+  maxImageBytes: 2 * 1024 * 1024,
+};
 
 export async function loadSettings() {
   try {

@@ -12,14 +12,40 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 const TABLES = 'tables.json';
 
 test('every vector file is covered', () => {
-  assert.deepEqual(files.sort(), ['amounts.json', 'captcha.json', 'dates.json', 'display.json', 'network-chain.json', 'network-tree.json', 'network.json', 'phones.json', 'session.json', 'siwe.json', 'staking.json', TABLES, 'validation.json']);
+  assert.deepEqual(files.sort(), [
+    'amounts.json',
+    'captcha.json',
+    'dates.json',
+    'display.json',
+    'network-chain.json',
+    'network-tree.json',
+    'network.json',
+    'phones.json',
+    'session.json',
+    'siwe.json',
+    'staking.json',
+    TABLES,
+    'validation.json',
+  ]);
 });
 
 const tables = JSON.parse(readFileSync(new URL(TABLES, dir), 'utf8'));
 const stream = (name) => new Uint8Array(readFileSync(new URL(`../../target/tmp/${name}`, import.meta.url)));
 const tableCases = {
-  ico: { load: () => core.loadIcoRows(stream('ico.arrow'), 'LVLX'), answer: (a) => a.totals, key: 'totals', row: (r) => [r.n, r.createdAt, r.email], want: (rows, [n, i]) => [n, rows[i].createdAt, rows[i].email] },
-  users: { load: () => core.loadUserRows(stream('users.arrow')), answer: (a) => a.summary, key: 'summary', row: (r) => [r.n, r.email], want: (rows, [n, i]) => [n, rows[i].email] },
+  ico: {
+    load: () => core.loadIcoRows(stream('ico.arrow'), 'LVLX'),
+    answer: (a) => a.totals,
+    key: 'totals',
+    row: (r) => [r.n, r.createdAt, r.email],
+    want: (rows, [n, i]) => [n, rows[i].createdAt, rows[i].email],
+  },
+  users: {
+    load: () => core.loadUserRows(stream('users.arrow')),
+    answer: (a) => a.summary,
+    key: 'summary',
+    row: (r) => [r.n, r.email],
+    want: (rows, [n, i]) => [n, rows[i].email],
+  },
 };
 for (const [name, spec] of Object.entries(tableCases)) {
   test(`${TABLES}: ${name} through the wasm table (${tables[name].cases.length} queries)`, () => {
@@ -30,7 +56,11 @@ for (const [name, spec] of Object.entries(tableCases)) {
       const label = JSON.stringify(query);
       assert.deepEqual(spec.answer(answer), expect[spec.key], label);
       assert.equal(answer.kept, expect.kept, label);
-      assert.deepEqual(table.page(0, 10).map(spec.row), expect.page.map((p) => spec.want(tables[name].rows, p)), label);
+      assert.deepEqual(
+        table.page(0, 10).map(spec.row),
+        expect.page.map((p) => spec.want(tables[name].rows, p)),
+        label,
+      );
     }
     table.free();
   });
@@ -95,18 +125,37 @@ test('the wallet-linking message is the EIP-4361 text the server checks', () => 
       'Expiration Time: 2026-09-21T14:23:19.000Z',
     ].join('\n'),
   );
-  assert.equal(core.checksumAddress('0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266'), '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+  assert.equal(
+    core.checksumAddress('0xF39FD6E51AAD88F6F4CE6AB8827279CFFFB92266'),
+    '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+  );
   assert.equal(core.checksumAddress('0x123'), null);
-  assert.throws(() => core.siweMessage({ domain: 'x', address: 'nope', statement: '', uri: '', nonce: 'n', issuedAt: 0, expirationTime: 0 }));
+  assert.throws(() =>
+    core.siweMessage({
+      domain: 'x',
+      address: 'nope',
+      statement: '',
+      uri: '',
+      nonce: 'n',
+      issuedAt: 0,
+      expirationTime: 0,
+    }),
+  );
 });
 
 test('contract calldata, return values and revert keys come from the ABI artifacts', () => {
   const wallet = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-  assert.equal(core.calldata('LVLX', 'balanceOf', [wallet]), '0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+  assert.equal(
+    core.calldata('LVLX', 'balanceOf', [wallet]),
+    '0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  );
   assert.match(core.calldata('LVLX', 'approve', [wallet, '1000000']), /^0x095ea7b3[0-9a-f]{128}$/);
   assert.throws(() => core.calldata('IcoSale', 'buy', ['1']));
   assert.throws(() => core.calldata('IcoSale', 'buy', ['1.5', '0', wallet]));
-  assert.equal(core.decodeUint(`0x${(10n ** 27n + 7n).toString(16).padStart(64, '0')}`), '1000000000000000000000000007');
+  assert.equal(
+    core.decodeUint(`0x${(10n ** 27n + 7n).toString(16).padStart(64, '0')}`),
+    '1000000000000000000000000007',
+  );
   assert.equal(core.revertKey('0x'), 'chain-reverted');
   // 2.5 USDT at 0.1 USDT per LVLX buys exactly 25 LVLX; 1 base unit of LVLX costs 1 base unit of USDT.
   assert.equal(core.quoteLvlx('2500000', '100000'), '25000000000000000000');

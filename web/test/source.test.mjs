@@ -56,12 +56,18 @@ test('every server error code and validation key has a translation', () => {
     .join('\n');
   const codes = new Set([...rust.matchAll(/"((?:error|validations)-[a-z-]+)"/g)].map((m) => m[1]));
   assert.ok(codes.size > 15);
-  assert.deepEqual([...codes].filter((c) => !(c in en)), []);
+  assert.deepEqual(
+    [...codes].filter((c) => !(c in en)),
+    [],
+  );
 });
 
 test('only web/src/core imports the WebAssembly package', () => {
   const importers = sources(join(root, 'web'))
     .filter((f) => !f.includes('/test/') && !f.includes('/dist/') && !f.includes('/pkg/'))
     .filter((f) => /from\s+'[^']*pkg\/lvlx_core/.test(readFileSync(f, 'utf8')));
-  assert.deepEqual(importers.map((f) => f.slice(root.length)), ['web/src/core/index.js']);
+  assert.deepEqual(
+    importers.map((f) => f.slice(root.length)),
+    ['web/src/core/index.js'],
+  );
 });

@@ -13,7 +13,8 @@ const language = () => i18n.resolvedLanguage ?? 'en';
 const post = (path, body, auth = false) => api(path, { method: 'POST', auth, body });
 
 /** Step 1 of sign-in → {token (verify scope), verifyCode: true}; a code is mailed. */
-export const login = async ({ email, password }) => post('login', { email, password, language: language(), captcha: await captcha() });
+export const login = async ({ email, password }) =>
+  post('login', { email, password, language: language(), captcha: await captcha() });
 
 /** Step 2: the mailed code, with the step-1 token in Authorization → {token, role, user | admin}. */
 export const verifyCode = (code) => post('verifycode', { code }, true);

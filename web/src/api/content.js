@@ -1,9 +1,11 @@
 // Content blocks (admin/edit-content): what user pages show, per language.
 import { api, apiUpload } from './client.js';
 
-export const readContent = (block, language, signal) => api(`content/${block}?lang=${encodeURIComponent(language)}`, { signal });
+export const readContent = (block, language, signal) =>
+  api(`content/${block}?lang=${encodeURIComponent(language)}`, { signal });
 export const listContent = (signal) => api('admin/content', { signal });
-export const saveContent = (block, language, body) => api(`admin/content/${block}/${language}`, { method: 'PUT', body });
+export const saveContent = (block, language, body) =>
+  api(`admin/content/${block}/${language}`, { method: 'PUT', body });
 
 export function uploadContentImage(block, language, file) {
   const body = new FormData();

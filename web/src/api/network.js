@@ -10,7 +10,8 @@ export const readSponsor = (signal) => api('network/sponsor', { signal });
 /** Mails a 6-digit claimCode for a claim of everything claimable → {attempt, amount}. */
 export const requestClaim = (language) => api('claims', { method: 'POST', body: { language } });
 /** The code confirms the claim → the signed voucher {account, cumulative, deadline, signature, contract, calldata}. */
-export const confirmClaim = (attempt, claimCode) => api('claims/confirm', { method: 'POST', body: { attempt, claimCode } });
+export const confirmClaim = (attempt, claimCode) =>
+  api('claims/confirm', { method: 'POST', body: { attempt, claimCode } });
 
 export const readRanks = (signal) => api('ranks', { signal });
 export const putRank = (id, rank) => api(`ranks/${id}`, { method: 'PUT', body: rank });

@@ -9,4 +9,5 @@ export async function uploadAvatar(blob, userId) {
 }
 
 /** The avatar's address: its key (from the sign-in payload or the upload's answer) opens it. */
-export const avatarUrl = (path, userId, key, version) => `${path}${userId}.png?k=${key}${version ? `&v=${version}` : ''}`;
+export const avatarUrl = (path, userId, key, version) =>
+  `${path}${userId}.png?k=${key}${version ? `&v=${version}` : ''}`;

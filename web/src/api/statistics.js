@@ -16,5 +16,6 @@ const timeoutOn500 = (pending) =>
   });
 
 /** The staking screens: `kind` is 'nft' or 'lvlx'. */
-export const stakingStatistics = (kind) => (signal) => timeoutOn500(api(`statistics-${kind}staking?limit=1`, { signal }));
+export const stakingStatistics = (kind) => (signal) =>
+  timeoutOn500(api(`statistics-${kind}staking?limit=1`, { signal }));
 export const stakingRows = (kind) => (signal) => timeoutOn500(apiBytes(`statistics-${kind}staking/rows`, { signal }));

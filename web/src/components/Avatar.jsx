@@ -9,7 +9,9 @@ export default function Avatar() {
   const { t } = useTranslation();
   const user = readJson(KEYS.userInfo);
   const [open, setOpen] = useState(false);
-  const [image, setImage] = useState(() => (user?.hasAvatar && user.avatarKey ? avatarUrl('/avatars/', user.id, user.avatarKey) : null));
+  const [image, setImage] = useState(() =>
+    user?.hasAvatar && user.avatarKey ? avatarUrl('/avatars/', user.id, user.avatarKey) : null,
+  );
   if (!user) return null;
   const saved = ({ path, key }) => {
     setImage(avatarUrl(path, user.id, key, Date.now()));
@@ -19,7 +21,13 @@ export default function Avatar() {
   return (
     <>
       <button type="button" className="avatar-button" onClick={() => setOpen(true)} aria-label={t('avatar-title')}>
-        {image ? <img src={image} alt="" data-testid="avatar-image" /> : <span aria-hidden="true" translate="no">{initials}</span>}
+        {image ? (
+          <img src={image} alt="" data-testid="avatar-image" />
+        ) : (
+          <span aria-hidden="true" translate="no">
+            {initials}
+          </span>
+        )}
       </button>
       <AvatarModal open={open} userId={user.id} onClose={() => setOpen(false)} onSaved={saved} />
     </>

@@ -101,7 +101,9 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
       </label>
       <div className="crop-area" style={CROP_AREA}>
         {src ? (
-          <Suspense fallback={<div className="boot-spinner" role="status" aria-busy="true" aria-label={t('loading')} />}>
+          <Suspense
+            fallback={<div className="boot-spinner" role="status" aria-busy="true" aria-label={t('loading')} />}
+          >
             <Cropper
               image={src}
               crop={crop}
@@ -120,7 +122,14 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
       <div className="crop-controls">
         <label>
           {t('avatar-zoom')}
-          <input type="range" min={1} max={4} step={0.05} value={zoom} onChange={(e) => setZoom(Number(e.target.value))} />
+          <input
+            type="range"
+            min={1}
+            max={4}
+            step={0.05}
+            value={zoom}
+            onChange={(e) => setZoom(Number(e.target.value))}
+          />
         </label>
         <label>
           <input type="checkbox" checked={round} onChange={(e) => setRound(e.target.checked)} /> {t('avatar-round')}

@@ -32,7 +32,14 @@ export default function CodeForm({ onCode, hint, children, field = 'code', lengt
   return (
     <form className="form" onSubmit={submit} noValidate>
       <p className="muted">{hint ?? t('register-code-sent')}</p>
-      <TextField name={field} label={t('code-label')} form={{ ...form, set: (_, v) => typed(v) }} inputMode="numeric" autoComplete="one-time-code" autoFocus />
+      <TextField
+        name={field}
+        label={t('code-label')}
+        form={{ ...form, set: (_, v) => typed(v) }}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        autoFocus
+      />
       <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
         {sending ? t('login-sending') : t(submitKey)}
       </button>

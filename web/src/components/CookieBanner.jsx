@@ -12,7 +12,11 @@ export default function CookieBanner() {
   const [decision, setDecision] = useState(() => Cookies.get(CONSENT_COOKIE));
   if (decision === 'accepted' || decision === 'declined') return null;
   const decide = (value) => {
-    Cookies.set(CONSENT_COOKIE, value, { expires: DAYS, sameSite: 'Lax', secure: window.location.protocol === 'https:' });
+    Cookies.set(CONSENT_COOKIE, value, {
+      expires: DAYS,
+      sameSite: 'Lax',
+      secure: window.location.protocol === 'https:',
+    });
     setDecision(value);
   };
   return (

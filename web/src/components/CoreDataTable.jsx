@@ -32,22 +32,50 @@ export function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, o
         {t('table-rows-per-page')}
         <select value={rowsPerPage} onChange={(e) => onChangeRowsPerPage(Number(e.target.value), currentPage)}>
           {PAGE_SIZES.map((n) => (
-            <option key={n} value={n}>{n}</option>
+            <option key={n} value={n}>
+              {n}
+            </option>
           ))}
         </select>
       </label>
-      <span className="page-range" translate="no">{t('table-range', { from, to, count: rowCount })}</span>
-      <button type="button" className="page-button" disabled={currentPage <= 1} onClick={() => go(currentPage - 1)} aria-label={t('table-previous')}>‹</button>
+      <span className="page-range" translate="no">
+        {t('table-range', { from, to, count: rowCount })}
+      </span>
+      <button
+        type="button"
+        className="page-button"
+        disabled={currentPage <= 1}
+        onClick={() => go(currentPage - 1)}
+        aria-label={t('table-previous')}
+      >
+        ‹
+      </button>
       {pageItems(currentPage, count).map((p, i) =>
         p === null ? (
-          <span key={`gap${i}`} className="page-gap" aria-hidden="true">…</span>
+          <span key={`gap${i}`} className="page-gap" aria-hidden="true">
+            …
+          </span>
         ) : (
-          <button key={p} type="button" className="page-button" aria-current={p === currentPage ? 'page' : undefined} onClick={() => go(p)}>
+          <button
+            key={p}
+            type="button"
+            className="page-button"
+            aria-current={p === currentPage ? 'page' : undefined}
+            onClick={() => go(p)}
+          >
             {p}
           </button>
         ),
       )}
-      <button type="button" className="page-button" disabled={currentPage >= count} onClick={() => go(currentPage + 1)} aria-label={t('table-next')}>›</button>
+      <button
+        type="button"
+        className="page-button"
+        disabled={currentPage >= count}
+        onClick={() => go(currentPage + 1)}
+        aria-label={t('table-next')}
+      >
+        ›
+      </button>
     </nav>
   );
 }
@@ -65,9 +93,17 @@ function SortHeader({ label, column, sort, onSort }) {
     ref.current?.closest('[role="columnheader"]')?.setAttribute('aria-sort', state);
   }, [state]);
   return (
-    <button ref={ref} type="button" className="sort-header" onClick={() => onSort(column)} title={t(`table-sort-${state}`)}>
+    <button
+      ref={ref}
+      type="button"
+      className="sort-header"
+      onClick={() => onSort(column)}
+      title={t(`table-sort-${state}`)}
+    >
       {label}
-      <span aria-hidden="true" className="sort-mark">{direction === 'desc' ? '▼' : direction === 'asc' ? '▲' : '↕'}</span>
+      <span aria-hidden="true" className="sort-mark">
+        {direction === 'desc' ? '▼' : direction === 'asc' ? '▲' : '↕'}
+      </span>
     </button>
   );
 }
@@ -124,7 +160,12 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
   const previewing = table.loading && preview?.length > 0;
   const rdtColumns = columns.map((c) => ({
     id: c.id,
-    name: c.sortable && !previewing ? <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} /> : c.label,
+    name:
+      c.sortable && !previewing ? (
+        <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} />
+      ) : (
+        c.label
+      ),
     cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
     width: c.width,
     minWidth: c.minWidth ?? (c.date ? '190px' : undefined),
@@ -133,14 +174,25 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
   }));
   if (previewing) {
     return (
-      <div className={`data-table${fits ? ' fits' : ''}`} aria-busy="true" ref={keys.ref} onKeyDown={keys.onKeyDown} data-testid="table-preview">
+      <div
+        className={`data-table${fits ? ' fits' : ''}`}
+        aria-busy="true"
+        ref={keys.ref}
+        onKeyDown={keys.onKeyDown}
+        data-testid="table-preview"
+      >
         <RowsProgress progress={table.progress} />
         <Table ariaLabel={label} columns={rdtColumns} data={preview.slice(0, table.page.size)} keyField="n" />
       </div>
     );
   }
   return (
-    <div className={`data-table${fits ? ' fits' : ''}`} aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
+    <div
+      className={`data-table${fits ? ' fits' : ''}`}
+      aria-busy={table.loading}
+      ref={keys.ref}
+      onKeyDown={keys.onKeyDown}
+    >
       <Table
         ariaLabel={label}
         columns={rdtColumns}
@@ -152,7 +204,9 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
             // Rows exist but the filters keep none: say so, and offer the way back.
             <div className="table-empty" data-testid="table-no-results">
               <p>{t('table-no-results')}</p>
-              <button type="button" className="button secondary small" onClick={table.reset}>{t('filter-reset-all')}</button>
+              <button type="button" className="button secondary small" onClick={table.reset}>
+                {t('filter-reset-all')}
+              </button>
             </div>
           ) : (
             <p className="table-empty">{t(empty)}</p>

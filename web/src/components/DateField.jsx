@@ -15,7 +15,18 @@ const local = (day, language) => {
   }
 };
 
-export default function DateField({ id, label, value, onChange, onMalformed, min, max, disabled, invalid, describedBy }) {
+export default function DateField({
+  id,
+  label,
+  value,
+  onChange,
+  onMalformed,
+  min,
+  max,
+  disabled,
+  invalid,
+  describedBy,
+}) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? 'en';
   const [text, setText] = useState(() => local(value, language));
@@ -70,9 +81,18 @@ export default function DateField({ id, label, value, onChange, onMalformed, min
           });
         }}
       />
-      <button type="button" className="date-pick" disabled={disabled} aria-label={t('date-pick', { field: label })} onClick={() => picker.current?.showPicker?.()}>
+      <button
+        type="button"
+        className="date-pick"
+        disabled={disabled}
+        aria-label={t('date-pick', { field: label })}
+        onClick={() => picker.current?.showPicker?.()}
+      >
         <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-          <path fill="currentColor" d="M7 2h2v2h6V2h2v2h3a1 1 0 0 1 1 1v15a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h3V2Zm12 8H5v9h14v-9ZM5 6v2h14V6H5Z" />
+          <path
+            fill="currentColor"
+            d="M7 2h2v2h6V2h2v2h3a1 1 0 0 1 1 1v15a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h3V2Zm12 8H5v9h14v-9ZM5 6v2h14V6H5Z"
+          />
         </svg>
       </button>
       {/* The browser's calendar, opened by the button; never focused or read on its own. */}

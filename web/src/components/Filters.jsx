@@ -52,7 +52,9 @@ export function DateRange({ table, labelKey = 'filter-dates' }) {
       >
         {t('filter-reset')}
       </button>
-      <p id={errorId} className="field-error" role="alert" data-testid="filter-error">{error ? t(error) : ''}</p>
+      <p id={errorId} className="field-error" role="alert" data-testid="filter-error">
+        {error ? t(error) : ''}
+      </p>
     </fieldset>
   );
 }
@@ -64,8 +66,18 @@ export function SearchBox({ table, labelKey }) {
   return (
     <div className="search-box">
       <label htmlFor={id}>{t(labelKey)}</label>
-      <input id={id} type="search" value={table.query.search} onChange={(e) => table.update({ search: e.target.value })} />
-      <button type="button" className="button secondary small" disabled={!table.query.search} onClick={() => table.update({ search: '' })}>
+      <input
+        id={id}
+        type="search"
+        value={table.query.search}
+        onChange={(e) => table.update({ search: e.target.value })}
+      />
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={!table.query.search}
+        onClick={() => table.update({ search: '' })}
+      >
         {t('filter-clear')}
       </button>
     </div>

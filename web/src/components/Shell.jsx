@@ -54,7 +54,9 @@ export default function Shell({ area }) {
   return (
     <div className={`shell shell-${area}`}>
       {/* The first stop of the keyboard: past the menu to the page. */}
-      <a className="skip-link" href="#main">{t('skip-to-content')}</a>
+      <a className="skip-link" href="#main">
+        {t('skip-to-content')}
+      </a>
       <header className="topbar">
         <button
           type="button"
@@ -131,4 +133,3 @@ export default function Shell({ area }) {
     </div>
   );
 }
-

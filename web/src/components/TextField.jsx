@@ -15,7 +15,16 @@ export function FieldError({ id, error }) {
 
 /** `maxLength` defaults to what the core's rule for the field `name` accepts. */
 /** `autoFocus` for the first field of a form that replaces what had the focus (a next step). */
-export default function TextField({ name, label, form, type = 'text', autoComplete, inputMode, maxLength = fieldMaxLength(name), autoFocus = false }) {
+export default function TextField({
+  name,
+  label,
+  form,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  maxLength = fieldMaxLength(name),
+  autoFocus = false,
+}) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const error = form.errors[name];

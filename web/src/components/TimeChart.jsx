@@ -14,7 +14,8 @@ const css = (name) => getComputedStyle(document.documentElement).getPropertyValu
 /** The period's name: its date, the week it starts, or its month, in the page's language. */
 export function periodName(t, language, grain, start) {
   const date = new Date(`${start}T00:00:00Z`);
-  if (grain === 'month') return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+  if (grain === 'month')
+    return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
   const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
   return grain === 'week' ? t('chart-week-of', { date: day }) : day;
 }
@@ -23,7 +24,12 @@ function options({ width, language, grain, onCursor }) {
   const count = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const tick = grain === 'month' ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' };
   const dateTick = new Intl.DateTimeFormat(language, { ...tick, timeZone: 'UTC' });
-  const axis = { stroke: css('--muted'), grid: { stroke: 'rgba(148, 163, 184, .16)' }, ticks: { stroke: 'rgba(148, 163, 184, .3)' }, font: '12px Lato, sans-serif' };
+  const axis = {
+    stroke: css('--muted'),
+    grid: { stroke: 'rgba(148, 163, 184, .16)' },
+    ticks: { stroke: 'rgba(148, 163, 184, .3)' },
+    font: '12px Lato, sans-serif',
+  };
   return {
     width,
     height: 220,
@@ -35,7 +41,15 @@ function options({ width, language, grain, onCursor }) {
       { ...axis, values: (u, splits) => splits.map((s) => dateTick.format(new Date(s * 1000))) },
       { ...axis, size: 56, values: (u, splits) => splits.map((s) => count.format(s)) },
     ],
-    series: [{}, { fill: css('--primary'), stroke: css('--primary'), points: { show: false }, paths: uPlot.paths.bars({ size: [0.8, 48], align: 1 }) }],
+    series: [
+      {},
+      {
+        fill: css('--primary'),
+        stroke: css('--primary'),
+        points: { show: false },
+        paths: uPlot.paths.bars({ size: [0.8, 48], align: 1 }),
+      },
+    ],
     hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
   };
 }
@@ -57,7 +71,11 @@ export default function TimeChart({ titleKey, series, value, label }) {
     // Bars start at the period's first day; a one-period series still gets a day of axis.
     const xs = points.map((p) => toSeconds(p.start));
     const ys = points.map(value);
-    const u = new uPlot(options({ width: el.clientWidth, language: i18n.language, grain, onCursor: setAt }), [xs.length > 1 ? xs : [xs[0], xs[0] + DAY_S], xs.length > 1 ? ys : [ys[0], null]], el);
+    const u = new uPlot(
+      options({ width: el.clientWidth, language: i18n.language, grain, onCursor: setAt }),
+      [xs.length > 1 ? xs : [xs[0], xs[0] + DAY_S], xs.length > 1 ? ys : [ys[0], null]],
+      el,
+    );
     plot.current = u;
     const resize = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height: 220 }));
     resize.observe(el);
@@ -67,6 +85,9 @@ export default function TimeChart({ titleKey, series, value, label }) {
       u.destroy();
       plot.current = null;
     };
+    // `points` and `grain` come from `series`; `value` is a new function each render and is read
+    // when the series changes, so the chart is not rebuilt on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series, i18n.language]);
 
   if (!points.length) return null;
@@ -101,10 +122,13 @@ export default function TimeChart({ titleKey, series, value, label }) {
       <p className="chart-readout" aria-live="polite" data-testid="chart-readout">
         {shown ? (
           <>
-            <strong>{periodName(t, i18n.language, grain, shown.start)}</strong>: <span translate="no">{label(shown)}</span>
+            <strong>{periodName(t, i18n.language, grain, shown.start)}</strong>:{' '}
+            <span translate="no">{label(shown)}</span>
           </>
         ) : (
-          <span id={hintId} className="muted">{t('chart-hint')}</span>
+          <span id={hintId} className="muted">
+            {t('chart-hint')}
+          </span>
         )}
       </p>
     </figure>

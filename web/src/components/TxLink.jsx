@@ -6,7 +6,13 @@ export default function TxLink({ hash }) {
   if (!hash) return <span className="muted">—</span>;
   const short = `${hash.slice(0, 10)}…`;
   const link = explorerTx(settings.chain?.explorerUrl, hash);
-  return link
-    ? <a href={link} target="_blank" rel="noreferrer noopener" translate="no" title={hash}>{short}</a>
-    : <code translate="no" title={hash}>{short}</code>;
+  return link ? (
+    <a href={link} target="_blank" rel="noreferrer noopener" translate="no" title={hash}>
+      {short}
+    </a>
+  ) : (
+    <code translate="no" title={hash}>
+      {short}
+    </code>
+  );
 }

@@ -2,6 +2,7 @@
 const formats = new Map();
 
 export function formatDate(ms, language) {
-  if (!formats.has(language)) formats.set(language, new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
+  if (!formats.has(language))
+    formats.set(language, new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
   return formats.get(language).format(new Date(ms));
 }

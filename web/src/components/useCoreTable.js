@@ -53,7 +53,9 @@ export function useCoreTable(load) {
     if (!load) return undefined;
     const controller = new AbortController();
     setProgress(null);
-    load(controller.signal, (p) => { if (!controller.signal.aborted) setProgress(p); })
+    load(controller.signal, (p) => {
+      if (!controller.signal.aborted) setProgress(p);
+    })
       .then((loaded) => {
         if (controller.signal.aborted) {
           loaded.free?.();
@@ -67,9 +69,15 @@ export function useCoreTable(load) {
         setRange(full);
         // A reload (new rows pushed live) keeps the viewer's search, sort and dates; a date left
         // at the old edge of the data follows the new edge.
-        setQuery((q) => (q && before
-          ? { ...q, start: q.start === (before.start ?? '') ? full.start ?? '' : q.start, end: q.end === (before.end ?? '') ? full.end ?? '' : q.end }
-          : { start: full.start ?? '', end: full.end ?? '', search: '', sort: null }));
+        setQuery((q) =>
+          q && before
+            ? {
+                ...q,
+                start: q.start === (before.start ?? '') ? (full.start ?? '') : q.start,
+                end: q.end === (before.end ?? '') ? (full.end ?? '') : q.end,
+              }
+            : { start: full.start ?? '', end: full.end ?? '', search: '', sort: null },
+        );
         setStatus({ loading: false, error: null });
       })
       .catch((error) => {
@@ -92,7 +100,16 @@ export function useCoreTable(load) {
     const { start, end, search, sort, ...filters } = query;
     const own = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
     try {
-      setAnswer(table.current.query({ start: start || undefined, end: end || undefined, search, sort: sort ?? undefined, offsetMinutes: viewerOffsetMinutes(), ...own }));
+      setAnswer(
+        table.current.query({
+          start: start || undefined,
+          end: end || undefined,
+          search,
+          sort: sort ?? undefined,
+          offsetMinutes: viewerOffsetMinutes(),
+          ...own,
+        }),
+      );
       setQueryError(null);
       setPage((p) => ({ ...p, number: 1 }));
     } catch (e) {
@@ -108,7 +125,10 @@ export function useCoreTable(load) {
 
   const update = useCallback((change) => setQuery((q) => ({ ...q, ...change })), []);
   /** Back to every row: the full date range, no search and no table filter (the sort is kept). */
-  const reset = useCallback(() => setQuery((q) => (range ? { sort: q.sort, start: range.start, end: range.end, search: '' } : q)), [range]);
+  const reset = useCallback(
+    () => setQuery((q) => (range ? { sort: q.sort, start: range.start, end: range.end, search: '' } : q)),
+    [range],
+  );
   const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
   const csv = useCallback(() => table.current?.csv() ?? '', []);
   const series = useCallback(() => table.current?.series(viewerOffsetMinutes()) ?? null, []);

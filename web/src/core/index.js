@@ -3,8 +3,10 @@
 import * as core from '../../pkg/lvlx_core.js';
 
 /** Translation key of the failure, or null. `other` is the value emailC/passwordC must equal. */
-export const validateField = (field, value, other) => core.validateField(field, value ?? '', other ?? undefined) ?? null;
-export const validateAmount = (value, decimals, min, max) => core.validateAmount(value, decimals, min ?? undefined, max ?? undefined) ?? null;
+export const validateField = (field, value, other) =>
+  core.validateField(field, value ?? '', other ?? undefined) ?? null;
+export const validateAmount = (value, decimals, min, max) =>
+  core.validateAmount(value, decimals, min ?? undefined, max ?? undefined) ?? null;
 export const isReferralCode = (code) => core.isReferralCode(code ?? '');
 export const lvlxToUsdt = (baseUnits) => core.lvlxToUsdt(baseUnits);
 export const formatUnits = (baseUnits, decimals) => core.formatUnits(baseUnits, decimals);
@@ -19,7 +21,8 @@ export const setDisplayLanguage = (language) => {
 /** A plain decimal ("8855540174.38") as the page's language writes it (en 8,855,540,174.38; es/pt 8.855.540.174,38). */
 export const localizeNumber = (plain, language = displayLanguage) => core.localizeNumber(String(plain), language);
 /** An amount as the interface shows it: 2 decimals in the token's own decimals (USDT 6, else 18), in the page's language. */
-export const formatToken = (baseUnits, token, language = displayLanguage) => core.formatTokenIn(baseUnits, token, language);
+export const formatToken = (baseUnits, token, language = displayLanguage) =>
+  core.formatTokenIn(baseUnits, token, language);
 export const formatLvlx = (baseUnits, language) => formatToken(baseUnits, 'LVLX', language);
 export const formatUsdt = (baseUnits, language) => formatToken(baseUnits, 'USDT', language);
 /** formatTokenIn(baseUnits, token, language), as the vectors call it. */
@@ -78,7 +81,8 @@ export const loadNodeRows = (bytes) => core.loadNodeRows(bytes);
 export const loadStakeRows = (bytes, kind, side, nowMs) => core.loadStakeRows(bytes, kind, side, nowMs);
 
 /** Wallet linking (EIP-4361): the text the wallet signs, chain 137; addresses in their EIP-55 form. */
-export const siweMessage = (m) => core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
+export const siweMessage = (m) =>
+  core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
 export const checksumAddress = (address) => core.checksumAddress(address) ?? null;
 /** Whether two addresses name one account, whatever their letter case. */
 export const sameAddress = (a, b) => Boolean(a && b && core.sameAddress(a, b));
@@ -97,7 +101,8 @@ export const revertKey = (data) => core.revertKey(data ?? '0x');
  * holding `balance` USDT of which the sale may spend `allowance`: {usdt, lvlx, needsApproval,
  * shortOfBalance}, or {error} (a translation key).
  */
-export const purchasePlan = (side, text, price, balance, allowance) => core.purchasePlan(side, text ?? '', price, balance, allowance);
+export const purchasePlan = (side, text, price, balance, allowance) =>
+  core.purchasePlan(side, text ?? '', price, balance, allowance);
 /** The explorer's page of a transaction, or null when no explorer is configured. */
 export const explorerTx = (explorerUrl, hash) => core.explorerTx(explorerUrl ?? '', hash ?? '') ?? null;
 /** The token contract's page on the explorer, or null without one. */

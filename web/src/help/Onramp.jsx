@@ -15,7 +15,13 @@ export default function Onramp() {
   const [sending, open] = useSubmit(async () => {
     const session = await createOnrampSession();
     // SPEC §3 stripeData: the session the member last opened.
-    writeJson(KEYS.stripeData, { id: session.id, clientSecret: session.clientSecret, redirectUrl: session.redirectUrl, currency: session.currency, createdAt: Date.now() });
+    writeJson(KEYS.stripeData, {
+      id: session.id,
+      clientSecret: session.clientSecret,
+      redirectUrl: session.redirectUrl,
+      currency: session.currency,
+      createdAt: Date.now(),
+    });
     setOpened(session.redirectUrl);
     window.open(session.redirectUrl, '_blank', 'noopener');
   });
@@ -31,12 +37,22 @@ export default function Onramp() {
     <div className="summary-box onramp" data-testid="onramp">
       <h2>{t('onramp-title')}</h2>
       <p>{t('onramp-help', { currency })}</p>
-      <button type="button" className="button secondary" onClick={() => open()} disabled={sending} aria-busy={sending} data-testid="onramp-open">
+      <button
+        type="button"
+        className="button secondary"
+        onClick={() => open()}
+        disabled={sending}
+        aria-busy={sending}
+        data-testid="onramp-open"
+      >
         {t('onramp-open', { currency })}
       </button>
       {opened && (
         <p role="status" className="muted">
-          {t('onramp-opened')} <a href={opened} target="_blank" rel="noreferrer noopener">{t('onramp-open-again')}</a>
+          {t('onramp-opened')}{' '}
+          <a href={opened} target="_blank" rel="noreferrer noopener">
+            {t('onramp-open-again')}
+          </a>
         </p>
       )}
     </div>

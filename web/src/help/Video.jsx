@@ -8,17 +8,30 @@ export default function Video({ video }) {
   if (!video.title) {
     return (
       <p className="faq-video" data-testid="faq-video-link">
-        <a href={video.url} target="_blank" rel="noreferrer noopener">{t('faq-video-watch')}</a>
+        <a href={video.url} target="_blank" rel="noreferrer noopener">
+          {t('faq-video-watch')}
+        </a>
       </p>
     );
   }
   const length = videoDuration(video.duration);
   return (
-    <a className="faq-video card-link" href={video.url} target="_blank" rel="noreferrer noopener" data-testid="faq-video">
+    <a
+      className="faq-video card-link"
+      href={video.url}
+      target="_blank"
+      rel="noreferrer noopener"
+      data-testid="faq-video"
+    >
       {video.thumbnail && <img src={video.thumbnail} alt="" width="160" height="90" loading="lazy" />}
       <span>
         <span className="faq-video-title">{video.title}</span>
-        {length && <span className="muted" translate="no"> · {t('faq-video-length', { length })}</span>}
+        {length && (
+          <span className="muted" translate="no">
+            {' '}
+            · {t('faq-video-length', { length })}
+          </span>
+        )}
       </span>
     </a>
   );

@@ -13,7 +13,11 @@ export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];
 
 export function KycBadge({ status }) {
   const { t } = useTranslation();
-  return <span className={`kyc-badge kyc-${status}`} data-testid="kyc-badge">{t(`kyc-status-${status}`)}</span>;
+  return (
+    <span className={`kyc-badge kyc-${status}`} data-testid="kyc-badge">
+      {t(`kyc-status-${status}`)}
+    </span>
+  );
 }
 
 export function KycFilter({ table }) {
@@ -23,9 +27,18 @@ export function KycFilter({ table }) {
   return (
     <div className="search-box">
       <label htmlFor={id}>{t('kyc-filter')}</label>
-      <select id={id} value={table.query.kyc ?? ''} onChange={(e) => table.update({ kyc: e.target.value || undefined })} data-testid="kyc-filter">
+      <select
+        id={id}
+        value={table.query.kyc ?? ''}
+        onChange={(e) => table.update({ kyc: e.target.value || undefined })}
+        data-testid="kyc-filter"
+      >
         <option value="">{t('kyc-filter-all')}</option>
-        {KYC_STATUSES.map((s) => <option key={s} value={s}>{t(`kyc-status-${s}`)}</option>)}
+        {KYC_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {t(`kyc-status-${s}`)}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -41,7 +54,10 @@ export function KycDialog({ member, onClose, onChanged }) {
   const reasonId = useId();
   useEffect(() => {
     const controller = new AbortController();
-    readUserKyc(member.id, controller.signal).then((v) => setHistory(v.history), () => setHistory([]));
+    readUserKyc(member.id, controller.signal).then(
+      (v) => setHistory(v.history),
+      () => setHistory([]),
+    );
     return () => controller.abort();
   }, [member.id]);
   const [sending, submit] = useSubmit(async () => {
@@ -50,29 +66,64 @@ export function KycDialog({ member, onClose, onChanged }) {
     onChanged(saved.status);
   });
   return (
-    <Dialog open title={t('kyc-dialog-title', { name: member.names })} onClose={onClose}
-      actions={(
+    <Dialog
+      open
+      title={t('kyc-dialog-title', { name: member.names })}
+      onClose={onClose}
+      actions={
         <>
-          <button type="button" className="button secondary" onClick={onClose}>{t('dialog-close')}</button>
-          <button type="submit" form="kyc-form" className="button" disabled={sending || !reason.trim()}>{t('kyc-save')}</button>
+          <button type="button" className="button secondary" onClick={onClose}>
+            {t('dialog-close')}
+          </button>
+          <button type="submit" form="kyc-form" className="button" disabled={sending || !reason.trim()}>
+            {t('kyc-save')}
+          </button>
         </>
-      )}>
-      <form id="kyc-form" onSubmit={(e) => { e.preventDefault(); submit(); }} className="kyc-form">
+      }
+    >
+      <form
+        id="kyc-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        className="kyc-form"
+      >
         <label htmlFor={selectId}>{t('kyc-status')}</label>
         <select id={selectId} value={status} onChange={(e) => setStatus(e.target.value)}>
-          {KYC_STATUSES.map((s) => <option key={s} value={s}>{t(`kyc-status-${s}`)}</option>)}
+          {KYC_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`kyc-status-${s}`)}
+            </option>
+          ))}
         </select>
         <label htmlFor={reasonId}>{t('kyc-reason')}</label>
-        <textarea id={reasonId} value={reason} maxLength={500} rows={3} required onChange={(e) => setReason(e.target.value)} />
+        <textarea
+          id={reasonId}
+          value={reason}
+          maxLength={500}
+          rows={3}
+          required
+          onChange={(e) => setReason(e.target.value)}
+        />
       </form>
       <h3>{t('kyc-history')}</h3>
-      {history === null ? <p className="muted">{t('loading')}</p> : history.length === 0 ? <p className="muted">{t('kyc-history-empty')}</p> : (
+      {history === null ? (
+        <p className="muted">{t('loading')}</p>
+      ) : history.length === 0 ? (
+        <p className="muted">{t('kyc-history-empty')}</p>
+      ) : (
         <ul className="audit-list" data-testid="kyc-history">
           {history.map((h, i) => (
             <li key={i}>
-              <span translate="no">{formatDate(h.at, i18n.language)}</span> · <KycBadge status={h.status} /> · {h.admin
-                ? <><span translate="no">{h.admin}</span>: <span translate="no">{h.reason}</span></>
-                : t('kyc-by-provider')}
+              <span translate="no">{formatDate(h.at, i18n.language)}</span> · <KycBadge status={h.status} /> ·{' '}
+              {h.admin ? (
+                <>
+                  <span translate="no">{h.admin}</span>: <span translate="no">{h.reason}</span>
+                </>
+              ) : (
+                t('kyc-by-provider')
+              )}
             </li>
           ))}
         </ul>

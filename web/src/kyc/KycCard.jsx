@@ -13,20 +13,35 @@ export default function KycCard() {
   const kyc = useLoad(version === null ? null : readKyc, [version]);
   const data = kyc.data;
   return (
-    <section className="summary-box dash-box" aria-labelledby="kyc-title" data-testid="kyc-card" aria-busy={kyc.loading}>
+    <section
+      className="summary-box dash-box"
+      aria-labelledby="kyc-title"
+      data-testid="kyc-card"
+      aria-busy={kyc.loading}
+    >
       <h2 id="kyc-title">{t('kyc-title')}</h2>
       {!data ? (
         <p className="muted">{kyc.error ? t('kyc-load-failed') : t('loading')}</p>
       ) : (
         <>
-          <p data-testid="kyc-status"><KycBadge status={data.status} /></p>
+          <p data-testid="kyc-status">
+            <KycBadge status={data.status} />
+          </p>
           <p>{t(`kyc-next-${data.status}`)}</p>
           {data.startUrl ? (
-            <a className="button" href={data.startUrl} target="_blank" rel="noreferrer noopener" data-testid="kyc-start">
+            <a
+              className="button"
+              href={data.startUrl}
+              target="_blank"
+              rel="noreferrer noopener"
+              data-testid="kyc-start"
+            >
               {t(data.status === 'rejected' ? 'kyc-restart' : 'kyc-start')}
             </a>
           ) : (data.status === 'none' || data.status === 'rejected') && !data.available ? (
-            <p className="muted" data-testid="kyc-unavailable">{t('kyc-unavailable')}</p>
+            <p className="muted" data-testid="kyc-unavailable">
+              {t('kyc-unavailable')}
+            </p>
           ) : null}
         </>
       )}

@@ -14,10 +14,24 @@ export default function NetworkFrame({ titleKey, className, children }) {
   return (
     <section className={`page network-page ${className ?? ''}`}>
       <h1>{t(titleKey)}</h1>
-      {network.error && <p className="notice error" role="alert">{t(network.error.code ?? 'error-internal')}</p>}
-      {!available && <p className="notice error" role="alert">{t('network-unavailable')}</p>}
+      {network.error && (
+        <p className="notice error" role="alert">
+          {t(network.error.code ?? 'error-internal')}
+        </p>
+      )}
+      {!available && (
+        <p className="notice error" role="alert">
+          {t('network-unavailable')}
+        </p>
+      )}
       {network.data
-        ? children({ data: network.data, reload: network.reload, account, connect: async () => setAccount(await connectWallet()), available })
+        ? children({
+            data: network.data,
+            reload: network.reload,
+            account,
+            connect: async () => setAccount(await connectWallet()),
+            available,
+          })
         : !network.error && <Spinner />}
     </section>
   );

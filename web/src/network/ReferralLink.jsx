@@ -14,7 +14,10 @@ export default function ReferralLink({ code }) {
   useEffect(() => {
     if (!link) return undefined;
     let live = true;
-    QRCode.toDataURL(link, { margin: 1, width: 176, errorCorrectionLevel: 'M' }).then((url) => live && setQr(url), () => live && setQr(null));
+    QRCode.toDataURL(link, { margin: 1, width: 176, errorCorrectionLevel: 'M' }).then(
+      (url) => live && setQr(url),
+      () => live && setQr(null),
+    );
     return () => {
       live = false;
     };
@@ -34,8 +37,12 @@ export default function ReferralLink({ code }) {
       <p className="muted">{t('network-link-help')}</p>
       <div className="referral-row">
         <div className="referral-text">
-          <code translate="no" data-testid="referral-url">{link}</code>
-          <button type="button" className="button small" onClick={copy}>{t('network-link-copy')}</button>
+          <code translate="no" data-testid="referral-url">
+            {link}
+          </code>
+          <button type="button" className="button small" onClick={copy}>
+            {t('network-link-copy')}
+          </button>
         </div>
         {qr && <img className="referral-qr" src={qr} width="176" height="176" alt={t('network-link-qr')} />}
       </div>

@@ -19,9 +19,12 @@ function Node({ data, account, connect, reload, available }) {
   const linked = storedWallet();
   const buy = async () => {
     const price = node.price;
-    const allowance = decodeUint(await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.activationNode])));
+    const allowance = decodeUint(
+      await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.activationNode])),
+    );
     const txs = [];
-    if (BigInt(allowance) < BigInt(price)) txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.activationNode, price]), approval: true });
+    if (BigInt(allowance) < BigInt(price))
+      txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.activationNode, price]), approval: true });
     txs.push({ to: chain.activationNode, data: calldata('ActivationNode', 'buy', [price]), simulate: true });
     run(account, txs, { label: 'node' }, reload);
   };
@@ -46,19 +49,35 @@ function Node({ data, account, connect, reload, available }) {
       <div className="summary-box" data-testid="node-status">
         <h2>{t('node-status-title')}</h2>
         {data.activationNode ? (
-          <p className="notice success">{t('node-active-since', { date: formatDate(data.activationNode.activatedAt, i18n.language) })}</p>
+          <p className="notice success">
+            {t('node-active-since', { date: formatDate(data.activationNode.activatedAt, i18n.language) })}
+          </p>
         ) : (
           <>
             <p>{t('node-inactive')}</p>
-            {node && <p className="figure" translate="no" data-testid="node-price">{formatUsdt(node.price)} USDT</p>}
+            {node && (
+              <p className="figure" translate="no" data-testid="node-price">
+                {formatUsdt(node.price)} USDT
+              </p>
+            )}
             {!account ? (
-              <button type="button" className="button" onClick={connect}>{t('wallet-connect')}</button>
+              <button type="button" className="button" onClick={connect}>
+                {t('wallet-connect')}
+              </button>
             ) : (
-              <button type="button" className="button" onClick={buy} disabled={Boolean(reason) || BUSY.includes(step.state)} aria-describedby="node-reason">
+              <button
+                type="button"
+                className="button"
+                onClick={buy}
+                disabled={Boolean(reason) || BUSY.includes(step.state)}
+                aria-describedby="node-reason"
+              >
                 {t('node-buy')}
               </button>
             )}
-            <p id="node-reason" className="muted small">{reason ? t(reason) : ''}</p>
+            <p id="node-reason" className="muted small">
+              {reason ? t(reason) : ''}
+            </p>
           </>
         )}
       </div>

@@ -20,18 +20,31 @@ function Level({ level, hasNode }) {
     { name: t('network-member'), cell: (m) => <span translate="no">{m.names}</span>, grow: 2 },
     { name: t('network-joined'), cell: (m) => <span translate="no">{formatDate(m.joinedAt, i18n.language)}</span> },
     { name: t('network-volume'), cell: (m) => <span translate="no">{formatUsdt(m.volume)} USDT</span>, right: true },
-    { name: t('network-commission', { product }), cell: (m) => <span translate="no">{formatLvlx(m.commission)} {product}</span>, right: true },
+    {
+      name: t('network-commission', { product }),
+      cell: (m) => (
+        <span translate="no">
+          {formatLvlx(m.commission)} {product}
+        </span>
+      ),
+      right: true,
+    },
   ];
   const empty = t(hasNode ? 'table-empty-network' : 'table-empty');
   const heading = (
     <h2 id={`level-${level.level}`}>
-      {t('network-level', { level: level.level })} <span className="muted">· {t('network-level-rate', { rate: formatRate(level.bps, i18n.language) })}</span>
+      {t('network-level', { level: level.level })}{' '}
+      <span className="muted">· {t('network-level-rate', { rate: formatRate(level.bps, i18n.language) })}</span>
     </h2>
   );
   // An empty level is one line, not an empty table under zero totals.
   if (level.members.length === 0) {
     return (
-      <section className="network-level empty" aria-labelledby={`level-${level.level}`} data-testid={`level-${level.level}`}>
+      <section
+        className="network-level empty"
+        aria-labelledby={`level-${level.level}`}
+        data-testid={`level-${level.level}`}
+      >
         {heading}
         <p className="table-empty">{empty}</p>
       </section>
@@ -50,8 +63,15 @@ function Level({ level, hasNode }) {
         ]}
       />
       <div className="data-table">
-        <Table columns={columns} data={level.members.map((m, i) => ({ ...m, key: i }))} keyField="key" dense
-          empty={<p className="table-empty">{empty}</p>} pagination={level.members.length > 25} paginationPerPage={25} />
+        <Table
+          columns={columns}
+          data={level.members.map((m, i) => ({ ...m, key: i }))}
+          keyField="key"
+          dense
+          empty={<p className="table-empty">{empty}</p>}
+          pagination={level.members.length > 25}
+          paginationPerPage={25}
+        />
       </div>
     </section>
   );
@@ -64,12 +84,24 @@ export default function Afiliates() {
   return (
     <section className="page network-page">
       <h1>{t('menu-afiliates')}</h1>
-      {network.error && <p className="notice error" role="alert">{t(network.error.code ?? 'error-internal')}</p>}
-      {!data ? !network.error && <Spinner /> : (
+      {network.error && (
+        <p className="notice error" role="alert">
+          {t(network.error.code ?? 'error-internal')}
+        </p>
+      )}
+      {!data ? (
+        !network.error && <Spinner />
+      ) : (
         <>
           <ReferralLink code={data.userCodeLink} />
-          {!data.activationNode && <p className="notice" role="status">{t('network-no-node')}</p>}
-          {data.levels.map((level) => <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />)}
+          {!data.activationNode && (
+            <p className="notice" role="status">
+              {t('network-no-node')}
+            </p>
+          )}
+          {data.levels.map((level) => (
+            <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />
+          ))}
         </>
       )}
     </section>

@@ -21,7 +21,13 @@ function Box({ titleKey, testId, loading, error, children, link }) {
   return (
     <section className="summary-box dash-box" data-testid={testId} aria-busy={loading}>
       <h2>{t(titleKey)}</h2>
-      {error ? <p className="muted">{t('dashboard-box-failed')}</p> : loading ? <p className="muted">{t('loading')}</p> : children}
+      {error ? (
+        <p className="muted">{t('dashboard-box-failed')}</p>
+      ) : loading ? (
+        <p className="muted">{t('loading')}</p>
+      ) : (
+        children
+      )}
       {link && <p className="dash-link">{link}</p>}
     </section>
   );
@@ -31,12 +37,28 @@ function Balance({ state }) {
   const { t } = useTranslation();
   const d = state.data;
   return (
-    <Box titleKey="dashboard-balance" testId="dash-balance" loading={!d && !state.error} error={state.error}
-      link={<><Link to={`/token${settings.product}`}>{t('dashboard-buy')}</Link> · <Link to="/myActives">{t('dashboard-see-actives')}</Link></>}>
+    <Box
+      titleKey="dashboard-balance"
+      testId="dash-balance"
+      loading={!d && !state.error}
+      error={state.error}
+      link={
+        <>
+          <Link to={`/token${settings.product}`}>{t('dashboard-buy')}</Link> ·{' '}
+          <Link to="/myActives">{t('dashboard-see-actives')}</Link>
+        </>
+      }
+    >
       {d && (
         <>
-          <p className="dash-figure"><span translate="no" data-testid="dash-balance-lvlx">{formatLvlx(d.balance)} {settings.product}</span></p>
-          <p className="muted">≈ <Amount value={d.balanceUsdt} unit="USDT" testId="dash-balance-usdt" /></p>
+          <p className="dash-figure">
+            <span translate="no" data-testid="dash-balance-lvlx">
+              {formatLvlx(d.balance)} {settings.product}
+            </span>
+          </p>
+          <p className="muted">
+            ≈ <Amount value={d.balanceUsdt} unit="USDT" testId="dash-balance-usdt" />
+          </p>
           {d.balance === '0' && <p className="muted">{t('dashboard-balance-empty')}</p>}
         </>
       )}
@@ -48,16 +70,44 @@ function Staking({ state }) {
   const { t } = useTranslation();
   const s = state.data?.staking;
   return (
-    <Box titleKey="dashboard-staking" testId="dash-staking" loading={!s && !state.error} error={state.error}
-      link={<><Link to="/staking">{t('dashboard-see-staking')}</Link> · <Link to="/dashboardNFTs">{t('dashboard-see-nfts')}</Link></>}>
-      {s && (s.positions === 0 && s.accrued === '0' ? <p className="muted">{t('dashboard-staking-empty')}</p> : (
-        <dl className="wallet-facts">
-          <dt>{t('dashboard-positions')}</dt><dd><Amount value={s.positions} /></dd>
-          <dt>{t('dashboard-nfts-staked')}</dt><dd><Amount value={s.nfts} /></dd>
-          <dt>{t('dashboard-lvlx-staked', { product: settings.product })}</dt><dd translate="no">{formatLvlx(s.lvlx)} {settings.product}</dd>
-          <dt>{t('dashboard-rewards')}</dt><dd translate="no" data-testid="dash-accrued">{formatLvlx(s.accrued)} {settings.product} <span className="muted">≈ <Amount value={s.accruedUsdt} unit="USDT" /></span></dd>
-        </dl>
-      ))}
+    <Box
+      titleKey="dashboard-staking"
+      testId="dash-staking"
+      loading={!s && !state.error}
+      error={state.error}
+      link={
+        <>
+          <Link to="/staking">{t('dashboard-see-staking')}</Link> ·{' '}
+          <Link to="/dashboardNFTs">{t('dashboard-see-nfts')}</Link>
+        </>
+      }
+    >
+      {s &&
+        (s.positions === 0 && s.accrued === '0' ? (
+          <p className="muted">{t('dashboard-staking-empty')}</p>
+        ) : (
+          <dl className="wallet-facts">
+            <dt>{t('dashboard-positions')}</dt>
+            <dd>
+              <Amount value={s.positions} />
+            </dd>
+            <dt>{t('dashboard-nfts-staked')}</dt>
+            <dd>
+              <Amount value={s.nfts} />
+            </dd>
+            <dt>{t('dashboard-lvlx-staked', { product: settings.product })}</dt>
+            <dd translate="no">
+              {formatLvlx(s.lvlx)} {settings.product}
+            </dd>
+            <dt>{t('dashboard-rewards')}</dt>
+            <dd translate="no" data-testid="dash-accrued">
+              {formatLvlx(s.accrued)} {settings.product}{' '}
+              <span className="muted">
+                ≈ <Amount value={s.accruedUsdt} unit="USDT" />
+              </span>
+            </dd>
+          </dl>
+        ))}
     </Box>
   );
 }
@@ -70,13 +120,28 @@ function NetworkGlance({ state }) {
   // Known rank names are translated; a rank an admin names later shows as written.
   const name = !rank || i18n.exists(key) ? t(key) : rank.name;
   return (
-    <Box titleKey="network-glance" testId="network-glance" loading={!data && !state.error} error={state.error}
-      link={<><Link to="/rank-bonus">{t('network-see-ranks')}</Link> · <Link to="/afiliates">{t('network-see-afiliates')}</Link></>}>
+    <Box
+      titleKey="network-glance"
+      testId="network-glance"
+      loading={!data && !state.error}
+      error={state.error}
+      link={
+        <>
+          <Link to="/rank-bonus">{t('network-see-ranks')}</Link> ·{' '}
+          <Link to="/afiliates">{t('network-see-afiliates')}</Link>
+        </>
+      }
+    >
       {data && (
         <dl className="wallet-facts">
-          <dt>{t('rank-current')}</dt><dd>{name}</dd>
-          <dt>{t('claims-claimable')}</dt><dd translate="no">{formatLvlx(data.claimable)} {settings.product}</dd>
-          <dt>{t('node-status-title')}</dt><dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
+          <dt>{t('rank-current')}</dt>
+          <dd>{name}</dd>
+          <dt>{t('claims-claimable')}</dt>
+          <dd translate="no">
+            {formatLvlx(data.claimable)} {settings.product}
+          </dd>
+          <dt>{t('node-status-title')}</dt>
+          <dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
         </dl>
       )}
     </Box>

@@ -6,7 +6,20 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import DateField from '../components/DateField.jsx';
-import { localizeNumber, calendarDate, calldata, dayInRange, decodeUint, formatLvlx, formatUsdt, lvlxToUsdt, nftCost, stakingQuote, validateAmount, viewerOffsetMinutes } from '../core/index.js';
+import {
+  localizeNumber,
+  calendarDate,
+  calldata,
+  dayInRange,
+  decodeUint,
+  formatLvlx,
+  formatUsdt,
+  lvlxToUsdt,
+  nftCost,
+  stakingQuote,
+  validateAmount,
+  viewerOffsetMinutes,
+} from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
@@ -25,7 +38,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
   const cost = invalid ? null : nftCost(nft.price, quantity);
   const quote = invalid ? null : stakingQuote('nft', nft, quantity, free, now);
   const canStake = !invalid && BigInt(held) >= BigInt(quantity);
-  const stakeReason = invalid ? null : !canStake ? 'staking-not-enough-nfts' : quote?.error ?? null;
+  const stakeReason = invalid ? null : !canStake ? 'staking-not-enough-nfts' : (quote?.error ?? null);
   return (
     <article className="nft-card" data-testid={`nft-${nft.kind}`} aria-labelledby={`${id}t`}>
       <h3 id={`${id}t`}>{t('nft-id', { id: nft.kind })}</h3>
@@ -37,25 +50,56 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         <dt>{t('staking-rate')}</dt>
         <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
         <dt>{t('nft-reward-each', { product })}</dt>
-        <dd translate="no">{formatLvlx(nft.rewardPerNft)} {product} <span className="muted">≈ {localizeNumber(lvlxToUsdt(nft.rewardPerNft))} USDT</span></dd>
+        <dd translate="no">
+          {formatLvlx(nft.rewardPerNft)} {product}{' '}
+          <span className="muted">≈ {localizeNumber(lvlxToUsdt(nft.rewardPerNft))} USDT</span>
+        </dd>
         <dt>{t('nft-held')}</dt>
-        <dd translate="no" data-testid="nft-held">{held}</dd>
+        <dd translate="no" data-testid="nft-held">
+          {held}
+        </dd>
       </dl>
       <label htmlFor={`${id}q`}>{t('nft-quantity')}</label>
-      <input id={`${id}q`} inputMode="numeric" autoComplete="off" value={quantity} disabled={busy}
-        aria-invalid={Boolean(invalid)} aria-describedby={`${id}e`} onChange={(e) => setQuantity(e.target.value.trim())} />
-      <p id={`${id}e`} className="field-error" role="alert">{invalid ? t(invalid, { minValue: '1', maxValue: MAX_BUY }) : ''}</p>
-      {cost && <p className="muted" translate="no">{t('nft-you-pay', { amount: `${formatUsdt(cost)} USDT` })}</p>}
+      <input
+        id={`${id}q`}
+        inputMode="numeric"
+        autoComplete="off"
+        value={quantity}
+        disabled={busy}
+        aria-invalid={Boolean(invalid)}
+        aria-describedby={`${id}e`}
+        onChange={(e) => setQuantity(e.target.value.trim())}
+      />
+      <p id={`${id}e`} className="field-error" role="alert">
+        {invalid ? t(invalid, { minValue: '1', maxValue: MAX_BUY }) : ''}
+      </p>
+      {cost && (
+        <p className="muted" translate="no">
+          {t('nft-you-pay', { amount: `${formatUsdt(cost)} USDT` })}
+        </p>
+      )}
       <div className="row-actions">
-        <button type="button" className="button" disabled={!account || busy || !cost} onClick={() => onBuy(nft, quantity, cost)}>
+        <button
+          type="button"
+          className="button"
+          disabled={!account || busy || !cost}
+          onClick={() => onBuy(nft, quantity, cost)}
+        >
           {t('nft-buy')}
         </button>
-        <button type="button" className="button secondary" disabled={!account || busy || Boolean(stakeReason) || Boolean(invalid)}
-          aria-describedby={`${id}r`} onClick={() => onStake(nft, quantity)}>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!account || busy || Boolean(stakeReason) || Boolean(invalid)}
+          aria-describedby={`${id}r`}
+          onClick={() => onStake(nft, quantity)}
+        >
           {t('nft-stake')}
         </button>
       </div>
-      <p id={`${id}r`} className="muted small" data-testid="nft-stake-reason">{stakeReason ? t(stakeReason) : ''}</p>
+      <p id={`${id}r`} className="muted small" data-testid="nft-stake-reason">
+        {stakeReason ? t(stakeReason) : ''}
+      </p>
       {step.label?.id === nft.kind && <TxStatus step={step} confirmed={confirmed} />}
     </article>
   );
@@ -89,9 +133,17 @@ function ReleaseFilter({ rows, range, setRange }) {
     <fieldset className="filters">
       <legend>{t('filter-release')}</legend>
       <label htmlFor={`${id}start`}>{t('filter-start')}</label>
-      {field('start', { min, max: range.end || undefined, onChange: (day) => setRange({ start: day, end: day ? range.end : '' }) })}
+      {field('start', {
+        min,
+        max: range.end || undefined,
+        onChange: (day) => setRange({ start: day, end: day ? range.end : '' }),
+      })}
       <label htmlFor={`${id}end`}>{t('filter-end')}</label>
-      {field('end', { min: range.start || undefined, disabled: !range.start, onChange: (day) => setRange({ ...range, end: day }) })}
+      {field('end', {
+        min: range.start || undefined,
+        disabled: !range.start,
+        onChange: (day) => setRange({ ...range, end: day }),
+      })}
       <button
         type="button"
         className="button secondary small"
@@ -104,7 +156,9 @@ function ReleaseFilter({ rows, range, setRange }) {
       >
         {t('filter-reset')}
       </button>
-      <p id={errorId} className="field-error" role="alert">{typing ? t('error-date-malformed') : ''}</p>
+      <p id={errorId} className="field-error" role="alert">
+        {typing ? t('error-date-malformed') : ''}
+      </p>
     </fieldset>
   );
 }
@@ -118,16 +172,26 @@ function NftPage({ data, now, account, reload }) {
   const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
 
   const buy = async (nft, quantity, cost) => {
-    const allowance = decodeUint(await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.nftSale])));
+    const allowance = decodeUint(
+      await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.nftSale])),
+    );
     const txs = [];
-    if (BigInt(allowance) < BigInt(cost)) txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.nftSale, cost]), approval: true });
+    if (BigInt(allowance) < BigInt(cost))
+      txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.nftSale, cost]), approval: true });
     txs.push({ to: chain.nftSale, data: calldata('NftSale', 'buy', [nft.kind, quantity, cost]), simulate: true });
     run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
   };
   const stake = async (nft, quantity) => {
-    const approved = decodeUint(await eth.ethCall(chain.levelNft, calldata('LevelNFT', 'isApprovedForAll', [account, chain.nftStaking])));
+    const approved = decodeUint(
+      await eth.ethCall(chain.levelNft, calldata('LevelNFT', 'isApprovedForAll', [account, chain.nftStaking])),
+    );
     const txs = [];
-    if (approved === '0') txs.push({ to: chain.levelNft, data: calldata('LevelNFT', 'setApprovalForAll', [chain.nftStaking, 'true']), approval: true });
+    if (approved === '0')
+      txs.push({
+        to: chain.levelNft,
+        data: calldata('LevelNFT', 'setApprovalForAll', [chain.nftStaking, 'true']),
+        approval: true,
+      });
     txs.push({ to: chain.nftStaking, data: calldata('NftStaking', 'stake', [nft.kind, quantity]), simulate: true });
     run(account, txs, { label: 'stake', id: nft.kind, quantity }, reload);
   };
@@ -138,23 +202,43 @@ function NftPage({ data, now, account, reload }) {
     const offset = viewerOffsetMinutes();
     return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), range.start, range.end || null));
   }, [rows, range]);
-  const confirmed = step.label?.label === 'buy'
-    ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
-    : t('nft-staked', { count: Number(step.label?.quantity ?? 0), id: step.label?.id });
+  const confirmed =
+    step.label?.label === 'buy'
+      ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
+      : t('nft-staked', { count: Number(step.label?.quantity ?? 0), id: step.label?.id });
   return (
     <>
       <h2>{t('nft-catalogue')}</h2>
       <p className="muted">{t('nft-catalogue-help', { product })}</p>
       <div className="nft-grid">
         {data.nfts.map((nft) => (
-          <NftCard key={nft.kind} nft={nft} held={data.held[nft.kind - 1] ?? '0'} account={account} busy={busy}
-            onBuy={buy} onStake={stake} free={data.reserve.nft.free} now={now} step={step} confirmed={confirmed} />
+          <NftCard
+            key={nft.kind}
+            nft={nft}
+            held={data.held[nft.kind - 1] ?? '0'}
+            account={account}
+            busy={busy}
+            onBuy={buy}
+            onStake={stake}
+            free={data.reserve.nft.free}
+            now={now}
+            step={step}
+            confirmed={confirmed}
+          />
         ))}
       </div>
       <h2>{t('nft-staked-title')}</h2>
       <ReleaseFilter rows={rows} range={range} setRange={setRange} />
-      <Positions pool="nft" rows={shown} now={now} busy={busy} onInterest={interest} onRelease={release}
-        label={t('nft-staked-title')} empty={t(rows.length ? 'table-no-results' : 'nft-staked-empty')} />
+      <Positions
+        pool="nft"
+        rows={shown}
+        now={now}
+        busy={busy}
+        onInterest={interest}
+        onRelease={release}
+        label={t('nft-staked-title')}
+        empty={t(rows.length ? 'table-no-results' : 'nft-staked-empty')}
+      />
       <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
     </>
   );

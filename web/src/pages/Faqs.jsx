@@ -21,9 +21,12 @@ function UsdtAddress({ data }) {
   const link = explorerToken(data.explorer, data.usdt);
   return (
     <div className="faq-usdt" data-testid="faq-usdt">
-      <span>{t('faq-usdt-contract')}</span>{' '}
-      <Copyable value={data.usdt} toastKey="copied-address" />{' '}
-      {link && <a href={link} target="_blank" rel="noreferrer noopener">{t('faq-usdt-explorer')}</a>}
+      <span>{t('faq-usdt-contract')}</span> <Copyable value={data.usdt} toastKey="copied-address" />{' '}
+      {link && (
+        <a href={link} target="_blank" rel="noreferrer noopener">
+          {t('faq-usdt-explorer')}
+        </a>
+      )}
     </div>
   );
 }
@@ -39,7 +42,14 @@ function Guide({ data }) {
             <p>{t(`faqs7-step${n}`)}</p>
             {shot && (
               <figure>
-                <img src={shot.src} width={shot.width} height={shot.height} alt={t(`faqs7-shot${n}`)} loading="lazy" data-testid="faq-shot" />
+                <img
+                  src={shot.src}
+                  width={shot.width}
+                  height={shot.height}
+                  alt={t(`faqs7-shot${n}`)}
+                  loading="lazy"
+                  data-testid="faq-shot"
+                />
               </figure>
             )}
           </li>
@@ -63,12 +73,17 @@ export default function Faqs() {
             <summary>{t(`${q}-q`)}</summary>
             <div className="faq-answer">
               <p>{t(`${q}-a`)}</p>
-              {q === 'faqs7' && (data ? (
-                <>
-                  <Guide data={data} />
-                  <UsdtAddress data={data} />
-                </>
-              ) : faq.error ? <p role="alert">{t('faq-load-failed')}</p> : <Spinner />)}
+              {q === 'faqs7' &&
+                (data ? (
+                  <>
+                    <Guide data={data} />
+                    <UsdtAddress data={data} />
+                  </>
+                ) : faq.error ? (
+                  <p role="alert">{t('faq-load-failed')}</p>
+                ) : (
+                  <Spinner />
+                ))}
               {data?.videos?.[q] && <Video video={data.videos[q]} />}
             </div>
           </details>
@@ -78,10 +93,14 @@ export default function Faqs() {
         <h2>{t('faq-more')}</h2>
         <ul>
           {FAQ_TOPICS.map((topic) => (
-            <li key={topic}><Link to={`/dashboardfaqs/${topic}`}>{t(`faq-topic-${topic}`)}</Link></li>
+            <li key={topic}>
+              <Link to={`/dashboardfaqs/${topic}`}>{t(`faq-topic-${topic}`)}</Link>
+            </li>
           ))}
         </ul>
-        <p className="muted"><Trans i18nKey="faq-contact" /></p>
+        <p className="muted">
+          <Trans i18nKey="faq-contact" />
+        </p>
       </nav>
     </section>
   );

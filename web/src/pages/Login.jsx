@@ -34,7 +34,14 @@ export default function Login() {
     <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
       <form className="form" onSubmit={submit} noValidate>
         <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" />
-        <TextField name="password" type="password" label={t('login-password')} form={form} autoComplete="current-password" maxLength={fieldMaxLength('currentPassword')} />
+        <TextField
+          name="password"
+          type="password"
+          label={t('login-password')}
+          form={form}
+          autoComplete="current-password"
+          maxLength={fieldMaxLength('currentPassword')}
+        />
         <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
           {sending ? t('login-sending') : t('login-submit')}
         </button>

@@ -23,8 +23,16 @@ export default function MyActives() {
   const columns = [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
     { name: t('ico-type'), cell: (r) => t(`ico-${ledgerOperation(product, r.token)}`) },
-    { name: t('ico-amount'), right: true, cell: (r) => <span translate="no">{`${formatToken(r.amount, r.token)} ${r.token}`}</span> },
-    { name: t('actives-usdt-paid'), right: true, cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span> },
+    {
+      name: t('ico-amount'),
+      right: true,
+      cell: (r) => <span translate="no">{`${formatToken(r.amount, r.token)} ${r.token}`}</span>,
+    },
+    {
+      name: t('actives-usdt-paid'),
+      right: true,
+      cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span>,
+    },
     {
       name: t('tx-hash'),
       cell: (r) => <TxLink hash={r.txHash} />,
@@ -37,7 +45,8 @@ export default function MyActives() {
         <h2>{t('actives-balance', { product })}</h2>
         {actives ? (
           <p className="big-number" translate="no">
-            {formatLvlx(actives.balance)} {product} <span className="muted">≈ {localizeNumber(lvlxToUsdt(actives.balance))} USDT</span>
+            {formatLvlx(actives.balance)} {product}{' '}
+            <span className="muted">≈ {localizeNumber(lvlxToUsdt(actives.balance))} USDT</span>
           </p>
         ) : (
           <p className="muted">{t('loading')}</p>

@@ -9,7 +9,13 @@ export default function PrivateProtocol() {
   return (
     <section className="page">
       <h1>{t('menu-vanguard')}</h1>
-      {loading && !block ? <Spinner /> : block?.title ? <ContentBlock block={block} /> : <p className="muted">{t('content-empty')}</p>}
+      {loading && !block ? (
+        <Spinner />
+      ) : block?.title ? (
+        <ContentBlock block={block} />
+      ) : (
+        <p className="muted">{t('content-empty')}</p>
+      )}
     </section>
   );
 }

@@ -25,16 +25,33 @@ function rankName(t, i18n, rank) {
 
 function Standing({ standing }) {
   const { t, i18n } = useTranslation();
-  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 }).format(standing.progressBps / 10_000);
+  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 }).format(
+    standing.progressBps / 10_000,
+  );
   return (
     <div className="summary-box" data-testid="rank-standing">
-      <h2>{t('rank-current')}: <span data-testid="rank-name">{rankName(t, i18n, standing.rank)}</span></h2>
-      <p>{t('rank-volume')}: <strong translate="no" data-testid="rank-volume">{formatUsdt(standing.volume)} USDT</strong></p>
+      <h2>
+        {t('rank-current')}: <span data-testid="rank-name">{rankName(t, i18n, standing.rank)}</span>
+      </h2>
+      <p>
+        {t('rank-volume')}:{' '}
+        <strong translate="no" data-testid="rank-volume">
+          {formatUsdt(standing.volume)} USDT
+        </strong>
+      </p>
       {standing.next ? (
         <>
           <label htmlFor="rank-progress">{t('rank-next', { rank: rankName(t, i18n, standing.next) })}</label>
-          <progress id="rank-progress" max="10000" value={standing.progressBps} aria-valuetext={percent}>{percent}</progress>
-          <p data-testid="rank-missing">{t('rank-missing', { amount: `${formatUsdt(standing.missing)} USDT`, rank: rankName(t, i18n, standing.next), bonus: `${formatLvlx(standing.next.bonus)} ${settings.product}` })}</p>
+          <progress id="rank-progress" max="10000" value={standing.progressBps} aria-valuetext={percent}>
+            {percent}
+          </progress>
+          <p data-testid="rank-missing">
+            {t('rank-missing', {
+              amount: `${formatUsdt(standing.missing)} USDT`,
+              rank: rankName(t, i18n, standing.next),
+              bonus: `${formatLvlx(standing.next.bonus)} ${settings.product}`,
+            })}
+          </p>
         </>
       ) : (
         <p>{t('rank-top')}</p>
@@ -50,7 +67,13 @@ function Claims({ data, account, connect, reload, available }) {
   const [step, run] = useChainAction();
   const linked = storedWallet();
   const claimable = BigInt(data.claimable);
-  const reason = !available ? 'network-unavailable' : !linked ? 'error-wallet-required' : claimable === 0n ? 'error-nothing-to-claim' : null;
+  const reason = !available
+    ? 'network-unavailable'
+    : !linked
+      ? 'error-wallet-required'
+      : claimable === 0n
+        ? 'error-nothing-to-claim'
+        : null;
   const ask = async () => {
     try {
       setAsked(await requestClaim(i18n.resolvedLanguage));
@@ -62,39 +85,83 @@ function Claims({ data, account, connect, reload, available }) {
     const voucher = await confirmClaim(asked.attempt, code);
     setAsked(null);
     reload();
-    if (account) await run(account, [{ to: voucher.contract, data: voucher.calldata, simulate: true }], { label: 'claim' }, reload);
+    if (account)
+      await run(
+        account,
+        [{ to: voucher.contract, data: voucher.calldata, simulate: true }],
+        { label: 'claim' },
+        reload,
+      );
   };
   const claims = data.claims.claims;
   return (
     <div className="summary-box" data-testid="claims">
       <h2>{t('claims-title')}</h2>
       <dl className="wallet-facts">
-        <dt>{t('claims-earned')}</dt><dd translate="no">{formatLvlx(data.rewards)} {product}</dd>
-        <dt>{t('claims-paid')}</dt><dd translate="no" data-testid="claims-total">{formatLvlx(data.claims.total)} {product}</dd>
-        <dt>{t('claims-claimable')}</dt><dd translate="no" data-testid="claimable">{formatLvlx(data.claimable)} {product}</dd>
+        <dt>{t('claims-earned')}</dt>
+        <dd translate="no">
+          {formatLvlx(data.rewards)} {product}
+        </dd>
+        <dt>{t('claims-paid')}</dt>
+        <dd translate="no" data-testid="claims-total">
+          {formatLvlx(data.claims.total)} {product}
+        </dd>
+        <dt>{t('claims-claimable')}</dt>
+        <dd translate="no" data-testid="claimable">
+          {formatLvlx(data.claimable)} {product}
+        </dd>
       </dl>
       {asked ? (
-        <CodeForm field="claimCode" length={6} onCode={onCode} submitKey="claims-confirm"
-          hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })} />
+        <CodeForm
+          field="claimCode"
+          length={6}
+          onCode={onCode}
+          submitKey="claims-confirm"
+          hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })}
+        />
       ) : !account && linked && claimable > 0n ? (
-        <button type="button" className="button" onClick={connect}>{t('wallet-connect')}</button>
+        <button type="button" className="button" onClick={connect}>
+          {t('wallet-connect')}
+        </button>
       ) : (
-        <button type="button" className="button" onClick={ask} disabled={Boolean(reason) || BUSY.includes(step.state)} aria-describedby="claim-reason">{t('claims-claim')}</button>
+        <button
+          type="button"
+          className="button"
+          onClick={ask}
+          disabled={Boolean(reason) || BUSY.includes(step.state)}
+          aria-describedby="claim-reason"
+        >
+          {t('claims-claim')}
+        </button>
       )}
-      <p id="claim-reason" className="muted small">{reason && !asked ? t(reason) : ''}</p>
+      <p id="claim-reason" className="muted small">
+        {reason && !asked ? t(reason) : ''}
+      </p>
       <TxStatus step={step} confirmed={t('claims-sent')} testId="claim-status" />
       {data.pendingClaims.length > 0 && (
         <ul className="plain-list" data-testid="pending-claims">
           {data.pendingClaims.map((c) => (
-            <li key={c.id}>{t(c.status === 'signed' ? 'claims-pending' : 'claims-requested', { amount: `${formatLvlx(c.amount)} ${product}`, date: formatDate(c.createdAt, i18n.language) })}</li>
+            <li key={c.id}>
+              {t(c.status === 'signed' ? 'claims-pending' : 'claims-requested', {
+                amount: `${formatLvlx(c.amount)} ${product}`,
+                date: formatDate(c.createdAt, i18n.language),
+              })}
+            </li>
           ))}
         </ul>
       )}
       <h3>{t('claims-history')}</h3>
-      {claims.length === 0 ? <p className="muted">{t('claims-none')}</p> : (
+      {claims.length === 0 ? (
+        <p className="muted">{t('claims-none')}</p>
+      ) : (
         <ul className="plain-list" data-testid="paid-claims">
           {claims.map((c) => (
-            <li key={c.id}><span translate="no">{formatLvlx(c.amount)} {product}</span> · {formatDate(c.paidAt, i18n.language)} {c.txHash && <TxLink hash={c.txHash} />}</li>
+            <li key={c.id}>
+              <span translate="no">
+                {formatLvlx(c.amount)} {product}
+              </span>{' '}
+              · {formatDate(c.paidAt, i18n.language)} {c.txHash && <TxLink hash={c.txHash} />}
+            </li>
           ))}
         </ul>
       )}
@@ -110,10 +177,18 @@ function Ranks(props) {
       <Standing standing={data.userRankData} />
       <div className="summary-box">
         <h2>{t('rank-bonuses')}</h2>
-        {data.bonuses.length === 0 ? <p className="muted">{t('rank-bonuses-none')}</p> : (
+        {data.bonuses.length === 0 ? (
+          <p className="muted">{t('rank-bonuses-none')}</p>
+        ) : (
           <ul className="plain-list" data-testid="rank-bonuses">
             {data.bonuses.map((b) => (
-              <li key={b.rankId}>{rankName(t, i18n, b)} · <span translate="no">{formatLvlx(b.amount)} {settings.product}</span> · {formatDate(b.createdAt, i18n.language)}</li>
+              <li key={b.rankId}>
+                {rankName(t, i18n, b)} ·{' '}
+                <span translate="no">
+                  {formatLvlx(b.amount)} {settings.product}
+                </span>{' '}
+                · {formatDate(b.createdAt, i18n.language)}
+              </li>
             ))}
           </ul>
         )}

@@ -52,7 +52,9 @@ export default function RegisterReferred() {
 
   const [sending, send] = useSubmit(async () => {
     const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
-    setAttemptId((await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId);
+    setAttemptId(
+      (await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId,
+    );
     write(KEYS.registerStep, '3');
     setStep(3);
   });
@@ -99,8 +101,21 @@ export default function RegisterReferred() {
         )}
         {step === 2 && (
           <>
-            <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" autoFocus />
-            <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" />
+            <TextField
+              name="password"
+              type="password"
+              label={t('register-password')}
+              form={form}
+              autoComplete="new-password"
+              autoFocus
+            />
+            <TextField
+              name="passwordC"
+              type="password"
+              label={t('register-passwordC')}
+              form={form}
+              autoComplete="new-password"
+            />
           </>
         )}
         {step < 3 && (

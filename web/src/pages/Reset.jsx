@@ -34,8 +34,20 @@ export default function Reset() {
   return (
     <PublicFrame title={t('reset-title')}>
       <form className="form" onSubmit={submit} noValidate>
-        <TextField name="password" type="password" label={t('register-password')} form={form} autoComplete="new-password" />
-        <TextField name="passwordC" type="password" label={t('register-passwordC')} form={form} autoComplete="new-password" />
+        <TextField
+          name="password"
+          type="password"
+          label={t('register-password')}
+          form={form}
+          autoComplete="new-password"
+        />
+        <TextField
+          name="passwordC"
+          type="password"
+          label={t('register-passwordC')}
+          form={form}
+          autoComplete="new-password"
+        />
         <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
           {sending ? t('login-sending') : t('reset-submit')}
         </button>

@@ -5,7 +5,15 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, formatLvlx, formatUnits, parseUnits, stakingQuote, validateAmount } from '../core/index.js';
+import {
+  calldata,
+  decodeUint,
+  formatLvlx,
+  formatUnits,
+  parseUnits,
+  stakingQuote,
+  validateAmount,
+} from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
@@ -31,20 +39,31 @@ function LvlxPage({ data, now, account, reload }) {
 
   // The amount's problem first (a field error), then the stake's (the reserve, the tier).
   const fieldError = text.trim() ? validateAmount(text, DECIMALS, null, max) : null;
-  const fieldMessage = fieldError === 'validations-max-msg' ? t('chain-insufficient-balance') : fieldError ? t(fieldError, { minValue: '0', maxValue: max }) : '';
+  const fieldMessage =
+    fieldError === 'validations-max-msg'
+      ? t('chain-insufficient-balance')
+      : fieldError
+        ? t(fieldError, { minValue: '0', maxValue: max })
+        : '';
   const units = text.trim() && !fieldError ? parseUnits(text.trim(), DECIMALS) : null;
   const quote = units && terms ? stakingQuote('lvlx', terms, units, data.reserve.lvlx.free, now) : null;
-  const reason = !account ? 'staking-connect-help'
-    : !text.trim() ? 'staking-enter-amount'
-      : fieldError ? null
-        : quote?.error ?? null;
+  const reason = !account
+    ? 'staking-connect-help'
+    : !text.trim()
+      ? 'staking-enter-amount'
+      : fieldError
+        ? null
+        : (quote?.error ?? null);
 
   const stake = async (event) => {
     event.preventDefault();
     if (!quote || quote.error) return;
-    const allowance = decodeUint(await eth.ethCall(chain.lvlx, calldata('LVLX', 'allowance', [account, chain.lvlxStaking])));
+    const allowance = decodeUint(
+      await eth.ethCall(chain.lvlx, calldata('LVLX', 'allowance', [account, chain.lvlxStaking])),
+    );
     const txs = [];
-    if (BigInt(allowance) < BigInt(units)) txs.push({ to: chain.lvlx, data: calldata('LVLX', 'approve', [chain.lvlxStaking, units]), approval: true });
+    if (BigInt(allowance) < BigInt(units))
+      txs.push({ to: chain.lvlx, data: calldata('LVLX', 'approve', [chain.lvlxStaking, units]), approval: true });
     txs.push({ to: chain.lvlxStaking, data: calldata('LvlxStaking', 'stake', [tier, units]), simulate: true });
     const done = await run(account, txs, { label: 'stake', amount: units }, reload);
     if (done) setText('');
@@ -58,42 +77,95 @@ function LvlxPage({ data, now, account, reload }) {
           {data.tiers.length === 0 && <p className="muted">{t('staking-no-tiers')}</p>}
           {data.tiers.map((x) => (
             <label key={x.kind} className={`tier${x.kind === tier ? ' selected' : ''}`} data-testid={`tier-${x.kind}`}>
-              <input type="radio" name={`${id}tier`} value={x.kind} checked={x.kind === tier} disabled={busy} onChange={() => setTier(x.kind)} />
+              <input
+                type="radio"
+                name={`${id}tier`}
+                value={x.kind}
+                checked={x.kind === tier}
+                disabled={busy}
+                onChange={() => setTier(x.kind)}
+              />
               <span className="tier-lock">{t('staking-days', { count: lockDays(x.lockSeconds) })}</span>
-              <span className="tier-rate" translate="no">{formatRate(x.rateBps, i18n.language)}</span>
+              <span className="tier-rate" translate="no">
+                {formatRate(x.rateBps, i18n.language)}
+              </span>
             </label>
           ))}
         </fieldset>
         <label htmlFor={`${id}a`}>{t('staking-amount', { product })}</label>
         <div className="amount-field">
-          <input id={`${id}a`} inputMode="decimal" autoComplete="off" value={text} disabled={busy}
-            aria-invalid={Boolean(fieldError)} aria-describedby={`${id}e ${id}b`} onChange={(e) => setText(e.target.value)} />
-          <span className="unit" translate="no">{product}</span>
-          <button type="button" className="button secondary small" disabled={busy || balance === '0'} onClick={() => setText(max)}>
+          <input
+            id={`${id}a`}
+            inputMode="decimal"
+            autoComplete="off"
+            value={text}
+            disabled={busy}
+            aria-invalid={Boolean(fieldError)}
+            aria-describedby={`${id}e ${id}b`}
+            onChange={(e) => setText(e.target.value)}
+          />
+          <span className="unit" translate="no">
+            {product}
+          </span>
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={busy || balance === '0'}
+            onClick={() => setText(max)}
+          >
             {t('staking-max')}
           </button>
         </div>
-        <p id={`${id}b`} className="muted small" translate="no">{t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}</p>
-        <p id={`${id}e`} className="field-error" role="alert">{fieldMessage}</p>
+        <p id={`${id}b`} className="muted small" translate="no">
+          {t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}
+        </p>
+        <p id={`${id}e`} className="field-error" role="alert">
+          {fieldMessage}
+        </p>
         {quote && !quote.error && (
           <dl className="wallet-facts stake-summary" data-testid="stake-summary">
             <dt>{t('staking-you-stake')}</dt>
-            <dd translate="no">{formatLvlx(units)} {product}</dd>
+            <dd translate="no">
+              {formatLvlx(units)} {product}
+            </dd>
             <dt>{t('staking-you-earn')}</dt>
-            <dd translate="no" data-testid="stake-reward">{formatLvlx(quote.reward)} {product} <span className="muted">≈ {quote.rewardUsdt} USDT</span></dd>
+            <dd translate="no" data-testid="stake-reward">
+              {formatLvlx(quote.reward)} {product} <span className="muted">≈ {quote.rewardUsdt} USDT</span>
+            </dd>
             <dt>{t('staking-release-on')}</dt>
             <dd translate="no">{formatDate(quote.release * 1000, i18n.language)}</dd>
           </dl>
         )}
-        <button type="submit" className="button" disabled={busy || !quote || Boolean(quote.error)} aria-describedby={`${id}r`} aria-busy={busy}>
+        <button
+          type="submit"
+          className="button"
+          disabled={busy || !quote || Boolean(quote.error)}
+          aria-describedby={`${id}r`}
+          aria-busy={busy}
+        >
           {t('staking-stake')}
         </button>
-        <p id={`${id}r`} className="muted small" data-testid="stake-reason" role="status">{reason ? t(reason) : ''}</p>
+        <p id={`${id}r`} className="muted small" data-testid="stake-reason" role="status">
+          {reason ? t(reason) : ''}
+        </p>
       </form>
-      <TxStatus step={step} confirmed={t('staking-staked', { amount: step.label?.amount ? `${formatLvlx(step.label.amount)} ${product}` : '' })} />
+      <TxStatus
+        step={step}
+        confirmed={t('staking-staked', {
+          amount: step.label?.amount ? `${formatLvlx(step.label.amount)} ${product}` : '',
+        })}
+      />
       <h2>{t('staking-positions')}</h2>
-      <Positions pool="lvlx" rows={data.positions.lvlx} now={now} busy={busy} onInterest={interest} onRelease={release}
-        label={t('staking-positions')} empty={t('staking-positions-empty')} />
+      <Positions
+        pool="lvlx"
+        rows={data.positions.lvlx}
+        now={now}
+        busy={busy}
+        onInterest={interest}
+        onRelease={release}
+        label={t('staking-positions')}
+        empty={t('staking-positions-empty')}
+      />
       <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
     </>
   );

@@ -7,7 +7,18 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import Onramp from '../help/Onramp.jsx';
-import { localizeNumber, calldata, decodeUint, formatLvlx, formatUnits, formatUsdt, purchasePlan, revertKey, sameAddress, tokenDecimals } from '../core/index.js';
+import {
+  localizeNumber,
+  calldata,
+  decodeUint,
+  formatLvlx,
+  formatUnits,
+  formatUsdt,
+  purchasePlan,
+  revertKey,
+  sameAddress,
+  tokenDecimals,
+} from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
 import * as eth from '../wallet/eip1193.js';
@@ -66,13 +77,16 @@ export default function TokenLvlx() {
     return (
       <section className="page">
         <h1>{t('menu-token', { product })}</h1>
-        <p className="notice error" role="alert">{t('chain-unavailable')}</p>
+        <p className="notice error" role="alert">
+          {t('chain-unavailable')}
+        </p>
         <Onramp />
       </section>
     );
   }
 
-  const computed = reads && input.text.trim() ? purchasePlan(input.side, input.text, reads.price, reads.usdt, reads.allowance) : null;
+  const computed =
+    reads && input.text.trim() ? purchasePlan(input.side, input.text, reads.price, reads.usdt, reads.allowance) : null;
   const shown = (side) => {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
     return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
@@ -81,7 +95,8 @@ export default function TokenLvlx() {
   // A problem is said beside the field it comes from (the one typed in), a short balance beside
   // what is paid; the button says nothing is wrong only when the purchase can be sent.
   const planError = computed?.error ?? (computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
-  const usdtError = planError && (input.side === 'usdt' || planError === 'chain-insufficient-balance') ? planError : null;
+  const usdtError =
+    planError && (input.side === 'usdt' || planError === 'chain-insufficient-balance') ? planError : null;
   const lvlxError = planError && !usdtError ? planError : null;
   const ready = Boolean(computed) && !planError;
   const reason = !reads ? null : !input.text.trim() ? 'buy-enter-amount' : planError ? 'buy-fix-amount' : null;
@@ -109,7 +124,10 @@ export default function TokenLvlx() {
       await eth.ensureChain(chain, t('chain-name'));
       if (computed.needsApproval) {
         setStep({ state: 'approving' });
-        await mined(await eth.sendTransaction(account, chain.usdt, calldata('LVLX', 'approve', [chain.icoSale, usdt])), 'approving');
+        await mined(
+          await eth.sendTransaction(account, chain.usdt, calldata('LVLX', 'approve', [chain.icoSale, usdt])),
+          'approving',
+        );
       }
       // Ask the chain first: a purchase that would revert is explained, never sent.
       setStep({ state: 'simulating' });
@@ -145,15 +163,25 @@ export default function TokenLvlx() {
       ) : (
         <>
           <div className="summary-box" data-testid="buy-reads" aria-busy={!reads}>
-            {readError && <p className="notice error" role="alert">{t('chain-read-failed')}</p>}
+            {readError && (
+              <p className="notice error" role="alert">
+                {t('chain-read-failed')}
+              </p>
+            )}
             {reads ? (
               <dl className="wallet-facts">
                 <dt>{t('buy-price')}</dt>
-                <dd translate="no" data-testid="buy-price">1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT</dd>
+                <dd translate="no" data-testid="buy-price">
+                  1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT
+                </dd>
                 <dt>{t('buy-usdt-balance')}</dt>
-                <dd translate="no" data-testid="buy-usdt-balance">{formatUsdt(reads.usdt)} USDT</dd>
+                <dd translate="no" data-testid="buy-usdt-balance">
+                  {formatUsdt(reads.usdt)} USDT
+                </dd>
                 <dt>{t('buy-lvlx-balance', { product })}</dt>
-                <dd translate="no" data-testid="buy-lvlx-balance">{formatLvlx(reads.lvlx)} {product}</dd>
+                <dd translate="no" data-testid="buy-lvlx-balance">
+                  {formatLvlx(reads.lvlx)} {product}
+                </dd>
               </dl>
             ) : (
               !readError && <p className="muted">{t('loading')}</p>
@@ -162,47 +190,87 @@ export default function TokenLvlx() {
           <form className="buy-form" onSubmit={buy} noValidate>
             <label htmlFor="buy-usdt">{t('buy-pay')}</label>
             <div className="amount-field">
-              <input id="buy-usdt" inputMode="decimal" autoComplete="off" value={shown('usdt')} disabled={!reads || busy}
-                aria-invalid={Boolean(usdtError)} aria-describedby="buy-usdt-error buy-reason"
-                onChange={(e) => setInput({ side: 'usdt', text: e.target.value })} />
-              <span className="unit" translate="no">USDT</span>
-              <button type="button" className="button secondary small" disabled={!reads || busy || reads.usdt === '0'}
-                onClick={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}>
+              <input
+                id="buy-usdt"
+                inputMode="decimal"
+                autoComplete="off"
+                value={shown('usdt')}
+                disabled={!reads || busy}
+                aria-invalid={Boolean(usdtError)}
+                aria-describedby="buy-usdt-error buy-reason"
+                onChange={(e) => setInput({ side: 'usdt', text: e.target.value })}
+              />
+              <span className="unit" translate="no">
+                USDT
+              </span>
+              <button
+                type="button"
+                className="button secondary small"
+                disabled={!reads || busy || reads.usdt === '0'}
+                onClick={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}
+              >
                 {t('staking-max')}
               </button>
             </div>
-            <p id="buy-usdt-error" className="field-error" role="alert">{usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}</p>
+            <p id="buy-usdt-error" className="field-error" role="alert">
+              {usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
+            </p>
             <label htmlFor="buy-lvlx">{t('buy-receive', { product })}</label>
             <div className="amount-field">
-              <input id="buy-lvlx" inputMode="decimal" autoComplete="off" value={shown('lvlx')} disabled={!reads || busy}
-                aria-invalid={Boolean(lvlxError)} aria-describedby="buy-lvlx-error buy-reason"
-                onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })} />
-              <span className="unit" translate="no">{product}</span>
+              <input
+                id="buy-lvlx"
+                inputMode="decimal"
+                autoComplete="off"
+                value={shown('lvlx')}
+                disabled={!reads || busy}
+                aria-invalid={Boolean(lvlxError)}
+                aria-describedby="buy-lvlx-error buy-reason"
+                onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })}
+              />
+              <span className="unit" translate="no">
+                {product}
+              </span>
             </div>
-            <p id="buy-lvlx-error" className="field-error" role="alert">{lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}</p>
+            <p id="buy-lvlx-error" className="field-error" role="alert">
+              {lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}
+            </p>
             {ready && (
               <dl className="wallet-facts stake-summary" data-testid="buy-summary">
                 <dt>{t('buy-you-pay')}</dt>
                 <dd translate="no">{formatUsdt(computed.usdt)} USDT</dd>
                 <dt>{t('buy-you-get')}</dt>
-                <dd translate="no">{formatLvlx(computed.lvlx)} {product}</dd>
+                <dd translate="no">
+                  {formatLvlx(computed.lvlx)} {product}
+                </dd>
                 <dt>{t('buy-price')}</dt>
-                <dd translate="no">1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT</dd>
+                <dd translate="no">
+                  1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT
+                </dd>
               </dl>
             )}
-            <button type="submit" className="button" disabled={!ready || busy} aria-busy={busy} aria-describedby="buy-reason">
+            <button
+              type="submit"
+              className="button"
+              disabled={!ready || busy}
+              aria-busy={busy}
+              aria-describedby="buy-reason"
+            >
               {ready && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
             </button>
-            <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">{reason ? t(reason) : ''}</p>
+            <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">
+              {reason ? t(reason) : ''}
+            </p>
           </form>
           <TxStatus
             step={step}
-            confirmed={step.state === 'confirmed' && (
-              <>
-                {t('tx-confirmed', { lvlx: formatLvlx(step.lvlx), product, usdt: formatUsdt(step.usdt) })}{' '}
-                {step.recorded ? t('tx-recorded') : t('tx-recording')}
-              </>
-            )}
+            confirmed={
+              step.state === 'confirmed' && (
+                <>
+                  {t('tx-confirmed', { lvlx: formatLvlx(step.lvlx), product, usdt: formatUsdt(step.usdt) })}{' '}
+                  {step.recorded ? t('tx-recorded') : t('tx-recording')}
+                </>
+              )
+            }
           />
         </>
       )}

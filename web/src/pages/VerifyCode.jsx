@@ -49,7 +49,13 @@ export default function VerifyCode() {
   return (
     <PublicFrame title={t('verify-title')}>
       <CodeForm onCode={onCode} hint={email ? t('verify-hint-email', { email }) : t('verify-hint')}>
-        <button type="button" className="button secondary wide" disabled={sending || wait > 0} onClick={resend} aria-busy={sending}>
+        <button
+          type="button"
+          className="button secondary wide"
+          disabled={sending || wait > 0}
+          onClick={resend}
+          aria-busy={sending}
+        >
           {wait > 0 ? t('verify-resend-in', { seconds: wait }) : t('verify-resend')}
         </button>
       </CodeForm>

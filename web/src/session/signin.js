@@ -21,7 +21,11 @@ export function storeSignedIn({ token, user, admin }) {
     remove(KEYS.adminInfo);
     // A member who made no choice in this browser reads the app (and the admins' notices) in
     // the language of their account, not the browser's.
-    if (!read(KEYS.language) && settings.languages?.includes(user.language) && i18n.resolvedLanguage !== user.language) {
+    if (
+      !read(KEYS.language) &&
+      settings.languages?.includes(user.language) &&
+      i18n.resolvedLanguage !== user.language
+    ) {
       i18n.changeLanguage(user.language);
     }
   }

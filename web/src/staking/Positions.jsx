@@ -20,16 +20,29 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
     nft
       ? { name: t('nft-id-column'), width: '90px', cell: (r) => <span translate="no">#{r.kind}</span> }
       : { name: t('staking-tier'), width: '90px', cell: (r) => <span translate="no">{r.kind}</span> },
-    { name: nft ? t('nft-count') : t('lvlx-amount', { product }), right: true, cell: (r) => <span translate="no">{nft ? r.amount : lvlx(r.amount)}</span> },
+    {
+      name: nft ? t('nft-count') : t('lvlx-amount', { product }),
+      right: true,
+      cell: (r) => <span translate="no">{nft ? r.amount : lvlx(r.amount)}</span>,
+    },
     { name: t('stake-start'), cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
     { name: t('stake-release'), cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
     {
       name: t('stake-rewards', { product }),
       right: true,
       // Six decimals, so the figure visibly moves by the second.
-      cell: (r) => <span translate="no" data-testid="position-accrued">{`${localizeNumber(formatFixed(r.standing.accrued, 18, 6))} ${product}`}</span>,
+      cell: (r) => (
+        <span
+          translate="no"
+          data-testid="position-accrued"
+        >{`${localizeNumber(formatFixed(r.standing.accrued, 18, 6))} ${product}`}</span>
+      ),
     },
-    { name: t('stake-rewards-usdt'), right: true, cell: (r) => <span translate="no">{localizeNumber(r.standing.accruedUsdt)} USDT</span> },
+    {
+      name: t('stake-rewards-usdt'),
+      right: true,
+      cell: (r) => <span translate="no">{localizeNumber(r.standing.accruedUsdt)} USDT</span>,
+    },
     { name: t('staking-withdrawn'), right: true, cell: (r) => <span translate="no">{lvlx(r.withdrawn)}</span> },
     {
       name: t('staking-actions'),
@@ -38,13 +51,27 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
         if (r.closedAt) return <span className="muted">{t('staking-returned')}</span>;
         return (
           <div className="row-actions">
-            <button type="button" className="button secondary small" disabled={busy || r.standing.withdrawable === '0'}
-              onClick={() => onInterest(r)} aria-label={t('staking-withdraw-interest-of', { n: r.position })}>
+            <button
+              type="button"
+              className="button secondary small"
+              disabled={busy || r.standing.withdrawable === '0'}
+              onClick={() => onInterest(r)}
+              aria-label={t('staking-withdraw-interest-of', { n: r.position })}
+            >
               {t('staking-withdraw-interest')}
             </button>
-            <button type="button" className="button small" disabled={busy || !r.standing.released}
-              onClick={() => onRelease(r)} aria-label={t('staking-release-of', { n: r.position })}
-              title={r.standing.released ? undefined : t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })}>
+            <button
+              type="button"
+              className="button small"
+              disabled={busy || !r.standing.released}
+              onClick={() => onRelease(r)}
+              aria-label={t('staking-release-of', { n: r.position })}
+              title={
+                r.standing.released
+                  ? undefined
+                  : t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })
+              }
+            >
               {t('staking-release')}
             </button>
           </div>
@@ -57,7 +84,13 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
     return { ...r, standing: r.closedAt ? { ...standing, withdrawable: '0' } : standing };
   });
   return (
-    <div className="data-table" aria-busy={loading} data-testid={`${pool}-positions`} ref={keys.ref} onKeyDown={keys.onKeyDown}>
+    <div
+      className="data-table"
+      aria-busy={loading}
+      data-testid={`${pool}-positions`}
+      ref={keys.ref}
+      onKeyDown={keys.onKeyDown}
+    >
       <Table
         ariaLabel={label}
         columns={columns}

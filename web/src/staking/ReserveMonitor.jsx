@@ -13,7 +13,12 @@ export default function ReserveMonitor({ kind, version }) {
   const { t } = useTranslation();
   const { product } = settings;
   const { data, error } = useLoad(version === null ? null : readReserve, [version]);
-  if (error) return <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>;
+  if (error)
+    return (
+      <p className="notice error" role="alert">
+        {t(error.code ?? 'error-internal')}
+      </p>
+    );
   if (!data || data.available === false) return null;
   const r = data[kind];
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;

@@ -14,12 +14,9 @@ export function usePositionActions(pool, account, reload) {
   const [step, run] = useChainAction();
   const contract = pool === 'nft' ? 'NftStaking' : 'LvlxStaking';
   const to = pool === 'nft' ? settings.chain?.nftStaking : settings.chain?.lvlxStaking;
-  const act = (fn, label, r) => run(account, [{ to, data: calldata(contract, fn, [r.position]), simulate: true }], { label, row: r }, reload);
-  return [
-    step,
-    (r) => act('withdrawInterest', 'interest', r),
-    (r) => act('release', 'release', r),
-  ];
+  const act = (fn, label, r) =>
+    run(account, [{ to, data: calldata(contract, fn, [r.position]), simulate: true }], { label, row: r }, reload);
+  return [step, (r) => act('withdrawInterest', 'interest', r), (r) => act('release', 'release', r)];
 }
 
 /** The confirmation line of a position action. */
@@ -37,7 +34,9 @@ export default function StakingFrame({ titleKey, children }) {
     return (
       <section className="page">
         {title}
-        <p className="notice error" role="alert">{t('staking-unavailable')}</p>
+        <p className="notice error" role="alert">
+          {t('staking-unavailable')}
+        </p>
       </section>
     );
   }
@@ -45,7 +44,11 @@ export default function StakingFrame({ titleKey, children }) {
   return (
     <section className="page staking-page">
       {title}
-      {staking.error && <p className="notice error" role="alert">{t(staking.error.code ?? 'error-internal')}</p>}
+      {staking.error && (
+        <p className="notice error" role="alert">
+          {t(staking.error.code ?? 'error-internal')}
+        </p>
+      )}
       {!account ? (
         <div className="summary-box">
           <p>{t('staking-connect-help')}</p>
@@ -54,9 +57,18 @@ export default function StakingFrame({ titleKey, children }) {
           </button>
         </div>
       ) : (
-        linked && !sameAddress(linked, account) && <p className="notice" role="status">{t('staking-other-wallet')}</p>
+        linked &&
+        !sameAddress(linked, account) && (
+          <p className="notice" role="status">
+            {t('staking-other-wallet')}
+          </p>
+        )
       )}
-      {!linked && <p className="notice" role="status">{t('staking-link-wallet')}</p>}
+      {!linked && (
+        <p className="notice" role="status">
+          {t('staking-link-wallet')}
+        </p>
+      )}
       {staking.data ? children({ ...staking, account }) : !staking.error && <Spinner />}
     </section>
   );

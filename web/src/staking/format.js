@@ -3,7 +3,8 @@
 const percents = new Map();
 
 export function formatRate(rateBps, language) {
-  if (!percents.has(language)) percents.set(language, new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }));
+  if (!percents.has(language))
+    percents.set(language, new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }));
   return percents.get(language).format(rateBps / 10_000);
 }
 

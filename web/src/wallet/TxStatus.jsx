@@ -15,11 +15,22 @@ export default function TxStatus({ step, confirmed, testId = 'tx-status' }) {
       {step.state === 'sending' && <p>{t('tx-pending')}</p>}
       {step.state === 'confirmed' && <p className="notice success">{confirmed}</p>}
       {step.state === 'rejected' && <p className="muted">{t('tx-rejected')}</p>}
-      {step.state === 'failed' && <p className="notice error" role="alert">{t(step.key)}</p>}
+      {step.state === 'failed' && (
+        <p className="notice error" role="alert">
+          {t(step.key)}
+        </p>
+      )}
       {step.hash && (
         <p className="tx-hash">
-          <span>{t('tx-hash')}</span> <code translate="no" data-testid="tx-hash">{step.hash}</code>{' '}
-          {explorer && <a href={explorer} target="_blank" rel="noreferrer noopener">{t('tx-explorer')}</a>}
+          <span>{t('tx-hash')}</span>{' '}
+          <code translate="no" data-testid="tx-hash">
+            {step.hash}
+          </code>{' '}
+          {explorer && (
+            <a href={explorer} target="_blank" rel="noreferrer noopener">
+              {t('tx-explorer')}
+            </a>
+          )}
         </p>
       )}
     </div>

@@ -35,15 +35,29 @@ export default function WalletCard() {
       <h2 id="wallet-card-title">{t('wallet-card-title')}</h2>
       <dl className="wallet-facts">
         <dt>{t('wallet-linked-label')}</dt>
-        <dd data-testid="wallet-linked" translate="no">{linked ? shortWallet(linked) : t('wallet-none')}</dd>
+        <dd data-testid="wallet-linked" translate="no">
+          {linked ? shortWallet(linked) : t('wallet-none')}
+        </dd>
         <dt>{t('wallet-connected-label')}</dt>
-        <dd data-testid="wallet-connected" translate="no">{account ? shortWallet(account) : t('wallet-none')}</dd>
+        <dd data-testid="wallet-connected" translate="no">
+          {account ? shortWallet(account) : t('wallet-none')}
+        </dd>
       </dl>
-      {mismatch && <p className="form-error" role="alert">{t('wallet-mismatch')}</p>}
+      {mismatch && (
+        <p className="form-error" role="alert">
+          {t('wallet-mismatch')}
+        </p>
+      )}
       {!linked && account && <p className="muted">{t('wallet-link-help')}</p>}
       <div className="wallet-actions">
         {!account && (
-          <button type="button" className="button" onClick={connect} disabled={busy !== null} aria-busy={busy === 'connect'}>
+          <button
+            type="button"
+            className="button"
+            onClick={connect}
+            disabled={busy !== null}
+            aria-busy={busy === 'connect'}
+          >
             {t('wallet-connect')}
           </button>
         )}

@@ -6,7 +6,7 @@ import { checksumAddress } from '../core/index.js';
 export const USER_REJECTED = 4001;
 const UNKNOWN_CHAIN = 4902;
 
-export const provider = () => (typeof window !== 'undefined' ? window.ethereum ?? null : null);
+export const provider = () => (typeof window !== 'undefined' ? (window.ethereum ?? null) : null);
 
 /** The wallet error's code, also when a wallet nests it (error.data.originalError). */
 export const errorCode = (e) => e?.code ?? e?.data?.originalError?.code ?? e?.error?.code ?? null;
@@ -15,7 +15,13 @@ const unknownChain = (e) => e?.code === UNKNOWN_CHAIN || e?.data?.originalError?
 
 /** Revert data a wallet passed back with a failed call, wherever it nests it. */
 export function revertData(e) {
-  for (const candidate of [e?.data, e?.data?.data, e?.error?.data, e?.data?.originalError?.data, e?.error?.data?.data]) {
+  for (const candidate of [
+    e?.data,
+    e?.data?.data,
+    e?.error?.data,
+    e?.data?.originalError?.data,
+    e?.error?.data?.data,
+  ]) {
     if (typeof candidate === 'string' && /^0x[0-9a-fA-F]*$/.test(candidate)) return candidate;
   }
   return null;
@@ -33,13 +39,15 @@ export async function ensureChain(chain, chainName) {
     await request('wallet_switchEthereumChain', [{ chainId: chain.chainIdHex }]);
   } catch (e) {
     if (!unknownChain(e)) throw e;
-    await request('wallet_addEthereumChain', [{
-      chainId: chain.chainIdHex,
-      chainName,
-      nativeCurrency: { name: 'MATIC', symbol: 'MATIC', decimals: 18 },
-      rpcUrls: [chain.rpcUrl],
-      blockExplorerUrls: chain.explorerUrl ? [chain.explorerUrl] : undefined,
-    }]);
+    await request('wallet_addEthereumChain', [
+      {
+        chainId: chain.chainIdHex,
+        chainName,
+        nativeCurrency: { name: 'MATIC', symbol: 'MATIC', decimals: 18 },
+        rpcUrls: [chain.rpcUrl],
+        blockExplorerUrls: chain.explorerUrl ? [chain.explorerUrl] : undefined,
+      },
+    ]);
     await request('wallet_switchEthereumChain', [{ chainId: chain.chainIdHex }]);
   }
 }

@@ -24,39 +24,42 @@ async function mined(hash) {
 export default function useChainAction() {
   const { t } = useTranslation();
   const [step, setStep] = useState({ state: 'idle' });
-  const run = useCallback(async (account, txs, label, done) => {
-    try {
-      await eth.ensureChain(settings.chain, t('chain-name'));
-      let hash = null;
-      for (const tx of txs) {
-        if (tx.simulate) {
-          setStep({ state: 'simulating', label });
-          try {
-            await eth.ethCall(tx.to, tx.data, account);
-          } catch (e) {
-            setStep({ state: 'failed', key: revertKey(eth.revertData(e) ?? '0x'), label });
-            return false;
+  const run = useCallback(
+    async (account, txs, label, done) => {
+      try {
+        await eth.ensureChain(settings.chain, t('chain-name'));
+        let hash = null;
+        for (const tx of txs) {
+          if (tx.simulate) {
+            setStep({ state: 'simulating', label });
+            try {
+              await eth.ethCall(tx.to, tx.data, account);
+            } catch (e) {
+              setStep({ state: 'failed', key: revertKey(eth.revertData(e) ?? '0x'), label });
+              return false;
+            }
           }
+          const state = tx.approval ? 'approving' : 'sending';
+          setStep({ state, label });
+          hash = await eth.sendTransaction(account, tx.to, tx.data);
+          setStep({ state, hash, label });
+          await mined(hash);
         }
-        const state = tx.approval ? 'approving' : 'sending';
-        setStep({ state, label });
-        hash = await eth.sendTransaction(account, tx.to, tx.data);
-        setStep({ state, hash, label });
-        await mined(hash);
+        setStep({ state: 'confirmed', hash, label });
+        await done?.(hash);
+        return true;
+      } catch (e) {
+        if (eth.isRejection(e)) {
+          setStep({ state: 'rejected', label });
+        } else {
+          const data = eth.revertData(e);
+          console.warn('transaction failed', e);
+          setStep({ state: 'failed', key: data ? revertKey(data) : 'tx-failed', label });
+        }
+        return false;
       }
-      setStep({ state: 'confirmed', hash, label });
-      await done?.(hash);
-      return true;
-    } catch (e) {
-      if (eth.isRejection(e)) {
-        setStep({ state: 'rejected', label });
-      } else {
-        const data = eth.revertData(e);
-        console.warn('transaction failed', e);
-        setStep({ state: 'failed', key: data ? revertKey(data) : 'tx-failed', label });
-      }
-      return false;
-    }
-  }, [t]);
+    },
+    [t],
+  );
   return [step, run, setStep];
 }

@@ -45,7 +45,10 @@ export default function useWalletCheck(enabled) {
         console.warn('wallet check: no answer from the wallet', e);
       }
       if (live && connected && !sameAddress(connected, stored)) {
-        toast.error(t('wallet-incorrect', { wallet: shortWalletMessage(stored) }), { toastId: 'wallet-incorrect', autoClose: INCORRECT_MS });
+        toast.error(t('wallet-incorrect', { wallet: shortWalletMessage(stored) }), {
+          toastId: 'wallet-incorrect',
+          autoClose: INCORRECT_MS,
+        });
         navigate('/dashboard', { replace: true });
       }
     };

@@ -16,7 +16,10 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 let server;
 let browser;
 before(async () => {
-  server = await startServer({ chain: true, seed: ['--users', '40', '--ico-tx', '120', '--nft-stakes', '12', '--lvlx-stakes', '12', '--seed', '3'] });
+  server = await startServer({
+    chain: true,
+    seed: ['--users', '40', '--ico-tx', '120', '--nft-stakes', '12', '--lvlx-stakes', '12', '--seed', '3'],
+  });
   browser = await launchBrowser();
   server.giveWallet(DEMO_USER.email);
 });
@@ -58,14 +61,23 @@ const open = [
 /** Serious and critical violations on the page as it stands, as "rule: target" lines. */
 async function violations(page) {
   if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(AXE);
-  const result = await page.evaluate(async (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }), TAGS);
+  const result = await page.evaluate(
+    async (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    TAGS,
+  );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+    );
 }
 
 for (const language of ['en', 'es', 'pt']) {
-  for (const [area, routes, account] of [['public', open, null], ['member', member, DEMO_USER], ['admin', admin, DEMO_ADMIN]]) {
+  for (const [area, routes, account] of [
+    ['public', open, null],
+    ['member', member, DEMO_USER],
+    ['admin', admin, DEMO_ADMIN],
+  ]) {
     test(`axe: ${area} screens in ${language}, no serious or critical violations`, async () => {
       const storage = account ? await server.storageFor(account) : {};
       const page = await openPage(browser, server.url, { storage: { ...storage, language }, cookies: consent });
@@ -73,12 +85,24 @@ for (const language of ['en', 'es', 'pt']) {
       for (const [route, ready] of routes) {
         await page.goto(route);
         await settled(page);
-        await page.locator(ready).first().waitFor({ timeout: 20_000 }).catch((e) => { throw new Error(`${route}: ${e.message}`); });
+        await page
+          .locator(ready)
+          .first()
+          .waitFor({ timeout: 20_000 })
+          .catch((e) => {
+            throw new Error(`${route}: ${e.message}`);
+          });
         // Whatever loads after the page (chain reads, tables) has arrived: nothing busy any more.
-        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 20_000 }).catch(() => {});
+        await page
+          .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 20_000 })
+          .catch(() => {});
         await page.waitForLoadState('networkidle').catch(() => {});
         // Open every disclosure so their content is checked too.
-        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+        await page.evaluate(() =>
+          document.querySelectorAll('details').forEach((d) => {
+            d.open = true;
+          }),
+        );
         await page.waitForTimeout(150);
         found.push(...(await violations(page)).map((v) => `${route}: ${v}`));
       }
@@ -96,7 +120,10 @@ test('the keyboard checks fail where they should: an invisible focus, an unreach
   await tabTo(page, page.getByRole('button', { name: 'drawn' }));
   await assert.rejects(tabTo(page, page.getByRole('button', { name: 'bare' })), /the focus shows/);
   await assert.rejects(tabTo(page, page.getByRole('button', { name: 'skipped' }), { max: 5 }), /not reached/);
-  await page.evaluate(() => { document.getElementById('quiet').textContent = 'unheard'; document.getElementById('loud').textContent = 'heard'; });
+  await page.evaluate(() => {
+    document.getElementById('quiet').textContent = 'unheard';
+    document.getElementById('loud').textContent = 'heard';
+  });
   await announced(page, 'heard', { timeout: 2_000 });
   await assert.rejects(announced(page, 'unheard', { timeout: 1_000 }), /Timeout/);
   await page.close();

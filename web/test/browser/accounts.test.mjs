@@ -28,13 +28,24 @@ async function signIn(page, { email, password }) {
 }
 
 const tokenWorks = (page, token) =>
-  page.evaluate(async (t) => (await fetch('/api/v1/tokenVerify', { headers: { Authorization: `Bearer ${t}` } })).status, token);
+  page.evaluate(
+    async (t) => (await fetch('/api/v1/tokenVerify', { headers: { Authorization: `Bearer ${t}` } })).status,
+    token,
+  );
 
 test('register through a referral link by keyboard alone: code from the mail, then the dashboard', async () => {
-  const page = await openPage(browser, server.url, { cookies: consent, storage: { userCodeLink: server.userReferral } });
+  const page = await openPage(browser, server.url, {
+    cookies: consent,
+    storage: { userCodeLink: server.userReferral },
+  });
   await page.goto(`/register/referred/${server.userReferral}`);
   await settled(page);
-  const fields = [['names', 'Maria José'], ['lastnames', 'Conceição Souza'], ['email', 'maria@example.com'], ['emailC', 'maria@example.com']];
+  const fields = [
+    ['names', 'Maria José'],
+    ['lastnames', 'Conceição Souza'],
+    ['email', 'maria@example.com'],
+    ['emailC', 'maria@example.com'],
+  ];
   for (const [field, value] of fields) {
     await tabTo(page, page.locator(`#field-${field}`));
     await page.keyboard.type(value);
@@ -60,7 +71,10 @@ test('register through a referral link by keyboard alone: code from the mail, th
   assert.equal(await page.getAttribute('.step', 'data-step'), '3');
   await page.keyboard.type(server.codeFor('maria@example.com'));
   await page.waitForURL('**/dashboard');
-  const stored = await page.evaluate(() => ({ user: JSON.parse(localStorage.getItem('userInfo')), link: localStorage.getItem('userCodeLink') }));
+  const stored = await page.evaluate(() => ({
+    user: JSON.parse(localStorage.getItem('userInfo')),
+    link: localStorage.getItem('userCodeLink'),
+  }));
   assert.equal(stored.user.names, 'Maria José');
   assert.equal(stored.link, null, 'registering clears userCodeLink');
   assert.deepEqual(page.errors, []);
@@ -147,7 +161,10 @@ test('the code page names the address, submits at the fourth digit, says a wrong
   assert.equal(await page.locator('#field-code-error').innerText(), en['error-code']);
   assert.equal(path(page), '/verifycode');
   // The toast uses the app's font.
-  const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector('.Toastify__toast')).fontFamily]);
+  const fonts = await page.evaluate(() => [
+    getComputedStyle(document.body).fontFamily,
+    getComputedStyle(document.querySelector('.Toastify__toast')).fontFamily,
+  ]);
   assert.equal(fonts[1], fonts[0]);
   // Then the right code, four digits and no click: the stale error does not follow onto the next page.
   await page.fill('#field-code', right);
@@ -162,7 +179,14 @@ test('recover, reset: the old session ends and only the new password works', asy
   const setup = await openPage(browser, server.url, { cookies: consent });
   await setup.goto(`/register/referred/${server.userReferral}`);
   await settled(setup);
-  for (const [f, v] of [['names', 'Rita Lopes'], ['lastnames', 'Moura Silva'], ['email', email], ['emailC', email], ['cel', '+351 912 345 678']]) await setup.fill(`#field-${f}`, v);
+  for (const [f, v] of [
+    ['names', 'Rita Lopes'],
+    ['lastnames', 'Moura Silva'],
+    ['email', email],
+    ['emailC', email],
+    ['cel', '+351 912 345 678'],
+  ])
+    await setup.fill(`#field-${f}`, v);
   await setup.click('button[type=submit]');
   await setup.fill('#field-password', 'Old#Passw0rd');
   await setup.fill('#field-passwordC', 'Old#Passw0rd');
@@ -233,9 +257,17 @@ test('avatar: pick, crop, save; the new image shows and stays after a reload', a
   await page.getByRole('button', { name: 'Profile picture' }).click();
   const dialog = page.getByRole('dialog', { name: 'Profile picture' });
   await dialog.waitFor();
-  await page.setInputFiles('[data-testid=avatar-file]', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await page.setInputFiles('[data-testid=avatar-file]', {
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('hello'),
+  });
   await page.locator('.Toastify__toast--error', { hasText: 'Only JPEG or PNG images.' }).waitFor();
-  await page.setInputFiles('[data-testid=avatar-file]', { name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg, 'base64') });
+  await page.setInputFiles('[data-testid=avatar-file]', {
+    name: 'me.jpg',
+    mimeType: 'image/jpeg',
+    buffer: Buffer.from(jpeg, 'base64'),
+  });
   await page.locator('.reactEasyCrop_Container').waitFor();
   const box = await page.locator('.crop-area').boundingBox();
   assert.deepEqual([Math.round(box.width), Math.round(box.height)], [390, 295]);

@@ -4,7 +4,19 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, dateFields, DEMO_ADMIN, en, launchBrowser, localDay, openPage, path, settled, startServer, typeDate } from './harness.mjs';
+import {
+  consent,
+  dateFields,
+  DEMO_ADMIN,
+  en,
+  launchBrowser,
+  localDay,
+  openPage,
+  path,
+  settled,
+  startServer,
+  typeDate,
+} from './harness.mjs';
 import { formatTokenIn, loadIcoRows, loadUserRows, localizeNumber } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -15,7 +27,9 @@ const DEMO_SECRET = ['demo-admin-secret', '0xac0974bec39a17e36ba4a6b4d238ff944ba
 let server;
 let browser;
 before(async () => {
-  server = await startServer({ seed: ['--users', '150', '--ico-tx', '2500', '--nft-stakes', '50', '--lvlx-stakes', '40', '--seed', '5'] });
+  server = await startServer({
+    seed: ['--users', '150', '--ico-tx', '2500', '--nft-stakes', '50', '--lvlx-stakes', '40', '--seed', '5'],
+  });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -24,7 +38,11 @@ after(async () => {
 });
 
 async function adminPage(route) {
-  const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await page.goto(route);
   await settled(page);
@@ -36,7 +54,8 @@ async function adminPage(route) {
 const grouped = (n) => localizeNumber(String(n), 'en');
 const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd`).innerText();
 const column = (page, i) => page.locator(`.rdt_TableRow .rdt_TableCell:nth-child(${i})`).allInnerTexts();
-const toastText = async (page, kind = 'success') => (await page.locator(`.Toastify__toast--${kind}`).last().innerText()).replace(/\s*×$/, '');
+const toastText = async (page, kind = 'success') =>
+  (await page.locator(`.Toastify__toast--${kind}`).last().innerText()).replace(/\s*×$/, '');
 
 async function rowsOf(route) {
   const res = await server.call(DEMO_ADMIN, route, { raw: true });
@@ -47,8 +66,14 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   const page = await adminPage('/admin/tables/ICO');
   const stats = await server.call(DEMO_ADMIN, 'statistics-ico?limit=1');
   assert.equal(await figure(page, 'ico-general', 'ico-total-transactions'), grouped(stats.General.totalTransactions));
-  assert.equal(await figure(page, 'ico-general', 'ico-total-product'), `${formatTokenIn(stats.General.totalLVLX, 'LVLX', 'en')} LVLX`);
-  assert.equal(await figure(page, 'ico-general', 'ico-total-usdt'), `${localizeNumber(stats.General.totalUSDT, 'en')} USDT`);
+  assert.equal(
+    await figure(page, 'ico-general', 'ico-total-product'),
+    `${formatTokenIn(stats.General.totalLVLX, 'LVLX', 'en')} LVLX`,
+  );
+  assert.equal(
+    await figure(page, 'ico-general', 'ico-total-usdt'),
+    `${localizeNumber(stats.General.totalUSDT, 'en')} USDT`,
+  );
 
   // The date filter starts at the full range, so no filtered box.
   const offset = await page.evaluate(() => -new Date().getTimezoneOffset());
@@ -67,9 +92,15 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   assert.ok(want.kept > 0 && want.kept < table.length);
   assert.equal(await figure(page, 'ico-filtered', 'ico-total-transactions'), grouped(want.kept));
   assert.equal(await figure(page, 'ico-filtered', 'ico-total-users'), grouped(want.totals.totalUsers));
-  assert.equal(await figure(page, 'ico-filtered', 'ico-total-product'), `${formatTokenIn(want.totals.totalLVLX, 'LVLX', 'en')} LVLX`);
+  assert.equal(
+    await figure(page, 'ico-filtered', 'ico-total-product'),
+    `${formatTokenIn(want.totals.totalLVLX, 'LVLX', 'en')} LVLX`,
+  );
   const dates = await column(page, 3);
-  assert.ok(dates.every((d) => d.includes('2025')), dates.join(' | '));
+  assert.ok(
+    dates.every((d) => d.includes('2025')),
+    dates.join(' | '),
+  );
   assert.equal(await page.locator('.page-range').innerText(), `1–10 of ${want.kept}`);
 
   // Sort by amount: descending, ascending, then back to date order.
@@ -78,11 +109,17 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
   await amountHeader.click();
   await page.waitForFunction(() => document.querySelector('[aria-sort="descending"]'));
   const desc = await amounts();
-  assert.ok(desc.every((a, i) => i === 0 || desc[i - 1] >= a), desc.join(' '));
+  assert.ok(
+    desc.every((a, i) => i === 0 || desc[i - 1] >= a),
+    desc.join(' '),
+  );
   await amountHeader.click();
   await page.waitForFunction(() => document.querySelector('[aria-sort="ascending"]'));
   const asc = await amounts();
-  assert.ok(asc.every((a, i) => i === 0 || asc[i - 1] <= a), asc.join(' '));
+  assert.ok(
+    asc.every((a, i) => i === 0 || asc[i - 1] <= a),
+    asc.join(' '),
+  );
   await amountHeader.click();
   await page.waitForFunction(() => !document.querySelector('[aria-sort="ascending"], [aria-sort="descending"]'));
   assert.equal((await column(page, 1))[0], '1');
@@ -113,11 +150,19 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
   await typeDate(dateFields(page).first(), '2026-01-01');
   await page.waitForSelector('[data-testid="ico-filtered"]');
   const kept = Number((await figure(page, 'ico-filtered', 'ico-total-transactions')).replaceAll(',', ''));
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en['table-export-csv'] }).click()]);
-  const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: en['table-export-csv'] }).click(),
+  ]);
+  const csv = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\n');
   assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount');
   assert.equal(csv.length - 1, kept);
-  assert.ok(csv.slice(1).every((line) => line.split(',')[2] >= '2026-01-01'), 'only rows from the start date on');
+  assert.ok(
+    csv.slice(1).every((line) => line.split(',')[2] >= '2026-01-01'),
+    'only rows from the start date on',
+  );
   // Exact amounts: every LVLX amount keeps its digits (no float rounding, no exponent).
   assert.ok(csv.slice(1).every((line) => /^\d+(\.\d+)?$/.test(line.split(',')[5])));
 });
@@ -127,7 +172,10 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   const stats = await server.call(DEMO_ADMIN, 'statistics-users?limit=1');
   assert.equal(await figure(page, 'users-general', 'users-total'), grouped(stats.General.totalUsers));
   assert.equal(await figure(page, 'users-general', 'users-with-wallet'), grouped(stats.General.totalUsersWithWallet));
-  assert.equal(await figure(page, 'users-general', 'users-total-product-usdt'), `${localizeNumber(stats.General.totalUsersUSDT, 'en')} USDT`);
+  assert.equal(
+    await figure(page, 'users-general', 'users-total-product-usdt'),
+    `${localizeNumber(stats.General.totalUsersUSDT, 'en')} USDT`,
+  );
   assert.equal(await page.locator('[data-testid="users-filtered"]').count(), 0);
 
   await page.getByLabel(en['users-search']).fill('JOSÉ');
@@ -136,8 +184,12 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
   const want = table.query({ search: 'JOSÉ', offsetMinutes: 0 });
   assert.equal(await figure(page, 'users-filtered', 'users-total'), grouped(want.kept));
   const names = await column(page, 2);
-  const emails = await page.locator('.rdt_TableRow .copyable[title*="@"]').evaluateAll((els) => els.map((e) => e.title));
-  names.forEach((n, i) => assert.ok(n.toLowerCase().includes('josé') || emails[i].includes('josé'), `${n} ${emails[i]}`));
+  const emails = await page
+    .locator('.rdt_TableRow .copyable[title*="@"]')
+    .evaluateAll((els) => els.map((e) => e.title));
+  names.forEach((n, i) =>
+    assert.ok(n.toLowerCase().includes('josé') || emails[i].includes('josé'), `${n} ${emails[i]}`),
+  );
 
   const wallet = page.locator('.rdt_TableRow .copyable[title^="0x"]').first();
   const address = await wallet.getAttribute('title');
@@ -153,14 +205,34 @@ test('users table: general data, search by name or email with clear, wallet 6+4 
 });
 
 for (const { name, path, rows, general, figureKey, count } of [
-  { name: 'users', path: '/admin/tables/users', rows: 'statistics-users', general: 'users-general', figureKey: 'users-total', count: (g) => g.totalUsers },
-  { name: 'ICO', path: '/admin/tables/ICO', rows: 'statistics-ico', general: 'ico-general', figureKey: 'ico-total-transactions', count: (g) => g.totalTransactions },
+  {
+    name: 'users',
+    path: '/admin/tables/users',
+    rows: 'statistics-users',
+    general: 'users-general',
+    figureKey: 'users-total',
+    count: (g) => g.totalUsers,
+  },
+  {
+    name: 'ICO',
+    path: '/admin/tables/ICO',
+    rows: 'statistics-ico',
+    general: 'ico-general',
+    figureKey: 'ico-total-transactions',
+    count: (g) => g.totalTransactions,
+  },
 ]) {
   test(`${name} table: the totals and the first page show before the rows stream lands, with its progress; then the same page, interactive`, async () => {
-    const page = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+    const page = await openPage(browser, server.url, {
+      storage: await server.storageFor(DEMO_ADMIN),
+      cookies: consent,
+      viewport: { width: 1440, height: 1000 },
+    });
     // Hold the rows stream until the preview has been looked at.
     let release;
-    const held = new Promise((resolve) => { release = resolve; });
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
     await page.route(`**/api/v1/${rows}/rows`, async (route) => {
       await held;
       await route.continue();
@@ -171,17 +243,23 @@ for (const { name, path, rows, general, figureKey, count } of [
     assert.equal(await figure(page, general, figureKey), grouped(count(stats.General)));
     await page.getByTestId('rows-progress').getByText(en['table-loading-rows']).waitFor();
     // Settled: the preview's own lookups (the ICO entries' wallets) have answered.
-    await page.waitForFunction(() => !document.querySelector('[data-testid="table-preview"] [aria-busy="true"] [aria-busy="true"]'));
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="table-preview"] [aria-busy="true"] [aria-busy="true"]'),
+    );
     const previewRows = await page.locator('[data-testid="table-preview"] .rdt_TableRow').allInnerTexts();
     assert.equal(previewRows.length, 10, 'the first page, from the statistics call');
-    assert.equal(await page.locator('[data-testid="table-preview"] .sort-header').count(), 0, 'no sorting before the rows land');
+    assert.equal(
+      await page.locator('[data-testid="table-preview"] .sort-header').count(),
+      0,
+      'no sorting before the rows land',
+    );
     await page.screenshot({ path: join(SHOTS, `admin-${name.toLowerCase()}-preview.png`) });
     release();
     await page.locator('.sort-header').first().waitFor({ timeout: 30_000 });
     assert.equal(await page.getByTestId('table-preview').count(), 0);
     await page.waitForFunction(() => !document.querySelector('.rdt_TableRow [aria-busy="true"]'));
     const loadedRows = await page.locator('.rdt_TableRow').allInnerTexts();
-    assert.deepEqual(loadedRows, previewRows, 'the preview was the table\'s own first page');
+    assert.deepEqual(loadedRows, previewRows, "the preview was the table's own first page");
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
@@ -222,7 +300,10 @@ test('secret key: masked and trimmed, wrong secret fails, right one reveals, fou
   await page.waitForFunction(() => document.querySelectorAll('.Toastify__toast--error').length >= 2);
   await input.fill(DEMO_SECRET[0]);
   await page.getByRole('button', { name: en['secretKey.submit'] }).click();
-  await page.waitForFunction((text) => [...document.querySelectorAll('.Toastify__toast--error')].some((t) => t.innerText.startsWith(text)), en['error-rate-limit']);
+  await page.waitForFunction(
+    (text) => [...document.querySelectorAll('.Toastify__toast--error')].some((t) => t.innerText.startsWith(text)),
+    en['error-rate-limit'],
+  );
   assert.notEqual(await input.inputValue(), DEMO_SECRET[1]);
 
   const audit = server.sql('SELECT outcome FROM secret_audit ORDER BY id').map(([o]) => o);
@@ -296,7 +377,9 @@ test('admin tables grow with the page under a sticky header where their columns 
   await page.locator('.data-table.fits').waitFor({ timeout: 5000 });
   const facts = await page.evaluate(() => {
     const table = document.querySelector('.data-table');
-    const boxes = [...table.querySelectorAll('*')].filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight + 1);
+    const boxes = [...table.querySelectorAll('*')].filter(
+      (e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight + 1,
+    );
     const row = table.querySelector('.rdt_TableRow');
     const surface = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim();
     const probe = document.createElement('div');
@@ -306,8 +389,15 @@ test('admin tables grow with the page under a sticky header where their columns 
     probe.remove();
     const email = table.querySelector('.rdt_TableRow .copyable[title*="@"]');
     const heads = [...table.querySelectorAll('.rdt_TableCol')].map((h) => h.innerText);
-    return { innerScroll: boxes.length, rows: table.querySelectorAll('.rdt_TableRow').length, tableHeight: table.getBoundingClientRect().height,
-      rowBg: getComputedStyle(row).backgroundColor, want, emailLines: email.getBoundingClientRect().height / (parseFloat(getComputedStyle(email).fontSize) * 1.6), heads };
+    return {
+      innerScroll: boxes.length,
+      rows: table.querySelectorAll('.rdt_TableRow').length,
+      tableHeight: table.getBoundingClientRect().height,
+      rowBg: getComputedStyle(row).backgroundColor,
+      want,
+      emailLines: email.getBoundingClientRect().height / (parseFloat(getComputedStyle(email).fontSize) * 1.6),
+      heads,
+    };
   });
   assert.equal(facts.innerScroll, 0, 'no scroll box inside the table');
   assert.ok(facts.tableHeight > 50 * 40, `the table grows with its ${facts.rows} rows (${facts.tableHeight} px)`);
@@ -321,7 +411,9 @@ test('admin tables grow with the page under a sticky header where their columns 
   assert.ok(focused, 'the whole email on focus');
   // Scrolled far down, the header is still at the top of the window.
   await page.mouse.wheel(0, 3000);
-  await page.waitForFunction(() => Math.abs(document.querySelector('.data-table .rdt_head').getBoundingClientRect().top) < 2);
+  await page.waitForFunction(
+    () => Math.abs(document.querySelector('.data-table .rdt_head').getBoundingClientRect().top) < 2,
+  );
   // The users table's eleven columns do not fit: on a wide screen, a laptop and a phone every
   // column is reachable by scrolling the table sideways (the last, KYC, included), and the page
   // itself does not move.
@@ -330,14 +422,24 @@ test('admin tables grow with the page under a sticky header where their columns 
   for (const width of [1680, 1280, 390]) {
     await page.setViewportSize({ width, height: 844 });
     // The table re-measures whether its columns fit after the resize (a ResizeObserver).
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, { timeout: 3000 }).catch(() => {});
+    await page
+      .waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, {
+        timeout: 3000,
+      })
+      .catch(() => {});
     const narrow = await page.evaluate(() => {
       const wrapper = document.querySelector('.data-table .rdt_responsiveWrapper');
       const vw = document.documentElement.clientWidth;
-      const wide = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > vw + 1).slice(0, 5).map((el) => `${el.tagName}.${el.className}`);
+      const wide = [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > vw + 1)
+        .slice(0, 5)
+        .map((el) => `${el.tagName}.${el.className}`);
       return { page: document.documentElement.scrollWidth - vw, overflow: getComputedStyle(wrapper).overflowX, wide };
     });
-    assert.ok(narrow.page <= 0, `the page does not scroll sideways at ${width} px (${narrow.page} px: ${narrow.wide.join(', ')})`);
+    assert.ok(
+      narrow.page <= 0,
+      `the page does not scroll sideways at ${width} px (${narrow.page} px: ${narrow.wide.join(', ')})`,
+    );
     assert.equal(narrow.overflow, 'auto');
     const last = page.locator('.rdt_TableRow').first().locator('.kyc-cell button');
     await last.scrollIntoViewIfNeeded();
@@ -350,7 +452,8 @@ test('admin tables grow with the page under a sticky header where their columns 
 test('a filter that keeps nothing says so with the way back, and the filtered box appears without moving the table', async () => {
   const page = await adminPage('/admin/tables/ICO');
   await page.waitForSelector('.rdt_TableRow');
-  const top = () => page.evaluate(() => document.querySelector('.data-table').getBoundingClientRect().top + window.scrollY);
+  const top = () =>
+    page.evaluate(() => document.querySelector('.data-table').getBoundingClientRect().top + window.scrollY);
   const before = await top();
   await typeDate(dateFields(page).first(), '2026-01-01');
   await page.waitForSelector('[data-testid="ico-filtered"]');
@@ -381,7 +484,9 @@ test('keyboard: a skip link first, one Tab stop per table row, arrow keys inside
   const stops = await page.evaluate(() => {
     const table = document.querySelector('.data-table');
     const rows = table.querySelectorAll('.rdt_TableRow').length;
-    const tabbable = [...table.querySelectorAll('.rdt_TableRow button, .rdt_TableRow a[href]')].filter((e) => e.tabIndex >= 0).length;
+    const tabbable = [...table.querySelectorAll('.rdt_TableRow button, .rdt_TableRow a[href]')].filter(
+      (e) => e.tabIndex >= 0,
+    ).length;
     return { rows, tabbable };
   });
   assert.equal(stops.tabbable, stops.rows, 'one Tab stop per row');
@@ -392,19 +497,26 @@ test('keyboard: a skip link first, one Tab stop per table row, arrow keys inside
   const active = () => page.evaluate(() => document.activeElement.title);
   assert.match(await active(), /^0x/);
   await page.keyboard.press('ArrowDown');
-  const second = await page.locator('.rdt_TableRow').nth(1).locator('.copyable').evaluateAll((els) => els.map((e) => e.title));
+  const second = await page
+    .locator('.rdt_TableRow')
+    .nth(1)
+    .locator('.copyable')
+    .evaluateAll((els) => els.map((e) => e.title));
   assert.ok(second.includes(await active()));
   await page.keyboard.press('Home');
   assert.equal(await active(), await email.getAttribute('title'));
   await page.context().close();
 });
 
-test('ICO search: by email, with the core\'s totals of the kept rows, cleared by one button', async () => {
+test("ICO search: by email, with the core's totals of the kept rows, cleared by one button", async () => {
   const page = await adminPage('/admin/tables/ICO');
   await page.waitForSelector('.rdt_TableRow');
   const email = await page.locator('.rdt_TableRow .copyable[title*="@"]').first().getAttribute('title');
   const needle = email.split('@')[0].toUpperCase();
-  const table = loadIcoRows(new Uint8Array(await (await server.call(DEMO_ADMIN, 'statistics-ico/rows', { raw: true })).arrayBuffer()), 'LVLX');
+  const table = loadIcoRows(
+    new Uint8Array(await (await server.call(DEMO_ADMIN, 'statistics-ico/rows', { raw: true })).arrayBuffer()),
+    'LVLX',
+  );
   const want = table.query({ search: needle, offsetMinutes: 0 });
   table.free();
   await page.getByLabel(en['ico-search']).fill(needle);
@@ -426,7 +538,10 @@ test('charts: a time axis with every period, grouped by week or month for long r
   const long = table.series(offset);
   // The seed spans years: drawn by month, every month present, the sums those of the kept rows.
   assert.equal(long.grain, 'month');
-  assert.equal(long.points.reduce((n, p) => n + p.purchases, 0), table.query({ start: full.start, end: full.end, offsetMinutes: offset, search: '' }).totals.totalBuyTransactions);
+  assert.equal(
+    long.points.reduce((n, p) => n + p.purchases, 0),
+    table.query({ start: full.start, end: full.end, offsetMinutes: offset, search: '' }).totals.totalBuyTransactions,
+  );
   const canvas = page.getByTestId('chart-canvas');
   await canvas.locator('canvas').waitFor();
   assert.match(await page.locator('.time-chart figcaption').innerText(), new RegExp(en['chart-by-month']));
@@ -437,8 +552,12 @@ test('charts: a time axis with every period, grouped by week or month for long r
   await canvas.focus();
   await page.keyboard.press('Home');
   const first = long.points[0];
-  const monthName = (start) => new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${start}T00:00:00Z`));
-  const text = (p) => `${monthName(p.start)}: ${localizeNumber(p.usdt, 'en')} USDT · ${formatTokenIn(p.lvlx, 'LVLX', 'en')} LVLX · purchases: ${p.purchases}`;
+  const monthName = (start) =>
+    new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      new Date(`${start}T00:00:00Z`),
+    );
+  const text = (p) =>
+    `${monthName(p.start)}: ${localizeNumber(p.usdt, 'en')} USDT · ${formatTokenIn(p.lvlx, 'LVLX', 'en')} LVLX · purchases: ${p.purchases}`;
   assert.equal(await readout.innerText(), text(first));
   await page.keyboard.press('ArrowRight');
   assert.equal(await readout.innerText(), text(long.points[1]));
@@ -450,23 +569,34 @@ test('charts: a time axis with every period, grouped by week or month for long r
   await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height / 2);
   await page.waitForFunction(() => !document.querySelector('[data-testid="chart-readout"] .muted'));
   const hovered = await readout.innerText();
-  assert.ok(long.points.some((p) => hovered === text(p)), hovered);
+  assert.ok(
+    long.points.some((p) => hovered === text(p)),
+    hovered,
+  );
 
   // Ten days: by day, ten bars, empty days included.
   await typeDate(dateFields(page).first(), '2025-03-01');
   await typeDate(dateFields(page).last(), '2025-03-10');
-  await page.waitForFunction((label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label), en['chart-by-day']);
+  await page.waitForFunction(
+    (label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label),
+    en['chart-by-day'],
+  );
   table.query({ start: '2025-03-01', end: '2025-03-10', offsetMinutes: offset, search: '' });
   const days = table.series(offset);
   assert.equal(days.grain, 'day');
   await canvas.focus();
   await page.keyboard.press('Home');
-  const dayName = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${days.points[0].start}T00:00:00Z`));
+  const dayName = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${days.points[0].start}T00:00:00Z`),
+  );
   assert.match(await readout.innerText(), new RegExp(`^${dayName}: `));
   // Half a year: by week, each starting on a Monday.
   await typeDate(dateFields(page).first(), '2025-01-01');
   await typeDate(dateFields(page).last(), '2025-06-30');
-  await page.waitForFunction((label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label), en['chart-by-week']);
+  await page.waitForFunction(
+    (label) => document.querySelector('.time-chart figcaption')?.innerText.includes(label),
+    en['chart-by-week'],
+  );
   table.query({ start: '2025-01-01', end: '2025-06-30', offsetMinutes: offset, search: '' });
   const weeks = table.series(offset);
   assert.equal(weeks.grain, 'week');
@@ -488,8 +618,9 @@ test('ICO rows show the buying wallet and the transaction of each entry on the p
   const trails = await server.call(DEMO_ADMIN, `statistics-ico/trails?ids=${shown.map((r) => r.id).join(',')}`);
   const byId = new Map(trails.map((t) => [t.id, t]));
   await page.waitForFunction(() => document.querySelectorAll('.rdt_TableRow [title^="0x"]').length >= 10);
-  const cells = await page.locator('.rdt_TableRow').evaluateAll((rows) =>
-    rows.map((row) => [...row.querySelectorAll('[title^="0x"]')].map((e) => e.title)));
+  const cells = await page
+    .locator('.rdt_TableRow')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('[title^="0x"]')].map((e) => e.title)));
   cells.forEach((titles, i) => {
     const want = byId.get(shown[i].id);
     assert.deepEqual(titles, [want.wallet, want.txHash].filter(Boolean), `row ${i + 1}`);
@@ -498,9 +629,13 @@ test('ICO rows show the buying wallet and the transaction of each entry on the p
   await page.context().close();
 });
 
-test('date fields are written in the page\'s language: dd/mm/aaaa in Spanish, with a calendar button', async () => {
+test("date fields are written in the page's language: dd/mm/aaaa in Spanish, with a calendar button", async () => {
   const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-  const page = await openPage(browser, server.url, { storage: { ...(await server.storageFor(DEMO_ADMIN)), language: 'es' }, cookies: consent, viewport: { width: 390, height: 844 } });
+  const page = await openPage(browser, server.url, {
+    storage: { ...(await server.storageFor(DEMO_ADMIN)), language: 'es' },
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+  });
   await page.goto('/admin/tables/ICO');
   await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
   const offset = await page.evaluate(() => -new Date().getTimezoneOffset());

@@ -2,7 +2,17 @@
 // page, in headless Chromium against the real server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, path, settled, startServer, token } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  launchBrowser,
+  openPage,
+  path,
+  settled,
+  startServer,
+  token,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -36,7 +46,12 @@ describe('admin area', () => {
     assert.equal(path(await visit('/admin/tables/ICO')), '/login');
   });
   test('expired token → storage cleared, /login', async () => {
-    const page = await visit('/admin/tables/ICO', { ...admin, sessionToken: expired, userInfo: '{"names":"x"}', language: 'es' });
+    const page = await visit('/admin/tables/ICO', {
+      ...admin,
+      sessionToken: expired,
+      userInfo: '{"names":"x"}',
+      language: 'es',
+    });
     assert.equal(path(page), '/login');
     const left = await page.evaluate(() => ({ ...localStorage }));
     assert.equal(left.sessionToken, undefined);
@@ -49,7 +64,16 @@ describe('admin area', () => {
     assert.equal(path(page), '/admin/tables/ICO');
     assert.equal(await page.textContent('h1'), 'ICO Tokens');
     const items = await page.locator('#side-menu li a').allTextContents();
-    assert.deepEqual(items, ['Users', 'ICO Tokens', 'NFT Staking', 'LVLX Staking', 'Activation Node', 'Ranks', 'Edit Content', 'Secret Key']);
+    assert.deepEqual(items, [
+      'Users',
+      'ICO Tokens',
+      'NFT Staking',
+      'LVLX Staking',
+      'Activation Node',
+      'Ranks',
+      'Edit Content',
+      'Secret Key',
+    ]);
     assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
     assert.ok(await page.getByRole('button', { name: 'Exit' }).isVisible());
   });
@@ -76,8 +100,18 @@ describe('user area', () => {
   test('a user sees every user route', async () => {
     const page = await visit('/dashboard', user);
     const links = await page.locator('#side-menu li a').evaluateAll((as) => as.map((a) => new URL(a.href).pathname));
-    assert.deepEqual(links, ['/dashboard', '/tokenLVLX', '/myActives', '/dashboardNFTs', '/vanguardprivateprotocol', '/staking',
-      '/afiliates', '/dashboardfaqs', '/activation-node', '/rank-bonus']);
+    assert.deepEqual(links, [
+      '/dashboard',
+      '/tokenLVLX',
+      '/myActives',
+      '/dashboardNFTs',
+      '/vanguardprivateprotocol',
+      '/staking',
+      '/afiliates',
+      '/dashboardfaqs',
+      '/activation-node',
+      '/rank-bonus',
+    ]);
     for (const link of links) {
       await page.goto(link);
       await settled(page);
@@ -141,7 +175,11 @@ describe('redirects, referral links, 404 and errors', () => {
       await page.goto(route);
       await settled(page);
       const wasm = await page.waitForFunction(() =>
-        performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).find((p) => p.endsWith('.wasm')));
+        performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname)
+          .find((p) => p.endsWith('.wasm')),
+      );
       cores.push(await wasm.jsonValue());
     }
     assert.equal(cores[0], cores[1]);

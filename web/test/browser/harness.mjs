@@ -15,7 +15,9 @@ export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf
 
 /** Starts anvil (npm) on a free loopback port with chain id 137; answers {url, rpc(method, params), stop}. */
 export async function startAnvil() {
-  const child = spawn(join(root, 'scripts/anvil.sh'), ['--chain-id', '137', '--host', '127.0.0.1', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(join(root, 'scripts/anvil.sh'), ['--chain-id', '137', '--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('anvil did not start in 20 s')), 20_000);
     let out = '';
@@ -32,7 +34,11 @@ export async function startAnvil() {
   child.stdout.resume();
   let id = 0;
   const rpc = async (method, params = []) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     return res.json();
   };
   return { url, rpc, stop: () => child.kill('SIGTERM') };
@@ -48,8 +54,16 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
   const binary = join(root, binaryPath ?? process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   // A low captcha difficulty keeps the tests quick; the rules are the same.
-  const env = { ...process.env, LVLX_BIND: '127.0.0.1:0', LVLX_DATA_DIR: dataDir, LVLX_LOG: 'warn', LVLX_CAPTCHA_DIFFICULTY: '8', LVLX_AUTH_PER_MINUTE: '600',
-    LVLX_CONFIG: join(dataDir, 'lvlx.toml'), ...extra };
+  const env = {
+    ...process.env,
+    LVLX_BIND: '127.0.0.1:0',
+    LVLX_DATA_DIR: dataDir,
+    LVLX_LOG: 'warn',
+    LVLX_CAPTCHA_DIFFICULTY: '8',
+    LVLX_AUTH_PER_MINUTE: '600',
+    LVLX_CONFIG: join(dataDir, 'lvlx.toml'),
+    ...extra,
+  };
   const anvil = chain ? await startAnvil() : null;
   // Asynchronously: anvil logs every transaction to a pipe this process must keep reading.
   if (anvil) await execFileAsync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env });
@@ -91,15 +105,19 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
     settings: await api('config'),
     /** Rows of a read-only SQL query on the server's database (python3's sqlite3). */
     sql(query) {
-      const script = 'import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))';
-      return JSON.parse(execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), query], { encoding: 'utf8' }));
+      const script =
+        'import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(json.dumps(c.execute(sys.argv[2]).fetchall()))';
+      return JSON.parse(
+        execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), query], { encoding: 'utf8' }),
+      );
     },
     /**
      * Test set-up: the account `email` has linked `wallet` (default: a fixed test address), as if
      * it had signed for it. Call before signing that account in.
      */
     giveWallet(email, wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8') {
-      const script = 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET wallet=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()';
+      const script =
+        'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET wallet=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()';
       execFileSync('python3', ['-c', script, join(dataDir, 'lvlx.sqlite3'), wallet, email]);
     },
     /**
@@ -110,12 +128,18 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
     async storageFor({ email, password }, { fresh = false } = {}) {
       if (fresh || !sessions.has(email)) {
         const { challenge, difficulty } = await api('captcha');
-        const step1 = await api('login', { email, password, captcha: { challenge, solution: solveCaptcha(challenge, difficulty) } });
+        const step1 = await api('login', {
+          email,
+          password,
+          captcha: { challenge, solution: solveCaptcha(challenge, difficulty) },
+        });
         const done = await api('verifycode', { code: server.codeFor(email) }, step1.token);
         sessions.set(email, done);
       }
       const { token, user, admin } = sessions.get(email);
-      return admin ? { sessionToken: token, adminInfo: JSON.stringify(admin) } : { sessionToken: token, userInfo: JSON.stringify(user) };
+      return admin
+        ? { sessionToken: token, adminInfo: JSON.stringify(admin) }
+        : { sessionToken: token, userInfo: JSON.stringify(user) };
     },
     /** The newest code mailed to `to` (4 digits; a claim's has 6), read from the server's outbox. */
     codeFor(to, digits = 4) {
@@ -149,7 +173,8 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
 function decodeMail(eml) {
   const [head, ...rest] = eml.split('\r\n\r\n');
   const body = rest.join('\r\n\r\n');
-  if (/content-transfer-encoding: base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding: base64/i.test(head))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (!/content-transfer-encoding: quoted-printable/i.test(head)) return body;
   const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8');
@@ -158,17 +183,28 @@ function decodeMail(eml) {
 export const DEMO_USER = { email: 'demo@lvlx.local', password: 'Demo#2026x' };
 export const DEMO_ADMIN = { email: 'admin@lvlx.local', password: 'Admin#2026' };
 
-
 export function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
 /** A page whose uncaught errors fail the test, starting from stored values set before any script. */
-export async function openPage(browser, baseUrl, { storage = {}, cookies = [], viewport = { width: 1280, height: 800 } } = {}) {
+export async function openPage(
+  browser,
+  baseUrl,
+  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 } } = {},
+) {
   const context = await browser.newContext({ viewport, baseURL: baseUrl });
   if (cookies.length) await context.addCookies(cookies.map((c) => ({ url: baseUrl, ...c })));
   await context.addInitScript((values) => {
@@ -226,7 +262,15 @@ export async function untranslated(page) {
       if (n.parentElement.closest('.PhoneInputCountry')) continue;
       // People's data (names, initials) is marked translate="no", as HTML intends.
       if (n.parentElement.closest('[translate=no]')) continue;
-      if (text && style && style.display !== 'none' && style.visibility !== 'hidden' && n.parentElement.tagName !== 'SCRIPT' && n.parentElement.tagName !== 'STYLE') out.push(text);
+      if (
+        text &&
+        style &&
+        style.display !== 'none' &&
+        style.visibility !== 'hidden' &&
+        n.parentElement.tagName !== 'SCRIPT' &&
+        n.parentElement.tagName !== 'STYLE'
+      )
+        out.push(text);
     }
     for (const el of document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')) {
       // Data (a full email in a copy button's title) is marked translate="no" too.

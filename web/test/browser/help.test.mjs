@@ -10,13 +10,23 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, settled, startServer, untranslated } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  launchBrowser,
+  openPage,
+  settled,
+  startServer,
+  untranslated,
+} from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { checksumAddress, formatTokenIn, localizeNumber } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
-const locale = (lng) => JSON.parse(readFileSync(new URL(`../../../locales/${lng}/${lng}.json`, import.meta.url), 'utf8'));
+const locale = (lng) =>
+  JSON.parse(readFileSync(new URL(`../../../locales/${lng}/${lng}.json`, import.meta.url), 'utf8'));
 const t = (key, values = {}, lng = 'en') => locale(lng)[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k] ?? 'LVLX');
 
 const WEBHOOK_SECRET = 'wbhsec_browser_test_secret';
@@ -26,22 +36,34 @@ function fakeStripe() {
   const seen = [];
   const http = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       if (req.method === 'POST' && req.url === '/v1/crypto/onramp_sessions') {
         const form = Object.fromEntries(new URLSearchParams(body));
         seen.push({ auth: req.headers.authorization, form });
         const { port } = http.address();
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: `cos_${seen.length}`, object: 'crypto.onramp_session', client_secret: `cos_${seen.length}_secret_x`, livemode: false,
-          redirect_url: `http://127.0.0.1:${port}/hosted?session=cos_${seen.length}`, status: 'initialized' }));
+        res.end(
+          JSON.stringify({
+            id: `cos_${seen.length}`,
+            object: 'crypto.onramp_session',
+            client_secret: `cos_${seen.length}_secret_x`,
+            livemode: false,
+            redirect_url: `http://127.0.0.1:${port}/hosted?session=cos_${seen.length}`,
+            status: 'initialized',
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<!doctype html><title>Onramp</title><h1>Hosted onramp</h1>');
     });
   });
-  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve({ http, seen, url: `http://127.0.0.1:${http.address().port}` })));
+  return new Promise((resolve) =>
+    http.listen(0, '127.0.0.1', () => resolve({ http, seen, url: `http://127.0.0.1:${http.address().port}` })),
+  );
 }
 
 let server;
@@ -77,7 +99,10 @@ async function memberPage(route, { language = 'en', viewport = { width: 1280, he
 
 test('the FAQ opens several answers by keyboard, shows the USDT contract and the guide in each language without layout shift', async () => {
   for (const lng of ['en', 'es', 'pt']) {
-    const page = await memberPage('/dashboardfaqs', { language: lng, viewport: lng === 'es' ? { width: 390, height: 844 } : { width: 1280, height: 900 } });
+    const page = await memberPage('/dashboardfaqs', {
+      language: lng,
+      viewport: lng === 'es' ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    });
     assert.equal(await page.locator('h1').innerText(), t('faq-title', {}, lng));
     assert.equal(await page.locator('details.faq-item').count(), 7);
     // Layout shifts from here on are counted (the screenshots' space is reserved).
@@ -88,7 +113,12 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
         for (const e of list.getEntries()) {
           if (e.hadRecentInput) continue;
           window.__shift += e.value;
-          window.__shifted.push(...e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className} ${JSON.stringify(s.previousRect)}→${JSON.stringify(s.currentRect)}`));
+          window.__shifted.push(
+            ...e.sources.map(
+              (s) =>
+                `${s.node?.nodeName}.${s.node?.className} ${JSON.stringify(s.previousRect)}→${JSON.stringify(s.currentRect)}`,
+            ),
+          );
         }
       }).observe({ type: 'layout-shift', buffered: false });
     });
@@ -97,9 +127,20 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
     await page.keyboard.press('Enter');
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
-      if (await page.evaluate(() => document.activeElement.closest('[data-testid="faqs7"]') !== null && document.activeElement.tagName === 'SUMMARY')) break;
+      if (
+        await page.evaluate(
+          () =>
+            document.activeElement.closest('[data-testid="faqs7"]') !== null &&
+            document.activeElement.tagName === 'SUMMARY',
+        )
+      )
+        break;
     }
-    assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY', 'Tab moves from question to question');
+    assert.equal(
+      await page.evaluate(() => document.activeElement.tagName),
+      'SUMMARY',
+      'Tab moves from question to question',
+    );
     await page.locator('[data-testid="faqs7"] summary').focus();
     await page.keyboard.press('Space');
     assert.equal(await page.locator('[data-testid="faqs1"]').getAttribute('open'), '');
@@ -115,19 +156,32 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
       assert.equal(await img.getAttribute('alt'), t(`faqs7-shot${i + 1}`, {}, lng));
       await img.scrollIntoViewIfNeeded();
       await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
-      assert.equal(await img.evaluate((el) => el.naturalWidth), Number(await img.getAttribute('width')), 'the server read the real dimensions');
+      assert.equal(
+        await img.evaluate((el) => el.naturalWidth),
+        Number(await img.getAttribute('width')),
+        'the server read the real dimensions',
+      );
     }
     // An unreserved screenshot pushes the page by its own height (a shift score near 0.1 each);
     // the bound leaves room for sub-pixel settling only.
     const shift = await page.evaluate(() => window.__shift);
-    assert.ok(shift < 0.005, `no layout shift while the screenshots load (${shift}): ${await page.evaluate(() => window.__shifted.join('; '))}`);
+    assert.ok(
+      shift < 0.005,
+      `no layout shift while the screenshots load (${shift}): ${await page.evaluate(() => window.__shifted.join('; '))}`,
+    );
     // The USDT contract from configuration, with copy and an explorer link.
     const usdt = page.getByTestId('faq-usdt');
     await usdt.getByText(server.settings.chain.usdt).waitFor();
-    assert.equal(await usdt.getByRole('link').getAttribute('href'), `https://polygonscan.com/token/${server.settings.chain.usdt}`);
+    assert.equal(
+      await usdt.getByRole('link').getAttribute('href'),
+      `https://polygonscan.com/token/${server.settings.chain.usdt}`,
+    );
     // No video key configured: the video is a plain link.
     await page.locator('[data-testid="faqs2"] summary').click();
-    assert.equal(await page.locator('[data-testid="faqs2"] [data-testid="faq-video-link"] a').getAttribute('href'), 'https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    assert.equal(
+      await page.locator('[data-testid="faqs2"] [data-testid="faq-video-link"] a').getAttribute('href'),
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    );
     await page.screenshot({ path: join(SHOTS, `faq-${lng}${lng === 'es' ? '-390' : ''}.png`), fullPage: true });
     await page.context().close();
   }
@@ -140,10 +194,19 @@ test('the FAQ text pages: wallet setup, the explorer lookup from configuration, 
   assert.equal(await page.locator('.faq-topic ol li').count(), 11);
   await page.goto('/dashboardfaqs/explorer');
   await page.getByTestId('faq-explorer-link').waitFor();
-  assert.equal(await page.getByTestId('faq-explorer-link').getByRole('link').first().getAttribute('href'), 'https://polygonscan.com');
+  assert.equal(
+    await page.getByTestId('faq-explorer-link').getByRole('link').first().getAttribute('href'),
+    'https://polygonscan.com',
+  );
   await page.goto('/dashboardfaqs/card');
   await page.locator('.faq-topic h2').first().waitFor();
-  assert.equal(await page.locator('.faq-topic h2').allInnerTexts().then((h) => h.join('|')), `${t('faq-card-moonpay', {}, 'pt')}|${t('faq-card-transak', {}, 'pt')}`);
+  assert.equal(
+    await page
+      .locator('.faq-topic h2')
+      .allInnerTexts()
+      .then((h) => h.join('|')),
+    `${t('faq-card-moonpay', {}, 'pt')}|${t('faq-card-transak', {}, 'pt')}`,
+  );
   await page.goto('/dashboardfaqs/answers');
   await page.locator('.faq-topic h2').first().waitFor();
   assert.equal(await page.locator('.faq-topic h2').count(), 3);
@@ -168,15 +231,33 @@ async function webhook(body, { secret = WEBHOOK_SECRET, at = Math.floor(Date.now
   });
   return { status: res.status, body: await res.json() };
 }
-const inquiry = (id, name, reference, createdAt = new Date().toISOString()) => ({ data: { type: 'event', id, attributes: { name, 'created-at': createdAt,
-  payload: { data: { type: 'inquiry', id: 'inq_browser', attributes: { status: name.split('.')[1], 'reference-id': reference } } } } } });
+const inquiry = (id, name, reference, createdAt = new Date().toISOString()) => ({
+  data: {
+    type: 'event',
+    id,
+    attributes: {
+      name,
+      'created-at': createdAt,
+      payload: {
+        data: {
+          type: 'inquiry',
+          id: 'inq_browser',
+          attributes: { status: name.split('.')[1], 'reference-id': reference },
+        },
+      },
+    },
+  },
+});
 
 test('KYC: none, approved by a signed webhook (live on the dashboard), rejected by an admin with a reason; unsigned and replayed calls change nothing', async () => {
   const page = await memberPage('/dashboard');
   const card = page.getByTestId('kyc-card');
   await card.getByText(t('kyc-status-none'), { exact: true }).waitFor();
   const start = await card.getByTestId('kyc-start').getAttribute('href');
-  assert.match(start, /^https:\/\/withpersona\.com\/verify\?inquiry-template-id=itmpl_browser&reference-id=[0-9a-f]{32}$/);
+  assert.match(
+    start,
+    /^https:\/\/withpersona\.com\/verify\?inquiry-template-id=itmpl_browser&reference-id=[0-9a-f]{32}$/,
+  );
   const reference = start.split('reference-id=')[1];
 
   // Unsigned, wrongly signed and stale calls: refused, nothing moves.
@@ -199,7 +280,11 @@ test('KYC: none, approved by a signed webhook (live on the dashboard), rejected 
   await card.getByText(t('kyc-status-approved'), { exact: true }).waitFor();
 
   // The admin: the KYC filter, the dialog, a reason, the audit.
-  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  const admin = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
   await admin.goto('/admin/tables/users');
   await settled(admin);
   await admin.locator('.rdt_TableRow').first().waitFor();
@@ -221,7 +306,9 @@ test('KYC: none, approved by a signed webhook (live on the dashboard), rejected 
   await card.getByText(t('kyc-status-rejected'), { exact: true }).waitFor({ timeout: 10_000 });
   await card.getByText(t('kyc-next-rejected')).waitFor();
   assert.equal(await card.getByTestId('kyc-start').innerText(), t('kyc-restart'));
-  const audit = server.sql("SELECT json_extract(after, '$.status'), json_extract(after, '$.reason') FROM admin_audit WHERE subject = 'kyc'");
+  const audit = server.sql(
+    "SELECT json_extract(after, '$.status'), json_extract(after, '$.reason') FROM admin_audit WHERE subject = 'kyc'",
+  );
   assert.deepEqual(audit, [['rejected', 'Document does not match the account name']]);
   await page.screenshot({ path: join(SHOTS, 'dashboard-kyc-rejected.png'), fullPage: true });
   await admin.context().close();
@@ -231,7 +318,11 @@ test('KYC: none, approved by a signed webhook (live on the dashboard), rejected 
 test('the card on-ramp opens the provider for the linked wallet and keeps stripeData; without a provider the token page points to the FAQ', async () => {
   server.giveWallet(DEMO_USER.email, accounts[2]);
   const storage = await server.storageFor(DEMO_USER, { fresh: true });
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport: { width: 390, height: 844 } });
+  const page = await openPage(browser, server.url, {
+    storage,
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+  });
   const wallet = await injectWallet(page, server.anvil, { account: accounts[2] });
   Object.assign(wallet.state, { connected: true, chainId: '0x89' });
   wallet.state.known.add('0x89');
@@ -265,7 +356,10 @@ test('the card on-ramp opens the provider for the linked wallet and keeps stripe
     await p.goto('/tokenLVLX');
     await settled(p);
     // No chain here either: the page says so, and the card step is the FAQ's providers.
-    await p.getByTestId('onramp-faq').getByRole('link', { name: t('onramp-faq-link') }).click();
+    await p
+      .getByTestId('onramp-faq')
+      .getByRole('link', { name: t('onramp-faq-link') })
+      .click();
     await p.waitForURL('**/dashboardfaqs/card');
     await p.context().close();
   } finally {
@@ -285,7 +379,11 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
   }
   // The admin users table: the core's grouping, equal to the browser's own Intl for the language.
   for (const lng of ['en', 'es', 'pt']) {
-    const admin = await openPage(browser, server.url, { storage: { ...(await server.storageFor(DEMO_ADMIN)), language: lng }, cookies: consent, viewport: { width: 1440, height: 1000 } });
+    const admin = await openPage(browser, server.url, {
+      storage: { ...(await server.storageFor(DEMO_ADMIN)), language: lng },
+      cookies: consent,
+      viewport: { width: 1440, height: 1000 },
+    });
     await admin.goto('/admin/tables/users');
     await settled(admin);
     const box = admin.getByTestId('users-general');
@@ -311,21 +409,31 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
 });
 
 const scans = [
-  ['FAQ with every answer open', '/dashboardfaqs', DEMO_USER, async (p) => {
-    for (const d of await p.locator('details.faq-item summary').all()) await d.click();
-    await p.getByTestId('faq-shot').first().waitFor();
-  }],
+  [
+    'FAQ with every answer open',
+    '/dashboardfaqs',
+    DEMO_USER,
+    async (p) => {
+      for (const d of await p.locator('details.faq-item summary').all()) await d.click();
+      await p.getByTestId('faq-shot').first().waitFor();
+    },
+  ],
   ['FAQ wallet guide', '/dashboardfaqs/wallet', DEMO_USER],
   ['FAQ explorer guide', '/dashboardfaqs/explorer', DEMO_USER],
   ['FAQ card guide', '/dashboardfaqs/card', DEMO_USER],
   ['FAQ short answers', '/dashboardfaqs/answers', DEMO_USER],
   ['dashboard boxes', '/dashboard', DEMO_USER, (p) => p.getByTestId('kyc-status').waitFor()],
   ['token page with the on-ramp', '/tokenLVLX', DEMO_USER, (p) => p.getByTestId('onramp').waitFor()],
-  ['admin KYC dialog', '/admin/tables/users', DEMO_ADMIN, async (p) => {
-    await p.locator('.rdt_TableRow').first().waitFor();
-    await p.locator('.kyc-cell button').first().click();
-    await p.locator('dialog[open] .audit-list, dialog[open] p.muted').first().waitFor();
-  }],
+  [
+    'admin KYC dialog',
+    '/admin/tables/users',
+    DEMO_ADMIN,
+    async (p) => {
+      await p.locator('.rdt_TableRow').first().waitFor();
+      await p.locator('.kyc-cell button').first().click();
+      await p.locator('dialog[open] .audit-list, dialog[open] p.muted').first().waitFor();
+    },
+  ],
 ];
 for (const [name, route, account, act] of scans) {
   test(`no untranslated text: ${name}`, async () => {

@@ -4,7 +4,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer, untranslated } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  launchBrowser,
+  openPage,
+  settled,
+  startServer,
+  untranslated,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -45,7 +54,10 @@ test('validation messages come in the chosen language', async () => {
   await page.click('button[type=submit]');
   await page.locator('.field-error:not(:empty)').nth(1).waitFor();
   const errors = await page.locator('.field-error:not(:empty)').allTextContents();
-  assert.deepEqual(errors, ['Introduce un correo válido en minúsculas, como nombre@ejemplo.com.', 'Este campo es obligatorio.']);
+  assert.deepEqual(errors, [
+    'Introduce un correo válido en minúsculas, como nombre@ejemplo.com.',
+    'Este campo es obligatorio.',
+  ]);
 });
 
 test('an unsupported browser language falls back to English', async () => {
@@ -59,7 +71,12 @@ test('an unsupported browser language falls back to English', async () => {
 
 const pages = [
   ['login (with errors)', '/login', {}, async (p) => p.click('button[type=submit]')],
-  ['registration step 1 (with errors)', '/register/referred/0123456789abcdef', {}, async (p) => p.click('button[type=submit]')],
+  [
+    'registration step 1 (with errors)',
+    '/register/referred/0123456789abcdef',
+    {},
+    async (p) => p.click('button[type=submit]'),
+  ],
   ['404', '/no/such/page', {}],
   ['user area', '/dashboard', DEMO_USER, (p) => p.waitForSelector('[data-testid="wallet-card"]')],
   ['my assets (no purchases)', '/myActives', DEMO_USER, (p) => p.waitForSelector('.table-empty')],
@@ -68,8 +85,18 @@ const pages = [
   ['admin ICO table (empty ledger)', '/admin/tables/ICO', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
   ['admin NFT staking (no stakes)', '/admin/tables/NFTStaking', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
   ['admin LVLX staking (no stakes)', '/admin/tables/LVLXStaking', DEMO_ADMIN, (p) => p.waitForSelector('.table-empty')],
-  ['admin edit content (with errors)', '/admin/edit-content', DEMO_ADMIN, async (p) => p.click('form.content-form button[type=submit]')],
-  ['private protocol (nothing written yet)', '/vanguardprivateprotocol', DEMO_USER, (p) => p.waitForSelector('section.page p.muted')],
+  [
+    'admin edit content (with errors)',
+    '/admin/edit-content',
+    DEMO_ADMIN,
+    async (p) => p.click('form.content-form button[type=submit]'),
+  ],
+  [
+    'private protocol (nothing written yet)',
+    '/vanguardprivateprotocol',
+    DEMO_USER,
+    (p) => p.waitForSelector('section.page p.muted'),
+  ],
   ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
   ['landing', '/landing', {}],
 ];
@@ -89,7 +116,14 @@ for (const [name, route, account, act] of pages) {
 
 test("signing in adopts the account's language when this browser made no choice, and keeps a choice made", async () => {
   // The demo member's account speaks Spanish; an admin wrote the dashboard notice in both.
-  const setLanguage = (lng) => execFileSync('python3', ['-c', 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET language=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()', join(server.dataDir, 'lvlx.sqlite3'), lng, DEMO_USER.email]);
+  const setLanguage = (lng) =>
+    execFileSync('python3', [
+      '-c',
+      'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET language=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()',
+      join(server.dataDir, 'lvlx.sqlite3'),
+      lng,
+      DEMO_USER.email,
+    ]);
   setLanguage('es');
   const signIn = async (storage) => {
     const page = await openPage(browser, server.url, { cookies: consent, storage });

@@ -8,7 +8,11 @@ async function look(page, box) {
   const margin = 8;
   const x = Math.max(0, box.x - margin);
   const y = Math.max(0, box.y - margin);
-  return page.screenshot({ clip: { x, y, width: box.width + 2 * margin, height: box.height + 2 * margin }, animations: 'disabled', caret: 'hide' });
+  return page.screenshot({
+    clip: { x, y, width: box.width + 2 * margin, height: box.height + 2 * margin },
+    animations: 'disabled',
+    caret: 'hide',
+  });
 }
 
 /**
@@ -28,7 +32,10 @@ export async function tabTo(page, target, { max = 80, back = false, ring } = {})
       await control.evaluate((el) => el.blur());
       const blurred = await look(page, box);
       await control.evaluate((el) => el.focus());
-      assert.ok(!focused.equals(blurred), `the focus shows on ${await control.evaluate((el) => el.outerHTML.slice(0, 120))}`);
+      assert.ok(
+        !focused.equals(blurred),
+        `the focus shows on ${await control.evaluate((el) => el.outerHTML.slice(0, 120))}`,
+      );
       return i;
     }
   }
@@ -62,8 +69,9 @@ export async function listen(page) {
  */
 export async function announced(page, text, { timeout = 30_000 } = {}) {
   await page.waitForFunction(
-    ([wanted, selector]) => (window.__announced ?? []).some((said) => said.includes(wanted))
-      || [...document.querySelectorAll(selector)].some((region) => region.textContent.includes(wanted)),
+    ([wanted, selector]) =>
+      (window.__announced ?? []).some((said) => said.includes(wanted)) ||
+      [...document.querySelectorAll(selector)].some((region) => region.textContent.includes(wanted)),
     [text, LIVE],
     { timeout },
   );

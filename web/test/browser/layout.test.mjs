@@ -44,7 +44,11 @@ test('declining is remembered too', async () => {
 });
 
 test('wide screens show the side menu; the layout is at most 1600px wide', async () => {
-  const page = await openPage(browser, server.url, { storage: user, cookies: consent, viewport: { width: 1920, height: 900 } });
+  const page = await openPage(browser, server.url, {
+    storage: user,
+    cookies: consent,
+    viewport: { width: 1920, height: 900 },
+  });
   await page.goto('/dashboard');
   await settled(page);
   assert.ok(await page.locator('#side-menu').isVisible());
@@ -54,7 +58,11 @@ test('wide screens show the side menu; the layout is at most 1600px wide', async
 });
 
 test('small screens open the menu as a drawer from the top bar, by keyboard too', async () => {
-  const page = await openPage(browser, server.url, { storage: user, cookies: consent, viewport: { width: 390, height: 800 } });
+  const page = await openPage(browser, server.url, {
+    storage: user,
+    cookies: consent,
+    viewport: { width: 390, height: 800 },
+  });
   await page.goto('/dashboard');
   await settled(page);
   const toggle = page.getByRole('button', { name: 'Open menu' });

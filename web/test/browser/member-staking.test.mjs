@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
-import { calldata, checksumAddress, decodeUint, formatLvlx, formatUnits, stakingStanding } from '../../src/core/index.js';
+import {
+  calldata,
+  checksumAddress,
+  decodeUint,
+  formatLvlx,
+  formatUnits,
+  stakingStanding,
+} from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -37,7 +44,9 @@ after(async () => {
 
 const chain = () => server.settings.chain;
 async function send(from, to, contract, fn, args) {
-  const { result, error } = await server.anvil.rpc('eth_sendTransaction', [{ from, to, data: calldata(contract, fn, args) }]);
+  const { result, error } = await server.anvil.rpc('eth_sendTransaction', [
+    { from, to, data: calldata(contract, fn, args) },
+  ]);
   assert.ok(result, `${fn}: ${JSON.stringify(error)}`);
 }
 async function read(to, contract, fn, args) {
@@ -67,7 +76,11 @@ const confirmed = (page, testId = 'tx-status') =>
   page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
 
 test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the admin counts it live, withdraw after release', async () => {
-  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  const admin = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
   await admin.goto('/admin/tables/NFTStaking');
   await settled(admin);
   const inStake = admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd');
@@ -97,7 +110,9 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   const row = page.getByTestId('nft-positions').locator('.rdt_TableRow').first();
   await row.waitFor({ timeout: 15_000 });
   // The admin screen counts it without a reload (the live channel).
-  await admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' }).waitFor({ timeout: 20_000 });
+  await admin
+    .locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' })
+    .waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(SHOTS, 'member-nfts.png'), fullPage: true });
 
   // Thirty days later the interest withdrawn is what the contract paid, to the base unit.
@@ -116,9 +131,13 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   const thirtyDays = stakingStanding(position, Math.floor(position.startDate / 1000) + 30 * DAY).accrued;
   assert.ok(BigInt(position.accrued) >= BigInt(thirtyDays));
   // The row shows at least those 30 days' worth, at its six decimals (10^12 base units each).
-  const shown = BigInt((await row.getByTestId('position-accrued').innerText()).split(' ')[0].replace('.', '')) * 10n ** 12n;
+  const shown =
+    BigInt((await row.getByTestId('position-accrued').innerText()).split(' ')[0].replace('.', '')) * 10n ** 12n;
   assert.ok(shown + 10n ** 12n > BigInt(thirtyDays) && shown <= BigInt(position.reward), `${shown} vs ${thirtyDays}`);
-  assert.ok(await row.getByRole('button', { name: label('staking-release-of', 1) }).isDisabled(), 'locked until the release');
+  assert.ok(
+    await row.getByRole('button', { name: label('staking-release-of', 1) }).isDisabled(),
+    'locked until the release',
+  );
 
   // After the release: the NFTs come back with the rest of the reward.
   await advance(180 * DAY);
@@ -130,7 +149,11 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   await released.getByText(en['staking-returned']).waitFor({ timeout: 15_000 });
   assert.equal(await read(chain().levelNft, 'LevelNFT', 'balanceOf', [accounts[1], '1']), '2');
   const reward = BigInt(position.reward);
-  assert.equal(BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before, reward, 'the whole reward, once');
+  assert.equal(
+    BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before,
+    reward,
+    'the whole reward, once',
+  );
   await admin.close();
   await page.context().close();
 });
@@ -147,7 +170,10 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
   assert.ok(await page.getByRole('button', { name: en['staking-stake'], exact: true }).isDisabled());
   // Max fills the balance; the summary says what 1000 LVLX earn in tier 2 (4 % over 90 days).
   await page.getByRole('button', { name: en['staking-max'] }).click();
-  assert.equal(await amount.inputValue(), formatUnits(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]), 18));
+  assert.equal(
+    await amount.inputValue(),
+    formatUnits(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]), 18),
+  );
   // By keyboard alone from here: the tier (arrow keys within the group), the amount, the button.
   const checked = page.locator('.tiers input[type=radio]:checked');
   await tabTo(page, checked, { back: true, ring: page.locator('.tier.selected') });
@@ -156,7 +182,10 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
   await tabTo(page, amount);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type('1000');
-  assert.equal(await page.getByTestId('stake-reward').innerText(), `${formatLvlx((40n * LVLX).toString())} LVLX ≈ 4.00 USDT`);
+  assert.equal(
+    await page.getByTestId('stake-reward').innerText(),
+    `${formatLvlx((40n * LVLX).toString())} LVLX ≈ 4.00 USDT`,
+  );
   await tabTo(page, page.getByRole('button', { name: en['staking-stake'], exact: true }));
   await listen(page);
   await page.keyboard.press('Enter');
@@ -171,7 +200,12 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
   await page.reload();
   await settled(page);
   const before = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]));
-  await page.getByTestId('lvlx-positions').locator('.rdt_TableRow').first().getByRole('button', { name: label('staking-release-of', 1) }).click();
+  await page
+    .getByTestId('lvlx-positions')
+    .locator('.rdt_TableRow')
+    .first()
+    .getByRole('button', { name: label('staking-release-of', 1) })
+    .click();
   await confirmed(page, 'position-status');
   assert.equal(BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before, 1040n * LVLX);
 
@@ -192,8 +226,13 @@ test('the staking pages in Spanish at phone width', async () => {
   for (const route of ['/dashboardNFTs', '/staking']) {
     const { page } = await memberPage(route, { viewport: { width: 390, height: 844 }, language: 'es' });
     await page.locator('.rdt_Table, .table-empty').first().waitFor({ timeout: 15_000 });
-    assert.equal(await page.locator('h1').innerText(), es[route === '/staking' ? 'menu-staking' : 'menu-dashboardNFTs']);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(
+      await page.locator('h1').innerText(),
+      es[route === '/staking' ? 'menu-staking' : 'menu-dashboardNFTs'],
+    );
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `no sideways scroll of the page (${overflow} px)`);
     await page.screenshot({ path: join(SHOTS, `member-${route.slice(1)}-es-390.png`), fullPage: true });
     await page.context().close();

@@ -34,7 +34,12 @@ after(async () => {
   server?.stop();
 });
 
-async function memberPage(account, wallet, route, { viewport = { width: 1280, height: 900 }, language, fresh = false } = {}) {
+async function memberPage(
+  account,
+  wallet,
+  route,
+  { viewport = { width: 1280, height: 900 }, language, fresh = false } = {},
+) {
   const storage = await server.storageFor(account, { fresh });
   if (language) storage.language = language;
   const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
@@ -74,7 +79,10 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await connect(node);
   await node.getByRole('button', { name: en['node-buy'] }).click();
   await confirmed(node);
-  await node.getByTestId('node-status').getByText(/Active since/).waitFor({ timeout: 20_000 });
+  await node
+    .getByTestId('node-status')
+    .getByText(/Active since/)
+    .waitFor({ timeout: 20_000 });
   await node.context().close();
   await sponsor.getByTestId('level-1').getByText(en['table-empty-network']).waitFor({ timeout: 20_000 });
 
@@ -82,7 +90,14 @@ test('link → registration → purchase → the sponsor with a node sees the co
   const visitor = await openPage(browser, server.url, { cookies: consent });
   await visitor.goto(url);
   await settled(visitor);
-  for (const [f, v] of [['names', 'Nina'], ['lastnames', 'Rocha Alves'], ['email', NINA.email], ['emailC', NINA.email], ['cel', '+351 912 345 679']]) await visitor.fill(`#field-${f}`, v);
+  for (const [f, v] of [
+    ['names', 'Nina'],
+    ['lastnames', 'Rocha Alves'],
+    ['email', NINA.email],
+    ['emailC', NINA.email],
+    ['cel', '+351 912 345 679'],
+  ])
+    await visitor.fill(`#field-${f}`, v);
   await visitor.click('button[type=submit]');
   await visitor.fill('#field-password', NINA.password);
   await visitor.fill('#field-passwordC', NINA.password);
@@ -94,10 +109,14 @@ test('link → registration → purchase → the sponsor with a node sees the co
   const [[sponsorId]] = server.sql(`SELECT referrer_id FROM users WHERE email = '${NINA.email}'`);
   const [[demoId]] = server.sql(`SELECT id FROM users WHERE email = '${DEMO_USER.email}'`);
   assert.equal(sponsorId, demoId, 'the link set the sponsor');
-  await sponsor.getByTestId('level-1').getByText('Nina Rocha Alves').waitFor({ timeout: 20_000 }).catch(async () => {
-    await sponsor.reload(); // joining is not a chain event: the list shows it on the next load
-    await sponsor.getByTestId('level-1').getByText('Nina Rocha Alves').waitFor();
-  });
+  await sponsor
+    .getByTestId('level-1')
+    .getByText('Nina Rocha Alves')
+    .waitFor({ timeout: 20_000 })
+    .catch(async () => {
+      await sponsor.reload(); // joining is not a chain event: the list shows it on the next load
+      await sponsor.getByTestId('level-1').getByText('Nina Rocha Alves').waitFor();
+    });
 
   // She buys 1000 USDT of LVLX with her wallet; the sale records the sponsor's wallet as referrer.
   server.giveWallet(NINA.email, accounts[2]);
@@ -116,7 +135,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await totals.getByText(`${formatLvlx(paid.amount)} LVLX`).waitFor({ timeout: 20_000 });
   assert.match(await totals.innerText(), /1,000\.00 USDT/);
   const [[referrer]] = server.sql(`SELECT referrer FROM ico_transactions WHERE usdt_paid IS NOT NULL`);
-  assert.equal(referrer, accounts[1], 'the sponsor\'s wallet is the on-chain referrer');
+  assert.equal(referrer, accounts[1], "the sponsor's wallet is the on-chain referrer");
   assert.deepEqual(sponsor.errors, []);
 
   // 1000 USDT of network volume reaches Bronze (100 LVLX, once): 900 LVLX to claim.
@@ -146,14 +165,21 @@ test('link → registration → purchase → the sponsor with a node sees the co
 });
 
 test('admins edit a rank (audited) and see the node sold; members read it in Spanish at phone width', async () => {
-  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  const admin = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
   await admin.goto('/admin/ranks');
   await settled(admin);
   const silver = admin.getByTestId('rank-2');
   await silver.waitFor();
   await silver.getByLabel(en['ranks-bonus']).fill('650');
   await silver.getByRole('button', { name: en['ranks-save'] }).click();
-  await admin.getByTestId('ranks-audit').getByText(/650 LVLX/).waitFor();
+  await admin
+    .getByTestId('ranks-audit')
+    .getByText(/650 LVLX/)
+    .waitFor();
   // A threshold another rank has is refused beside the row, in words.
   await silver.getByLabel(en['ranks-threshold']).fill('1000');
   await silver.getByRole('button', { name: en['ranks-save'] }).click();
@@ -172,7 +198,10 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   const download = admin.waitForEvent('download');
   await admin.getByRole('button', { name: en['table-export-csv'] }).click();
   const csv = readFileSync(await (await download).path(), 'utf8');
-  assert.match(csv, /^n,names,email,wallet,createdAt,usdtPaid,txHash\n1,.*demo@lvlx\.local,0x[0-9a-fA-F]{40},.*,50,0x[0-9a-f]{64}\n$/);
+  assert.match(
+    csv,
+    /^n,names,email,wallet,createdAt,usdtPaid,txHash\n1,.*demo@lvlx\.local,0x[0-9a-fA-F]{40},.*,50,0x[0-9a-f]{64}\n$/,
+  );
   // The dev chain's owner account writes new terms on chain; the page reads them back.
   await admin.getByLabel(en['nodes-price']).fill('75');
   await admin.getByRole('button', { name: en['ranks-save'] }).click();
@@ -182,7 +211,10 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   await admin.context().close();
 
   for (const route of ['/afiliates', '/rank-bonus', '/activation-node', '/dashboard']) {
-    const page = await memberPage(DEMO_USER, accounts[1], route, { language: 'es', viewport: { width: 390, height: 844 } });
+    const page = await memberPage(DEMO_USER, accounts[1], route, {
+      language: 'es',
+      viewport: { width: 390, height: 844 },
+    });
     await page.locator('h1').waitFor();
     if (route === '/dashboard') await page.getByTestId('network-glance').getByText(es['rank-bronze']).waitFor();
     if (route === '/afiliates') await page.getByText(es['network-link-title']).waitFor();

@@ -10,8 +10,18 @@ const ERRORS = {
 
 /** Injects the wallet into `page` (before its first navigation); `account` is an anvil dev account. */
 export async function injectWallet(page, anvil, { account, nested = false } = {}) {
-  const state = { account, connected: false, chainId: '0x1', known: new Set(['0x1']), refuse: new Set(), added: [], watched: [], calls: [] };
-  const emit = (event, value) => page.evaluate(([e, v]) => window.ethereum?._emit(e, v), [event, value]).catch(() => {});
+  const state = {
+    account,
+    connected: false,
+    chainId: '0x1',
+    known: new Set(['0x1']),
+    refuse: new Set(),
+    added: [],
+    watched: [],
+    calls: [],
+  };
+  const emit = (event, value) =>
+    page.evaluate(([e, v]) => window.ethereum?._emit(e, v), [event, value]).catch(() => {});
   await page.exposeBinding('__walletRequest', async (_source, method, params) => {
     state.calls.push(method);
     if (state.refuse.has(method)) {
@@ -30,7 +40,11 @@ export async function injectWallet(page, anvil, { account, nested = false } = {}
         const { chainId } = params[0];
         if (!state.known.has(chainId)) {
           const unknown = { code: 4902, message: `Unrecognized chain ID ${chainId}` };
-          return { error: nested ? { code: -32603, message: 'Internal JSON-RPC error.', data: { originalError: unknown } } : unknown };
+          return {
+            error: nested
+              ? { code: -32603, message: 'Internal JSON-RPC error.', data: { originalError: unknown } }
+              : unknown,
+          };
         }
         if (state.chainId !== chainId) {
           state.chainId = chainId;

@@ -32,18 +32,25 @@ after(async () => {
 
 async function memberPage(route, walletOptions, { fresh = false } = {}) {
   const storage = await server.storageFor(DEMO_USER, { fresh });
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport: { width: 1280, height: 900 } });
+  const page = await openPage(browser, server.url, {
+    storage,
+    cookies: consent,
+    viewport: { width: 1280, height: 900 },
+  });
   const wallet = walletOptions ? await injectWallet(page, server.anvil, walletOptions) : null;
   await page.goto(route);
   await settled(page);
   return { page, wallet };
 }
 
-const toast = (page, kind, text) => page.locator(`.Toastify__toast--${kind}`, { hasText: text }).waitFor({ timeout: 15_000 });
+const toast = (page, kind, text) =>
+  page.locator(`.Toastify__toast--${kind}`, { hasText: text }).waitFor({ timeout: 15_000 });
 /** The owner (dev account 0) sends a transaction to the sale. */
 const owner = async (fn) => {
   const data = calldata('IcoSale', fn, []);
-  const { result } = await server.anvil.rpc('eth_sendTransaction', [{ from: accounts[0], to: server.settings.chain.icoSale, data }]);
+  const { result } = await server.anvil.rpc('eth_sendTransaction', [
+    { from: accounts[0], to: server.settings.chain.icoSale, data },
+  ]);
   assert.ok(result, `${fn} sent`);
 };
 
@@ -75,14 +82,21 @@ test('connect (declined, then the network added on a nested 4902), link by signa
 
   await page.getByRole('button', { name: en['wallet-link'] }).click();
   await toast(page, 'success', en['wallet-linked']);
-  assert.deepEqual(server.sql("SELECT wallet FROM users WHERE email = 'demo@lvlx.local'"), [[member]], 'stored checksummed');
+  assert.deepEqual(
+    server.sql("SELECT wallet FROM users WHERE email = 'demo@lvlx.local'"),
+    [[member]],
+    'stored checksummed',
+  );
   assert.equal(await page.getByTestId('wallet-linked').innerText(), `${member.slice(0, 6)}...${member.slice(-4)}`);
 
   await page.getByRole('button', { name: t('add-token.button', { product: 'LVLX' }) }).click();
   await toast(page, 'success', en['add-token.success']);
   const [asset] = wallet.state.watched;
   assert.equal(asset.type, 'ERC20');
-  assert.deepEqual({ ...asset.options, image: undefined }, { address: server.settings.chain.lvlx, symbol: 'LVLX', decimals: 18, image: undefined });
+  assert.deepEqual(
+    { ...asset.options, image: undefined },
+    { address: server.settings.chain.lvlx, symbol: 'LVLX', decimals: 18, image: undefined },
+  );
   assert.match(asset.options.image, /^http:\/\/127\.0\.0\.1:\d+\/.+\.svg$/);
   await page.screenshot({ path: join(SHOTS, 'wallet-dashboard.png'), fullPage: true });
   await page.context().close();
@@ -91,11 +105,17 @@ test('connect (declined, then the network added on a nested 4902), link by signa
 test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in the admin ICO table', async () => {
   const member = accounts[1];
   // The admin watches the ICO table while the member buys.
-  const admin = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_ADMIN), cookies: consent, viewport: { width: 1440, height: 1000 } });
+  const admin = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
   await admin.goto('/admin/tables/ICO');
   await settled(admin);
   await admin.getByTestId('ico-general').waitFor();
-  const before = Number((await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText()).replaceAll(',', ''));
+  const before = Number(
+    (await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText()).replaceAll(',', ''),
+  );
 
   // Signed in again after linking (the wallet now comes with the account), wallet connected.
   const { page, wallet } = await memberPage('/tokenLVLX', { account: member }, { fresh: true });
@@ -125,7 +145,10 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   // Max pays the whole balance; the summary says what is paid, got and at what price.
   await page.getByRole('button', { name: en['staking-max'] }).click();
   assert.equal(await page.getByLabel(en['buy-pay']).inputValue(), '1000000');
-  assert.match(await page.getByTestId('buy-summary').innerText(), /1,000,000\.00 USDT[\s\S]*10,000,000\.00 LVLX[\s\S]*0\.1 USDT/);
+  assert.match(
+    await page.getByTestId('buy-summary').innerText(),
+    /1,000,000\.00 USDT[\s\S]*10,000,000\.00 LVLX[\s\S]*0\.1 USDT/,
+  );
   await page.getByLabel(en['buy-pay']).fill('2.5');
 
   // Declined in the wallet: a calm note, nothing sent.
@@ -147,14 +170,24 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await announced(page, t('tx-confirmed', { lvlx: '25.00', product: 'LVLX', usdt: '2.50' }));
   const hash = await page.getByTestId('tx-hash').innerText();
   assert.match(hash, /^0x[0-9a-f]{64}$/);
-  assert.equal(await page.getByRole('link', { name: en['tx-explorer'] }).getAttribute('href'), `https://polygonscan.com/tx/${hash}`);
+  assert.equal(
+    await page.getByRole('link', { name: en['tx-explorer'] }).getAttribute('href'),
+    `https://polygonscan.com/tx/${hash}`,
+  );
   await announced(page, en['tx-recorded'], { timeout: 15_000 });
   await page.screenshot({ path: join(SHOTS, 'wallet-buy-confirmed.png'), fullPage: true });
-  assert.deepEqual(server.sql(`SELECT amount, usdt_paid FROM ico_transactions WHERE tx_hash = '${hash}'`), [['25000000000000000000', '2500000']]);
+  assert.deepEqual(server.sql(`SELECT amount, usdt_paid FROM ico_transactions WHERE tx_hash = '${hash}'`), [
+    ['25000000000000000000', '2500000'],
+  ]);
 
   // The admin's table took the purchase in without a reload.
   await admin.waitForFunction(
-    ([n]) => Number(document.querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')?.innerText.replaceAll(',', '')) === n,
+    ([n]) =>
+      Number(
+        document
+          .querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')
+          ?.innerText.replaceAll(',', ''),
+      ) === n,
     [before + 1],
     { timeout: 20_000 },
   );

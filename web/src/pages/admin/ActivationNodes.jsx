@@ -54,13 +54,25 @@ function Terms({ terms, ownerStep, onSaved }) {
       <h2>{t('nodes-terms')}</h2>
       <label className="rank-field">
         <span>{t('nodes-price')}</span>
-        <input value={price} onChange={(e) => setPrice(e.target.value)} inputMode="decimal" aria-invalid={Boolean(error)} aria-describedby="node-terms-error" disabled={ownerStep} />
+        <input
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          inputMode="decimal"
+          aria-invalid={Boolean(error)}
+          aria-describedby="node-terms-error"
+          disabled={ownerStep}
+        />
       </label>
       <label className="checkbox">
-        <input type="checkbox" checked={onSale} onChange={(e) => setOnSale(e.target.checked)} disabled={ownerStep} /> {t('nodes-on-sale')}
+        <input type="checkbox" checked={onSale} onChange={(e) => setOnSale(e.target.checked)} disabled={ownerStep} />{' '}
+        {t('nodes-on-sale')}
       </label>
-      <button type="submit" className="button small" disabled={saving || ownerStep} aria-busy={saving}>{t('ranks-save')}</button>
-      <p id="node-terms-error" className="field-error" role="alert">{error ? t(error) : ''}</p>
+      <button type="submit" className="button small" disabled={saving || ownerStep} aria-busy={saving}>
+        {t('ranks-save')}
+      </button>
+      <p id="node-terms-error" className="field-error" role="alert">
+        {error ? t(error) : ''}
+      </p>
       {ownerStep && <p className="muted">{t('error-owner-step')}</p>}
     </form>
   );
@@ -78,40 +90,98 @@ export default function ActivationNodes() {
   const { t, i18n } = useTranslation();
   const [saved, setSaved] = useState(0);
   const { data, error } = useLoad(readNodes, [saved]);
+  // `saved` on purpose: a saved change reloads the rows.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
   const table = useCoreTable(rows);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
-    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => (r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>) },
-    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'wallet', label: t('users-wallet'), cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
-    { id: 'createdAt', label: t('nodes-date'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
-    { id: 'usdtPaid', label: t('nodes-paid'), sortable: true, numeric: true, cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" /> },
+    {
+      id: 'names',
+      label: t('users-name'),
+      sortable: true,
+      cell: (r) =>
+        r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>,
+    },
+    {
+      id: 'email',
+      label: t('table-email'),
+      sortable: true,
+      minWidth: '230px',
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
+    {
+      id: 'wallet',
+      label: t('users-wallet'),
+      cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
+    },
+    {
+      id: 'createdAt',
+      label: t('nodes-date'),
+      sortable: true,
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
+    },
+    {
+      id: 'usdtPaid',
+      label: t('nodes-paid'),
+      sortable: true,
+      numeric: true,
+      cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" />,
+    },
     { id: 'tx', label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-activation-node')}</h1>
-      {error && <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>}
-      {data && (data.terms
-        ? <Terms key={`${data.terms.price}:${data.terms.onSale}`} terms={data.terms} ownerStep={data.ownerStep} onSaved={() => setSaved((n) => n + 1)} />
-        : <p className="notice error" role="alert">{t('error-chain-unavailable')}</p>)}
+      {error && (
+        <p className="notice error" role="alert">
+          {t(error.code ?? 'error-internal')}
+        </p>
+      )}
+      {data &&
+        (data.terms ? (
+          <Terms
+            key={`${data.terms.price}:${data.terms.onSale}`}
+            terms={data.terms}
+            ownerStep={data.ownerStep}
+            onSaved={() => setSaved((n) => n + 1)}
+          />
+        ) : (
+          <p className="notice error" role="alert">
+            {t('error-chain-unavailable')}
+          </p>
+        ))}
       <div className="table-tools">
         <DateRange table={table} labelKey="nodes-date" />
         <SearchBox table={table} labelKey="nodes-search" />
         <CsvButton table={table} name="activation-nodes" />
       </div>
       {/* All nodes' totals, or the kept ones' when a filter narrows the list. */}
-      {table.answer && <SummaryBox titleKey={narrowed ? 'summary-filtered' : 'summary-general'} items={summaryItems(table.answer.summary)} testId="nodes-summary" />}
+      {table.answer && (
+        <SummaryBox
+          titleKey={narrowed ? 'summary-filtered' : 'summary-general'}
+          items={summaryItems(table.answer.summary)}
+          testId="nodes-summary"
+        />
+      )}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-activation-node')} />
       {data && (
         <div className="summary-box">
           <h2>{t('ranks-audit')}</h2>
-          {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
+          {data.audit.length === 0 ? (
+            <p className="muted">{t('ranks-audit-none')}</p>
+          ) : (
             <ul className="plain-list">
               {data.audit.map((a, i) => (
-                <li key={i}>{formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · {t('nodes-audit', { price: localizeNumber(formatUnits(a.after.price, 6)), sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale') })}</li>
+                <li key={i}>
+                  {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> ·{' '}
+                  {t('nodes-audit', {
+                    price: localizeNumber(formatUnits(a.after.price, 6)),
+                    sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale'),
+                  })}
+                </li>
               ))}
             </ul>
           )}

@@ -30,7 +30,13 @@ function BlockForm({ name, language, stored, onSaved }) {
 
   const pick = (event) => {
     const chosen = event.target.files?.[0] ?? null;
-    const wrong = chosen && (!IMAGE_TYPES.includes(chosen.type) ? 'content-image-type' : chosen.size > settings.maxImageBytes ? 'content-image-size' : null);
+    const wrong =
+      chosen &&
+      (!IMAGE_TYPES.includes(chosen.type)
+        ? 'content-image-type'
+        : chosen.size > settings.maxImageBytes
+          ? 'content-image-size'
+          : null);
     setFileError(wrong);
     setFile(wrong ? null : chosen);
     if (chosen && !wrong) setClearImage(false);
@@ -38,7 +44,11 @@ function BlockForm({ name, language, stored, onSaved }) {
 
   const [sending, submit] = useSubmit(async () => {
     if (!form.validateAll() || fileError) return;
-    let saved = await saveContent(name, language, { title: form.values.title, description: form.values.description, clearImage });
+    let saved = await saveContent(name, language, {
+      title: form.values.title,
+      description: form.values.description,
+      clearImage,
+    });
     if (file) saved = await uploadContentImage(name, language, file);
     setFile(null);
     setClearImage(false);
@@ -72,8 +82,18 @@ function BlockForm({ name, language, stored, onSaved }) {
       </div>
       <fieldset className="field content-image">
         <legend>{t('content-image')}</legend>
-        {image ? <img src={image} alt={t('content-image-current')} /> : <p className="muted">{t('content-image-none')}</p>}
-        <input ref={fileRef} type="file" accept={IMAGE_TYPES.join(',')} aria-label={t('content-image-choose')} onChange={pick} />
+        {image ? (
+          <img src={image} alt={t('content-image-current')} />
+        ) : (
+          <p className="muted">{t('content-image-none')}</p>
+        )}
+        <input
+          ref={fileRef}
+          type="file"
+          accept={IMAGE_TYPES.join(',')}
+          aria-label={t('content-image-choose')}
+          onChange={pick}
+        />
         <FieldError id={`${descriptionId}-file`} error={fileError} />
         {stored?.image && !clearImage && (
           <button type="button" className="button secondary small" onClick={() => setClearImage(true)}>
@@ -93,16 +113,22 @@ export default function EditContent() {
   const [edited, setBlocks] = useState(null);
   const [blockNames] = useState(contentBlocks);
   const [name, setName] = useState(blockNames[0]);
-  const [language, setLanguage] = useState(settings.languages.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : settings.languages[0]);
+  const [language, setLanguage] = useState(
+    settings.languages.includes(i18n.resolvedLanguage) ? i18n.resolvedLanguage : settings.languages[0],
+  );
   const blockId = useId();
   const languageId = useId();
 
   const listed = useLoad(listContent, [], { onError: toastError });
   // What the server listed, then each save applied on top of it.
-  const blocks = edited ?? (listed.loading ? null : listed.data?.blocks ?? []);
+  const blocks = edited ?? (listed.loading ? null : (listed.data?.blocks ?? []));
 
   const saved = useCallback(
-    (block) => setBlocks((all) => [...(all ?? listed.data?.blocks ?? []).filter((b) => b.block !== block.block || b.language !== block.language), block]),
+    (block) =>
+      setBlocks((all) => [
+        ...(all ?? listed.data?.blocks ?? []).filter((b) => b.block !== block.block || b.language !== block.language),
+        block,
+      ]),
     [listed.data],
   );
   const stored = blocks?.find((b) => b.block === name && b.language === language);
@@ -132,7 +158,17 @@ export default function EditContent() {
           </select>
         </div>
       </div>
-      {blocks === null ? <Spinner /> : <BlockForm key={`${name}:${language}:${stored?.updatedAt ?? 0}`} name={name} language={language} stored={stored} onSaved={saved} />}
+      {blocks === null ? (
+        <Spinner />
+      ) : (
+        <BlockForm
+          key={`${name}:${language}:${stored?.updatedAt ?? 0}`}
+          name={name}
+          language={language}
+          stored={stored}
+          onSaved={saved}
+        />
+      )}
     </section>
   );
 }

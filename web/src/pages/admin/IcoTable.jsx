@@ -18,7 +18,6 @@ import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
 
-
 /** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {
   const items = [
@@ -50,7 +49,12 @@ function useTrails(rows) {
 
 function TrailCell({ trail, children }) {
   if (trail === null) return <span className="muted">—</span>;
-  if (trail === undefined) return <span className="muted" aria-busy="true">…</span>;
+  if (trail === undefined)
+    return (
+      <span className="muted" aria-busy="true">
+        …
+      </span>
+    );
   return children(trail);
 }
 
@@ -60,23 +64,63 @@ export default function IcoTable() {
   const version = useLiveVersion('purchase', 2000);
   // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
   // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const statistics = useCallback((signal) => icoStatistics(signal), [version]);
   const answered = useStatistics(version === null ? null : statistics);
   const general = answered?.General ?? null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
   const load = version === null ? null : rows;
   const table = useCoreTable(load);
 
+  // Remade when the answer changes, not with each render's `table` object.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
-    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('ico-date'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
+    {
+      id: 'email',
+      label: t('table-email'),
+      sortable: true,
+      minWidth: '230px',
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
+    {
+      id: 'createdAt',
+      label: t('ico-date'),
+      sortable: true,
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
+    },
     { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
-    { id: 'purchasedToken', label: t('ico-coin'), sortable: true, cell: (r) => <span translate="no">{r.purchasedToken}</span> },
-    { id: 'amount', label: t('ico-amount'), sortable: true, numeric: true, minWidth: '170px', cell: (r) => <Amount value={r.amountText} unit={r.coin} /> },
-    { id: 'wallet', label: t('users-wallet'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}</TrailCell> },
-    { id: 'tx', label: t('tx-hash'), cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell> },
+    {
+      id: 'purchasedToken',
+      label: t('ico-coin'),
+      sortable: true,
+      cell: (r) => <span translate="no">{r.purchasedToken}</span>,
+    },
+    {
+      id: 'amount',
+      label: t('ico-amount'),
+      sortable: true,
+      numeric: true,
+      minWidth: '170px',
+      cell: (r) => <Amount value={r.amountText} unit={r.coin} />,
+    },
+    {
+      id: 'wallet',
+      label: t('users-wallet'),
+      cell: (r) => (
+        <TrailCell trail={trail(r.id)}>
+          {(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}
+        </TrailCell>
+      ),
+    },
+    {
+      id: 'tx',
+      label: t('tx-hash'),
+      cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell>,
+    },
   ];
   // While the ledger streams, the preview's entries (the table's first page) get theirs.
   const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows);
@@ -84,19 +128,37 @@ export default function IcoTable() {
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-ico')}</h1>
-      {general ? <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" /> : <p className="muted">{t('loading')}</p>}
+      {general ? (
+        <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" />
+      ) : (
+        <p className="muted">{t('loading')}</p>
+      )}
       <div className="table-tools">
         <DateRange table={table} />
         <SearchBox table={table} labelKey="ico-search" />
         <CsvButton table={table} name="ico" />
       </div>
-      {table.answer && <SummaryBox titleKey="summary-filtered" items={totalsItems(table.answer.totals, product, true)} testId="ico-filtered" reserved={!hidden} />}
+      {table.answer && (
+        <SummaryBox
+          titleKey="summary-filtered"
+          items={totalsItems(table.answer.totals, product, true)}
+          testId="ico-filtered"
+          reserved={!hidden}
+        />
+      )}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} preview={answered?.firstPage} />
       <TimeChart
         titleKey="chart-purchases"
         series={series}
         value={(p) => Number(p.usdt)}
-        label={(p) => t('chart-point-purchases', { count: p.purchases, usdt: localizeNumber(p.usdt), lvlx: formatLvlx(p.lvlx), product })}
+        label={(p) =>
+          t('chart-point-purchases', {
+            count: p.purchases,
+            usdt: localizeNumber(p.usdt),
+            lvlx: formatLvlx(p.lvlx),
+            product,
+          })
+        }
       />
     </section>
   );

@@ -13,7 +13,11 @@ import { formatDate } from '../../components/dates.js';
 import Spinner from '../../components/Spinner.jsx';
 import { toastError } from '../../toast.jsx';
 
-const asText = (rank) => ({ name: rank.name, threshold: formatUnits(rank.threshold, 6), bonus: formatUnits(rank.bonus, 18) });
+const asText = (rank) => ({
+  name: rank.name,
+  threshold: formatUnits(rank.threshold, 6),
+  bonus: formatUnits(rank.bonus, 18),
+});
 
 function RankRow({ rank, onSaved, isNew = false }) {
   const { t } = useTranslation();
@@ -25,7 +29,11 @@ function RankRow({ rank, onSaved, isNew = false }) {
     event.preventDefault();
     let body;
     try {
-      body = { name: edit.name, threshold: parseUnits(edit.threshold.trim(), 6), bonus: parseUnits(edit.bonus.trim(), 18) };
+      body = {
+        name: edit.name,
+        threshold: parseUnits(edit.threshold.trim(), 6),
+        bonus: parseUnits(edit.bonus.trim(), 18),
+      };
     } catch {
       setError('validations-amount-msg');
       return;
@@ -51,20 +59,33 @@ function RankRow({ rank, onSaved, isNew = false }) {
   const field = (name, labelKey, props = {}) => (
     <label className="rank-field">
       <span>{t(labelKey)}</span>
-      <input value={edit[name]} onChange={(e) => setEdit({ ...edit, [name]: e.target.value })} aria-invalid={Boolean(error)} {...props} />
+      <input
+        value={edit[name]}
+        onChange={(e) => setEdit({ ...edit, [name]: e.target.value })}
+        aria-invalid={Boolean(error)}
+        {...props}
+      />
     </label>
   );
   return (
     <form className="rank-row" onSubmit={save} data-testid={isNew ? 'rank-new' : `rank-${rank.id}`}>
       <label className="rank-field rank-id">
         <span>{t('ranks-id')}</span>
-        {isNew ? <input value={id} onChange={(e) => setId(e.target.value)} inputMode="numeric" /> : <output>{rank.id}</output>}
+        {isNew ? (
+          <input value={id} onChange={(e) => setId(e.target.value)} inputMode="numeric" />
+        ) : (
+          <output>{rank.id}</output>
+        )}
       </label>
       {field('name', 'ranks-name', { maxLength: 40 })}
       {field('threshold', 'ranks-threshold', { inputMode: 'decimal' })}
       {field('bonus', 'ranks-bonus', { inputMode: 'decimal' })}
-      <button type="submit" className="button small" disabled={saving} aria-busy={saving}>{t(isNew ? 'ranks-add' : 'ranks-save')}</button>
-      <p className="field-error" role="alert">{error ? t(error) : ''}</p>
+      <button type="submit" className="button small" disabled={saving} aria-busy={saving}>
+        {t(isNew ? 'ranks-add' : 'ranks-save')}
+      </button>
+      <p className="field-error" role="alert">
+        {error ? t(error) : ''}
+      </p>
     </form>
   );
 }
@@ -77,23 +98,43 @@ export default function Ranks() {
     <section className="page admin-page ranks-page">
       <h1>{t('admin-menu-ranks')}</h1>
       <p className="muted">{t('ranks-help', { product: settings.product })}</p>
-      {error && <p className="notice error" role="alert">{t(error.code ?? 'error-internal')}</p>}
-      {!data ? !error && <Spinner /> : (
+      {error && (
+        <p className="notice error" role="alert">
+          {t(error.code ?? 'error-internal')}
+        </p>
+      )}
+      {!data ? (
+        !error && <Spinner />
+      ) : (
         <>
           <div className="summary-box">
-            {data.ranks.map((rank) => <RankRow key={`${rank.id}:${rank.name}:${rank.threshold}:${rank.bonus}`} rank={rank} onSaved={() => setSaved((n) => n + 1)} />)}
+            {data.ranks.map((rank) => (
+              <RankRow
+                key={`${rank.id}:${rank.name}:${rank.threshold}:${rank.bonus}`}
+                rank={rank}
+                onSaved={() => setSaved((n) => n + 1)}
+              />
+            ))}
             <h2>{t('ranks-new')}</h2>
             <RankRow isNew onSaved={() => setSaved((n) => n + 1)} />
           </div>
           <div className="summary-box">
             <h2>{t('ranks-audit')}</h2>
-            {data.audit.length === 0 ? <p className="muted">{t('ranks-audit-none')}</p> : (
+            {data.audit.length === 0 ? (
+              <p className="muted">{t('ranks-audit-none')}</p>
+            ) : (
               <ul className="plain-list" data-testid="ranks-audit">
                 {data.audit.map((a, i) => (
                   <li key={i}>
                     {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · #{a.item}{' '}
-                    {a.before ? t('ranks-audit-changed', { before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.before.bonus, 18))} ${settings.product}`, after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}` })
-                      : t('ranks-audit-added', { after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}` })}
+                    {a.before
+                      ? t('ranks-audit-changed', {
+                          before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.before.bonus, 18))} ${settings.product}`,
+                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}`,
+                        })
+                      : t('ranks-audit-added', {
+                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}`,
+                        })}
                   </li>
                 ))}
               </ul>

@@ -89,7 +89,9 @@ export default function SecretKey() {
               {shown ? t('password-hide') : t('password-show')}
             </button>
           </div>
-          <p id={`${id}-error`} className="field-error" role="alert">{error ? t(error) : ''}</p>
+          <p id={`${id}-error`} className="field-error" role="alert">
+            {error ? t(error) : ''}
+          </p>
         </div>
         <button type="submit" className="button" disabled={sending} aria-busy={sending}>
           {sending ? (
@@ -103,14 +105,33 @@ export default function SecretKey() {
         </button>
       </form>
       {revealed && (
-        <div className="summary-box revealed-key" role="region" aria-label={t('secretKey.revealed')} data-testid="revealed-key">
+        <div
+          className="summary-box revealed-key"
+          role="region"
+          aria-label={t('secretKey.revealed')}
+          data-testid="revealed-key"
+        >
           <h2>{t('secretKey.revealed')}</h2>
-          <textarea readOnly rows={2} value={revealed.key} spellCheck="false" translate="no" aria-label={t('secretKey.revealed')} onFocus={(e) => e.target.select()} />
+          <textarea
+            readOnly
+            rows={2}
+            value={revealed.key}
+            spellCheck="false"
+            translate="no"
+            aria-label={t('secretKey.revealed')}
+            onFocus={(e) => e.target.select()}
+          />
           <div className="row-actions">
-            <button type="button" className="button small" onClick={copy}>{t('secretKey.copy')}</button>
-            <button type="button" className="button secondary small" onClick={() => setRevealed(null)}>{t('secretKey.hide')}</button>
+            <button type="button" className="button small" onClick={copy}>
+              {t('secretKey.copy')}
+            </button>
+            <button type="button" className="button secondary small" onClick={() => setRevealed(null)}>
+              {t('secretKey.hide')}
+            </button>
           </div>
-          <p className="muted small" aria-live="polite">{t('secretKey.hides-in', { seconds: Math.max(left, 0) })}</p>
+          <p className="muted small" aria-live="polite">
+            {t('secretKey.hides-in', { seconds: Math.max(left, 0) })}
+          </p>
         </div>
       )}
     </section>

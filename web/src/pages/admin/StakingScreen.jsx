@@ -86,8 +86,14 @@ export default function StakingScreen({ kind }) {
   const general = useGeneral(version === null ? null : statistics);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind, version]);
-  const loadStakers = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()), [bytes, kind]);
-  const loadEntries = useCallback(async (signal) => loadStakeRows(await bytes(signal), kind, 'entries', Date.now()), [bytes, kind]);
+  const loadStakers = useCallback(
+    async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()),
+    [bytes, kind],
+  );
+  const loadEntries = useCallback(
+    async (signal) => loadStakeRows(await bytes(signal), kind, 'entries', Date.now()),
+    [bytes, kind],
+  );
   const stakers = useCoreTable(version === null ? null : loadStakers);
   const entries = useCoreTable(version === null ? null : loadEntries);
   const [detail, setDetail] = useState(null);
@@ -97,36 +103,124 @@ export default function StakingScreen({ kind }) {
   const stakerColumns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
+    {
+      id: 'email',
+      label: t('table-email'),
+      sortable: true,
+      minWidth: '230px',
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
     nft
-      ? { id: 'amount', label: t('nft-total'), sortable: true, numeric: true, cell: (r) => <Amount value={r.amountText} /> }
-      : { id: 'amount', label: t('lvlx-total', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.amountText} unit={product} /> },
+      ? {
+          id: 'amount',
+          label: t('nft-total'),
+          sortable: true,
+          numeric: true,
+          cell: (r) => <Amount value={r.amountText} />,
+        }
+      : {
+          id: 'amount',
+          label: t('lvlx-total', { product }),
+          sortable: true,
+          numeric: true,
+          minWidth: '160px',
+          cell: (r) => <Amount value={r.amountText} unit={product} />,
+        },
     ...(nft
-      ? [{
-          id: 'detail',
-          label: t('nft-detail'),
-          cell: (r) => (
-            <button type="button" className="button secondary small" onClick={() => setDetail(r)} aria-label={t('nft-detail-of', { name: r.names })}>
-              {t('nft-detail')}
-            </button>
-          ),
-        }]
+      ? [
+          {
+            id: 'detail',
+            label: t('nft-detail'),
+            cell: (r) => (
+              <button
+                type="button"
+                className="button secondary small"
+                onClick={() => setDetail(r)}
+                aria-label={t('nft-detail-of', { name: r.names })}
+              >
+                {t('nft-detail')}
+              </button>
+            ),
+          },
+        ]
       : []),
-    { id: 'staking', label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }), sortable: true, numeric: true, cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} /> },
-    { id: 'currentInterests', label: t('users-product', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.totalText} unit={product} /> },
-    { id: 'rewardUSDT', label: t('users-usdt'), sortable: true, numeric: true, minWidth: '140px', cell: (r) => <Amount value={r.totalUSDT} unit="USDT" /> },
+    {
+      id: 'staking',
+      label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }),
+      sortable: true,
+      numeric: true,
+      cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} />,
+    },
+    {
+      id: 'currentInterests',
+      label: t('users-product', { product }),
+      sortable: true,
+      numeric: true,
+      minWidth: '160px',
+      cell: (r) => <Amount value={r.totalText} unit={product} />,
+    },
+    {
+      id: 'rewardUSDT',
+      label: t('users-usdt'),
+      sortable: true,
+      numeric: true,
+      minWidth: '140px',
+      cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
+    },
   ];
   const entryColumns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
-    ...(nft ? [{ id: 'nftId', label: t('nft-id-column'), sortable: true, cell: (r) => <span translate="no">{r.NFTId}</span>, width: '90px' }] : []),
-    { id: 'amount', label: amount, sortable: true, numeric: true, cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} /> },
-    { id: 'startDate', label: t('stake-start'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
-    { id: 'withdrawDate', label: t('stake-release'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
-    { id: 'currentInterests', label: t('stake-rewards', { product }), sortable: true, numeric: true, minWidth: '160px', cell: (r) => <Amount value={r.currentInterestsText} unit={product} /> },
-    { id: 'rewardUSDT', label: t('stake-rewards-usdt'), sortable: true, numeric: true, minWidth: '140px', cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" /> },
+    ...(nft
+      ? [
+          {
+            id: 'nftId',
+            label: t('nft-id-column'),
+            sortable: true,
+            cell: (r) => <span translate="no">{r.NFTId}</span>,
+            width: '90px',
+          },
+        ]
+      : []),
+    {
+      id: 'amount',
+      label: amount,
+      sortable: true,
+      numeric: true,
+      cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} />,
+    },
+    {
+      id: 'startDate',
+      label: t('stake-start'),
+      sortable: true,
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span>,
+    },
+    {
+      id: 'withdrawDate',
+      label: t('stake-release'),
+      sortable: true,
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span>,
+    },
+    {
+      id: 'currentInterests',
+      label: t('stake-rewards', { product }),
+      sortable: true,
+      numeric: true,
+      minWidth: '160px',
+      cell: (r) => <Amount value={r.currentInterestsText} unit={product} />,
+    },
+    {
+      id: 'rewardUSDT',
+      label: t('stake-rewards-usdt'),
+      sortable: true,
+      numeric: true,
+      minWidth: '140px',
+      cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,
+    },
   ];
   const failed = entries.error ?? stakers.error;
   const hidden = entries.answer && entries.answer.kept < entries.total;
@@ -139,7 +233,15 @@ export default function StakingScreen({ kind }) {
           {t(failed.code && i18n.exists(failed.code) ? failed.code : 'error-internal')}
         </p>
       )}
-      {general ? <SummaryBox titleKey="summary-general" items={summaryItems(kind, general, product)} testId={`${kind}-general`} /> : !failed && <p className="muted">{t('loading')}</p>}
+      {general ? (
+        <SummaryBox
+          titleKey="summary-general"
+          items={summaryItems(kind, general, product)}
+          testId={`${kind}-general`}
+        />
+      ) : (
+        !failed && <p className="muted">{t('loading')}</p>
+      )}
       <ReserveMonitor kind={kind} version={version} />
 
       <h2>{t('stake-stakers')}</h2>
@@ -154,7 +256,14 @@ export default function StakingScreen({ kind }) {
         <DateRange table={entries} labelKey="filter-release" />
         <CsvButton table={entries} name={`${kind}-stakes`} />
       </div>
-      {entries.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(kind, entries.answer.summary, product)} testId={`${kind}-filtered`} reserved={!hidden} />}
+      {entries.answer && (
+        <SummaryBox
+          titleKey="summary-filtered"
+          items={summaryItems(kind, entries.answer.summary, product)}
+          testId={`${kind}-filtered`}
+          reserved={!hidden}
+        />
+      )}
       <CoreDataTable columns={entryColumns} table={entries} label={t('stake-entries')} />
       {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
     </section>

@@ -19,7 +19,6 @@ import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
 import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
 
-
 function summaryItems(s, product) {
   return [
     ['users-total', <Amount value={s.totalUsers} />],
@@ -46,6 +45,8 @@ export default function UsersTable() {
   const [kycOf, setKycOf] = useState(null);
   const table = useCoreTable(load);
 
+  // Remade when the answer changes, not with each render's `table` object.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   // Known rank names are translated; a rank an admin names later shows as written.
   const rankName = (rank) => {
@@ -55,13 +56,57 @@ export default function UsersTable() {
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
     { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'email', label: t('table-email'), sortable: true, minWidth: '230px', cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" /> },
-    { id: 'createdAt', label: t('users-registered'), sortable: true, date: true, cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
-    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" /> },
-    { id: 'totalReferredMembers', label: t('users-referred'), sortable: true, numeric: true, cell: (r) => <Amount value={r.totalReferredMembers} /> },
-    { id: 'totalLVLX', label: t('users-product', { product }), sortable: true, numeric: true, minWidth: '170px', cell: (r) => <Amount value={r.totalLVLXText} unit={product} /> },
-    { id: 'totalUSDT', label: t('users-usdt'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.totalUSDT} unit="USDT" /> },
-    { id: 'addRewards', label: t('users-add-rewards'), sortable: true, numeric: true, minWidth: '150px', cell: (r) => <Amount value={r.addRewardsText} unit={product} /> },
+    {
+      id: 'email',
+      label: t('table-email'),
+      sortable: true,
+      minWidth: '230px',
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
+    {
+      id: 'createdAt',
+      label: t('users-registered'),
+      sortable: true,
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
+    },
+    {
+      id: 'wallet',
+      label: t('users-wallet'),
+      sortable: true,
+      cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
+    },
+    {
+      id: 'totalReferredMembers',
+      label: t('users-referred'),
+      sortable: true,
+      numeric: true,
+      cell: (r) => <Amount value={r.totalReferredMembers} />,
+    },
+    {
+      id: 'totalLVLX',
+      label: t('users-product', { product }),
+      sortable: true,
+      numeric: true,
+      minWidth: '170px',
+      cell: (r) => <Amount value={r.totalLVLXText} unit={product} />,
+    },
+    {
+      id: 'totalUSDT',
+      label: t('users-usdt'),
+      sortable: true,
+      numeric: true,
+      minWidth: '150px',
+      cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
+    },
+    {
+      id: 'addRewards',
+      label: t('users-add-rewards'),
+      sortable: true,
+      numeric: true,
+      minWidth: '150px',
+      cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
+    },
     { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => rankName(r.rank) },
     {
       id: 'kyc',
@@ -71,7 +116,14 @@ export default function UsersTable() {
       cell: (r) => (
         <span className="kyc-cell">
           <KycBadge status={r.kyc} />
-          <button type="button" className="button secondary small" onClick={() => setKycOf(r)} aria-label={t('kyc-change-of', { name: r.names })}>{t('kyc-change')}</button>
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => setKycOf(r)}
+            aria-label={t('kyc-change-of', { name: r.names })}
+          >
+            {t('kyc-change')}
+          </button>
         </span>
       ),
     },
@@ -80,17 +132,42 @@ export default function UsersTable() {
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-users')}</h1>
-      {general ? <SummaryBox titleKey="summary-general-data" items={summaryItems(general, product)} testId="users-general" /> : <p className="muted">{t('loading')}</p>}
+      {general ? (
+        <SummaryBox titleKey="summary-general-data" items={summaryItems(general, product)} testId="users-general" />
+      ) : (
+        <p className="muted">{t('loading')}</p>
+      )}
       <div className="table-tools">
         <SearchBox table={table} labelKey="users-search" />
         <DateRange table={table} labelKey="filter-registration" />
         <KycFilter table={table} />
         <CsvButton table={table} name="users" />
       </div>
-      {table.answer && <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary, product)} testId="users-filtered" reserved={!narrowed} />}
+      {table.answer && (
+        <SummaryBox
+          titleKey="summary-filtered"
+          items={summaryItems(table.answer.summary, product)}
+          testId="users-filtered"
+          reserved={!narrowed}
+        />
+      )}
       <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} preview={statistics?.firstPage} />
-      {kycOf && <KycDialog member={kycOf} onClose={() => setKycOf(null)} onChanged={() => { setKycOf(null); setVersion((v) => v + 1); }} />}
-      <TimeChart titleKey="chart-registrations" series={series} value={(p) => p.registrations} label={(p) => t('chart-point-registrations', { count: p.registrations })} />
+      {kycOf && (
+        <KycDialog
+          member={kycOf}
+          onClose={() => setKycOf(null)}
+          onChanged={() => {
+            setKycOf(null);
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
+      <TimeChart
+        titleKey="chart-registrations"
+        series={series}
+        value={(p) => p.registrations}
+        label={(p) => t('chart-point-registrations', { count: p.registrations })}
+      />
     </section>
   );
 }
