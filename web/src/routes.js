@@ -1,28 +1,84 @@
-// The route tables of SPEC §2 that both the router (App.jsx) and the side menu (Shell.jsx) read:
-// path → menu and page-title key, in menu order.
+// The route tables of SPEC §2, the one list the router (App.jsx), the side menu (Shell.jsx) and
+// the browser tests read: path → menu and page-title key → the page, loaded on demand, in menu
+// order.
 
-/** User area (SPEC §2 "User routes"): path → menu/title key. */
+/** A page loaded on demand (a page that fails to load shows the router's error page). */
+export const page = (load) => async () => ({ Component: (await load()).default });
+
+/** User area (SPEC §2 "User routes"): [path, menu/title key, page]. */
 export const userRoutes = (product) => [
-  ['dashboard', 'menu-dashboard'],
-  [`token${product}`, 'menu-token'],
-  ['myActives', 'menu-myActives'],
-  ['dashboardNFTs', 'menu-dashboardNFTs'],
-  ['vanguardprivateprotocol', 'menu-vanguard'],
-  ['staking', 'menu-staking'],
-  ['afiliates', 'menu-afiliates'],
-  ['dashboardfaqs', 'menu-faqs'],
-  ['activation-node', 'menu-activation-node'],
-  ['rank-bonus', 'menu-rank-bonus'],
+  ['dashboard', 'menu-dashboard', page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx'))],
+  [`token${product}`, 'menu-token', page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx'))],
+  [
+    'myActives',
+    'menu-myActives',
+    page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')),
+  ],
+  [
+    'dashboardNFTs',
+    'menu-dashboardNFTs',
+    page(() => import(/* webpackChunkName: "page-nfts" */ './pages/DashboardNfts.jsx')),
+  ],
+  [
+    'vanguardprivateprotocol',
+    'menu-vanguard',
+    page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')),
+  ],
+  ['staking', 'menu-staking', page(() => import(/* webpackChunkName: "page-staking" */ './pages/Staking.jsx'))],
+  ['afiliates', 'menu-afiliates', page(() => import(/* webpackChunkName: "page-afiliates" */ './pages/Afiliates.jsx'))],
+  ['dashboardfaqs', 'menu-faqs', page(() => import(/* webpackChunkName: "page-faqs" */ './pages/Faqs.jsx'))],
+  [
+    'activation-node',
+    'menu-activation-node',
+    page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')),
+  ],
+  [
+    'rank-bonus',
+    'menu-rank-bonus',
+    page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')),
+  ],
 ];
 
-/** Admin side menu, in SPEC order. */
+/** Admin area, in SPEC's menu order: [path, menu/title key, page]. */
 export const adminRoutes = [
-  ['admin/tables/users', 'admin-menu-users'],
-  ['admin/tables/ICO', 'admin-menu-ico'],
-  ['admin/tables/NFTStaking', 'admin-menu-nft-staking'],
-  ['admin/tables/LVLXStaking', 'admin-menu-lvlx-staking'],
-  ['admin/activation-node', 'admin-menu-activation-node'],
-  ['admin/ranks', 'admin-menu-ranks'],
-  ['admin/edit-content', 'admin-menu-edit-content'],
-  ['admin/secret-key', 'admin-menu-secret-key'],
+  [
+    'admin/tables/users',
+    'admin-menu-users',
+    page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')),
+  ],
+  [
+    'admin/tables/ICO',
+    'admin-menu-ico',
+    page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')),
+  ],
+  [
+    'admin/tables/NFTStaking',
+    'admin-menu-nft-staking',
+    page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')),
+  ],
+  [
+    'admin/tables/LVLXStaking',
+    'admin-menu-lvlx-staking',
+    page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')),
+  ],
+  [
+    'admin/activation-node',
+    'admin-menu-activation-node',
+    page(() => import(/* webpackChunkName: "admin-activation-node" */ './pages/admin/ActivationNodes.jsx')),
+  ],
+  [
+    'admin/ranks',
+    'admin-menu-ranks',
+    page(() => import(/* webpackChunkName: "admin-ranks" */ './pages/admin/Ranks.jsx')),
+  ],
+  [
+    'admin/edit-content',
+    'admin-menu-edit-content',
+    page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')),
+  ],
+  [
+    'admin/secret-key',
+    'admin-menu-secret-key',
+    page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')),
+  ],
 ];

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { announced, tabTo } from './keyboard.mjs';
+import { adminRoutes, userRoutes } from '../../src/routes.js';
 
 // Evaluated, not injected as a <script>: the app's CSP (script-src 'self') rightly refuses inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -51,6 +52,19 @@ const admin = [
   ['/admin/edit-content', 'form.content-form'],
   ['/admin/secret-key', 'form'],
 ];
+// Every route the app has is checked: a page added to routes.js without a line here fails.
+test('every member and admin route has its screen here', () => {
+  const listed = (screens) => screens.map(([path]) => path).filter((path) => !path.startsWith('/dashboardfaqs/'));
+  assert.deepEqual(
+    listed(member),
+    userRoutes('LVLX').map(([path]) => `/${path}`),
+  );
+  assert.deepEqual(
+    listed(admin),
+    adminRoutes.map(([path]) => `/${path}`),
+  );
+});
+
 const open = [
   ['/login', 'form'],
   ['/recover', 'form'],
