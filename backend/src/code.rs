@@ -4,8 +4,8 @@
 
 use crate::crypto;
 use crate::error::Error;
+use crate::jwt::CODE_SECS;
 use crate::store::{codes, Conn};
-use crate::token::CODE_SECS;
 use crate::user::UserId;
 
 pub const MAX_TRIES: i64 = 3;

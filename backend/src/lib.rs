@@ -17,6 +17,7 @@ pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod faq;
+pub mod jwt;
 pub mod kyc;
 pub mod limits;
 pub mod live;
@@ -30,7 +31,6 @@ pub mod session;
 pub mod staking;
 pub mod statistics;
 pub mod store;
-pub mod token;
 pub mod user;
 pub mod web;
 
@@ -60,7 +60,7 @@ impl std::ops::Deref for App {
 pub struct Shared {
     pub config: Arc<Config>,
     pub store: Store,
-    pub keys: token::Keys,
+    pub keys: jwt::Keys,
     /// Key for codes and captcha MACs, derived from the token key.
     pub mac_key: Arc<Vec<u8>>,
     pub passwords: password::Passwords,
@@ -146,7 +146,7 @@ impl App {
             kyc_threshold,
             origins,
             videos: faq::VideoCache::default(),
-            keys: token::Keys::new(&secret),
+            keys: jwt::Keys::new(&secret),
             mac_key: Arc::new(mac_key),
             passwords: password::Passwords::new(),
             mailer: mail::Mailer::new(&config)?,

@@ -2,8 +2,8 @@
 
 use crate::error::Error;
 
+use crate::jwt::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
 use crate::store::{sessions, stakes, users, Conn};
-use crate::token::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
 use crate::user::{User, UserId};
 use crate::{now_ms, App};
 

@@ -292,6 +292,11 @@ impl AdminRows {
         let (start, end) = self.0.range(offset_minutes, now_ms as i64).unzip();
         Ok(to_js(&serde_json::json!({ "start": start, "end": end }))?)
     }
+    /// The columns a query may sort by (the page's sortable headers).
+    #[wasm_bindgen(getter)]
+    pub fn sortable(&self) -> Vec<String> {
+        self.0.sortable().into_iter().map(str::to_string).collect()
+    }
     /// Applies `{start, end, offsetMinutes, search, sort}`; answers `{kept, totals | summary}`.
     pub fn query(&mut self, query: JsValue) -> Result<JsValue, JsError> {
         let query = query_from(query)?;

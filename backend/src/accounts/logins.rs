@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
+use crate::jwt::Scope;
 use crate::store::{codes, lockouts, users, Conn};
-use crate::token::Scope;
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
 

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use super::registrations::CodeAnswer;
 use crate::code::{self, Purpose};
 use crate::error::Error;
+use crate::jwt::Scope;
 use crate::store::{codes, sessions, users};
-use crate::token::Scope;
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
 

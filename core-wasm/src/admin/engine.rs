@@ -24,6 +24,8 @@ pub trait Table {
     /// First and last dates of the date column at the viewer's offset (today when empty);
     /// `None` for a table without a date filter.
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)>;
+    /// The columns a query may sort by: the one list the page's headers are made sortable from.
+    fn sortable(&self) -> Vec<&'static str>;
     /// Applies a query; answers `{kept, …its summary…}`.
     fn query(&mut self, query: &Query) -> Result<Value, TableError>;
     /// Rows `from..from + len` of the display order.

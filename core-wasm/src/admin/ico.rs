@@ -603,6 +603,9 @@ impl Table for IcoTable {
     fn len(&self) -> usize {
         IcoTable::len(self)
     }
+    fn sortable(&self) -> Vec<&'static str> {
+        SORTS.to_vec()
+    }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         Some(IcoTable::range(self, offset_minutes, now_ms))
     }

@@ -269,6 +269,9 @@ impl Table for NodeTable {
     fn len(&self) -> usize {
         NodeTable::len(self)
     }
+    fn sortable(&self) -> Vec<&'static str> {
+        SORTS.to_vec()
+    }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         Some(super::date_range(self.created(), offset_minutes, now_ms))
     }

@@ -518,13 +518,7 @@ impl StakeTable {
         self.tally = tally.finish();
         self.engine.keep(kept);
         if let Some(sort) = &query.sort {
-            let allowed: &[&'static str] = match self.side {
-                Side::Entries => &ENTRY_SORTS,
-                Side::Stakers => &STAKER_SORTS,
-            };
-            let kind = self.kind;
-            let allowed = allowed.iter().copied();
-            let column = sort_column(sort, allowed.filter(|c| *c != NFT_ID || kind == Kind::Nft))?;
+            let column = sort_column(sort, Table::sortable(self))?;
             self.sort(column, sort.direction)?;
         }
         Ok(&self.tally)
@@ -729,6 +723,18 @@ impl StakeTable {
 impl Table for StakeTable {
     fn len(&self) -> usize {
         StakeTable::len(self)
+    }
+    fn sortable(&self) -> Vec<&'static str> {
+        let allowed: &[&'static str] = match self.side {
+            Side::Entries => &ENTRY_SORTS,
+            Side::Stakers => &STAKER_SORTS,
+        };
+        let kind = self.kind;
+        allowed
+            .iter()
+            .copied()
+            .filter(|c| *c != NFT_ID || kind == Kind::Nft)
+            .collect()
     }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         StakeTable::range(self, offset_minutes, now_ms)

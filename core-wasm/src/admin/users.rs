@@ -447,6 +447,9 @@ impl Table for UserTable {
     fn len(&self) -> usize {
         UserTable::len(self)
     }
+    fn sortable(&self) -> Vec<&'static str> {
+        SORTS.to_vec()
+    }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         Some(UserTable::range(self, offset_minutes, now_ms))
     }

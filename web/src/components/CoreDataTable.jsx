@@ -109,7 +109,8 @@ function SortHeader({ label, column, sort, onSort }) {
 }
 
 /**
- * `columns`: [{id, label, sortable, cell(row), width, numeric, date}]; `table`: what useCoreTable
+ * `columns`: [{id, label, cell(row), width, numeric, date}] (a header sorts when the core's table
+ * lists its column as sortable); `table`: what useCoreTable
  * answers. `numeric` columns are right-aligned (amounts and counts, tabular figures); `date`
  * columns never wrap.
  * `empty`: translation key of the empty state.
@@ -161,7 +162,7 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
   const rdtColumns = columns.map((c) => ({
     id: c.id,
     name:
-      c.sortable && !previewing ? (
+      table.sortable.includes(c.id) && !previewing ? (
         <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} />
       ) : (
         c.label

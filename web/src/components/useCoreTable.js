@@ -137,6 +137,8 @@ export function useCoreTable(load) {
     ...status,
     progress,
     total: table.current?.length ?? 0,
+    /** The columns the core's table sorts by (none before it loads). */
+    sortable: table.current?.sortable ?? [],
     range,
     query,
     answer,

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { createOnrampSession } from '../api/help.js';
+import { createOnrampSession } from '../api/faq.js';
 import { KEYS, writeJson } from '../session/storage.js';
 import useSubmit from '../components/useSubmit.js';
 

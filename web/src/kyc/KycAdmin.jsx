@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import Dialog from '../components/Dialog.jsx';
 import useSubmit from '../components/useSubmit.js';
-import { putUserKyc, readUserKyc } from '../api/help.js';
+import { putUserKyc, readUserKyc } from '../api/kyc.js';
 import { formatDate } from '../components/dates.js';
 
 export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];

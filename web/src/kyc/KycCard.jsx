@@ -2,7 +2,7 @@
 // next — start (or restart) at the provider, wait, or nothing; refreshed when it moves.
 import { useTranslation } from 'react-i18next';
 import useLoad from '../api/useLoad.js';
-import { readKyc } from '../api/help.js';
+import { readKyc } from '../api/kyc.js';
 import { useLiveVersion } from '../live.js';
 import { KycBadge } from './KycAdmin.jsx';
 

@@ -13,7 +13,7 @@ import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
 import useLoad from '../api/useLoad.js';
 import { readGlance } from '../api/network.js';
-import { readDashboard } from '../api/help.js';
+import { readDashboard } from '../api/holdings.js';
 import { useLiveVersion } from '../live.js';
 
 function Box({ titleKey, testId, loading, error, children, link }) {

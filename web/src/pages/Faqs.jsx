@@ -6,7 +6,7 @@
 import { Link } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import useLoad from '../api/useLoad.js';
-import { readFaq } from '../api/help.js';
+import { readFaq } from '../api/faq.js';
 import { explorerToken } from '../core/index.js';
 import Copyable from '../components/Copyable.jsx';
 import Spinner from '../components/Spinner.jsx';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import settings from '../settings.js';
-import { readActives } from '../api/wallet.js';
+import { readActives } from '../api/holdings.js';
 import useLoad from '../api/useLoad.js';
 import { formatLvlx, formatToken, formatUsdt, ledgerOperation, localizeNumber, lvlxToUsdt } from '../core/index.js';
 import { formatDate } from '../components/dates.js';

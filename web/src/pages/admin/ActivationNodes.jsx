@@ -99,14 +99,12 @@ export default function ActivationNodes() {
     {
       id: 'names',
       label: t('users-name'),
-      sortable: true,
       cell: (r) =>
         r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>,
     },
     {
       id: 'email',
       label: t('table-email'),
-      sortable: true,
       minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
@@ -118,14 +116,12 @@ export default function ActivationNodes() {
     {
       id: 'createdAt',
       label: t('nodes-date'),
-      sortable: true,
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
     {
       id: 'usdtPaid',
       label: t('nodes-paid'),
-      sortable: true,
       numeric: true,
       cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" />,
     },

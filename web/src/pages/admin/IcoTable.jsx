@@ -81,14 +81,12 @@ export default function IcoTable() {
     {
       id: 'email',
       label: t('table-email'),
-      sortable: true,
       minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
     {
       id: 'createdAt',
       label: t('ico-date'),
-      sortable: true,
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
@@ -96,13 +94,11 @@ export default function IcoTable() {
     {
       id: 'purchasedToken',
       label: t('ico-coin'),
-      sortable: true,
       cell: (r) => <span translate="no">{r.purchasedToken}</span>,
     },
     {
       id: 'amount',
       label: t('ico-amount'),
-      sortable: true,
       numeric: true,
       minWidth: '170px',
       cell: (r) => <Amount value={r.amountText} unit={r.coin} />,

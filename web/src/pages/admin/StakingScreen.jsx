@@ -102,27 +102,24 @@ export default function StakingScreen({ kind }) {
   const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
   const stakerColumns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
-    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
       id: 'email',
       label: t('table-email'),
-      sortable: true,
       minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
-    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
+    { id: 'wallet', label: t('users-wallet'), cell: wallet },
     nft
       ? {
           id: 'amount',
           label: t('nft-total'),
-          sortable: true,
           numeric: true,
           cell: (r) => <Amount value={r.amountText} />,
         }
       : {
           id: 'amount',
           label: t('lvlx-total', { product }),
-          sortable: true,
           numeric: true,
           minWidth: '160px',
           cell: (r) => <Amount value={r.amountText} unit={product} />,
@@ -148,14 +145,12 @@ export default function StakingScreen({ kind }) {
     {
       id: 'staking',
       label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }),
-      sortable: true,
       numeric: true,
       cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} />,
     },
     {
       id: 'currentInterests',
       label: t('users-product', { product }),
-      sortable: true,
       numeric: true,
       minWidth: '160px',
       cell: (r) => <Amount value={r.totalText} unit={product} />,
@@ -163,7 +158,6 @@ export default function StakingScreen({ kind }) {
     {
       id: 'rewardUSDT',
       label: t('users-usdt'),
-      sortable: true,
       numeric: true,
       minWidth: '140px',
       cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
@@ -171,14 +165,13 @@ export default function StakingScreen({ kind }) {
   ];
   const entryColumns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
-    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'wallet', label: t('users-wallet'), sortable: true, cell: wallet },
+    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'wallet', label: t('users-wallet'), cell: wallet },
     ...(nft
       ? [
           {
             id: 'nftId',
             label: t('nft-id-column'),
-            sortable: true,
             cell: (r) => <span translate="no">{r.NFTId}</span>,
             width: '90px',
           },
@@ -187,28 +180,24 @@ export default function StakingScreen({ kind }) {
     {
       id: 'amount',
       label: amount,
-      sortable: true,
       numeric: true,
       cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} />,
     },
     {
       id: 'startDate',
       label: t('stake-start'),
-      sortable: true,
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span>,
     },
     {
       id: 'withdrawDate',
       label: t('stake-release'),
-      sortable: true,
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span>,
     },
     {
       id: 'currentInterests',
       label: t('stake-rewards', { product }),
-      sortable: true,
       numeric: true,
       minWidth: '160px',
       cell: (r) => <Amount value={r.currentInterestsText} unit={product} />,
@@ -216,7 +205,6 @@ export default function StakingScreen({ kind }) {
     {
       id: 'rewardUSDT',
       label: t('stake-rewards-usdt'),
-      sortable: true,
       numeric: true,
       minWidth: '140px',
       cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,

@@ -55,38 +55,33 @@ export default function UsersTable() {
   };
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
-    { id: 'names', label: t('users-name'), sortable: true, cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
       id: 'email',
       label: t('table-email'),
-      sortable: true,
       minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
     {
       id: 'createdAt',
       label: t('users-registered'),
-      sortable: true,
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
     {
       id: 'wallet',
       label: t('users-wallet'),
-      sortable: true,
       cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
     },
     {
       id: 'totalReferredMembers',
       label: t('users-referred'),
-      sortable: true,
       numeric: true,
       cell: (r) => <Amount value={r.totalReferredMembers} />,
     },
     {
       id: 'totalLVLX',
       label: t('users-product', { product }),
-      sortable: true,
       numeric: true,
       minWidth: '170px',
       cell: (r) => <Amount value={r.totalLVLXText} unit={product} />,
@@ -94,7 +89,6 @@ export default function UsersTable() {
     {
       id: 'totalUSDT',
       label: t('users-usdt'),
-      sortable: true,
       numeric: true,
       minWidth: '150px',
       cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
@@ -102,16 +96,14 @@ export default function UsersTable() {
     {
       id: 'addRewards',
       label: t('users-add-rewards'),
-      sortable: true,
       numeric: true,
       minWidth: '150px',
       cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
     },
-    { id: 'rank', label: t('users-rank'), sortable: true, cell: (r) => rankName(r.rank) },
+    { id: 'rank', label: t('users-rank'), cell: (r) => rankName(r.rank) },
     {
       id: 'kyc',
       label: t('users-kyc'),
-      sortable: true,
       minWidth: '170px',
       cell: (r) => (
         <span className="kyc-cell">

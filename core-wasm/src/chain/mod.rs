@@ -1,0 +1,388 @@
+//! The platform's contracts as the browser and the server use them (DESIGN §5): the ABI registry
+//! built from the artifacts solc-js writes into contracts/artifacts, calldata and call answers
+//! encoded and decoded by ethers-core. One file a job: the contracts' events (`events`), the claim
+//! voucher (`voucher`), revert reasons (`reverts`) and the sale's price arithmetic (`sale`).
+
+mod events;
+mod reverts;
+mod sale;
+mod voucher;
+
+pub use events::*;
+pub use reverts::{revert_key, REVERT_KEYS};
+pub use sale::{quote, usdt_for, DEFAULT_PRICE};
+pub use voucher::Voucher;
+
+use std::sync::OnceLock;
+
+use ethers_core::abi::{self, Abi, ParamType, Token};
+use ethers_core::types::{Address, U256};
+use ethers_core::utils::hex;
+
+use crate::amount::Units;
+
+/// Polygon's chain id as wallets want it (SPEC §9).
+pub const CHAIN_ID_HEX: &str = "0x89";
+/// The sale's default price: USDT base units per whole LVLX (1 LVLX = 0.1 USDT, SPEC §1).
+/// The contracts whose ABI the core carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contract {
+    /// The LVLX token; its ABI also serves any ERC20 (USDT's balance, allowance, approve).
+    Lvlx,
+    /// The development chain's USDT (adds `mint`).
+    MockUsdt,
+    IcoSale,
+    /// The NFTs (ERC1155, ids 1–11).
+    LevelNft,
+    NftSale,
+    /// NftStaking; its reserve and position events are LvlxStaking's too (RewardReserve).
+    NftStaking,
+    LvlxStaking,
+    /// The one-time activation node purchase.
+    ActivationNode,
+    /// Pays claims against the server's EIP-712 vouchers.
+    ClaimDistributor,
+}
+
+impl Contract {
+    pub fn parse(name: &str) -> Option<Contract> {
+        match name {
+            "LVLX" => Some(Contract::Lvlx),
+            "MockUSDT" => Some(Contract::MockUsdt),
+            "IcoSale" => Some(Contract::IcoSale),
+            "LevelNFT" => Some(Contract::LevelNft),
+            "NftSale" => Some(Contract::NftSale),
+            "NftStaking" => Some(Contract::NftStaking),
+            "LvlxStaking" => Some(Contract::LvlxStaking),
+            "ActivationNode" => Some(Contract::ActivationNode),
+            "ClaimDistributor" => Some(Contract::ClaimDistributor),
+            _ => None,
+        }
+    }
+
+    pub fn abi(self) -> &'static Abi {
+        static LVLX: OnceLock<Abi> = OnceLock::new();
+        static USDT: OnceLock<Abi> = OnceLock::new();
+        static SALE: OnceLock<Abi> = OnceLock::new();
+        static NFT: OnceLock<Abi> = OnceLock::new();
+        static NFT_SALE: OnceLock<Abi> = OnceLock::new();
+        static NFT_STAKING: OnceLock<Abi> = OnceLock::new();
+        static LVLX_STAKING: OnceLock<Abi> = OnceLock::new();
+        static NODE: OnceLock<Abi> = OnceLock::new();
+        static CLAIMS: OnceLock<Abi> = OnceLock::new();
+        let (cell, json) = match self {
+            Contract::Lvlx => (
+                &LVLX,
+                include_str!("../../../contracts/artifacts/LVLX.abi.json"),
+            ),
+            Contract::MockUsdt => (
+                &USDT,
+                include_str!("../../../contracts/artifacts/MockUSDT.abi.json"),
+            ),
+            Contract::IcoSale => (
+                &SALE,
+                include_str!("../../../contracts/artifacts/IcoSale.abi.json"),
+            ),
+            Contract::LevelNft => (
+                &NFT,
+                include_str!("../../../contracts/artifacts/LevelNFT.abi.json"),
+            ),
+            Contract::NftSale => (
+                &NFT_SALE,
+                include_str!("../../../contracts/artifacts/NftSale.abi.json"),
+            ),
+            Contract::NftStaking => (
+                &NFT_STAKING,
+                include_str!("../../../contracts/artifacts/NftStaking.abi.json"),
+            ),
+            Contract::LvlxStaking => (
+                &LVLX_STAKING,
+                include_str!("../../../contracts/artifacts/LvlxStaking.abi.json"),
+            ),
+            Contract::ActivationNode => (
+                &NODE,
+                include_str!("../../../contracts/artifacts/ActivationNode.abi.json"),
+            ),
+            Contract::ClaimDistributor => (
+                &CLAIMS,
+                include_str!("../../../contracts/artifacts/ClaimDistributor.abi.json"),
+            ),
+        };
+        cell.get_or_init(|| serde_json::from_str(json).expect("artifact ABI is valid JSON"))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChainError {
+    #[error("unknown function {0}")]
+    Function(String),
+    #[error("expected {expected} arguments, got {got}")]
+    Arity { expected: usize, got: usize },
+    #[error("not an address: {0:?}")]
+    Address(String),
+    #[error("not a whole number of base units: {0:?}")]
+    Amount(String),
+    #[error("argument type {0} is not supported")]
+    Type(String),
+    #[error("malformed chain data: {0}")]
+    Data(String),
+    #[error("value does not fit 128 bits")]
+    TooLarge,
+}
+
+impl ChainError {
+    /// Translation key: what a person can be told (the rest are the caller's mistakes).
+    pub fn key(&self) -> &'static str {
+        match self {
+            ChainError::Address(_) => "validations-wallet-msg",
+            ChainError::Amount(_) => "validations-amount-msg",
+            ChainError::TooLarge => "buy-amount-too-large",
+            _ => "error-internal",
+        }
+    }
+}
+
+/// A 20-byte address from 0x-prefixed hex (any case; the checksum is not demanded here).
+pub fn address(text: &str) -> Result<Address, ChainError> {
+    let hex = text
+        .strip_prefix("0x")
+        .filter(|h| h.len() == 40)
+        .ok_or_else(|| ChainError::Address(text.into()))?;
+    let bytes = hex::decode(hex).map_err(|_| ChainError::Address(text.into()))?;
+    Ok(Address::from_slice(&bytes))
+}
+
+fn units(text: &str) -> Result<Units, ChainError> {
+    crate::amount::parse_base(text).map_err(|_| ChainError::Amount(text.into()))
+}
+
+fn to_units(value: U256) -> Result<Units, ChainError> {
+    if value.bits() > 128 {
+        return Err(ChainError::TooLarge);
+    }
+    Ok(value.as_u128())
+}
+
+/// 0x-prefixed lowercase hex.
+pub fn hex0x(bytes: &[u8]) -> String {
+    format!("0x{}", hex::encode(bytes))
+}
+
+fn bytes(text: &str) -> Result<Vec<u8>, ChainError> {
+    let hex = text.strip_prefix("0x").unwrap_or(text);
+    hex::decode(hex).map_err(|e| ChainError::Data(e.to_string()))
+}
+
+/// Arguments as text, each read by the type the ABI gives it: an address as 0x hex, a uint as
+/// decimal base units.
+fn tokens(inputs: &[abi::Param], args: &[&str]) -> Result<Vec<Token>, ChainError> {
+    if inputs.len() != args.len() {
+        return Err(ChainError::Arity {
+            expected: inputs.len(),
+            got: args.len(),
+        });
+    }
+    inputs
+        .iter()
+        .zip(args)
+        .map(|(param, arg)| match param.kind {
+            ParamType::Address => address(arg).map(Token::Address),
+            ParamType::Uint(_) => units(arg).map(|u| Token::Uint(U256::from(u))),
+            ParamType::Bool => match *arg {
+                "true" => Ok(Token::Bool(true)),
+                "false" => Ok(Token::Bool(false)),
+                _ => Err(ChainError::Data(format!("not a boolean: {arg:?}"))),
+            },
+            ParamType::String => Ok(Token::String(arg.to_string())),
+            ParamType::Bytes => bytes(arg).map(Token::Bytes),
+            ref other => Err(ChainError::Type(other.to_string())),
+        })
+        .collect()
+}
+
+/// Calldata of `function(args…)` on `contract`, as 0x hex.
+pub fn calldata(contract: Contract, function: &str, args: &[&str]) -> Result<String, ChainError> {
+    let f = contract
+        .abi()
+        .function(function)
+        .map_err(|_| ChainError::Function(function.into()))?;
+    let data = f
+        .encode_input(&tokens(&f.inputs, args)?)
+        .map_err(|e| ChainError::Data(e.to_string()))?;
+    Ok(hex0x(&data))
+}
+
+/// Creation data for a deployment: the bytecode (hex, from contracts/artifacts/*.bin) followed
+/// by the constructor's arguments.
+pub fn creation(
+    contract: Contract,
+    bytecode_hex: &str,
+    args: &[&str],
+) -> Result<String, ChainError> {
+    let inputs = contract
+        .abi()
+        .constructor()
+        .map(|c| c.inputs.as_slice())
+        .unwrap_or_default();
+    let mut code = bytes(bytecode_hex.trim())?;
+    code.extend(abi::encode(&tokens(inputs, args)?));
+    Ok(hex0x(&code))
+}
+
+/// A single uint256 return value (eth_call's answer) as base units.
+pub fn decode_uint(data: &str) -> Result<Units, ChainError> {
+    match abi::decode(&[ParamType::Uint(256)], &bytes(data)?)
+        .map_err(|e| ChainError::Data(e.to_string()))?
+        .as_slice()
+    {
+        [Token::Uint(value)] => to_units(*value),
+        _ => Err(ChainError::Data("not a uint256".into())),
+    }
+}
+
+/// A single address return value as its EIP-55 form.
+pub fn decode_address(data: &str) -> Result<String, ChainError> {
+    match abi::decode(&[ParamType::Address], &bytes(data)?)
+        .map_err(|e| ChainError::Data(e.to_string()))?
+        .as_slice()
+    {
+        [Token::Address(a)] => Ok(ethers_core::utils::to_checksum(a, None)),
+        _ => Err(ChainError::Data("not an address".into())),
+    }
+}
+
+/// `terms(kind)`'s answer (usdtValue, rateBps, lockSeconds).
+pub fn decode_terms(kind: u32, data: &str) -> Result<crate::staking::Terms, ChainError> {
+    let words = abi::decode(
+        &[
+            ParamType::Uint(128),
+            ParamType::Uint(32),
+            ParamType::Uint(32),
+        ],
+        &bytes(data)?,
+    )
+    .map_err(|e| ChainError::Data(e.to_string()))?;
+    match words.as_slice() {
+        [Token::Uint(value), Token::Uint(rate), Token::Uint(lock)] => Ok(crate::staking::Terms {
+            kind,
+            usdt_value: to_units(*value)?,
+            rate_bps: rate.low_u32(),
+            lock_seconds: lock.low_u64(),
+        }),
+        _ => Err(ChainError::Data("not terms".into())),
+    }
+}
+
+/// Whether two addresses name the same account, whatever their letter case (EIP-55 or not).
+pub fn same_address(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sale::LVLX_ONE;
+    use super::*;
+    use ethers_core::types::H256;
+
+    const WALLET: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+    #[test]
+    fn calldata_follows_the_abi() {
+        // balanceOf(address) = 0x70a08231, then the address left-padded to 32 bytes.
+        let data = calldata(Contract::Lvlx, "balanceOf", &[WALLET]).unwrap();
+        assert_eq!(
+            data,
+            "0x70a08231000000000000000000000000f39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        );
+        // approve(address,uint256) = 0x095ea7b3.
+        let data = calldata(Contract::Lvlx, "approve", &[WALLET, "1000000"]).unwrap();
+        assert!(data.starts_with("0x095ea7b3"));
+        assert!(data.ends_with("00000f4240"), "{data}");
+        let buy = calldata(Contract::IcoSale, "buy", &["5", "0", WALLET]).unwrap();
+        assert_eq!(buy.len(), 2 + 8 + 3 * 64);
+        assert_eq!(
+            calldata(Contract::IcoSale, "buy", &["5", "0"]),
+            Err(ChainError::Arity {
+                expected: 3,
+                got: 2
+            })
+        );
+        assert!(matches!(
+            calldata(Contract::IcoSale, "buy", &["5.5", "0", WALLET]),
+            Err(ChainError::Amount(_))
+        ));
+        assert!(matches!(
+            calldata(Contract::Lvlx, "balanceOf", &["0x123"]),
+            Err(ChainError::Address(_))
+        ));
+        assert!(matches!(
+            calldata(Contract::Lvlx, "steal", &[]),
+            Err(ChainError::Function(_))
+        ));
+    }
+
+    #[test]
+    fn uints_decode_exactly_and_refuse_overflow() {
+        let word = format!("0x{:064x}", 10u128.pow(27) + 7);
+        assert_eq!(decode_uint(&word).unwrap(), 10u128.pow(27) + 7);
+        let huge = format!("0x1{}", "0".repeat(63));
+        assert_eq!(decode_uint(&huge), Err(ChainError::TooLarge));
+        assert!(decode_uint("0x").is_err());
+    }
+
+    #[test]
+    fn purchase_events_decode() {
+        let buyer = address(WALLET).unwrap();
+        let topics = [
+            purchased_topic(),
+            hex0x(H256::from(buyer).as_bytes()),
+            hex0x(H256::zero().as_bytes()),
+        ];
+        let data = hex0x(&abi::encode(&[
+            Token::Uint(U256::from(2_500_000u64)),
+            Token::Uint(U256::from(25u128 * LVLX_ONE)),
+        ]));
+        let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
+        let p = decode_purchase(&topics, &data).unwrap();
+        assert_eq!(p.buyer, WALLET);
+        assert_eq!(p.usdt_paid, 2_500_000);
+        assert_eq!(p.lvlx_bought, 25 * LVLX_ONE);
+        assert_eq!(p.referrer, None);
+        // Another event's topic is refused.
+        let mut wrong = topics.clone();
+        wrong[0] = "0x0000000000000000000000000000000000000000000000000000000000000001";
+        assert!(decode_purchase(&wrong, &data).is_err());
+    }
+
+    #[test]
+    fn reverts_read_as_keys() {
+        let sale = Contract::IcoSale.abi();
+        let sold_out = sale
+            .error("SoldOut")
+            .unwrap()
+            .encode(&[Token::Uint(1.into()), Token::Uint(2.into())])
+            .unwrap();
+        assert_eq!(revert_key(&hex0x(&sold_out)), "chain-sold-out");
+        let paused = sale.error("EnforcedPause").unwrap().encode(&[]).unwrap();
+        assert_eq!(revert_key(&hex0x(&paused)), "chain-sale-paused");
+        assert_eq!(revert_key("0x"), "chain-reverted");
+        assert_eq!(revert_key("0xdeadbeef"), "chain-reverted");
+    }
+
+    #[test]
+    fn price_arithmetic_matches_the_contract() {
+        // 1 LVLX = 0.1 USDT: 2.5 USDT buys 25 LVLX.
+        assert_eq!(quote(2_500_000, DEFAULT_PRICE), Some(25 * LVLX_ONE));
+        assert_eq!(usdt_for(25 * LVLX_ONE, DEFAULT_PRICE), Some(2_500_000));
+        // Rounding: the buyer never gets less than asked for.
+        for price in [1, 3, 7, 100_000, 123_457] {
+            for lvlx in [1, LVLX_ONE / 3, 10 * LVLX_ONE + 1] {
+                let usdt = usdt_for(lvlx, price).unwrap();
+                assert!(quote(usdt, price).unwrap() >= lvlx);
+                assert!(usdt == 0 || quote(usdt - 1, price).unwrap() < lvlx);
+            }
+        }
+        assert_eq!(quote(1, 0), None);
+        assert_eq!(usdt_for(1, 0), None);
+    }
+}
