@@ -155,87 +155,11 @@ pub fn main() -> ExitCode {
                     names,
                     lastnames,
                 },
-        } => {
-            let password = match std::env::var("LVLX_ADMIN_PASSWORD") {
-                Ok(p) => p,
-                Err(_) => match rpassword::prompt_password("Password for the new admin: ") {
-                    Ok(p) => p,
-                    Err(e) => {
-                        eprintln!("cannot read the password: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-            };
-            offline(&config, |store| async move {
-                let id = accounts::create(
-                    &store, &email, &names, &lastnames, &password, ADMIN_ROLE, None,
-                )
-                .await?;
-                println!("admin {email} created (id {})", id.0);
-                Ok(())
-            })
-        }
-        Command::Demo => {
-            let base = format!("http://{}", config.bind);
-            let outbox = config.data_dir.join("outbox");
-            offline(&config, |store| async move {
-                let (admin_code, user_code) = accounts::demo(&store).await?;
-                println!(
-                    "Demo accounts (mail goes to {} unless SMTP is configured):",
-                    outbox.display()
-                );
-                println!(
-                    "  admin: {} / {}",
-                    accounts::DEMO_ADMIN.0,
-                    accounts::DEMO_ADMIN.1
-                );
-                println!(
-                    "  user:  {} / {}",
-                    accounts::DEMO_USER.0,
-                    accounts::DEMO_USER.1
-                );
-                println!(
-                    "  secret-key tool: admin secret {:?} (set your own with `lvlx secret set`)",
-                    accounts::DEMO_SECRET.0
-                );
-                println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
-                Ok(())
-            })
-        }
+        } => create_admin(&config, email, names, lastnames),
+        Command::Demo => demo(&config),
         Command::Secret {
             command: SecretCommand::Set,
-        } => {
-            let read = |var: &str, prompt: &str| {
-                std::env::var(var)
-                    .or_else(|_| rpassword::prompt_password(prompt))
-                    .map_err(|e| format!("cannot read {var}: {e}"))
-            };
-            let values = read("LVLX_SECRET_VALUE", "Operational wallet key: ").and_then(|value| {
-                read(
-                    "LVLX_SECRET_PASSPHRASE",
-                    "Admin secret that will unlock it: ",
-                )
-                .map(|passphrase| (value.trim().to_string(), passphrase.trim().to_string()))
-            });
-            let (value, passphrase) = match values {
-                Ok(v) if !v.0.is_empty() && !v.1.is_empty() => v,
-                Ok(_) => {
-                    eprintln!("the key and the admin secret must not be empty");
-                    return ExitCode::from(2);
-                }
-                Err(e) => {
-                    eprintln!("{e}");
-                    return ExitCode::from(2);
-                }
-            };
-            offline(&config, |store| async move {
-                store
-                    .write(move |c| crate::secret::provision(c, &passphrase, &value))
-                    .await?;
-                println!("operational key sealed");
-                Ok(())
-            })
-        }
+        } => set_secret(&config),
         Command::Chain {
             command: ChainCommand::Deploy { rpc },
         } => deploy(&config, &config_file, &rpc),
@@ -253,132 +177,26 @@ pub fn main() -> ExitCode {
         },
         Command::Chain {
             command: ChainCommand::Demo,
-        } => {
-            let Some(chain) = crate::staking::contracts(&config).cloned() else {
-                eprintln!("no staking contracts configured: run `lvlx chain deploy` first");
-                return ExitCode::from(2);
-            };
-            offline(&config, |store| async move {
-                // Link the wallets first, so the indexer files the positions under members.
-                let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
-                let accounts: Vec<String> = serde_json::from_value(
-                    rpc.call("eth_accounts", serde_json::json!([]))
-                        .map_err(|e| Error::Internal(e.to_string()))?,
-                )
-                .map_err(|e| Error::Internal(e.to_string()))?;
-                let wallets: Vec<String> = accounts
-                    .iter()
-                    .skip(2)
-                    .take(crate::chain::demo::WALLETS)
-                    .filter_map(|w| lvlx_core::siwe::checksummed(w))
-                    .collect();
-                let linked = store
-                    .write(move |c| c.transaction(|tx| users::link_demo_wallets(tx, &wallets)))
-                    .await?;
-                let made =
-                    tokio::task::spawn_blocking(move || crate::chain::demo::stake(&rpc, &chain))
-                        .await
-                        .map_err(|e| Error::Internal(e.to_string()))?
-                        .map_err(|e| Error::Internal(e.to_string()))?;
-                if made.is_empty() {
-                    println!("the chain already has staking positions; demo left as it is");
-                } else {
-                    println!(
-                        "demo staking by {} wallets ({linked} linked to seeded members)",
-                        made.len()
-                    );
-                }
-                Ok(())
-            })
-        }
+        } => chain_demo(&config),
         Command::Seed {
             users,
             ico_tx,
             nft_stakes,
             lvlx_stakes,
             seed,
-        } => {
-            let plan = seed::Plan {
+        } => seed_history(
+            &config,
+            seed::Plan {
                 users,
                 ico_tx,
                 nft_stakes,
                 lvlx_stakes,
                 seed,
-            };
-            let product = config.product.clone();
-            offline(&config, |store| async move {
-                // Seeded members get one hash of a random password nobody knows: they are
-                // sample rows, not accounts to sign in with.
-                let hash = crate::password::Passwords::new()
-                    .hash(crate::crypto::random_hex(16))
-                    .await?;
-                let started = std::time::Instant::now();
-                let report = store
-                    .write(move |c| seed::run(c, &plan, &product, &hash))
-                    .await
-                    .map_err(Error::from)?;
-                if report.skipped {
-                    println!("the ledger already has rows; seed left it as it is");
-                } else {
-                    println!(
-                        "seeded {} members, {} ICO transactions, {} NFT stakes, {} LVLX stakes in {:.1} s",
-                        report.users,
-                        report.ico_tx,
-                        report.nft_stakes,
-                        report.lvlx_stakes,
-                        started.elapsed().as_secs_f64()
-                    );
-                }
-                Ok(())
-            })
-        }
+            },
+        ),
         Command::Db {
             command: DbCommand::Copy { from },
-        } => {
-            let Some(url) = config.database_url.as_ref().map(|u| u.expose().to_owned()) else {
-                eprintln!("set database_url to the PostgreSQL database to copy into");
-                return ExitCode::FAILURE;
-            };
-            let from = from.unwrap_or_else(|| config.data_dir.clone());
-            if !from.join(crate::store::FILE_NAME).exists() {
-                eprintln!("no SQLite database in {}", from.display());
-                return ExitCode::FAILURE;
-            }
-            let copied = tokio::runtime::Runtime::new()
-                .map_err(|e| e.to_string())
-                .and_then(|rt| {
-                    rt.block_on(async {
-                        let started = std::time::Instant::now();
-                        let source = Store::open(&from).map_err(|e| e.to_string())?;
-                        let target = Store::open_postgres(&url)
-                            .await
-                            .map_err(|e| e.to_string())?;
-                        let tables = crate::store::copy::copy(&source, &target)
-                            .await
-                            .map_err(|e| e.to_string())?;
-                        Ok::<_, String>((tables, started.elapsed()))
-                    })
-                });
-            match copied {
-                Ok((tables, took)) => {
-                    for t in &tables {
-                        let sums: Vec<String> =
-                            t.sums.iter().map(|(c, s)| format!("{c} Σ {s}")).collect();
-                        println!("{:<18} {:>10} rows  {}", t.name, t.rows, sums.join("  "));
-                    }
-                    println!(
-                        "copied and verified {} tables in {:.1} s: row counts and money sums equal",
-                        tables.len(),
-                        took.as_secs_f64()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("copy failed: {e}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        } => db_copy(&config, from),
         Command::Config => {
             // No secrets are configured here yet; when they are, they print as "***".
             println!(
@@ -386,6 +204,206 @@ pub fn main() -> ExitCode {
                 serde_json::to_string_pretty(&config).unwrap_or_default()
             );
             ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `lvlx admin create`: an admin account, its password from LVLX_ADMIN_PASSWORD or a prompt.
+fn create_admin(config: &Config, email: String, names: String, lastnames: String) -> ExitCode {
+    let password = match std::env::var("LVLX_ADMIN_PASSWORD") {
+        Ok(p) => p,
+        Err(_) => match rpassword::prompt_password("Password for the new admin: ") {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("cannot read the password: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    offline(config, |store| async move {
+        let id = accounts::create(
+            &store, &email, &names, &lastnames, &password, ADMIN_ROLE, None,
+        )
+        .await?;
+        println!("admin {email} created (id {})", id.0);
+        Ok(())
+    })
+}
+
+/// `lvlx demo`: the demo accounts, printed with how to sign in.
+fn demo(config: &Config) -> ExitCode {
+    let base = format!("http://{}", config.bind);
+    let outbox = config.data_dir.join("outbox");
+    offline(config, |store| async move {
+        let (admin_code, user_code) = accounts::demo(&store).await?;
+        println!(
+            "Demo accounts (mail goes to {} unless SMTP is configured):",
+            outbox.display()
+        );
+        println!(
+            "  admin: {} / {}",
+            accounts::DEMO_ADMIN.0,
+            accounts::DEMO_ADMIN.1
+        );
+        println!(
+            "  user:  {} / {}",
+            accounts::DEMO_USER.0,
+            accounts::DEMO_USER.1
+        );
+        println!(
+            "  secret-key tool: admin secret {:?} (set your own with `lvlx secret set`)",
+            accounts::DEMO_SECRET.0
+        );
+        println!("  referral links: {base}/register/referred/{user_code} (demo user), {base}/register/referred/{admin_code} (admin)");
+        Ok(())
+    })
+}
+
+/// `lvlx secret set`: seals the operational key under the admin secret.
+fn set_secret(config: &Config) -> ExitCode {
+    let read = |var: &str, prompt: &str| {
+        std::env::var(var)
+            .or_else(|_| rpassword::prompt_password(prompt))
+            .map_err(|e| format!("cannot read {var}: {e}"))
+    };
+    let values = read("LVLX_SECRET_VALUE", "Operational wallet key: ").and_then(|value| {
+        read(
+            "LVLX_SECRET_PASSPHRASE",
+            "Admin secret that will unlock it: ",
+        )
+        .map(|passphrase| (value.trim().to_string(), passphrase.trim().to_string()))
+    });
+    let (value, passphrase) = match values {
+        Ok(v) if !v.0.is_empty() && !v.1.is_empty() => v,
+        Ok(_) => {
+            eprintln!("the key and the admin secret must not be empty");
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    offline(config, |store| async move {
+        store
+            .write(move |c| crate::secret::provision(c, &passphrase, &value))
+            .await?;
+        println!("operational key sealed");
+        Ok(())
+    })
+}
+
+/// `lvlx chain demo`: links the demo wallets and makes their purchases and stakes on chain.
+fn chain_demo(config: &Config) -> ExitCode {
+    let Some(chain) = crate::staking::contracts(config).cloned() else {
+        eprintln!("no staking contracts configured: run `lvlx chain deploy` first");
+        return ExitCode::from(2);
+    };
+    offline(config, |store| async move {
+        // Link the wallets first, so the indexer files the positions under members.
+        let rpc = crate::chain::rpc::Rpc::new(chain.rpc_url.expose());
+        let accounts: Vec<String> = serde_json::from_value(
+            rpc.call("eth_accounts", serde_json::json!([]))
+                .map_err(|e| Error::Internal(e.to_string()))?,
+        )
+        .map_err(|e| Error::Internal(e.to_string()))?;
+        let wallets: Vec<String> = accounts
+            .iter()
+            .skip(2)
+            .take(crate::chain::demo::WALLETS)
+            .filter_map(|w| lvlx_core::siwe::checksummed(w))
+            .collect();
+        let linked = store
+            .write(move |c| c.transaction(|tx| users::link_demo_wallets(tx, &wallets)))
+            .await?;
+        let made = tokio::task::spawn_blocking(move || crate::chain::demo::stake(&rpc, &chain))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        if made.is_empty() {
+            println!("the chain already has staking positions; demo left as it is");
+        } else {
+            println!(
+                "demo staking by {} wallets ({linked} linked to seeded members)",
+                made.len()
+            );
+        }
+        Ok(())
+    })
+}
+
+/// `lvlx seed`: the deterministic history of the admin screens.
+fn seed_history(config: &Config, plan: seed::Plan) -> ExitCode {
+    let product = config.product.clone();
+    offline(config, |store| async move {
+        // Seeded members get one hash of a random password nobody knows: they are
+        // sample rows, not accounts to sign in with.
+        let hash = crate::password::Passwords::new()
+            .hash(crate::crypto::random_hex(16))
+            .await?;
+        let started = std::time::Instant::now();
+        let report = store
+            .write(move |c| seed::run(c, &plan, &product, &hash))
+            .await
+            .map_err(Error::from)?;
+        if report.skipped {
+            println!("the ledger already has rows; seed left it as it is");
+        } else {
+            println!(
+                "seeded {} members, {} ICO transactions, {} NFT stakes, {} LVLX stakes in {:.1} s",
+                report.users,
+                report.ico_tx,
+                report.nft_stakes,
+                report.lvlx_stakes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    })
+}
+
+/// `lvlx db copy`: the SQLite database into the configured PostgreSQL one, verified.
+fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
+    let Some(url) = config.database_url.as_ref().map(|u| u.expose().to_owned()) else {
+        eprintln!("set database_url to the PostgreSQL database to copy into");
+        return ExitCode::FAILURE;
+    };
+    let from = from.unwrap_or_else(|| config.data_dir.clone());
+    if !from.join(crate::store::FILE_NAME).exists() {
+        eprintln!("no SQLite database in {}", from.display());
+        return ExitCode::FAILURE;
+    }
+    let copied = tokio::runtime::Runtime::new()
+        .map_err(|e| e.to_string())
+        .and_then(|rt| {
+            rt.block_on(async {
+                let started = std::time::Instant::now();
+                let source = Store::open(&from).map_err(|e| e.to_string())?;
+                let target = Store::open_postgres(&url)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let tables = crate::store::copy::copy(&source, &target)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok::<_, String>((tables, started.elapsed()))
+            })
+        });
+    match copied {
+        Ok((tables, took)) => {
+            for t in &tables {
+                let sums: Vec<String> = t.sums.iter().map(|(c, s)| format!("{c} Σ {s}")).collect();
+                println!("{:<18} {:>10} rows  {}", t.name, t.rows, sums.join("  "));
+            }
+            println!(
+                "copied and verified {} tables in {:.1} s: row counts and money sums equal",
+                tables.len(),
+                took.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("copy failed: {e}");
+            ExitCode::FAILURE
         }
     }
 }
