@@ -59,6 +59,13 @@ pub struct Config {
     pub header_read_timeout_secs: u64,
     /// Seconds a connection may go without a byte read or written before it is closed.
     pub idle_timeout_secs: u64,
+    /// Seconds one request may take from its head to its answer, its body's upload included
+    /// (a body sent a byte at a time is cut off here; 408).
+    pub request_timeout_secs: u64,
+    /// Connections open at once from every address together; more are closed at accept. Kept
+    /// below the open-file limit (less 256 for the database, logs and outgoing calls) whatever
+    /// is set.
+    pub max_connections: u32,
     /// Reverse proxies (addresses or ranges, e.g. "127.0.0.1/32", "10.0.0.0/8") whose
     /// `X-Forwarded-For` names the client. Behind a proxy, set it: otherwise every request
     /// seems to come from the proxy and all clients share one per-IP limit. Empty = no proxy.
@@ -275,6 +282,8 @@ impl Default for Config {
             connections_per_ip: 256,
             header_read_timeout_secs: 10,
             idle_timeout_secs: 60,
+            request_timeout_secs: 30,
+            max_connections: 10_000,
             trusted_proxies: Vec::new(),
             mail_from: "LVLX <no-reply@localhost>".into(),
             smtp: None,

@@ -73,6 +73,8 @@ pub struct Shared {
     pub chain_reads: ChainReads,
     /// Turns to decode an uploaded image (`api::images::DECODES_AT_ONCE`).
     pub decodes: tokio::sync::Semaphore,
+    /// Upload bodies read at once (`api::images::UPLOADS_AT_ONCE`).
+    pub uploads: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
     /// Signs claim vouchers (its key never leaves the process).
@@ -160,6 +162,7 @@ impl App {
             ),
             chain_reads: ChainReads::default(),
             decodes: tokio::sync::Semaphore::new(api::images::DECODES_AT_ONCE),
+            uploads: tokio::sync::Semaphore::new(api::images::UPLOADS_AT_ONCE),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             config: Arc::new(config),

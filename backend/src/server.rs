@@ -2,12 +2,16 @@
 //! channel) under the limits one client cannot exceed (~20,000 idle or half-sent
 //! connections from one host starved the server of file descriptors):
 //! - a request head must arrive whole within `header_read_timeout_secs` of the connection
-//!   waiting for it (hyper's timer: slow-drip heads and idle keep-alive connections close);
+//!   waiting for it (hyper's timer: slow-drip heads and idle keep-alive connections close), and
+//!   a new connection must send its first byte within the same time;
+//! - a request must be answered within `request_timeout_secs` of its head, its body included
+//!   (a body sent a byte at a time keeps a connection from going idle, not from this; 408);
 //! - a connection with no byte read or written for `idle_timeout_secs` closes (half-sent bodies,
 //!   a WebSocket whose peer vanished: the live channel pings well within it);
-//! - one address holds at most `connections_per_ip` connections; more are closed at accept,
-//!   before a byte is read. Trusted proxies are exempt (their clients are counted per request
-//!   by the per-IP limits, through X-Forwarded-For).
+//! - one address holds at most `connections_per_ip` connections, and all together at most
+//!   `max_connections` (never more than the open-file limit less a reserve); more are closed at
+//!   accept, before a byte is read. Trusted proxies are exempt from the per-address cap (their
+//!   clients are counted per request by the per-IP limits, through X-Forwarded-For).
 
 use std::future::Future;
 use std::io;
@@ -36,8 +40,12 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
     let config = &app.config;
     let header_read = Duration::from_secs(config.header_read_timeout_secs.max(1));
     let idle = Duration::from_secs(config.idle_timeout_secs.max(1));
+    let deadline = Duration::from_secs(config.request_timeout_secs.max(1));
     let trusted = config.trusted_proxies.clone();
-    let gate: Gate<IpAddr> = Gate::new(config.connections_per_ip, u32::MAX);
+    let total = connection_cap(config.max_connections);
+    let gate: Gate<IpAddr> = Gate::new(config.connections_per_ip, total);
+    // Trusted proxies are not capped per address, but count toward the total.
+    let proxies: Gate<()> = Gate::new(total, total);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -55,11 +63,14 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             () = &mut shutdown => break,
         };
         let place = if trusted.iter().any(|net| net.contains(&peer.ip())) {
-            None
+            match proxies.admit(()) {
+                Some(held) => Place::Proxy { _held: held },
+                None => continue,
+            }
         } else {
             match gate.admit(peer.ip()) {
-                Some(place) => Some(place),
-                // Over the cap: closed at once, before any byte is read.
+                Some(held) => Place::Client { _held: held },
+                // Over a cap: closed at once, before any byte is read.
                 None => continue,
             }
         };
@@ -68,7 +79,13 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
         let hyper_service = hyper::service::service_fn(move |mut request| {
             request.extensions_mut().insert(Peer(peer));
             let mut service = service.clone();
-            tower_service::Service::call(&mut service, request)
+            let answer = tower_service::Service::call(&mut service, request);
+            async move {
+                match tokio::time::timeout(deadline, answer).await {
+                    Ok(answer) => answer,
+                    Err(_) => Ok(crate::api::error::request_timeout()),
+                }
+            }
         });
         let mut builder = Builder::new(TokioExecutor::new()).http1_only();
         builder
@@ -76,7 +93,7 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             .timer(TokioTimer::new())
             .header_read_timeout(header_read);
         let connection = builder.serve_connection_with_upgrades(
-            TokioIo::new(Watched::new(stream, idle)),
+            TokioIo::new(Watched::new(stream, header_read, idle)),
             hyper_service,
         );
         let connection = graceful.watch(connection.into_owned());
@@ -91,7 +108,28 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
     graceful.shutdown().await;
 }
 
-/// A TCP stream that fails with `TimedOut` once nothing has been read or written for `limit`.
+/// A place a connection holds under the caps, given back when it ends (held for its drop).
+enum Place {
+    Client {
+        _held: crate::limits::Admitted<IpAddr>,
+    },
+    Proxy {
+        _held: crate::limits::Admitted<()>,
+    },
+}
+
+/// Reserved below the open-file limit for the database, logs and outgoing calls.
+const RESERVED_FILES: u64 = 256;
+
+/// `wanted`, lowered to the open-file limit less [`RESERVED_FILES`] where that is lower.
+fn connection_cap(wanted: u32) -> u32 {
+    let files = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(u64::MAX, |(soft, _)| soft);
+    let room = files.saturating_sub(RESERVED_FILES).max(16);
+    u32::try_from(room).map_or(wanted, |room| wanted.min(room))
+}
+
+/// A TCP stream that fails with `TimedOut` once nothing has been read or written for `limit`,
+/// or when its first byte has not come within `first`.
 struct Watched {
     stream: TcpStream,
     limit: Duration,
@@ -99,11 +137,11 @@ struct Watched {
 }
 
 impl Watched {
-    fn new(stream: TcpStream, limit: Duration) -> Watched {
+    fn new(stream: TcpStream, first: Duration, limit: Duration) -> Watched {
         Watched {
             stream,
             limit,
-            idle: Box::pin(tokio::time::sleep(limit)),
+            idle: Box::pin(tokio::time::sleep(first)),
         }
     }
 

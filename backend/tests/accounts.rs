@@ -764,6 +764,11 @@ async fn avatars_are_checked_reencoded_and_served_as_png() {
     );
     assert_eq!(served.headers()["content-type"], "image/png");
     assert_eq!(served.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(
+        served.headers()["cross-origin-resource-policy"],
+        "same-origin",
+        "another site cannot embed a member's face"
+    );
     assert!(served.body().starts_with(b"\x89PNG"), "re-encoded as PNG");
 
     let text = upload(
@@ -873,4 +878,138 @@ async fn a_sign_in_code_can_be_sent_again_within_the_limits_and_only_the_newest_
         )
         .await;
     assert_eq!(done.status, 200, "{}", done.body);
+}
+
+/// At most `UPLOADS_AT_ONCE` upload bodies are read into memory at once: with every place
+/// taken, an upload waits (its bytes unread) and goes on when one frees. Fails without the
+/// limit (the upload would be read and answered at once).
+#[tokio::test]
+async fn upload_bodies_are_read_a_few_at_a_time() {
+    let w = world().await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::RgbImage::from_pixel(40, 30, image::Rgb([20, 130, 30]))
+        .write_to(&mut png, image::ImageFormat::Png)
+        .unwrap();
+    let places = w
+        .app
+        .uploads
+        .acquire_many(lvlx_backend::api::images::UPLOADS_AT_ONCE as u32)
+        .await
+        .unwrap();
+    let waiting = upload(&w, &token, "a.png", png.get_ref());
+    let mut waiting = std::pin::pin!(waiting);
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(500), &mut waiting)
+            .await
+            .is_err(),
+        "an upload beyond the places waits"
+    );
+    drop(places);
+    let answered = tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
+        .await
+        .expect("served once a place frees");
+    assert_eq!(answered.status(), StatusCode::OK);
+}
+
+/// Registration answers alike whether or not the email has an account, even once the hour's
+/// mails for it are used up: recovery (which says nothing when limited) spent them on the
+/// owner's address, and registration then answered 429 for it and 200 for an unknown email.
+#[tokio::test]
+async fn used_up_mails_do_not_tell_registration_who_has_an_account() {
+    let w = world_with(|c| c.auth_per_minute = 100).await;
+    let code = referral_code(&w, DEMO_USER.0).await;
+    let mut answers = Vec::new();
+    for email in [DEMO_USER.0, "nobody77@example.com"] {
+        for _ in 0..5 {
+            let r = w
+                .call(
+                    "POST",
+                    "/api/v1/recover",
+                    None,
+                    Some(json!({"email": email, "captcha": w.captcha().await})),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        }
+        let r = w
+            .call(
+                "POST",
+                "/api/v1/register",
+                None,
+                Some(
+                    json!({"names": "Ana Maria", "lastnames": "Souza Lima", "email": email,
+                    "emailC": email, "cel": "+5511912345678", "password": "Passw0rd!",
+                    "passwordC": "Passw0rd!", "referralCode": code, "captcha": w.captcha().await}),
+                ),
+            )
+            .await;
+        let keys: Vec<String> = r
+            .body
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        answers.push((r.status, keys));
+    }
+    assert_eq!(answers[0], answers[1], "{answers:?}");
+    assert_eq!(answers[0].0, StatusCode::OK);
+}
+
+/// Recovery codes cannot be guessed forever: 3 codes' worth of wrong tries (9) in a week, and
+/// recovery makes no more codes for that email (answering as ever), so the guessing stops where
+/// it was about 24 % a week. Fails without the budget (a 4th code is mailed).
+#[tokio::test]
+async fn recovery_codes_cannot_be_guessed_past_a_weekly_budget() {
+    let w = world_with(|c| c.auth_per_minute = 100).await;
+    let outbox = w.dir.path().join("data/outbox");
+    let mails = || {
+        std::fs::read_dir(&outbox)
+            .map(|d| {
+                d.filter(|e| {
+                    std::fs::read_to_string(e.as_ref().unwrap().path())
+                        .unwrap()
+                        .contains(&format!("To: {}", DEMO_USER.0))
+                })
+                .count()
+            })
+            .unwrap_or(0)
+    };
+    let before = mails();
+    let mut attempts = Vec::new();
+    for round in 0..4 {
+        let r = w
+            .call(
+                "POST",
+                "/api/v1/recover",
+                None,
+                Some(json!({"email": DEMO_USER.0, "captcha": w.captcha().await})),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        attempts.push(r.body["attemptId"].clone());
+        if round < 3 {
+            // Wrong for sure: never the mailed code.
+            let mailed = w.last_code(DEMO_USER.0);
+            let wrong = ["1111", "2222", "3333", "4444"]
+                .into_iter()
+                .filter(|g| *g != mailed)
+                .take(3);
+            for guess in wrong {
+                let v = w
+                    .call(
+                        "POST",
+                        "/api/v1/recover/verify",
+                        None,
+                        Some(json!({"attemptId": r.body["attemptId"], "code": guess})),
+                    )
+                    .await;
+                assert_eq!(v.body["code"], "error-code");
+            }
+        }
+    }
+    assert_eq!(
+        mails() - before,
+        3,
+        "no fourth code once 9 wrong tries are spent"
+    );
 }

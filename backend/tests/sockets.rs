@@ -324,3 +324,95 @@ async fn idle_sockets_from_one_address_do_not_lock_members_out() {
     let (status, _, _) = upgrade(server, attacker).await;
     assert_eq!(status, 101, "the address may connect again");
 }
+
+/// Clients too slow to be served are cut off: a connection that never sends a byte closes at
+/// the header timeout (it used to wait for the idle timeout), a body sent a byte at a time is
+/// answered 408 at the request deadline (each byte kept the connection from going idle), and a
+/// body shorter than its Content-Length, the sender's half closed, is a 400 (it was a 500 and
+/// an ERROR in the log). Fails without the first-byte deadline, the request deadline or the
+/// body-read mapping.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_and_truncated_requests_are_cut_off() {
+    let w = common::world_with(|c| {
+        c.header_read_timeout_secs = 2;
+        c.idle_timeout_secs = 60;
+        c.request_timeout_secs = 3;
+    })
+    .await;
+    let server = serve(&w).await;
+    let client = IpAddr::from([127, 0, 0, 1]);
+
+    let mut silent = connect(server, client).await;
+    let started = Instant::now();
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(5)).await,
+        "a silent connection closes"
+    );
+    println!("silent connection closed after {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(4));
+
+    let mut drip = connect(server, client).await;
+    drip.write_all(
+        b"POST /api/v1/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let dripping = tokio::spawn(async move {
+        for _ in 0..40 {
+            if drip.write_all(b" ").await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        drip
+    });
+    let mut drip = dripping.await.unwrap();
+    let (status, _) = head(&mut drip).await;
+    assert_eq!(status, 408, "a body dripped past the deadline");
+    println!("dripped body answered 408 after {:?}", started.elapsed());
+
+    let mut cut = connect(server, client).await;
+    cut.write_all(
+        b"POST /api/v1/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":",
+    )
+    .await
+    .unwrap();
+    cut.shutdown().await.unwrap();
+    let (status, _) = head(&mut cut).await;
+    assert_eq!(status, 400, "a truncated body is the client's mistake");
+}
+
+/// All addresses together hold at most `max_connections`: more are closed at accept, so many
+/// addresses cannot exhaust the server's files; once they leave, clients are served again.
+#[tokio::test(flavor = "multi_thread")]
+async fn many_hosts_together_hold_at_most_the_connection_cap() {
+    let w = common::world_with(|c| {
+        c.connections_per_ip = 30;
+        c.max_connections = 50;
+        c.header_read_timeout_secs = 2;
+    })
+    .await;
+    let server = serve(&w).await;
+    let mut held = Vec::new();
+    for host in 2..=4u8 {
+        for _ in 0..30 {
+            let mut stream = connect(server, IpAddr::from([127, 0, 0, host])).await;
+            stream
+                .write_all(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                .await
+                .unwrap();
+            held.push(stream);
+        }
+    }
+    let mut open = 0;
+    for stream in &mut held {
+        if !closed_within(stream, Duration::from_millis(20)).await {
+            open += 1;
+        }
+    }
+    assert_eq!(open, 50, "90 connections from three addresses, 50 kept");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (status, _) = get(server, "/api/v1/health", None).await;
+    assert_eq!(status, 200, "served again once the held ones timed out");
+}

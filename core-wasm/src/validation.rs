@@ -220,6 +220,21 @@ fn is_invisible_letter(c: char) -> bool {
     )
 }
 
+/// Marks that change nothing a person sees, so two names that look the same would differ: the
+/// combining grapheme joiner, variation selectors, Mongolian free variation selectors.
+fn is_invisible_mark(c: char) -> bool {
+    matches!(
+        c,
+        '\u{034F}' | '\u{180B}'..='\u{180F}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}'
+    )
+}
+
+/// A letter that only stretches or modifies its neighbours: the Arabic tatweel. A name needs a
+/// letter besides it (three tatweels passed as a name).
+fn is_filler_letter(c: char) -> bool {
+    c == '\u{0640}'
+}
+
 /// 3 to 40 characters as a person sees them (grapheme clusters), letters (any script, accents
 /// included) and spaces only, with at least one visible letter.
 ///
@@ -228,6 +243,9 @@ fn is_invisible_letter(c: char) -> bool {
 /// characters when code points after a letter were not counted).
 fn person_name(value: &str) -> Result<(), Invalid> {
     use unicode_segmentation::UnicodeSegmentation;
+    // Counted as it is kept: the server stores the name trimmed ("A  " passed as 3 characters
+    // and was kept as "A").
+    let value = value.trim();
     // Cheap bound first: nothing longer can be 40 characters.
     if value.len() > NAME_MAX * CLUSTER_MAX * 4 {
         return Err(Invalid::Text);
@@ -241,13 +259,19 @@ fn person_name(value: &str) -> Result<(), Invalid> {
         let mut chars = cluster.chars();
         let first = chars.next().ok_or(Invalid::Text)?;
         let visible_letter = |c: char| c.is_alphabetic() && !is_invisible_letter(c);
+        // A cluster starts with a letter, never a mark (a lone combining mark is alphabetic by
+        // Unicode's property, and passed as a name).
         if !visible_letter(first)
+            || is_combining_mark(first)
             || cluster.chars().count() > CLUSTER_MAX
+            || cluster.chars().any(is_invisible_mark)
             || !chars.all(|c| is_combining_mark(c) || visible_letter(c))
         {
             return Err(Invalid::Text);
         }
-        letters += 1;
+        if !is_filler_letter(first) {
+            letters += 1;
+        }
     }
     if letters > 0 && (3..=NAME_MAX).contains(&len) {
         Ok(())
@@ -474,6 +498,24 @@ mod person_names {
         assert!(!ok("\u{115F}\u{1160}\u{FFA0}"));
         assert!(!ok("\u{301}abc"), "a mark with no letter before it");
         assert!(!ok("a\u{200B}bc"), "zero-width space");
+        assert!(!ok("A  "), "counted trimmed, as it is kept");
+        assert!(!ok("  A"));
+        assert!(!ok("\u{345}  "), "a lone combining mark");
+        assert!(!ok("\u{640}\u{640}\u{640}"), "tatweels alone");
+        assert!(
+            ok("\u{645}\u{640}\u{62D}\u{645}\u{62F}"),
+            "a tatweel inside an Arabic name"
+        );
+        assert!(!ok("Ana\u{34F}"), "a combining grapheme joiner");
+        assert!(!ok("Ana\u{FE0F}"), "a variation selector");
+        assert!(
+            !ok("\u{1820}\u{180B}\u{1821}\u{1822}"),
+            "a Mongolian free variation selector"
+        );
+        assert!(
+            ok("  Ana  "),
+            "spaces around a name are trimmed, not refused"
+        );
     }
 }
 

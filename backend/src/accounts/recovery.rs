@@ -13,6 +13,16 @@ use crate::store::{codes, sessions, users};
 use crate::user::UserId;
 use crate::{crypto, now_ms, session, App};
 
+/// Wrong recovery codes an email may be tried with in [`WRONG_TRIES_WINDOW_MS`] (all its codes
+/// together): past it, recovery makes no code for that email until the oldest tries age out.
+/// Each code allows 3 tries of 9,000; without this budget an attacker asking for codes and
+/// guessing around the clock had about 24 % a week of resetting someone's password; with it,
+/// at most 0.1 % a week. The price: an attacker can pause a victim's recovery (never their
+/// sign-in), and every code asked for is mailed to the owner, who sees it happen.
+pub const WRONG_TRIES_PER_WEEK: i64 = 9;
+/// The window [`WRONG_TRIES_PER_WEEK`] counts in.
+pub const WRONG_TRIES_WINDOW_MS: i64 = 7 * 24 * 3_600_000;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recover {
@@ -31,6 +41,17 @@ pub async fn recover(app: &App, body: Recover) -> Result<Value, Error> {
     let sent = app
         .store
         .write(move |c| match users::by_email(c, &email)? {
+            // Past the week's wrong tries no code is made, and the answer is the same.
+            Some(_)
+                if codes::wrong_tries_since(
+                    c,
+                    "recover",
+                    &email,
+                    now_ms() - WRONG_TRIES_WINDOW_MS,
+                )? >= WRONG_TRIES_PER_WEEK =>
+            {
+                Ok(None)
+            }
             Some(user) => {
                 match code::create(
                     c,

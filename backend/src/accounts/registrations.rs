@@ -12,6 +12,14 @@ use crate::store::{registrations, users};
 use crate::user::NewUser;
 use crate::{crypto, now_ms, session, App};
 
+/// What a registration mails.
+enum Mail {
+    /// The code that confirms it.
+    Code(String),
+    /// The owner's notice that someone tried to register their email.
+    Notice,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Register {
@@ -55,17 +63,19 @@ pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
     let key = app.mac_key.clone();
     let to = body.email.clone();
     let lang = language.clone();
-    let (attempt, code) = app
+    let attempt = crypto::random_hex(16);
+    let bound = attempt.clone();
+    let mail = app
         .store
         .write(move |c| {
+            let attempt = bound;
             let referrer = users::id_by_referral_code(c, &body.referral_code)?
                 .ok_or(Error::ReferralUnknown)?;
-            let attempt = crypto::random_hex(16);
             if users::by_email(c, &body.email)?.is_some() {
                 // Answered as any registration (a 409 told who has an account): the address's
                 // owner is told by mail that someone tried; no code exists for this attempt.
                 code::create_void(c, Purpose::Register, &attempt, &body.email, now_ms())?;
-                return Ok((attempt, None));
+                return Ok(Mail::Notice);
             }
             c.transaction(|tx| {
                 let now = now_ms();
@@ -88,21 +98,26 @@ pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
                     language: lang,
                 };
                 registrations::insert(tx, &attempt, &pending, now)?;
-                Ok::<_, Error>((attempt.clone(), Some(code)))
+                Ok::<_, Error>(Mail::Code(code))
             })
         })
-        .await?;
-    match code {
-        Some(code) => {
+        .await;
+    match mail {
+        Ok(Mail::Code(code)) => {
             app.mailer
                 .send_code(&to, &language, "register", &code)
                 .await?
         }
-        None => {
+        Ok(Mail::Notice) => {
             app.mailer
                 .send_notice(&to, &language, "register-taken")
                 .await?
         }
+        // Past the mails an address may get in an hour, nothing is sent, and the answer is the
+        // same as ever: a 429 here, after recovery codes (which say nothing when limited) had
+        // used up the hour, told that the email has an account.
+        Err(Error::RateLimited { .. }) => {}
+        Err(e) => return Err(e),
     }
     Ok(json!({"attemptId": attempt}))
 }

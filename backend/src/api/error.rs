@@ -58,6 +58,21 @@ struct Body<'a> {
     message: String,
 }
 
+/// A request not answered within `request_timeout_secs` (its body too slow): 408, and the
+/// connection closes.
+pub fn request_timeout() -> warp::reply::Response {
+    let mut response = body(
+        StatusCode::REQUEST_TIMEOUT,
+        "error-bad-request",
+        "the request took too long".into(),
+    );
+    response.headers_mut().insert(
+        warp::http::header::CONNECTION,
+        warp::http::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 fn body(status: StatusCode, code: &str, message: String) -> warp::reply::Response {
     warp::reply::with_status(warp::reply::json(&Body { code, message }), status).into_response()
 }
@@ -120,6 +135,10 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
         Error::Malformed(e.to_string())
     } else if let Some(e) = rejection.find::<reject::InvalidHeader>() {
         Error::Malformed(e.to_string())
+    } else if format!("{rejection:?}").contains("BodyReadError") {
+        // A body cut short or stalled (the client's doing: a Content-Length it never sent, a
+        // closed half). warp keeps this rejection's type private, so it is told by its name.
+        Error::Malformed("the request body could not be read".into())
     } else {
         Error::Internal(format!("unhandled rejection: {rejection:?}"))
     };

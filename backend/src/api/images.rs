@@ -78,9 +78,19 @@ async fn upload(who: Authed, app: App, form: FormData) -> Answer {
 /// uploads beyond these wait their turn (16 bombs at once took the server to 3.9 GiB).
 pub const DECODES_AT_ONCE: usize = 2;
 
+/// Upload bodies read into memory at once (up to [`MAX_BYTES`] each): the rest wait, their bytes
+/// still in the network's buffers, until a place frees or the request deadline passes (250
+/// uploads of 2 MB at once took 630 MB when every body was read before waiting to decode).
+pub const UPLOADS_AT_ONCE: usize = 8;
+
 /// The multipart part `name` (at most [`MAX_BYTES`]), JPEG or PNG, re-encoded as PNG off the
-/// async threads, [`DECODES_AT_ONCE`] at a time.
+/// async threads: [`UPLOADS_AT_ONCE`] read at a time, [`DECODES_AT_ONCE`] decoded.
 pub async fn png_from_part(app: &App, form: FormData, name: &str) -> Result<Vec<u8>, Error> {
+    let _place = app
+        .uploads
+        .acquire()
+        .await
+        .map_err(|e| Error::Internal(format!("image uploads: {e}")))?;
     let bytes = read_part(form, name).await?;
     let _turn = app
         .decodes

@@ -24,6 +24,15 @@ pub struct NewCode<'a> {
     pub expires_at: i64,
 }
 
+/// Wrong tries at `purpose` codes sent to `email` after `since`, all codes together.
+pub fn wrong_tries_since(c: Conn, purpose: &str, email: &str, since: i64) -> Result<i64> {
+    c.query_one(
+        "SELECT COALESCE(SUM(tries), 0) FROM codes WHERE purpose = ?1 AND email = ?2 AND created_at > ?3",
+        args![purpose, email, since],
+        |r| r.get(0),
+    )
+}
+
 /// Codes sent to `email` after `since`, and the oldest of the newest `limit` of them.
 pub fn sent_since(c: Conn, email: &str, since: i64, limit: i64) -> Result<(i64, Option<i64>)> {
     let sent: i64 = c.query_one(

@@ -53,12 +53,12 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         })
         .untuple_one()
         .and(warp::fs::dir(config.data_dir.join("avatars")))
-        .map(|file: warp::fs::File| revalidate(file.into_response()));
+        .map(|file: warp::fs::File| own_site(revalidate(file.into_response())));
     // Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
     let content = warp::path("content")
         .and(warp::get().or(warp::head()).unify())
         .and(warp::fs::dir(config.data_dir.join("content")))
-        .map(|file: warp::fs::File| revalidate(file.into_response()));
+        .map(|file: warp::fs::File| own_site(revalidate(file.into_response())));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     // The FAQ guide's screenshots, per language.
@@ -143,6 +143,16 @@ fn is_client_route(path: &str) -> bool {
 }
 
 /// Pages and translations must be re-checked so a deploy shows at once; hashed assets need not.
+/// Members' uploads are read by this site's pages only (another site cannot embed a member's
+/// face or fetch it with no-cors): `Cross-Origin-Resource-Policy: same-origin`.
+fn own_site(mut response: warp::reply::Response) -> warp::reply::Response {
+    response.headers_mut().insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    response
+}
+
 fn revalidate(mut response: warp::reply::Response) -> warp::reply::Response {
     response
         .headers_mut()

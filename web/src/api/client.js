@@ -18,18 +18,18 @@ function authorization() {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-/** A binary answer (an Arrow IPC stream of admin rows) as bytes. */
 /**
- * An Arrow stream. `onProgress({received, total})` is told as its bytes arrive (total: the
- * answer's Content-Length, null when the server does not say).
+ * The one fetch: `init` under /api/v1 with no caching and the session's Authorization (unless
+ * `auth` is false). A failed connection is ApiError `error-network`; an answer that is not 2xx
+ * is ApiError with the server's code. An abort is passed through as it is.
  */
-export async function apiBytes(path, { signal, onProgress } = {}) {
+async function send(path, { headers = {}, auth = true, ...init }) {
   let response;
   try {
     response = await fetch(`${API_BASE}/${path}`, {
-      headers: { Accept: 'application/vnd.apache.arrow.stream', ...authorization() },
+      ...init,
+      headers: { ...headers, ...(auth ? authorization() : {}) },
       cache: 'no-store',
-      signal,
     });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
@@ -39,6 +39,15 @@ export async function apiBytes(path, { signal, onProgress } = {}) {
     const data = await response.json().catch(() => null);
     throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
   }
+  return response;
+}
+
+/**
+ * An Arrow stream. `onProgress({received, total})` is told as its bytes arrive (total: the
+ * answer's Content-Length, null when the server does not say).
+ */
+export async function apiBytes(path, { signal, onProgress } = {}) {
+  const response = await send(path, { headers: { Accept: 'application/vnd.apache.arrow.stream' }, signal });
   const length = Number(response.headers.get('Content-Length'));
   const total = Number.isSafeInteger(length) && length > 0 ? length : null;
   if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
@@ -61,43 +70,22 @@ export async function apiBytes(path, { signal, onProgress } = {}) {
   return bytes;
 }
 
+/** A JSON call: `body` sent as JSON when given; the answer's JSON (null when it has none). */
 export async function api(path, { method = 'GET', body, auth = true, signal } = {}) {
-  const headers = { Accept: 'application/json', ...(auth ? authorization() : {}) };
+  const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let response;
-  try {
-    response = await fetch(`${API_BASE}/${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
-      signal,
-    });
-  } catch (e) {
-    if (e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'error-network', e.message);
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
-  }
-  return data;
+  const response = await send(path, {
+    method,
+    headers,
+    auth,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  return response.json().catch(() => null);
 }
 
 /** A multipart upload (images); the browser writes the boundary. */
 export async function apiUpload(path, body) {
-  let response;
-  try {
-    response = await fetch(`${API_BASE}/${path}`, {
-      method: 'POST',
-      headers: authorization(),
-      body,
-      cache: 'no-store',
-    });
-  } catch (e) {
-    throw new ApiError(0, 'error-network', e.message);
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.code ?? 'error-internal', data?.message);
-  return data;
+  const response = await send(path, { method: 'POST', body });
+  return response.json().catch(() => null);
 }

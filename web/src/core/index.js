@@ -29,6 +29,9 @@ export const formatUsdt = (baseUnits, language) => formatToken(baseUnits, 'USDT'
 export const formatTokenIn = (baseUnits, token, language) => core.formatTokenIn(baseUnits, token, language);
 /** The token's decimals: 6 for USDT, 18 for the product and MATIC. */
 export const tokenDecimals = (token) => core.tokenDecimals(token);
+/** The tokens' decimals, from the core (USDT 6, LVLX 18). */
+export const USDT_DECIMALS = tokenDecimals('USDT');
+export const LVLX_DECIMALS = tokenDecimals('LVLX');
 /** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */
 export const ledgerOperation = (product, token) => core.ledgerOperation(product, token);
 /** The content blocks admins edit (private protocol, dashboard notice), in menu order. */

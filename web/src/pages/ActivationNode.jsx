@@ -3,10 +3,10 @@
 // The indexer records the NodeActivated event; the page updates when it does.
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { calldata, decodeUint, formatUsdt, sameAddress } from '../core/index.js';
-import * as eth from '../wallet/eip1193.js';
+import { calldata, formatUsdt, sameAddress } from '../core/index.js';
 import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import { formatDate } from '../components/dates.js';
 import NetworkFrame from '../network/NetworkFrame.jsx';
@@ -19,13 +19,11 @@ function Node({ data, account, connect, reload, available }) {
   const linked = storedWallet();
   const buy = async () => {
     const price = node.price;
-    const allowance = decodeUint(
-      await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.activationNode])),
+    const txs = await spending(
+      account,
+      { token: chain.usdt, spender: chain.activationNode, amount: price },
+      { to: chain.activationNode, data: calldata('ActivationNode', 'buy', [price]), simulate: true },
     );
-    const txs = [];
-    if (BigInt(allowance) < BigInt(price))
-      txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.activationNode, price]), approval: true });
-    txs.push({ to: chain.activationNode, data: calldata('ActivationNode', 'buy', [price]), simulate: true });
     run(account, txs, { label: 'node' }, reload);
   };
   const reason = (() => {

@@ -22,6 +22,7 @@ import {
 } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
@@ -172,13 +173,11 @@ function NftPage({ data, now, account, reload }) {
   const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
 
   const buy = async (nft, quantity, cost) => {
-    const allowance = decodeUint(
-      await eth.ethCall(chain.usdt, calldata('LVLX', 'allowance', [account, chain.nftSale])),
+    const txs = await spending(
+      account,
+      { token: chain.usdt, spender: chain.nftSale, amount: cost },
+      { to: chain.nftSale, data: calldata('NftSale', 'buy', [nft.kind, quantity, cost]), simulate: true },
     );
-    const txs = [];
-    if (BigInt(allowance) < BigInt(cost))
-      txs.push({ to: chain.usdt, data: calldata('LVLX', 'approve', [chain.nftSale, cost]), approval: true });
-    txs.push({ to: chain.nftSale, data: calldata('NftSale', 'buy', [nft.kind, quantity, cost]), simulate: true });
     run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
   };
   const stake = async (nft, quantity) => {

@@ -16,12 +16,7 @@ import TxLink from '../components/TxLink.jsx';
 import { formatDate } from '../components/dates.js';
 import { toastError } from '../toast.jsx';
 import NetworkFrame from '../network/NetworkFrame.jsx';
-
-function rankName(t, i18n, rank) {
-  if (!rank) return t('rank-none');
-  const key = `rank-${rank.name.toLowerCase()}`;
-  return i18n.exists(key) ? t(key) : rank.name;
-}
+import { rankName } from '../network/rankName.js';
 
 function Standing({ standing }) {
   const { t, i18n } = useTranslation();
@@ -31,7 +26,7 @@ function Standing({ standing }) {
   return (
     <div className="summary-box" data-testid="rank-standing">
       <h2>
-        {t('rank-current')}: <span data-testid="rank-name">{rankName(t, i18n, standing.rank)}</span>
+        {t('rank-current')}: <span data-testid="rank-name">{rankName(t, i18n, standing.rank?.name)}</span>
       </h2>
       <p>
         {t('rank-volume')}:{' '}
@@ -41,14 +36,14 @@ function Standing({ standing }) {
       </p>
       {standing.next ? (
         <>
-          <label htmlFor="rank-progress">{t('rank-next', { rank: rankName(t, i18n, standing.next) })}</label>
+          <label htmlFor="rank-progress">{t('rank-next', { rank: rankName(t, i18n, standing.next?.name) })}</label>
           <progress id="rank-progress" max="10000" value={standing.progressBps} aria-valuetext={percent}>
             {percent}
           </progress>
           <p data-testid="rank-missing">
             {t('rank-missing', {
               amount: `${formatUsdt(standing.missing)} USDT`,
-              rank: rankName(t, i18n, standing.next),
+              rank: rankName(t, i18n, standing.next?.name),
               bonus: `${formatLvlx(standing.next.bonus)} ${settings.product}`,
             })}
           </p>
@@ -183,7 +178,7 @@ function Ranks(props) {
           <ul className="plain-list" data-testid="rank-bonuses">
             {data.bonuses.map((b) => (
               <li key={b.rankId}>
-                {rankName(t, i18n, b)} ·{' '}
+                {rankName(t, i18n, b.name)} ·{' '}
                 <span translate="no">
                   {formatLvlx(b.amount)} {settings.product}
                 </span>{' '}

@@ -7,22 +7,20 @@ import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import {
   calldata,
-  decodeUint,
   formatLvlx,
   formatUnits,
   parseUnits,
   stakingQuote,
   validateAmount,
+  LVLX_DECIMALS,
 } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
-import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
+import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
 import { formatRate, lockDays } from '../staking/format.js';
-
-const DECIMALS = 18;
 
 function LvlxPage({ data, now, account, reload }) {
   const { t, i18n } = useTranslation();
@@ -35,17 +33,17 @@ function LvlxPage({ data, now, account, reload }) {
   const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
   const terms = data.tiers.find((x) => x.kind === tier);
   const balance = data.lvlxBalance ?? '0';
-  const max = formatUnits(balance, DECIMALS);
+  const max = formatUnits(balance, LVLX_DECIMALS);
 
   // The amount's problem first (a field error), then the stake's (the reserve, the tier).
-  const fieldError = text.trim() ? validateAmount(text, DECIMALS, null, max) : null;
+  const fieldError = text.trim() ? validateAmount(text, LVLX_DECIMALS, null, max) : null;
   const fieldMessage =
     fieldError === 'validations-max-msg'
       ? t('chain-insufficient-balance')
       : fieldError
         ? t(fieldError, { minValue: '0', maxValue: max })
         : '';
-  const units = text.trim() && !fieldError ? parseUnits(text.trim(), DECIMALS) : null;
+  const units = text.trim() && !fieldError ? parseUnits(text.trim(), LVLX_DECIMALS) : null;
   const quote = units && terms ? stakingQuote('lvlx', terms, units, data.reserve.lvlx.free, now) : null;
   const reason = !account
     ? 'staking-connect-help'
@@ -58,13 +56,11 @@ function LvlxPage({ data, now, account, reload }) {
   const stake = async (event) => {
     event.preventDefault();
     if (!quote || quote.error) return;
-    const allowance = decodeUint(
-      await eth.ethCall(chain.lvlx, calldata('LVLX', 'allowance', [account, chain.lvlxStaking])),
+    const txs = await spending(
+      account,
+      { token: chain.lvlx, spender: chain.lvlxStaking, amount: units },
+      { to: chain.lvlxStaking, data: calldata('LvlxStaking', 'stake', [tier, units]), simulate: true },
     );
-    const txs = [];
-    if (BigInt(allowance) < BigInt(units))
-      txs.push({ to: chain.lvlx, data: calldata('LVLX', 'approve', [chain.lvlxStaking, units]), approval: true });
-    txs.push({ to: chain.lvlxStaking, data: calldata('LvlxStaking', 'stake', [tier, units]), simulate: true });
     const done = await run(account, txs, { label: 'stake', amount: units }, reload);
     if (done) setText('');
   };

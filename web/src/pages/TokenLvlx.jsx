@@ -17,7 +17,8 @@ import {
   purchasePlan,
   revertKey,
   sameAddress,
-  tokenDecimals,
+  USDT_DECIMALS,
+  LVLX_DECIMALS,
 } from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
@@ -27,8 +28,6 @@ import { useLive } from '../live.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
-const USDT_DECIMALS = tokenDecimals('USDT');
-const LVLX_DECIMALS = tokenDecimals('LVLX');
 
 async function readChain(chain, account) {
   const uint = async (to, contract, fn, args) => decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));

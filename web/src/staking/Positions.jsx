@@ -7,7 +7,7 @@ import Table from '../components/Table.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
 import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
-import { formatFixed, localizeNumber, formatLvlx, stakingStanding } from '../core/index.js';
+import { formatFixed, localizeNumber, formatLvlx, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
 import settings from '../settings.js';
 
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, label }) {
@@ -35,7 +35,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
         <span
           translate="no"
           data-testid="position-accrued"
-        >{`${localizeNumber(formatFixed(r.standing.accrued, 18, 6))} ${product}`}</span>
+        >{`${localizeNumber(formatFixed(r.standing.accrued, LVLX_DECIMALS, 6))} ${product}`}</span>
       ),
     },
     {

@@ -6,7 +6,15 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { localizeNumber, formatUnits, formatUsdt, loadNodeRows, parseUnits, truncateEmail } from '../../core/index.js';
+import {
+  localizeNumber,
+  formatUnits,
+  formatUsdt,
+  loadNodeRows,
+  parseUnits,
+  truncateEmail,
+  USDT_DECIMALS,
+} from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
 import { nodeRows, putNodeTerms, readNodes } from '../../api/network.js';
 import { useCoreTable } from '../../components/useCoreTable.js';
@@ -22,7 +30,7 @@ import { toastError } from '../../toast.jsx';
 
 function Terms({ terms, ownerStep, onSaved }) {
   const { t } = useTranslation();
-  const [price, setPrice] = useState(formatUnits(terms.price, 6));
+  const [price, setPrice] = useState(formatUnits(terms.price, USDT_DECIMALS));
   const [onSale, setOnSale] = useState(terms.onSale);
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
@@ -30,7 +38,7 @@ function Terms({ terms, ownerStep, onSaved }) {
     event.preventDefault();
     let units;
     try {
-      units = parseUnits(price.trim(), 6);
+      units = parseUnits(price.trim(), USDT_DECIMALS);
     } catch {
       setError('validations-amount-msg');
       return;
@@ -174,7 +182,7 @@ export default function ActivationNodes() {
                 <li key={i}>
                   {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> ·{' '}
                   {t('nodes-audit', {
-                    price: localizeNumber(formatUnits(a.after.price, 6)),
+                    price: localizeNumber(formatUnits(a.after.price, USDT_DECIMALS)),
                     sale: t(a.after.onSale ? 'nodes-on-sale' : 'nodes-off-sale'),
                   })}
                 </li>

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import settings from '../../settings.js';
-import { localizeNumber, formatUnits, parseUnits } from '../../core/index.js';
+import { localizeNumber, formatUnits, parseUnits, USDT_DECIMALS, LVLX_DECIMALS } from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
 import { putRank, readRanks } from '../../api/network.js';
 import { formatDate } from '../../components/dates.js';
@@ -15,8 +15,8 @@ import { toastError } from '../../toast.jsx';
 
 const asText = (rank) => ({
   name: rank.name,
-  threshold: formatUnits(rank.threshold, 6),
-  bonus: formatUnits(rank.bonus, 18),
+  threshold: formatUnits(rank.threshold, USDT_DECIMALS),
+  bonus: formatUnits(rank.bonus, LVLX_DECIMALS),
 });
 
 function RankRow({ rank, onSaved, isNew = false }) {
@@ -31,8 +31,8 @@ function RankRow({ rank, onSaved, isNew = false }) {
     try {
       body = {
         name: edit.name,
-        threshold: parseUnits(edit.threshold.trim(), 6),
-        bonus: parseUnits(edit.bonus.trim(), 18),
+        threshold: parseUnits(edit.threshold.trim(), USDT_DECIMALS),
+        bonus: parseUnits(edit.bonus.trim(), LVLX_DECIMALS),
       };
     } catch {
       setError('validations-amount-msg');
@@ -129,11 +129,11 @@ export default function Ranks() {
                     {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · #{a.item}{' '}
                     {a.before
                       ? t('ranks-audit-changed', {
-                          before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.before.bonus, 18))} ${settings.product}`,
-                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}`,
+                          before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.before.bonus, LVLX_DECIMALS))} ${settings.product}`,
+                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.after.bonus, LVLX_DECIMALS))} ${settings.product}`,
                         })
                       : t('ranks-audit-added', {
-                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, 6))} USDT / ${localizeNumber(formatUnits(a.after.bonus, 18))} ${settings.product}`,
+                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.after.bonus, LVLX_DECIMALS))} ${settings.product}`,
                         })}
                   </li>
                 ))}

@@ -17,6 +17,7 @@ import TimeChart from '../../components/TimeChart.jsx';
 import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
+import { isTranslatedRank, rankName } from '../../network/rankName.js';
 import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
 
 function summaryItems(s, product) {
@@ -49,10 +50,7 @@ export default function UsersTable() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   // Known rank names are translated; a rank an admin names later shows as written.
-  const rankName = (rank) => {
-    const key = `rank-${String(rank).toLowerCase()}`;
-    return i18n.exists(key) ? t(key) : <span translate="no">{rank}</span>;
-  };
+  const rank = (name) => (isTranslatedRank(i18n, name) ? rankName(t, i18n, name) : <span translate="no">{name}</span>);
   const columns = [
     { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
     { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
@@ -100,7 +98,7 @@ export default function UsersTable() {
       minWidth: '150px',
       cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
     },
-    { id: 'rank', label: t('users-rank'), cell: (r) => rankName(r.rank) },
+    { id: 'rank', label: t('users-rank'), cell: (r) => rank(r.rank) },
     {
       id: 'kyc',
       label: t('users-kyc'),

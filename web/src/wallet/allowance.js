@@ -1,0 +1,17 @@
+// "Approve if the allowance is short, then act": the transactions of an action that spends an
+// ERC-20 amount on the member's behalf, for useChainAction.
+import { calldata, decodeUint } from '../core/index.js';
+import * as eth from './eip1193.js';
+
+/**
+ * `[approve?, action]`: an approval of exactly `amount` for `spender` first when `account`'s
+ * allowance of `token` is short of it, then `action` ({to, data, simulate?}).
+ */
+export async function spending(account, { token, spender, amount }, action) {
+  const allowance = decodeUint(await eth.ethCall(token, calldata('LVLX', 'allowance', [account, spender])));
+  const txs = [];
+  if (BigInt(allowance) < BigInt(amount))
+    txs.push({ to: token, data: calldata('LVLX', 'approve', [spender, amount]), approval: true });
+  txs.push(action);
+  return txs;
+}
