@@ -157,6 +157,32 @@ impl<K: Eq + Hash + Clone> Drop for Admitted<K> {
     }
 }
 
+/// The network an address stands for where many addresses come cheap to one attacker: an IPv4
+/// /24 or an IPv6 /64 (one subscriber's). Unauthenticated live-channel sockets are counted per
+/// network: 52 addresses of one /24 filled the server's 1,000 and kept members' channels out.
+pub fn network_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(a) => {
+            let [a, b, c, _] = a.octets();
+            IpAddr::from([a, b, c, 0])
+        }
+        IpAddr::V6(a) => subscriber_of(IpAddr::V6(a)),
+    }
+}
+
+/// The client an address stands for when counting its connections: an IPv4 address itself (a
+/// carrier's NAT puts many people behind one), an IPv6 address's /64 (one subscriber's, who
+/// holds 2^64 addresses).
+pub fn subscriber_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(a) => {
+            let s = a.segments();
+            IpAddr::from([s[0], s[1], s[2], s[3], 0, 0, 0, 0])
+        }
+    }
+}
+
 /// Raises this process's soft open-file limit to the hard limit (each socket is a file); answers
 /// the limit in effect.
 pub fn raise_open_files() -> std::io::Result<u64> {
@@ -166,6 +192,17 @@ pub fn raise_open_files() -> std::io::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_are_counted_by_the_network_they_come_cheap_in() {
+        let v4 = |o: [u8; 4]| IpAddr::from(o);
+        assert_eq!(network_of(v4([203, 0, 113, 77])), v4([203, 0, 113, 0]));
+        assert_eq!(subscriber_of(v4([203, 0, 113, 77])), v4([203, 0, 113, 77]));
+        let v6: IpAddr = "2001:db8:1:2:aaaa:bbbb:cccc:dddd".parse().unwrap();
+        let net: IpAddr = "2001:db8:1:2::".parse().unwrap();
+        assert_eq!(network_of(v6), net);
+        assert_eq!(subscriber_of(v6), net);
+    }
 
     #[test]
     fn unauthenticated_sockets_are_capped_per_address_and_in_all() {

@@ -8,7 +8,7 @@
 //!   (a body sent a byte at a time keeps a connection from going idle, not from this; 408);
 //! - a connection with no byte read or written for `idle_timeout_secs` closes (half-sent bodies,
 //!   a WebSocket whose peer vanished: the live channel pings well within it);
-//! - one address holds at most `connections_per_ip` connections, and all together at most
+//! - one address (an IPv6 /64) holds at most `connections_per_ip` connections, and all together at most
 //!   `max_connections` (never more than the open-file limit less a reserve); more are closed at
 //!   accept, before a byte is read. Trusted proxies are exempt from the per-address cap (their
 //!   clients are counted per request by the per-IP limits, through X-Forwarded-For).
@@ -68,7 +68,7 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
                 None => continue,
             }
         } else {
-            match gate.admit(peer.ip()) {
+            match gate.admit(crate::limits::subscriber_of(peer.ip())) {
                 Some(held) => Place::Client { _held: held },
                 // Over a cap: closed at once, before any byte is read.
                 None => continue,

@@ -285,7 +285,11 @@ async fn idle_sockets_from_one_address_do_not_lock_members_out() {
         "the storm fits the authentication window"
     );
     assert_eq!((held.len(), refused.len()), (per_ip, STORM - per_ip));
-    assert_eq!(w.app.sockets.pending(attacker).0 as usize, per_ip);
+    let network = lvlx_backend::limits::network_of(attacker);
+    assert_eq!(w.app.sockets.pending(network).0 as usize, per_ip);
+    // Its neighbours in the /24 share the cap: many addresses of one network do not add up.
+    let (status, _, _) = upgrade(server, IpAddr::from([127, 0, 0, 99])).await;
+    assert_eq!(status, 429, "another address of the attacker's /24");
     // The server closes a refused connection: it keeps no socket for it.
     for mut stream in refused.drain(..) {
         let mut rest = Vec::new();
@@ -304,8 +308,8 @@ async fn idle_sockets_from_one_address_do_not_lock_members_out() {
     assert!(health < Duration::from_secs(1));
     let (status, _) = get(server, "/api/v1/network", Some(&token)).await;
     assert_eq!(status, 200, "a member loads a page");
-    let (status, _, mut member) = upgrade(server, IpAddr::from([127, 0, 0, 3])).await;
-    assert_eq!(status, 101, "another address opens the live channel");
+    let (status, _, mut member) = upgrade(server, IpAddr::from([127, 0, 1, 3])).await;
+    assert_eq!(status, 101, "another network opens the live channel");
     member
         .write_all(&frame(&format!(r#"{{"type":"auth","token":"{token}"}}"#)))
         .await
@@ -320,7 +324,7 @@ async fn idle_sockets_from_one_address_do_not_lock_members_out() {
             tokio::time::timeout(Duration::from_secs(1), stream.read_to_end(&mut rest)).await;
         assert!(closed.is_ok(), "an idle socket is closed after the window");
     }
-    assert_eq!(w.app.sockets.pending(attacker), (0, 0));
+    assert_eq!(w.app.sockets.pending(network), (0, 0));
     let (status, _, _) = upgrade(server, attacker).await;
     assert_eq!(status, 101, "the address may connect again");
 }

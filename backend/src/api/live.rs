@@ -1,7 +1,7 @@
 //! GET /api/v1/ws — the live channel. A browser cannot put a bearer token on a
 //! WebSocket handshake, so the first message authenticates: `{"type":"auth","token":…}` within
-//! 5 s. Until then a socket counts against its address's and the server's caps of
-//! unauthenticated sockets (`ws_unauthenticated_per_ip`, `…_total`); an upgrade beyond them is
+//! 5 s. Until then a socket counts against its network's (an IPv4 /24, an IPv6 /64) and the
+//! server's caps of unauthenticated sockets (`ws_unauthenticated_per_ip`, `…_total`); an upgrade beyond them is
 //! answered 429 with `Connection: close`, so its connection does not stay open either. Then the server sends `{"type":"ready"}` and every push the viewer may see (their own
 //! purchases; all of them for an admin), and closes when the session ends or is revoked.
 //! Anything else the page sends is ignored; messages over 4 KB end the connection.
@@ -46,10 +46,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                     "a WebSocket upgrade is required".into(),
                 ));
             };
-            let Some(admitted) = app
-                .sockets
-                .admit(peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
-            else {
+            let peer = peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+            let Some(admitted) = app.sockets.admit(crate::limits::network_of(peer)) else {
                 let mut refused = super::error::respond(crate::error::Error::RateLimited {
                     retry_after_secs: AUTH_WITHIN.as_secs(),
                 });

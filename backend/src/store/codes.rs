@@ -27,7 +27,7 @@ pub struct NewCode<'a> {
 /// Wrong tries at `purpose` codes sent to `email` after `since`, all codes together.
 pub fn wrong_tries_since(c: Conn, purpose: &str, email: &str, since: i64) -> Result<i64> {
     c.query_one(
-        "SELECT COALESCE(SUM(tries), 0) FROM codes WHERE purpose = ?1 AND email = ?2 AND created_at > ?3",
+        "SELECT CAST(COALESCE(SUM(tries), 0) AS BIGINT) FROM codes WHERE purpose = ?1 AND email = ?2 AND created_at > ?3",
         args![purpose, email, since],
         |r| r.get(0),
     )
