@@ -8,7 +8,7 @@ use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::error::Error;
 use lvlx_backend::store::sql::Cell;
 use lvlx_backend::store::{ledger, seed, users, Dialect};
-use lvlx_core::admin::stakes::{Kind, Side, StakeTable};
+use lvlx_core::admin::stakes::{EntryTable, Kind, StakerTable};
 use lvlx_core::admin::{ico::IcoTable, users::UserTable, Query};
 use serde_json::Value;
 use warp::http::StatusCode;
@@ -210,20 +210,20 @@ async fn staking_statistics_match_the_entries_the_core_reads() {
             .call("GET", &format!("/api/v1/{path}/rows"), Some(&admin), None)
             .await;
         let now = lvlx_backend::now_ms();
-        let mut entries = StakeTable::load(&rows.bytes, kind, Side::Entries, now).unwrap();
+        let mut entries = EntryTable::load(&rows.bytes, kind, now).unwrap();
         assert_eq!(entries.len(), if kind == Kind::Nft { 80 } else { 60 });
         let general = entries.query(&Query::default()).unwrap().to_json(kind);
         assert_eq!(general, stats["General"], "{path}");
         // SPEC §7: the range is the earliest and latest withdraw date.
-        let page = entries.entries_page(0, entries.len());
+        let page = entries.page(0, entries.len());
         assert_eq!(stats["initDate"], page[0].withdraw_date);
         assert_eq!(stats["lastDate"], page[page.len() - 1].withdraw_date);
 
         // The first five stakers, each with every one of their entries.
         let result = stats["result"].as_array().unwrap();
         assert_eq!(result.len(), 5);
-        let stakers = StakeTable::load(&rows.bytes, kind, Side::Stakers, now).unwrap();
-        for (record, row) in result.iter().zip(stakers.stakers_page(0, 5)) {
+        let stakers = StakerTable::load(&rows.bytes, kind, now).unwrap();
+        for (record, row) in result.iter().zip(stakers.page(0, 5)) {
             assert_eq!(record["email"], row.email);
             assert_eq!(record[list].as_array().unwrap().len() as u64, row.entries);
             let sums = &record[if kind == Kind::Nft {

@@ -269,15 +269,10 @@ pub fn load_stake_rows(
     side: &str,
     now_ms: f64,
 ) -> Result<AdminRows, JsError> {
-    use admin::stakes::{Kind, Side, StakeTable};
+    use admin::stakes::{load, Kind};
     let kind = Kind::parse(kind).ok_or_else(|| internal(format!("unknown stakes {kind}")))?;
-    let side = match side {
-        "entries" => Side::Entries,
-        "stakers" => Side::Stakers,
-        _ => return Err(internal(format!("unknown side {side}"))),
-    };
-    let table = StakeTable::load(bytes, kind, side, whole_number(now_ms)?).map_err(js_error)?;
-    Ok(AdminRows(Box::new(table)))
+    let table = load(bytes, kind, side, whole_number(now_ms)?).map_err(js_error)?;
+    Ok(AdminRows(table))
 }
 
 #[wasm_bindgen]

@@ -2,7 +2,7 @@
 //! summary, §7 statistics-nftstaking). Every figure comes from the core: the General from its
 //! tally, the per-staker sums from its staking engine over the same stream the browser loads.
 
-use lvlx_core::admin::stakes::{encode, Kind, Side, StakeTable, Stakes, TallyBuilder};
+use lvlx_core::admin::stakes::{encode, Kind, StakerTable, Stakes, TallyBuilder};
 use lvlx_core::amount;
 use serde_json::{json, Value};
 
@@ -30,8 +30,8 @@ pub fn statistics(stakes: &Stakes, kind: Kind, limit: u32, now: i64) -> Result<V
         _ => (now, now),
     };
     let bytes = stream(kind, stakes)?;
-    let per_staker = StakeTable::load(&bytes, kind, Side::Stakers, now).map_err(internal)?;
-    let shown = per_staker.stakers_page(0, limit as usize);
+    let per_staker = StakerTable::load(&bytes, kind, now).map_err(internal)?;
+    let shown = per_staker.page(0, limit as usize);
     let mut entries: Vec<Vec<Value>> = vec![Vec::new(); shown.len()];
     for stake in &stakes.stakes {
         if let Some(list) = entries.get_mut(stake.staker as usize) {
