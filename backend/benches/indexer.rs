@@ -81,8 +81,7 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
 /// contracts, their events) fetched in ranges of `range` blocks.
 fn node_only(rpc: &Rpc, d: &Deployment, range: u64) -> (usize, Duration) {
     let addresses = [&d.ico_sale, &d.nft_sale, &d.nft_staking, &d.lvlx_staking];
-    let mut topics = vec![chain::purchased_topic()];
-    topics.extend(chain::staking_topics());
+    let topics = chain::topics();
     let head = rpc::quantity(&rpc.call("eth_blockNumber", json!([])).unwrap()).unwrap();
     let started = Instant::now();
     let mut logs = 0;

@@ -8,7 +8,7 @@ use common::anvil::Anvil;
 use ethers_core::abi::Token;
 use lvlx_backend::chain::deploy::{self, Deployment, DEV_RESERVE};
 use lvlx_backend::chain::owner;
-use lvlx_core::chain::{self, Contract, StakingEvent};
+use lvlx_core::chain::{self, Contract, Event, StakingEvent};
 use lvlx_core::staking::{self, Pool, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
 use serde_json::{json, Value};
 
@@ -129,8 +129,8 @@ impl Chain {
         )
     }
 
-    /// The staking events of a receipt, decoded by the core.
-    fn events(receipt: &Value) -> Vec<StakingEvent> {
+    /// The NFT-sale and staking events of a receipt, decoded by the core.
+    fn events(receipt: &Value) -> Vec<Event> {
         receipt["logs"]
             .as_array()
             .unwrap()
@@ -141,7 +141,10 @@ impl Chain {
                     .iter()
                     .filter_map(Value::as_str)
                     .collect();
-                chain::decode_staking(&topics, log["data"].as_str()?).ok()
+                let data = log["data"].as_str()?;
+                [Contract::NftSale, Contract::NftStaking]
+                    .into_iter()
+                    .find_map(|c| chain::decode(c, &topics, data).ok())
             })
             .collect()
     }
@@ -205,7 +208,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
     assert_eq!(c.nfts_of(&member, 3), 2);
     assert_eq!(
         Chain::events(&bought),
-        vec![StakingEvent::NftPurchased(chain::NftPurchase {
+        vec![Event::NftPurchased(chain::NftPurchase {
             buyer: lvlx_core::siwe::checksummed(&member).unwrap(),
             id: 3,
             quantity: 2,
@@ -294,7 +297,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
     let release = start + terms.lock_seconds;
     assert_eq!(
         Chain::events(&staked),
-        vec![StakingEvent::Staked {
+        vec![Event::Staking(StakingEvent::Staked {
             position: 1,
             owner: lvlx_core::siwe::checksummed(&member).unwrap(),
             kind: 3,
@@ -302,7 +305,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
             reward,
             start,
             release,
-        }]
+        })]
     );
     assert_eq!(c.nfts_of(&member, 3), 0);
     assert_eq!(c.nfts_of(&c.d.nft_staking, 3), 2);
@@ -349,11 +352,11 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
         let due = staking::accrued(reward, start, release, at) - withdrawn;
         assert_eq!(
             Chain::events(&r),
-            vec![StakingEvent::InterestWithdrawn {
+            vec![Event::Staking(StakingEvent::InterestWithdrawn {
                 position: 1,
                 owner: lvlx_core::siwe::checksummed(&member).unwrap(),
                 amount: due
-            }]
+            })]
         );
         withdrawn += due;
     }
@@ -393,12 +396,12 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
     );
     assert_eq!(
         Chain::events(&released),
-        vec![StakingEvent::Released {
+        vec![Event::Staking(StakingEvent::Released {
             position: 1,
             owner: lvlx_core::siwe::checksummed(&member).unwrap(),
             principal: 2,
             interest: reward - withdrawn,
-        }]
+        })]
     );
     assert_eq!(c.nfts_of(&member, 3), 2);
     assert_eq!(c.lvlx_of(&member) - before, reward);

@@ -19,9 +19,7 @@ fn hex(bytes: &[u8]) -> String {
 
 impl<'a> Arbitrary<'a> for Log {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Log> {
-        let mut known = vec![chain::purchased_topic()];
-        known.extend(chain::staking_topics());
-        known.extend(chain::network_topics());
+        let known = chain::topics();
         let mut topics = Vec::new();
         if u.arbitrary()? {
             topics.push(u.choose(&known)?.clone());
@@ -54,9 +52,9 @@ impl<'a> Arbitrary<'a> for Log {
 
 fuzz_target!(|log: Log| {
     let topics: Vec<&str> = log.topics.iter().map(String::as_str).collect();
-    let _ = chain::decode_purchase(&topics, &log.data);
-    let _ = chain::decode_staking(&topics, &log.data);
-    let _ = chain::decode_network(&topics, &log.data);
+    for (contract, _) in chain::indexed() {
+        let _ = chain::decode(contract, &topics, &log.data);
+    }
     let _ = chain::decode_terms(log.kind, &log.data);
     let _ = chain::decode_uint(&log.data);
     let _ = chain::decode_address(&log.data);

@@ -1,5 +1,5 @@
-//! The platform's indexer (DESIGN §5): polls eth_getLogs for the ICO sale's `Purchased`, the NFT
-//! sale's `NftPurchased` and both staking contracts' events (one filter, one cursor) in bounded
+//! The platform's indexer (DESIGN §5): polls eth_getLogs for every event the core lists as
+//! indexed (sales, staking, activation node, claims: one filter, one cursor) in bounded
 //! block ranges up to `confirmations` below the head, decodes them with the core (ethers-core)
 //! and records each once (unique tx hash + log index) in the same database transaction that
 //! moves its cursor. A restart resumes at the cursor; an unreachable node is retried with
@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use lvlx_core::chain::{self, NetworkEvent, StakingEvent};
+use lvlx_core::chain::{self, Contract, Event, NetworkEvent, NftPurchase, StakingEvent};
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
@@ -49,8 +49,8 @@ pub struct Indexer {
     product: String,
     /// Lowercase, as the cursor's key.
     sale: String,
-    /// Every configured contract the filter reads.
-    addresses: Vec<String>,
+    /// Every configured contract the filter reads: lowercase address and which contract.
+    contracts: Vec<(String, Contract)>,
     chain: config::Chain,
     /// Commission per upline level (basis points).
     levels_bps: Vec<u32>,
@@ -64,13 +64,10 @@ struct Purchase {
     block: i64,
 }
 
-/// One decoded event of the NFT sale or a staking contract.
-struct Staking {
-    event: StakingEvent,
+/// Where a staking or NFT-sale event sits.
+struct Place {
     /// Lowercase address of the contract that emitted it.
     contract: String,
-    /// The staking pool, for the staking contracts' events.
-    pool: Option<Pool>,
     tx_hash: String,
     log_index: i64,
     /// Block time, milliseconds.
@@ -79,7 +76,8 @@ struct Staking {
 
 enum Found {
     Purchase(Purchase),
-    Staking(Staking),
+    NftPurchase(NftPurchase, Place),
+    Staking(StakingEvent, Pool, Place),
     Network(NetworkEvent, network::events::Logged),
 }
 
@@ -96,17 +94,17 @@ impl Indexer {
             hub: app.hub.clone(),
             product: app.config.product.clone(),
             sale: chain.ico_sale.to_lowercase(),
-            addresses: [
-                &chain.ico_sale,
-                &chain.nft_sale,
-                &chain.nft_staking,
-                &chain.lvlx_staking,
-                &chain.activation_node,
-                &chain.claim_distributor,
+            contracts: [
+                (&chain.ico_sale, Contract::IcoSale),
+                (&chain.nft_sale, Contract::NftSale),
+                (&chain.nft_staking, Contract::NftStaking),
+                (&chain.lvlx_staking, Contract::LvlxStaking),
+                (&chain.activation_node, Contract::ActivationNode),
+                (&chain.claim_distributor, Contract::ClaimDistributor),
             ]
             .into_iter()
-            .filter(|a| !a.is_empty())
-            .map(|a| a.to_lowercase())
+            .filter(|(a, _)| !a.is_empty())
+            .map(|(a, contract)| (a.to_lowercase(), contract))
             .collect(),
             chain: chain.clone(),
             levels_bps: app.config.commission_levels_bps.clone(),
@@ -211,12 +209,10 @@ impl Indexer {
             return Ok(Progress::CaughtUp { recorded: 0 });
         }
         let to = safe.min(from + self.chain.max_block_range.max(1) - 1);
-        let mut topics = vec![chain::purchased_topic()];
-        topics.extend(chain::staking_topics());
-        topics.extend(chain::network_topics());
+        let addresses: Vec<&str> = self.contracts.iter().map(|(a, _)| a.as_str()).collect();
         let filter = json!([{
-            "address": self.addresses,
-            "topics": [topics],
+            "address": addresses,
+            "topics": [chain::topics()],
             "fromBlock": rpc::hex(from),
             "toBlock": rpc::hex(to),
         }]);
@@ -274,7 +270,12 @@ impl Indexer {
                             Found::Purchase(p) => {
                                 pushes.extend(record_purchase(tx, &product, &levels, p)?)
                             }
-                            Found::Staking(s) => pushes.extend(record_staking(tx, s)?),
+                            Found::Staking(event, pool, at) => {
+                                pushes.extend(record_staking(tx, event, pool, at)?)
+                            }
+                            Found::NftPurchase(p, at) => {
+                                pushes.extend(record_nft_purchase(tx, p, at)?)
+                            }
                             Found::Network(event, log) => {
                                 pushes.extend(network::events::record(tx, event, &log)?)
                             }
@@ -328,51 +329,51 @@ impl Indexer {
         let at = *seconds as i64 * 1000;
         let data = log["data"].as_str().unwrap_or("0x");
         let contract = log["address"].as_str().unwrap_or_default().to_lowercase();
-        if contract == self.sale {
-            let p = chain::decode_purchase(&topics, data).map_err(|e| bad(e.to_string()))?;
-            return Ok(Found::Purchase(Purchase {
+        let (_, which) = self
+            .contracts
+            .iter()
+            .find(|(a, _)| *a == contract)
+            .ok_or_else(|| bad(format!("log of an unknown contract {contract}")))?;
+        let event = chain::decode(*which, &topics, data).map_err(|e| bad(e.to_string()))?;
+        let place = |contract| Place {
+            contract,
+            tx_hash: tx_hash.clone(),
+            log_index,
+            at,
+        };
+        Ok(match event {
+            Event::Purchased(p) => Found::Purchase(Purchase {
                 entry: Entry {
                     user: None,
                     wallet: Some(p.buyer),
                     created_at: at,
                     token: self.product.clone(),
                     amount: p.lvlx_bought,
-                    tx_hash,
+                    tx_hash: tx_hash.clone(),
                     log_index,
                 },
                 usdt_paid: p.usdt_paid,
                 referrer: p.referrer,
                 block: block as i64,
-            }));
-        }
-        if contract.eq_ignore_ascii_case(&self.chain.activation_node)
-            || contract.eq_ignore_ascii_case(&self.chain.claim_distributor)
-        {
-            let event = chain::decode_network(&topics, data).map_err(|e| bad(e.to_string()))?;
-            let log = network::events::Logged {
-                tx_hash,
-                log_index,
-                block: block as i64,
-                at,
-            };
-            return Ok(Found::Network(event, log));
-        }
-        let event = chain::decode_staking(&topics, data).map_err(|e| bad(e.to_string()))?;
-        let pool = if contract.eq_ignore_ascii_case(&self.chain.nft_staking) {
-            Some(Pool::Nft)
-        } else if contract.eq_ignore_ascii_case(&self.chain.lvlx_staking) {
-            Some(Pool::Lvlx)
-        } else {
-            None
-        };
-        Ok(Found::Staking(Staking {
-            event,
-            contract,
-            pool,
-            tx_hash,
-            log_index,
-            at,
-        }))
+            }),
+            Event::NftPurchased(p) => Found::NftPurchase(p, place(contract)),
+            Event::Staking(e) => {
+                let pool = match which {
+                    Contract::NftStaking => Pool::Nft,
+                    _ => Pool::Lvlx,
+                };
+                Found::Staking(e, pool, place(contract))
+            }
+            Event::Network(e) => Found::Network(
+                e,
+                network::events::Logged {
+                    tx_hash: tx_hash.clone(),
+                    log_index,
+                    block: block as i64,
+                    at,
+                },
+            ),
+        })
     }
 }
 
@@ -413,43 +414,44 @@ fn record_purchase(
     Ok(pushes)
 }
 
-/// Applies a staking or NFT-sale event once; the push for its pages when it is new.
-fn record_staking(tx: Conn, s: Staking) -> Result<Option<Push>, StoreError> {
-    let (name, amount) = match &s.event {
+/// Applies a staking event once; the push for its pages when it is new.
+fn record_staking(
+    tx: Conn,
+    event: StakingEvent,
+    pool: Pool,
+    s: Place,
+) -> Result<Option<Push>, StoreError> {
+    let (name, amount) = match &event {
         StakingEvent::Staked { amount, .. } => ("staked", Some(*amount)),
         StakingEvent::InterestWithdrawn { amount, .. } => ("interest", Some(*amount)),
         StakingEvent::Released { interest, .. } => ("released", Some(*interest)),
         StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount)),
         StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount)),
         StakingEvent::TermsChanged { .. } => ("terms", None),
-        StakingEvent::NftPurchased(p) => ("nft-purchased", Some(p.quantity)),
     };
     if !stakes::event_once(tx, &s.tx_hash, s.log_index, &s.contract, name, amount, s.at)? {
         return Ok(None);
     }
-    let push = |user, pool: Option<Pool>, position: u64| {
+    let push = |user, position: u64| {
         Some(Push::Stake {
             user,
-            pool,
+            pool: Some(pool),
             event: name,
             position,
             amount: amount.unwrap_or(0),
             at: s.at,
         })
     };
-    Ok(match (s.event, s.pool) {
-        (
-            StakingEvent::Staked {
-                position,
-                owner,
-                kind,
-                amount,
-                reward,
-                start,
-                release,
-            },
-            Some(pool),
-        ) => {
+    Ok(match event {
+        StakingEvent::Staked {
+            position,
+            owner,
+            kind,
+            amount,
+            reward,
+            start,
+            release,
+        } => {
             let user = users::by_wallet(tx, &owner)?;
             stakes::open(
                 tx,
@@ -463,49 +465,60 @@ fn record_staking(tx: Conn, s: Staking) -> Result<Option<Push>, StoreError> {
                     reward,
                     start: start as i64 * 1000,
                     release: release as i64 * 1000,
-                    tx_hash: s.tx_hash,
+                    tx_hash: s.tx_hash.clone(),
                     log_index: s.log_index,
                 },
             )?;
-            push(user, Some(pool), position)
+            push(user, position)
         }
-        (
-            StakingEvent::InterestWithdrawn {
-                position, amount, ..
-            },
-            Some(pool),
-        ) => {
+        StakingEvent::InterestWithdrawn {
+            position, amount, ..
+        } => {
             stakes::add_withdrawn(tx, pool, position, amount)?;
-            push(
-                stakes::owner(tx, pool, position)?.flatten(),
-                Some(pool),
-                position,
-            )
+            push(stakes::owner(tx, pool, position)?.flatten(), position)
         }
-        (StakingEvent::Released { position, .. }, Some(pool)) => {
+        StakingEvent::Released { position, .. } => {
             stakes::close(tx, pool, position, s.at)?;
-            push(
-                stakes::owner(tx, pool, position)?.flatten(),
-                Some(pool),
-                position,
-            )
-        }
-        (StakingEvent::NftPurchased(p), _) => {
-            let user = users::by_wallet(tx, &p.buyer)?;
-            stakes::record_nft_purchase(
-                tx,
-                &s.tx_hash,
-                s.log_index,
-                user,
-                &p.buyer,
-                p.id,
-                p.quantity,
-                p.usdt_paid,
-                s.at,
-            )?;
-            push(user, None, u64::from(p.id))
+            push(stakes::owner(tx, pool, position)?.flatten(), position)
         }
         // Reserve and terms changes: recorded above; the reserve monitor reads the chain.
-        (_, pool) => push(None, pool, 0),
+        _ => push(None, 0),
     })
+}
+
+/// Records an NFT sale's purchase once; the push for its pages when it is new.
+fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push>, StoreError> {
+    let name = "nft-purchased";
+    let at = s.at;
+    if !stakes::event_once(
+        tx,
+        &s.tx_hash,
+        s.log_index,
+        &s.contract,
+        name,
+        Some(p.quantity),
+        at,
+    )? {
+        return Ok(None);
+    }
+    let user = users::by_wallet(tx, &p.buyer)?;
+    stakes::record_nft_purchase(
+        tx,
+        &s.tx_hash,
+        s.log_index,
+        user,
+        &p.buyer,
+        p.id,
+        p.quantity,
+        p.usdt_paid,
+        at,
+    )?;
+    Ok(Some(Push::Stake {
+        user,
+        pool: None,
+        event: name,
+        position: u64::from(p.id),
+        amount: p.quantity,
+        at,
+    }))
 }

@@ -53,22 +53,12 @@ use rusqlite_migration::{Migrations, M};
 use crate::args;
 pub use sql::{Arg, Row};
 
-/// Numbered migrations, in order. Never edit one that has landed: add the next.
-const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_users.sql"),
-    include_str!("../../migrations/0002_sessions_codes.sql"),
-    include_str!("../../migrations/0003_ledger_stakes_content.sql"),
-    include_str!("../../migrations/0004_wallet_nonces.sql"),
-    include_str!("../../migrations/0005_chain_index.sql"),
-    include_str!("../../migrations/0006_staking_positions.sql"),
-    include_str!("../../migrations/0007_network.sql"),
-    include_str!("../../migrations/0008_kyc_faq_onramp.sql"),
-    include_str!("../../migrations/0009_table_versions.sql"),
-    include_str!("../../migrations/0010_portable_lookups.sql"),
-    include_str!("../../migrations/0011_rate_limits.sql"),
-    include_str!("../../migrations/0012_positions_by_member.sql"),
-    include_str!("../../migrations/0013_sign_in_failures.sql"),
-];
+/// The numbered migrations of both databases, from the files in `migrations/` (build.rs).
+/// Never edit one that has landed: add the next. PostgreSQL's first brings an empty database
+/// to SQLite's version 10 at once.
+pub(crate) mod migrations {
+    include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
+}
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
 /// Read-only connections, and so reads running at once: more wait for one (measured with
@@ -544,7 +534,12 @@ fn reader(path: &Path) -> Result<Connection> {
 }
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect())
+    Migrations::new(
+        migrations::SQLITE
+            .iter()
+            .map(|(_, sql)| M::up(sql))
+            .collect(),
+    )
 }
 
 /// The schema version the database is at (answered by the health check): the number of
@@ -593,7 +588,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(mode, "wal");
-        assert_eq!(version, MIGRATIONS.len() as i64);
+        assert_eq!(version, migrations::SQLITE.len() as i64);
         assert!(dir.path().join(FILE_NAME).exists());
         // A reader sees what the writer committed.
         let read: i64 = store.read(schema_version).await.unwrap();
@@ -601,5 +596,23 @@ mod tests {
         // Opening again is a no-op, not an error.
         drop(store);
         Store::open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn both_databases_migrate_to_the_same_numbered_version() {
+        let versions = |list: &[(i64, &str)]| list.iter().map(|(v, _)| *v).collect::<Vec<_>>();
+        let sqlite = versions(migrations::SQLITE);
+        assert_eq!(sqlite, (1..=sqlite.len() as i64).collect::<Vec<_>>());
+        let postgres = versions(migrations::POSTGRES);
+        let first = postgres[0];
+        assert_eq!(
+            postgres,
+            (first..first + postgres.len() as i64).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            postgres.last(),
+            sqlite.last(),
+            "a migration written for one database only"
+        );
     }
 }

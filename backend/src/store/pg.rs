@@ -23,27 +23,6 @@ use tokio_postgres::{Client, NoTls, Statement};
 use super::sql::{postgres_text, Arg, Row};
 use super::{Conn, OpenError, Result, StoreError};
 
-/// The schema, in the versions SQLite's migrations number (the first brings an empty database
-/// to SQLite's version 10 at once). Never edit one that has landed: add the next.
-const MIGRATIONS: &[(i64, &str)] = &[
-    (
-        10,
-        include_str!("../../migrations/postgres/0010_schema.sql"),
-    ),
-    (
-        11,
-        include_str!("../../migrations/postgres/0011_rate_limits.sql"),
-    ),
-    (
-        12,
-        include_str!("../../migrations/postgres/0012_positions_by_member.sql"),
-    ),
-    (
-        13,
-        include_str!("../../migrations/postgres/0013_sign_in_failures.sql"),
-    ),
-];
-
 /// The advisory lock every instance's writes hold (an arbitrary 63-bit key: "LVLXwrit").
 pub const WRITE_LOCK: i64 = 0x4C56_4C58_7772_6974;
 /// The advisory lock migrations hold at start.
@@ -316,7 +295,7 @@ fn apply(session: &mut Session) -> Result<()> {
         Some(row) => Row::Postgres(&row).get(0)?,
         None => 0,
     };
-    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > at) {
+    for (version, sql) in super::migrations::POSTGRES.iter().filter(|(v, _)| *v > at) {
         session.begin()?;
         let applied = session.batch(sql).and_then(|()| {
             session.execute(

@@ -1,5 +1,6 @@
-//! The contracts' events as the indexer reads them: the ICO sale's purchases, the NFT sale's and
-//! both staking contracts' events, and the network's (activation node, claim distributor).
+//! The contracts' events as the indexer reads them: the ICO sale's purchases, the NFT sale's,
+//! both staking contracts' and the network's (activation node, claim distributor). [`INDEXED`]
+//! is the one list of them: the log filter's topics and the decoder both read it.
 
 use ethers_core::abi::{self, RawLog, Token};
 use ethers_core::types::H256;
@@ -25,15 +26,6 @@ fn event(contract: Contract, name: &str) -> &'static abi::Event {
         .abi()
         .event(name)
         .unwrap_or_else(|_| panic!("the ABI of {contract:?} has {name}"))
-}
-
-fn purchased() -> &'static abi::Event {
-    event(Contract::IcoSale, "Purchased")
-}
-
-/// topic0 of `Purchased`, for eth_getLogs filters.
-pub fn purchased_topic() -> String {
-    hex0x(purchased().signature().as_bytes())
 }
 
 /// A log's fields by name, parsed against `event` (topics and data as the JSON-RPC gives them).
@@ -91,18 +83,6 @@ impl Fields {
     }
 }
 
-/// Decodes a log of the sale (topics and data as the JSON-RPC gives them).
-pub fn decode_purchase(topics: &[&str], data: &str) -> Result<Purchase, ChainError> {
-    let f = Fields::parse(purchased(), topics, data)?;
-    let referrer = f.address("referrer")?;
-    Ok(Purchase {
-        buyer: f.wallet("buyer")?,
-        usdt_paid: f.uint("usdtPaid")?,
-        lvlx_bought: f.uint("lvlxBought")?,
-        referrer: (!referrer.is_zero()).then(|| ethers_core::utils::to_checksum(&referrer, None)),
-    })
-}
-
 /// One `NftPurchased(buyer, id, quantity, usdtPaid)` of the NFT sale.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NftPurchase {
@@ -112,7 +92,7 @@ pub struct NftPurchase {
     pub usdt_paid: Units,
 }
 
-/// The events of the staking contracts (RewardReserve) and of the NFT sale that the index keeps.
+/// The events of the staking contracts (RewardReserve) that the index keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StakingEvent {
     Staked {
@@ -150,90 +130,6 @@ pub enum StakingEvent {
         rate_bps: u32,
         lock_seconds: u64,
     },
-    NftPurchased(NftPurchase),
-}
-
-const STAKING_EVENTS: [&str; 6] = [
-    "Staked",
-    "InterestWithdrawn",
-    "Released",
-    "ReserveFunded",
-    "ReserveWithdrawn",
-    "TermsChanged",
-];
-
-/// topic0 of every event `decode_staking` reads, for one eth_getLogs filter over the NFT sale
-/// and both staking contracts.
-pub fn staking_topics() -> Vec<String> {
-    STAKING_EVENTS
-        .iter()
-        .map(|n| event(Contract::NftStaking, n))
-        .chain([event(Contract::NftSale, "NftPurchased")])
-        .map(|e| hex0x(e.signature().as_bytes()))
-        .collect()
-}
-
-fn kind(f: &Fields, name: &str) -> Result<u32, ChainError> {
-    u32::try_from(f.small(name)?).map_err(|_| ChainError::TooLarge)
-}
-
-/// Decodes a log of the NFT sale or either staking contract by its topic0.
-pub fn decode_staking(topics: &[&str], data: &str) -> Result<StakingEvent, ChainError> {
-    let topic0 = topics
-        .first()
-        .and_then(|t| bytes(t).ok())
-        .ok_or_else(|| ChainError::Data("log without topics".into()))?;
-    let sale = event(Contract::NftSale, "NftPurchased");
-    if topic0 == sale.signature().as_bytes() {
-        let f = Fields::parse(sale, topics, data)?;
-        return Ok(StakingEvent::NftPurchased(NftPurchase {
-            buyer: f.wallet("buyer")?,
-            id: kind(&f, "id")?,
-            quantity: f.uint("quantity")?,
-            usdt_paid: f.uint("usdtPaid")?,
-        }));
-    }
-    let name = STAKING_EVENTS
-        .iter()
-        .find(|n| event(Contract::NftStaking, n).signature().as_bytes() == topic0.as_slice())
-        .ok_or_else(|| ChainError::Data("not a staking event".into()))?;
-    let f = Fields::parse(event(Contract::NftStaking, name), topics, data)?;
-    Ok(match *name {
-        "Staked" => StakingEvent::Staked {
-            position: f.small("position")?,
-            owner: f.wallet("owner")?,
-            kind: kind(&f, "kind")?,
-            amount: f.uint("amount")?,
-            reward: f.uint("reward")?,
-            start: f.small("start")?,
-            release: f.small("release")?,
-        },
-        "InterestWithdrawn" => StakingEvent::InterestWithdrawn {
-            position: f.small("position")?,
-            owner: f.wallet("owner")?,
-            amount: f.uint("amount")?,
-        },
-        "Released" => StakingEvent::Released {
-            position: f.small("position")?,
-            owner: f.wallet("owner")?,
-            principal: f.uint("principal")?,
-            interest: f.uint("interest")?,
-        },
-        "ReserveFunded" => StakingEvent::ReserveFunded {
-            from: f.wallet("from")?,
-            amount: f.uint("amount")?,
-        },
-        "ReserveWithdrawn" => StakingEvent::ReserveWithdrawn {
-            to: f.wallet("to")?,
-            amount: f.uint("amount")?,
-        },
-        _ => StakingEvent::TermsChanged {
-            kind: kind(&f, "kind")?,
-            usdt_value: f.uint("usdtValue")?,
-            rate_bps: u32::try_from(f.small("rateBps")?).map_err(|_| ChainError::TooLarge)?,
-            lock_seconds: f.small("lockSeconds")?,
-        },
-    })
 }
 
 /// The events of the activation node and the claim distributor that the index keeps.
@@ -254,51 +150,130 @@ pub enum NetworkEvent {
     },
 }
 
-fn network_events() -> [&'static abi::Event; 3] {
+/// One event the index keeps, by family.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Purchased(Purchase),
+    NftPurchased(NftPurchase),
+    Staking(StakingEvent),
+    Network(NetworkEvent),
+}
+
+/// The position and terms events of a staking contract (its RewardReserve).
+const STAKING: [&str; 6] = [
+    "Staked",
+    "InterestWithdrawn",
+    "Released",
+    "ReserveFunded",
+    "ReserveWithdrawn",
+    "TermsChanged",
+];
+
+/// Every event the index keeps, with the contract that emits it.
+pub fn indexed() -> impl Iterator<Item = (Contract, &'static str)> {
+    let staking = |contract| STAKING.into_iter().map(move |name| (contract, name));
     [
-        event(Contract::ActivationNode, "NodeActivated"),
-        event(Contract::ActivationNode, "NodeTermsChanged"),
-        event(Contract::ClaimDistributor, "Claimed"),
+        (Contract::IcoSale, "Purchased"),
+        (Contract::NftSale, "NftPurchased"),
+        (Contract::ActivationNode, "NodeActivated"),
+        (Contract::ActivationNode, "NodeTermsChanged"),
+        (Contract::ClaimDistributor, "Claimed"),
     ]
+    .into_iter()
+    .chain(staking(Contract::NftStaking))
+    .chain(staking(Contract::LvlxStaking))
 }
 
-/// topic0 of every event `decode_network` reads.
-pub fn network_topics() -> Vec<String> {
-    network_events()
-        .iter()
-        .map(|e| hex0x(e.signature().as_bytes()))
-        .collect()
+/// topic0 of every indexed event, once each: the eth_getLogs filter's.
+pub fn topics() -> Vec<String> {
+    let mut topics: Vec<String> = indexed()
+        .map(|(contract, name)| hex0x(event(contract, name).signature().as_bytes()))
+        .collect();
+    topics.sort();
+    topics.dedup();
+    topics
 }
 
-/// Decodes a log of the activation node or the claim distributor by its topic0.
-pub fn decode_network(topics: &[&str], data: &str) -> Result<NetworkEvent, ChainError> {
+fn kind(f: &Fields, name: &str) -> Result<u32, ChainError> {
+    u32::try_from(f.small(name)?).map_err(|_| ChainError::TooLarge)
+}
+
+/// Decodes a log that `contract` emitted (topics and data as the JSON-RPC gives them); an event
+/// the index does not keep is an error.
+pub fn decode(contract: Contract, topics: &[&str], data: &str) -> Result<Event, ChainError> {
     let topic0 = topics
         .first()
         .and_then(|t| bytes(t).ok())
         .ok_or_else(|| ChainError::Data("log without topics".into()))?;
-    let [activated, terms, claimed] = network_events();
-    let is = |e: &abi::Event| e.signature().as_bytes() == topic0.as_slice();
-    if is(activated) {
-        let f = Fields::parse(activated, topics, data)?;
-        Ok(NetworkEvent::NodeActivated {
+    let (_, name) = indexed()
+        .find(|(c, name)| {
+            *c == contract && event(*c, name).signature().as_bytes() == topic0.as_slice()
+        })
+        .ok_or_else(|| ChainError::Data(format!("not an indexed event of {contract:?}")))?;
+    let f = Fields::parse(event(contract, name), topics, data)?;
+    Ok(match name {
+        "Purchased" => {
+            let referrer = f.address("referrer")?;
+            Event::Purchased(Purchase {
+                buyer: f.wallet("buyer")?,
+                usdt_paid: f.uint("usdtPaid")?,
+                lvlx_bought: f.uint("lvlxBought")?,
+                referrer: (!referrer.is_zero())
+                    .then(|| ethers_core::utils::to_checksum(&referrer, None)),
+            })
+        }
+        "NftPurchased" => Event::NftPurchased(NftPurchase {
+            buyer: f.wallet("buyer")?,
+            id: kind(&f, "id")?,
+            quantity: f.uint("quantity")?,
+            usdt_paid: f.uint("usdtPaid")?,
+        }),
+        "Staked" => Event::Staking(StakingEvent::Staked {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            kind: kind(&f, "kind")?,
+            amount: f.uint("amount")?,
+            reward: f.uint("reward")?,
+            start: f.small("start")?,
+            release: f.small("release")?,
+        }),
+        "InterestWithdrawn" => Event::Staking(StakingEvent::InterestWithdrawn {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            amount: f.uint("amount")?,
+        }),
+        "Released" => Event::Staking(StakingEvent::Released {
+            position: f.small("position")?,
+            owner: f.wallet("owner")?,
+            principal: f.uint("principal")?,
+            interest: f.uint("interest")?,
+        }),
+        "ReserveFunded" => Event::Staking(StakingEvent::ReserveFunded {
+            from: f.wallet("from")?,
+            amount: f.uint("amount")?,
+        }),
+        "ReserveWithdrawn" => Event::Staking(StakingEvent::ReserveWithdrawn {
+            to: f.wallet("to")?,
+            amount: f.uint("amount")?,
+        }),
+        "TermsChanged" => Event::Staking(StakingEvent::TermsChanged {
+            kind: kind(&f, "kind")?,
+            usdt_value: f.uint("usdtValue")?,
+            rate_bps: u32::try_from(f.small("rateBps")?).map_err(|_| ChainError::TooLarge)?,
+            lock_seconds: f.small("lockSeconds")?,
+        }),
+        "NodeActivated" => Event::Network(NetworkEvent::NodeActivated {
             wallet: f.wallet("wallet")?,
             usdt_paid: f.uint("usdtPaid")?,
-        })
-    } else if is(terms) {
-        let f = Fields::parse(terms, topics, data)?;
-        let on_sale = matches!(f.get("onSale")?, Token::Bool(true));
-        Ok(NetworkEvent::NodeTermsChanged {
+        }),
+        "NodeTermsChanged" => Event::Network(NetworkEvent::NodeTermsChanged {
             price: f.uint("price")?,
-            on_sale,
-        })
-    } else if is(claimed) {
-        let f = Fields::parse(claimed, topics, data)?;
-        Ok(NetworkEvent::Claimed {
+            on_sale: matches!(f.get("onSale")?, Token::Bool(true)),
+        }),
+        _ => Event::Network(NetworkEvent::Claimed {
             account: f.wallet("account")?,
             amount: f.uint("amount")?,
             cumulative: f.uint("cumulative")?,
-        })
-    } else {
-        Err(ChainError::Data("not a network event".into()))
-    }
+        }),
+    })
 }

@@ -334,7 +334,14 @@ mod tests {
     fn purchase_events_decode() {
         let buyer = address(WALLET).unwrap();
         let topics = [
-            purchased_topic(),
+            hex0x(
+                Contract::IcoSale
+                    .abi()
+                    .event("Purchased")
+                    .unwrap()
+                    .signature()
+                    .as_bytes(),
+            ),
             hex0x(H256::from(buyer).as_bytes()),
             hex0x(H256::zero().as_bytes()),
         ];
@@ -343,7 +350,9 @@ mod tests {
             Token::Uint(U256::from(25u128 * LVLX_ONE)),
         ]));
         let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
-        let p = decode_purchase(&topics, &data).unwrap();
+        let Ok(Event::Purchased(p)) = decode(Contract::IcoSale, &topics, &data) else {
+            panic!("a purchase")
+        };
         assert_eq!(p.buyer, WALLET);
         assert_eq!(p.usdt_paid, 2_500_000);
         assert_eq!(p.lvlx_bought, 25 * LVLX_ONE);
@@ -351,7 +360,14 @@ mod tests {
         // Another event's topic is refused.
         let mut wrong = topics.clone();
         wrong[0] = "0x0000000000000000000000000000000000000000000000000000000000000001";
-        assert!(decode_purchase(&wrong, &data).is_err());
+        assert!(decode(Contract::IcoSale, &wrong, &data).is_err());
+        // The same event from another contract is not the sale's.
+        assert!(decode(Contract::NftSale, &topics, &data).is_err());
+        assert!(topics_hold(topics[0]));
+    }
+
+    fn topics_hold(topic: &str) -> bool {
+        super::topics().iter().any(|t| t == topic)
     }
 
     #[test]
