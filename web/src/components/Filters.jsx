@@ -4,50 +4,51 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import DateField from './DateField.jsx';
 
-export function DateRange({ table, labelKey = 'filter-dates' }) {
+/**
+ * An inclusive date range typed in the page's language: `value` {start, end} (YYYY-MM-DD or ''),
+ * `onChange(which, day)`, `onReset()` back to what `atReset` says is shown already; a half-typed
+ * date is said beside the fields and never given to `onChange`; `error` is the caller's verdict
+ * on a whole range.
+ */
+export function DateRangeFields({ value, onChange, onReset, atReset, error: rangeError, startMin, labelKey }) {
   const { t } = useTranslation();
   const id = useId();
-  // Per field: whether what is typed there is not (yet) a whole date; the table is not asked.
+  // Per field: whether what is typed there is not (yet) a whole date.
   const [malformed, setMalformed] = useState({ start: false, end: false });
   const [resets, setResets] = useState(0);
-  const { query, range, queryError } = table;
-  if (!query || !range) return null;
   const typing = malformed.start || malformed.end;
-  const full = !typing && query.start === range.start && query.end === range.end;
-  const error = typing ? 'error-date-malformed' : queryError;
+  const error = typing ? 'error-date-malformed' : rangeError;
   const errorId = `${id}x`;
   const described = error ? errorId : undefined;
-  const field = (which) => (
+  const field = (which, props) => (
     <DateField
-      // A reset remounts the fields so they show the full range whatever was typed.
+      // A reset remounts the fields so they show the reset range whatever was typed.
       key={`${which}${resets}`}
       id={`${id}${which}`}
       label={t(`filter-${which}`)}
-      value={query[which]}
-      min={which === 'end' ? query.start || undefined : undefined}
-      max={which === 'start' ? query.end || undefined : undefined}
-      disabled={which === 'end' && !query.start}
-      invalid={Boolean(malformed[which] || (queryError && !typing))}
+      value={value[which]}
+      invalid={Boolean(malformed[which] || (rangeError && !typing))}
       describedBy={described}
       onMalformed={(bad) => setMalformed((m) => (m[which] === bad ? m : { ...m, [which]: bad }))}
-      onChange={(day) => table.update({ [which]: day })}
+      onChange={(day) => onChange(which, day)}
+      {...props}
     />
   );
   return (
     <fieldset className="filters" aria-describedby={described}>
       <legend>{t(labelKey)}</legend>
       <label htmlFor={`${id}start`}>{t('filter-start')}</label>
-      {field('start')}
+      {field('start', { min: startMin, max: value.end || undefined })}
       <label htmlFor={`${id}end`}>{t('filter-end')}</label>
-      {field('end')}
+      {field('end', { min: value.start || undefined, disabled: !value.start })}
       <button
         type="button"
         className="button secondary small"
-        disabled={full}
+        disabled={!typing && atReset}
         onClick={() => {
           setMalformed({ start: false, end: false });
           setResets((n) => n + 1);
-          table.update({ start: range.start, end: range.end });
+          onReset();
         }}
       >
         {t('filter-reset')}
@@ -56,6 +57,22 @@ export function DateRange({ table, labelKey = 'filter-dates' }) {
         {error ? t(error) : ''}
       </p>
     </fieldset>
+  );
+}
+
+/** The admin tables' date filter: the core table's query, starting at the full range its data has. */
+export function DateRange({ table, labelKey = 'filter-dates' }) {
+  const { query, range, queryError } = table;
+  if (!query || !range) return null;
+  return (
+    <DateRangeFields
+      value={query}
+      onChange={(which, day) => table.update({ [which]: day })}
+      onReset={() => table.update({ start: range.start, end: range.end })}
+      atReset={query.start === range.start && query.end === range.end}
+      error={queryError}
+      labelKey={labelKey}
+    />
   );
 }
 

@@ -8,6 +8,7 @@ import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
+import ConnectOr from '../wallet/ConnectOr.jsx';
 import { formatDate } from '../components/dates.js';
 import NetworkFrame from '../network/NetworkFrame.jsx';
 
@@ -58,21 +59,15 @@ function Node({ data, account, connect, reload, available }) {
                 {formatUsdt(node.price)} USDT
               </p>
             )}
-            {!account ? (
-              <button type="button" className="button" onClick={connect}>
-                {t('wallet-connect')}
-              </button>
-            ) : (
-              <button
-                type="button"
-                className="button"
-                onClick={buy}
-                disabled={Boolean(reason) || BUSY.includes(step.state)}
-                aria-describedby="node-reason"
-              >
-                {t('node-buy')}
-              </button>
-            )}
+            <ConnectOr
+              connect={!account}
+              onConnect={connect}
+              onClick={buy}
+              disabled={Boolean(reason) || BUSY.includes(step.state)}
+              describedBy="node-reason"
+            >
+              {t('node-buy')}
+            </ConnectOr>
             <p id="node-reason" className="muted small">
               {reason ? t(reason) : ''}
             </p>

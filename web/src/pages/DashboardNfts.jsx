@@ -5,7 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import DateField from '../components/DateField.jsx';
+import { DateRangeFields } from '../components/Filters.jsx';
 import {
   localizeNumber,
   calendarDate,
@@ -108,59 +108,23 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
 
 /** SPEC §2's staked-NFT date filter: release date between start and end (inclusive, viewer's days). */
 function ReleaseFilter({ rows, range, setRange }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const offset = viewerOffsetMinutes();
   // The earliest start: the day after the latest release among the member's returned NFTs.
   const returned = rows.filter((r) => r.closedAt).map((r) => r.withdrawDate);
-  const min = returned.length ? calendarDate(Math.max(...returned) + 86_400_000, offset) : undefined;
-  const [malformed, setMalformed] = useState({ start: false, end: false });
-  const [resets, setResets] = useState(0);
-  const typing = malformed.start || malformed.end;
-  const errorId = `${id}x`;
-  const field = (which, props) => (
-    <DateField
-      key={`${which}${resets}`}
-      id={`${id}${which}`}
-      label={t(`filter-${which}`)}
-      value={range[which]}
-      invalid={malformed[which]}
-      describedBy={typing ? errorId : undefined}
-      onMalformed={(bad) => setMalformed((m) => (m[which] === bad ? m : { ...m, [which]: bad }))}
-      {...props}
-    />
-  );
+  const startMin = returned.length
+    ? calendarDate(Math.max(...returned) + 86_400_000, viewerOffsetMinutes())
+    : undefined;
   return (
-    <fieldset className="filters">
-      <legend>{t('filter-release')}</legend>
-      <label htmlFor={`${id}start`}>{t('filter-start')}</label>
-      {field('start', {
-        min,
-        max: range.end || undefined,
-        onChange: (day) => setRange({ start: day, end: day ? range.end : '' }),
-      })}
-      <label htmlFor={`${id}end`}>{t('filter-end')}</label>
-      {field('end', {
-        min: range.start || undefined,
-        disabled: !range.start,
-        onChange: (day) => setRange({ ...range, end: day }),
-      })}
-      <button
-        type="button"
-        className="button secondary small"
-        disabled={!range.start && !typing}
-        onClick={() => {
-          setMalformed({ start: false, end: false });
-          setResets((n) => n + 1);
-          setRange({ start: '', end: '' });
-        }}
-      >
-        {t('filter-reset')}
-      </button>
-      <p id={errorId} className="field-error" role="alert">
-        {typing ? t('error-date-malformed') : ''}
-      </p>
-    </fieldset>
+    <DateRangeFields
+      value={range}
+      // Without a start there is no range: clearing it clears the end.
+      onChange={(which, day) =>
+        setRange(which === 'start' ? { start: day, end: day ? range.end : '' } : { ...range, end: day })
+      }
+      onReset={() => setRange({ start: '', end: '' })}
+      atReset={!range.start}
+      startMin={startMin}
+      labelKey="filter-release"
+    />
   );
 }
 

@@ -11,6 +11,7 @@ import { confirmClaim, requestClaim } from '../api/network.js';
 import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
+import ConnectOr from '../wallet/ConnectOr.jsx';
 import CodeForm from '../components/CodeForm.jsx';
 import TxLink from '../components/TxLink.jsx';
 import { formatDate } from '../components/dates.js';
@@ -114,20 +115,16 @@ function Claims({ data, account, connect, reload, available }) {
           submitKey="claims-confirm"
           hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })}
         />
-      ) : !account && linked && claimable > 0n ? (
-        <button type="button" className="button" onClick={connect}>
-          {t('wallet-connect')}
-        </button>
       ) : (
-        <button
-          type="button"
-          className="button"
+        <ConnectOr
+          connect={!account && linked && claimable > 0n}
+          onConnect={connect}
           onClick={ask}
           disabled={Boolean(reason) || BUSY.includes(step.state)}
-          aria-describedby="claim-reason"
+          describedBy="claim-reason"
         >
           {t('claims-claim')}
-        </button>
+        </ConnectOr>
       )}
       <p id="claim-reason" className="muted small">
         {reason && !asked ? t(reason) : ''}

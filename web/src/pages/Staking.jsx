@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
+import AmountField from '../components/AmountField.jsx';
 import {
   calldata,
   formatLvlx,
@@ -88,36 +89,23 @@ function LvlxPage({ data, now, account, reload }) {
             </label>
           ))}
         </fieldset>
-        <label htmlFor={`${id}a`}>{t('staking-amount', { product })}</label>
-        <div className="amount-field">
-          <input
-            id={`${id}a`}
-            inputMode="decimal"
-            autoComplete="off"
-            value={text}
-            disabled={busy}
-            aria-invalid={Boolean(fieldError)}
-            aria-describedby={`${id}e ${id}b`}
-            onChange={(e) => setText(e.target.value)}
-          />
-          <span className="unit" translate="no">
-            {product}
-          </span>
-          <button
-            type="button"
-            className="button secondary small"
-            disabled={busy || balance === '0'}
-            onClick={() => setText(max)}
-          >
-            {t('staking-max')}
-          </button>
-        </div>
-        <p id={`${id}b`} className="muted small" translate="no">
-          {t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}
-        </p>
-        <p id={`${id}e`} className="field-error" role="alert">
-          {fieldMessage}
-        </p>
+        <AmountField
+          id={`${id}a`}
+          label={t('staking-amount', { product })}
+          unit={product}
+          value={text}
+          onChange={setText}
+          disabled={busy}
+          error={fieldMessage}
+          describedBy={`${id}b`}
+          onMax={() => setText(max)}
+          maxDisabled={balance === '0'}
+          maxLabel={t('staking-max')}
+        >
+          <p id={`${id}b`} className="muted small" translate="no">
+            {t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}
+          </p>
+        </AmountField>
         {quote && !quote.error && (
           <dl className="wallet-facts stake-summary" data-testid="stake-summary">
             <dt>{t('staking-you-stake')}</dt>

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import Onramp from '../help/Onramp.jsx';
+import AmountField from '../components/AmountField.jsx';
 import {
   localizeNumber,
   calldata,
@@ -15,7 +16,6 @@ import {
   formatUnits,
   formatUsdt,
   purchasePlan,
-  revertKey,
   sameAddress,
   USDT_DECIMALS,
   LVLX_DECIMALS,
@@ -23,6 +23,8 @@ import {
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
 import * as eth from '../wallet/eip1193.js';
+import { spending } from '../wallet/allowance.js';
+import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
 import { useLive } from '../live.js';
 import TxStatus from '../wallet/TxStatus.jsx';
@@ -51,7 +53,9 @@ export default function TokenLvlx() {
   const [reads, setReads] = useState(null);
   const [readError, setReadError] = useState(false);
   const [input, setInput] = useState({ side: 'usdt', text: '' });
-  const [step, setStep] = useState({ state: 'idle' });
+  const [step, run, setStep] = useChainAction();
+  // The hash of the last purchase the live channel reported indexed.
+  const [recorded, setRecorded] = useState(null);
 
   const refresh = useCallback(async () => {
     if (!account || !chain) return;
@@ -68,9 +72,7 @@ export default function TokenLvlx() {
     refresh();
   }, [refresh]);
 
-  useLive('purchase', (message) => {
-    setStep((s) => (s.hash && message.txHash === s.hash.toLowerCase() ? { ...s, recorded: true } : s));
-  });
+  useLive('purchase', (message) => setRecorded(message.txHash));
 
   if (!chain) {
     return (
@@ -90,7 +92,7 @@ export default function TokenLvlx() {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
     return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
   };
-  const busy = ['approving', 'simulating', 'sending'].includes(step.state);
+  const busy = BUSY.includes(step.state);
   // A problem is said beside the field it comes from (the one typed in), a short balance beside
   // what is paid; the button says nothing is wrong only when the purchase can be sent.
   const planError = computed?.error ?? (computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
@@ -100,49 +102,21 @@ export default function TokenLvlx() {
   const ready = Boolean(computed) && !planError;
   const reason = !reads ? null : !input.text.trim() ? 'buy-enter-amount' : planError ? 'buy-fix-amount' : null;
 
-  const fail = (e) => {
-    if (eth.isRejection(e)) return setStep({ state: 'rejected' });
-    const data = eth.revertData(e);
-    console.warn('transaction failed', e);
-    return setStep({ state: 'failed', key: data ? revertKey(data) : 'tx-failed' });
-  };
-
-  const mined = async (hash, state) => {
-    setStep({ state, hash });
-    const receipt = await eth.waitForReceipt(hash);
-    if (receipt.status !== '0x1') throw Object.assign(new Error('reverted'), { data: '0x' });
-    return receipt;
-  };
-
   const buy = async (event) => {
     event.preventDefault();
-    if (!computed || computed.error) return;
+    if (!computed || computed.error) return undefined;
     const { usdt, lvlx } = computed;
     if (computed.shortOfBalance) return setStep({ state: 'failed', key: 'chain-insufficient-balance' });
     try {
-      await eth.ensureChain(chain, t('chain-name'));
-      if (computed.needsApproval) {
-        setStep({ state: 'approving' });
-        await mined(
-          await eth.sendTransaction(account, chain.usdt, calldata('LVLX', 'approve', [chain.icoSale, usdt])),
-          'approving',
-        );
-      }
-      // Ask the chain first: a purchase that would revert is explained, never sent.
-      setStep({ state: 'simulating' });
-      const data = calldata('IcoSale', 'buy', [usdt, lvlx, referrer]);
-      try {
-        await eth.ethCall(chain.icoSale, data, account);
-      } catch (e) {
-        return setStep({ state: 'failed', key: revertKey(eth.revertData(e) ?? '0x') });
-      }
-      setStep({ state: 'sending' });
-      const hash = await eth.sendTransaction(account, chain.icoSale, data);
-      await mined(hash, 'sending');
-      setStep((s) => ({ state: 'confirmed', hash, usdt, lvlx, recorded: s.recorded ?? false }));
-      setInput({ side: input.side, text: '' });
+      const txs = await spending(
+        account,
+        { token: chain.usdt, spender: chain.icoSale, amount: usdt },
+        { to: chain.icoSale, data: calldata('IcoSale', 'buy', [usdt, lvlx, referrer]), simulate: true },
+      );
+      if (await run(account, txs, { usdt, lvlx })) setInput({ side: input.side, text: '' });
     } catch (e) {
-      fail(e);
+      console.warn('chain read failed', e);
+      setStep({ state: 'failed', key: 'chain-read-failed' });
     } finally {
       refresh();
     }
@@ -187,52 +161,29 @@ export default function TokenLvlx() {
             )}
           </div>
           <form className="buy-form" onSubmit={buy} noValidate>
-            <label htmlFor="buy-usdt">{t('buy-pay')}</label>
-            <div className="amount-field">
-              <input
-                id="buy-usdt"
-                inputMode="decimal"
-                autoComplete="off"
-                value={shown('usdt')}
-                disabled={!reads || busy}
-                aria-invalid={Boolean(usdtError)}
-                aria-describedby="buy-usdt-error buy-reason"
-                onChange={(e) => setInput({ side: 'usdt', text: e.target.value })}
-              />
-              <span className="unit" translate="no">
-                USDT
-              </span>
-              <button
-                type="button"
-                className="button secondary small"
-                disabled={!reads || busy || reads.usdt === '0'}
-                onClick={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}
-              >
-                {t('staking-max')}
-              </button>
-            </div>
-            <p id="buy-usdt-error" className="field-error" role="alert">
-              {usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
-            </p>
-            <label htmlFor="buy-lvlx">{t('buy-receive', { product })}</label>
-            <div className="amount-field">
-              <input
-                id="buy-lvlx"
-                inputMode="decimal"
-                autoComplete="off"
-                value={shown('lvlx')}
-                disabled={!reads || busy}
-                aria-invalid={Boolean(lvlxError)}
-                aria-describedby="buy-lvlx-error buy-reason"
-                onChange={(e) => setInput({ side: 'lvlx', text: e.target.value })}
-              />
-              <span className="unit" translate="no">
-                {product}
-              </span>
-            </div>
-            <p id="buy-lvlx-error" className="field-error" role="alert">
-              {lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}
-            </p>
+            <AmountField
+              id="buy-usdt"
+              label={t('buy-pay')}
+              unit="USDT"
+              value={shown('usdt')}
+              disabled={!reads || busy}
+              error={usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
+              describedBy="buy-reason"
+              onChange={(text) => setInput({ side: 'usdt', text })}
+              onMax={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}
+              maxDisabled={reads?.usdt === '0'}
+              maxLabel={t('staking-max')}
+            />
+            <AmountField
+              id="buy-lvlx"
+              label={t('buy-receive', { product })}
+              unit={product}
+              value={shown('lvlx')}
+              disabled={!reads || busy}
+              error={lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}
+              describedBy="buy-reason"
+              onChange={(text) => setInput({ side: 'lvlx', text })}
+            />
             {ready && (
               <dl className="wallet-facts stake-summary" data-testid="buy-summary">
                 <dt>{t('buy-you-pay')}</dt>
@@ -265,8 +216,12 @@ export default function TokenLvlx() {
             confirmed={
               step.state === 'confirmed' && (
                 <>
-                  {t('tx-confirmed', { lvlx: formatLvlx(step.lvlx), product, usdt: formatUsdt(step.usdt) })}{' '}
-                  {step.recorded ? t('tx-recorded') : t('tx-recording')}
+                  {t('tx-confirmed', {
+                    lvlx: formatLvlx(step.label.lvlx),
+                    product,
+                    usdt: formatUsdt(step.label.usdt),
+                  })}{' '}
+                  {recorded === step.hash?.toLowerCase() ? t('tx-recorded') : t('tx-recording')}
                 </>
               )
             }
