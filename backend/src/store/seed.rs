@@ -149,6 +149,27 @@ fn write(
     product: &str,
     password_hash: &str,
 ) -> Result<Report> {
+    let mut members = write_members(c, rng, plan, password_hash)?;
+    let (entries, purchases) = write_ledger(c, rng, plan, product, &mut members)?;
+    write_network(c, rng, product, &members, purchases)?;
+    let (nft_stakes, lvlx_stakes) = write_stakes(c, rng, plan, &members)?;
+    super::copy::continue_numbering(c)?;
+    Ok(Report {
+        users: members.len(),
+        ico_tx: entries,
+        nft_stakes,
+        lvlx_stakes,
+        skipped: false,
+    })
+}
+
+/// Members, in registration order, in referral trees under the demo member when there is one.
+fn write_members(
+    c: Conn,
+    rng: &mut StdRng,
+    plan: &Plan,
+    password_hash: &str,
+) -> Result<Vec<Member>> {
     let first_id: i64 =
         c.query_one("SELECT COALESCE(MAX(id), 0) + 1 FROM users", args![], |r| {
             r.get(0)
@@ -162,7 +183,6 @@ fn write(
         |r| r.get(0),
     )?;
 
-    // Members, in registration order.
     let mut times: Vec<i64> = (0..plan.users)
         .map(|_| END_MS - rng.gen_range(0..YEARS_MS))
         .collect();
@@ -224,8 +244,18 @@ fn write(
             });
         }
     }
+    Ok(members)
+}
 
-    // The ledger, in time order, with balances and the daily rollup.
+/// The ledger, in time order, with balances and the daily rollup; answers how many entries and
+/// the ids of the purchases.
+fn write_ledger(
+    c: Conn,
+    rng: &mut StdRng,
+    plan: &Plan,
+    product: &str,
+    members: &mut [Member],
+) -> Result<(usize, Vec<i64>)> {
     let mut entries: Vec<(i64, usize, bool, Units)> = Vec::with_capacity(plan.ico_tx as usize);
     if !members.is_empty() {
         for i in 0..plan.ico_tx {
@@ -289,7 +319,16 @@ fn write(
             c.execute(update, args![m.balance.to_string(), m.id])?;
         }
     }
+    Ok((entries.len(), purchases))
+}
 
+fn write_network(
+    c: Conn,
+    rng: &mut StdRng,
+    product: &str,
+    members: &[Member],
+    purchases: Vec<i64>,
+) -> Result<()> {
     // The network: a third of the members with a wallet hold an activation node from their
     // registration on; every purchase is settled as the indexer settles it (commissions, volume,
     // ranks), with the default commission levels and the stored ranks.
@@ -297,7 +336,7 @@ fn write(
         let insert = "INSERT INTO activation_nodes (wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash)
              VALUES (?1, ?2, ?3, 0, 0, ?4, ?5)";
         let mark = "UPDATE users SET activation_node = 1 WHERE id = ?1";
-        for m in &members {
+        for m in members {
             if let (Some(wallet), true) = (&m.wallet, rng.gen_bool(0.33)) {
                 let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
                 c.execute(
@@ -319,8 +358,16 @@ fn write(
     for id in purchases {
         settlement::settle_purchase(c, id, product, &levels, &ranks, END_MS)?;
     }
+    Ok(())
+}
 
-    // Stakes by members with a wallet.
+/// Stakes by members with a wallet; answers how many of each pool.
+fn write_stakes(
+    c: Conn,
+    rng: &mut StdRng,
+    plan: &Plan,
+    members: &[Member],
+) -> Result<(usize, usize)> {
     let stakers: Vec<usize> = (0..members.len())
         .filter(|&i| members[i].has_wallet)
         .collect();
@@ -384,12 +431,5 @@ fn write(
             lvlx_count += 1;
         }
     }
-    super::copy::continue_numbering(c)?;
-    Ok(Report {
-        users: members.len(),
-        ico_tx: entries.len(),
-        nft_stakes: nft_count,
-        lvlx_stakes: lvlx_count,
-        skipped: false,
-    })
+    Ok((nft_count, lvlx_count))
 }
