@@ -54,7 +54,14 @@ fn fill(anvil: &Anvil, d: &Deployment, n: usize) -> Duration {
         // Every fourth transaction stakes a little of the LVLX the buyer's first purchase brought.
         let (to, data) = if i % 4 == 3 && i >= 4 * buyers.len() {
             let amount = (1_000_000_000_000 + i as u128).to_string();
-            let data = chain::calldata(Contract::LvlxStaking, "stake", &["1", &amount]).unwrap();
+            // Any reward, any release: the bench has no page quote.
+            let bounds = ["0", "18446744073709551615"];
+            let data = chain::calldata(
+                Contract::LvlxStaking,
+                "stake",
+                &["1", &amount, bounds[0], bounds[1]],
+            )
+            .unwrap();
             (&d.lvlx_staking, data)
         } else {
             let usdt = (100_000 + i as u128 * 7).to_string();

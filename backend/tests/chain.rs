@@ -457,3 +457,48 @@ async fn wallets_get_the_public_rpc_never_the_servers_own() {
     assert_eq!(body["chain"]["icoSale"], d.ico_sale);
     assert!(!body.to_string().contains("provider-api-key"));
 }
+
+/// The README's table of owner functions lists every function the contracts' sources guard
+/// with `onlyOwner`, under its contract, and nothing that is not one.
+#[test]
+fn the_readme_lists_every_owner_function() {
+    use std::collections::BTreeSet;
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut in_source = BTreeSet::new();
+    for entry in std::fs::read_dir(format!("{root}/contracts/src")).unwrap() {
+        let path = entry.unwrap().path();
+        let contract = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // A function's header runs from `function` to its body's `{`.
+        for header in text.split("function ").skip(1) {
+            let header = header.split('{').next().unwrap();
+            if header.contains("onlyOwner") {
+                let name = header.split('(').next().unwrap().trim().to_string();
+                in_source.insert((contract.clone(), name));
+            }
+        }
+    }
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let table = readme
+        .split("### Owner functions")
+        .nth(1)
+        .expect("README has an owner functions section");
+    let mut listed = BTreeSet::new();
+    for row in table
+        .lines()
+        .skip_while(|l| !l.starts_with("| contract"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let contract = cells[1].split(' ').next().unwrap().to_string();
+        for name in cells[2].split(',') {
+            listed.insert((contract.clone(), name.trim().to_string()));
+        }
+    }
+    assert!(in_source.len() > 20, "{in_source:?}");
+    assert_eq!(
+        listed, in_source,
+        "README lists the owner functions as the sources have them"
+    );
+}

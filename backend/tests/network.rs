@@ -8,6 +8,8 @@
 mod common;
 
 use common::anvil::Anvil;
+use ethers_core::abi::Token;
+use ethers_core::types::U256;
 use lvlx_backend::chain::deploy::{self, Deployment, DEV_CLAIM_CAP};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
 use lvlx_backend::chain::owner;
@@ -30,6 +32,23 @@ fn send(
 ) -> Value {
     owner::transact(&anvil.rpc, from, to, contract, function, args)
         .unwrap_or_else(|e| panic!("{function}: {e}"))
+}
+
+/// Mines a block at `seconds`: later calls see that time.
+fn advance_to(anvil: &Anvil, seconds: u64) {
+    anvil.set_next_time(seconds);
+    anvil.mine(1);
+}
+
+/// The name of the distributor's custom error a call from `from` reverts with.
+fn refused_with(anvil: &Anvil, from: &str, to: &str, function: &str, args: &[&str]) -> String {
+    let data = anvil.revert(from, to, Contract::ClaimDistributor, function, args);
+    Contract::ClaimDistributor
+        .abi()
+        .errors()
+        .find(|e| data.starts_with(&chain::hex0x(&e.signature().as_bytes()[..4])))
+        .map(|e| e.name.clone())
+        .unwrap_or(data)
 }
 
 fn gas(receipt: &Value) -> u64 {
@@ -321,6 +340,7 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         &[],
     );
     assert_eq!(refuse(&third, &signer.sign(&third)), "chain-sale-paused");
+    // Unpausing waits the owner delay: asked for, claims stay paused until it is applied.
     send(
         &anvil,
         owner,
@@ -329,7 +349,25 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         "unpause",
         &[],
     );
-    // The daily cap: lowered below what was paid today, nothing more pays today.
+    assert_eq!(refuse(&third, &signer.sign(&third)), "chain-sale-paused");
+    let too_early = refused_with(&anvil, owner, &d.claim_distributor, "applyUnpause", &[]);
+    assert_eq!(too_early, "ClaimDistributorTooEarly");
+    advance_to(&anvil, anvil.now() + deploy::OWNER_DELAY);
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "applyUnpause",
+        &[],
+    );
+    // A new day: the voucher signed now, above what a lowered daily cap leaves.
+    let third = voucher(200 * LVLX, anvil.now() + 3600);
+    let paid_today = claim(relayer, &third, &signer.sign(&third)).unwrap();
+    assert_eq!(paid_today["status"], "0x1");
+    let third = voucher(250 * LVLX, anvil.now() + 3600);
+    // The daily cap: lowered below what was paid today, nothing more pays today (and at once:
+    // lowering waits for nothing).
     let cap = (DEV_CLAIM_CAP).to_string();
     send(
         &anvil,
@@ -337,7 +375,7 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&cap, &(100 * LVLX).to_string()],
+        &[&cap, &(40 * LVLX).to_string()],
     );
     assert_eq!(
         refuse(&third, &signer.sign(&third)),
@@ -355,6 +393,164 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         ),
         "chain-reverted"
     );
+}
+
+/// The review's drain: the owner made its own key the signer, raised the caps to the maximum and
+/// self-signed one voucher for the distributor's whole balance. Every change that raises what
+/// can leave now waits the owner delay, announced, and can be cancelled; so inside the delay the
+/// drain pays nothing, and members and admins can see it coming.
+#[test]
+fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let accounts = anvil.accounts();
+    let (owner, thief) = (&accounts[0], &accounts[6]);
+    let server = ClaimSigner::new(&[0x42; 32]).unwrap();
+    // The first signer acts at once (no voucher could be paid before it).
+    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &server.address())
+        .unwrap();
+    let read =
+        |f: &str| anvil.read(&d.claim_distributor, Contract::ClaimDistributor, f, &[])[0].clone();
+    let address = |a: &str| chain::address(a).unwrap();
+    assert_eq!(read("signer"), Token::Address(address(&server.address())));
+    let balance = anvil.read_uint(
+        &d.lvlx,
+        Contract::Lvlx,
+        "balanceOf",
+        &[&d.claim_distributor],
+    );
+    let caps = (read("maxPerClaim"), read("maxPerDay"));
+
+    let own_key = ClaimSigner::new(&[0x66; 32]).unwrap();
+    let max = u128::MAX.to_string();
+    let scheduled = send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setSigner",
+        &[&own_key.address()],
+    );
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[&max, &max],
+    );
+    // Announced: the event names the new signer and when it may apply.
+    let at = anvil.now() + deploy::OWNER_DELAY;
+    let announced = Contract::ClaimDistributor
+        .abi()
+        .event("SignerScheduled")
+        .unwrap()
+        .signature();
+    assert!(scheduled["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|l| l["topics"][0] == json!(chain::hex0x(announced.as_bytes()))));
+    assert_eq!(read("signerAt"), Token::Uint(U256::from(at)));
+    // Nothing changed yet: the self-signed voucher for everything is refused.
+    assert_eq!(read("signer"), Token::Address(address(&server.address())));
+    assert_eq!((read("maxPerClaim"), read("maxPerDay")), caps);
+    let voucher = Voucher {
+        chain_id: 137,
+        contract: address(&d.claim_distributor),
+        account: address(thief),
+        cumulative: balance,
+        deadline: at + 3600,
+    };
+    let drain = |signature: &str| {
+        refused(
+            &anvil,
+            thief,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            "claim",
+            &[
+                thief,
+                &balance.to_string(),
+                &voucher.deadline.to_string(),
+                signature,
+            ],
+        )
+    };
+    assert_eq!(drain(&own_key.sign(&voucher)), "chain-voucher-invalid");
+    // Applying early is refused, to the last second.
+    for function in ["applySigner", "applyCaps"] {
+        assert_eq!(
+            refused_with(&anvil, owner, &d.claim_distributor, function, &[]),
+            "ClaimDistributorTooEarly"
+        );
+    }
+    advance_to(&anvil, at - 1);
+    assert_eq!(
+        refused_with(&anvil, owner, &d.claim_distributor, "applySigner", &[]),
+        "ClaimDistributorTooEarly"
+    );
+    assert_eq!(drain(&own_key.sign(&voucher)), "chain-voucher-invalid");
+    // Seen in time, both are cancelled: they can never apply.
+    for (cancel, apply) in [("cancelSigner", "applySigner"), ("cancelCaps", "applyCaps")] {
+        send(
+            &anvil,
+            owner,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            cancel,
+            &[],
+        );
+        advance_to(&anvil, at + 10);
+        assert_eq!(
+            refused_with(&anvil, owner, &d.claim_distributor, apply, &[]),
+            "ClaimDistributorNotScheduled"
+        );
+    }
+    assert_eq!(read("signer"), Token::Address(address(&server.address())));
+    // Lowering acts at once; a rotation that waited its delay applies.
+    let (claim_cap, day_cap) = (LVLX.to_string(), (2 * LVLX).to_string());
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[&claim_cap, &day_cap],
+    );
+    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
+    let rotated = ClaimSigner::new(&[0x67; 32]).unwrap();
+    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &rotated.address())
+        .unwrap();
+    advance_to(&anvil, anvil.now() + deploy::OWNER_DELAY);
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "applySigner",
+        &[],
+    );
+    assert_eq!(read("signer"), Token::Address(address(&rotated.address())));
+    // Only the owner schedules, applies or cancels.
+    for function in [
+        "setSigner",
+        "applySigner",
+        "cancelSigner",
+        "applyCaps",
+        "unpause",
+        "applyUnpause",
+    ] {
+        let args: &[&str] = if function == "setSigner" {
+            &[thief]
+        } else {
+            &[]
+        };
+        assert_eq!(
+            refused_with(&anvil, thief, &d.claim_distributor, function, args),
+            "OwnableUnauthorizedAccount"
+        );
+    }
 }
 
 async fn catch_up(indexer: &Indexer) {
@@ -644,28 +840,60 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
 /// The identity threshold counts everything claimed with this claim: 6,000 LVLX paid and 6,000
 /// more claimable is 12,000 claimed, above the 10,000 threshold, though each piece is under it
 /// (the second piece went through when the rule looked at the claim alone).
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread")]
 async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity() {
-    let d = Deployment {
-        activation_node: "0x5FbDB2315678afecb367f032d93F642f64180aa3".into(),
-        claim_distributor: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
-        owner: "0x0000000000000000000000000000000000000000".into(),
-        ..Deployment::default()
-    };
-    let chain = deploy::dev_section("http://127.0.0.1:9", &d);
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let chain = deploy::dev_section(&anvil.url, &d);
     let w = common::world_with(|c| {
         c.chain = Some(chain);
         c.kyc_claim_threshold = Some("10000".into());
     })
     .await;
-    w.sql(|c| {
+    deploy::register_claim_signer(
+        &anvil.rpc,
+        &d.owner,
+        &d.claim_distributor,
+        &w.app.claim_signer.address(),
+    )
+    .unwrap();
+    let member = anvil.accounts()[1].clone();
+    let wallet = lvlx_core::siwe::checksummed(&member).unwrap();
+    let stored = wallet.clone();
+    w.sql(move |c| {
         c.execute(
-            "UPDATE users SET wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' WHERE email = ?1",
-            lvlx_backend::args![DEMO_USER.0],
+            "UPDATE users SET wallet = ?1 WHERE email = ?2",
+            lvlx_backend::args![stored, DEMO_USER.0],
         )
     })
     .await;
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    // 6,000 LVLX already paid on chain (and indexed), of 12,000 earned.
+    let pay = |cumulative: u128| {
+        let voucher = Voucher {
+            chain_id: 137,
+            contract: chain::address(&d.claim_distributor).unwrap(),
+            account: chain::address(&wallet).unwrap(),
+            cumulative,
+            deadline: anvil.now() + 3600,
+        };
+        let signature = w.app.claim_signer.sign(&voucher);
+        let relayer = &anvil.accounts()[4];
+        send(
+            &anvil,
+            relayer,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            "claim",
+            &[
+                &wallet,
+                &cumulative.to_string(),
+                &voucher.deadline.to_string(),
+                &signature,
+            ],
+        );
+    };
+    pay(6_000 * LVLX);
     let rewards = (12_000 * LVLX).to_string();
     let paid = (6_000 * LVLX).to_string();
     w.sql(move |c| {
@@ -706,6 +934,61 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         .await;
     assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
     assert_eq!(asked.body["amount"], (3_000 * LVLX).to_string());
+    assert_eq!(asked.body["rest"], "0");
+
+    // Caps: a claim pays what the distributor pays now; the rest stays claimable. Lowering the
+    // caps acts at once: 1,000 LVLX a claim, 1,500 a day.
+    send(
+        &anvil,
+        &d.owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[&(1_000 * LVLX).to_string(), &(1_500 * LVLX).to_string()],
+    );
+    let ask = || async {
+        w.call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
+            .await
+    };
+    let parts = |r: &common::Reply| {
+        (
+            r.body["amount"].as_str().unwrap_or_default().to_string(),
+            r.body["rest"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    let lvlx = |n: u128| (n * LVLX).to_string();
+    // Today already paid 6,000: above the lowered day's cap, nothing more pays today.
+    let spent = ask().await;
+    assert_eq!(spent.body["code"], "chain-claim-daily-cap");
+    let next_day = || (anvil.now() / 86_400 + 1) * 86_400 + 60;
+    advance_to(&anvil, next_day());
+    let asked = ask().await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert_eq!(
+        parts(&asked),
+        (lvlx(1_000), lvlx(2_000)),
+        "the per-claim cap"
+    );
+    // Its voucher pays (today's tally: 1,000); the next pays the 500 left today.
+    pay(7_000 * LVLX);
+    let asked = ask().await;
+    assert_eq!(
+        parts(&asked),
+        (lvlx(500), lvlx(1_500)),
+        "what is left of the day"
+    );
+    pay(7_500 * LVLX);
+    let spent = ask().await;
+    assert_eq!(
+        (spent.status, spent.body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("chain-claim-daily-cap")),
+        "{}",
+        spent.body
+    );
+    // Tomorrow the day's cap is whole again.
+    advance_to(&anvil, next_day());
+    let asked = ask().await;
+    assert_eq!(parts(&asked), (lvlx(1_000), lvlx(500)));
 }
 
 #[tokio::test(flavor = "multi_thread")]

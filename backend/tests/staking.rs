@@ -13,6 +13,8 @@ use lvlx_core::staking::{self, Pool, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
 use serde_json::{json, Value};
 
 const LVLX: u128 = 1_000_000_000_000_000_000;
+/// Tests stake without a quote: any reward above zero, any release.
+const ANY_RELEASE: &str = "18446744073709551615";
 
 struct Chain {
     anvil: Anvil,
@@ -125,7 +127,7 @@ impl Chain {
             &self.d.lvlx_staking,
             Contract::LvlxStaking,
             "stake",
-            &[&tier.to_string(), &a],
+            &[&tier.to_string(), &a, "0", ANY_RELEASE],
         )
     }
 
@@ -254,7 +256,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
             &c.d.nft_staking,
             Contract::NftStaking,
             "stake",
-            &["3", "2"]
+            &["3", "2", "0", ANY_RELEASE]
         ),
         "chain-nft-approval"
     );
@@ -271,7 +273,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
             &c.d.nft_staking,
             Contract::NftStaking,
             "stake",
-            &["3", "3"]
+            &["3", "3", "0", ANY_RELEASE]
         ),
         "chain-insufficient-nfts"
     );
@@ -291,7 +293,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
         &c.d.nft_staking,
         Contract::NftStaking,
         "stake",
-        &["3", "2"],
+        &["3", "2", "0", ANY_RELEASE],
     );
     let start = block_time(&c, &staked);
     let release = start + terms.lock_seconds;
@@ -488,7 +490,7 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
             &pool,
             Contract::LvlxStaking,
             "stake",
-            &["4", &(1000 * LVLX).to_string()]
+            &["4", &(1000 * LVLX).to_string(), "0", ANY_RELEASE]
         ),
         "chain-reserve-short"
     );
@@ -498,8 +500,24 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
             .key(),
         "chain-reserve-short"
     );
-    // A stake whose reward rounds to nothing needs no reserve.
-    c.stake_lvlx(&b, 1, 99);
+    // A stake whose reward rounds to nothing would lock its principal for nothing: refused.
+    c.send(&b, &c.d.lvlx, Contract::Lvlx, "approve", &[&pool, "99"]);
+    assert_eq!(
+        c.refused(
+            &b,
+            &pool,
+            Contract::LvlxStaking,
+            "stake",
+            &["1", "99", "0", ANY_RELEASE]
+        ),
+        "staking-reward-zero"
+    );
+    assert_eq!(
+        staking::quote(Pool::Lvlx, &DEFAULT_TIERS[0], 99, LVLX, 0)
+            .unwrap_err()
+            .key(),
+        "staking-reward-zero"
+    );
 
     // The owner can take only the free part: not principal, not promised rewards.
     let owner = c.owner().to_string();
@@ -535,10 +553,11 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
     assert_eq!(
         surface,
         [
+            "absorbStray",
+            "acceptOwnership",
             "fund",
             "pause",
             "release",
-            "renounceOwnership",
             "setTerms",
             "stake",
             "transferOwnership",
@@ -557,7 +576,13 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
     );
     c.send(&owner, &pool, Contract::LvlxStaking, "pause", &[]);
     assert_eq!(
-        c.refused(&a, &pool, Contract::LvlxStaking, "stake", &["4", "1"]),
+        c.refused(
+            &a,
+            &pool,
+            Contract::LvlxStaking,
+            "stake",
+            &["4", "1", "0", ANY_RELEASE]
+        ),
         "chain-sale-paused"
     );
     let position = c
@@ -573,7 +598,7 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
     c.send(&a, &pool, Contract::LvlxStaking, "release", &["1"]);
     assert_eq!(c.lvlx_of(&a) - before, 1000 * LVLX + keep);
     assert_eq!((c.free(&pool), c.reserved(&pool)), (0, 0));
-    assert_eq!(c.uint(&pool, Contract::LvlxStaking, "totalStaked", &[]), 99);
+    assert_eq!(c.uint(&pool, Contract::LvlxStaking, "totalStaked", &[]), 0);
     // Anyone may fund; funding frees room for the next stake.
     c.send(
         &b,
@@ -590,6 +615,198 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
         &[&LVLX.to_string()],
     );
     assert_eq!(c.free(&pool), LVLX);
+}
+
+/// The review's attack: terms changed ahead of a member's stake (maliciously, or an admin's
+/// routine edit) gave her a fraction of the quoted reward and a 136-year lock. The stake names
+/// its quote's bounds, so it is refused instead; and no terms past the limits can be set.
+#[test]
+fn terms_moved_under_a_stake_refuse_it_and_terms_stay_within_limits() {
+    let c = Chain::start();
+    let owner = c.owner().to_string();
+    let member = c.accounts[1].clone();
+    let pool = c.d.lvlx_staking.clone();
+    let amount = 10_000 * LVLX;
+    c.give_lvlx(&member, amount);
+    c.send(
+        &member,
+        &c.d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&pool, &amount.to_string()],
+    );
+    // The page's quote, at the chain's time.
+    let now = c.anvil.now();
+    let tier = DEFAULT_TIERS[0];
+    let quote = staking::quote(Pool::Lvlx, &tier, amount, c.free(&pool), now).unwrap();
+    let bounds = [
+        "1".to_string(),
+        amount.to_string(),
+        quote.reward.to_string(),
+        quote.max_release.to_string(),
+    ];
+    let bounds: Vec<&str> = bounds.iter().map(String::as_str).collect();
+
+    // Past the documented limits: refused whatever the owner wants; at them, accepted.
+    let limits = Contract::LvlxStaking
+        .abi()
+        .error("TermsBeyondLimits")
+        .unwrap();
+    let beyond = chain::hex0x(&limits.signature().as_bytes()[..4]);
+    let max_lock = staking::MAX_LOCK_SECONDS.to_string();
+    for (rate, lock) in [("1", "4294967295"), ("10001", "60")] {
+        let refused = c.anvil.revert(
+            &owner,
+            &pool,
+            Contract::LvlxStaking,
+            "setTerms",
+            &["1", "0", rate, lock],
+        );
+        assert!(refused.starts_with(&beyond), "rate {rate} lock {lock}");
+    }
+    c.send(
+        &owner,
+        &pool,
+        Contract::LvlxStaking,
+        "setTerms",
+        &["1", "0", "10000", &max_lock],
+    );
+    // The chain's limits are the core's.
+    assert_eq!(
+        c.uint(&pool, Contract::LvlxStaking, "MAX_RATE_BPS", &[]),
+        u128::from(staking::MAX_RATE_BPS)
+    );
+    assert_eq!(
+        c.uint(&pool, Contract::LvlxStaking, "MAX_LOCK_SECONDS", &[]),
+        u128::from(staking::MAX_LOCK_SECONDS)
+    );
+
+    // A lower rate, and then a longer lock, each mined before the stake: refused, nothing moved.
+    for (rate, lock) in [
+        (
+            (tier.rate_bps - 1).to_string(),
+            tier.lock_seconds.to_string(),
+        ),
+        (
+            tier.rate_bps.to_string(),
+            (tier.lock_seconds + 3_601).to_string(),
+        ),
+    ] {
+        c.send(
+            &owner,
+            &pool,
+            Contract::LvlxStaking,
+            "setTerms",
+            &["1", "0", &rate, &lock],
+        );
+        assert_eq!(
+            c.refused(&member, &pool, Contract::LvlxStaking, "stake", &bounds),
+            "chain-terms-moved"
+        );
+        assert_eq!(c.lvlx_of(&member), amount);
+    }
+    // Back to the quoted terms: the same stake goes through with exactly the quoted reward, and
+    // a better rate would too (the bounds are a floor and a ceiling, not equalities).
+    c.send(
+        &owner,
+        &pool,
+        Contract::LvlxStaking,
+        "setTerms",
+        &[
+            "1",
+            "0",
+            &(tier.rate_bps + 1).to_string(),
+            &tier.lock_seconds.to_string(),
+        ],
+    );
+    let receipt = c.send(&member, &pool, Contract::LvlxStaking, "stake", &bounds);
+    assert_eq!(receipt["status"], "0x1");
+    assert!(c.reserved(&pool) > quote.reward);
+    // The NFT pool takes the same bounds.
+    let nft_terms = DEFAULT_NFT_TERMS[0];
+    c.buy_nft(&member, 1, 1);
+    c.send(
+        &member,
+        &c.d.level_nft,
+        Contract::LevelNft,
+        "setApprovalForAll",
+        &[&c.d.nft_staking, "true"],
+    );
+    let nft_quote = staking::quote(
+        Pool::Nft,
+        &nft_terms,
+        1,
+        c.free(&c.d.nft_staking),
+        c.anvil.now(),
+    )
+    .unwrap();
+    let too_much = (nft_quote.reward + 1).to_string();
+    assert_eq!(
+        c.refused(
+            &member,
+            &c.d.nft_staking,
+            Contract::NftStaking,
+            "stake",
+            &["1", "1", &too_much, &nft_quote.max_release.to_string()]
+        ),
+        "chain-terms-moved"
+    );
+}
+
+/// Ownership moves in two steps and is never renounced: a renounced distributor would freeze
+/// every claim, a renounced staking contract strand its free reserve. LVLX sent outside `fund`
+/// becomes free reserve instead of being stuck.
+#[test]
+fn ownership_moves_in_two_steps_is_never_renounced_and_stray_lvlx_is_absorbed() {
+    let c = Chain::start();
+    let owner = c.owner().to_string();
+    let next = c.accounts[5].clone();
+    let d = &c.d;
+    for (address, contract) in [
+        (&d.ico_sale, Contract::IcoSale),
+        (&d.level_nft, Contract::LevelNft),
+        (&d.nft_sale, Contract::NftSale),
+        (&d.nft_staking, Contract::NftStaking),
+        (&d.lvlx_staking, Contract::LvlxStaking),
+        (&d.activation_node, Contract::ActivationNode),
+        (&d.claim_distributor, Contract::ClaimDistributor),
+    ] {
+        let refused = c
+            .anvil
+            .revert(&owner, address, contract, "renounceOwnership", &[]);
+        let disabled = contract.abi().error("OwnedRenounceDisabled").unwrap();
+        assert!(
+            refused.starts_with(&chain::hex0x(&disabled.signature().as_bytes()[..4])),
+            "{contract:?} renounces"
+        );
+        c.send(&owner, address, contract, "transferOwnership", &[&next]);
+        let owner_now = c.anvil.read(address, contract, "owner", &[]);
+        assert_eq!(
+            owner_now[0],
+            Token::Address(chain::address(&owner).unwrap()),
+            "{contract:?} changed owner before acceptance"
+        );
+        c.send(&next, address, contract, "acceptOwnership", &[]);
+        let owner_now = c.anvil.read(address, contract, "owner", &[]);
+        assert_eq!(owner_now[0], Token::Address(chain::address(&next).unwrap()));
+    }
+    // 5 LVLX sent by a plain transfer: counted as free reserve by anyone's call, once.
+    let pool = d.lvlx_staking.clone();
+    let free = c.free(&pool);
+    c.send(
+        &owner,
+        &d.lvlx,
+        Contract::Lvlx,
+        "transfer",
+        &[&pool, &(5 * LVLX).to_string()],
+    );
+    let stranger = c.accounts[3].clone();
+    c.send(&stranger, &pool, Contract::LvlxStaking, "absorbStray", &[]);
+    assert_eq!(c.free(&pool), free + 5 * LVLX);
+    assert_eq!(
+        c.refused(&stranger, &pool, Contract::LvlxStaking, "absorbStray", &[]),
+        "chain-amount-too-small"
+    );
 }
 
 /// Gas per member action against Synthetix StakingRewards' (about 147k stake, 137k withdraw,
@@ -613,7 +830,7 @@ fn gas_per_member_action_stays_below_synthetix() {
         &c.d.nft_staking,
         Contract::NftStaking,
         "stake",
-        &["1", "1"],
+        &["1", "1", "0", ANY_RELEASE],
     );
     c.give_lvlx(&first, LVLX);
     c.stake_lvlx(&first, 1, LVLX);
@@ -631,7 +848,7 @@ fn gas_per_member_action_stays_below_synthetix() {
         &c.d.nft_staking,
         Contract::NftStaking,
         "stake",
-        &["1", "1"],
+        &["1", "1", "0", ANY_RELEASE],
     ));
     c.give_lvlx(&m, 1000 * LVLX);
     let lvlx_stake = gas(&c.stake_lvlx(&m, 1, 1000 * LVLX));
@@ -795,7 +1012,7 @@ mod index {
                 &c.d.nft_staking,
                 Contract::NftStaking,
                 "stake",
-                &["2", "3"],
+                &["2", "3", "0", ANY_RELEASE],
             );
         }
         c.give_lvlx(&member, 1000 * LVLX);
@@ -951,4 +1168,240 @@ mod index {
             .await;
         assert_eq!(attached, Some(user));
     }
+}
+
+/// Random sequences of every action on both pools — stakes (with their quote's bounds, or
+/// bounds terms may have moved past), interest withdrawals, releases, funding, the owner's
+/// withdrawals of free reserve, terms changes and pauses, with time passing — keep the books
+/// after every step: the pool's LVLX is principal + reserved + free, `reserved` is what open
+/// positions were promised and not yet paid, and the NFT pool holds exactly its open positions'
+/// NFTs. Steps: `LVLX_INVARIANT_STEPS` (default 120 in the test command).
+#[test]
+fn random_actions_on_both_pools_keep_the_books() {
+    use rand::{Rng, SeedableRng};
+    let steps: usize = std::env::var("LVLX_INVARIANT_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120);
+    let seed: u64 = std::env::var("LVLX_INVARIANT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(29);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let c = Chain::start();
+    let owner = c.owner().to_string();
+    let members: Vec<String> = c.accounts[1..5].to_vec();
+    for m in &members {
+        c.give_lvlx(m, 50_000 * LVLX);
+        for (pool, _) in [(&c.d.lvlx_staking, 0), (&c.d.nft_staking, 1)] {
+            c.send(
+                m,
+                &c.d.lvlx,
+                Contract::Lvlx,
+                "approve",
+                &[pool, &u128::MAX.to_string()],
+            );
+        }
+        c.send(
+            m,
+            &c.d.level_nft,
+            Contract::LevelNft,
+            "setApprovalForAll",
+            &[&c.d.nft_staking, "true"],
+        );
+        c.buy_nft(m, 1, 6);
+        c.buy_nft(m, 2, 4);
+    }
+    c.send(
+        &owner,
+        &c.d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&c.d.lvlx_staking, &u128::MAX.to_string()],
+    );
+    c.send(
+        &owner,
+        &c.d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&c.d.nft_staking, &u128::MAX.to_string()],
+    );
+    let pools = [
+        (Pool::Lvlx, c.d.lvlx_staking.clone(), Contract::LvlxStaking),
+        (Pool::Nft, c.d.nft_staking.clone(), Contract::NftStaking),
+    ];
+    let uint = |t: &Token| match t {
+        Token::Uint(v) => v.as_u128(),
+        Token::Bool(b) => u128::from(*b),
+        other => panic!("{other:?}"),
+    };
+    let (mut sent, mut refused) = (0, 0);
+    for step in 0..steps {
+        let (pool, address, contract) = &pools[rng.gen_range(0..2)];
+        let member = &members[rng.gen_range(0..members.len())];
+        let count = c.uint(address, *contract, "positionCount", &[]);
+        // A position of this pool (or the first, which may not exist yet).
+        let position = (1 + rng.gen_range(0..count.max(1))).to_string();
+        let now = c.anvil.now();
+        let action = rng.gen_range(0..10);
+        let outcome = match action {
+            // Stake with the quote's bounds (usually) or bounds a change may have passed.
+            0..=2 => {
+                let kind = match pool {
+                    Pool::Lvlx => rng.gen_range(1..=4u32),
+                    Pool::Nft => rng.gen_range(1..=2u32),
+                };
+                let amount = match pool {
+                    Pool::Lvlx => {
+                        rng.gen_range(1..=3_000u128) * LVLX / rng.gen_range(1..=1_000u128)
+                    }
+                    Pool::Nft => rng.gen_range(1..=2u128),
+                };
+                let terms = c
+                    .anvil
+                    .read(address, *contract, "terms", &[&kind.to_string()]);
+                let terms = staking::Terms {
+                    kind,
+                    usdt_value: uint(&terms[0]),
+                    rate_bps: uint(&terms[1]) as u32,
+                    lock_seconds: uint(&terms[2]) as u64,
+                };
+                let (min_reward, max_release) =
+                    match staking::quote(*pool, &terms, amount, c.free(address), now) {
+                        Ok(q) if rng.gen_bool(0.8) => (q.reward, q.max_release),
+                        Ok(q) => (q.reward + 1, q.max_release),
+                        Err(_) => (0, u64::MAX),
+                    };
+                owner::transact(
+                    &c.anvil.rpc,
+                    member,
+                    address,
+                    *contract,
+                    "stake",
+                    &[
+                        &kind.to_string(),
+                        &amount.to_string(),
+                        &min_reward.to_string(),
+                        &max_release.to_string(),
+                    ],
+                )
+            }
+            3 => owner::transact(
+                &c.anvil.rpc,
+                member,
+                address,
+                *contract,
+                "withdrawInterest",
+                &[&position],
+            ),
+            4 => owner::transact(
+                &c.anvil.rpc,
+                member,
+                address,
+                *contract,
+                "release",
+                &[&position],
+            ),
+            5 => {
+                let amount = (rng.gen_range(1..=500u128) * LVLX).to_string();
+                owner::transact(&c.anvil.rpc, &owner, address, *contract, "fund", &[&amount])
+            }
+            6 => {
+                let amount = (c.free(address) / rng.gen_range(1..=4u128)).to_string();
+                owner::transact(
+                    &c.anvil.rpc,
+                    &owner,
+                    address,
+                    *contract,
+                    "withdrawFree",
+                    &[&owner, &amount],
+                )
+            }
+            7 => {
+                let kind = match pool {
+                    Pool::Lvlx => rng.gen_range(1..=4u32),
+                    Pool::Nft => rng.gen_range(1..=2u32),
+                };
+                let value = if *pool == Pool::Nft {
+                    rng.gen_range(1..=200u128) * 1_000_000
+                } else {
+                    0
+                };
+                let rate = rng.gen_range(1..=staking::MAX_RATE_BPS + 50);
+                let lock = rng.gen_range(60..=staking::MAX_LOCK_SECONDS + 100);
+                owner::transact(
+                    &c.anvil.rpc,
+                    &owner,
+                    address,
+                    *contract,
+                    "setTerms",
+                    &[
+                        &kind.to_string(),
+                        &value.to_string(),
+                        &rate.to_string(),
+                        &lock.to_string(),
+                    ],
+                )
+            }
+            8 => {
+                let function = if rng.gen_bool(0.5) {
+                    "pause"
+                } else {
+                    "unpause"
+                };
+                owner::transact(&c.anvil.rpc, &owner, address, *contract, function, &[])
+            }
+            _ => {
+                c.anvil.set_next_time(now + rng.gen_range(1..=120 * 86_400));
+                c.anvil.mine(1);
+                Ok(Value::Null)
+            }
+        };
+        match outcome {
+            Ok(_) => sent += 1,
+            Err(_) => refused += 1,
+        }
+        // The books, on both pools, after every step.
+        for (pool, address, contract) in &pools {
+            let count = c.uint(address, *contract, "positionCount", &[]);
+            let (mut promised, mut nfts) = (0u128, [0u128; 12]);
+            for id in 1..=count {
+                let p = c
+                    .anvil
+                    .read(address, *contract, "positions", &[&id.to_string()]);
+                if uint(&p[4]) == 0 {
+                    promised += uint(&p[6]) - uint(&p[7]);
+                    nfts[uint(&p[3]) as usize] += uint(&p[5]);
+                }
+            }
+            let (free, reserved) = (c.free(address), c.reserved(address));
+            assert_eq!(
+                reserved, promised,
+                "step {step} ({seed}): reserved is what open positions are owed"
+            );
+            let principal = match pool {
+                Pool::Lvlx => c.uint(address, *contract, "totalStaked", &[]),
+                Pool::Nft => {
+                    for id in 1..=2u32 {
+                        assert_eq!(
+                            c.nfts_of(address, id),
+                            nfts[id as usize],
+                            "step {step}: NFTs of id {id}"
+                        );
+                    }
+                    0
+                }
+            };
+            assert_eq!(
+                c.lvlx_of(address),
+                principal + reserved + free,
+                "step {step} ({seed}): balance = principal + reserved + free"
+            );
+        }
+    }
+    println!("invariant: {steps} steps, {sent} sent, {refused} refused (seed {seed})");
+    assert!(
+        sent > steps / 3 && refused > 0,
+        "{sent} sent, {refused} refused"
+    );
 }

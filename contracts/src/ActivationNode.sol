@@ -3,13 +3,13 @@ pragma solidity 0.8.30;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 
 /// The activation node: a one-time purchase that lets a member earn from their network. The USDT
 /// price goes straight to the treasury; a wallet activates once and stays active. The owner sets
 /// the price and whether the node is on sale; that never touches a node already bought.
-contract ActivationNode is Ownable, ReentrancyGuard {
+contract ActivationNode is Owned, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     IERC20 public immutable usdt;
@@ -29,7 +29,7 @@ contract ActivationNode is Ownable, ReentrancyGuard {
     error AlreadyActive();
     error PriceMoved(uint256 price, uint256 maxUsdt);
 
-    constructor(IERC20 usdt_, address treasury_, uint256 price_, address owner_) Ownable(owner_) {
+    constructor(IERC20 usdt_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || treasury_ == address(0)) revert ZeroAddress();
         if (price_ == 0) revert ZeroAmount();
         usdt = usdt_;

@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
@@ -13,15 +13,25 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 /// the server signs after a member confirms a claim with their emailed code. A voucher names an
 /// account and the CUMULATIVE amount it has earned; the contract pays that minus what the account
 /// has already received, so a voucher replayed, or older than one already used, pays nothing.
-/// Caps bound one claim and one UTC day. The owner sets the signer and the caps and may pause
-/// claims; no function takes tokens out except a claim to its account.
-contract ClaimDistributor is Ownable, Pausable, ReentrancyGuard, EIP712 {
+/// Caps bound one claim and one UTC day. No function takes tokens out except a claim to its
+/// account.
+///
+/// What an owner (or a stolen owner key) could use to move more out waits `delay` seconds, fixed
+/// at deployment, announced by an event and cancellable meanwhile: a new signer, higher caps,
+/// and unpausing. Lowering the caps and pausing act at once. The first signer, set while none
+/// is, acts at once: no voucher can be paid before it.
+contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     using SafeERC20 for IERC20;
+
+    /// @notice The shortest delay a deployment may choose.
+    uint256 public constant MIN_DELAY = 1 hours;
 
     bytes32 public constant CLAIM_TYPEHASH =
         keccak256("Claim(address account,uint256 cumulative,uint256 deadline)");
 
     IERC20 public immutable token;
+    /// @notice Seconds between announcing a change that raises what can leave and applying it.
+    uint256 public immutable delay;
     /// The server's claim-signing address.
     address public signer;
     uint256 public maxPerClaim;
@@ -31,24 +41,48 @@ contract ClaimDistributor is Ownable, Pausable, ReentrancyGuard, EIP712 {
     /// The UTC day the daily tally counts, and what was paid on it (one storage slot).
     uint64 public day;
     uint192 public paidToday;
+    /// A signer change waiting for its time (`signerAt` 0: none).
+    address public pendingSigner;
+    uint256 public signerAt;
+    /// A raise of the caps waiting for its time (`capsAt` 0: none).
+    uint256 public pendingMaxPerClaim;
+    uint256 public pendingMaxPerDay;
+    uint256 public capsAt;
+    /// When a requested unpause may apply (0: none requested).
+    uint256 public unpauseAt;
 
     event Claimed(address indexed account, uint256 amount, uint256 cumulative);
     event SignerChanged(address signer);
     event CapsChanged(uint256 maxPerClaim, uint256 maxPerDay);
+    event SignerScheduled(address signer, uint256 at);
+    event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 at);
+    event UnpauseScheduled(uint256 at);
+    /// `what`: "signer", "caps" or "unpause".
+    event ChangeCancelled(string what);
 
     error ZeroAddress();
+    error ClaimDistributorDelayTooShort(uint256 delay, uint256 min);
+    error ClaimDistributorNotScheduled();
+    error ClaimDistributorTooEarly(uint256 at);
     error VoucherExpired(uint256 deadline);
     error BadSignature();
     error NothingToClaim();
     error OverClaimCap(uint256 amount, uint256 cap);
     error OverDailyCap(uint256 amount, uint256 left);
 
-    constructor(IERC20 token_, address signer_, uint256 maxPerClaim_, uint256 maxPerDay_, address owner_)
-        Ownable(owner_)
-        EIP712("LVLX Claims", "1")
-    {
-        if (address(token_) == address(0) || signer_ == address(0)) revert ZeroAddress();
+    /// `signer_` may be zero: then the first `setSigner` acts at once.
+    constructor(
+        IERC20 token_,
+        address signer_,
+        uint256 maxPerClaim_,
+        uint256 maxPerDay_,
+        uint256 delay_,
+        address owner_
+    ) Owned(owner_) EIP712("LVLX Claims", "1") {
+        if (address(token_) == address(0)) revert ZeroAddress();
+        if (delay_ < MIN_DELAY) revert ClaimDistributorDelayTooShort(delay_, MIN_DELAY);
         token = token_;
+        delay = delay_;
         signer = signer_;
         maxPerClaim = maxPerClaim_;
         maxPerDay = maxPerDay_;
@@ -85,23 +119,97 @@ contract ClaimDistributor is Ownable, Pausable, ReentrancyGuard, EIP712 {
         return _domainSeparatorV4();
     }
 
+    /// @notice Makes `signer_` the voucher signer: at once while there is none, else after the
+    /// delay (`applySigner`).
     function setSigner(address signer_) external onlyOwner {
         if (signer_ == address(0)) revert ZeroAddress();
-        signer = signer_;
-        emit SignerChanged(signer_);
+        if (signer == address(0)) {
+            signer = signer_;
+            emit SignerChanged(signer_);
+            return;
+        }
+        pendingSigner = signer_;
+        signerAt = block.timestamp + delay;
+        emit SignerScheduled(signer_, signerAt);
     }
 
+    function applySigner() external onlyOwner {
+        _due(signerAt);
+        signer = pendingSigner;
+        delete pendingSigner;
+        delete signerAt;
+        emit SignerChanged(signer);
+    }
+
+    function cancelSigner() external onlyOwner {
+        _scheduled(signerAt);
+        delete pendingSigner;
+        delete signerAt;
+        emit ChangeCancelled("signer");
+    }
+
+    /// @notice New caps: at once when neither rises (and any raise waiting is dropped), else
+    /// after the delay (`applyCaps`).
     function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) external onlyOwner {
+        if (maxPerClaim_ <= maxPerClaim && maxPerDay_ <= maxPerDay) {
+            if (capsAt != 0) {
+                delete capsAt;
+                emit ChangeCancelled("caps");
+            }
+            _setCaps(maxPerClaim_, maxPerDay_);
+            return;
+        }
+        pendingMaxPerClaim = maxPerClaim_;
+        pendingMaxPerDay = maxPerDay_;
+        capsAt = block.timestamp + delay;
+        emit CapsScheduled(maxPerClaim_, maxPerDay_, capsAt);
+    }
+
+    function applyCaps() external onlyOwner {
+        _due(capsAt);
+        delete capsAt;
+        _setCaps(pendingMaxPerClaim, pendingMaxPerDay);
+    }
+
+    function cancelCaps() external onlyOwner {
+        _scheduled(capsAt);
+        delete capsAt;
+        emit ChangeCancelled("caps");
+    }
+
+    /// @notice Stops claims at once (and drops a requested unpause).
+    function pause() external onlyOwner {
+        if (unpauseAt != 0) {
+            delete unpauseAt;
+            emit ChangeCancelled("unpause");
+        }
+        _pause();
+    }
+
+    /// @notice Asks for claims to resume after the delay (`applyUnpause`).
+    function unpause() external onlyOwner whenPaused {
+        unpauseAt = block.timestamp + delay;
+        emit UnpauseScheduled(unpauseAt);
+    }
+
+    function applyUnpause() external onlyOwner {
+        _due(unpauseAt);
+        delete unpauseAt;
+        _unpause();
+    }
+
+    function _setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) private {
         maxPerClaim = maxPerClaim_;
         maxPerDay = maxPerDay_;
         emit CapsChanged(maxPerClaim_, maxPerDay_);
     }
 
-    function pause() external onlyOwner {
-        _pause();
+    function _scheduled(uint256 at) private pure {
+        if (at == 0) revert ClaimDistributorNotScheduled();
     }
 
-    function unpause() external onlyOwner {
-        _unpause();
+    function _due(uint256 at) private view {
+        _scheduled(at);
+        if (block.timestamp < at) revert ClaimDistributorTooEarly(at);
     }
 }

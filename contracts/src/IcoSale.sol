@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 
@@ -13,7 +13,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /// and the LVLX bought straight to the buyer, in the same transaction. The owner may change the
 /// price (a buyer's `minLvlx` bounds what that can do to a purchase in flight), pause sales and
 /// take back unsold LVLX; nothing else.
-contract IcoSale is Ownable, Pausable, ReentrancyGuard {
+contract IcoSale is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     IERC20 public immutable usdt;
@@ -24,6 +24,7 @@ contract IcoSale is Ownable, Pausable, ReentrancyGuard {
 
     event Purchased(address indexed buyer, uint256 usdtPaid, uint256 lvlxBought, address indexed referrer);
     event PriceChanged(uint256 price);
+    event UnsoldWithdrawn(address indexed to, uint256 amount);
 
     error ZeroAddress();
     error InvalidPrice();
@@ -32,7 +33,7 @@ contract IcoSale is Ownable, Pausable, ReentrancyGuard {
     error PriceMoved(uint256 lvlxAmount, uint256 minLvlx);
     error SoldOut(uint256 available, uint256 wanted);
 
-    constructor(IERC20 usdt_, IERC20 lvlx_, address treasury_, uint256 price_, address owner_) Ownable(owner_) {
+    constructor(IERC20 usdt_, IERC20 lvlx_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(lvlx_) == address(0) || treasury_ == address(0)) {
             revert ZeroAddress();
         }
@@ -86,5 +87,6 @@ contract IcoSale is Ownable, Pausable, ReentrancyGuard {
     /// LVLX is already in its buyers' wallets.
     function withdrawUnsold(address to, uint256 amount) external onlyOwner {
         lvlx.safeTransfer(to, amount);
+        emit UnsoldWithdrawn(to, amount);
     }
 }

@@ -4,13 +4,13 @@ pragma solidity 0.8.30;
 import {ERC1155} from "@openzeppelin/contracts/token/ERC1155/ERC1155.sol";
 import {ERC1155Supply} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155Supply.sol";
 import {ERC1155URIStorage} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155URIStorage.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 
 /// The platform's NFTs: ERC1155 ids 1 to 11 with supply tracking and a metadata URI per id.
 ///
 /// Only minters the owner names (the NFT sale) create NFTs; nobody, the owner included, can move
 /// or burn a holder's NFTs.
-contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Ownable {
+contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
     uint256 public constant FIRST_ID = 1;
     uint256 public constant LAST_ID = 11;
 
@@ -22,7 +22,7 @@ contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Ownable {
     error NotMinter(address account);
 
     /// `uri_` is the ERC1155 URI template (`{id}` replaced by clients); `setURI` overrides one id.
-    constructor(string memory uri_, address owner_) ERC1155(uri_) Ownable(owner_) {}
+    constructor(string memory uri_, address owner_) ERC1155(uri_) Owned(owner_) {}
 
     function setMinter(address account, bool allowed) external onlyOwner {
         minter[account] = allowed;

@@ -23,11 +23,21 @@ contract LvlxStaking is RewardReserve {
         return (amount * terms[kind].rateBps) / 10_000;
     }
 
-    /// Stakes `amount` LVLX (approved beforehand) in lock tier `tier`.
-    function stake(uint256 tier, uint256 amount) external whenNotPaused nonReentrant returns (uint256 position) {
-        position = _open(tier, amount);
+    /// Stakes `amount` LVLX (approved beforehand) in lock tier `tier` for at least `minReward` LVLX,
+    /// released no later than `maxRelease` (seconds).
+    function stake(uint256 tier, uint256 amount, uint256 minReward, uint256 maxRelease)
+        external
+        whenNotPaused
+        nonReentrant
+        returns (uint256 position)
+    {
+        position = _open(tier, amount, minReward, maxRelease);
         totalStaked += amount;
         lvlx.safeTransferFrom(msg.sender, address(this), amount);
+    }
+
+    function _principalHeld() internal view override returns (uint256) {
+        return totalStaked;
     }
 
     /// Principal and interest in one transfer.

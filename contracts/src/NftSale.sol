@@ -3,14 +3,14 @@ pragma solidity 0.8.30;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {LevelNFT} from "./LevelNFT.sol";
 
 /// Sells LevelNFTs for USDT at a per-id price the owner sets. As in the ICO sale, the USDT paid
 /// goes straight to the treasury and the NFTs straight to the buyer, in one transaction.
-contract NftSale is Ownable, Pausable, ReentrancyGuard {
+contract NftSale is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     IERC20 public immutable usdt;
@@ -27,7 +27,7 @@ contract NftSale is Ownable, Pausable, ReentrancyGuard {
     error NotForSale(uint256 id);
     error PriceMoved(uint256 cost, uint256 maxUsdt);
 
-    constructor(IERC20 usdt_, LevelNFT nft_, address treasury_, address owner_) Ownable(owner_) {
+    constructor(IERC20 usdt_, LevelNFT nft_, address treasury_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(nft_) == address(0) || treasury_ == address(0)) {
             revert ZeroAddress();
         }

@@ -35,10 +35,20 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         return (amount * t.usdtValue * 1e13 * t.rateBps) / 10_000;
     }
 
-    /// Stakes `quantity` NFTs of `id` (this contract approved with setApprovalForAll).
-    function stake(uint256 id, uint256 quantity) external whenNotPaused nonReentrant returns (uint256 position) {
-        position = _open(id, quantity);
+    /// Stakes `quantity` NFTs of `id` (this contract approved with setApprovalForAll) for at least
+    /// `minReward` LVLX, released no later than `maxRelease` (seconds).
+    function stake(uint256 id, uint256 quantity, uint256 minReward, uint256 maxRelease)
+        external
+        whenNotPaused
+        nonReentrant
+        returns (uint256 position)
+    {
+        position = _open(id, quantity, minReward, maxRelease);
         nft.safeTransferFrom(msg.sender, address(this), id, quantity, "");
+    }
+
+    function _principalHeld() internal pure override returns (uint256) {
+        return 0;
     }
 
     function _payOut(Position memory p, uint256 interest) internal override {

@@ -3,9 +3,10 @@ pragma solidity 0.8.30;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Owned} from "./Owned.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 
 /// Staking positions whose whole LVLX reward is reserved when they open (DESIGN §6).
 ///
@@ -18,8 +19,17 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /// A position's reward accrues linearly by the second from its start to its release; accrued
 /// interest can be withdrawn at any time, and after the release the principal comes back with
 /// the rest of the interest.
-abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
+///
+/// Terms changes never reach an open position, and a stake names the least reward and the latest
+/// release its member accepts, so terms changed while the stake is in flight refuse it instead of
+/// giving less or locking longer. Terms stay within `MAX_RATE_BPS` and `MAX_LOCK_SECONDS`.
+abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
+
+    /// @notice The highest reward any terms may promise: 100 % of the stake's value over the lock.
+    uint256 public constant MAX_RATE_BPS = 10_000;
+    /// @notice The longest lock any terms may set: two years.
+    uint256 public constant MAX_LOCK_SECONDS = 730 days;
 
     /// Terms of one NFT id or one LVLX lock tier (`kind`). `rateBps` is the reward over the whole
     /// lock in basis points of the stake's LVLX value; `lockSeconds` 0 = not offered.
@@ -66,6 +76,9 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
     error ZeroAmount();
     error UnknownTerms(uint256 kind);
     error InvalidTerms();
+    error TermsBeyondLimits(uint256 maxRateBps, uint256 maxLockSeconds);
+    error TermsMoved(uint256 reward, uint256 minReward, uint256 release, uint256 maxRelease);
+    error ZeroReward();
     error ReserveShort(uint256 free, uint256 needed);
     error NotYours(uint256 position);
     error AlreadyClosed(uint256 position);
@@ -73,7 +86,7 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
     error NothingToWithdraw(uint256 position);
     error FreeReserveShort(uint256 free, uint256 wanted);
 
-    constructor(IERC20 lvlx_, address owner_) Ownable(owner_) {
+    constructor(IERC20 lvlx_, address owner_) Owned(owner_) {
         if (address(lvlx_) == address(0)) revert ZeroAddress();
         lvlx = lvlx_;
     }
@@ -103,6 +116,9 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
     function setTerms(uint256 kind, uint128 usdtValue, uint32 rateBps, uint32 lockSeconds) external onlyOwner {
         if (!_validKind(kind)) revert UnknownTerms(kind);
         if (lockSeconds != 0 && rateBps == 0) revert InvalidTerms();
+        if (rateBps > MAX_RATE_BPS || lockSeconds > MAX_LOCK_SECONDS) {
+            revert TermsBeyondLimits(MAX_RATE_BPS, MAX_LOCK_SECONDS);
+        }
         terms[kind] = Terms(usdtValue, rateBps, lockSeconds);
         emit TermsChanged(kind, usdtValue, rateBps, lockSeconds);
     }
@@ -114,6 +130,20 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
         lvlx.safeTransferFrom(msg.sender, address(this), amount);
         emit ReserveFunded(msg.sender, amount);
     }
+
+    /// @notice Counts LVLX sent here by a plain transfer (outside `fund`) as free reserve, so none
+    /// is stuck: whatever the contract holds beyond principal, promised and free reserve.
+    function absorbStray() external nonReentrant {
+        uint256 held = lvlx.balanceOf(address(this));
+        uint256 counted = _principalHeld() + reserved + freeReserve;
+        if (held <= counted) revert ZeroAmount();
+        uint256 stray = held - counted;
+        freeReserve += stray;
+        emit ReserveFunded(address(this), stray);
+    }
+
+    /// LVLX principal the contract holds for open positions (0 where the principal is NFTs).
+    function _principalHeld() internal view virtual returns (uint256);
 
     /// Takes back LVLX the reserve has not promised to anyone.
     function withdrawFree(address to, uint256 amount) external onlyOwner nonReentrant {
@@ -131,27 +161,33 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
         _unpause();
     }
 
-    /// Opens a position for the caller, reserving its whole reward; the child has already
-    /// checked `kind` and will take the principal after this returns.
-    function _open(uint256 kind, uint256 amount) internal returns (uint256 id) {
+    /// Opens a position for the caller, reserving its whole reward, when the reward is at least
+    /// `minReward` and the release no later than `maxRelease` (the member's quote); the child
+    /// will take the principal after this returns.
+    function _open(uint256 kind, uint256 amount, uint256 minReward, uint256 maxRelease)
+        internal
+        returns (uint256 id)
+    {
         if (amount == 0) revert ZeroAmount();
         Terms memory t = terms[kind];
         if (t.lockSeconds == 0 || !_validKind(kind)) revert UnknownTerms(kind);
         uint256 reward = rewardFor(kind, amount);
+        if (reward == 0) revert ZeroReward();
+        uint256 releaseAt = block.timestamp + t.lockSeconds;
+        if (reward < minReward || releaseAt > maxRelease) revert TermsMoved(reward, minReward, releaseAt, maxRelease);
         uint256 free = freeReserve;
         if (reward > free) revert ReserveShort(free, reward);
         freeReserve = free - reward;
         reserved += reward;
         id = ++positionCount;
-        uint256 releaseAt = block.timestamp + t.lockSeconds;
         positions[id] = Position({
             owner: msg.sender,
-            start: uint40(block.timestamp),
-            release: uint40(releaseAt),
-            kind: uint8(kind),
+            start: SafeCast.toUint40(block.timestamp),
+            release: SafeCast.toUint40(releaseAt),
+            kind: SafeCast.toUint8(kind),
             closed: false,
-            amount: uint128(amount),
-            reward: uint128(reward),
+            amount: SafeCast.toUint128(amount),
+            reward: SafeCast.toUint128(reward),
             withdrawn: 0
         });
         emit Staked(id, msg.sender, kind, amount, reward, block.timestamp, releaseAt);
@@ -162,7 +198,7 @@ abstract contract RewardReserve is Ownable, Pausable, ReentrancyGuard {
         Position storage p = _mine(id);
         uint256 pay = accrued(id, block.timestamp) - p.withdrawn;
         if (pay == 0) revert NothingToWithdraw(id);
-        p.withdrawn += uint128(pay);
+        p.withdrawn += SafeCast.toUint128(pay);
         reserved -= pay;
         lvlx.safeTransfer(msg.sender, pay);
         emit InterestWithdrawn(id, msg.sender, pay);

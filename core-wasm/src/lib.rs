@@ -8,6 +8,7 @@ pub mod admin;
 pub mod amount;
 pub mod captcha;
 pub mod chain;
+pub mod claims;
 pub mod content;
 pub mod date;
 pub mod display;

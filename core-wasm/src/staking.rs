@@ -113,6 +113,8 @@ pub enum StakingError {
     TooLarge,
     #[error("the free reserve ({free}) cannot cover a reward of {needed}")]
     ReserveShort { free: Units, needed: Units },
+    #[error("the amount earns no reward")]
+    NoReward,
 }
 
 impl StakingError {
@@ -122,13 +124,15 @@ impl StakingError {
             StakingError::Zero => "staking-amount-zero",
             StakingError::TooLarge => "buy-amount-too-large",
             StakingError::ReserveShort { .. } => "chain-reserve-short",
+            StakingError::NoReward => "staking-reward-zero",
         }
     }
 
-    pub const KEYS: [&'static str; 3] = [
+    pub const KEYS: [&'static str; 4] = [
         "staking-not-offered",
         "staking-amount-zero",
         "chain-reserve-short",
+        "staking-reward-zero",
     ];
 }
 
@@ -214,7 +218,17 @@ pub struct Quote {
     pub reward_usdt: String,
     /// Seconds (the release date if staked at `now`).
     pub release: u64,
+    /// The latest release the stake accepts (its `maxRelease`): the quoted one plus
+    /// [`RELEASE_SLACK`] for the transaction to be mined. With `reward` as its `minReward`,
+    /// terms changed while the stake is in flight refuse it.
+    pub max_release: u64,
 }
+
+/// Seconds a stake may take to be mined after its quote before the contract refuses it.
+pub const RELEASE_SLACK: u64 = 3_600;
+/// The contracts' limits on terms (RewardReserve's `MAX_RATE_BPS`, `MAX_LOCK_SECONDS`).
+pub const MAX_RATE_BPS: u32 = 10_000;
+pub const MAX_LOCK_SECONDS: u64 = 730 * DAY;
 
 /// The quote for staking `amount` under `terms` at `now` with `free` LVLX in the free reserve;
 /// refused as the contract would refuse it.
@@ -232,6 +246,9 @@ pub fn quote(
         return Err(StakingError::Zero);
     }
     let reward = reward(pool, terms, amount)?;
+    if reward == 0 {
+        return Err(StakingError::NoReward);
+    }
     if reward > free {
         return Err(StakingError::ReserveShort {
             free,
@@ -242,6 +259,7 @@ pub fn quote(
         reward,
         reward_usdt: amount::lvlx_to_usdt(reward),
         release: now + terms.lock_seconds,
+        max_release: now + terms.lock_seconds + RELEASE_SLACK,
     })
 }
 

@@ -13,6 +13,8 @@ use crate::config;
 
 /// How many dev accounts take part (accounts 2–7; 0 owns the contracts, 1 is the demo user's).
 pub const WALLETS: usize = 6;
+/// The demo's members stake without a page's quote: any reward above zero, any release.
+const ANY_RELEASE: &str = "18446744073709551615";
 
 /// Makes the demo's purchases and stakes; returns the wallets that took part (EIP-55), or an
 /// empty list when the chain already has positions.
@@ -74,7 +76,7 @@ pub fn stake(rpc: &Rpc, chain: &config::Chain) -> Result<Vec<String>, DeployErro
                 &chain.nft_staking,
                 Contract::NftStaking,
                 "stake",
-                &[&id, &staked],
+                &[&id, &staked, "0", ANY_RELEASE],
             )?;
         }
         // LVLX: buy with 100–600 USDT at the sale's price, stake half in tier 1–4.
@@ -113,7 +115,7 @@ pub fn stake(rpc: &Rpc, chain: &config::Chain) -> Result<Vec<String>, DeployErro
             &chain.lvlx_staking,
             Contract::LvlxStaking,
             "stake",
-            &[&tier, &amount],
+            &[&tier, &amount, "0", ANY_RELEASE],
         )?;
     }
     Ok(wallets

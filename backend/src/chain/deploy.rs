@@ -24,6 +24,9 @@ const CLAIMS_BIN: &str = include_str!("../../../contracts/artifacts/ClaimDistrib
 pub const DEV_CLAIMS: u128 = 10_000_000 * 10u128.pow(18);
 pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);
 pub const DEV_DAILY_CAP: u128 = 5_000_000 * 10u128.pow(18);
+/// Seconds the claim distributor makes a new signer, higher caps or an unpause wait.
+pub const OWNER_DELAY: u64 = 48 * 3600;
+const ZERO_ADDRESS: &str = "0x0000000000000000000000000000000000000000";
 /// LVLX each staking contract's reward reserve is funded with on the development chain.
 pub const DEV_RESERVE: u128 = 50_000_000 * 10u128.pow(18);
 /// The NFTs' metadata URI template (ERC1155 `{id}` substitution).
@@ -262,7 +265,8 @@ fn deploy_staking(
 }
 
 /// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor
-/// (signer: the owner until [`register_claim_signer`]; funded with [`DEV_CLAIMS`]).
+/// (no signer until [`register_claim_signer`], which then acts at once; owner changes that raise
+/// what can leave wait [`OWNER_DELAY`]; funded with [`DEV_CLAIMS`]).
 ///
 /// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
 fn deploy_network(
@@ -287,9 +291,10 @@ fn deploy_network(
         CLAIMS_BIN,
         &[
             lvlx,
-            owner,
+            ZERO_ADDRESS,
             &DEV_CLAIM_CAP.to_string(),
             &DEV_DAILY_CAP.to_string(),
+            &OWNER_DELAY.to_string(),
             owner,
         ],
     )?;
@@ -304,8 +309,8 @@ fn deploy_network(
     Ok((node, claims))
 }
 
-/// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step;
-/// also how the signing key is rotated).
+/// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step): at
+/// once for the first signer, after [`OWNER_DELAY`] and `applySigner` for a rotation.
 pub fn register_claim_signer(
     rpc: &Rpc,
     owner: &str,

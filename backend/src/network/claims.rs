@@ -7,10 +7,18 @@
 //!   one of its 3 tries whatever else happens, so a code cannot be guessed past its limit.
 //! - The identity threshold applies to everything the member will have claimed with this claim
 //!   (the voucher's cumulative), not to this claim alone, so it cannot be claimed in pieces.
+//!
+//! A voucher is signed for what the distributor will pay now (its per-claim cap and what is left
+//! of the day's, read from the chain), never more: a voucher above the caps would revert until
+//! the owner raised them. The rest stays claimable for the next claim.
 
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{Contract, Voucher};
+use lvlx_core::claims::{Caps, Payable};
 use serde_json::{json, Value};
+
+use crate::chain::rpc::Rpc;
+use crate::config;
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
@@ -21,22 +29,96 @@ use crate::{crypto, now_ms, App};
 /// How long a signed voucher may wait before it reaches the chain.
 const VOUCHER_SECS: u64 = 24 * 3600;
 
-/// Asks to claim everything claimable: checks the identity rule, records the claim and mails
-/// its code → {attempt, amount}.
+/// What `wallet` has been paid on chain and the distributor's caps and day tally, at the head:
+/// (claimed, caps, the head block's time).
+async fn distributor(chain: &config::Chain, wallet: &str) -> Result<(Units, Caps, u64), Error> {
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (block, time) = crate::chain::reads::head(&rpc).await?;
+    let (chain, wallet) = (chain.clone(), wallet.to_string());
+    let unavailable = |e: String| {
+        tracing::warn!(error = %e, "chain read failed");
+        Error::ChainUnavailable
+    };
+    let words = tokio::task::spawn_blocking(move || {
+        let calls = [
+            ("claimed", vec![wallet.as_str()]),
+            ("maxPerClaim", vec![]),
+            ("maxPerDay", vec![]),
+            ("day", vec![]),
+            ("paidToday", vec![]),
+        ]
+        .into_iter()
+        .map(|(function, args)| {
+            let data = lvlx_core::chain::calldata(Contract::ClaimDistributor, function, &args)
+                .map_err(|e| e.to_string())?;
+            Ok((
+                "eth_call",
+                json!([{"to": chain.claim_distributor, "data": data}, crate::chain::rpc::hex(block)]),
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+        let answers = rpc.batch(&calls).map_err(|e| e.to_string())?;
+        answers
+            .iter()
+            .map(|v| {
+                lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<Units>, String>>()
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))?
+    .map_err(unavailable)?;
+    let caps = Caps {
+        max_per_claim: words[1],
+        max_per_day: words[2],
+        day: u64::try_from(words[3]).unwrap_or(u64::MAX),
+        paid_today: words[4],
+    };
+    Ok((words[0], caps, time))
+}
+
+/// What a claim by `wallet` pays now, of `earned` in all.
+async fn payable_now(chain: &config::Chain, wallet: &str, earned: Units) -> Result<Payable, Error> {
+    let (claimed, caps, now) = distributor(chain, wallet).await?;
+    Ok(lvlx_core::claims::payable(earned, claimed, &caps, now))
+}
+
+/// Asks to claim what the distributor pays now of everything claimable: checks the identity
+/// rule, records the claim and mails its code → {attempt, amount, rest}.
 pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Value, Error> {
-    super::contracts(&app.config).ok_or(Error::ChainUnavailable)?;
+    let chain = super::contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
     let wallet = who.wallet.clone().ok_or(Error::WalletRequired)?;
     let key = app.mac_key.clone();
     let user = who.clone();
     let threshold = app.kyc_threshold;
+    let me = user.clone();
+    let (claimable, earned) = app
+        .store
+        .read(move |c| super::pages::claimable(c, &me))
+        .await?;
+    if claimable == 0 {
+        return Err(Error::NothingToClaim);
+    }
+    let now = payable_now(&chain, &wallet, earned).await?;
+    if now.amount == 0 {
+        return Err(if now.rest == 0 {
+            Error::NothingToClaim
+        } else {
+            Error::Rule("chain-claim-daily-cap")
+        });
+    }
     let (attempt, amount, code) = app
         .store
         .write(move |c| {
             c.transaction(|tx| {
-                let (claimable, cumulative) = super::pages::claimable(tx, &user)?;
+                // Claimable again inside the transaction: a claim recorded meanwhile counts.
+                let (claimable, _) = super::pages::claimable(tx, &user)?;
                 if claimable == 0 {
                     return Err(Error::NothingToClaim);
                 }
+                let (claimable, cumulative) = (now.amount.min(claimable), now.cumulative);
                 crate::kyc::check_claim(tx, threshold, user.id, cumulative)?;
                 let attempt = crypto::random_hex(16);
                 let now = now_ms();
@@ -60,7 +142,11 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
     app.mailer
         .send_code(&who.email, &lang, "claim", &code)
         .await?;
-    Ok(json!({ "attempt": attempt, "amount": amount.to_string() }))
+    Ok(json!({
+        "attempt": attempt,
+        "amount": amount.to_string(),
+        "rest": now.rest.to_string(),
+    }))
 }
 
 /// The claim `attempt` of `user`, once its code is right: {id, wallet, cumulative}.

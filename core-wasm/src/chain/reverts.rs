@@ -5,7 +5,7 @@ use super::{bytes, Contract};
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
-pub const REVERT_KEYS: [&str; 23] = [
+pub const REVERT_KEYS: [&str; 25] = [
     "chain-reverted",
     "chain-insufficient-balance",
     "chain-insufficient-allowance",
@@ -29,6 +29,8 @@ pub const REVERT_KEYS: [&str; 23] = [
     "chain-nothing-to-claim",
     "chain-claim-cap",
     "chain-claim-daily-cap",
+    "chain-terms-moved",
+    "staking-reward-zero",
 ];
 
 pub fn revert_key(data: &str) -> &'static str {
@@ -76,6 +78,8 @@ pub fn revert_key(data: &str) -> &'static str {
         Some("NothingToClaim") => "chain-nothing-to-claim",
         Some("OverClaimCap") => "chain-claim-cap",
         Some("OverDailyCap") => "chain-claim-daily-cap",
+        Some("TermsMoved") => "chain-terms-moved",
+        Some("ZeroReward") => "staking-reward-zero",
         _ => "chain-reverted",
     }
 }

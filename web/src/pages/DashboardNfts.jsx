@@ -93,7 +93,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
           className="button secondary"
           disabled={!account || busy || Boolean(stakeReason) || Boolean(invalid)}
           aria-describedby={`${id}r`}
-          onClick={() => onStake(nft, quantity)}
+          onClick={() => onStake(nft, quantity, quote)}
         >
           {t('nft-stake')}
         </button>
@@ -144,7 +144,7 @@ function NftPage({ data, now, account, reload }) {
     );
     run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
   };
-  const stake = async (nft, quantity) => {
+  const stake = async (nft, quantity, quote) => {
     const approved = decodeUint(
       await eth.ethCall(chain.levelNft, calldata('LevelNFT', 'isApprovedForAll', [account, chain.nftStaking])),
     );
@@ -155,7 +155,13 @@ function NftPage({ data, now, account, reload }) {
         data: calldata('LevelNFT', 'setApprovalForAll', [chain.nftStaking, 'true']),
         approval: true,
       });
-    txs.push({ to: chain.nftStaking, data: calldata('NftStaking', 'stake', [nft.kind, quantity]), simulate: true });
+    // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
+    const bounds = [quote.reward, String(quote.maxRelease)];
+    txs.push({
+      to: chain.nftStaking,
+      data: calldata('NftStaking', 'stake', [nft.kind, quantity, ...bounds]),
+      simulate: true,
+    });
     run(account, txs, { label: 'stake', id: nft.kind, quantity }, reload);
   };
 

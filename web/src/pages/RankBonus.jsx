@@ -107,6 +107,14 @@ function Claims({ data, account, connect, reload, available }) {
           {formatLvlx(data.claimable)} {product}
         </dd>
       </dl>
+      {asked && BigInt(asked.rest ?? '0') > 0n && (
+        <p className="notice" role="status" data-testid="claims-rest">
+          {t('claims-in-parts', {
+            amount: `${formatLvlx(asked.amount)} ${product}`,
+            rest: `${formatLvlx(asked.rest)} ${product}`,
+          })}
+        </p>
+      )}
       {asked ? (
         <CodeForm
           field="claimCode"

@@ -60,7 +60,12 @@ function LvlxPage({ data, now, account, reload }) {
     const txs = await spending(
       account,
       { token: chain.lvlx, spender: chain.lvlxStaking, amount: units },
-      { to: chain.lvlxStaking, data: calldata('LvlxStaking', 'stake', [tier, units]), simulate: true },
+      {
+        to: chain.lvlxStaking,
+        // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
+        data: calldata('LvlxStaking', 'stake', [tier, units, quote.reward, String(quote.maxRelease)]),
+        simulate: true,
+      },
     );
     const done = await run(account, txs, { label: 'stake', amount: units }, reload);
     if (done) setText('');
