@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
-import { checksumAddress, commissions, formatLvlx } from '../../src/core/index.js';
+import { calldata, checksumAddress, commissions, formatLvlx } from '../../src/core/index.js';
 
 const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
@@ -149,14 +149,36 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await ranks.keyboard.press('Enter');
   const claim = ranks.getByRole('button', { name: en['claims-claim'] });
   await claim.waitFor();
+  // The owner lowered what one claim may pay to 500 LVLX (lowering acts at once): the claim pays
+  // 500 now and says the other 400 stay claimable; a second claim pays them.
+  const { result: lowered } = await server.anvil.rpc('eth_sendTransaction', [
+    {
+      from: accounts[0],
+      to: server.settings.chain.claimDistributor,
+      data: calldata('ClaimDistributor', 'setCaps', [(500n * LVLX).toString(), (10_000n * LVLX).toString()]),
+    },
+  ]);
+  assert.ok(lowered, 'setCaps sent');
   await tabTo(ranks, claim);
   await ranks.keyboard.press('Enter');
   await ranks.waitForFunction(() => document.activeElement?.id === 'field-claimCode');
+  const rest = ranks.getByTestId('claims-rest');
+  assert.equal(
+    await rest.innerText(),
+    en['claims-in-parts'].replace('{{amount}}', '500.00 LVLX').replace('{{rest}}', '400.00 LVLX'),
+  );
   await listen(ranks);
   await ranks.keyboard.type(server.codeFor(DEMO_USER.email, 6));
   await confirmed(ranks, 'claim-status');
   await announced(ranks, en['claims-sent']);
-  await ranks.getByTestId('paid-claims').getByText('900.00 LVLX').waitFor({ timeout: 20_000 });
+  await ranks.getByTestId('paid-claims').getByText('500.00 LVLX').waitFor({ timeout: 20_000 });
+  await ranks.getByTestId('claimable').getByText('400.00 LVLX').waitFor({ timeout: 20_000 });
+  await claim.click();
+  await ranks.waitForFunction(() => document.activeElement?.id === 'field-claimCode');
+  assert.equal(await rest.count(), 0, 'the last part leaves nothing behind');
+  await ranks.keyboard.type(server.codeFor(DEMO_USER.email, 6));
+  await ranks.getByTestId('paid-claims').getByText('400.00 LVLX').waitFor({ timeout: 30_000 });
+  await ranks.getByTestId('claims-total').getByText('900.00 LVLX').waitFor({ timeout: 20_000 });
   assert.equal(await ranks.getByTestId('claims-total').innerText(), '900.00 LVLX');
   assert.equal(await ranks.getByTestId('claimable').innerText(), '0.00 LVLX');
   assert.deepEqual(ranks.errors, []);
