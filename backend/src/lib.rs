@@ -24,6 +24,7 @@ pub mod live;
 pub mod mail;
 pub mod network;
 pub mod onramp;
+pub mod owners;
 pub mod password;
 pub mod secret;
 pub mod server;
@@ -96,6 +97,8 @@ pub struct ChainReads {
     pub offers: chain::reads::AtBlock<staking::Offer>,
     pub holdings: chain::reads::AtBlock<staking::Holdings>,
     pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
+    /// What the contracts' owners have announced (`owners::read`).
+    pub owners: chain::reads::AtBlock<serde_json::Value>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -553,6 +553,103 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
     }
 }
 
+/// Members and admins read what the owners announced and when it takes effect.
+#[tokio::test(flavor = "multi_thread")]
+async fn members_read_the_owner_changes_waiting_for_their_delay() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let chain = deploy::dev_section(&anvil.url, &d);
+    let w = common::world_with(|c| c.chain = Some(chain)).await;
+    let signer = w.app.claim_signer.address();
+    deploy::register_claim_signer(&anvil.rpc, &d.owner, &d.claim_distributor, &signer).unwrap();
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let read = || async { w.call("GET", "/api/v1/owners", Some(&token), None).await };
+    let quiet = read().await;
+    assert_eq!(quiet.status, StatusCode::OK, "{}", quiet.body);
+    assert_eq!(quiet.body["pending"], json!([]));
+    assert_eq!(quiet.body["delaySeconds"], deploy::OWNER_DELAY);
+    assert_eq!(quiet.body["claims"]["signer"], json!(signer));
+    assert_eq!(
+        quiet.body["claims"]["maxPerClaim"],
+        DEV_CLAIM_CAP.to_string()
+    );
+    let owners = quiet.body["owners"].as_array().unwrap();
+    assert_eq!(owners.len(), 7);
+    assert!(owners.iter().all(
+        |o| o["owner"].as_str().unwrap().eq_ignore_ascii_case(&d.owner)
+            && o["pendingOwner"].is_null()
+    ));
+    assert_eq!(
+        w.call("GET", "/api/v1/owners", None, None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // The owner announces a new signer, higher caps and (after a pause) an unpause, and offers
+    // the sale to a new owner.
+    let owner = d.owner.as_str();
+    let next = &anvil.accounts()[7];
+    let claims = |function: &str, args: &[&str]| {
+        send(
+            &anvil,
+            owner,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            function,
+            args,
+        )
+    };
+    claims("setSigner", &[next]);
+    let at = anvil.now() + deploy::OWNER_DELAY;
+    claims(
+        "setCaps",
+        &[
+            &(2 * DEV_CLAIM_CAP).to_string(),
+            &(20 * DEV_CLAIM_CAP).to_string(),
+        ],
+    );
+    claims("pause", &[]);
+    claims("unpause", &[]);
+    send(
+        &anvil,
+        owner,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "transferOwnership",
+        &[next],
+    );
+    anvil.mine(1);
+    let announced = read().await;
+    let pending = announced.body["pending"].as_array().unwrap();
+    let changes: Vec<&str> = pending
+        .iter()
+        .map(|p| p["change"].as_str().unwrap())
+        .collect();
+    assert_eq!(changes, ["signer", "caps", "unpause"], "{}", announced.body);
+    assert_eq!(pending[0]["at"], at);
+    assert_eq!(
+        pending[0]["to"].as_str().unwrap().to_lowercase(),
+        next.to_lowercase()
+    );
+    assert_eq!(pending[1]["toPerClaim"], (2 * DEV_CLAIM_CAP).to_string());
+    assert_eq!(pending[1]["fromPerClaim"], DEV_CLAIM_CAP.to_string());
+    assert!(pending.iter().all(|p| p["due"] == false));
+    assert_eq!(announced.body["claims"]["paused"], true);
+    let sale = &announced.body["owners"][0];
+    assert_eq!(sale["contract"], "IcoSale");
+    assert_eq!(
+        sale["pendingOwner"].as_str().unwrap().to_lowercase(),
+        next.to_lowercase()
+    );
+    // Once their time comes they are due (and still only the owner applies them).
+    advance_to(&anvil, at + deploy::OWNER_DELAY);
+    let due = read().await;
+    assert!(due.body["pending"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["due"] == true));
+}
+
 async fn catch_up(indexer: &Indexer) {
     loop {
         if let Progress::CaughtUp { .. } = indexer.step().await.unwrap() {

@@ -2,6 +2,8 @@
 //! what is left of the UTC day's cap, so the server signs that much and no more; the rest stays
 //! claimable for a later claim (a voucher for more would revert until the owner raised the caps).
 
+use serde::Serialize;
+
 use crate::amount::Units;
 
 const DAY_SECONDS: u64 = 86_400;
@@ -41,6 +43,87 @@ pub fn payable(earned: Units, claimed: Units, caps: &Caps, now: u64) -> Payable 
         cumulative: claimed + amount,
         rest: owed - amount,
     }
+}
+
+/// What the distributor's owner has announced, as read at one block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Announced {
+    pub signer: String,
+    pub max_per_claim: Units,
+    pub max_per_day: Units,
+    /// A zero address while none is announced.
+    pub pending_signer: String,
+    pub signer_at: u64,
+    pub pending_max_per_claim: Units,
+    pub pending_max_per_day: Units,
+    pub caps_at: u64,
+    pub unpause_at: u64,
+}
+
+/// One owner change waiting for its time: what it changes, from what to what, and from when
+/// (`at`, seconds) it may apply; `due` once that time has come at the block read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "change"
+)]
+pub enum Pending {
+    Signer {
+        from: String,
+        to: String,
+        at: u64,
+        due: bool,
+    },
+    Caps {
+        #[serde(with = "crate::amount::text")]
+        from_per_claim: Units,
+        #[serde(with = "crate::amount::text")]
+        from_per_day: Units,
+        #[serde(with = "crate::amount::text")]
+        to_per_claim: Units,
+        #[serde(with = "crate::amount::text")]
+        to_per_day: Units,
+        at: u64,
+        due: bool,
+    },
+    Unpause {
+        at: u64,
+        due: bool,
+    },
+}
+
+/// The distributor's announced changes at a block whose time is `now`, soonest first.
+pub fn pending(a: &Announced, now: u64) -> Vec<Pending> {
+    let mut list = Vec::new();
+    if a.signer_at != 0 {
+        list.push(Pending::Signer {
+            from: a.signer.clone(),
+            to: a.pending_signer.clone(),
+            at: a.signer_at,
+            due: now >= a.signer_at,
+        });
+    }
+    if a.caps_at != 0 {
+        list.push(Pending::Caps {
+            from_per_claim: a.max_per_claim,
+            from_per_day: a.max_per_day,
+            to_per_claim: a.pending_max_per_claim,
+            to_per_day: a.pending_max_per_day,
+            at: a.caps_at,
+            due: now >= a.caps_at,
+        });
+    }
+    if a.unpause_at != 0 {
+        list.push(Pending::Unpause {
+            at: a.unpause_at,
+            due: now >= a.unpause_at,
+        });
+    }
+    list.sort_by_key(|p| match p {
+        Pending::Signer { at, .. } | Pending::Caps { at, .. } | Pending::Unpause { at, .. } => *at,
+    });
+    list
 }
 
 #[cfg(test)]
@@ -84,5 +167,35 @@ mod tests {
         assert_eq!(payable(1_000, 0, &lowered, TODAY).amount, 0);
         // Paid on chain beyond what the server counted (an index behind): nothing owed.
         assert_eq!(payable(500, 600, &CAPS, TODAY).amount, 0);
+    }
+
+    #[test]
+    fn announced_changes_are_listed_soonest_first_and_due_at_their_time() {
+        let a = Announced {
+            signer: "0xA".into(),
+            pending_signer: "0xB".into(),
+            signer_at: 500,
+            max_per_claim: 1,
+            max_per_day: 2,
+            pending_max_per_claim: 10,
+            pending_max_per_day: 20,
+            caps_at: 300,
+            ..Announced::default()
+        };
+        let list = pending(&a, 400);
+        assert_eq!(list.len(), 2);
+        assert!(matches!(
+            list[0],
+            Pending::Caps {
+                due: true,
+                at: 300,
+                ..
+            }
+        ));
+        assert!(matches!(&list[1], Pending::Signer { due: false, to, .. } if to == "0xB"));
+        let json = serde_json::to_value(&list[0]).unwrap();
+        assert_eq!(json["change"], "caps");
+        assert_eq!(json["toPerDay"], "20");
+        assert!(pending(&Announced::default(), 0).is_empty());
     }
 }

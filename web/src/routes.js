@@ -37,6 +37,11 @@ export const userRoutes = (product) => [
     'menu-rank-bonus',
     page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')),
   ],
+  [
+    'owner-changes',
+    'menu-owner-changes',
+    page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
+  ],
 ];
 
 /** Admin area, in SPEC's menu order: [path, menu/title key, page]. */
@@ -80,5 +85,10 @@ export const adminRoutes = [
     'admin/secret-key',
     'admin-menu-secret-key',
     page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')),
+  ],
+  [
+    'admin/owner-changes',
+    'admin-menu-owner-changes',
+    page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
   ],
 ];

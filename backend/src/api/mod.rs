@@ -20,6 +20,7 @@ mod live;
 mod logins;
 mod network;
 mod onramp;
+mod owners;
 mod recovery;
 mod registrations;
 mod sessions;
@@ -92,7 +93,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(faq::routes(app.clone()))
         .unify()
-        .or(onramp::routes(app))
+        .or(onramp::routes(app.clone()))
+        .unify()
+        .or(owners::routes(app))
         .unify()
         .or(openapi())
         .unify()

@@ -85,8 +85,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(sponsor)
         .map(reply);
 
-    // POST /api/v1/claims {language?} — asks to claim everything claimable: a 6-digit code is
-    // mailed, bound to this claim → {attempt, amount}.
+    // POST /api/v1/claims {language?} — asks to claim what the distributor pays now of
+    // everything claimable: a 6-digit code is mailed, bound to this claim → {attempt, amount,
+    // rest}.
     let request = warp::path!("claims")
         .and(warp::post())
         .and(client::address(&app))

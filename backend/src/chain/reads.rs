@@ -28,6 +28,42 @@ pub async fn head(rpc: &Rpc) -> Result<(u64, u64), Error> {
         })
 }
 
+/// One contract call: the contract's address, its ABI, the function and its arguments.
+pub type Call<'a> = (
+    &'a str,
+    lvlx_core::chain::Contract,
+    &'static str,
+    Vec<String>,
+);
+
+/// The answers (hex) of `calls` at `block`, in one JSON-RPC batch (blocking). A node that does
+/// not answer, or answers a call with an error, is `ChainUnavailable` (logged).
+pub fn calls_at(rpc: &Rpc, block: u64, calls: &[Call]) -> Result<Vec<String>, Error> {
+    let unavailable = |e: String| {
+        tracing::warn!(error = %e, "chain read failed");
+        Error::ChainUnavailable
+    };
+    let requests = calls
+        .iter()
+        .map(|(to, contract, function, args)| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let data = lvlx_core::chain::calldata(*contract, function, &args)
+                .map_err(|e| unavailable(e.to_string()))?;
+            Ok((
+                "eth_call",
+                serde_json::json!([{"to": to, "data": data}, super::rpc::hex(block)]),
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let answers = rpc
+        .batch(&requests)
+        .map_err(|e| unavailable(e.to_string()))?;
+    Ok(answers
+        .iter()
+        .map(|v| v.as_str().unwrap_or("0x").to_string())
+        .collect())
+}
+
 /// Keys kept before unused ones are dropped.
 const KEYS: usize = 4096;
 

@@ -34,40 +34,28 @@ const VOUCHER_SECS: u64 = 24 * 3600;
 async fn distributor(chain: &config::Chain, wallet: &str) -> Result<(Units, Caps, u64), Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (block, time) = crate::chain::reads::head(&rpc).await?;
-    let (chain, wallet) = (chain.clone(), wallet.to_string());
-    let unavailable = |e: String| {
-        tracing::warn!(error = %e, "chain read failed");
-        Error::ChainUnavailable
-    };
+    let (to, wallet) = (chain.claim_distributor.clone(), wallet.to_string());
     let words = tokio::task::spawn_blocking(move || {
-        let calls = [
-            ("claimed", vec![wallet.as_str()]),
-            ("maxPerClaim", vec![]),
-            ("maxPerDay", vec![]),
-            ("day", vec![]),
-            ("paidToday", vec![]),
-        ]
-        .into_iter()
-        .map(|(function, args)| {
-            let data = lvlx_core::chain::calldata(Contract::ClaimDistributor, function, &args)
-                .map_err(|e| e.to_string())?;
-            Ok((
-                "eth_call",
-                json!([{"to": chain.claim_distributor, "data": data}, crate::chain::rpc::hex(block)]),
-            ))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-        let answers = rpc.batch(&calls).map_err(|e| e.to_string())?;
+        let call =
+            |function, args: Vec<String>| (to.as_str(), Contract::ClaimDistributor, function, args);
+        let answers = crate::chain::reads::calls_at(
+            &rpc,
+            block,
+            &[
+                call("claimed", vec![wallet.clone()]),
+                call("maxPerClaim", vec![]),
+                call("maxPerDay", vec![]),
+                call("day", vec![]),
+                call("paidToday", vec![]),
+            ],
+        )?;
         answers
             .iter()
-            .map(|v| {
-                lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<Units>, String>>()
+            .map(|a| lvlx_core::chain::decode_uint(a).map_err(|_| Error::ChainUnavailable))
+            .collect::<Result<Vec<Units>, Error>>()
     })
     .await
-    .map_err(|e| Error::Internal(e.to_string()))?
-    .map_err(unavailable)?;
+    .map_err(|e| Error::Internal(e.to_string()))??;
     let caps = Caps {
         max_per_claim: words[1],
         max_per_day: words[2],

@@ -4,6 +4,7 @@
 // signs a voucher, the member's wallet submits it to the ClaimDistributor, and the claim shows
 // as pending until the indexer records the payment.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
@@ -138,6 +139,9 @@ function Claims({ data, account, connect, reload, available }) {
         {reason && !asked ? t(reason) : ''}
       </p>
       <TxStatus step={step} confirmed={t('claims-sent')} testId="claim-status" />
+      <p className="small">
+        <Link to="/owner-changes">{t('claims-owner-changes')}</Link>
+      </p>
       {data.pendingClaims.length > 0 && (
         <ul className="plain-list" data-testid="pending-claims">
           {data.pendingClaims.map((c) => (

@@ -41,6 +41,7 @@ const member = [
   ['/dashboardfaqs/wallet', 'ol li'],
   ['/activation-node', 'h1'],
   ['/rank-bonus', 'h1'],
+  ['/owner-changes', '[data-testid="owner-list"]'],
 ];
 const admin = [
   ['/admin/tables/users', '.rdt_TableRow'],
@@ -51,6 +52,7 @@ const admin = [
   ['/admin/ranks', 'h1'],
   ['/admin/edit-content', 'form.content-form'],
   ['/admin/secret-key', 'form'],
+  ['/admin/owner-changes', '[data-testid="owner-list"]'],
 ];
 // Every route the app has is checked: a page added to routes.js without a line here fails.
 test('every member and admin route has its screen here', () => {

@@ -111,6 +111,7 @@ describe('user area', () => {
       '/dashboardfaqs',
       '/activation-node',
       '/rank-bonus',
+      '/owner-changes',
     ]);
     for (const link of links) {
       await page.goto(link);

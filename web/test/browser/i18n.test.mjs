@@ -98,6 +98,12 @@ const pages = [
     (p) => p.waitForSelector('section.page p.muted'),
   ],
   ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
+  [
+    'owner changes (no chain: the error and its retry)',
+    '/owner-changes',
+    DEMO_USER,
+    (p) => p.waitForSelector('.notice.error button'),
+  ],
   ['landing', '/landing', {}],
 ];
 

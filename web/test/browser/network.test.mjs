@@ -248,3 +248,47 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
     await page.context().close();
   }
 });
+
+test('members and admins read the owner changes waiting for their delay, in their language', async () => {
+  const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
+  const distributor = server.settings.chain.claimDistributor;
+  const owner = async (fn, args) => {
+    const { result } = await server.anvil.rpc('eth_sendTransaction', [
+      { from: accounts[0], to: distributor, data: calldata('ClaimDistributor', fn, args) },
+    ]);
+    assert.ok(result, `${fn} sent`);
+  };
+  // A higher per-day limit is announced: it waits the delay.
+  await owner('setCaps', [(2_000_000n * LVLX).toString(), (50_000_000n * LVLX).toString()]);
+  for (const [language, dict, width] of [
+    ['es', es, 390],
+    ['pt', pt, 390],
+    ['en', en, 1440],
+  ]) {
+    const page = await memberPage(DEMO_USER, accounts[1], '/owner-changes', {
+      language,
+      viewport: { width, height: 900 },
+    });
+    const caps = page.getByTestId('owner-change-caps');
+    await caps.waitFor();
+    assert.match(await caps.innerText(), /50\.000\.000,00 LVLX|50,000,000\.00 LVLX/);
+    assert.match(await caps.innerText(), new RegExp(dict['owner-change-at'].split('{{')[0].trim()));
+    assert.equal(await page.getByTestId('owner-list').locator('li').count(), 7);
+    await page.screenshot({ path: join(SHOTS, `owner-changes-${language}-${width}.png`), fullPage: true });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `no sideways scroll (${wide}px)`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  // Admins read the same page in their area.
+  const admin = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width: 1440, height: 1000 },
+  });
+  await admin.goto('/admin/owner-changes');
+  await settled(admin);
+  await admin.getByTestId('owner-change-caps').waitFor();
+  assert.deepEqual(admin.errors, []);
+  await admin.context().close();
+});

@@ -1,0 +1,132 @@
+//! What the contracts' owners have announced and when it takes effect, for members and admins:
+//! the claim distributor's changes waiting for their delay (a new signer, higher caps, an
+//! unpause), its current limits, and every contract's owner with any two-step transfer pending.
+//! Read from the chain at the head, once per block whoever asks.
+
+use lvlx_core::chain::{decode_address, decode_uint, Contract};
+use lvlx_core::claims::{self, Announced};
+use serde_json::{json, Value};
+
+use crate::chain::reads::{calls_at, head, Call};
+use crate::chain::rpc::Rpc;
+use crate::config;
+use crate::error::Error;
+use crate::App;
+
+const ZERO: &str = "0x0000000000000000000000000000000000000000";
+
+/// The distributor's fields, in the order [`read`] asks for them.
+const FIELDS: [&str; 11] = [
+    "delay",
+    "paused",
+    "signer",
+    "maxPerClaim",
+    "maxPerDay",
+    "pendingSigner",
+    "signerAt",
+    "pendingMaxPerClaim",
+    "pendingMaxPerDay",
+    "capsAt",
+    "unpauseAt",
+];
+
+/// Every owned contract the chain section names, by its ABI.
+fn owned(chain: &config::Chain) -> Vec<(&str, Contract, &'static str)> {
+    [
+        (chain.ico_sale.as_str(), Contract::IcoSale, "IcoSale"),
+        (chain.level_nft.as_str(), Contract::LevelNft, "LevelNFT"),
+        (chain.nft_sale.as_str(), Contract::NftSale, "NftSale"),
+        (
+            chain.nft_staking.as_str(),
+            Contract::NftStaking,
+            "NftStaking",
+        ),
+        (
+            chain.lvlx_staking.as_str(),
+            Contract::LvlxStaking,
+            "LvlxStaking",
+        ),
+        (
+            chain.activation_node.as_str(),
+            Contract::ActivationNode,
+            "ActivationNode",
+        ),
+        (
+            chain.claim_distributor.as_str(),
+            Contract::ClaimDistributor,
+            "ClaimDistributor",
+        ),
+    ]
+    .into_iter()
+    .filter(|(address, _, _)| !address.is_empty())
+    .collect()
+}
+
+/// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay}, pending: [...],
+/// owners: [{contract, address, owner, pendingOwner}]}`.
+pub async fn read(app: &App) -> Result<Value, Error> {
+    let chain = crate::network::contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (block, time) = head(&rpc).await?;
+    app.chain_reads
+        .owners
+        .get("owners", block, move || read_at(&rpc, &chain, block, time))
+        .await
+}
+
+fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Value, Error> {
+    let distributor = chain.claim_distributor.as_str();
+    let contracts = owned(chain);
+    let mut calls: Vec<Call> = FIELDS
+        .iter()
+        .map(|f| (distributor, Contract::ClaimDistributor, *f, vec![]))
+        .collect();
+    for (address, contract, _) in &contracts {
+        calls.push((address, *contract, "owner", vec![]));
+        calls.push((address, *contract, "pendingOwner", vec![]));
+    }
+    let answers = calls_at(rpc, block, &calls)?;
+    let bad = |e: lvlx_core::chain::ChainError| Error::Internal(format!("owner reads: {e}"));
+    let uint = |i: usize| decode_uint(&answers[i]).map_err(bad);
+    let address = |i: usize| decode_address(&answers[i]).map_err(bad);
+    let seconds = |i: usize| uint(i).map(|v| u64::try_from(v).unwrap_or(u64::MAX));
+    let announced = Announced {
+        signer: address(2)?,
+        max_per_claim: uint(3)?,
+        max_per_day: uint(4)?,
+        pending_signer: address(5)?,
+        signer_at: seconds(6)?,
+        pending_max_per_claim: uint(7)?,
+        pending_max_per_day: uint(8)?,
+        caps_at: seconds(9)?,
+        unpause_at: seconds(10)?,
+    };
+    let owners = contracts
+        .iter()
+        .enumerate()
+        .map(|(i, (at, _, name))| {
+            let owner = address(FIELDS.len() + 2 * i)?;
+            let pending = address(FIELDS.len() + 2 * i + 1)?;
+            Ok(json!({
+                "contract": name,
+                "address": at,
+                "owner": owner,
+                "pendingOwner": (!pending.eq_ignore_ascii_case(ZERO)).then_some(pending),
+            }))
+        })
+        .collect::<Result<Vec<Value>, Error>>()?;
+    Ok(json!({
+        "blockTime": time,
+        "delaySeconds": seconds(0)?,
+        "claims": {
+            "paused": uint(1)? == 1,
+            "signer": announced.signer,
+            "maxPerClaim": announced.max_per_claim.to_string(),
+            "maxPerDay": announced.max_per_day.to_string(),
+        },
+        "pending": claims::pending(&announced, time),
+        "owners": owners,
+    }))
+}

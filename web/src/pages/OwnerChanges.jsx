@@ -1,0 +1,122 @@
+// /owner-changes (members) and /admin/owner-changes: what the contracts' owner has announced and
+// from when it can take effect, the claims contract's limits now, and who owns each contract
+// (with a transfer waiting for the new owner's acceptance). Read from the chain by the server.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import settings from '../settings.js';
+import { formatLvlx, shortWallet } from '../core/index.js';
+import { readOwners } from '../api/owners.js';
+import useLoad from '../api/useLoad.js';
+import Spinner from '../components/Spinner.jsx';
+import { formatDate } from '../components/dates.js';
+
+function Wallet({ address }) {
+  return (
+    <span translate="no" title={address} className="mono">
+      {shortWallet(address)}
+    </span>
+  );
+}
+
+function Change({ change }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const lvlx = (units) => `${formatLvlx(units)} ${product}`;
+  const what = {
+    signer: () => t('owner-change-signer', { to: shortWallet(change.to), from: shortWallet(change.from) }),
+    caps: () =>
+      t('owner-change-caps', {
+        toPerClaim: lvlx(change.toPerClaim),
+        toPerDay: lvlx(change.toPerDay),
+        fromPerClaim: lvlx(change.fromPerClaim),
+        fromPerDay: lvlx(change.fromPerDay),
+      }),
+    unpause: () => t('owner-change-unpause'),
+  }[change.change];
+  return (
+    <li className={change.due ? 'owner-change due' : 'owner-change'} data-testid={`owner-change-${change.change}`}>
+      <strong>{what()}</strong>
+      <br />
+      <span className="muted">
+        {change.due
+          ? t('owner-change-due')
+          : t('owner-change-at', { date: formatDate(change.at * 1000, i18n.language) })}
+      </span>
+    </li>
+  );
+}
+
+export default function OwnerChanges() {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const [tries, setTries] = useState(0);
+  const { data, error } = useLoad((signal) => readOwners(signal), [tries]);
+  const hours = (seconds) =>
+    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
+  return (
+    <section className="page owner-changes-page">
+      <h1>{t('menu-owner-changes')}</h1>
+      {error && (
+        <div className="notice error" role="alert">
+          <p>{t(error.code ?? 'error-internal')}</p>
+          <button type="button" className="button secondary small" onClick={() => setTries((n) => n + 1)}>
+            {t('owner-changes-retry')}
+          </button>
+        </div>
+      )}
+      {!data && !error && <Spinner />}
+      {data && (
+        <>
+          <p className="muted">{t('owner-changes-intro', { product, delay: hours(data.delaySeconds) })}</p>
+          <div className="summary-box" data-testid="owner-pending">
+            <h2>{t('owner-changes-pending')}</h2>
+            {data.pending.length ? (
+              <ul className="plain-list">
+                {data.pending.map((change) => (
+                  <Change key={change.change} change={change} />
+                ))}
+              </ul>
+            ) : (
+              <p>{t('owner-changes-none')}</p>
+            )}
+          </div>
+          <div className="summary-box" data-testid="owner-claims">
+            <h2>{t('owner-changes-claims')}</h2>
+            <dl className="wallet-facts">
+              <dt>{t('owner-changes-state')}</dt>
+              <dd>{data.claims.paused ? t('owner-changes-paused') : t('owner-changes-open')}</dd>
+              <dt>{t('owner-changes-per-claim')}</dt>
+              <dd translate="no">
+                {formatLvlx(data.claims.maxPerClaim)} {product}
+              </dd>
+              <dt>{t('owner-changes-per-day')}</dt>
+              <dd translate="no">
+                {formatLvlx(data.claims.maxPerDay)} {product}
+              </dd>
+              <dt>{t('owner-changes-signer')}</dt>
+              <dd>
+                <Wallet address={data.claims.signer} />
+              </dd>
+            </dl>
+          </div>
+          <h2>{t('owner-changes-owners')}</h2>
+          <ul className="plain-list owner-list" data-testid="owner-list">
+            {data.owners.map((o) => (
+              <li key={o.contract} className="summary-box">
+                <strong translate="no">{o.contract}</strong> <Wallet address={o.address} />
+                <br />
+                <span className="muted">{t('owner-changes-owner')}:</span> <Wallet address={o.owner} />
+                {o.pendingOwner && (
+                  <>
+                    <br />
+                    <span className="muted">{t('owner-changes-next-owner')}:</span> <Wallet address={o.pendingOwner} />
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
