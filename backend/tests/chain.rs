@@ -502,3 +502,24 @@ fn the_readme_lists_every_owner_function() {
         "README lists the owner functions as the sources have them"
     );
 }
+
+/// Every custom error the platform's contracts declare carries its contract's name, so a revert
+/// says where it came from (`IcoSaleSoldOut`, not a `ZeroAddress` four contracts share).
+#[test]
+fn contract_errors_carry_their_contract_name() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../contracts/src");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        let contract = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for declared in text.split("error ").skip(1) {
+            let name = declared.split('(').next().unwrap().trim();
+            if name.chars().all(|c| c.is_ascii_alphanumeric()) && !name.is_empty() {
+                assert!(name.starts_with(&contract), "{contract}: error {name}");
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 30, "{seen} errors");
+}

@@ -441,7 +441,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
     let not_accepted = chain::hex0x(
         &Contract::NftStaking
             .abi()
-            .error("NotAccepted")
+            .error("NftStakingNotAccepted")
             .unwrap()
             .signature()
             .as_bytes()[..4],
@@ -531,7 +531,7 @@ fn the_reserve_cannot_be_overcommitted_and_the_owner_cannot_reach_principal_or_p
     let sel = chain::hex0x(
         &Contract::LvlxStaking
             .abi()
-            .error("FreeReserveShort")
+            .error("RewardReserveFreeReserveShort")
             .unwrap()
             .signature()
             .as_bytes()[..4],
@@ -650,7 +650,7 @@ fn terms_moved_under_a_stake_refuse_it_and_terms_stay_within_limits() {
     // Past the documented limits: refused whatever the owner wants; at them, accepted.
     let limits = Contract::LvlxStaking
         .abi()
-        .error("TermsBeyondLimits")
+        .error("RewardReserveTermsBeyondLimits")
         .unwrap();
     let beyond = chain::hex0x(&limits.signature().as_bytes()[..4]);
     let max_lock = staking::MAX_LOCK_SECONDS.to_string();

@@ -23,15 +23,15 @@ contract ActivationNode is Owned, ReentrancyGuard {
     event NodeActivated(address indexed wallet, uint256 usdtPaid);
     event NodeTermsChanged(uint256 price, bool onSale);
 
-    error ZeroAddress();
-    error ZeroAmount();
-    error NotOnSale();
-    error AlreadyActive();
-    error PriceMoved(uint256 price, uint256 maxUsdt);
+    error ActivationNodeZeroAddress();
+    error ActivationNodeZeroAmount();
+    error ActivationNodeNotOnSale();
+    error ActivationNodeAlreadyActive();
+    error ActivationNodePriceMoved(uint256 price, uint256 maxUsdt);
 
     constructor(IERC20 usdt_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
-        if (address(usdt_) == address(0) || treasury_ == address(0)) revert ZeroAddress();
-        if (price_ == 0) revert ZeroAmount();
+        if (address(usdt_) == address(0) || treasury_ == address(0)) revert ActivationNodeZeroAddress();
+        if (price_ == 0) revert ActivationNodeZeroAmount();
         usdt = usdt_;
         treasury = treasury_;
         price = price_;
@@ -41,17 +41,17 @@ contract ActivationNode is Owned, ReentrancyGuard {
 
     /// Activates the caller's wallet, paying the price (at most `maxUsdt`, approved beforehand).
     function buy(uint256 maxUsdt) external nonReentrant {
-        if (!onSale) revert NotOnSale();
-        if (activatedAt[msg.sender] != 0) revert AlreadyActive();
+        if (!onSale) revert ActivationNodeNotOnSale();
+        if (activatedAt[msg.sender] != 0) revert ActivationNodeAlreadyActive();
         uint256 cost = price;
-        if (cost > maxUsdt) revert PriceMoved(cost, maxUsdt);
+        if (cost > maxUsdt) revert ActivationNodePriceMoved(cost, maxUsdt);
         activatedAt[msg.sender] = block.timestamp;
         usdt.safeTransferFrom(msg.sender, treasury, cost);
         emit NodeActivated(msg.sender, cost);
     }
 
     function setTerms(uint256 price_, bool onSale_) external onlyOwner {
-        if (price_ == 0) revert ZeroAmount();
+        if (price_ == 0) revert ActivationNodeZeroAmount();
         price = price_;
         onSale = onSale_;
         emit NodeTermsChanged(price_, onSale_);

@@ -60,15 +60,15 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// `what`: "signer", "caps" or "unpause".
     event ChangeCancelled(string what);
 
-    error ZeroAddress();
+    error ClaimDistributorZeroAddress();
     error ClaimDistributorDelayTooShort(uint256 delay, uint256 min);
     error ClaimDistributorNotScheduled();
     error ClaimDistributorTooEarly(uint256 at);
-    error VoucherExpired(uint256 deadline);
-    error BadSignature();
-    error NothingToClaim();
-    error OverClaimCap(uint256 amount, uint256 cap);
-    error OverDailyCap(uint256 amount, uint256 left);
+    error ClaimDistributorVoucherExpired(uint256 deadline);
+    error ClaimDistributorBadSignature();
+    error ClaimDistributorNothingToClaim();
+    error ClaimDistributorOverClaimCap(uint256 amount, uint256 cap);
+    error ClaimDistributorOverDailyCap(uint256 amount, uint256 left);
 
     /// `signer_` may be zero: then the first `setSigner` acts at once.
     constructor(
@@ -79,7 +79,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         uint256 delay_,
         address owner_
     ) Owned(owner_) EIP712("LVLX Claims", "1") {
-        if (address(token_) == address(0)) revert ZeroAddress();
+        if (address(token_) == address(0)) revert ClaimDistributorZeroAddress();
         if (delay_ < MIN_DELAY) revert ClaimDistributorDelayTooShort(delay_, MIN_DELAY);
         token = token_;
         delay = delay_;
@@ -97,16 +97,16 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         whenNotPaused
         nonReentrant
     {
-        if (block.timestamp > deadline) revert VoucherExpired(deadline);
+        if (block.timestamp > deadline) revert ClaimDistributorVoucherExpired(deadline);
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CLAIM_TYPEHASH, account, cumulative, deadline)));
-        if (ECDSA.recover(digest, signature) != signer) revert BadSignature();
+        if (ECDSA.recover(digest, signature) != signer) revert ClaimDistributorBadSignature();
         uint256 already = claimed[account];
-        if (cumulative <= already) revert NothingToClaim();
+        if (cumulative <= already) revert ClaimDistributorNothingToClaim();
         uint256 amount = cumulative - already;
-        if (amount > maxPerClaim) revert OverClaimCap(amount, maxPerClaim);
+        if (amount > maxPerClaim) revert ClaimDistributorOverClaimCap(amount, maxPerClaim);
         uint64 today = uint64(block.timestamp / 1 days);
         uint256 paid = today == day ? paidToday : 0;
-        if (paid + amount > maxPerDay) revert OverDailyCap(amount, paid >= maxPerDay ? 0 : maxPerDay - paid);
+        if (paid + amount > maxPerDay) revert ClaimDistributorOverDailyCap(amount, paid >= maxPerDay ? 0 : maxPerDay - paid);
         day = today;
         paidToday = uint192(paid + amount);
         claimed[account] = cumulative;
@@ -122,7 +122,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @notice Makes `signer_` the voucher signer: at once while there is none, else after the
     /// delay (`applySigner`).
     function setSigner(address signer_) external onlyOwner {
-        if (signer_ == address(0)) revert ZeroAddress();
+        if (signer_ == address(0)) revert ClaimDistributorZeroAddress();
         if (signer == address(0)) {
             signer = signer_;
             emit SignerChanged(signer_);

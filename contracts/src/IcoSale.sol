@@ -26,18 +26,18 @@ contract IcoSale is Owned, Pausable, ReentrancyGuard {
     event PriceChanged(uint256 price);
     event UnsoldWithdrawn(address indexed to, uint256 amount);
 
-    error ZeroAddress();
-    error InvalidPrice();
-    error ZeroAmount();
-    error SelfReferral();
-    error PriceMoved(uint256 lvlxAmount, uint256 minLvlx);
-    error SoldOut(uint256 available, uint256 wanted);
+    error IcoSaleZeroAddress();
+    error IcoSaleInvalidPrice();
+    error IcoSaleZeroAmount();
+    error IcoSaleSelfReferral();
+    error IcoSalePriceMoved(uint256 lvlxAmount, uint256 minLvlx);
+    error IcoSaleSoldOut(uint256 available, uint256 wanted);
 
     constructor(IERC20 usdt_, IERC20 lvlx_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(lvlx_) == address(0) || treasury_ == address(0)) {
-            revert ZeroAddress();
+            revert IcoSaleZeroAddress();
         }
-        if (price_ == 0) revert InvalidPrice();
+        if (price_ == 0) revert IcoSaleInvalidPrice();
         usdt = usdt_;
         lvlx = lvlx_;
         treasury = treasury_;
@@ -58,19 +58,19 @@ contract IcoSale is Owned, Pausable, ReentrancyGuard {
         nonReentrant
         returns (uint256 lvlxAmount)
     {
-        if (referrer == msg.sender) revert SelfReferral();
+        if (referrer == msg.sender) revert IcoSaleSelfReferral();
         lvlxAmount = quote(usdtAmount);
-        if (lvlxAmount == 0) revert ZeroAmount();
-        if (lvlxAmount < minLvlx) revert PriceMoved(lvlxAmount, minLvlx);
+        if (lvlxAmount == 0) revert IcoSaleZeroAmount();
+        if (lvlxAmount < minLvlx) revert IcoSalePriceMoved(lvlxAmount, minLvlx);
         uint256 available = lvlx.balanceOf(address(this));
-        if (available < lvlxAmount) revert SoldOut(available, lvlxAmount);
+        if (available < lvlxAmount) revert IcoSaleSoldOut(available, lvlxAmount);
         usdt.safeTransferFrom(msg.sender, treasury, usdtAmount);
         lvlx.safeTransfer(msg.sender, lvlxAmount);
         emit Purchased(msg.sender, usdtAmount, lvlxAmount, referrer);
     }
 
     function setPrice(uint256 price_) external onlyOwner {
-        if (price_ == 0) revert InvalidPrice();
+        if (price_ == 0) revert IcoSaleInvalidPrice();
         price = price_;
         emit PriceChanged(price_);
     }

@@ -18,8 +18,8 @@ contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
 
     event MinterChanged(address indexed account, bool allowed);
 
-    error UnknownId(uint256 id);
-    error NotMinter(address account);
+    error LevelNFTUnknownId(uint256 id);
+    error LevelNFTNotMinter(address account);
 
     /// `uri_` is the ERC1155 URI template (`{id}` replaced by clients); `setURI` overrides one id.
     constructor(string memory uri_, address owner_) ERC1155(uri_) Owned(owner_) {}
@@ -30,13 +30,13 @@ contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
     }
 
     function setURI(uint256 id, string calldata tokenURI) external onlyOwner {
-        if (id < FIRST_ID || id > LAST_ID) revert UnknownId(id);
+        if (id < FIRST_ID || id > LAST_ID) revert LevelNFTUnknownId(id);
         _setURI(id, tokenURI);
     }
 
     function mint(address to, uint256 id, uint256 quantity) external {
-        if (!minter[msg.sender]) revert NotMinter(msg.sender);
-        if (id < FIRST_ID || id > LAST_ID) revert UnknownId(id);
+        if (!minter[msg.sender]) revert LevelNFTNotMinter(msg.sender);
+        if (id < FIRST_ID || id > LAST_ID) revert LevelNFTUnknownId(id);
         _mint(to, id, quantity, "");
     }
 

@@ -6,7 +6,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {Owned} from "./Owned.sol";
 import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
-import {LevelNFT} from "./LevelNFT.sol";
+import {ILevelNFT} from "./ILevelNFT.sol";
 
 /// Sells LevelNFTs for USDT at a per-id price the owner sets. As in the ICO sale, the USDT paid
 /// goes straight to the treasury and the NFTs straight to the buyer, in one transaction.
@@ -14,7 +14,7 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
     IERC20 public immutable usdt;
-    LevelNFT public immutable nft;
+    ILevelNFT public immutable nft;
     address public immutable treasury;
     /// USDT base units per NFT of an id; 0 = not on sale.
     mapping(uint256 => uint256) public price;
@@ -22,14 +22,15 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
     event NftPurchased(address indexed buyer, uint256 indexed id, uint256 quantity, uint256 usdtPaid);
     event NftPriceChanged(uint256 indexed id, uint256 price);
 
-    error ZeroAddress();
-    error ZeroAmount();
-    error NotForSale(uint256 id);
-    error PriceMoved(uint256 cost, uint256 maxUsdt);
+    error NftSaleZeroAddress();
+    error NftSaleZeroAmount();
+    error NftSaleNotForSale(uint256 id);
+    error NftSaleUnknownId(uint256 id);
+    error NftSalePriceMoved(uint256 cost, uint256 maxUsdt);
 
-    constructor(IERC20 usdt_, LevelNFT nft_, address treasury_, address owner_) Owned(owner_) {
+    constructor(IERC20 usdt_, ILevelNFT nft_, address treasury_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(nft_) == address(0) || treasury_ == address(0)) {
-            revert ZeroAddress();
+            revert NftSaleZeroAddress();
         }
         usdt = usdt_;
         nft = nft_;
@@ -39,17 +40,17 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
     /// Buys `quantity` NFTs of `id`, paying at most `maxUsdt` (approved beforehand).
     function buy(uint256 id, uint256 quantity, uint256 maxUsdt) external whenNotPaused nonReentrant {
         uint256 each = price[id];
-        if (each == 0) revert NotForSale(id);
-        if (quantity == 0) revert ZeroAmount();
+        if (each == 0) revert NftSaleNotForSale(id);
+        if (quantity == 0) revert NftSaleZeroAmount();
         uint256 cost = each * quantity;
-        if (cost > maxUsdt) revert PriceMoved(cost, maxUsdt);
+        if (cost > maxUsdt) revert NftSalePriceMoved(cost, maxUsdt);
         usdt.safeTransferFrom(msg.sender, treasury, cost);
         nft.mint(msg.sender, id, quantity);
         emit NftPurchased(msg.sender, id, quantity, cost);
     }
 
     function setPrice(uint256 id, uint256 price_) external onlyOwner {
-        if (id < nft.FIRST_ID() || id > nft.LAST_ID()) revert LevelNFT.UnknownId(id);
+        if (id < nft.FIRST_ID() || id > nft.LAST_ID()) revert NftSaleUnknownId(id);
         price[id] = price_;
         emit NftPriceChanged(id, price_);
     }

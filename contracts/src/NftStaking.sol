@@ -18,10 +18,10 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
 
     IERC1155 public immutable nft;
 
-    error NotAccepted();
+    error NftStakingNotAccepted();
 
     constructor(IERC20 lvlx_, IERC1155 nft_, address owner_) RewardReserve(lvlx_, owner_) {
-        if (address(nft_) == address(0)) revert ZeroAddress();
+        if (address(nft_) == address(0)) revert RewardReserveZeroAddress();
         nft = nft_;
     }
 
@@ -61,7 +61,7 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         view
         returns (bytes4)
     {
-        if (msg.sender != address(nft) || operator != address(this)) revert NotAccepted();
+        if (msg.sender != address(nft) || operator != address(this)) revert NftStakingNotAccepted();
         return this.onERC1155Received.selector;
     }
 
@@ -70,7 +70,7 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         pure
         returns (bytes4)
     {
-        revert NotAccepted();
+        revert NftStakingNotAccepted();
     }
 
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {

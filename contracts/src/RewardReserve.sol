@@ -72,22 +72,22 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     event ReserveWithdrawn(address indexed to, uint256 amount);
     event TermsChanged(uint256 indexed kind, uint256 usdtValue, uint256 rateBps, uint256 lockSeconds);
 
-    error ZeroAddress();
-    error ZeroAmount();
-    error UnknownTerms(uint256 kind);
-    error InvalidTerms();
-    error TermsBeyondLimits(uint256 maxRateBps, uint256 maxLockSeconds);
-    error TermsMoved(uint256 reward, uint256 minReward, uint256 release, uint256 maxRelease);
-    error ZeroReward();
-    error ReserveShort(uint256 free, uint256 needed);
-    error NotYours(uint256 position);
-    error AlreadyClosed(uint256 position);
-    error NotReleased(uint256 release);
-    error NothingToWithdraw(uint256 position);
-    error FreeReserveShort(uint256 free, uint256 wanted);
+    error RewardReserveZeroAddress();
+    error RewardReserveZeroAmount();
+    error RewardReserveUnknownTerms(uint256 kind);
+    error RewardReserveInvalidTerms();
+    error RewardReserveTermsBeyondLimits(uint256 maxRateBps, uint256 maxLockSeconds);
+    error RewardReserveTermsMoved(uint256 reward, uint256 minReward, uint256 release, uint256 maxRelease);
+    error RewardReserveZeroReward();
+    error RewardReserveReserveShort(uint256 free, uint256 needed);
+    error RewardReserveNotYours(uint256 position);
+    error RewardReserveAlreadyClosed(uint256 position);
+    error RewardReserveNotReleased(uint256 release);
+    error RewardReserveNothingToWithdraw(uint256 position);
+    error RewardReserveFreeReserveShort(uint256 free, uint256 wanted);
 
     constructor(IERC20 lvlx_, address owner_) Owned(owner_) {
-        if (address(lvlx_) == address(0)) revert ZeroAddress();
+        if (address(lvlx_) == address(0)) revert RewardReserveZeroAddress();
         lvlx = lvlx_;
     }
 
@@ -114,10 +114,10 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     }
 
     function setTerms(uint256 kind, uint128 usdtValue, uint32 rateBps, uint32 lockSeconds) external onlyOwner {
-        if (!_validKind(kind)) revert UnknownTerms(kind);
-        if (lockSeconds != 0 && rateBps == 0) revert InvalidTerms();
+        if (!_validKind(kind)) revert RewardReserveUnknownTerms(kind);
+        if (lockSeconds != 0 && rateBps == 0) revert RewardReserveInvalidTerms();
         if (rateBps > MAX_RATE_BPS || lockSeconds > MAX_LOCK_SECONDS) {
-            revert TermsBeyondLimits(MAX_RATE_BPS, MAX_LOCK_SECONDS);
+            revert RewardReserveTermsBeyondLimits(MAX_RATE_BPS, MAX_LOCK_SECONDS);
         }
         terms[kind] = Terms(usdtValue, rateBps, lockSeconds);
         emit TermsChanged(kind, usdtValue, rateBps, lockSeconds);
@@ -125,7 +125,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
 
     /// Adds `amount` LVLX (approved beforehand) to the free reserve. Anyone may fund.
     function fund(uint256 amount) external nonReentrant {
-        if (amount == 0) revert ZeroAmount();
+        if (amount == 0) revert RewardReserveZeroAmount();
         freeReserve += amount;
         lvlx.safeTransferFrom(msg.sender, address(this), amount);
         emit ReserveFunded(msg.sender, amount);
@@ -136,7 +136,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     function absorbStray() external nonReentrant {
         uint256 held = lvlx.balanceOf(address(this));
         uint256 counted = _principalHeld() + reserved + freeReserve;
-        if (held <= counted) revert ZeroAmount();
+        if (held <= counted) revert RewardReserveZeroAmount();
         uint256 stray = held - counted;
         freeReserve += stray;
         emit ReserveFunded(address(this), stray);
@@ -147,7 +147,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
 
     /// Takes back LVLX the reserve has not promised to anyone.
     function withdrawFree(address to, uint256 amount) external onlyOwner nonReentrant {
-        if (amount > freeReserve) revert FreeReserveShort(freeReserve, amount);
+        if (amount > freeReserve) revert RewardReserveFreeReserveShort(freeReserve, amount);
         freeReserve -= amount;
         lvlx.safeTransfer(to, amount);
         emit ReserveWithdrawn(to, amount);
@@ -168,15 +168,15 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
         internal
         returns (uint256 id)
     {
-        if (amount == 0) revert ZeroAmount();
+        if (amount == 0) revert RewardReserveZeroAmount();
         Terms memory t = terms[kind];
-        if (t.lockSeconds == 0 || !_validKind(kind)) revert UnknownTerms(kind);
+        if (t.lockSeconds == 0 || !_validKind(kind)) revert RewardReserveUnknownTerms(kind);
         uint256 reward = rewardFor(kind, amount);
-        if (reward == 0) revert ZeroReward();
+        if (reward == 0) revert RewardReserveZeroReward();
         uint256 releaseAt = block.timestamp + t.lockSeconds;
-        if (reward < minReward || releaseAt > maxRelease) revert TermsMoved(reward, minReward, releaseAt, maxRelease);
+        if (reward < minReward || releaseAt > maxRelease) revert RewardReserveTermsMoved(reward, minReward, releaseAt, maxRelease);
         uint256 free = freeReserve;
-        if (reward > free) revert ReserveShort(free, reward);
+        if (reward > free) revert RewardReserveReserveShort(free, reward);
         freeReserve = free - reward;
         reserved += reward;
         id = ++positionCount;
@@ -197,7 +197,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     function withdrawInterest(uint256 id) external nonReentrant {
         Position storage p = _mine(id);
         uint256 pay = accrued(id, block.timestamp) - p.withdrawn;
-        if (pay == 0) revert NothingToWithdraw(id);
+        if (pay == 0) revert RewardReserveNothingToWithdraw(id);
         p.withdrawn += SafeCast.toUint128(pay);
         reserved -= pay;
         lvlx.safeTransfer(msg.sender, pay);
@@ -207,7 +207,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     /// After the release date: the principal and the rest of the interest, and the position closes.
     function release(uint256 id) external nonReentrant {
         Position storage p = _mine(id);
-        if (block.timestamp < p.release) revert NotReleased(p.release);
+        if (block.timestamp < p.release) revert RewardReserveNotReleased(p.release);
         uint256 pay = uint256(p.reward) - p.withdrawn;
         p.closed = true;
         p.withdrawn = p.reward;
@@ -219,7 +219,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
 
     function _mine(uint256 id) private view returns (Position storage p) {
         p = positions[id];
-        if (p.owner != msg.sender) revert NotYours(id);
-        if (p.closed) revert AlreadyClosed(id);
+        if (p.owner != msg.sender) revert RewardReserveNotYours(id);
+        if (p.closed) revert RewardReserveAlreadyClosed(id);
     }
 }

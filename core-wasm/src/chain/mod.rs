@@ -374,7 +374,7 @@ mod tests {
     fn reverts_read_as_keys() {
         let sale = Contract::IcoSale.abi();
         let sold_out = sale
-            .error("SoldOut")
+            .error("IcoSaleSoldOut")
             .unwrap()
             .encode(&[Token::Uint(1.into()), Token::Uint(2.into())])
             .unwrap();

@@ -33,6 +33,27 @@ pub const REVERT_KEYS: [&str; 25] = [
     "staking-reward-zero",
 ];
 
+/// The platform's contracts prefix their errors with the contract's name (`IcoSaleSoldOut`,
+/// `RewardReserveNotYours`); the key is the same whichever contract says it.
+const PREFIXES: [&str; 8] = [
+    "IcoSale",
+    "NftSale",
+    "LevelNFT",
+    "RewardReserve",
+    "NftStaking",
+    "ActivationNode",
+    "ClaimDistributor",
+    "Owned",
+];
+
+fn unprefixed(name: &str) -> &str {
+    PREFIXES
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        .unwrap_or(name)
+}
+
 pub fn revert_key(data: &str) -> &'static str {
     let Ok(data) = bytes(data) else {
         return "chain-reverted";
@@ -52,7 +73,7 @@ pub fn revert_key(data: &str) -> &'static str {
     .iter()
     .flat_map(|c| c.abi().errors())
     .find(|e| &e.signature().as_bytes()[..4] == selector)
-    .map(|e| e.name.as_str());
+    .map(|e| unprefixed(&e.name));
     match name {
         Some("ERC20InsufficientBalance") => "chain-insufficient-balance",
         Some("ERC20InsufficientAllowance") => "chain-insufficient-allowance",

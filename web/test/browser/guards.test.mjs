@@ -59,7 +59,7 @@ describe('admin area', () => {
     assert.equal(left.adminInfo, undefined);
     assert.equal(left.language, 'es', 'the language is a preference, not part of the session');
   });
-  test('an admin sees the admin page, menu in SPEC order with names and exit', async () => {
+  test('an admin sees the admin page, menu in SPEC order (then the owner changes) with names and exit', async () => {
     const page = await visit('/admin/tables/ICO', admin);
     assert.equal(path(page), '/admin/tables/ICO');
     assert.equal(await page.textContent('h1'), 'ICO Tokens');
@@ -73,6 +73,7 @@ describe('admin area', () => {
       'Ranks',
       'Edit Content',
       'Secret Key',
+      'Owner changes',
     ]);
     assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
     assert.ok(await page.getByRole('button', { name: 'Exit' }).isVisible());

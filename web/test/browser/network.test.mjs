@@ -56,8 +56,18 @@ async function connect(page, dict = en) {
   await button.waitFor({ state: 'detached' });
 }
 
-const confirmed = (page, testId = 'tx-status') =>
-  page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 60_000 });
+/** Waits for the chain step to be confirmed; a failure says what the status line said instead. */
+async function confirmed(page, testId = 'tx-status') {
+  try {
+    await page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 60_000 });
+  } catch (e) {
+    const status = page.getByTestId(testId);
+    const said = (await status.count())
+      ? `${await status.getAttribute('data-state')}: ${await status.innerText()}`
+      : 'none';
+    throw new Error(`${testId} not confirmed (${said})`, { cause: e });
+  }
+}
 
 test('link → registration → purchase → the sponsor with a node sees the commission live → claims it with the mailed code', async () => {
   // The sponsor's link: copied whole, with a QR code; no node yet, so the network says so.
