@@ -214,6 +214,27 @@ pub struct Chain {
     pub token_image: String,
 }
 
+impl Chain {
+    /// The platform's owned contracts this section names (deployed ones only), with their ABI:
+    /// the one list the indexer's filter and the owners' page read.
+    pub fn owned(&self) -> Vec<(&str, lvlx_core::chain::Contract)> {
+        use lvlx_core::chain::Contract;
+        [
+            (&self.ico_sale, Contract::IcoSale),
+            (&self.level_nft, Contract::LevelNft),
+            (&self.nft_sale, Contract::NftSale),
+            (&self.nft_staking, Contract::NftStaking),
+            (&self.lvlx_staking, Contract::LvlxStaking),
+            (&self.activation_node, Contract::ActivationNode),
+            (&self.claim_distributor, Contract::ClaimDistributor),
+        ]
+        .into_iter()
+        .filter(|(address, _)| !address.is_empty())
+        .map(|(address, contract)| (address.as_str(), contract))
+        .collect()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Smtp {

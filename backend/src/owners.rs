@@ -30,38 +30,6 @@ const FIELDS: [&str; 11] = [
     "unpauseAt",
 ];
 
-/// Every owned contract the chain section names, by its ABI.
-fn owned(chain: &config::Chain) -> Vec<(&str, Contract, &'static str)> {
-    [
-        (chain.ico_sale.as_str(), Contract::IcoSale, "IcoSale"),
-        (chain.level_nft.as_str(), Contract::LevelNft, "LevelNFT"),
-        (chain.nft_sale.as_str(), Contract::NftSale, "NftSale"),
-        (
-            chain.nft_staking.as_str(),
-            Contract::NftStaking,
-            "NftStaking",
-        ),
-        (
-            chain.lvlx_staking.as_str(),
-            Contract::LvlxStaking,
-            "LvlxStaking",
-        ),
-        (
-            chain.activation_node.as_str(),
-            Contract::ActivationNode,
-            "ActivationNode",
-        ),
-        (
-            chain.claim_distributor.as_str(),
-            Contract::ClaimDistributor,
-            "ClaimDistributor",
-        ),
-    ]
-    .into_iter()
-    .filter(|(address, _, _)| !address.is_empty())
-    .collect()
-}
-
 /// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay}, pending: [...],
 /// owners: [{contract, address, owner, pendingOwner}]}`.
 pub async fn read(app: &App) -> Result<Value, Error> {
@@ -78,12 +46,12 @@ pub async fn read(app: &App) -> Result<Value, Error> {
 
 fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Value, Error> {
     let distributor = chain.claim_distributor.as_str();
-    let contracts = owned(chain);
+    let contracts = chain.owned();
     let mut calls: Vec<Call> = FIELDS
         .iter()
         .map(|f| (distributor, Contract::ClaimDistributor, *f, vec![]))
         .collect();
-    for (address, contract, _) in &contracts {
+    for (address, contract) in &contracts {
         calls.push((address, *contract, "owner", vec![]));
         calls.push((address, *contract, "pendingOwner", vec![]));
     }
@@ -106,11 +74,11 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Va
     let owners = contracts
         .iter()
         .enumerate()
-        .map(|(i, (at, _, name))| {
+        .map(|(i, (at, contract))| {
             let owner = address(FIELDS.len() + 2 * i)?;
             let pending = address(FIELDS.len() + 2 * i + 1)?;
             Ok(json!({
-                "contract": name,
+                "contract": contract.name(),
                 "address": at,
                 "owner": owner,
                 "pendingOwner": (!pending.eq_ignore_ascii_case(ZERO)).then_some(pending),

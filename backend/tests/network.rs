@@ -532,6 +532,40 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         &[],
     );
     assert_eq!(read("signer"), Token::Address(address(&rotated.address())));
+    // A raise and a lowering in one call: the lowering acts at once, the raise waits.
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[&(5 * LVLX).to_string(), &LVLX.to_string()],
+    );
+    assert_eq!(read("maxPerDay"), Token::Uint(U256::from(LVLX)));
+    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
+    assert_eq!(
+        read("pendingMaxPerClaim"),
+        Token::Uint(U256::from(5 * LVLX))
+    );
+    // A requested unpause is cancelled by pausing again (it was uncancellable: pause reverted
+    // on a paused contract).
+    for function in ["pause", "unpause", "pause"] {
+        send(
+            &anvil,
+            owner,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            function,
+            &[],
+        );
+    }
+    assert_eq!(read("unpauseAt"), Token::Uint(U256::zero()));
+    advance_to(&anvil, anvil.now() + deploy::OWNER_DELAY);
+    assert_eq!(
+        refused_with(&anvil, owner, &d.claim_distributor, "applyUnpause", &[]),
+        "ClaimDistributorNotScheduled"
+    );
+    assert_eq!(read("paused"), Token::Bool(true));
     // Only the owner schedules, applies or cancels.
     for function in [
         "setSigner",

@@ -50,6 +50,8 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     uint256 public capsAt;
     /// When a requested unpause may apply (0: none requested).
     uint256 public unpauseAt;
+    /// When the pending owner may accept ownership (0: no transfer offered).
+    uint256 public ownerAt;
 
     event Claimed(address indexed account, uint256 amount, uint256 cumulative);
     event SignerChanged(address signer);
@@ -57,7 +59,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     event SignerScheduled(address signer, uint256 at);
     event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 at);
     event UnpauseScheduled(uint256 at);
-    /// `what`: "signer", "caps" or "unpause".
+    /// `what`: "signer", "caps", "unpause" or "owner".
     event ChangeCancelled(string what);
 
     error ClaimDistributorZeroAddress();
@@ -148,21 +150,23 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit ChangeCancelled("signer");
     }
 
-    /// @notice New caps: at once when neither rises (and any raise waiting is dropped), else
-    /// after the delay (`applyCaps`).
+    /// @notice New caps. What lowers a cap acts at once; what raises one waits the delay
+    /// (`applyCaps`). A new call replaces any raise waiting.
     function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) external onlyOwner {
-        if (maxPerClaim_ <= maxPerClaim && maxPerDay_ <= maxPerDay) {
-            if (capsAt != 0) {
-                delete capsAt;
-                emit ChangeCancelled("caps");
-            }
-            _setCaps(maxPerClaim_, maxPerDay_);
-            return;
+        bool raises = maxPerClaim_ > maxPerClaim || maxPerDay_ > maxPerDay;
+        if (capsAt != 0) {
+            delete capsAt;
+            emit ChangeCancelled("caps");
         }
-        pendingMaxPerClaim = maxPerClaim_;
-        pendingMaxPerDay = maxPerDay_;
-        capsAt = block.timestamp + delay;
-        emit CapsScheduled(maxPerClaim_, maxPerDay_, capsAt);
+        uint256 claimNow = maxPerClaim_ < maxPerClaim ? maxPerClaim_ : maxPerClaim;
+        uint256 dayNow = maxPerDay_ < maxPerDay ? maxPerDay_ : maxPerDay;
+        if (claimNow != maxPerClaim || dayNow != maxPerDay) _setCaps(claimNow, dayNow);
+        if (raises) {
+            pendingMaxPerClaim = maxPerClaim_;
+            pendingMaxPerDay = maxPerDay_;
+            capsAt = block.timestamp + delay;
+            emit CapsScheduled(maxPerClaim_, maxPerDay_, capsAt);
+        }
     }
 
     function applyCaps() external onlyOwner {
@@ -177,13 +181,14 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit ChangeCancelled("caps");
     }
 
-    /// @notice Stops claims at once (and drops a requested unpause).
+    /// @notice Stops claims at once, and drops a requested unpause (also while already paused:
+    /// that is how a requested unpause is cancelled).
     function pause() external onlyOwner {
         if (unpauseAt != 0) {
             delete unpauseAt;
             emit ChangeCancelled("unpause");
         }
-        _pause();
+        if (!paused()) _pause();
     }
 
     /// @notice Asks for claims to resume after the delay (`applyUnpause`).
@@ -196,6 +201,25 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         _due(unpauseAt);
         delete unpauseAt;
         _unpause();
+    }
+
+    /// @notice Offers ownership to `newOwner`, who may accept only after the delay: whoever holds
+    /// the owner key cannot take the distributor out of its owner's reach at once. The zero
+    /// address withdraws the offer.
+    function transferOwnership(address newOwner) public override onlyOwner {
+        super.transferOwnership(newOwner);
+        if (newOwner == address(0)) {
+            delete ownerAt;
+            emit ChangeCancelled("owner");
+        } else {
+            ownerAt = block.timestamp + delay;
+        }
+    }
+
+    function acceptOwnership() public override {
+        _due(ownerAt);
+        delete ownerAt;
+        super.acceptOwnership();
     }
 
     function _setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) private {

@@ -94,18 +94,11 @@ impl Indexer {
             hub: app.hub.clone(),
             product: app.config.product.clone(),
             sale: chain.ico_sale.to_lowercase(),
-            contracts: [
-                (&chain.ico_sale, Contract::IcoSale),
-                (&chain.nft_sale, Contract::NftSale),
-                (&chain.nft_staking, Contract::NftStaking),
-                (&chain.lvlx_staking, Contract::LvlxStaking),
-                (&chain.activation_node, Contract::ActivationNode),
-                (&chain.claim_distributor, Contract::ClaimDistributor),
-            ]
-            .into_iter()
-            .filter(|(a, _)| !a.is_empty())
-            .map(|(a, contract)| (a.to_lowercase(), contract))
-            .collect(),
+            contracts: chain
+                .owned()
+                .into_iter()
+                .map(|(address, contract)| (address.to_lowercase(), contract))
+                .collect(),
             chain: chain.clone(),
             levels_bps: app.config.commission_levels_bps.clone(),
         }

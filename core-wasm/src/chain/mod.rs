@@ -45,19 +45,36 @@ pub enum Contract {
 }
 
 impl Contract {
-    pub fn parse(name: &str) -> Option<Contract> {
-        match name {
-            "LVLX" => Some(Contract::Lvlx),
-            "MockUSDT" => Some(Contract::MockUsdt),
-            "IcoSale" => Some(Contract::IcoSale),
-            "LevelNFT" => Some(Contract::LevelNft),
-            "NftSale" => Some(Contract::NftSale),
-            "NftStaking" => Some(Contract::NftStaking),
-            "LvlxStaking" => Some(Contract::LvlxStaking),
-            "ActivationNode" => Some(Contract::ActivationNode),
-            "ClaimDistributor" => Some(Contract::ClaimDistributor),
-            _ => None,
+    /// Every contract the platform builds, in deployment order.
+    pub const ALL: [Contract; 9] = [
+        Contract::Lvlx,
+        Contract::MockUsdt,
+        Contract::IcoSale,
+        Contract::LevelNft,
+        Contract::NftSale,
+        Contract::NftStaking,
+        Contract::LvlxStaking,
+        Contract::ActivationNode,
+        Contract::ClaimDistributor,
+    ];
+
+    /// The contract's name in its Solidity source and artifacts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contract::Lvlx => "LVLX",
+            Contract::MockUsdt => "MockUSDT",
+            Contract::IcoSale => "IcoSale",
+            Contract::LevelNft => "LevelNFT",
+            Contract::NftSale => "NftSale",
+            Contract::NftStaking => "NftStaking",
+            Contract::LvlxStaking => "LvlxStaking",
+            Contract::ActivationNode => "ActivationNode",
+            Contract::ClaimDistributor => "ClaimDistributor",
         }
+    }
+
+    pub fn parse(name: &str) -> Option<Contract> {
+        Contract::ALL.into_iter().find(|c| c.name() == name)
     }
 
     pub fn abi(self) -> &'static Abi {
