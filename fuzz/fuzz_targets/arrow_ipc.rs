@@ -7,7 +7,7 @@ use libfuzzer_sys::arbitrary::{Arbitrary, Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use lvlx_core::admin::ico::IcoTable;
 use lvlx_core::admin::nodes::NodeTable;
-use lvlx_core::admin::stakes::{Kind, Side, StakeTable};
+use lvlx_core::admin::stakes::{EntryTable, Kind, StakerTable};
 use lvlx_core::admin::users::{self, User, UserTable};
 use lvlx_core::admin::{Direction, Query, Sort};
 use lvlx_core::kyc::KycStatus;
@@ -113,8 +113,8 @@ fuzz_target!(|input: Input| {
             let _ = UserTable::load(&bytes);
             let _ = NodeTable::load(&bytes);
             let _ = IcoTable::load(&bytes, "LVLX");
-            let _ = StakeTable::load(&bytes, Kind::Nft, Side::Entries, 0);
-            let _ = StakeTable::load(&bytes, Kind::Lvlx, Side::Stakers, 0);
+            let _ = EntryTable::load(&bytes, Kind::Nft, 0);
+            let _ = StakerTable::load(&bytes, Kind::Lvlx, 0);
         }
         Input::Users { stream, query } => {
             if let Ok(mut table) = UserTable::load(&stream) {
