@@ -28,8 +28,13 @@ for _ in $(seq 100); do
   kill -0 "$anvil_pid" 2>/dev/null || { echo "anvil did not start (is port $ANVIL_PORT taken?)" >&2; exit 1; }
   sleep 0.1
 done
-target/release/lvlx chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT"
+# An event counts (final) two blocks below the head; until then members see it as pending.
+target/release/lvlx chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT" --confirmations 2
 # Six dev accounts linked to seeded members buy and stake NFTs and LVLX (once).
 target/release/lvlx chain demo
+# From here the chain mines a block every 2 s, as Polygon does, so events become final in ~4 s.
+node -e 'fetch(process.argv[1], {method: "POST", headers: {"content-type": "application/json"},
+  body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "evm_setIntervalMining", params: [2]})})
+  .then((r) => r.ok || process.exit(1))' "http://127.0.0.1:$ANVIL_PORT"
 echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
 target/release/lvlx serve "$@"

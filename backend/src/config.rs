@@ -158,6 +158,10 @@ fn default_card_currency() -> String {
     "usdc".into()
 }
 
+fn default_finalized_tag() -> bool {
+    true
+}
+
 fn default_reserve_weeks() -> u64 {
     8
 }
@@ -203,8 +207,13 @@ pub struct Chain {
     pub reserve_warning_weeks: u64,
     /// First block to index: the sale's deployment block.
     pub start_block: u64,
-    /// Blocks an event must be buried under before it is indexed (0 on the development chain;
-    /// Polygon reorganisations stay well under 64).
+    /// Whether events count once the node's `finalized` block passes them (Polygon answers
+    /// that tag, a few seconds behind the head since its milestones). Without the tag, or when
+    /// the node does not answer it, `confirmations` decides.
+    #[serde(default = "default_finalized_tag")]
+    pub finalized_tag: bool,
+    /// Blocks an event must be buried under before it counts, when the finalized tag is off or
+    /// unanswered (0 on the development chain). Events above it are shown as pending.
     pub confirmations: u64,
     /// Most blocks one eth_getLogs call spans (providers cap it; 1000–2000 is common).
     pub max_block_range: u64,

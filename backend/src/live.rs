@@ -32,6 +32,8 @@ const EVENTS: &[&str] = &[
     "node",
     "claim",
     "kyc",
+    "purchase",
+    "final",
 ];
 
 #[derive(Debug, Clone)]
@@ -57,13 +59,21 @@ pub enum Push {
     },
     /// A member's network figures moved (`event`: commission, rank, volume, node, claim).
     Network { user: UserId, event: &'static str },
+    /// Events left the chain and what they recorded was taken back (`event`: purchase, staked,
+    /// interest, released, nft-purchased, node, claim), or purchases became final (`final`).
+    /// Every page of the member concerned reads its figures again.
+    Chain {
+        user: Option<UserId>,
+        event: &'static str,
+        tx_hash: String,
+    },
 }
 
 impl Push {
     /// Whether a viewer sees it: the buyer's own pages, and every admin (the ICO table).
     pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
         match self {
-            Push::Purchase { user, .. } | Push::Stake { user, .. } => {
+            Push::Purchase { user, .. } | Push::Stake { user, .. } | Push::Chain { user, .. } => {
                 admin || *user == Some(viewer)
             }
             Push::Network { user, .. } => *user == viewer,
@@ -104,6 +114,9 @@ impl Push {
                 "at": at,
             }),
             Push::Network { event, .. } => json!({ "type": "network", "event": event }),
+            Push::Chain { event, tx_hash, .. } => {
+                json!({ "type": "chain", "event": event, "txHash": tx_hash })
+            }
         }
     }
 }
@@ -136,6 +149,11 @@ impl Push {
             Push::Network { user, event } => {
                 json!({"k": "network", "user": user.0, "event": event})
             }
+            Push::Chain {
+                user: u,
+                event,
+                tx_hash,
+            } => json!({"k": "chain", "user": user(u), "event": event, "txHash": tx_hash}),
         }
     }
 
@@ -169,6 +187,11 @@ impl Push {
             "network" => Push::Network {
                 user: user()?,
                 event: event()?,
+            },
+            "chain" => Push::Chain {
+                user: user(),
+                event: event()?,
+                tx_hash: v["txHash"].as_str()?.to_owned(),
             },
             _ => return None,
         })

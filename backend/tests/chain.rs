@@ -329,24 +329,6 @@ async fn the_indexer_resumes_without_gaps_or_duplicates() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_indexer_waits_for_the_confirmation_depth() {
-    let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
-    let a = anvil.accounts();
-    let chain = section(&anvil.url, &d, 1000, 3);
-    let w = world_with(|c| c.chain = Some(chain.clone())).await;
-    let indexer = Indexer::new(&w.app, &chain);
-    // The deployment's own events (terms, reserve funding) first.
-    anvil.mine(3);
-    catch_up(&indexer).await;
-    anvil.buy(&d, &a[1], 1_000_000, None);
-    catch_up(&indexer).await;
-    assert!(rows(&w).await.is_empty(), "not yet 3 blocks deep");
-    anvil.mine(3);
-    assert_eq!(catch_up(&indexer).await, 1);
-}
-
-#[tokio::test(flavor = "multi_thread")]
 async fn the_indexer_survives_the_node_going_down() {
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();

@@ -66,25 +66,8 @@ fn refused(
     chain::revert_key(&anvil.revert(from, to, contract, function, args))
 }
 
-/// `wallet` approves the node's price and buys the node; the receipt of the purchase.
 fn buy_node(anvil: &Anvil, d: &Deployment, wallet: &str) -> Value {
-    let price = DEFAULT_NODE_PRICE.to_string();
-    send(
-        anvil,
-        wallet,
-        &d.usdt,
-        Contract::Lvlx,
-        "approve",
-        &[&d.activation_node, &price],
-    );
-    send(
-        anvil,
-        wallet,
-        &d.activation_node,
-        Contract::ActivationNode,
-        "buy",
-        &[&price],
-    )
+    anvil.buy_node(d, wallet)
 }
 
 #[test]

@@ -212,16 +212,30 @@ async fn a_members_figures_and_ranks_read_at_once() {
             for (i, cumulative) in [9, 12, 10].into_iter().enumerate() {
                 claims::record_payment(
                     c,
-                    &format!("0x{i:064x}"),
-                    0,
-                    &wallet.to_lowercase(),
-                    LVLX,
-                    cumulative * LVLX,
-                    1_000 + i as i64,
+                    &claims::Payment {
+                        tx_hash: &format!("0x{i:064x}"),
+                        log_index: 0,
+                        wallet: &wallet.to_lowercase(),
+                        amount: LVLX,
+                        cumulative: cumulative * LVLX,
+                        at: 1_000 + i as i64,
+                        block: i as i64 + 1,
+                    },
                 )?;
             }
             // Another wallet's payment is not this member's.
-            claims::record_payment(c, "0xff", 0, "0x01", LVLX, 99 * LVLX, 5)?;
+            claims::record_payment(
+                c,
+                &claims::Payment {
+                    tx_hash: "0xff",
+                    log_index: 0,
+                    wallet: "0x01",
+                    amount: LVLX,
+                    cumulative: 99 * LVLX,
+                    at: 5,
+                    block: 4,
+                },
+            )?;
             nodes::record(
                 c,
                 &Node {

@@ -55,6 +55,16 @@ pub fn balance_after(
     Ok(balance.saturating_sub(lvlx))
 }
 
+/// A member's LVLX with a purchase taken back (its block left the chain): the purchase's
+/// amount comes off, never below zero. Only purchases come from the chain; a retirement is never
+/// taken back.
+pub fn balance_without(balance: Units, product: &str, token: &str, amount: Units) -> Units {
+    match operation(product, token) {
+        Operation::Purchase => balance.saturating_sub(amount),
+        Operation::Retirement => balance,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +85,13 @@ mod tests {
             balance_after(u128::MAX, "LVLX", "LVLX", 1),
             Err(LedgerError::Overflow)
         );
+        // A purchase taken back by a rollback comes off again; retirements never come back.
+        assert_eq!(
+            balance_without(5 * LVLX, "LVLX", "LVLX", 2 * LVLX),
+            3 * LVLX
+        );
+        assert_eq!(balance_without(LVLX, "LVLX", "LVLX", 2 * LVLX), 0);
+        assert_eq!(balance_without(LVLX, "LVLX", "USDT", 100_000), LVLX);
         assert_eq!(operation("LVLX", "USDT"), Operation::Retirement);
     }
 }

@@ -169,6 +169,18 @@ pub fn newly_reached<'a>(volume: Units, ranks: &'a [Rank], achieved: &[u32]) -> 
         .collect()
 }
 
+/// The ranks to take back when a member's network volume falls to `volume` because purchases
+/// left the chain: those credited (`credited`: rank id, volume when credited) at a volume above
+/// what remains. A rank credited at or below it is still reached by what remains; one taken
+/// back that the remaining volume still reaches is credited again by [`newly_reached`].
+pub fn revoked(volume: Units, credited: &[(u32, Units)]) -> Vec<u32> {
+    credited
+        .iter()
+        .filter(|(_, at)| *at > volume)
+        .map(|(id, _)| *id)
+        .collect()
+}
+
 /// userRankData: where a member stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -309,5 +321,10 @@ mod tests {
         assert_eq!((top.next, top.missing, top.progress_bps), (None, 0, 10_000));
         let none = standing(0, &ranks, &[]);
         assert_eq!((none.rank, none.missing), (None, usdt(1_000)));
+        // A purchase left the chain: ranks credited above the remaining volume go back.
+        let credited = [(1, usdt(1_200)), (2, usdt(6_000))];
+        assert_eq!(revoked(usdt(6_000), &credited), Vec::<u32>::new());
+        assert_eq!(revoked(usdt(5_999), &credited), [2]);
+        assert_eq!(revoked(usdt(1_000), &credited), [1, 2]);
     }
 }

@@ -79,7 +79,8 @@ export function useLiveVersion(type, quietMs = 0) {
         bump();
         return;
       }
-      if (message.type !== type && message.type !== 'reload') return;
+      // 'chain': events became final or left the chain; every page reads its figures again.
+      if (message.type !== type && message.type !== 'reload' && message.type !== 'chain') return;
       if (timer.current) return;
       timer.current = setTimeout(() => {
         timer.current = null;

@@ -4,26 +4,36 @@
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::store::{ledger, stakes, users};
+use crate::store::{ledger, reversals, stakes, users};
 use crate::user::User;
 use crate::App;
 
 /// Entries myActives lists (the newest).
 const ACTIVES_LIMIT: i64 = 500;
 
-/// `{wallet, balance, entries}`: the LVLX balance and the newest ledger entries (at most 500).
+/// Reversals myActives lists (the newest).
+const REVERSALS_LIMIT: i64 = 50;
+
+/// `{wallet, balance, entries, reversals}`: the LVLX balance, the newest ledger entries (at
+/// most 500, each pending or final) and what left the chain and was taken back.
 pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
     let user = member.id;
-    let (balance, entries) = app
+    let (balance, entries, reversals) = app
         .store
         .read(move |c| {
             Ok::<_, Error>((
                 users::balance(c, user)?,
                 ledger::held_by(c, user, ACTIVES_LIMIT)?,
+                reversals::of_member(c, user, REVERSALS_LIMIT)?,
             ))
         })
         .await?;
-    Ok(json!({ "wallet": member.wallet, "balance": balance.to_string(), "entries": entries }))
+    Ok(json!({
+        "wallet": member.wallet,
+        "balance": balance.to_string(),
+        "entries": entries,
+        "reversals": reversals,
+    }))
 }
 
 /// The dashboard's figures: `{balance, balanceUsdt, staking: {positions, nfts, lvlx, accrued,

@@ -346,6 +346,9 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         owner: d.owner.clone(),
         reserve_warning_weeks: 8,
         start_block: d.start_block,
+        // Every event final at once: tests and tools mine as they go. The run command asks for
+        // two confirmations (`chain deploy --confirmations`) on a chain mining every 2 s.
+        finalized_tag: false,
         confirmations: 0,
         max_block_range: 1000,
         poll_ms: 1000,

@@ -12,16 +12,20 @@ use lvlx_core::chain::{self, Contract, Event, NetworkEvent, NftPurchase, Staking
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
+use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
 use crate::network;
+use crate::store::cursors::{self, Cursor};
 use crate::store::ledger::{self, Entry};
 use crate::store::stakes::{self, Opened};
-use crate::store::{cursors, users, Conn, Store, StoreError};
+use crate::store::{blocks, users, Conn, Store, StoreError};
 use crate::{config, now_ms, App};
 
 /// Longest pause between retries while the node is unreachable.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// Remembered blocks compared with the chain per request while looking for a fork point.
+const FORK_SEARCH: u32 = 64;
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -31,6 +35,9 @@ pub enum IndexError {
     Store(#[from] StoreError),
     #[error("log {0}: {1}")]
     Decode(String, String),
+    /// The chain moved while a range was read (block `0` differs between reads): read again.
+    #[error("block {0} changed while its range was read; reading it again")]
+    Moved(u64),
 }
 
 /// What a step did.
@@ -38,7 +45,7 @@ pub enum IndexError {
 pub enum Progress {
     /// Blocks `from..=to` were read; more are ready.
     More { from: u64, to: u64, recorded: usize },
-    /// Nothing left below the confirmation depth (after reading up to `to`, if anything).
+    /// Nothing left up to the head (after reading up to it, if anything).
     CaughtUp { recorded: usize },
 }
 
@@ -72,6 +79,7 @@ struct Place {
     log_index: i64,
     /// Block time, milliseconds.
     at: i64,
+    block: i64,
 }
 
 enum Found {
@@ -168,91 +176,202 @@ impl Indexer {
             .map_err(|e| RpcError::Transport(format!("task: {e}")))?
     }
 
-    /// Reads the next bounded range (if any is confirmed) and records its purchases.
+    /// Where the chain stands: its head, the highest final block, and the hash of block
+    /// `parent` (None when the node has no such block).
+    async fn chain_state(
+        &self,
+        parent: Option<u64>,
+    ) -> Result<(u64, u64, Option<String>), IndexError> {
+        let tag = self.chain.finalized_tag;
+        let confirmations = self.chain.confirmations;
+        Ok(self
+            .rpc(move |r| {
+                let mut calls = vec![("eth_getBlockByNumber", json!(["latest", false]))];
+                if let Some(p) = parent {
+                    calls.push(("eth_getBlockByNumber", json!([rpc::hex(p), false])));
+                }
+                let answers = r.batch(&calls)?;
+                let head = quantity(&answers[0]["number"])?;
+                let parent_hash = answers
+                    .get(1)
+                    .and_then(|b| b["hash"].as_str())
+                    .map(str::to_string);
+                // A node without the tag answers an error or null: confirmations decide.
+                let tagged = if tag {
+                    r.call("eth_getBlockByNumber", json!(["finalized", false]))
+                        .ok()
+                        .and_then(|b| quantity(&b["number"]).ok())
+                } else {
+                    None
+                };
+                let final_block = tagged
+                    .unwrap_or_else(|| head.saturating_sub(confirmations))
+                    .min(head);
+                Ok((head, final_block, parent_hash))
+            })
+            .await?)
+    }
+
+    /// The highest block at or below `below` whose remembered hash the chain still has: where
+    /// it forked from what was recorded. One below the start block when none is left.
+    async fn fork_point(&self, below: u64) -> Result<u64, IndexError> {
+        let mut below = below;
+        loop {
+            let remembered = self
+                .store
+                .read(move |c| blocks::at_or_below(c, below, FORK_SEARCH))
+                .await?;
+            let Some(&(lowest, _)) = remembered.last() else {
+                return Ok(self.chain.start_block.saturating_sub(1));
+            };
+            let numbers: Vec<u64> = remembered.iter().map(|(n, _)| *n).collect();
+            let hashes = self
+                .rpc(move |r| {
+                    let calls: Vec<(&str, Value)> = numbers
+                        .iter()
+                        .map(|n| ("eth_getBlockByNumber", json!([rpc::hex(*n), false])))
+                        .collect();
+                    r.batch(&calls)
+                })
+                .await?;
+            for ((number, hash), block) in remembered.iter().zip(&hashes) {
+                if block["hash"].as_str() == Some(hash.as_str()) {
+                    return Ok(*number);
+                }
+            }
+            if lowest == 0 {
+                return Ok(self.chain.start_block.saturating_sub(1));
+            }
+            below = lowest - 1;
+        }
+    }
+
+    /// Takes back everything recorded above the fork point below `cursor.next`, in one
+    /// transaction, and moves the cursor there.
+    async fn roll_back(&self, cursor: Cursor) -> Result<Progress, IndexError> {
+        let ancestor = self.fork_point(cursor.next.saturating_sub(2)).await?;
+        self.roll_back_to(ancestor, cursor.next.saturating_sub(1))
+            .await?;
+        Ok(Progress::More {
+            from: ancestor + 1,
+            to: ancestor,
+            recorded: 0,
+        })
+    }
+
+    /// Takes back everything recorded above block `ancestor` in one transaction and moves the
+    /// cursor there (`read_to`: the last block read, for the log).
+    async fn roll_back_to(&self, ancestor: u64, read_to: u64) -> Result<(), IndexError> {
+        let start = self.chain.start_block;
+        let key = self.sale.clone();
+        let product = self.product.clone();
+        let nft_staking = self.chain.nft_staking.to_lowercase();
+        let now = now_ms();
+        let pushes = self
+            .store
+            .write(move |c| {
+                c.transaction(|tx| {
+                    let hash = blocks::at_or_below(tx, ancestor, 1)?
+                        .into_iter()
+                        .find(|(n, _)| *n == ancestor)
+                        .map(|(_, h)| h);
+                    let pushes = rollback::rollback(tx, &product, &nft_staking, ancestor, now)?;
+                    let kept = cursors::get(tx, &key)?.map_or(0, |c| c.final_block);
+                    let next = Cursor {
+                        next: (ancestor + 1).max(start),
+                        last_hash: hash.filter(|_| ancestor >= start),
+                        final_block: kept.min(ancestor),
+                    };
+                    cursors::set(tx, &key, &next, now)?;
+                    Ok::<_, StoreError>(pushes)
+                })
+            })
+            .await?;
+        tracing::warn!(
+            from = ancestor + 1,
+            to = read_to,
+            taken_back = pushes.len(),
+            "blocks left the chain: what they recorded was taken back"
+        );
+        for push in pushes {
+            self.hub.push(push);
+        }
+        Ok(())
+    }
+
+    /// Takes back everything recorded from the chain and indexes it again from the start
+    /// block: what an operator runs when the store and the chain may disagree (`lvlx chain
+    /// replay`). The digest of the state after it is the chain's alone.
+    pub async fn replay(&self) -> Result<usize, IndexError> {
+        let start = self.chain.start_block;
+        self.roll_back_to(start.saturating_sub(1), u64::MAX).await?;
+        let mut recorded = 0;
+        loop {
+            match self.step().await? {
+                Progress::More { recorded: n, .. } => recorded += n,
+                Progress::CaughtUp { recorded: n } => return Ok(recorded + n),
+            }
+        }
+    }
+
+    /// Reads the next bounded range up to the head and records its events (pending until the
+    /// final block passes them), settles the purchases that became final, and takes back what
+    /// left the chain when the block before the cursor is no longer the one read.
     pub async fn step(&self) -> Result<Progress, IndexError> {
-        let sale = self.sale.clone();
+        let key = self.sale.clone();
         let start = self.chain.start_block;
         let cursor = self
             .store
-            .read(move |c| cursors::get(c, &sale))
+            .read(move |c| cursors::get(c, &key))
             .await?
-            .unwrap_or((start, None));
-        let (mut from, last_hash) = cursor;
-        let head = quantity(&self.rpc(|r| r.call("eth_blockNumber", json!([]))).await?)?;
-        // A block read earlier that is no longer on the chain: a reorganisation deeper than the
-        // confirmation depth, or a development chain started afresh. Read again from the start;
-        // the ledger keeps each event once, so nothing is counted twice.
-        if let (Some(hash), true) = (last_hash, from > start) {
-            let number = rpc::hex(from - 1);
-            let block = self
-                .rpc(move |r| r.call("eth_getBlockByNumber", json!([number, false])))
-                .await?;
-            if block["hash"].as_str() != Some(hash.as_str()) {
-                tracing::warn!(
-                    block = from - 1,
-                    "indexed block is gone from the chain; indexing again from the start block"
-                );
-                from = start;
+            .unwrap_or(Cursor {
+                next: start,
+                last_hash: None,
+                final_block: start.saturating_sub(1),
+            });
+        let from = cursor.next;
+        let parent = (from > start).then(|| from - 1);
+        let (head, reported_final, parent_hash) = self.chain_state(parent).await?;
+        if let (Some(_), Some(kept)) = (parent, &cursor.last_hash) {
+            match &parent_hash {
+                // A node behind what was read (lagging, or a shorter chain not yet longer
+                // again): nothing moves until it has the block.
+                None => return Ok(Progress::CaughtUp { recorded: 0 }),
+                Some(hash) if hash != kept => return self.roll_back(cursor).await,
+                Some(_) => {}
             }
         }
-        let Some(safe) = head.checked_sub(self.chain.confirmations) else {
-            return Ok(Progress::CaughtUp { recorded: 0 });
-        };
-        if from > safe {
-            return Ok(Progress::CaughtUp { recorded: 0 });
+        // The final block never goes back on a node's word (a lagging node's older one);
+        // only a rollback lowers it.
+        let final_block = reported_final.max(cursor.final_block);
+        if from > head {
+            let settled = self.settle_final(&cursor, final_block).await?;
+            return Ok(Progress::CaughtUp { recorded: settled });
         }
-        let to = safe.min(from + self.chain.max_block_range.max(1) - 1);
-        let addresses: Vec<&str> = self.contracts.iter().map(|(a, _)| a.as_str()).collect();
-        let filter = json!([{
-            "address": addresses,
-            "topics": [chain::topics()],
-            "fromBlock": rpc::hex(from),
-            "toBlock": rpc::hex(to),
-        }]);
-        let (logs, blocks) = self
-            .rpc(move |r| {
-                let logs = r.call("eth_getLogs", filter)?;
-                let logs = logs.as_array().cloned().unwrap_or_default();
-                // Times of the blocks the logs sit in, and the range's last block (its hash is
-                // the cursor's check), in one request.
-                let mut numbers: Vec<String> = logs
-                    .iter()
-                    .filter_map(|l| l["blockNumber"].as_str().map(str::to_string))
-                    .collect();
-                numbers.push(rpc::hex(to));
-                numbers.dedup();
-                let calls: Vec<(&str, Value)> = numbers
-                    .iter()
-                    .map(|n| ("eth_getBlockByNumber", json!([n, false])))
-                    .collect();
-                let answers = r.batch(&calls)?;
-                let blocks: BTreeMap<u64, (u64, String)> = answers
-                    .iter()
-                    .map(|b| {
-                        Ok((
-                            quantity(&b["number"])?,
-                            (
-                                quantity(&b["timestamp"])?,
-                                b["hash"].as_str().unwrap_or("").to_string(),
-                            ),
-                        ))
-                    })
-                    .collect::<Result<_, RpcError>>()?;
-                Ok((logs, blocks))
-            })
-            .await?;
+        let to = head.min(from + self.chain.max_block_range.max(1) - 1);
+        let (logs, blocks_read) = self.read_range(from, to, parent).await?;
+        if let (Some(p), Some(kept)) = (parent, &cursor.last_hash) {
+            if blocks_read.get(&p).map(|(_, h)| h) != Some(kept) {
+                return Err(IndexError::Moved(p));
+            }
+        }
         let found = logs
             .iter()
-            .map(|log| self.decode(log, &blocks))
+            .map(|log| self.decode(log, &blocks_read))
             .collect::<Result<Vec<_>, _>>()?;
-        let last_hash = blocks
-            .get(&to)
-            .map(|(_, h)| h.clone())
-            .filter(|h| !h.is_empty());
-        let sale = self.sale.clone();
+        let last_hash = blocks_read.get(&to).map(|(_, h)| h.clone());
+        // Blocks a reorganisation can still reach, and the range's last (the fork point of last
+        // resort); final ones are never looked at again.
+        let remembered: Vec<(u64, String)> = blocks_read
+            .iter()
+            .filter(|(n, _)| **n >= from && (**n > final_block || **n == to))
+            .map(|(n, (_, h))| (*n, h.clone()))
+            .collect();
+        let key = self.sale.clone();
         let product = self.product.clone();
         let levels = self.levels_bps.clone();
-        let next = to + 1;
+        let before = cursor.final_block;
+        let now = now_ms();
         let recorded = self
             .store
             .write(move |c| {
@@ -260,9 +379,13 @@ impl Indexer {
                     let mut pushes = Vec::new();
                     for f in found {
                         match f {
-                            Found::Purchase(p) => {
-                                pushes.extend(record_purchase(tx, &product, &levels, p)?)
-                            }
+                            Found::Purchase(p) => pushes.extend(record_purchase(
+                                tx,
+                                &product,
+                                &levels,
+                                final_block,
+                                p,
+                            )?),
                             Found::Staking(event, pool, at) => {
                                 pushes.extend(record_staking(tx, event, pool, at)?)
                             }
@@ -274,7 +397,24 @@ impl Indexer {
                             }
                         }
                     }
-                    cursors::set(tx, &sale, next, last_hash.as_deref(), now_ms())?;
+                    for (number, hash) in &remembered {
+                        blocks::put(tx, *number, hash)?;
+                    }
+                    pushes.extend(rollback::finalize(
+                        tx,
+                        &product,
+                        &levels,
+                        before,
+                        final_block.min(to),
+                        now,
+                    )?);
+                    blocks::forget_final(tx, final_block)?;
+                    let next = Cursor {
+                        next: to + 1,
+                        last_hash,
+                        final_block: final_block.min(to).max(before),
+                    };
+                    cursors::set(tx, &key, &next, now)?;
                     Ok::<_, StoreError>(pushes)
                 })
             })
@@ -286,7 +426,7 @@ impl Indexer {
         if count > 0 {
             tracing::info!(from, to, recorded = count, "indexed events");
         }
-        Ok(if to == safe {
+        Ok(if to == head {
             Progress::CaughtUp { recorded: count }
         } else {
             Progress::More {
@@ -295,6 +435,103 @@ impl Indexer {
                 recorded: count,
             }
         })
+    }
+
+    /// With nothing new to read: settles the purchases the final block passed since the last
+    /// step. Returns how many pushes that made.
+    async fn settle_final(&self, cursor: &Cursor, final_block: u64) -> Result<usize, IndexError> {
+        let upto = final_block.min(cursor.next.saturating_sub(1));
+        if upto <= cursor.final_block {
+            return Ok(0);
+        }
+        let key = self.sale.clone();
+        let product = self.product.clone();
+        let levels = self.levels_bps.clone();
+        let cursor = cursor.clone();
+        let now = now_ms();
+        let pushes = self
+            .store
+            .write(move |c| {
+                c.transaction(|tx| {
+                    let pushes =
+                        rollback::finalize(tx, &product, &levels, cursor.final_block, upto, now)?;
+                    blocks::forget_final(tx, upto)?;
+                    cursors::set(
+                        tx,
+                        &key,
+                        &Cursor {
+                            final_block: upto,
+                            ..cursor
+                        },
+                        now,
+                    )?;
+                    Ok::<_, StoreError>(pushes)
+                })
+            })
+            .await?;
+        let count = pushes.len();
+        for push in pushes {
+            self.hub.push(push);
+        }
+        Ok(count)
+    }
+
+    /// The logs of blocks `from..=to` and the blocks they sit in, as one consistent view: block
+    /// `to` is read before and after the logs and must not change, and every log's block hash
+    /// must be the block read for its number (a reorganisation between the reads, or a
+    /// provider answering from two nodes on different forks, makes the step fail and retry).
+    /// The blocks read: number → (time in seconds, hash), with `parent` and `to` among them.
+    async fn read_range(
+        &self,
+        from: u64,
+        to: u64,
+        parent: Option<u64>,
+    ) -> Result<(Vec<Value>, BTreeMap<u64, (u64, String)>), IndexError> {
+        let addresses: Vec<String> = self.contracts.iter().map(|(a, _)| a.clone()).collect();
+        let filter = json!([{
+            "address": addresses,
+            "topics": [chain::topics()],
+            "fromBlock": rpc::hex(from),
+            "toBlock": rpc::hex(to),
+        }]);
+        let (logs, blocks, before) = self
+            .rpc(move |r| {
+                let before = r.call("eth_getBlockByNumber", json!([rpc::hex(to), false]))?;
+                let logs = r.call("eth_getLogs", filter)?;
+                let logs = logs.as_array().cloned().unwrap_or_default();
+                let mut numbers: Vec<u64> = logs
+                    .iter()
+                    .filter_map(|l| quantity(&l["blockNumber"]).ok())
+                    .chain(parent)
+                    .chain([to])
+                    .collect();
+                numbers.sort_unstable();
+                numbers.dedup();
+                let calls: Vec<(&str, Value)> = numbers
+                    .iter()
+                    .map(|n| ("eth_getBlockByNumber", json!([rpc::hex(*n), false])))
+                    .collect();
+                let answers = r.batch(&calls)?;
+                let mut blocks = BTreeMap::new();
+                for (number, b) in numbers.iter().zip(&answers) {
+                    if let Some(hash) = b["hash"].as_str() {
+                        blocks.insert(*number, (quantity(&b["timestamp"])?, hash.to_string()));
+                    }
+                }
+                Ok((logs, blocks, before["hash"].as_str().map(str::to_string)))
+            })
+            .await?;
+        if before.is_none() || blocks.get(&to).map(|(_, h)| h) != before.as_ref() {
+            return Err(IndexError::Moved(to));
+        }
+        for log in &logs {
+            let number = quantity(&log["blockNumber"])?;
+            let read = blocks.get(&number).map(|(_, h)| h.as_str());
+            if log["removed"] == json!(true) || log["blockHash"].as_str() != read {
+                return Err(IndexError::Moved(number));
+            }
+        }
+        Ok((logs, blocks))
     }
 
     fn decode(
@@ -333,6 +570,7 @@ impl Indexer {
             tx_hash: tx_hash.clone(),
             log_index,
             at,
+            block: block as i64,
         };
         Ok(match event {
             Event::Purchased(p) => Found::Purchase(Purchase {
@@ -376,6 +614,7 @@ fn record_purchase(
     tx: Conn,
     product: &str,
     levels_bps: &[u32],
+    final_block: u64,
     mut f: Purchase,
 ) -> Result<Vec<Push>, StoreError> {
     // The account that linked the buying wallet, if any (else the entry waits for the link).
@@ -392,9 +631,13 @@ fn record_purchase(
         f.referrer.as_deref(),
         f.block,
     )?;
+    // Commissions, volume and ranks count final purchases only; a pending one is settled by
+    // `rollback::finalize` when the final block passes it.
     let mut pushes = match f.entry.user {
-        Some(_) => network::events::settle(tx, product, levels_bps, id, f.entry.created_at)?,
-        None => Vec::new(),
+        Some(_) if f.block as u64 <= final_block => {
+            network::events::settle(tx, product, levels_bps, id, f.entry.created_at)?
+        }
+        _ => Vec::new(),
     };
     pushes.push(Push::Purchase {
         user: f.entry.user,
@@ -422,7 +665,23 @@ fn record_staking(
         StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount)),
         StakingEvent::TermsChanged { .. } => ("terms", None),
     };
-    if !stakes::event_once(tx, &s.tx_hash, s.log_index, &s.contract, name, amount, s.at)? {
+    let position = match &event {
+        StakingEvent::Staked { position, .. }
+        | StakingEvent::InterestWithdrawn { position, .. }
+        | StakingEvent::Released { position, .. } => Some(*position),
+        _ => None,
+    };
+    let applied = stakes::Applied {
+        tx_hash: &s.tx_hash,
+        log_index: s.log_index,
+        contract: &s.contract,
+        event: name,
+        amount,
+        at: s.at,
+        block: s.block,
+        position,
+    };
+    if !stakes::event_once(tx, &applied)? {
         return Ok(None);
     }
     let push = |user, position: u64| {
@@ -483,15 +742,17 @@ fn record_staking(
 fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push>, StoreError> {
     let name = "nft-purchased";
     let at = s.at;
-    if !stakes::event_once(
-        tx,
-        &s.tx_hash,
-        s.log_index,
-        &s.contract,
-        name,
-        Some(p.quantity),
+    let applied = stakes::Applied {
+        tx_hash: &s.tx_hash,
+        log_index: s.log_index,
+        contract: &s.contract,
+        event: name,
+        amount: Some(p.quantity),
         at,
-    )? {
+        block: s.block,
+        position: None,
+    };
+    if !stakes::event_once(tx, &applied)? {
         return Ok(None);
     }
     let user = users::by_wallet(tx, &p.buyer)?;
@@ -505,6 +766,7 @@ fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push
         p.quantity,
         p.usdt_paid,
         at,
+        s.block,
     )?;
     Ok(Some(Push::Stake {
         user,

@@ -5,4 +5,5 @@ pub mod deploy;
 pub mod indexer;
 pub mod owner;
 pub mod reads;
+pub mod rollback;
 pub mod rpc;

@@ -97,6 +97,10 @@ enum ChainCommand {
     Deploy {
         #[arg(long, default_value = "http://127.0.0.1:8545")]
         rpc: String,
+        /// Blocks an event must be buried under before it counts (final); it shows as pending
+        /// until then. 0: final at once.
+        #[arg(long, default_value_t = 0)]
+        confirmations: u64,
     },
     /// The demo's staking, through the contracts: links six anvil dev accounts (2-7) to seeded
     /// members, buys NFTs and LVLX with them and stakes some of each. Once: a chain that already
@@ -161,8 +165,8 @@ pub fn main() -> ExitCode {
             command: SecretCommand::Set,
         } => set_secret(&config),
         Command::Chain {
-            command: ChainCommand::Deploy { rpc },
-        } => deploy(&config, &config_file, &rpc),
+            command: ChainCommand::Deploy { rpc, confirmations },
+        } => deploy(&config, &config_file, &rpc, confirmations),
         Command::Claims {
             command: ClaimsCommand::Signer,
         } => match claim_signer(&config) {
@@ -421,7 +425,7 @@ fn claim_signer(
     crate::network::signer::ClaimSigner::new(&key)
 }
 
-fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
+fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations: u64) -> ExitCode {
     use crate::chain::{deploy, rpc::Rpc};
     let rpc = Rpc::new(rpc_url);
     if let Some(chain) = config
@@ -454,7 +458,11 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str) -> ExitCode {
     let result = deploy::deploy_dev(&rpc).and_then(|d| {
         // The server's voucher key becomes the distributor's signer (the owner's step).
         deploy::register_claim_signer(&rpc, &d.owner, &d.claim_distributor, &signer)?;
-        deploy::write_section(file, &deploy::dev_section(rpc_url, &d))?;
+        let section = crate::config::Chain {
+            confirmations,
+            ..deploy::dev_section(rpc_url, &d)
+        };
+        deploy::write_section(file, &section)?;
         Ok(d)
     });
     match result {

@@ -63,7 +63,9 @@ pub fn on_link(
         });
     }
     let ranks = store::ranks::table(tx)?;
-    for id in store::settlement::unsettled_of(tx, user, product)? {
+    // Only final purchases count; pending ones are settled when they become final.
+    let final_block = store::cursors::final_block(tx)?;
+    for id in store::settlement::unsettled_of(tx, user, product, final_block)? {
         out.extend(pushes(&settlement::settle_purchase(
             tx, id, product, levels_bps, &ranks, now,
         )?));
@@ -111,12 +113,15 @@ pub fn record(tx: Conn, event: NetworkEvent, log: &Logged) -> Result<Vec<Push>, 
         } => {
             let (_, owners) = store::claims::record_payment(
                 tx,
-                &log.tx_hash,
-                log.log_index,
-                &account,
-                amount,
-                cumulative,
-                log.at,
+                &store::claims::Payment {
+                    tx_hash: &log.tx_hash,
+                    log_index: log.log_index,
+                    wallet: &account,
+                    amount,
+                    cumulative,
+                    at: log.at,
+                    block: log.block,
+                },
             )?;
             owners
                 .into_iter()

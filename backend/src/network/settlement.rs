@@ -47,6 +47,51 @@ fn credit_ranks(
     Ok(ids)
 }
 
+/// Takes back what purchase `id`'s settlement credited, when it was settled: the buyer's own
+/// USDT, its commissions, and its USDT in every upline member's network volume. Returns each
+/// upline member's volume after it, for [`recheck_ranks`].
+pub fn unsettle_purchase(c: Conn, id: i64) -> Result<Vec<(UserId, Units)>> {
+    let Some(undone) = settlement::unsettle(c, id)? else {
+        return Ok(Vec::new());
+    };
+    users::take_from(c, undone.buyer, Total::OwnUsdt, undone.usdt)?;
+    for (member, amount) in undone.commissions {
+        users::take_from(c, member, Total::Rewards, amount)?;
+    }
+    referrals::upline(c, undone.buyer)?
+        .into_iter()
+        .map(|member| {
+            let volume = users::take_from(c, member, Total::NetworkUsdt, undone.usdt)?;
+            Ok((member, volume))
+        })
+        .collect()
+}
+
+/// After `user`'s network volume fell to `volume`: takes back the bonuses of ranks credited
+/// above it (the core's rule), credits again those it still reaches, and names their rank.
+/// Returns whether anything moved.
+pub fn recheck_ranks(
+    c: Conn,
+    user: UserId,
+    volume: Units,
+    table: &[Rank],
+    now: i64,
+) -> Result<bool> {
+    let revoked = network::revoked(volume, &ranks::credited(c, user)?);
+    for &id in &revoked {
+        if let Some(bonus) = ranks::revoke(c, user, id)? {
+            users::take_from(c, user, Total::Rewards, bonus)?;
+        }
+    }
+    let again = credit_ranks(c, user, volume, table, now)?;
+    let done = ranks::achieved(c, user)?;
+    let name = network::standing(volume, table, &done)
+        .rank
+        .map_or_else(|| "None".to_string(), |r| r.name);
+    ranks::set_rank(c, user, &name)?;
+    Ok(!revoked.is_empty() || !again.is_empty())
+}
+
 /// Settles purchase `id` once: its commissions to the configured levels of the buyer's upline
 /// (members whose node was active at the purchase; a level without one lapses), its USDT into
 /// every upline member's network volume, and the bonus of any rank that volume reaches. Entries

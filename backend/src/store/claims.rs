@@ -115,19 +115,33 @@ pub fn sign_claim(c: Conn, id: i64, deadline: u64, signature: &str) -> Result<()
     Ok(())
 }
 
+/// A Claimed event as the indexer read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment<'a> {
+    pub tx_hash: &'a str,
+    pub log_index: i64,
+    pub wallet: &'a str,
+    pub amount: Units,
+    pub cumulative: Units,
+    /// Block time, milliseconds.
+    pub at: i64,
+    pub block: i64,
+}
+
 /// A Claimed event, recorded once; the signed claims of that wallet it covers (cumulative at
 /// most the event's) become paid. Returns whether it was new and the owners whose claims moved.
-pub fn record_payment(
-    c: Conn,
-    tx_hash: &str,
-    log_index: i64,
-    wallet: &str,
-    amount: Units,
-    cumulative: Units,
-    at: i64,
-) -> Result<(bool, Vec<UserId>)> {
+pub fn record_payment(c: Conn, p: &Payment) -> Result<(bool, Vec<UserId>)> {
+    let Payment {
+        tx_hash,
+        log_index,
+        wallet,
+        amount,
+        cumulative,
+        at,
+        block,
+    } = *p;
     let added = c.execute(
-        "INSERT OR IGNORE INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", args![tx_hash, log_index, wallet, amount.to_string(), cumulative.to_string(), at])? == 1;
+        "INSERT OR IGNORE INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at, block) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", args![tx_hash, log_index, wallet, amount.to_string(), cumulative.to_string(), at, block])? == 1;
     if !added {
         return Ok((false, Vec::new()));
     }
@@ -147,4 +161,69 @@ pub fn record_payment(
         }
     }
     Ok((true, owners))
+}
+
+/// A distributor payment as a rollback takes it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentRow {
+    pub tx_hash: String,
+    pub log_index: i64,
+    pub wallet: String,
+    pub amount: String,
+    pub block: i64,
+}
+
+/// The payments in blocks above `block`, newest first.
+pub fn payments_above(c: Conn, block: u64) -> Result<Vec<PaymentRow>> {
+    c.query_all(
+        "SELECT tx_hash, log_index, wallet, amount, block FROM claim_payments WHERE block > ?1
+         ORDER BY block DESC, log_index DESC",
+        args![block as i64],
+        |r| {
+            Ok(PaymentRow {
+                tx_hash: r.get(0)?,
+                log_index: r.get(1)?,
+                wallet: r.get(2)?,
+                amount: r.get(3)?,
+                block: r.get(4)?,
+            })
+        },
+    )
+}
+
+/// Removes a payment that left the chain: every paid claim of that wallet above what its
+/// remaining payments cover is signed and payable again (the distributor's cumulative total went
+/// back with the block). Returns their owners.
+pub fn remove_payment(c: Conn, p: &PaymentRow) -> Result<Vec<UserId>> {
+    c.execute(
+        "DELETE FROM claim_payments WHERE tx_hash = ?1 AND log_index = ?2",
+        args![&p.tx_hash, p.log_index],
+    )?;
+    let paid: Vec<String> = c.query_all(
+        "SELECT cumulative FROM claim_payments WHERE lower(wallet) = lower(?1)",
+        args![&p.wallet],
+        |r| r.get(0),
+    )?;
+    let mut covered: Units = 0;
+    for cumulative in &paid {
+        covered = covered.max(units(cumulative)?);
+    }
+    let claims: Vec<(i64, i64, String)> = c.query_all(
+        "SELECT id, user_id, cumulative FROM claims WHERE lower(wallet) = lower(?1) AND status = 'paid'",
+        args![&p.wallet],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mut owners = Vec::new();
+    for (id, user, cumulative) in claims {
+        if units(&cumulative)? > covered {
+            c.execute(
+                "UPDATE claims SET status = 'signed', paid_at = NULL, tx_hash = NULL, log_index = NULL WHERE id = ?1",
+                args![id],
+            )?;
+            if !owners.contains(&UserId(user)) {
+                owners.push(UserId(user));
+            }
+        }
+    }
+    Ok(owners)
 }

@@ -26,6 +26,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("secret_audit", &[]),
     ("wallet_nonces", &[]),
     ("chain_cursor", &[]),
+    ("chain_blocks", &[]),
     ("stake_positions", &["amount", "reward", "withdrawn"]),
     ("chain_events", &["amount"]),
     ("nft_purchases", &["usdt_paid"]),
@@ -37,6 +38,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("rank_bonuses", &["amount", "volume"]),
     ("claims", &["amount", "cumulative"]),
     ("claim_payments", &["amount", "cumulative"]),
+    ("chain_reversals", &["amount"]),
     ("kyc_events", &[]),
     ("video_meta", &[]),
     ("onramp_sessions", &[]),
@@ -59,6 +61,7 @@ const NUMBERED: &[&str] = &[
     "ranks",
     "admin_audit",
     "claims",
+    "chain_reversals",
 ];
 
 /// One table as both sides hold it after the copy.

@@ -37,6 +37,8 @@ pub struct Held {
     pub amount: String,
     pub usdt_paid: Option<String>,
     pub tx_hash: String,
+    /// Not final yet: shown, but its commissions, volume and ranks wait for finality.
+    pub pending: bool,
 }
 
 /// A newest-first row of SPEC §7 statistics-ico.
@@ -142,6 +144,92 @@ pub fn add_to_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> 
          ON CONFLICT (day, token) DO UPDATE SET count = excluded.count, amount = excluded.amount",
         args![day, token, (count_before + count) as i64, sum.to_string()],
     )?;
+    Ok(())
+}
+
+/// Takes `count` entries summing `amount` off a day's rollup (a rollback), dropping the day
+/// when nothing is left of it.
+fn take_from_day(c: Conn, day: i64, token: &str, count: u64, amount: Units) -> Result<()> {
+    let (count_before, sum_before): (i64, String) = c.query_one(
+        "SELECT count, amount FROM ico_daily WHERE day = ?1 AND token = ?2",
+        args![day, token],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let left = (count_before as u64)
+        .checked_sub(count)
+        .ok_or_else(|| StoreError::Corrupt(format!("day {day} holds fewer {token} entries")))?;
+    let sum = units(&sum_before)?
+        .checked_sub(amount)
+        .ok_or_else(|| StoreError::Corrupt(format!("day {day} holds less {token}")))?;
+    if left == 0 {
+        c.execute(
+            "DELETE FROM ico_daily WHERE day = ?1 AND token = ?2",
+            args![day, token],
+        )?;
+    } else {
+        c.execute(
+            "UPDATE ico_daily SET count = ?3, amount = ?4 WHERE day = ?1 AND token = ?2",
+            args![day, token, left as i64, sum.to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+/// A chain entry as a rollback takes it back.
+#[derive(Debug, Clone)]
+pub struct Dropped {
+    pub id: i64,
+    pub user: Option<UserId>,
+    pub token: String,
+    pub amount: Units,
+    pub created_at: i64,
+    pub tx_hash: String,
+    pub block: i64,
+}
+
+/// The chain's entries in blocks above `block`, newest first.
+pub fn above(c: Conn, block: u64) -> Result<Vec<Dropped>> {
+    let rows = c.query_all(
+        "SELECT id, user_id, token, amount, created_at, tx_hash, block FROM ico_transactions
+         WHERE block > ?1 ORDER BY block DESC, log_index DESC",
+        args![block as i64],
+        |r| {
+            Ok((
+                r.get::<i64>(0)?,
+                r.get::<Option<i64>>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<i64>(4)?,
+                r.get::<String>(5)?,
+                r.get::<i64>(6)?,
+            ))
+        },
+    )?;
+    rows.into_iter()
+        .map(|(id, user, token, amount, created_at, tx_hash, block)| {
+            Ok(Dropped {
+                id,
+                user: user.map(UserId),
+                token,
+                amount: units(&amount)?,
+                created_at,
+                tx_hash,
+                block,
+            })
+        })
+        .collect()
+}
+
+/// Removes a dropped entry, with its place in the day's rollup and in its owner's balance. Its
+/// settlement must be taken back first.
+pub fn remove(c: Conn, product: &str, d: &Dropped) -> Result<()> {
+    c.execute("DELETE FROM ico_transactions WHERE id = ?1", args![d.id])?;
+    take_from_day(c, d.created_at.div_euclid(DAY_MS), &d.token, 1, d.amount)?;
+    if let Some(user) = d.user {
+        let balance = users::balance(c, user)?;
+        let balance = lvlx_core::ledger::balance_without(balance, product, &d.token, d.amount);
+        users::set_balance(c, user, balance)?;
+    }
     Ok(())
 }
 
@@ -251,8 +339,9 @@ pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
 
 /// The newest `limit` entries of `user` (myActives).
 pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
-    let stmt_sql = "SELECT created_at, token, amount, usdt_paid, tx_hash FROM ico_transactions
-         WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2";
+    let stmt_sql = "SELECT created_at, token, amount, usdt_paid, tx_hash,
+           CASE WHEN block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor) THEN 1 ELSE 0 END
+         FROM ico_transactions WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2";
     let rows = c.query_all(stmt_sql, args![user.0, limit], |r| {
         Ok(Held {
             created_at: r.get(0)?,
@@ -260,6 +349,7 @@ pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
             amount: r.get(2)?,
             usdt_paid: r.get(3)?,
             tx_hash: r.get(4)?,
+            pending: r.get::<i64>(5)? == 1,
         })
     })?;
     Ok(rows)

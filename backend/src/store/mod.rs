@@ -14,12 +14,14 @@
 //! tokio's blocking pool, never on the async runtime.
 
 pub mod audit;
+pub mod blocks;
 pub mod captchas;
 pub mod claims;
 pub mod codes;
 pub mod content;
 pub mod copy;
 pub mod cursors;
+pub mod digest;
 pub mod faq;
 pub mod kyc;
 pub mod ledger;
@@ -31,6 +33,7 @@ pub mod ranks;
 pub mod rate_limits;
 pub mod referrals;
 pub mod registrations;
+pub mod reversals;
 pub mod secrets;
 pub mod seed;
 pub mod sessions;

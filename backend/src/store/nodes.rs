@@ -48,6 +48,50 @@ pub fn attach(c: Conn, user: UserId, wallet: &str) -> Result<bool> {
     Ok(attached)
 }
 
+/// A node as a rollback takes it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bought {
+    pub wallet: String,
+    pub user: Option<UserId>,
+    pub tx_hash: String,
+    /// Base-unit text.
+    pub usdt_paid: String,
+    pub block: i64,
+}
+
+/// The nodes bought in blocks above `block`, newest first.
+pub fn above(c: Conn, block: u64) -> Result<Vec<Bought>> {
+    c.query_all(
+        "SELECT wallet, user_id, tx_hash, usdt_paid, block FROM activation_nodes WHERE block > ?1
+         ORDER BY block DESC, log_index DESC",
+        args![block as i64],
+        |r| {
+            Ok(Bought {
+                wallet: r.get(0)?,
+                user: r.get::<Option<i64>>(1)?.map(UserId),
+                tx_hash: r.get(2)?,
+                usdt_paid: r.get(3)?,
+                block: r.get(4)?,
+            })
+        },
+    )
+}
+
+/// Removes the node of `wallet`; the account it belonged to is no longer active.
+pub fn remove(c: Conn, wallet: &str, user: Option<UserId>) -> Result<()> {
+    c.execute(
+        "DELETE FROM activation_nodes WHERE wallet = ?1",
+        args![wallet],
+    )?;
+    if let Some(user) = user {
+        c.execute(
+            "UPDATE users SET activation_node = 0 WHERE id = ?1",
+            args![user.0],
+        )?;
+    }
+    Ok(())
+}
+
 /// One row of the admin's nodes table.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -73,6 +73,32 @@ pub fn credit_bonus(c: Conn, user: UserId, rank: &Rank, volume: Units, now: i64)
     Ok(())
 }
 
+/// The ranks `user` was credited: (rank id, network volume when credited).
+pub fn credited(c: Conn, user: UserId) -> Result<Vec<(u32, Units)>> {
+    let rows = c.query_all(
+        "SELECT rank_id, volume FROM rank_bonuses WHERE user_id = ?1",
+        args![user.0],
+        |r| Ok((r.get::<u32>(0)?, r.get::<String>(1)?)),
+    )?;
+    rows.into_iter()
+        .map(|(id, volume)| Ok((id, super::units(&volume)?)))
+        .collect()
+}
+
+/// Takes back `user`'s bonus of rank `rank_id`; the bonus amount, if it was credited.
+pub fn revoke(c: Conn, user: UserId, rank_id: u32) -> Result<Option<Units>> {
+    let amount: Option<String> = c.query_opt(
+        "SELECT amount FROM rank_bonuses WHERE user_id = ?1 AND rank_id = ?2",
+        args![user.0, rank_id],
+        |r| r.get(0),
+    )?;
+    c.execute(
+        "DELETE FROM rank_bonuses WHERE user_id = ?1 AND rank_id = ?2",
+        args![user.0, rank_id],
+    )?;
+    amount.as_deref().map(super::units).transpose()
+}
+
 /// Names `user`'s rank.
 pub fn set_rank(c: Conn, user: UserId, name: &str) -> Result<()> {
     c.execute(

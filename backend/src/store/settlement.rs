@@ -76,12 +76,72 @@ pub fn add_commission(
     )? == 1)
 }
 
-/// The linked member's LVLX purchases not settled yet (those made before their wallet was
-/// linked), oldest first.
-pub fn unsettled_of(c: Conn, user: UserId, product: &str) -> Result<Vec<i64>> {
+/// The linked member's final LVLX purchases not settled yet (those made before their wallet
+/// was linked; seeded ones carry no block and count as final), oldest first.
+pub fn unsettled_of(c: Conn, user: UserId, product: &str, final_block: u64) -> Result<Vec<i64>> {
     let stmt_sql = "SELECT t.id FROM ico_transactions t WHERE t.user_id = ?1 AND t.token = ?2
+         AND (t.block IS NULL OR t.block <= ?3)
          AND NOT EXISTS (SELECT 1 FROM settled_purchases s WHERE s.purchase_id = t.id)
          ORDER BY t.block, t.log_index, t.id";
-    let ids = c.query_all(stmt_sql, args![user.0, product], |r| r.get(0))?;
+    let ids = c.query_all(stmt_sql, args![user.0, product, final_block as i64], |r| {
+        r.get(0)
+    })?;
     Ok(ids)
+}
+
+/// Linked members' LVLX purchases in blocks `after < block <= upto` not settled yet: those that
+/// just became final, oldest first.
+pub fn unsettled_between(
+    c: Conn,
+    product: &str,
+    after: u64,
+    upto: u64,
+) -> Result<Vec<(i64, UserId, String)>> {
+    let stmt_sql = "SELECT t.id, t.user_id, t.tx_hash FROM ico_transactions t WHERE t.block > ?1 AND t.block <= ?2
+         AND t.token = ?3 AND t.user_id IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM settled_purchases s WHERE s.purchase_id = t.id)
+         ORDER BY t.block, t.log_index";
+    c.query_all(stmt_sql, args![after as i64, upto as i64, product], |r| {
+        Ok((r.get(0)?, UserId(r.get(1)?), r.get(2)?))
+    })
+}
+
+/// What a purchase's settlement had recorded.
+pub struct Unsettled {
+    pub buyer: UserId,
+    /// The USDT that counted for the buyer and their upline.
+    pub usdt: Units,
+    /// (member, amount) of each commission.
+    pub commissions: Vec<(UserId, Units)>,
+}
+
+/// What settling purchase `id` recorded, taken back; None when it was not settled.
+pub fn unsettle(c: Conn, id: i64) -> Result<Option<Unsettled>> {
+    let Some((buyer, usdt)) = c.query_opt(
+        "SELECT buyer_id, usdt FROM settled_purchases WHERE purchase_id = ?1",
+        args![id],
+        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
+    )?
+    else {
+        return Ok(None);
+    };
+    let paid = c.query_all(
+        "SELECT user_id, amount FROM commissions WHERE purchase_id = ?1 ORDER BY level",
+        args![id],
+        |r| Ok((r.get::<i64>(0)?, r.get::<String>(1)?)),
+    )?;
+    c.execute("DELETE FROM commissions WHERE purchase_id = ?1", args![id])?;
+    c.execute(
+        "DELETE FROM settled_purchases WHERE purchase_id = ?1",
+        args![id],
+    )?;
+    let paid = paid
+        .into_iter()
+        .map(|(user, amount)| Ok((UserId(user), units(&amount)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Some(Unsettled {
+        buyer: UserId(buyer),
+        usdt: units(&usdt)?,
+        commissions: paid,
+    }))
 }

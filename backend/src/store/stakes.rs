@@ -79,29 +79,146 @@ pub fn open(c: Conn, p: &Opened) -> Result<bool> {
     Ok(n == 1)
 }
 
+/// A staking or NFT-sale event as applied: where it sits on the chain and what it moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied<'a> {
+    pub tx_hash: &'a str,
+    pub log_index: i64,
+    /// Lowercase address of the contract that emitted it.
+    pub contract: &'a str,
+    /// staked, interest, released, funded, defunded, terms, nft-purchased.
+    pub event: &'a str,
+    pub amount: Option<Units>,
+    /// Block time, milliseconds.
+    pub at: i64,
+    pub block: i64,
+    /// The position it concerns (staked, interest, released).
+    pub position: Option<u64>,
+}
+
 /// Records an applied event once (tx hash + log index); false when it was already applied.
-pub fn event_once(
-    c: Conn,
-    tx_hash: &str,
-    log_index: i64,
-    contract: &str,
-    event: &str,
-    amount: Option<Units>,
-    at: i64,
-) -> Result<bool> {
+pub fn event_once(c: Conn, e: &Applied) -> Result<bool> {
     let n = c.execute(
-        "INSERT OR IGNORE INTO chain_events (tx_hash, log_index, contract, event, amount, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT OR IGNORE INTO chain_events (tx_hash, log_index, contract, event, amount, at, block, position)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         args![
-            tx_hash,
-            log_index,
-            contract,
-            event,
-            amount.map(|a| a.to_string()),
-            at
+            e.tx_hash,
+            e.log_index,
+            e.contract,
+            e.event,
+            e.amount.map(|a| a.to_string()),
+            e.at,
+            e.block,
+            e.position.map(|p| p as i64)
         ],
     )?;
     Ok(n == 1)
+}
+
+/// An applied event as a rollback takes it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    pub tx_hash: String,
+    pub log_index: i64,
+    pub contract: String,
+    pub event: String,
+    pub amount: Option<Units>,
+    pub block: i64,
+    pub position: Option<u64>,
+}
+
+/// The applied events in blocks above `block`, newest first.
+pub fn events_above(c: Conn, block: u64) -> Result<Vec<Undone>> {
+    let rows = c.query_all(
+        "SELECT tx_hash, log_index, contract, event, amount, block, position FROM chain_events
+         WHERE block > ?1 ORDER BY block DESC, log_index DESC",
+        args![block as i64],
+        |r| {
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<Option<String>>(4)?,
+                r.get::<i64>(5)?,
+                r.get::<Option<i64>>(6)?,
+            ))
+        },
+    )?;
+    rows.into_iter()
+        .map(
+            |(tx_hash, log_index, contract, event, amount, block, position)| {
+                Ok(Undone {
+                    tx_hash,
+                    log_index,
+                    contract,
+                    event,
+                    amount: amount.as_deref().map(units).transpose()?,
+                    block,
+                    position: position.map(|p| p as u64),
+                })
+            },
+        )
+        .collect()
+}
+
+/// Forgets an applied event.
+pub fn forget_event(c: Conn, tx_hash: &str, log_index: i64) -> Result<()> {
+    c.execute(
+        "DELETE FROM chain_events WHERE tx_hash = ?1 AND log_index = ?2",
+        args![tx_hash, log_index],
+    )?;
+    Ok(())
+}
+
+/// Removes the position an event opened; its owner account, if it was recorded and linked.
+pub fn remove_opened(c: Conn, pool: Pool, position: u64) -> Result<Option<UserId>> {
+    let owner = owner(c, pool, position)?.flatten();
+    c.execute(
+        "DELETE FROM stake_positions WHERE pool = ?1 AND position = ?2",
+        args![pool.name(), position as i64],
+    )?;
+    Ok(owner)
+}
+
+/// Takes a paid interest back off a position.
+pub fn take_withdrawn(c: Conn, pool: Pool, position: u64, amount: Units) -> Result<()> {
+    let current: Option<String> = c.query_opt(
+        "SELECT withdrawn FROM stake_positions WHERE pool = ?1 AND position = ?2",
+        args![pool.name(), position as i64],
+        |r| r.get(0),
+    )?;
+    if let Some(current) = current {
+        let total = units(&current)?.saturating_sub(amount);
+        c.execute(
+            "UPDATE stake_positions SET withdrawn = ?3 WHERE pool = ?1 AND position = ?2",
+            args![pool.name(), position as i64, total.to_string()],
+        )?;
+    }
+    Ok(())
+}
+
+/// Opens a released position again: the release paid `interest`, the rest was withdrawn before.
+pub fn reopen(c: Conn, pool: Pool, position: u64, interest: Units) -> Result<()> {
+    c.execute(
+        "UPDATE stake_positions SET closed_at = NULL WHERE pool = ?1 AND position = ?2",
+        args![pool.name(), position as i64],
+    )?;
+    take_withdrawn(c, pool, position, interest)
+}
+
+/// Removes an NFT sale's purchase; its buyer account, if linked.
+pub fn remove_nft_purchase(c: Conn, tx_hash: &str, log_index: i64) -> Result<Option<UserId>> {
+    let user: Option<Option<i64>> = c.query_opt(
+        "SELECT user_id FROM nft_purchases WHERE tx_hash = ?1 AND log_index = ?2",
+        args![tx_hash, log_index],
+        |r| r.get(0),
+    )?;
+    c.execute(
+        "DELETE FROM nft_purchases WHERE tx_hash = ?1 AND log_index = ?2",
+        args![tx_hash, log_index],
+    )?;
+    Ok(user.flatten().map(UserId))
 }
 
 /// The owner account of a position, if it is recorded and linked.
@@ -172,11 +289,12 @@ pub fn record_nft_purchase(
     quantity: Units,
     usdt_paid: Units,
     created_at: i64,
+    block: i64,
 ) -> Result<bool> {
     let n = c.execute(
         "INSERT OR IGNORE INTO nft_purchases
-           (tx_hash, log_index, user_id, wallet, nft_id, quantity, usdt_paid, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+           (tx_hash, log_index, user_id, wallet, nft_id, quantity, usdt_paid, created_at, block)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         args![
             tx_hash,
             log_index,
@@ -185,7 +303,8 @@ pub fn record_nft_purchase(
             nft_id,
             quantity.to_string(),
             usdt_paid.to_string(),
-            created_at
+            created_at,
+            block
         ],
     )?;
     Ok(n == 1)

@@ -318,6 +318,18 @@ pub fn add_to(c: Conn, user: UserId, total: Total, amount: Units) -> Result<Unit
     Ok(next)
 }
 
+/// Takes `amount` off `user`'s `total` (a rollback took back what added it), never below zero;
+/// the new total.
+pub fn take_from(c: Conn, user: UserId, total: Total, amount: Units) -> Result<Units> {
+    let column = total.column();
+    let get = format!("SELECT {column} FROM users WHERE id = ?1");
+    let now: String = c.query_one(&get, args![user.0], |r| r.get(0))?;
+    let next = super::units(&now)?.saturating_sub(amount);
+    let set = format!("UPDATE users SET {column} = ?2 WHERE id = ?1");
+    c.execute(&set, args![user.0, next.to_string()])?;
+    Ok(next)
+}
+
 /// The tables the users statistics read (every figure of a member row lives on it): a change
 /// remakes the kept answers.
 pub const ANSWER_TABLES: &[&str] = &["users"];

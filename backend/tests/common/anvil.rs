@@ -88,6 +88,29 @@ impl Anvil {
         receipt["transactionHash"].as_str().unwrap().to_string()
     }
 
+    /// `wallet` approves the activation node's price and buys the node; the purchase's receipt.
+    pub fn buy_node(&self, d: &Deployment, wallet: &str) -> serde_json::Value {
+        let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
+        owner::transact(
+            &self.rpc,
+            wallet,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.activation_node, &price],
+        )
+        .unwrap();
+        owner::transact(
+            &self.rpc,
+            wallet,
+            &d.activation_node,
+            Contract::ActivationNode,
+            "buy",
+            &[&price],
+        )
+        .unwrap()
+    }
+
     /// An eth_call's uint answer.
     pub fn read_uint(&self, to: &str, contract: Contract, function: &str, args: &[&str]) -> u128 {
         let data = lvlx_core::chain::calldata(contract, function, args).unwrap();

@@ -4,6 +4,7 @@
 
 pub mod anvil;
 pub mod process;
+pub mod rpc_proxy;
 
 use std::net::SocketAddr;
 

@@ -1,6 +1,7 @@
 // /myActives: the member's token balance and purchase / withdrawal history, as the server
-// indexed them from the chain (never what a browser claimed). Refreshed live when a purchase of
-// theirs is recorded.
+// indexed them from the chain (never what a browser claimed), each purchase pending or final,
+// and what a reorganisation took back. Refreshed live when a purchase of theirs is recorded,
+// becomes final or leaves the chain.
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import { Pagination } from '../components/CoreDataTable.jsx';
@@ -34,10 +35,23 @@ export default function MyActives() {
       cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span>,
     },
     {
+      name: t('actives-status'),
+      cell: (r) =>
+        r.pending ? (
+          <span className="chain-badge chain-pending" title={t('chain-pending-help')}>
+            {t('chain-pending')}
+          </span>
+        ) : (
+          <span className="chain-badge">{t('chain-final')}</span>
+        ),
+    },
+    {
       name: t('tx-hash'),
       cell: (r) => <TxLink hash={r.txHash} />,
     },
   ];
+  const reversals = actives?.reversals ?? [];
+  const pending = (actives?.entries ?? []).some((r) => r.pending);
   return (
     <section className="page">
       <h1>{t('menu-myActives')}</h1>
@@ -53,6 +67,7 @@ export default function MyActives() {
         )}
       </div>
       <h2>{t('actives-history')}</h2>
+      {pending && <p className="muted">{t('chain-pending-help')}</p>}
       <div className="data-table" aria-busy={!actives} data-testid="actives-history">
         <Table
           ariaLabel={t('actives-history')}
@@ -65,6 +80,23 @@ export default function MyActives() {
           paginationComponent={Pagination}
         />
       </div>
+      {reversals.length > 0 && (
+        <section data-testid="actives-reversals">
+          <h2>{t('actives-reversals')}</h2>
+          <p className="muted">{t('actives-reversals-help')}</p>
+          <ul className="plain-list">
+            {reversals.map((r) => (
+              <li key={`${r.txHash}-${r.event}-${r.at}`}>
+                <span translate="no">{formatDate(r.at, i18n.language)}</span> · {t(`reversal-${r.event}`)}
+                {r.amount && r.event === 'purchase' ? (
+                  <span translate="no">{` · ${formatLvlx(r.amount)} ${product}`}</span>
+                ) : null}{' '}
+                · <TxLink hash={r.txHash} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </section>
   );
 }

@@ -1,0 +1,175 @@
+//! What the indexer does when the chain changes under it (DESIGN §5): events become final and
+//! count (commissions, volume, ranks), or their blocks leave the chain and everything recorded
+//! from them is taken back, newest first, in the caller's transaction, each member concerned
+//! told by a push and a line in their history.
+
+use std::collections::BTreeMap;
+
+use lvlx_core::staking::Pool;
+
+use crate::live::Push;
+use crate::network::{self, settlement};
+use crate::store::reversals::{self, Reversal};
+use crate::store::{blocks, claims, ledger, nodes, ranks, stakes, Conn, StoreError};
+use crate::user::UserId;
+
+/// Settles the linked members' purchases in blocks `after < block <= upto`: they just became
+/// final. Oldest first, as they happened.
+pub fn finalize(
+    tx: Conn,
+    product: &str,
+    levels_bps: &[u32],
+    after: u64,
+    upto: u64,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
+    let mut pushes = Vec::new();
+    for (id, buyer, tx_hash) in
+        crate::store::settlement::unsettled_between(tx, product, after, upto)?
+    {
+        pushes.extend(network::events::settle(tx, product, levels_bps, id, now)?);
+        pushes.push(Push::Chain {
+            user: Some(buyer),
+            event: "final",
+            tx_hash,
+        });
+    }
+    Ok(pushes)
+}
+
+/// Who a reversal concerns and what it says.
+struct Taken {
+    user: Option<UserId>,
+    event: &'static str,
+    tx_hash: String,
+    amount: Option<String>,
+    block: i64,
+}
+
+/// Takes back everything recorded from blocks above `ancestor` (the last block both the chain
+/// and the store agree on): purchases with their settlement, staking and NFT-sale events,
+/// activation nodes and distributor payments; then every upline member's ranks are checked
+/// against the volume that remains. `nft_staking` is the NFT pool's lowercase address (any
+/// other staking contract is the LVLX pool).
+pub fn rollback(
+    tx: Conn,
+    product: &str,
+    nft_staking: &str,
+    ancestor: u64,
+    now: i64,
+) -> Result<Vec<Push>, StoreError> {
+    let mut taken: Vec<Taken> = Vec::new();
+    // Upline members whose volume fell, with their volume after it.
+    let mut fell: BTreeMap<UserId, lvlx_core::amount::Units> = BTreeMap::new();
+    for entry in ledger::above(tx, ancestor)? {
+        for (member, volume) in settlement::unsettle_purchase(tx, entry.id)? {
+            fell.insert(member, volume);
+        }
+        ledger::remove(tx, product, &entry)?;
+        taken.push(Taken {
+            user: entry.user,
+            event: "purchase",
+            tx_hash: entry.tx_hash,
+            amount: Some(entry.amount.to_string()),
+            block: entry.block,
+        });
+    }
+    let table = ranks::table(tx)?;
+    let mut pushes: Vec<Push> = Vec::new();
+    for (&member, &volume) in &fell {
+        if settlement::recheck_ranks(tx, member, volume, &table, now)? {
+            pushes.push(Push::Network {
+                user: member,
+                event: "rank",
+            });
+        }
+        pushes.push(Push::Network {
+            user: member,
+            event: "volume",
+        });
+    }
+    for e in stakes::events_above(tx, ancestor)? {
+        let pool = if e.contract == nft_staking {
+            Pool::Nft
+        } else {
+            Pool::Lvlx
+        };
+        let user = match (e.event.as_str(), e.position) {
+            ("staked", Some(p)) => stakes::remove_opened(tx, pool, p)?,
+            ("interest", Some(p)) => {
+                stakes::take_withdrawn(tx, pool, p, e.amount.unwrap_or(0))?;
+                stakes::owner(tx, pool, p)?.flatten()
+            }
+            ("released", Some(p)) => {
+                stakes::reopen(tx, pool, p, e.amount.unwrap_or(0))?;
+                stakes::owner(tx, pool, p)?.flatten()
+            }
+            ("nft-purchased", _) => stakes::remove_nft_purchase(tx, &e.tx_hash, e.log_index)?,
+            _ => None,
+        };
+        stakes::forget_event(tx, &e.tx_hash, e.log_index)?;
+        let event = match e.event.as_str() {
+            "staked" => "staked",
+            "interest" => "interest",
+            "released" => "released",
+            "nft-purchased" => "nft-purchased",
+            "funded" => "funded",
+            "defunded" => "defunded",
+            _ => "terms",
+        };
+        taken.push(Taken {
+            user,
+            event,
+            tx_hash: e.tx_hash,
+            amount: e.amount.map(|a| a.to_string()),
+            block: e.block,
+        });
+    }
+    for node in nodes::above(tx, ancestor)? {
+        nodes::remove(tx, &node.wallet, node.user)?;
+        taken.push(Taken {
+            user: node.user,
+            event: "node",
+            tx_hash: node.tx_hash,
+            amount: Some(node.usdt_paid),
+            block: node.block,
+        });
+    }
+    for payment in claims::payments_above(tx, ancestor)? {
+        let owners = claims::remove_payment(tx, &payment)?;
+        let users: Vec<Option<UserId>> = if owners.is_empty() {
+            vec![None]
+        } else {
+            owners.into_iter().map(Some).collect()
+        };
+        for user in users {
+            taken.push(Taken {
+                user,
+                event: "claim",
+                tx_hash: payment.tx_hash.clone(),
+                amount: Some(payment.amount.clone()),
+                block: payment.block,
+            });
+        }
+    }
+    blocks::forget_above(tx, ancestor)?;
+    for t in taken {
+        reversals::add(
+            tx,
+            t.user,
+            &Reversal {
+                event: t.event.to_string(),
+                tx_hash: t.tx_hash.clone(),
+                amount: t.amount,
+                block: t.block,
+                at: now,
+            },
+        )?;
+        pushes.push(Push::Chain {
+            user: t.user,
+            event: t.event,
+            tx_hash: t.tx_hash,
+        });
+    }
+    Ok(pushes)
+}

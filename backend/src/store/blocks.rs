@@ -1,0 +1,44 @@
+//! The hashes of the blocks the indexer read and that are not final yet (`chain_blocks`): where
+//! a reorganised chain forks from what was recorded.
+
+use crate::args;
+
+use super::{Conn, Result};
+
+/// Remembers block `number`'s hash (the last read wins).
+pub fn put(c: Conn, number: u64, hash: &str) -> Result<()> {
+    c.execute(
+        "INSERT INTO chain_blocks (number, hash) VALUES (?1, ?2)
+         ON CONFLICT (number) DO UPDATE SET hash = excluded.hash",
+        args![number as i64, hash],
+    )?;
+    Ok(())
+}
+
+/// Up to `limit` remembered blocks at or below `number`, highest first.
+pub fn at_or_below(c: Conn, number: u64, limit: u32) -> Result<Vec<(u64, String)>> {
+    c.query_all(
+        "SELECT number, hash FROM chain_blocks WHERE number <= ?1 ORDER BY number DESC LIMIT ?2",
+        args![number as i64, limit as i64],
+        |r| Ok((r.get::<i64>(0)? as u64, r.get(1)?)),
+    )
+}
+
+/// Forgets the blocks above `number` (they left the chain).
+pub fn forget_above(c: Conn, number: u64) -> Result<()> {
+    c.execute(
+        "DELETE FROM chain_blocks WHERE number > ?1",
+        args![number as i64],
+    )?;
+    Ok(())
+}
+
+/// Forgets the final blocks below the highest final one remembered: a reorganisation never
+/// reaches below it, and the highest stays as the fork point of last resort.
+pub fn forget_final(c: Conn, final_block: u64) -> Result<()> {
+    c.execute(
+        "DELETE FROM chain_blocks WHERE number < (SELECT MAX(number) FROM chain_blocks WHERE number <= ?1)",
+        args![final_block as i64],
+    )?;
+    Ok(())
+}

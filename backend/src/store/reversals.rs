@@ -1,0 +1,57 @@
+//! What a rollback took back (`chain_reversals`): one line per event whose block left the
+//! chain, for the member's history.
+
+use serde::Serialize;
+
+use super::{Conn, Result};
+use crate::args;
+use crate::user::UserId;
+
+/// One event taken back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reversal {
+    /// purchase, staked, interest, released, nft-purchased, node, claim.
+    pub event: String,
+    pub tx_hash: String,
+    /// Base units (LVLX, or USDT for a node), when the event carried an amount.
+    pub amount: Option<String>,
+    pub block: i64,
+    /// When it was taken back (server time, ms).
+    pub at: i64,
+}
+
+pub fn add(c: Conn, user: Option<UserId>, r: &Reversal) -> Result<()> {
+    c.execute(
+        "INSERT INTO chain_reversals (user_id, event, tx_hash, amount, block, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        args![user.map(|u| u.0), &r.event, &r.tx_hash, &r.amount, r.block, r.at],
+    )?;
+    Ok(())
+}
+
+/// A member's reversals, newest first.
+pub fn of_member(c: Conn, user: UserId, limit: i64) -> Result<Vec<Reversal>> {
+    let rows = c.query_all(
+        "SELECT event, tx_hash, amount, block, at FROM chain_reversals WHERE user_id = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
+        args![user.0, limit],
+        |r| {
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<Option<String>>(2)?,
+                r.get::<i64>(3)?,
+                r.get::<i64>(4)?,
+            ))
+        },
+    )?;
+    Ok(rows
+        .into_iter()
+        .map(|(event, tx_hash, amount, block, at)| Reversal {
+            event,
+            tx_hash,
+            amount,
+            block,
+            at,
+        })
+        .collect())
+}

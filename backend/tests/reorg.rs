@@ -1,0 +1,399 @@
+//! A chain that reorganises, on a real anvil: events count once final and show as pending
+//! until then; blocks that leave the chain take back everything recorded from them
+//! (purchase, balance, commission, volume, rank and its bonus, stake position, node), checked
+//! against a replay of the chain from its first block; and a reorganisation between the
+//! indexer's reads neither records a dropped purchase nor loses a real one.
+
+mod common;
+
+use common::anvil::Anvil;
+use common::rpc_proxy::RpcProxy;
+use common::{world_with, World};
+use lvlx_backend::chain::deploy::{self, Deployment};
+use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::owner;
+use lvlx_backend::config::Chain;
+use lvlx_backend::live::Push;
+use lvlx_core::chain::Contract;
+use serde_json::json;
+
+const LVLX: u128 = 1_000_000_000_000_000_000;
+const USDT: u128 = 1_000_000;
+const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
+const ANY_RELEASE: &str = "18446744073709551615";
+
+fn section(url: &str, d: &Deployment, confirmations: u64) -> Chain {
+    Chain {
+        confirmations,
+        poll_ms: 100,
+        ..deploy::dev_section(url, d)
+    }
+}
+
+async fn catch_up(indexer: &Indexer) -> usize {
+    let mut recorded = 0;
+    loop {
+        let step = indexer.step().await;
+        match step {
+            Ok(Progress::More { recorded: n, .. }) => recorded += n,
+            Ok(Progress::CaughtUp { recorded: n }) => return recorded + n,
+            // The chain moved while a range was read: read it again.
+            Err(lvlx_backend::chain::indexer::IndexError::Moved(_)) => {}
+            Err(e) => panic!("indexer step: {e}"),
+        }
+    }
+}
+
+/// A member sponsored by `sponsor`, with `wallet` linked (or not yet).
+async fn member(w: &World, n: u32, sponsor: i64, wallet: Option<&str>) -> i64 {
+    let wallet = wallet.map(|a| lvlx_core::siwe::checksummed(a).unwrap());
+    w.sql(move |c| {
+        c.query_one(
+            "INSERT INTO users (email, names, lastnames, password_hash, referral_code, referrer_id, wallet, created_at)
+             VALUES (?1, 'Member', 'Reorg', 'x', ?2, ?3, ?4, 1700000000000) RETURNING id",
+            lvlx_backend::args![format!("m{n}@reorg.test"), format!("{n:032x}"), sponsor, wallet],
+            |r| r.get(0),
+        )
+    })
+    .await
+}
+
+/// (own USDT, network USDT, rewards, rank, LVLX balance, node) of an account.
+async fn figures(w: &World, id: i64) -> (String, String, String, String, String, i64) {
+    w.sql(move |c| {
+        c.query_one(
+            "SELECT own_usdt, network_usdt, add_rewards, rank, lvlx_balance, activation_node FROM users WHERE id = ?1",
+            lvlx_backend::args![id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+        )
+    })
+    .await
+}
+
+async fn digest(w: &World) -> String {
+    w.app
+        .store
+        .read(lvlx_backend::store::digest::chain_state)
+        .await
+        .unwrap()
+}
+
+/// What the wallet link does for a member whose wallet bought before (api::wallet).
+async fn link_late(w: &World, id: i64, wallet: &str) {
+    let wallet = lvlx_core::siwe::checksummed(wallet).unwrap();
+    let levels = w.app.config.commission_levels_bps.clone();
+    w.app
+        .store
+        .write(move |c| {
+            c.execute(
+                "UPDATE users SET wallet = ?1 WHERE id = ?2",
+                lvlx_backend::args![wallet.as_str(), id],
+            )?;
+            let user = lvlx_backend::user::UserId(id);
+            lvlx_backend::store::ledger::attach_wallet(c, "LVLX", user, &wallet)?;
+            lvlx_backend::store::stakes::attach_wallet(c, user, &wallet)?;
+            lvlx_backend::network::events::on_link(c, "LVLX", &levels, user, &wallet, 1)
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn purchases_show_pending_and_count_once_final() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let chain = section(&anvil.url, &d, 3);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(
+        w.link_dev_wallet(&token, 1).await,
+        warp::http::StatusCode::OK
+    );
+    let demo = w.user_id(DEMO_USER.0).await;
+    let buyer = member(&w, 1, demo, Some(&a[2])).await;
+    anvil.buy_node(&d, &a[1]);
+    let indexer = Indexer::new(&w.app, &chain);
+    anvil.mine(3);
+    catch_up(&indexer).await;
+    let mut pushes = w.app.hub.subscribe();
+
+    // 1,500 USDT: the demo member's first-level commission and the Bronze rank, once final.
+    anvil.buy(&d, &a[2], 1_500 * USDT, None);
+    anvil.buy(&d, &a[1], USDT, None);
+    catch_up(&indexer).await;
+    let (own, network, rewards, rank, balance, _) = figures(&w, buyer).await;
+    assert_eq!(
+        balance,
+        (15_000 * LVLX).to_string(),
+        "a pending purchase is held at once"
+    );
+    assert_eq!(
+        (own.as_str(), rank.as_str()),
+        ("0", "None"),
+        "but does not count yet"
+    );
+    let (_, network_demo, rewards_demo, rank_demo, _, _) = figures(&w, demo).await;
+    assert_eq!(
+        (
+            network_demo.as_str(),
+            rewards_demo.as_str(),
+            rank_demo.as_str()
+        ),
+        ("0", "0", "None"),
+        "no commission, volume or rank from a pending purchase ({network} {rewards})"
+    );
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    assert_eq!(mine["entries"][0]["pending"], json!(true), "{mine}");
+
+    anvil.mine(3);
+    catch_up(&indexer).await;
+    let (own, ..) = figures(&w, buyer).await;
+    assert_eq!(own, (1_500 * USDT).to_string());
+    let (_, network_demo, rewards_demo, rank_demo, _, _) = figures(&w, demo).await;
+    assert_eq!(network_demo, (1_500 * USDT).to_string());
+    assert_eq!(rank_demo, "Bronze");
+    assert!(
+        rewards_demo.parse::<u128>().unwrap() > 100 * LVLX,
+        "commission and bonus"
+    );
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    assert_eq!(mine["entries"][0]["pending"], json!(false));
+    let mut finals = 0;
+    while let Ok(push) = pushes.try_recv() {
+        finals += usize::from(matches!(push, Push::Chain { event: "final", .. }));
+    }
+    assert_eq!(finals, 2, "each buyer told their purchase is final");
+    // Indexing again changes nothing.
+    let before = digest(&w).await;
+    assert_eq!(catch_up(&indexer).await, 0);
+    assert_eq!(digest(&w).await, before);
+}
+
+/// The scenario under a reorganisation `depth` blocks deep: the demo member (node) sponsors B
+/// (linked) who sponsors C (linked only after buying); B buys enough for the demo member's
+/// Bronze, C buys, B stakes LVLX. Returns the world, the indexer and (demo, B, C).
+async fn reorganised(depth: u64) {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    // Room below the scenario for the deepest reorganisation to stay above the deployment.
+    anvil.mine(70);
+    let chain = section(&anvil.url, &d, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let demo = w.user_id(DEMO_USER.0).await;
+    w.sql({
+        let wallet = lvlx_core::siwe::checksummed(&a[1]).unwrap();
+        move |c| {
+            c.execute(
+                "UPDATE users SET wallet = ?1 WHERE id = ?2",
+                lvlx_backend::args![wallet.as_str(), demo],
+            )
+        }
+    })
+    .await;
+    let b = member(&w, 1, demo, Some(&a[2])).await;
+    let c = member(&w, 2, b, None).await;
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    let before = (digest(&w).await, figures(&w, demo).await);
+
+    anvil.buy_node(&d, &a[1]); // blocks 8 and 7 from the end
+    anvil.buy(&d, &a[2], 1_500 * USDT, None); // 6, 5
+    anvil.buy(&d, &a[3], 200 * USDT, None); // 4, 3
+    let stake = (100 * LVLX).to_string();
+    for (to, contract, function, args) in [
+        (
+            &d.lvlx,
+            Contract::Lvlx,
+            "approve",
+            vec![d.lvlx_staking.as_str(), &stake],
+        ),
+        (
+            &d.lvlx_staking,
+            Contract::LvlxStaking,
+            "stake",
+            vec!["1", &stake, "0", ANY_RELEASE],
+        ),
+    ] {
+        owner::transact(&anvil.rpc, &a[2], to, contract, function, &args).unwrap();
+        // 2, 1
+    }
+    catch_up(&indexer).await;
+    link_late(&w, c, &a[3]).await;
+    let (_, network, _, rank, _, node) = figures(&w, demo).await;
+    assert_eq!(
+        (network, rank.as_str(), node),
+        ((1_700 * USDT).to_string(), "Bronze", 1)
+    );
+    let positions = w.count("stake_positions").await;
+    assert_eq!(positions, 1);
+    let mut pushes = w.app.hub.subscribe();
+
+    anvil.rpc.call("anvil_reorg", json!([depth, []])).unwrap();
+    anvil.mine(1);
+    catch_up(&indexer).await;
+    let after = digest(&w).await;
+    let (_, network, rewards, rank, _, node) = figures(&w, demo).await;
+    let (own_b, _, _, _, balance_b, _) = figures(&w, b).await;
+    match depth {
+        1 => {
+            assert_eq!(
+                w.count("stake_positions").await,
+                0,
+                "the stake left the chain"
+            );
+            assert_eq!(rank, "Bronze", "the purchases stay");
+            assert_eq!(
+                balance_b,
+                (15_000 * LVLX).to_string(),
+                "B's LVLX back in the wallet"
+            );
+        }
+        5 => {
+            assert_eq!(
+                (network.as_str(), rank.as_str(), rewards.as_str(), node),
+                ("0", "None", "0", 1),
+                "B's and C's purchases, the commission, the volume, the rank and its bonus are gone; the node stays"
+            );
+            assert_eq!((own_b.as_str(), balance_b.as_str()), ("0", "0"));
+        }
+        _ => {
+            assert_eq!(
+                (after.clone(), figures(&w, demo).await),
+                before.clone(),
+                "everything since the scenario began is gone"
+            );
+            assert_eq!(node, 0);
+        }
+    }
+    let told: i64 = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT COUNT(*) FROM chain_reversals WHERE user_id = ?1",
+                lvlx_backend::args![b],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    assert!(told >= 1, "B has a line in their history");
+    let mut chain_pushes = 0;
+    while let Ok(push) = pushes.try_recv() {
+        chain_pushes += usize::from(matches!(push, Push::Chain { user: Some(u), .. } if u.0 == b));
+    }
+    assert!(chain_pushes >= 1, "B is told at once");
+
+    // Every figure equals a replay of the chain from its first block.
+    indexer.replay().await.unwrap();
+    assert_eq!(
+        digest(&w).await,
+        after,
+        "depth {depth}: replay from the first block"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reorganisation_one_block_deep_takes_back_the_stake() {
+    reorganised(1).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reorganisation_five_blocks_deep_takes_back_purchases_commission_and_rank() {
+    reorganised(5).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reorganisation_64_blocks_deep_takes_back_everything_since() {
+    reorganised(64).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let proxy = RpcProxy::start(&anvil.url).await;
+    let chain = section(&proxy.url, &d, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    // Both buyers approve the sale once, so a purchase is one transaction.
+    for buyer in [&a[1], &a[2]] {
+        owner::transact(
+            &anvil.rpc,
+            buyer,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.ico_sale, &(1_000 * USDT).to_string()],
+        )
+        .unwrap();
+    }
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    let zero = "0x0000000000000000000000000000000000000000";
+    let buy = |usdt: u128| {
+        lvlx_core::chain::calldata(
+            Contract::IcoSale,
+            "buy",
+            &[&(usdt * USDT).to_string(), "0", zero],
+        )
+        .unwrap()
+    };
+    // Two purchases that the reorganisation will drop, one block each.
+    let mut dropped = Vec::new();
+    for n in 1..=2 {
+        let r = owner::transact(
+            &anvil.rpc,
+            &a[1],
+            &d.ico_sale,
+            Contract::IcoSale,
+            "buy",
+            &[&(n * USDT).to_string(), "0", zero],
+        )
+        .unwrap();
+        dropped.push(r["transactionHash"].as_str().unwrap().to_lowercase());
+    }
+    // After the indexer's eth_getLogs saw them and before it reads their blocks, the last two
+    // blocks are replaced by three real purchases of another buyer.
+    let (rpc, sale, from) = (anvil.rpc.clone(), d.ico_sale.clone(), a[2].clone());
+    let txs: Vec<_> = (0..3)
+        .map(|i| json!([{"from": from, "to": sale, "data": buy(10 + i), "gas": "0x100000"}, i / 2]))
+        .collect();
+    proxy.after_next_logs(move || {
+        rpc.call("anvil_reorg", json!([2, txs])).unwrap();
+    });
+    catch_up(&indexer).await;
+    assert!(
+        *proxy.logs_calls.lock().unwrap() >= 2,
+        "the moved range was read again"
+    );
+    let stored: Vec<(String, String)> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT tx_hash, usdt_paid FROM ico_transactions WHERE block IS NOT NULL ORDER BY block, log_index",
+                lvlx_backend::args![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
+        .await;
+    for hash in &dropped {
+        assert!(
+            !stored.iter().any(|(h, _)| h == hash),
+            "a dropped purchase was recorded"
+        );
+    }
+    let paid: Vec<&str> = stored.iter().map(|(_, u)| u.as_str()).collect();
+    assert_eq!(
+        paid,
+        ["10000000", "11000000", "12000000"],
+        "every real purchase, once"
+    );
+    let before = digest(&w).await;
+    indexer.replay().await.unwrap();
+    assert_eq!(digest(&w).await, before);
+}
