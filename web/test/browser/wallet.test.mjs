@@ -6,7 +6,7 @@
 // revert explained, the wallet check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
@@ -209,6 +209,31 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await page.goto('/myActives');
   await page.getByTestId('actives-balance').getByText('35.00 LVLX').waitFor({ timeout: 15_000 });
   await page.context().close();
+});
+
+test('myActives says each purchase is final, in es and pt on a phone and en on a wide screen', async () => {
+  const dict = (language) =>
+    JSON.parse(readFileSync(new URL(`../../../locales/${language}/${language}.json`, import.meta.url), 'utf8'));
+  for (const [language, width] of [
+    ['es', 390],
+    ['pt', 390],
+    ['en', 1440],
+  ]) {
+    const storage = await server.storageFor(DEMO_USER);
+    storage.language = language;
+    const page = await openPage(browser, server.url, { storage, cookies: consent, viewport: { width, height: 900 } });
+    await injectWallet(page, server.anvil, { account: accounts[1] });
+    await page.goto('/myActives');
+    await settled(page);
+    // The run command's chain counts an event two blocks below the head; this one at once.
+    const first = page.locator('[data-testid="actives-history"] .rdt_TableRow').first();
+    await first.getByText(dict(language)['chain-final']).waitFor();
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `no sideways scroll (${wide}px)`);
+    await page.screenshot({ path: join(SHOTS, `my-actives-${language}-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });
 
 test('a paused sale is explained before anything is sent; another account in the wallet sends the member to the dashboard', async () => {
