@@ -196,11 +196,16 @@ impl Indexer {
                     .get(1)
                     .and_then(|b| b["hash"].as_str())
                     .map(str::to_string);
-                // A node without the tag answers an error or null: confirmations decide.
+                // A node without the tag answers null or a JSON-RPC error about it: confirmations
+                // decide. A node that could not be reached, or that limits the rate, fails the
+                // step instead (a final block guessed too high is never lowered again).
                 let tagged = if tag {
-                    r.call("eth_getBlockByNumber", json!(["finalized", false]))
-                        .ok()
-                        .and_then(|b| quantity(&b["number"]).ok())
+                    match r.call("eth_getBlockByNumber", json!(["finalized", false])) {
+                        Ok(b) if b.is_null() => None,
+                        Ok(b) => Some(quantity(&b["number"])?),
+                        Err(RpcError::Node { code, .. }) if code != 429 && code != -32005 => None,
+                        Err(e) => return Err(e),
+                    }
                 } else {
                     None
                 };
@@ -235,8 +240,12 @@ impl Indexer {
                 })
                 .await?;
             for ((number, hash), block) in remembered.iter().zip(&hashes) {
-                if block["hash"].as_str() == Some(hash.as_str()) {
-                    return Ok(*number);
+                match block["hash"].as_str() {
+                    Some(h) if h == hash => return Ok(*number),
+                    Some(_) => {}
+                    // A node that does not have a block it had (lagging, or a backend behind
+                    // the others) says nothing about a fork: ask again later.
+                    None => return Err(IndexError::Moved(*number)),
                 }
             }
             if lowest == 0 {
@@ -300,16 +309,19 @@ impl Indexer {
     }
 
     /// Takes back everything recorded from the chain and indexes it again from the start
-    /// block: what an operator runs when the store and the chain may disagree (`lvlx chain
-    /// replay`). The digest of the state after it is the chain's alone.
+    /// block; the digest of the state after it is the chain's alone (the tests compare it with
+    /// the state steps and rollbacks left). Not with a running server's indexer: it takes no
+    /// lease.
     pub async fn replay(&self) -> Result<usize, IndexError> {
         let start = self.chain.start_block;
         self.roll_back_to(start.saturating_sub(1), u64::MAX).await?;
         let mut recorded = 0;
         loop {
-            match self.step().await? {
-                Progress::More { recorded: n, .. } => recorded += n,
-                Progress::CaughtUp { recorded: n } => return Ok(recorded + n),
+            match self.step().await {
+                Ok(Progress::More { recorded: n, .. }) => recorded += n,
+                Ok(Progress::CaughtUp { recorded: n }) => return Ok(recorded + n),
+                Err(IndexError::Moved(_)) => {}
+                Err(e) => return Err(e),
             }
         }
     }
@@ -376,7 +388,15 @@ impl Indexer {
             .store
             .write(move |c| {
                 c.transaction(|tx| {
-                    let mut pushes = Vec::new();
+                    // Purchases that became final first, in chain order before this range's.
+                    let mut pushes = rollback::finalize(
+                        tx,
+                        &product,
+                        &levels,
+                        before,
+                        final_block.min(from.saturating_sub(1)).max(before),
+                        now,
+                    )?;
                     for f in found {
                         match f {
                             Found::Purchase(p) => pushes.extend(record_purchase(
@@ -400,14 +420,7 @@ impl Indexer {
                     for (number, hash) in &remembered {
                         blocks::put(tx, *number, hash)?;
                     }
-                    pushes.extend(rollback::finalize(
-                        tx,
-                        &product,
-                        &levels,
-                        before,
-                        final_block.min(to),
-                        now,
-                    )?);
+                    // (This range's final purchases were settled as they were recorded.)
                     blocks::forget_final(tx, final_block)?;
                     let next = Cursor {
                         next: to + 1,
@@ -526,6 +539,9 @@ impl Indexer {
         }
         for log in &logs {
             let number = quantity(&log["blockNumber"])?;
+            if !(from..=to).contains(&number) {
+                return Err(IndexError::Moved(number));
+            }
             let read = blocks.get(&number).map(|(_, h)| h.as_str());
             if log["removed"] == json!(true) || log["blockHash"].as_str() != read {
                 return Err(IndexError::Moved(number));

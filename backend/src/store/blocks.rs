@@ -33,12 +33,16 @@ pub fn forget_above(c: Conn, number: u64) -> Result<()> {
     Ok(())
 }
 
-/// Forgets the final blocks below the highest final one remembered: a reorganisation never
-/// reaches below it, and the highest stays as the fork point of last resort.
+/// Final blocks kept below the final one, so a reorganisation deeper than the node's
+/// finality (or than `confirmations`) still finds its fork point instead of replaying from the
+/// start block.
+pub const KEPT_FINAL: u64 = 1024;
+
+/// Forgets the blocks more than [`KEPT_FINAL`] below the final block.
 pub fn forget_final(c: Conn, final_block: u64) -> Result<()> {
     c.execute(
-        "DELETE FROM chain_blocks WHERE number < (SELECT MAX(number) FROM chain_blocks WHERE number <= ?1)",
-        args![final_block as i64],
+        "DELETE FROM chain_blocks WHERE number < ?1",
+        args![final_block.saturating_sub(KEPT_FINAL) as i64],
     )?;
     Ok(())
 }

@@ -58,7 +58,7 @@ const STATE: &[(&str, &str)] = &[
     (
         "nodes",
         "SELECT wallet, user_id, usdt_paid, block, log_index, created_at, tx_hash
-         FROM activation_nodes ORDER BY wallet",
+         FROM activation_nodes ORDER BY tx_hash, log_index",
     ),
     (
         "payments",
