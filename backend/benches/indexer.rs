@@ -134,6 +134,7 @@ fn index(
             match indexer.step().await.unwrap() {
                 Progress::More { recorded: n, .. } => recorded += n,
                 Progress::CaughtUp { recorded: n } => break (recorded + n, started.elapsed()),
+                Progress::Behind => unreachable!("one node, never behind itself"),
             }
         }
     })

@@ -173,6 +173,10 @@ pub struct Chain {
     /// JSON-RPC endpoint the server indexes through (a node of its own in production). A
     /// provider's URL often carries its API key, so it prints as "***" like other secrets.
     pub rpc_url: Secret,
+    /// Further JSON-RPC endpoints the indexer moves to, in order, when the one in use cannot
+    /// answer (unreachable, rate limited, behind the indexed block). Secrets like `rpc_url`.
+    #[serde(default)]
+    pub fallback_rpc_urls: Vec<Secret>,
     /// RPC endpoint offered to wallets that do not know the network yet (wallet_addEthereumChain).
     pub public_rpc_url: String,
     /// Block explorer for transaction links (`{explorer_url}/tx/{hash}`).
@@ -224,6 +228,12 @@ pub struct Chain {
 }
 
 impl Chain {
+    /// The indexer's nodes: `rpc_url`, then each fallback.
+    pub fn rpc_urls(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.rpc_url.expose())
+            .chain(self.fallback_rpc_urls.iter().map(Secret::expose))
+    }
+
     /// The platform's owned contracts this section names (deployed ones only), with their ABI:
     /// the one list the indexer's filter and the owners' page read.
     pub fn owned(&self) -> Vec<(&str, lvlx_core::chain::Contract)> {

@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::anvil::{Anvil, Relay};
+use common::anvil::{catch_up, Anvil, Relay};
 use common::world_with;
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
@@ -221,16 +221,6 @@ async fn link_wallet(w: &common::World, email: &'static str, wallet: &str) {
         )
     })
     .await;
-}
-
-async fn catch_up(indexer: &Indexer) -> usize {
-    let mut recorded = 0;
-    loop {
-        match indexer.step().await.unwrap() {
-            Progress::More { recorded: n, .. } => recorded += n,
-            Progress::CaughtUp { recorded: n } => return recorded + n,
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

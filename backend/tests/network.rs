@@ -7,11 +7,11 @@
 
 mod common;
 
-use common::anvil::Anvil;
+use common::anvil::{catch_up, Anvil};
 use ethers_core::abi::Token;
 use ethers_core::types::U256;
 use lvlx_backend::chain::deploy::{self, Deployment, DEV_CLAIM_CAP};
-use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::indexer::Indexer;
 use lvlx_backend::chain::owner;
 use lvlx_backend::network::signer::ClaimSigner;
 use lvlx_core::chain::{self, Contract, Voucher};
@@ -665,14 +665,6 @@ async fn members_read_the_owner_changes_waiting_for_their_delay() {
         .unwrap()
         .iter()
         .all(|p| p["due"] == true));
-}
-
-async fn catch_up(indexer: &Indexer) {
-    loop {
-        if let Progress::CaughtUp { .. } = indexer.step().await.unwrap() {
-            return;
-        }
-    }
 }
 
 struct Scenario {

@@ -1,21 +1,23 @@
-//! A chain that reorganises, on a real anvil: events count once final and show as pending
-//! until then; blocks that leave the chain take back everything recorded from them
-//! (purchase, balance, commission, volume, rank and its bonus, stake position, node), checked
-//! against a replay of the chain from its first block; and a reorganisation between the
-//! indexer's reads neither records a dropped purchase nor loses a real one.
+//! A chain that reorganises, stalls and rate-limits, on a real anvil: events count once final
+//! and show as pending until then; blocks that leave the chain take back everything recorded
+//! from them (purchase, balance, commission, volume, rank and its bonus, stake position, node),
+//! checked against a replay of the chain from its first block; a reorganisation between the
+//! indexer's reads neither records a dropped purchase nor loses a real one; and nodes that
+//! drop, rate-limit, cap log ranges or claim an old head lose nothing and count nothing twice.
 
 mod common;
 
-use common::anvil::Anvil;
-use common::rpc_proxy::RpcProxy;
+use common::anvil::{catch_up, Anvil};
+use common::rpc_proxy::{Faults, RpcProxy};
 use common::{world_with, World};
 use lvlx_backend::chain::deploy::{self, Deployment};
 use lvlx_backend::chain::indexer::{Indexer, Progress};
 use lvlx_backend::chain::owner;
-use lvlx_backend::config::Chain;
+use lvlx_backend::config::{Chain, Secret};
 use lvlx_backend::live::Push;
 use lvlx_core::chain::Contract;
 use serde_json::json;
+use std::time::Duration;
 
 const LVLX: u128 = 1_000_000_000_000_000_000;
 const USDT: u128 = 1_000_000;
@@ -27,20 +29,6 @@ fn section(url: &str, d: &Deployment, confirmations: u64) -> Chain {
         confirmations,
         poll_ms: 100,
         ..deploy::dev_section(url, d)
-    }
-}
-
-async fn catch_up(indexer: &Indexer) -> usize {
-    let mut recorded = 0;
-    loop {
-        let step = indexer.step().await;
-        match step {
-            Ok(Progress::More { recorded: n, .. }) => recorded += n,
-            Ok(Progress::CaughtUp { recorded: n }) => return recorded + n,
-            // The chain moved while a range was read: read it again.
-            Err(lvlx_backend::chain::indexer::IndexError::Moved(_)) => {}
-            Err(e) => panic!("indexer step: {e}"),
-        }
     }
 }
 
@@ -369,7 +357,7 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     });
     catch_up(&indexer).await;
     assert!(
-        *proxy.logs_calls.lock().unwrap() >= 2,
+        proxy.done().logs_calls >= 2,
         "the moved range was read again"
     );
     let stored: Vec<(String, String)> = w
@@ -396,4 +384,118 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     let before = digest(&w).await;
     indexer.replay().await.unwrap();
     assert_eq!(digest(&w).await, before);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn misbehaving_nodes_lose_nothing_and_count_nothing_twice() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let buyers = [a[1].clone(), a[2].clone(), a[3].clone()];
+    for buyer in &buyers {
+        owner::transact(
+            &anvil.rpc,
+            buyer,
+            &d.usdt,
+            Contract::Lvlx,
+            "approve",
+            &[&d.ico_sale, &(1_000 * USDT).to_string()],
+        )
+        .unwrap();
+    }
+    // Two nodes: the first will claim an old head, the second drops and rate-limits requests,
+    // refuses log ranges over 3 blocks and answers slowly.
+    let first = RpcProxy::start(&anvil.url).await;
+    let second = RpcProxy::start(&anvil.url).await;
+    let chain = Chain {
+        rpc_url: Secret::new(first.url.clone()),
+        fallback_rpc_urls: vec![Secret::new(second.url.clone())],
+        max_block_range: 50,
+        ..section(&anvil.url, &d, 0)
+    };
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    let head =
+        lvlx_backend::chain::rpc::quantity(&anvil.rpc.call("eth_blockNumber", json!([])).unwrap())
+            .unwrap();
+    first.set_faults(Faults {
+        stale_head: Some(head - 5),
+        ..Faults::default()
+    });
+    second.set_faults(Faults {
+        drop_every: 9,
+        limit_every: 13,
+        max_log_range: Some(3),
+        delay: Duration::from_millis(5),
+        ..Faults::default()
+    });
+    let zero = "0x0000000000000000000000000000000000000000";
+    let mut bought = Vec::new();
+    let mut failed = 0;
+    for i in 0..24u128 {
+        let buyer = &buyers[i as usize % 3];
+        let usdt = ((i + 1) * USDT).to_string();
+        let r = owner::transact(
+            &anvil.rpc,
+            buyer,
+            &d.ico_sale,
+            Contract::IcoSale,
+            "buy",
+            &[&usdt, "0", zero],
+        )
+        .unwrap();
+        bought.push(r["transactionHash"].as_str().unwrap().to_lowercase());
+        // Six purchases (six blocks) at a time: more than the second node's log range.
+        if i % 6 == 5 {
+            for _ in 0..12 {
+                failed += usize::from(indexer.step().await.is_err());
+            }
+        }
+    }
+    let during = w.count("ico_transactions").await;
+    assert!(
+        during > 0,
+        "the second node indexed while the first claimed an old head"
+    );
+    assert!(failed > 0, "faults were met");
+    let (stale, flaky) = (first.done(), second.done());
+    assert!(stale.stale_heads > 0, "{stale:?}");
+    assert!(
+        flaky.dropped > 0 && flaky.limited > 0 && flaky.ranges_refused > 0,
+        "{flaky:?}"
+    );
+
+    // The faults stop: everything is caught up, each purchase once.
+    first.set_faults(Faults::default());
+    second.set_faults(Faults::default());
+    let mut caught_up = 0;
+    for _ in 0..500 {
+        if let Ok(Progress::CaughtUp { .. }) = indexer.step().await {
+            caught_up += 1;
+            if caught_up == 2 {
+                break;
+            }
+        }
+    }
+    assert_eq!(caught_up, 2, "caught up after the faults stopped");
+    let mut stored: Vec<String> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT tx_hash FROM ico_transactions WHERE block IS NOT NULL",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    stored.sort();
+    bought.sort();
+    assert_eq!(stored, bought, "every purchase, once, none missing");
+    let before = digest(&w).await;
+    indexer.replay().await.unwrap();
+    assert_eq!(
+        digest(&w).await,
+        before,
+        "the same state as a replay on healthy nodes"
+    );
 }

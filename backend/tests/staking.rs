@@ -926,13 +926,7 @@ mod index {
     use lvlx_backend::live::Push;
 
     async fn catch_up(indexer: &Indexer) -> usize {
-        let mut recorded = 0;
-        loop {
-            match indexer.step().await.unwrap() {
-                Progress::More { recorded: n, .. } => recorded += n,
-                Progress::CaughtUp { recorded: n } => return recorded + n,
-            }
-        }
+        common::anvil::catch_up(indexer).await
     }
 
     /// (pool, position, user id, withdrawn, closed) of every indexed position.

@@ -332,6 +332,7 @@ pub fn register_claim_signer(
 pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
     config::Chain {
         rpc_url: config::Secret::new(rpc_url),
+        fallback_rpc_urls: Vec::new(),
         public_rpc_url: rpc_url.to_string(),
         explorer_url: "https://polygonscan.com".into(),
         usdt: d.usdt.clone(),
@@ -375,6 +376,12 @@ pub fn write_section(path: &Path, section: &config::Chain) -> Result<(), DeployE
     doc["chain"] = table["chain"].clone();
     // Serialising prints secrets as "***"; the file needs the value itself.
     doc["chain"]["rpc_url"] = toml_edit::value(section.rpc_url.expose());
+    let fallbacks: toml_edit::Array = section
+        .fallback_rpc_urls
+        .iter()
+        .map(|u| u.expose())
+        .collect();
+    doc["chain"]["fallback_rpc_urls"] = toml_edit::value(fallbacks);
     std::fs::write(path, doc.to_string()).map_err(|e| fail(e.to_string()))
 }
 

@@ -6,6 +6,7 @@
 //! backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use lvlx_core::chain::{self, Contract, Event, NetworkEvent, NftPurchase, StakingEvent};
@@ -26,6 +27,8 @@ use crate::{config, now_ms, App};
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// Remembered blocks compared with the chain per request while looking for a fork point.
 const FORK_SEARCH: u32 = 64;
+/// Pause before reading a range again after the chain moved or a shorter range was asked for.
+const RETRY_SOON: Duration = Duration::from_millis(100);
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -38,6 +41,9 @@ pub enum IndexError {
     /// The chain moved while a range was read (block `0` differs between reads): read again.
     #[error("block {0} changed while its range was read; reading it again")]
     Moved(u64),
+    /// The node refused the range's `eth_getLogs` as too large: read again `0` blocks at a time.
+    #[error("the node refused the log range; reading {0} blocks at a time")]
+    RangeTooLarge(u64),
 }
 
 /// What a step did.
@@ -47,10 +53,18 @@ pub enum Progress {
     More { from: u64, to: u64, recorded: usize },
     /// Nothing left up to the head (after reading up to it, if anything).
     CaughtUp { recorded: usize },
+    /// The node has not reached the block before the cursor (it lags): nothing moved.
+    Behind,
 }
 
 pub struct Indexer {
-    rpc: Rpc,
+    /// The configured nodes, the one in use first; a node that cannot answer hands over to
+    /// the next at the following step (each step reads from one node).
+    nodes: Vec<Rpc>,
+    current: AtomicUsize,
+    /// Blocks the next `eth_getLogs` spans: halved when a node refuses a range as too large,
+    /// grown back by a quarter after each step that read one, up to `max_block_range`.
+    range: AtomicU64,
     store: Store,
     hub: Hub,
     product: String,
@@ -97,7 +111,9 @@ const LEASE_RETRY: Duration = Duration::from_secs(1);
 impl Indexer {
     pub fn new(app: &App, chain: &config::Chain) -> Indexer {
         Indexer {
-            rpc: Rpc::new(chain.rpc_url.expose()),
+            nodes: chain.rpc_urls().map(Rpc::new).collect(),
+            current: AtomicUsize::new(0),
+            range: AtomicU64::new(chain.max_block_range.max(1)),
             store: app.store.clone(),
             hub: app.hub.clone(),
             product: app.config.product.clone(),
@@ -153,9 +169,14 @@ impl Indexer {
             }
             match self.step().await {
                 Ok(Progress::More { .. }) => backoff = Duration::from_secs(1),
-                Ok(Progress::CaughtUp { .. }) => {
+                Ok(Progress::CaughtUp { .. } | Progress::Behind) => {
                     backoff = Duration::from_secs(1);
                     tokio::time::sleep(idle).await;
+                }
+                // The chain moved under a read, or the node wants a shorter range: again soon.
+                Err(e @ (IndexError::Moved(_) | IndexError::RangeTooLarge(_))) => {
+                    tracing::debug!(error = %e, "indexer step read again");
+                    tokio::time::sleep(RETRY_SOON).await;
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, retry_in_ms = backoff.as_millis() as u64, "indexer step failed");
@@ -170,7 +191,7 @@ impl Indexer {
         &self,
         work: impl FnOnce(&Rpc) -> Result<T, RpcError> + Send + 'static,
     ) -> Result<T, RpcError> {
-        let rpc = self.rpc.clone();
+        let rpc = self.nodes[self.current.load(Ordering::Relaxed) % self.nodes.len()].clone();
         tokio::task::spawn_blocking(move || work(&rpc))
             .await
             .map_err(|e| RpcError::Transport(format!("task: {e}")))?
@@ -203,7 +224,7 @@ impl Indexer {
                     match r.call("eth_getBlockByNumber", json!(["finalized", false])) {
                         Ok(b) if b.is_null() => None,
                         Ok(b) => Some(quantity(&b["number"])?),
-                        Err(RpcError::Node { code, .. }) if code != 429 && code != -32005 => None,
+                        Err(RpcError::Node { .. }) => None,
                         Err(e) => return Err(e),
                     }
                 } else {
@@ -320,7 +341,8 @@ impl Indexer {
             match self.step().await {
                 Ok(Progress::More { recorded: n, .. }) => recorded += n,
                 Ok(Progress::CaughtUp { recorded: n }) => return Ok(recorded + n),
-                Err(IndexError::Moved(_)) => {}
+                Ok(Progress::Behind) => return Ok(recorded),
+                Err(IndexError::Moved(_) | IndexError::RangeTooLarge(_)) => {}
                 Err(e) => return Err(e),
             }
         }
@@ -330,6 +352,36 @@ impl Indexer {
     /// final block passes them), settles the purchases that became final, and takes back what
     /// left the chain when the block before the cursor is no longer the one read.
     pub async fn step(&self) -> Result<Progress, IndexError> {
+        let result = self.step_on_node().await;
+        match &result {
+            Err(IndexError::Rpc(e)) if e.is_node_trouble() => self.next_node(&e.to_string()),
+            // A node behind the cursor: the next one may not be.
+            Ok(Progress::Behind) => self.next_node("behind the indexed block"),
+            Ok(Progress::More { .. } | Progress::CaughtUp { .. }) => {
+                let max = self.chain.max_block_range.max(1);
+                let range = self.range.load(Ordering::Relaxed);
+                self.range
+                    .store(max.min(range + (range / 4).max(1)), Ordering::Relaxed);
+            }
+            _ => {}
+        }
+        result
+    }
+
+    /// Hands over to the next configured node (when there is another).
+    fn next_node(&self, why: &str) {
+        if self.nodes.len() > 1 {
+            let next = (self.current.fetch_add(1, Ordering::Relaxed) + 1) % self.nodes.len();
+            tracing::warn!(node = next, why, "indexer moves to another RPC node");
+        }
+    }
+
+    /// Blocks the next `eth_getLogs` spans.
+    pub fn range(&self) -> u64 {
+        self.range.load(Ordering::Relaxed)
+    }
+
+    async fn step_on_node(&self) -> Result<Progress, IndexError> {
         let key = self.sale.clone();
         let start = self.chain.start_block;
         let cursor = self
@@ -344,11 +396,16 @@ impl Indexer {
         let from = cursor.next;
         let parent = (from > start).then(|| from - 1);
         let (head, reported_final, parent_hash) = self.chain_state(parent).await?;
+        // A node whose head is below what was read (it lags, or claims an older head) moves
+        // nothing; another node may be ahead.
+        if head + 1 < from {
+            return Ok(Progress::Behind);
+        }
         if let (Some(_), Some(kept)) = (parent, &cursor.last_hash) {
             match &parent_hash {
                 // A node behind what was read (lagging, or a shorter chain not yet longer
                 // again): nothing moves until it has the block.
-                None => return Ok(Progress::CaughtUp { recorded: 0 }),
+                None => return Ok(Progress::Behind),
                 Some(hash) if hash != kept => return self.roll_back(cursor).await,
                 Some(_) => {}
             }
@@ -360,7 +417,7 @@ impl Indexer {
             let settled = self.settle_final(&cursor, final_block).await?;
             return Ok(Progress::CaughtUp { recorded: settled });
         }
-        let to = head.min(from + self.chain.max_block_range.max(1) - 1);
+        let to = head.min(from + self.range().max(1) - 1);
         let (logs, blocks_read) = self.read_range(from, to, parent).await?;
         if let (Some(p), Some(kept)) = (parent, &cursor.last_hash) {
             if blocks_read.get(&p).map(|(_, h)| h) != Some(kept) {
@@ -507,7 +564,7 @@ impl Indexer {
             "fromBlock": rpc::hex(from),
             "toBlock": rpc::hex(to),
         }]);
-        let (logs, blocks, before) = self
+        let read = self
             .rpc(move |r| {
                 let before = r.call("eth_getBlockByNumber", json!([rpc::hex(to), false]))?;
                 let logs = r.call("eth_getLogs", filter)?;
@@ -533,7 +590,16 @@ impl Indexer {
                 }
                 Ok((logs, blocks, before["hash"].as_str().map(str::to_string)))
             })
-            .await?;
+            .await;
+        let (logs, blocks, before) = match read {
+            Err(e) if e.is_range_too_large() => {
+                let span = to - from + 1;
+                let shorter = (span / 2).max(1);
+                self.range.store(shorter, Ordering::Relaxed);
+                return Err(IndexError::RangeTooLarge(shorter));
+            }
+            other => other?,
+        };
         if before.is_none() || blocks.get(&to).map(|(_, h)| h) != before.as_ref() {
             return Err(IndexError::Moved(to));
         }

@@ -45,6 +45,37 @@ pub enum RpcError {
     },
     #[error("unexpected RPC answer: {0}")]
     Answer(String),
+    /// The node asks for fewer requests (HTTP 429, or a JSON-RPC "limit exceeded"): back off,
+    /// or ask another node.
+    #[error("RPC rate limited: {0}")]
+    RateLimited(String),
+}
+
+impl RpcError {
+    /// Whether the node refused an `eth_getLogs` for spanning too many blocks or matching too
+    /// many logs (each provider words it its own way): ask again for a shorter range.
+    pub fn is_range_too_large(&self) -> bool {
+        let RpcError::Node { message, .. } = self else {
+            return false;
+        };
+        let m = message.to_lowercase();
+        (m.contains("range")
+            && ["large", "exceed", "max", "limit", "too many"]
+                .iter()
+                .any(|w| m.contains(w)))
+            || (m.contains("more than") && m.contains("result"))
+            || m.contains("too many logs")
+            || m.contains("response size")
+    }
+
+    /// Whether another node may answer where this one did not (unreachable, garbage, rate
+    /// limited), as opposed to a node that answered an error about the request itself.
+    pub fn is_node_trouble(&self) -> bool {
+        matches!(
+            self,
+            RpcError::Transport(_) | RpcError::RateLimited(_) | RpcError::Answer(_)
+        )
+    }
 }
 
 #[derive(Clone)]
@@ -82,6 +113,9 @@ impl Rpc {
             .send(body.to_string())
             .map_err(transport)?;
         let status = response.status();
+        if status.as_u16() == 429 {
+            return Err(RpcError::RateLimited(format!("HTTP {status}")));
+        }
         let text = response
             .body_mut()
             .with_config()
@@ -94,6 +128,15 @@ impl Rpc {
 
     fn result(answer: Value) -> Result<Value, RpcError> {
         if let Some(error) = answer.get("error") {
+            let code = error["code"].as_i64().unwrap_or(0);
+            let message = error["message"].as_str().unwrap_or("");
+            // 429 and -32005 ("limit exceeded", EIP-1474) are rate limits, unless the limit is
+            // the range of an eth_getLogs.
+            let limited =
+                code == 429 || (code == -32005 && !message.to_lowercase().contains("range"));
+            if limited {
+                return Err(RpcError::RateLimited(format!("{code}: {message}")));
+            }
             return Err(RpcError::Node {
                 code: error["code"].as_i64().unwrap_or(0),
                 message: error["message"].as_str().unwrap_or("").to_string(),

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use lvlx_backend::chain::deploy::Deployment;
+use lvlx_backend::chain::indexer::{IndexError, Indexer, Progress};
 use lvlx_backend::chain::owner;
 use lvlx_backend::chain::rpc::{Rpc, RpcError};
 use lvlx_core::chain::Contract;
@@ -227,5 +228,20 @@ impl Relay {
 
     pub fn set_down(&self, down: bool) {
         self.down.store(down, Ordering::SeqCst);
+    }
+}
+
+/// Steps `indexer` until it has read up to the head; how many pushes that made. A range read
+/// while the chain moved, or refused as too large, is read again.
+pub async fn catch_up(indexer: &Indexer) -> usize {
+    let mut recorded = 0;
+    loop {
+        match indexer.step().await {
+            Ok(Progress::More { recorded: n, .. }) => recorded += n,
+            Ok(Progress::CaughtUp { recorded: n }) => return recorded + n,
+            Ok(Progress::Behind) => return recorded,
+            Err(IndexError::Moved(_) | IndexError::RangeTooLarge(_)) => {}
+            Err(e) => panic!("indexer step: {e}"),
+        }
     }
 }

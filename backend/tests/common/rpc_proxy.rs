@@ -1,34 +1,141 @@
-//! A JSON-RPC proxy in front of a node that can act between a call's answer and its return:
-//! the test's way to make the chain move while the indexer reads (a reorganisation between its
-//! `eth_getLogs` and the block reads that follow).
+//! A JSON-RPC proxy in front of a node that misbehaves on demand, as public and paid endpoints
+//! do: it drops requests (HTTP 502), rate-limits them (HTTP 429), refuses `eth_getLogs` over
+//! more than a few blocks, serves a stale head, delays answers, or acts between a call's answer
+//! and its return (a reorganisation between the indexer's `eth_getLogs` and the block reads).
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
+use warp::http::StatusCode;
 use warp::Filter;
 
 type Hook = Box<dyn FnOnce() + Send>;
 
+/// What the proxy does wrong; all off by default.
+#[derive(Debug, Clone, Default)]
+pub struct Faults {
+    /// Every n-th request is dropped (HTTP 502, no JSON-RPC answer).
+    pub drop_every: u64,
+    /// Every n-th request is rate limited (HTTP 429).
+    pub limit_every: u64,
+    /// `eth_getLogs` over more blocks than this is refused ("block range is too large").
+    pub max_log_range: Option<u64>,
+    /// The head ("latest", eth_blockNumber) is this block, whatever the node has.
+    pub stale_head: Option<u64>,
+    pub delay: Duration,
+}
+
+/// What the proxy did wrong so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Done {
+    pub requests: u64,
+    pub dropped: u64,
+    pub limited: u64,
+    pub ranges_refused: u64,
+    pub stale_heads: u64,
+    pub logs_calls: u64,
+}
+
 pub struct RpcProxy {
     pub url: String,
     after_logs: Arc<Mutex<Option<Hook>>>,
-    /// `eth_getLogs` calls forwarded so far.
-    pub logs_calls: Arc<Mutex<u64>>,
+    faults: Arc<Mutex<Faults>>,
+    done: Arc<Mutex<Done>>,
+}
+
+/// A call as the proxy forwards it, or the error it answers instead.
+fn rewrite(call: &mut Value, faults: &Faults, done: &mut Done) -> Option<Value> {
+    let method = call["method"].as_str().unwrap_or_default().to_string();
+    if method == "eth_getLogs" {
+        done.logs_calls += 1;
+        let filter = &call["params"][0];
+        let block = |k: &str| {
+            filter[k]
+                .as_str()
+                .and_then(|h| u64::from_str_radix(h.trim_start_matches("0x"), 16).ok())
+        };
+        if let (Some(max), Some(from), Some(to)) =
+            (faults.max_log_range, block("fromBlock"), block("toBlock"))
+        {
+            if to + 1 - from > max {
+                done.ranges_refused += 1;
+                return Some(
+                    json!({"jsonrpc": "2.0", "id": call["id"], "error": {"code": -32602,
+                    "message": format!("block range is too large: you can make eth_getLogs requests with up to a {max} block range")}}),
+                );
+            }
+        }
+    }
+    if let Some(head) = faults.stale_head {
+        let hex = format!("0x{head:x}");
+        if method == "eth_blockNumber" {
+            done.stale_heads += 1;
+            return Some(json!({"jsonrpc": "2.0", "id": call["id"], "result": hex}));
+        }
+        if method == "eth_getBlockByNumber" && call["params"][0] == json!("latest") {
+            done.stale_heads += 1;
+            call["params"][0] = json!(hex);
+        }
+    }
+    None
 }
 
 impl RpcProxy {
     pub async fn start(target: &str) -> RpcProxy {
         let target = target.to_string();
         let after_logs: Arc<Mutex<Option<Hook>>> = Arc::default();
-        let logs_calls: Arc<Mutex<u64>> = Arc::default();
-        let (hook, calls) = (after_logs.clone(), logs_calls.clone());
+        let faults: Arc<Mutex<Faults>> = Arc::default();
+        let done: Arc<Mutex<Done>> = Arc::default();
+        let state = (after_logs.clone(), faults.clone(), done.clone());
         let route = warp::post()
             .and(warp::body::json())
-            .and_then(move |body: Value| {
-                let (target, hook, calls) = (target.clone(), hook.clone(), calls.clone());
+            .and_then(move |mut body: Value| {
+                let target = target.clone();
+                let (hook, faults, done) = state.clone();
                 async move {
+                    let f = faults.lock().unwrap().clone();
+                    let n = {
+                        let mut d = done.lock().unwrap();
+                        d.requests += 1;
+                        d.requests
+                    };
+                    tokio::time::sleep(f.delay).await;
+                    let refuse = |status: StatusCode, text: &str| {
+                        Ok::<_, std::convert::Infallible>(warp::reply::with_status(
+                            warp::reply::json(&json!(text)),
+                            status,
+                        ))
+                    };
+                    if f.drop_every > 0 && n % f.drop_every == 0 {
+                        done.lock().unwrap().dropped += 1;
+                        return refuse(StatusCode::BAD_GATEWAY, "bad gateway");
+                    }
+                    if f.limit_every > 0 && n % f.limit_every == 0 {
+                        done.lock().unwrap().limited += 1;
+                        return refuse(StatusCode::TOO_MANY_REQUESTS, "too many requests");
+                    }
+                    // Calls the proxy answers itself (a single call only; batches are rewritten).
+                    let answered = {
+                        let mut d = done.lock().unwrap();
+                        match &mut body {
+                            Value::Array(calls) => {
+                                for call in calls.iter_mut() {
+                                    rewrite(call, &f, &mut d);
+                                }
+                                None
+                            }
+                            call => rewrite(call, &f, &mut d),
+                        }
+                    };
+                    if let Some(answer) = answered {
+                        return Ok(warp::reply::with_status(
+                            warp::reply::json(&answer),
+                            StatusCode::OK,
+                        ));
+                    }
+                    let logs = body.to_string().contains("\"eth_getLogs\"");
                     let answer = tokio::task::spawn_blocking(move || {
-                        let logs = body.to_string().contains("\"eth_getLogs\"");
                         let text = ureq::post(&target)
                             .header("content-type", "application/json")
                             .send(body.to_string())
@@ -38,7 +145,6 @@ impl RpcProxy {
                             .expect("an answer");
                         let answer: Value = serde_json::from_str(&text).expect("JSON-RPC");
                         if logs {
-                            *calls.lock().unwrap() += 1;
                             if let Some(act) = hook.lock().unwrap().take() {
                                 act();
                             }
@@ -47,7 +153,10 @@ impl RpcProxy {
                     })
                     .await
                     .unwrap();
-                    Ok::<_, std::convert::Infallible>(warp::reply::json(&answer))
+                    Ok(warp::reply::with_status(
+                        warp::reply::json(&answer),
+                        StatusCode::OK,
+                    ))
                 }
             });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -56,7 +165,8 @@ impl RpcProxy {
         RpcProxy {
             url: format!("http://{addr}"),
             after_logs,
-            logs_calls,
+            faults,
+            done,
         }
     }
 
@@ -64,5 +174,13 @@ impl RpcProxy {
     /// its answer goes back.
     pub fn after_next_logs(&self, act: impl FnOnce() + Send + 'static) {
         *self.after_logs.lock().unwrap() = Some(Box::new(act));
+    }
+
+    pub fn set_faults(&self, faults: Faults) {
+        *self.faults.lock().unwrap() = faults;
+    }
+
+    pub fn done(&self) -> Done {
+        self.done.lock().unwrap().clone()
     }
 }
