@@ -140,6 +140,46 @@ fn index(
     })
 }
 
+/// Indexes the chain into a fresh store, then times taking back the last 64 blocks' events
+/// and, indexed again, every event: (events taken back, seconds) for each.
+fn rollbacks(rt: &tokio::runtime::Runtime, anvil: &Anvil, d: &Deployment) -> [(i64, Duration); 2] {
+    let dir = tempfile::tempdir().unwrap();
+    let chain = deploy::dev_section(&anvil.url, d);
+    let config = Config {
+        data_dir: dir.path().join("data"),
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        chain: Some(chain.clone()),
+        ..Config::default()
+    };
+    let head = rpc::quantity(&anvil.rpc.call("eth_blockNumber", json!([])).unwrap()).unwrap();
+    rt.block_on(async {
+        let store = Store::open(&config.data_dir).unwrap();
+        let app = App::new(config, store.clone()).unwrap();
+        let indexer = Indexer::new(&app, &chain);
+        let events = || async {
+            store
+                .read(|c| {
+                    c.query_one(
+                        "SELECT (SELECT COUNT(*) FROM ico_transactions) + (SELECT COUNT(*) FROM chain_events)",
+                        lvlx_backend::args![],
+                        |r| r.get::<i64>(0),
+                    )
+                })
+                .await
+                .unwrap()
+        };
+        let mut out = Vec::new();
+        for ancestor in [head - 64, d.start_block - 1] {
+            anvil::catch_up(&indexer).await;
+            let before = events().await;
+            let started = Instant::now();
+            indexer.take_back_above(ancestor).await.unwrap();
+            out.push((before - events().await, started.elapsed()));
+        }
+        [out[0], out[1]]
+    })
+}
+
 fn main() {
     let n: usize = std::env::var("LVLX_BENCH_N")
         .ok()
@@ -186,4 +226,14 @@ fn main() {
         "indexer / node-only time: {:.2}x",
         full.as_secs_f64() / node.as_secs_f64()
     );
+    for (what, (events, took)) in ["the last 64 blocks", "every block"]
+        .iter()
+        .zip(rollbacks(&rt, &anvil, &d))
+    {
+        println!(
+            "rollback of {what}: {events} events taken back in {:.3} s ({:.0} events/s)",
+            took.as_secs_f64(),
+            events as f64 / took.as_secs_f64()
+        );
+    }
 }

@@ -136,6 +136,21 @@ async fn purchases_show_pending_and_count_once_final() {
         .await
         .body;
     assert_eq!(mine["entries"][0]["pending"], json!(true), "{mine}");
+    // Admins read the indexer's standing; members may not.
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    let standing = w
+        .call("GET", "/api/v1/admin/indexer", Some(&admin), None)
+        .await;
+    assert_eq!(standing.status, 200);
+    assert_eq!(standing.body["pending"], 2, "{}", standing.body);
+    assert!(
+        standing.body["finalBlock"].as_u64().unwrap()
+            < standing.body["nextBlock"].as_u64().unwrap()
+    );
+    let refused = w
+        .call("GET", "/api/v1/admin/indexer", Some(&token), None)
+        .await;
+    assert_eq!(refused.status, 403);
 
     anvil.mine(3);
     catch_up(&indexer).await;
@@ -153,6 +168,10 @@ async fn purchases_show_pending_and_count_once_final() {
         .await
         .body;
     assert_eq!(mine["entries"][0]["pending"], json!(false));
+    let standing = w
+        .call("GET", "/api/v1/admin/indexer", Some(&admin), None)
+        .await;
+    assert_eq!(standing.body["pending"], 0);
     let mut finals = 0;
     while let Ok(push) = pushes.try_recv() {
         finals += usize::from(matches!(push, Push::Chain { event: "final", .. }));

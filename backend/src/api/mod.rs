@@ -14,6 +14,7 @@ mod faq;
 mod health;
 mod holdings;
 pub mod images;
+mod indexer;
 mod keys;
 mod kyc;
 mod live;
@@ -95,7 +96,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(onramp::routes(app.clone()))
         .unify()
-        .or(owners::routes(app))
+        .or(owners::routes(app.clone()))
+        .unify()
+        .or(indexer::routes(app))
         .unify()
         .or(openapi())
         .unify()

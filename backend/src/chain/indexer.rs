@@ -329,6 +329,12 @@ impl Indexer {
         Ok(())
     }
 
+    /// Takes back everything recorded above block `ancestor`, as a reorganisation forking
+    /// there would, and moves the cursor to it (the benches time it).
+    pub async fn take_back_above(&self, ancestor: u64) -> Result<(), IndexError> {
+        self.roll_back_to(ancestor, u64::MAX).await
+    }
+
     /// Takes back everything recorded from the chain and indexes it again from the start
     /// block; the digest of the state after it is the chain's alone (the tests compare it with
     /// the state steps and rollbacks left). Not with a running server's indexer: it takes no

@@ -7,3 +7,4 @@ pub mod owner;
 pub mod reads;
 pub mod rollback;
 pub mod rpc;
+pub mod status;

@@ -337,6 +337,15 @@ pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
     Ok(rows)
 }
 
+/// How many chain entries sit above `final_block` (pending).
+pub fn pending(c: Conn, final_block: u64) -> Result<i64> {
+    c.query_one(
+        "SELECT COUNT(*) FROM ico_transactions WHERE block > ?1",
+        args![final_block.min(i64::MAX as u64) as i64],
+        |r| r.get(0),
+    )
+}
+
 /// The newest `limit` entries of `user` (myActives).
 pub fn held_by(c: Conn, user: UserId, limit: i64) -> Result<Vec<Held>> {
     let stmt_sql = "SELECT created_at, token, amount, usdt_paid, tx_hash,

@@ -55,3 +55,12 @@ pub fn of_member(c: Conn, user: UserId, limit: i64) -> Result<Vec<Reversal>> {
         })
         .collect())
 }
+
+/// How many events were taken back since `since` (ms).
+pub fn since(c: Conn, since: i64) -> Result<i64> {
+    c.query_one(
+        "SELECT COUNT(*) FROM chain_reversals WHERE at >= ?1",
+        args![since],
+        |r| r.get(0),
+    )
+}

@@ -113,6 +113,8 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await admin.goto('/admin/tables/ICO');
   await settled(admin);
   await admin.getByTestId('ico-general').waitFor();
+  // The indexer's standing: read to the head, nothing pending on a chain final at once.
+  assert.match(await admin.getByTestId('indexer-standing').innerText(), /· 0 purchases pending ·/);
   const before = Number(
     (await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText()).replaceAll(',', ''),
   );

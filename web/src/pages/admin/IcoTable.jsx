@@ -17,6 +17,7 @@ import { CsvButton } from '../../components/Exports.jsx';
 import { DateRange, SearchBox } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
+import IndexerStanding from './IndexerStanding.jsx';
 
 /** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {
@@ -124,6 +125,7 @@ export default function IcoTable() {
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-ico')}</h1>
+      <IndexerStanding version={version} />
       {general ? (
         <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" />
       ) : (

@@ -1,0 +1,43 @@
+//! Where the indexer stands, for the admin pages: what is indexed, what is final, what is
+//! pending and what reorganisations took back lately.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::store::{cursors, ledger, reversals};
+use crate::{now_ms, App};
+
+/// The window `reversals_day` counts.
+const DAY_MS: i64 = 86_400_000;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Standing {
+    /// The next block to read (None before the first step, or without a chain).
+    pub next_block: Option<u64>,
+    pub final_block: Option<u64>,
+    /// Purchases recorded above the final block: shown, not yet counted.
+    pub pending: i64,
+    /// Events taken back in the last 24 hours.
+    pub reversals_day: i64,
+}
+
+pub async fn read(app: &App) -> Result<Standing, Error> {
+    let sale = app.config.chain.as_ref().map(|c| c.ico_sale.to_lowercase());
+    let since = now_ms() - DAY_MS;
+    app.store
+        .read(move |c| {
+            let cursor = match &sale {
+                Some(sale) => cursors::get(c, sale)?,
+                None => None,
+            };
+            let final_block = cursor.as_ref().map(|k| k.final_block);
+            Ok::<_, Error>(Standing {
+                next_block: cursor.as_ref().map(|k| k.next),
+                final_block,
+                pending: ledger::pending(c, final_block.unwrap_or(u64::MAX))?,
+                reversals_day: reversals::since(c, since)?,
+            })
+        })
+        .await
+}
