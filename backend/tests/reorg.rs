@@ -11,7 +11,7 @@ use common::anvil::{catch_up, Anvil};
 use common::rpc_proxy::{Faults, RpcProxy};
 use common::{world_with, World};
 use lvlx_backend::chain::deploy::{self, Deployment};
-use lvlx_backend::chain::indexer::{Indexer, Progress};
+use lvlx_backend::chain::indexer::{IndexError, Indexer, Progress};
 use lvlx_backend::chain::owner;
 use lvlx_backend::config::{Chain, Secret};
 use lvlx_backend::live::Push;
@@ -517,4 +517,56 @@ async fn misbehaving_nodes_lose_nothing_and_count_nothing_twice() {
         before,
         "the same state as a replay on healthy nodes"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn logs_a_lagging_backend_leaves_out_are_read_again() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    owner::transact(
+        &anvil.rpc,
+        &a[1],
+        &d.usdt,
+        Contract::Lvlx,
+        "approve",
+        &[&d.ico_sale, &(1_000 * USDT).to_string()],
+    )
+    .unwrap();
+    let proxy = RpcProxy::start(&anvil.url).await;
+    let chain = section(&proxy.url, &d, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    let head =
+        lvlx_backend::chain::rpc::quantity(&anvil.rpc.call("eth_blockNumber", json!([])).unwrap())
+            .unwrap();
+    // eth_getLogs now reaches a backend still at `head`; block reads reach one that is not.
+    proxy.set_faults(Faults {
+        logs_behind: Some(head),
+        ..Faults::default()
+    });
+    let zero = "0x0000000000000000000000000000000000000000";
+    for usdt in [1, 2, 3] {
+        owner::transact(
+            &anvil.rpc,
+            &a[1],
+            &d.ico_sale,
+            Contract::IcoSale,
+            "buy",
+            &[&(usdt * USDT).to_string(), "0", zero],
+        )
+        .unwrap();
+    }
+    for _ in 0..5 {
+        assert!(
+            matches!(indexer.step().await, Err(IndexError::Moved(_))),
+            "a range whose newest logs are missing is read again, never passed"
+        );
+    }
+    assert_eq!(w.count("ico_transactions").await, 0);
+    assert!(proxy.done().logs_hidden > 0);
+    proxy.set_faults(Faults::default());
+    catch_up(&indexer).await;
+    assert_eq!(w.count("ico_transactions").await, 3, "nothing lost");
 }

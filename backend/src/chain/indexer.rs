@@ -27,6 +27,8 @@ use crate::{config, now_ms, App};
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// Remembered blocks compared with the chain per request while looking for a fork point.
 const FORK_SEARCH: u32 = 64;
+/// The newest blocks whose logs are read again one block at a time, by hash.
+const TAIL_CHECK: u64 = 16;
 /// Pause before reading a range again after the chain moved or a shorter range was asked for.
 const RETRY_SOON: Duration = Duration::from_millis(100);
 
@@ -424,7 +426,10 @@ impl Indexer {
             return Ok(Progress::CaughtUp { recorded: settled });
         }
         let to = head.min(from + self.range().max(1) - 1);
-        let (logs, blocks_read) = self.read_range(from, to, parent).await?;
+        // The blocks checked one by one: those not final yet, and at least the newest
+        // `TAIL_CHECK` (a backend behind the head answers a range without their logs).
+        let tail = (final_block + 1).min(head.saturating_sub(TAIL_CHECK - 1));
+        let (logs, blocks_read) = self.read_range(from, to, parent, tail).await?;
         if let (Some(p), Some(kept)) = (parent, &cursor.last_hash) {
             if blocks_read.get(&p).map(|(_, h)| h) != Some(kept) {
                 return Err(IndexError::Moved(p));
@@ -562,8 +567,10 @@ impl Indexer {
         from: u64,
         to: u64,
         parent: Option<u64>,
+        tail: u64,
     ) -> Result<(Vec<Value>, BTreeMap<u64, (u64, String)>), IndexError> {
         let addresses: Vec<String> = self.contracts.iter().map(|(a, _)| a.clone()).collect();
+        let addresses_again = addresses.clone();
         let filter = json!([{
             "address": addresses,
             "topics": [chain::topics()],
@@ -580,6 +587,7 @@ impl Indexer {
                     .filter_map(|l| quantity(&l["blockNumber"]).ok())
                     .chain(parent)
                     .chain([to])
+                    .chain(tail.max(from)..=to)
                     .collect();
                 numbers.sort_unstable();
                 numbers.dedup();
@@ -594,10 +602,42 @@ impl Indexer {
                         blocks.insert(*number, (quantity(&b["timestamp"])?, hash.to_string()));
                     }
                 }
-                Ok((logs, blocks, before["hash"].as_str().map(str::to_string)))
+                // The newest blocks' logs again, each by its hash (EIP-234): a node that does not
+                // have the block answers an error instead of an empty list, so logs a backend
+                // behind the head left out of the range's answer are noticed.
+                let tail: Vec<(u64, &String)> = blocks
+                    .iter()
+                    .filter(|(n, _)| **n >= tail.max(from) && **n <= to)
+                    .map(|(n, (_, h))| (*n, h))
+                    .collect();
+                let calls: Vec<(&str, Value)> = tail
+                    .iter()
+                    .map(|(_, h)| {
+                        let f = json!([{"address": addresses_again, "topics": [chain::topics()], "blockHash": h}]);
+                        ("eth_getLogs", f)
+                    })
+                    .collect();
+                let mut incomplete = None;
+                match r.batch(&calls) {
+                    Ok(answers) => {
+                        for ((number, _), answer) in tail.iter().zip(&answers) {
+                            let found = logs
+                                .iter()
+                                .filter(|l| quantity(&l["blockNumber"]).ok() == Some(*number))
+                                .count();
+                            if answer.as_array().map_or(0, Vec::len) != found {
+                                incomplete = Some(*number);
+                                break;
+                            }
+                        }
+                    }
+                    Err(RpcError::Node { .. }) => incomplete = tail.first().map(|(n, _)| *n),
+                    Err(e) => return Err(e),
+                }
+                Ok((logs, blocks, before["hash"].as_str().map(str::to_string), incomplete))
             })
             .await;
-        let (logs, blocks, before) = match read {
+        let (logs, blocks, before, incomplete) = match read {
             Err(e) if e.is_range_too_large() => {
                 let span = to - from + 1;
                 let shorter = (span / 2).max(1);
@@ -608,6 +648,9 @@ impl Indexer {
         };
         if before.is_none() || blocks.get(&to).map(|(_, h)| h) != before.as_ref() {
             return Err(IndexError::Moved(to));
+        }
+        if let Some(number) = incomplete {
+            return Err(IndexError::Moved(number));
         }
         for log in &logs {
             let number = quantity(&log["blockNumber"])?;

@@ -235,7 +235,8 @@ impl Relay {
 /// while the chain moved, or refused as too large, is read again.
 pub async fn catch_up(indexer: &Indexer) -> usize {
     let mut recorded = 0;
-    loop {
+    // Bounded: an indexer that reads the same range again for ever fails the test, never hangs it.
+    for _ in 0..2_000 {
         match indexer.step().await {
             Ok(Progress::More { recorded: n, .. }) => recorded += n,
             Ok(Progress::CaughtUp { recorded: n }) => return recorded + n,
@@ -244,4 +245,5 @@ pub async fn catch_up(indexer: &Indexer) -> usize {
             Err(e) => panic!("indexer step: {e}"),
         }
     }
+    panic!("the indexer did not catch up in 2,000 steps");
 }

@@ -23,6 +23,10 @@ pub struct Faults {
     pub max_log_range: Option<u64>,
     /// The head ("latest", eth_blockNumber) is this block, whatever the node has.
     pub stale_head: Option<u64>,
+    /// `eth_getLogs` answers as a backend at this block would: a range's logs above it are
+    /// left out, and a block above it asked for by hash is unknown. Block reads stay honest (a
+    /// load balancer sending them to another backend).
+    pub logs_behind: Option<u64>,
     pub delay: Duration,
 }
 
@@ -35,6 +39,43 @@ pub struct Done {
     pub ranges_refused: u64,
     pub stale_heads: u64,
     pub logs_calls: u64,
+    /// Logs left out, and blocks by hash answered as unknown, by `logs_behind`.
+    pub logs_hidden: u64,
+}
+
+fn number(v: &Value) -> Option<u64> {
+    v.as_str()
+        .and_then(|h| u64::from_str_radix(h.trim_start_matches("0x"), 16).ok())
+}
+
+/// An `eth_getLogs` answer as a backend at block `behind` would give it (`call` is the
+/// request, `answer` the node's): see [`Faults::logs_behind`].
+fn behind(call: &Value, answer: &mut Value, behind: u64, target: &str, done: &Mutex<Done>) {
+    if call["method"] != "eth_getLogs" {
+        return;
+    }
+    if let Some(hash) = call["params"][0]["blockHash"].as_str() {
+        let block: Value = serde_json::from_str(
+            &ureq::post(target)
+                .header("content-type", "application/json")
+                .send(json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getBlockByHash", "params": [hash, false]}).to_string())
+                .expect("node reachable")
+                .body_mut()
+                .read_to_string()
+                .expect("an answer"),
+        )
+        .expect("JSON-RPC");
+        if number(&block["result"]["number"]).is_some_and(|n| n > behind) {
+            done.lock().unwrap().logs_hidden += 1;
+            *answer = json!({"jsonrpc": "2.0", "id": call["id"], "error": {"code": -32000, "message": "unknown block"}});
+        }
+        return;
+    }
+    if let Some(logs) = answer["result"].as_array_mut() {
+        let before = logs.len();
+        logs.retain(|l| number(&l["blockNumber"]).is_some_and(|n| n <= behind));
+        done.lock().unwrap().logs_hidden += (before - logs.len()) as u64;
+    }
 }
 
 pub struct RpcProxy {
@@ -135,6 +176,7 @@ impl RpcProxy {
                         ));
                     }
                     let logs = body.to_string().contains("\"eth_getLogs\"");
+                    let done_after = done.clone();
                     let answer = tokio::task::spawn_blocking(move || {
                         let text = ureq::post(&target)
                             .header("content-type", "application/json")
@@ -143,7 +185,21 @@ impl RpcProxy {
                             .body_mut()
                             .read_to_string()
                             .expect("an answer");
-                        let answer: Value = serde_json::from_str(&text).expect("JSON-RPC");
+                        let mut answer: Value = serde_json::from_str(&text).expect("JSON-RPC");
+                        if let Some(at) = f.logs_behind {
+                            match (&body, &mut answer) {
+                                (Value::Array(calls), Value::Array(answers)) => {
+                                    for a in answers.iter_mut() {
+                                        if let Some(call) =
+                                            calls.iter().find(|c| c["id"] == a["id"])
+                                        {
+                                            behind(call, a, at, &target, &done_after);
+                                        }
+                                    }
+                                }
+                                (call, a) => behind(call, a, at, &target, &done_after),
+                            }
+                        }
                         if logs {
                             if let Some(act) = hook.lock().unwrap().take() {
                                 act();
