@@ -58,6 +58,34 @@ async fn figures(w: &World, id: i64) -> (String, String, String, String, String,
     .await
 }
 
+/// `buyer` lets the sale take up to 1,000 USDT, so each purchase is one transaction.
+fn approve_sale(anvil: &Anvil, d: &Deployment, buyer: &str) {
+    let allowance = (1_000 * USDT).to_string();
+    owner::transact(
+        &anvil.rpc,
+        buyer,
+        &d.usdt,
+        Contract::Lvlx,
+        "approve",
+        &[&d.ico_sale, &allowance],
+    )
+    .unwrap();
+}
+
+/// One purchase of `usdt` base units (after [`approve_sale`]); its receipt.
+fn buy_once(anvil: &Anvil, d: &Deployment, buyer: &str, usdt: &str) -> serde_json::Value {
+    let zero = "0x0000000000000000000000000000000000000000";
+    owner::transact(
+        &anvil.rpc,
+        buyer,
+        &d.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &[usdt, "0", zero],
+    )
+    .unwrap()
+}
+
 async fn digest(w: &World) -> String {
     w.app
         .store
@@ -330,15 +358,7 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     let w = world_with(|c| c.chain = Some(chain.clone())).await;
     // Both buyers approve the sale once, so a purchase is one transaction.
     for buyer in [&a[1], &a[2]] {
-        owner::transact(
-            &anvil.rpc,
-            buyer,
-            &d.usdt,
-            Contract::Lvlx,
-            "approve",
-            &[&d.ico_sale, &(1_000 * USDT).to_string()],
-        )
-        .unwrap();
+        approve_sale(&anvil, &d, buyer);
     }
     let indexer = Indexer::new(&w.app, &chain);
     catch_up(&indexer).await;
@@ -354,15 +374,7 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     // Two purchases that the reorganisation will drop, one block each.
     let mut dropped = Vec::new();
     for n in 1..=2 {
-        let r = owner::transact(
-            &anvil.rpc,
-            &a[1],
-            &d.ico_sale,
-            Contract::IcoSale,
-            "buy",
-            &[&(n * USDT).to_string(), "0", zero],
-        )
-        .unwrap();
+        let r = buy_once(&anvil, &d, &a[1], &(n * USDT).to_string());
         dropped.push(r["transactionHash"].as_str().unwrap().to_lowercase());
     }
     // After the indexer's eth_getLogs saw them and before it reads their blocks, the last two
@@ -412,15 +424,7 @@ async fn misbehaving_nodes_lose_nothing_and_count_nothing_twice() {
     let a = anvil.accounts();
     let buyers = [a[1].clone(), a[2].clone(), a[3].clone()];
     for buyer in &buyers {
-        owner::transact(
-            &anvil.rpc,
-            buyer,
-            &d.usdt,
-            Contract::Lvlx,
-            "approve",
-            &[&d.ico_sale, &(1_000 * USDT).to_string()],
-        )
-        .unwrap();
+        approve_sale(&anvil, &d, buyer);
     }
     // Two nodes: the first will claim an old head, the second drops and rate-limits requests,
     // refuses log ranges over 3 blocks and answers slowly.
@@ -449,21 +453,12 @@ async fn misbehaving_nodes_lose_nothing_and_count_nothing_twice() {
         delay: Duration::from_millis(5),
         ..Faults::default()
     });
-    let zero = "0x0000000000000000000000000000000000000000";
     let mut bought = Vec::new();
     let mut failed = 0;
     for i in 0..24u128 {
         let buyer = &buyers[i as usize % 3];
         let usdt = ((i + 1) * USDT).to_string();
-        let r = owner::transact(
-            &anvil.rpc,
-            buyer,
-            &d.ico_sale,
-            Contract::IcoSale,
-            "buy",
-            &[&usdt, "0", zero],
-        )
-        .unwrap();
+        let r = buy_once(&anvil, &d, buyer, &usdt);
         bought.push(r["transactionHash"].as_str().unwrap().to_lowercase());
         // Six purchases (six blocks) at a time: more than the second node's log range.
         if i % 6 == 5 {
@@ -524,15 +519,7 @@ async fn logs_a_lagging_backend_leaves_out_are_read_again() {
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let a = anvil.accounts();
-    owner::transact(
-        &anvil.rpc,
-        &a[1],
-        &d.usdt,
-        Contract::Lvlx,
-        "approve",
-        &[&d.ico_sale, &(1_000 * USDT).to_string()],
-    )
-    .unwrap();
+    approve_sale(&anvil, &d, &a[1]);
     let proxy = RpcProxy::start(&anvil.url).await;
     let chain = section(&proxy.url, &d, 0);
     let w = world_with(|c| c.chain = Some(chain.clone())).await;
@@ -546,17 +533,8 @@ async fn logs_a_lagging_backend_leaves_out_are_read_again() {
         logs_behind: Some(head),
         ..Faults::default()
     });
-    let zero = "0x0000000000000000000000000000000000000000";
     for usdt in [1, 2, 3] {
-        owner::transact(
-            &anvil.rpc,
-            &a[1],
-            &d.ico_sale,
-            Contract::IcoSale,
-            "buy",
-            &[&(usdt * USDT).to_string(), "0", zero],
-        )
-        .unwrap();
+        buy_once(&anvil, &d, &a[1], &(usdt * USDT).to_string());
     }
     for _ in 0..5 {
         assert!(
