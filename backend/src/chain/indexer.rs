@@ -6,7 +6,7 @@
 //! backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use lvlx_core::chain::{self, Contract, Event, NetworkEvent, NftPurchase, StakingEvent};
@@ -29,6 +29,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 const FORK_SEARCH: u32 = 64;
 /// The newest blocks whose logs are read again one block at a time, by hash.
 const TAIL_CHECK: u64 = 16;
+/// At most this many (while the final block stalls far behind the head), so a step's batch
+/// stays well under providers' batch limits.
+const TAIL_MAX: u64 = 64;
+/// Ranges read again in a row on one node before the next node is asked.
+const MOVED_LIMIT: u32 = 20;
 /// Pause before reading a range again after the chain moved or a shorter range was asked for.
 const RETRY_SOON: Duration = Duration::from_millis(100);
 
@@ -67,6 +72,8 @@ pub struct Indexer {
     /// Blocks the next `eth_getLogs` spans: halved when a node refuses a range as too large,
     /// grown back by a quarter after each step that read one, up to `max_block_range`.
     range: AtomicU64,
+    /// Steps in a row that read their range again (`IndexError::Moved`) on the node in use.
+    moved: AtomicU32,
     store: Store,
     hub: Hub,
     product: String,
@@ -116,6 +123,7 @@ impl Indexer {
             nodes: chain.rpc_urls().map(Rpc::new).collect(),
             current: AtomicUsize::new(0),
             range: AtomicU64::new(chain.max_block_range.max(1)),
+            moved: AtomicU32::new(0),
             store: app.store.clone(),
             hub: app.hub.clone(),
             product: app.config.product.clone(),
@@ -361,11 +369,22 @@ impl Indexer {
     /// left the chain when the block before the cursor is no longer the one read.
     pub async fn step(&self) -> Result<Progress, IndexError> {
         let result = self.step_on_node().await;
+        if !matches!(result, Err(IndexError::Moved(_))) {
+            self.moved.store(0, Ordering::Relaxed);
+        }
         match &result {
             Err(IndexError::Rpc(e)) if e.is_node_trouble() => self.next_node(&e.to_string()),
             // A node behind the cursor: the next one may not be.
             Ok(Progress::Behind) => self.next_node("behind the indexed block"),
-            Ok(Progress::More { .. } | Progress::CaughtUp { .. }) => {
+            // A node whose answers keep disagreeing with each other: another may not.
+            Err(IndexError::Moved(_))
+                if self.moved.fetch_add(1, Ordering::Relaxed) + 1 >= MOVED_LIMIT =>
+            {
+                self.moved.store(0, Ordering::Relaxed);
+                self.next_node("its answers keep disagreeing");
+            }
+            // A whole range was read: the next may be longer.
+            Ok(Progress::More { .. }) => {
                 let max = self.chain.max_block_range.max(1);
                 let range = self.range.load(Ordering::Relaxed);
                 self.range
@@ -428,7 +447,9 @@ impl Indexer {
         let to = head.min(from + self.range().max(1) - 1);
         // The blocks checked one by one: those not final yet, and at least the newest
         // `TAIL_CHECK` (a backend behind the head answers a range without their logs).
-        let tail = (final_block + 1).min(head.saturating_sub(TAIL_CHECK - 1));
+        let tail = (final_block + 1)
+            .min(head.saturating_sub(TAIL_CHECK - 1))
+            .max(head.saturating_sub(TAIL_MAX - 1));
         let (logs, blocks_read) = self.read_range(from, to, parent, tail).await?;
         if let (Some(p), Some(kept)) = (parent, &cursor.last_hash) {
             if blocks_read.get(&p).map(|(_, h)| h) != Some(kept) {
@@ -631,7 +652,20 @@ impl Indexer {
                             }
                         }
                     }
-                    Err(RpcError::Node { .. }) => incomplete = tail.first().map(|(n, _)| *n),
+                    // A block this node does not have (yet): read again.
+                    Err(RpcError::Node { message, .. })
+                        if ["unknown block", "not found"]
+                            .iter()
+                            .any(|w| message.to_lowercase().contains(w)) =>
+                    {
+                        incomplete = tail.first().map(|(n, _)| *n)
+                    }
+                    // A node that refuses logs by block hash cannot index here: another may.
+                    Err(RpcError::Node { code, message, .. }) => {
+                        return Err(RpcError::Transport(format!(
+                            "eth_getLogs by block hash refused ({code}: {message})"
+                        )))
+                    }
                     Err(e) => return Err(e),
                 }
                 Ok((logs, blocks, before["hash"].as_str().map(str::to_string), incomplete))
@@ -640,6 +674,12 @@ impl Indexer {
         let (logs, blocks, before, incomplete) = match read {
             Err(e) if e.is_range_too_large() => {
                 let span = to - from + 1;
+                if span == 1 {
+                    // Even one block is refused: this node cannot index here, another may.
+                    return Err(
+                        RpcError::Transport(format!("one block's logs refused: {e}")).into(),
+                    );
+                }
                 let shorter = (span / 2).max(1);
                 self.range.store(shorter, Ordering::Relaxed);
                 return Err(IndexError::RangeTooLarge(shorter));

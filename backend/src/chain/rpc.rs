@@ -51,6 +51,31 @@ pub enum RpcError {
     RateLimited(String),
 }
 
+/// Whether a node's error message refuses an `eth_getLogs` for its span or its number of logs,
+/// in the words providers use (Alchemy, Infura, QuickNode, Ankr, public Polygon nodes).
+fn range_refusal(message: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "block range",
+        "blocks distance",
+        "range is too",
+        "range too",
+        "more than",
+        "exceeds max results",
+        "exceeds limit",
+        "too many logs",
+        "too many results",
+        "response size",
+        "response too large",
+        "limit the query",
+    ];
+    let m = message.to_lowercase();
+    WORDS.iter().any(|w| m.contains(w))
+        || (m.contains("range")
+            && ["large", "exceed", "max", "limit", "wide", "up to"]
+                .iter()
+                .any(|w| m.contains(w)))
+}
+
 impl RpcError {
     /// Whether the node refused an `eth_getLogs` for spanning too many blocks or matching too
     /// many logs (each provider words it its own way): ask again for a shorter range.
@@ -58,14 +83,7 @@ impl RpcError {
         let RpcError::Node { message, .. } = self else {
             return false;
         };
-        let m = message.to_lowercase();
-        (m.contains("range")
-            && ["large", "exceed", "max", "limit", "too many"]
-                .iter()
-                .any(|w| m.contains(w)))
-            || (m.contains("more than") && m.contains("result"))
-            || m.contains("too many logs")
-            || m.contains("response size")
+        range_refusal(message)
     }
 
     /// Whether another node may answer where this one did not (unreachable, garbage, rate
@@ -116,6 +134,11 @@ impl Rpc {
         if status.as_u16() == 429 {
             return Err(RpcError::RateLimited(format!("HTTP {status}")));
         }
+        // A node that refuses the key, or whose backends are down, answers with an HTTP error
+        // (sometimes with a JSON-RPC body): another node may answer.
+        if matches!(status.as_u16(), 401 | 403) || status.is_server_error() {
+            return Err(RpcError::Transport(format!("HTTP {status}")));
+        }
         let text = response
             .body_mut()
             .with_config()
@@ -132,8 +155,7 @@ impl Rpc {
             let message = error["message"].as_str().unwrap_or("");
             // 429 and -32005 ("limit exceeded", EIP-1474) are rate limits, unless the limit is
             // the range of an eth_getLogs.
-            let limited =
-                code == 429 || (code == -32005 && !message.to_lowercase().contains("range"));
+            let limited = (code == 429 || code == -32005) && !range_refusal(message);
             if limited {
                 return Err(RpcError::RateLimited(format!("{code}: {message}")));
             }
@@ -203,4 +225,54 @@ pub fn head(rpc: &Rpc) -> Result<(u64, u64), RpcError> {
 /// A number as a quantity.
 pub fn hex(n: u64) -> String {
     format!("0x{n:x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(code: i64, message: &str) -> RpcError {
+        RpcError::Node {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    #[test]
+    fn providers_log_range_refusals_are_recognised() {
+        // Wordings from the providers' documentation and public issue threads.
+        for (code, message) in [
+            (-32600, "You can make eth_getLogs requests with up to a 500 block range. Based on your parameters, this block range should work: [0x1, 0x1f4]"),
+            (-32602, "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size"),
+            (-32000, "block range is too wide"),
+            (-32000, "exceed maximum block range: 10000"),
+            (-32062, "maximum [from, to] blocks distance: 10000"),
+            (-32005, "query returned more than 10000 results"),
+            (-32000, "query exceeds max results 20000, retry with the range 1-100"),
+            (-32614, "eth_getLogs is limited to a 10,000 range"),
+        ] {
+            assert!(node(code, message).is_range_too_large(), "{message}");
+        }
+        for message in ["execution reverted", "unknown block", "header not found"] {
+            assert!(!node(-32000, message).is_range_too_large(), "{message}");
+        }
+    }
+
+    #[test]
+    fn rate_limits_and_range_refusals_are_told_apart() {
+        let answer = |code: i64, message: &str| json!({"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": message}});
+        let limited = Rpc::result(answer(
+            -32005,
+            "daily request count exceeded, request rate limited",
+        ));
+        assert!(matches!(limited, Err(RpcError::RateLimited(_))));
+        assert!(matches!(
+            Rpc::result(answer(429, "Too Many Requests")),
+            Err(RpcError::RateLimited(_))
+        ));
+        let refused =
+            Rpc::result(answer(-32005, "query returned more than 10000 results")).unwrap_err();
+        assert!(refused.is_range_too_large(), "{refused}");
+    }
 }

@@ -27,6 +27,9 @@ pub struct Faults {
     /// left out, and a block above it asked for by hash is unknown. Block reads stay honest (a
     /// load balancer sending them to another backend).
     pub logs_behind: Option<u64>,
+    /// With `logs_behind`: logs asked for by block hash come from an up-to-date backend (only
+    /// the range's answer lags), so only the counts disagree.
+    pub honest_by_hash: bool,
     pub delay: Duration,
 }
 
@@ -50,11 +53,15 @@ fn number(v: &Value) -> Option<u64> {
 
 /// An `eth_getLogs` answer as a backend at block `behind` would give it (`call` is the
 /// request, `answer` the node's): see [`Faults::logs_behind`].
-fn behind(call: &Value, answer: &mut Value, behind: u64, target: &str, done: &Mutex<Done>) {
+fn behind(call: &Value, answer: &mut Value, f: &Faults, target: &str, done: &Mutex<Done>) {
+    let Some(behind) = f.logs_behind else { return };
     if call["method"] != "eth_getLogs" {
         return;
     }
     if let Some(hash) = call["params"][0]["blockHash"].as_str() {
+        if f.honest_by_hash {
+            return;
+        }
         let block: Value = serde_json::from_str(
             &ureq::post(target)
                 .header("content-type", "application/json")
@@ -186,18 +193,18 @@ impl RpcProxy {
                             .read_to_string()
                             .expect("an answer");
                         let mut answer: Value = serde_json::from_str(&text).expect("JSON-RPC");
-                        if let Some(at) = f.logs_behind {
+                        if f.logs_behind.is_some() {
                             match (&body, &mut answer) {
                                 (Value::Array(calls), Value::Array(answers)) => {
                                     for a in answers.iter_mut() {
                                         if let Some(call) =
                                             calls.iter().find(|c| c["id"] == a["id"])
                                         {
-                                            behind(call, a, at, &target, &done_after);
+                                            behind(call, a, &f, &target, &done_after);
                                         }
                                     }
                                 }
-                                (call, a) => behind(call, a, at, &target, &done_after),
+                                (call, a) => behind(call, a, &f, &target, &done_after),
                             }
                         }
                         if logs {
