@@ -69,10 +69,12 @@ impl PlanError {
 }
 
 /// Both amounts from `text` typed on `side`, at `price` (USDT base units per whole LVLX), for a
-/// wallet holding `balance` USDT of which the sale may spend `allowance`.
+/// wallet holding `balance` USDT of which the sale may spend `allowance`. `text` is read as
+/// `language` writes numbers (`amount::parse_typed`).
 pub fn plan(
     side: Side,
     text: &str,
+    language: &str,
     price: Units,
     balance: Units,
     allowance: Units,
@@ -81,12 +83,12 @@ pub fn plan(
         Side::Usdt => USDT_DECIMALS,
         Side::Lvlx => LVLX_DECIMALS,
     };
-    validate_amount(text, decimals, None, None).map_err(PlanError::Invalid)?;
+    validate_amount(text, decimals, None, None, language).map_err(PlanError::Invalid)?;
     if price == 0 {
         return Err(PlanError::NoPrice);
     }
     // Beyond what 128-bit base units hold: no sale could ever fill it.
-    let typed = amount::parse_units(text.trim(), decimals).map_err(|_| PlanError::TooLarge)?;
+    let typed = amount::parse_typed(text, decimals, language).map_err(|_| PlanError::TooLarge)?;
     let usdt = match side {
         Side::Usdt => typed,
         Side::Lvlx => usdt_for(typed, price).ok_or(PlanError::TooLarge)?,
@@ -127,24 +129,24 @@ mod tests {
 
     #[test]
     fn typed_usdt_or_lvlx_gives_both_amounts_and_what_to_do_first() {
-        let p = plan(Side::Usdt, "1", PRICE, 5_000_000, 0).unwrap();
+        let p = plan(Side::Usdt, "1", "en", PRICE, 5_000_000, 0).unwrap();
         assert_eq!(
             (p.usdt, p.lvlx, p.needs_approval, p.short_of_balance),
             (1_000_000, 10 * LVLX, true, false)
         );
-        let p = plan(Side::Lvlx, "10", PRICE, 999_999, 1_000_000).unwrap();
+        let p = plan(Side::Lvlx, "10", "en", PRICE, 999_999, 1_000_000).unwrap();
         assert_eq!(
             (p.usdt, p.lvlx, p.needs_approval, p.short_of_balance),
             (1_000_000, 10 * LVLX, false, true)
         );
         // Rounded up: the buyer never gets less than typed.
-        let p = plan(Side::Lvlx, "0.000000000000000001", PRICE, 0, 0).unwrap();
+        let p = plan(Side::Lvlx, "0.000000000000000001", "en", PRICE, 0, 0).unwrap();
         assert_eq!((p.usdt, p.lvlx), (1, 10_000_000_000_000));
     }
 
     #[test]
     fn every_failure_is_a_translation_key() {
-        let key = |side, text: &str, price| plan(side, text, price, 0, 0).unwrap_err().key();
+        let key = |side, text: &str, price| plan(side, text, "en", price, 0, 0).unwrap_err().key();
         assert_eq!(key(Side::Usdt, "", PRICE), "validations-req");
         assert_eq!(key(Side::Usdt, "abc", PRICE), "validations-amount-msg");
         assert_eq!(key(Side::Usdt, "1", 0), "chain-no-price");

@@ -22,6 +22,8 @@ pub enum Invalid {
     Min,
     Max,
     Amount,
+    /// A Spanish "1.500": one and a half or fifteen hundred (see `amount::typed`).
+    AmountAmbiguous,
 }
 
 impl std::fmt::Display for Invalid {
@@ -33,7 +35,7 @@ impl std::fmt::Display for Invalid {
 impl std::error::Error for Invalid {}
 
 impl Invalid {
-    pub const ALL: [Invalid; 14] = [
+    pub const ALL: [Invalid; 15] = [
         Invalid::Required,
         Invalid::Text,
         Invalid::Email,
@@ -48,6 +50,7 @@ impl Invalid {
         Invalid::Min,
         Invalid::Max,
         Invalid::Amount,
+        Invalid::AmountAmbiguous,
     ];
 
     /// The translation key, also used as the API error code.
@@ -67,6 +70,7 @@ impl Invalid {
             Invalid::Min => "validations-min-msg",
             Invalid::Max => "validations-max-msg",
             Invalid::Amount => "validations-amount-msg",
+            Invalid::AmountAmbiguous => "validations-amount-ambiguous",
         }
     }
 }
@@ -390,18 +394,23 @@ pub fn is_referral_code(value: &str) -> bool {
     referral_code(value).is_ok()
 }
 
-/// An amount typed by a person, in whole units with up to `decimals` fraction digits, checked
-/// against inclusive bounds given the same way (either bound may be absent).
+/// An amount typed by a person in `language` (`amount::parse_typed`), with up to `decimals`
+/// fraction digits, checked against inclusive bounds given as plain decimals (either may be
+/// absent).
 pub fn validate_amount(
     value: &str,
     decimals: u32,
     min: Option<&str>,
     max: Option<&str>,
+    language: &str,
 ) -> Result<(), Invalid> {
     if value.trim().is_empty() {
         return Err(Invalid::Required);
     }
-    let amount = crate::amount::parse_units(value.trim(), decimals).map_err(|_| Invalid::Amount)?;
+    let amount = crate::amount::parse_typed(value, decimals, language).map_err(|e| match e {
+        crate::amount::AmountError::Ambiguous => Invalid::AmountAmbiguous,
+        _ => Invalid::Amount,
+    })?;
     let bound = |b: &str| crate::amount::parse_units(b, decimals).map_err(|_| Invalid::Amount);
     if let Some(min) = min {
         if amount < bound(min)? {

@@ -56,15 +56,17 @@ pub fn validate_field(
         .map(|e| e.key().to_string()))
 }
 
-/// `validateAmount(value, decimals, min?, max?)`: the translation key of the failure, or null.
+/// `validateAmount(value, decimals, min?, max?, language)`: the translation key of the failure,
+/// or null.
 #[wasm_bindgen(js_name = validateAmount)]
 pub fn validate_amount(
     value: &str,
     decimals: u32,
     min: Option<String>,
     max: Option<String>,
+    language: &str,
 ) -> Option<String> {
-    validation::validate_amount(value, decimals, min.as_deref(), max.as_deref())
+    validation::validate_amount(value, decimals, min.as_deref(), max.as_deref(), language)
         .err()
         .map(|e| e.key().to_string())
 }
@@ -107,6 +109,20 @@ pub fn parse_units(text: &str, decimals: u32) -> Result<String, JsError> {
     Ok(amount::parse_units(text, decimals)
         .map_err(js_error)?
         .to_string())
+}
+
+/// `parseAmount(text, decimals, language)`: an amount typed in `language`, in base units.
+#[wasm_bindgen(js_name = parseAmount)]
+pub fn parse_amount(text: &str, decimals: u32, language: &str) -> Result<String, JsError> {
+    Ok(amount::parse_typed(text, decimals, language)
+        .map_err(js_error)?
+        .to_string())
+}
+
+/// `editableNumber(plain, language)`: a plain decimal as a field is filled for `language`.
+#[wasm_bindgen(js_name = editableNumber)]
+pub fn editable_number(plain: &str, language: &str) -> String {
+    amount::editable(plain, language)
 }
 
 /// `sumUnits(list)`: exact sum of base-unit strings.
@@ -400,12 +416,14 @@ pub fn usdt_for(lvlx: &str, price: &str) -> Result<String, JsError> {
         .ok_or_else(|| js_error("chain-no-price"))
 }
 
-/// `purchasePlan(side, text, price, usdtBalance, allowance)`: {usdt, lvlx, needsApproval,
-/// shortOfBalance} for what was typed on `side` ("usdt" | "lvlx"), or {error: key}.
+/// `purchasePlan(side, text, language, price, usdtBalance, allowance)`: {usdt, lvlx,
+/// needsApproval, shortOfBalance} for what was typed in `language` on `side` ("usdt" | "lvlx"),
+/// or {error: key}.
 #[wasm_bindgen(js_name = purchasePlan)]
 pub fn purchase_plan(
     side: &str,
     text: &str,
+    language: &str,
     price: &str,
     balance: &str,
     allowance: &str,
@@ -416,6 +434,7 @@ pub fn purchase_plan(
     match crate::sale::plan(
         side,
         text,
+        language,
         parse(price)?,
         parse(balance)?,
         parse(allowance)?,

@@ -62,7 +62,7 @@ for ok in ["0123456789abcdef","0123456789ABCDEF0123456789abcdef","a"*20]: v("ref
 for bad in ["0123456789abcde","0123456789abcdef0123456789abcdef0","0123456789abcdeg","0123-456789abcdef"]: v("referralCode", bad, R)
 for ok in ["x","  secret  ","a b c"]: v("secretKey", ok, None)
 va=[]
-def a(value, dec, mn, mx, expect): va.append(case([value, dec, mn, mx], expect))
+def a(value, dec, mn, mx, expect): va.append(case([value, dec, mn, mx, "en"], expect))
 a("10",6,"1","100",None); a("1",6,"1","100",None); a("100",6,"1","100",None)
 a("0.999999",6,"1","100","validations-min-msg"); a("100.000001",6,"1","100","validations-max-msg")
 a("",6,"1","100","validations-req"); a("abc",6,None,None,"validations-amount-msg"); a("1.0000001",6,None,None,"validations-amount-msg")

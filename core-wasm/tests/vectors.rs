@@ -35,6 +35,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             int(&a[1])? as u32,
             opt(a.get(2)),
             opt(a.get(3)),
+            s(&a[4]),
         )),
         "isReferralCode" => json!(validation::is_referral_code(s(&a[0]))),
         "lvlxToUsdt" => json!(amount::lvlx_to_usdt(
@@ -59,6 +60,10 @@ fn call(name: &str, a: &[Value]) -> Outcome {
                 .map_err(err)?
                 .to_string())
         }
+        "parseAmount" => json!(amount::parse_typed(s(&a[0]), int(&a[1])? as u32, s(&a[2]))
+            .map_err(err)?
+            .to_string()),
+        "editableNumber" => json!(amount::editable(s(&a[0]), s(&a[1]))),
         "sumUnits" => {
             let list = a[0].as_array().expect("list");
             let parsed: Vec<_> = list
@@ -177,6 +182,11 @@ fn validation_vectors() {
 #[test]
 fn amount_vectors() {
     run("amounts.json");
+}
+
+#[test]
+fn typed_amount_vectors() {
+    run("typed.json");
 }
 
 #[test]

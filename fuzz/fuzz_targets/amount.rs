@@ -3,7 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lvlx_core::amount::{format_fixed, format_units, localize, parse_base, parse_units};
+use lvlx_core::amount::{
+    editable, format_fixed, format_units, localize, parse_base, parse_typed, parse_units,
+    AmountError,
+};
 use lvlx_core::validation::validate_amount;
 
 fuzz_target!(|input: (&str, u8, u8, &str)| {
@@ -24,10 +27,28 @@ fuzz_target!(|input: (&str, u8, u8, &str)| {
             "localize keeps every digit"
         );
         let _ = format_fixed(units, decimals, u32::from(digits % 40));
+        // What a field is filled with reads back exactly; what the page shows reads back
+        // exactly or (Spanish "12.345") is refused as ambiguous, never as another amount.
+        let filled = editable(&plain, language);
+        if decimals >= 4 {
+            assert_eq!(
+                parse_typed(&filled, decimals, language),
+                Ok(units),
+                "{filled:?}"
+            );
+        }
+        match parse_typed(&shown, decimals, language) {
+            Ok(back) => assert_eq!(back, units, "{shown:?} in {language:?}"),
+            Err(e) => assert_eq!(e, AmountError::Ambiguous, "{shown:?} in {language:?}"),
+        }
+    }
+    if let Ok(units) = parse_typed(text, decimals, language) {
+        let plain = format_units(units, decimals).expect("parsed units format");
+        assert_eq!(parse_units(&plain, decimals), Ok(units));
     }
     if let Ok(units) = parse_base(text) {
         assert_eq!(parse_base(&units.to_string()), Ok(units));
     }
-    let _ = validate_amount(text, decimals, Some("1"), Some(language));
+    let _ = validate_amount(text, decimals, Some("1"), Some(language), language);
     let _ = localize(text, language);
 });

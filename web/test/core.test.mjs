@@ -25,6 +25,7 @@ test('every vector file is covered', () => {
     'siwe.json',
     'staking.json',
     TABLES,
+    'typed.json',
     'validation.json',
   ]);
 });
@@ -160,4 +161,44 @@ test('contract calldata, return values and revert keys come from the ABI artifac
   // 2.5 USDT at 0.1 USDT per LVLX buys exactly 25 LVLX; 1 base unit of LVLX costs 1 base unit of USDT.
   assert.equal(core.quoteLvlx('2500000', '100000'), '25000000000000000000');
   assert.equal(core.usdtFor('1', '100000'), '1');
+});
+
+// ICU (V8's Intl.NumberFormat) as a second reference beside typed.json's Babel: every amount
+// ICU writes in a locale reads back in that locale's page language as the same base units, or
+// (Spanish only, a lone mark before three digits) is refused as ambiguous — never as another amount.
+test('amounts as ICU writes them read back exactly in the page language', () => {
+  const locales = ['en', 'en-GB', 'es', 'es-MX', 'es-AR', 'pt', 'pt-PT'];
+  let seed = 7;
+  const next = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  let checked = 0;
+  let refused = 0;
+  for (let i = 0; i < 600; i += 1) {
+    const whole = String(next(10 ** (1 + next(9))));
+    const digits = next(7);
+    const fraction = Array.from({ length: digits }, () => next(10)).join('');
+    const plain = digits ? `${whole}.${fraction}` : whole;
+    const units = core.parseUnits(plain, 6);
+    for (const locale of locales) {
+      for (const useGrouping of [true, false]) {
+        const text = new Intl.NumberFormat(locale, { maximumFractionDigits: 6, useGrouping }).format(plain);
+        const page = locale.slice(0, 2);
+        const label = `${plain} as ${locale} writes it (${JSON.stringify(text)})`;
+        let got;
+        try {
+          got = core.parseAmount(text, 6, page);
+        } catch (e) {
+          assert.equal(page, 'es', label);
+          assert.equal(core.coreErrorKey(e), 'validations-amount-ambiguous', label);
+          refused += 1;
+          continue;
+        }
+        assert.equal(got, units, label);
+        checked += 1;
+      }
+    }
+  }
+  assert.ok(checked > 7000 && refused > 0, `${checked} read, ${refused} refused`);
 });

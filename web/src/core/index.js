@@ -5,13 +5,18 @@ import * as core from '../../pkg/lvlx_core.js';
 /** Translation key of the failure, or null. `other` is the value emailC/passwordC must equal. */
 export const validateField = (field, value, other) =>
   core.validateField(field, value ?? '', other ?? undefined) ?? null;
-export const validateAmount = (value, decimals, min, max) =>
-  core.validateAmount(value, decimals, min ?? undefined, max ?? undefined) ?? null;
+/** An amount typed in the page's language checked against plain-decimal bounds: the failure's key, or null. */
+export const validateAmount = (value, decimals, min, max, language = displayLanguage) =>
+  core.validateAmount(value, decimals, min ?? undefined, max ?? undefined, language) ?? null;
 export const isReferralCode = (code) => core.isReferralCode(code ?? '');
 export const lvlxToUsdt = (baseUnits) => core.lvlxToUsdt(baseUnits);
 export const formatUnits = (baseUnits, decimals) => core.formatUnits(baseUnits, decimals);
 export const formatFixed = (baseUnits, decimals, digits) => core.formatFixed(baseUnits, decimals, digits);
 export const parseUnits = (text, decimals) => core.parseUnits(text, decimals);
+/** An amount typed in the page's language ("1,5" in es and pt) in base units; throws on text that is not one. */
+export const parseAmount = (text, decimals, language = displayLanguage) => core.parseAmount(text, decimals, language);
+/** A plain decimal as an amount field is filled in the page's language ("1.5" → es "1,5", never grouped). */
+export const editableNumber = (plain, language = displayLanguage) => core.editableNumber(String(plain), language);
 
 // The language amounts are shown in (digit grouping, decimal mark); i18n.js keeps it current.
 let displayLanguage = 'en';
@@ -104,8 +109,8 @@ export const revertKey = (data) => core.revertKey(data ?? '0x');
  * holding `balance` USDT of which the sale may spend `allowance`: {usdt, lvlx, needsApproval,
  * shortOfBalance}, or {error} (a translation key).
  */
-export const purchasePlan = (side, text, price, balance, allowance) =>
-  core.purchasePlan(side, text ?? '', price, balance, allowance);
+export const purchasePlan = (side, text, price, balance, allowance, language = displayLanguage) =>
+  core.purchasePlan(side, text ?? '', language, price, balance, allowance);
 /** The explorer's page of a transaction, or null when no explorer is configured. */
 export const explorerTx = (explorerUrl, hash) => core.explorerTx(explorerUrl ?? '', hash ?? '') ?? null;
 /** The token contract's page on the explorer, or null without one. */

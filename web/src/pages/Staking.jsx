@@ -10,7 +10,9 @@ import {
   calldata,
   formatLvlx,
   formatUnits,
-  parseUnits,
+  parseAmount,
+  editableNumber,
+  localizeNumber,
   stakingQuote,
   validateAmount,
   LVLX_DECIMALS,
@@ -42,9 +44,9 @@ function LvlxPage({ data, now, account, reload }) {
     fieldError === 'validations-max-msg'
       ? t('chain-insufficient-balance')
       : fieldError
-        ? t(fieldError, { minValue: '0', maxValue: max })
+        ? t(fieldError, { minValue: '0', maxValue: localizeNumber(max) })
         : '';
-  const units = text.trim() && !fieldError ? parseUnits(text.trim(), LVLX_DECIMALS) : null;
+  const units = text.trim() && !fieldError ? parseAmount(text, LVLX_DECIMALS) : null;
   const quote = units && terms ? stakingQuote('lvlx', terms, units, data.reserve.lvlx.free, now) : null;
   const reason = !account
     ? 'staking-connect-help'
@@ -103,7 +105,7 @@ function LvlxPage({ data, now, account, reload }) {
           disabled={busy}
           error={fieldMessage}
           describedBy={`${id}b`}
-          onMax={() => setText(max)}
+          onMax={() => setText(editableNumber(max))}
           maxDisabled={balance === '0'}
           maxLabel={t('staking-max')}
         >
@@ -119,7 +121,8 @@ function LvlxPage({ data, now, account, reload }) {
             </dd>
             <dt>{t('staking-you-earn')}</dt>
             <dd translate="no" data-testid="stake-reward">
-              {formatLvlx(quote.reward)} {product} <span className="muted">≈ {quote.rewardUsdt} USDT</span>
+              {formatLvlx(quote.reward)} {product}{' '}
+              <span className="muted">≈ {localizeNumber(quote.rewardUsdt)} USDT</span>
             </dd>
             <dt>{t('staking-release-on')}</dt>
             <dd translate="no">{formatDate(quote.release * 1000, i18n.language)}</dd>

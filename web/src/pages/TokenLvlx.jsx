@@ -14,6 +14,7 @@ import {
   decodeUint,
   formatLvlx,
   formatUnits,
+  editableNumber,
   formatUsdt,
   purchasePlan,
   sameAddress,
@@ -90,7 +91,9 @@ export default function TokenLvlx() {
     reads && input.text.trim() ? purchasePlan(input.side, input.text, reads.price, reads.usdt, reads.allowance) : null;
   const shown = (side) => {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
-    return side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS);
+    return editableNumber(
+      side === 'usdt' ? formatUnits(computed.usdt, USDT_DECIMALS) : formatUnits(computed.lvlx, LVLX_DECIMALS),
+    );
   };
   const busy = BUSY.includes(step.state);
   // A problem is said beside the field it comes from (the one typed in), a short balance beside
@@ -170,7 +173,7 @@ export default function TokenLvlx() {
               error={usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
               describedBy="buy-reason"
               onChange={(text) => setInput({ side: 'usdt', text })}
-              onMax={() => setInput({ side: 'usdt', text: formatUnits(reads.usdt, USDT_DECIMALS) })}
+              onMax={() => setInput({ side: 'usdt', text: editableNumber(formatUnits(reads.usdt, USDT_DECIMALS)) })}
               maxDisabled={reads?.usdt === '0'}
               maxLabel={t('staking-max')}
             />

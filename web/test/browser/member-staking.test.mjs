@@ -234,6 +234,25 @@ test('the staking pages in Spanish at phone width', async () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     assert.ok(overflow <= 0, `no sideways scroll of the page (${overflow} px)`);
+    if (route === '/staking') {
+      // Amounts as Spanish is written: a decimal comma, grouping dots; a lone mark before three
+      // digits reads two ways across Spanish-speaking countries and is refused with why.
+      const amount = page.getByLabel(es['staking-amount'].replace('{{product}}', 'LVLX'));
+      const error = page.locator('.field-error');
+      await amount.fill('1.500');
+      assert.equal(await error.innerText(), es['validations-amount-ambiguous']);
+      await amount.fill('1,5');
+      await page.getByTestId('stake-summary').getByText('1,50 LVLX', { exact: true }).waitFor();
+      for (const typed of ['1.000,25', '2.5', '1 000']) {
+        await amount.fill(typed);
+        assert.equal(await error.innerText(), '', typed);
+      }
+      await amount.fill('1,5,5');
+      assert.equal(await error.innerText(), es['validations-amount-msg']);
+      await page.getByRole('button', { name: es['staking-max'] }).click();
+      assert.match(await amount.inputValue(), /^\d+(,\d+)?$/, 'Max fills a Spanish number');
+      assert.equal(await error.innerText(), '');
+    }
     await page.screenshot({ path: join(SHOTS, `member-${route.slice(1)}-es-390.png`), fullPage: true });
     await page.context().close();
   }

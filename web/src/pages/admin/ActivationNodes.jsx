@@ -11,7 +11,9 @@ import {
   formatUnits,
   formatUsdt,
   loadNodeRows,
-  parseUnits,
+  parseAmount,
+  editableNumber,
+  coreErrorKey,
   truncateEmail,
   USDT_DECIMALS,
 } from '../../core/index.js';
@@ -30,7 +32,7 @@ import { toastError } from '../../toast.jsx';
 
 function Terms({ terms, ownerStep, onSaved }) {
   const { t } = useTranslation();
-  const [price, setPrice] = useState(formatUnits(terms.price, USDT_DECIMALS));
+  const [price, setPrice] = useState(editableNumber(formatUnits(terms.price, USDT_DECIMALS)));
   const [onSale, setOnSale] = useState(terms.onSale);
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
@@ -38,9 +40,9 @@ function Terms({ terms, ownerStep, onSaved }) {
     event.preventDefault();
     let units;
     try {
-      units = parseUnits(price.trim(), USDT_DECIMALS);
-    } catch {
-      setError('validations-amount-msg');
+      units = parseAmount(price, USDT_DECIMALS);
+    } catch (e) {
+      setError(coreErrorKey(e));
       return;
     }
     if (units === '0') return setError('validations-amount-msg');

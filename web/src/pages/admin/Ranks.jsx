@@ -6,7 +6,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import settings from '../../settings.js';
-import { localizeNumber, formatUnits, parseUnits, USDT_DECIMALS, LVLX_DECIMALS } from '../../core/index.js';
+import {
+  localizeNumber,
+  editableNumber,
+  coreErrorKey,
+  formatUnits,
+  parseAmount,
+  USDT_DECIMALS,
+  LVLX_DECIMALS,
+} from '../../core/index.js';
 import useLoad from '../../api/useLoad.js';
 import { putRank, readRanks } from '../../api/network.js';
 import { formatDate } from '../../components/dates.js';
@@ -15,8 +23,8 @@ import { toastError } from '../../toast.jsx';
 
 const asText = (rank) => ({
   name: rank.name,
-  threshold: formatUnits(rank.threshold, USDT_DECIMALS),
-  bonus: formatUnits(rank.bonus, LVLX_DECIMALS),
+  threshold: editableNumber(formatUnits(rank.threshold, USDT_DECIMALS)),
+  bonus: editableNumber(formatUnits(rank.bonus, LVLX_DECIMALS)),
 });
 
 function RankRow({ rank, onSaved, isNew = false }) {
@@ -31,11 +39,11 @@ function RankRow({ rank, onSaved, isNew = false }) {
     try {
       body = {
         name: edit.name,
-        threshold: parseUnits(edit.threshold.trim(), USDT_DECIMALS),
-        bonus: parseUnits(edit.bonus.trim(), LVLX_DECIMALS),
+        threshold: parseAmount(edit.threshold, USDT_DECIMALS),
+        bonus: parseAmount(edit.bonus, LVLX_DECIMALS),
       };
-    } catch {
-      setError('validations-amount-msg');
+    } catch (e) {
+      setError(coreErrorKey(e));
       return;
     }
     if (!/^[1-9][0-9]{0,8}$/.test(String(id))) {

@@ -6,6 +6,9 @@
 
 use crate::{LVLX_DECIMALS, USDT_DECIMALS};
 
+mod typed;
+pub use typed::{editable, parse_typed, plain_typed};
+
 /// A base-unit amount.
 pub type Units = u128;
 
@@ -19,6 +22,8 @@ pub enum AmountError {
     Overflow,
     #[error("unsupported number of decimals")]
     Decimals,
+    #[error("a lone mark that reads as a decimal or as a thousands group")]
+    Ambiguous,
 }
 
 impl AmountError {
@@ -28,6 +33,7 @@ impl AmountError {
             AmountError::Malformed | AmountError::TooPrecise => "validations-amount-msg",
             AmountError::Overflow => "buy-amount-too-large",
             AmountError::Decimals => "error-internal",
+            AmountError::Ambiguous => "validations-amount-ambiguous",
         }
     }
 }
@@ -162,7 +168,7 @@ fn join(whole: Units, fraction: &str) -> String {
 /// whole part needs before it is grouped (CLDR: Spanish leaves four-digit numbers whole, "1000,50";
 /// English and Portuguese group them, "1,000.50" and "1.000,50").
 fn number_marks(language: &str) -> (char, char, usize) {
-    match language {
+    match typed::primary(language).as_str() {
         "es" => ('.', ',', 5),
         "pt" => ('.', ',', 4),
         _ => (',', '.', 4),
