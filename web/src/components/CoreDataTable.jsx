@@ -5,80 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import Table from './Table.jsx';
 import { useTranslation } from 'react-i18next';
 import useRowKeys from './useRowKeys.js';
-import { PAGE_SIZES } from './useCoreTable.js';
-
-const PAGES_IN_RANGE = 2;
-const MARGIN_PAGES = 3;
-
-/** Page numbers to show, with null where pages are skipped. */
-export function pageItems(current, count) {
-  const shown = new Set();
-  for (let p = 1; p <= Math.min(MARGIN_PAGES, count); p++) shown.add(p);
-  for (let p = Math.max(1, count - MARGIN_PAGES + 1); p <= count; p++) shown.add(p);
-  for (let p = current - PAGES_IN_RANGE; p <= current + PAGES_IN_RANGE; p++) if (p >= 1 && p <= count) shown.add(p);
-  const sorted = [...shown].sort((a, b) => a - b);
-  return sorted.flatMap((p, i) => (i > 0 && p - sorted[i - 1] > 1 ? [null, p] : [p]));
-}
-
-export function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {
-  const { t } = useTranslation();
-  const count = Math.max(1, Math.ceil(rowCount / rowsPerPage));
-  const from = rowCount === 0 ? 0 : (currentPage - 1) * rowsPerPage + 1;
-  const to = Math.min(rowCount, currentPage * rowsPerPage);
-  const go = (p) => onChangePage(p, rowCount);
-  return (
-    <nav className="pagination" aria-label={t('table-pages')}>
-      <label className="page-size">
-        {t('table-rows-per-page')}
-        <select value={rowsPerPage} onChange={(e) => onChangeRowsPerPage(Number(e.target.value), currentPage)}>
-          {PAGE_SIZES.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </label>
-      <span className="page-range" translate="no">
-        {t('table-range', { from, to, count: rowCount })}
-      </span>
-      <button
-        type="button"
-        className="page-button"
-        disabled={currentPage <= 1}
-        onClick={() => go(currentPage - 1)}
-        aria-label={t('table-previous')}
-      >
-        ‹
-      </button>
-      {pageItems(currentPage, count).map((p, i) =>
-        p === null ? (
-          <span key={`gap${i}`} className="page-gap" aria-hidden="true">
-            …
-          </span>
-        ) : (
-          <button
-            key={p}
-            type="button"
-            className="page-button"
-            aria-current={p === currentPage ? 'page' : undefined}
-            onClick={() => go(p)}
-          >
-            {p}
-          </button>
-        ),
-      )}
-      <button
-        type="button"
-        className="page-button"
-        disabled={currentPage >= count}
-        onClick={() => go(currentPage + 1)}
-        aria-label={t('table-next')}
-      >
-        ›
-      </button>
-    </nav>
-  );
-}
+import Pagination from './Pagination.jsx';
 
 /**
  * A header that sorts through the core's cycle and shows where it is. `aria-sort` belongs to the
@@ -109,7 +36,7 @@ function SortHeader({ label, column, sort, onSort }) {
 }
 
 /**
- * `columns`: [{id, label, cell(row), width, numeric, date}] (a header sorts when the core's table
+ * `columns`: [{id, label, cell(row), width, numeric, date, action}] (a header sorts when the core's table
  * lists its column as sortable); `table`: what useCoreTable
  * answers. `numeric` columns are right-aligned (amounts and counts, tabular figures); `date`
  * columns never wrap.
@@ -161,6 +88,7 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
   const previewing = table.loading && preview?.length > 0;
   const rdtColumns = columns.map((c) => ({
     id: c.id,
+    label: c.label,
     name:
       table.sortable.includes(c.id) && !previewing ? (
         <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} />
@@ -171,6 +99,7 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
     width: c.width,
     minWidth: c.minWidth ?? (c.date ? '190px' : undefined),
     right: Boolean(c.numeric),
+    button: Boolean(c.action),
     wrap: !c.date,
   }));
   if (previewing) {

@@ -61,16 +61,36 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         </dd>
       </dl>
       <label htmlFor={`${id}q`}>{t('nft-quantity')}</label>
-      <input
-        id={`${id}q`}
-        inputMode="numeric"
-        autoComplete="off"
-        value={quantity}
-        disabled={busy}
-        aria-invalid={Boolean(invalid)}
-        aria-describedby={`${id}e`}
-        onChange={(e) => setQuantity(e.target.value.trim())}
-      />
+      <div className="stepper">
+        <button
+          type="button"
+          className="button secondary small"
+          disabled={busy || !(Number(quantity) > 1)}
+          onClick={() => setQuantity(String(Math.max(1, Math.floor(Number(quantity)) - 1)))}
+          aria-label={t('nft-quantity-less')}
+        >
+          −
+        </button>
+        <input
+          id={`${id}q`}
+          inputMode="numeric"
+          autoComplete="off"
+          value={quantity}
+          disabled={busy}
+          aria-invalid={Boolean(invalid)}
+          aria-describedby={`${id}e`}
+          onChange={(e) => setQuantity(e.target.value.trim())}
+        />
+        <button
+          type="button"
+          className="button secondary small"
+          disabled={busy || !(Number(quantity) < Number(MAX_BUY))}
+          onClick={() => setQuantity(String(Math.max(0, Math.floor(Number(quantity)) || 0) + 1))}
+          aria-label={t('nft-quantity-more')}
+        >
+          +
+        </button>
+      </div>
       <p id={`${id}e`} className="field-error" role="alert">
         {invalid ? t(invalid, { minValue: '1', maxValue: MAX_BUY }) : ''}
       </p>

@@ -4,7 +4,7 @@
 // becomes final or leaves the chain.
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
-import { Pagination } from '../components/CoreDataTable.jsx';
+import Pagination from '../components/Pagination.jsx';
 import settings from '../settings.js';
 import { readActives } from '../api/holdings.js';
 import useLoad from '../api/useLoad.js';

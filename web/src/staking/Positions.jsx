@@ -1,10 +1,11 @@
 // A member's staking positions (SPEC §2 "the data table"): amount, start and release dates, the
 // LVLX rewards accrued so far ticking by the second with their USDT value (the core's figures at
 // the chain's clock), interest already withdrawn, and per row the actions the contract allows
-// now: withdraw interest, and after the release the principal with the rest of the interest.
+// now: withdraw interest, and after the release the principal with the rest of the interest
+// (until then the button says until when).
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
-import { Pagination } from '../components/CoreDataTable.jsx';
+import Pagination from '../components/Pagination.jsx';
 import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
 import { formatFixed, localizeNumber, formatLvlx, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
@@ -47,6 +48,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
     {
       name: t('staking-actions'),
       minWidth: '220px',
+      button: true,
       cell: (r) => {
         if (r.closedAt) return <span className="muted">{t('staking-returned')}</span>;
         return (
@@ -60,20 +62,22 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
             >
               {t('staking-withdraw-interest')}
             </button>
-            <button
-              type="button"
-              className="button small"
-              disabled={busy || !r.standing.released}
-              onClick={() => onRelease(r)}
-              aria-label={t('staking-release-of', { n: r.position })}
-              title={
-                r.standing.released
-                  ? undefined
-                  : t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })
-              }
-            >
-              {t('staking-release')}
-            </button>
+            {r.standing.released ? (
+              <button
+                type="button"
+                className="button small"
+                disabled={busy}
+                onClick={() => onRelease(r)}
+                aria-label={t('staking-release-of', { n: r.position })}
+              >
+                {t('staking-release')}
+              </button>
+            ) : (
+              // Locked: the button says until when, and cannot be pressed.
+              <button type="button" className="button small" disabled data-testid="position-locked">
+                {t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })}
+              </button>
+            )}
           </div>
         );
       },

@@ -4,6 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { explorerTx } from '../core/index.js';
+import Copyable from '../components/Copyable.jsx';
 
 export default function TxStatus({ step, confirmed, testId = 'tx-status' }) {
   const { t } = useTranslation();
@@ -23,9 +24,15 @@ export default function TxStatus({ step, confirmed, testId = 'tx-status' }) {
       {step.hash && (
         <p className="tx-hash">
           <span>{t('tx-hash')}</span>{' '}
-          <code translate="no" data-testid="tx-hash">
-            {step.hash}
-          </code>{' '}
+          {/* Short on screen (a 66-character hash wrapped over four lines on a phone); the whole
+              hash in its title, on keyboard focus and copied by a click. */}
+          <span data-testid="tx-hash" data-hash={step.hash}>
+            <Copyable
+              value={step.hash}
+              shown={`${step.hash.slice(0, 10)}…${step.hash.slice(-8)}`}
+              toastKey="copied-hash"
+            />
+          </span>{' '}
           {explorer && (
             <a href={explorer} target="_blank" rel="noreferrer noopener">
               {t('tx-explorer')}

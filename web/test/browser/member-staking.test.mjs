@@ -134,10 +134,10 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   const shown =
     BigInt((await row.getByTestId('position-accrued').innerText()).split(' ')[0].replace('.', '')) * 10n ** 12n;
   assert.ok(shown + 10n ** 12n > BigInt(thirtyDays) && shown <= BigInt(position.reward), `${shown} vs ${thirtyDays}`);
-  assert.ok(
-    await row.getByRole('button', { name: label('staking-release-of', 1) }).isDisabled(),
-    'locked until the release',
-  );
+  const locked = row.getByTestId('position-locked');
+  assert.match(await locked.innerText(), new RegExp(`^${en['staking-locked-until'].replace('{{date}}', '.+')}$`));
+  assert.ok(await locked.isDisabled(), 'locked until the release');
+  assert.equal(await row.getByRole('button', { name: label('staking-release-of', 1) }).count(), 0);
 
   // After the release: the NFTs come back with the rest of the reward.
   await advance(180 * DAY);
@@ -225,7 +225,8 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
 test('the staking pages in Spanish at phone width', async () => {
   for (const route of ['/dashboardNFTs', '/staking']) {
     const { page } = await memberPage(route, { viewport: { width: 390, height: 844 }, language: 'es' });
-    await page.locator('.rdt_Table, .table-empty').first().waitFor({ timeout: 15_000 });
+    await page.locator('.row-cards, .table-empty').first().waitFor({ timeout: 15_000 });
+    assert.equal(await page.locator('.rdt_Table').count(), 0, 'rows are cards on a phone');
     assert.equal(
       await page.locator('h1').innerText(),
       es[route === '/staking' ? 'menu-staking' : 'menu-dashboardNFTs'],

@@ -170,7 +170,8 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await announced(page, en['tx-pending']);
   await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
   await announced(page, t('tx-confirmed', { lvlx: '25.00', product: 'LVLX', usdt: '2.50' }));
-  const hash = await page.getByTestId('tx-hash').innerText();
+  const hash = await page.getByTestId('tx-hash').getAttribute('data-hash');
+  assert.match(await page.getByTestId('tx-hash').innerText(), /^0x[0-9a-f]{8}…[0-9a-f]{8}$/);
   assert.match(hash, /^0x[0-9a-f]{64}$/);
   assert.equal(
     await page.getByRole('link', { name: en['tx-explorer'] }).getAttribute('href'),
@@ -228,7 +229,8 @@ test('myActives says each purchase is final, in es and pt on a phone and en on a
     await page.goto('/myActives');
     await settled(page);
     // The run command's chain counts an event two blocks below the head; this one at once.
-    const first = page.locator('[data-testid="actives-history"] .rdt_TableRow').first();
+    // A table on the wide screen, cards on the phone.
+    const first = page.locator('[data-testid="actives-history"]').locator('.rdt_TableRow, .row-card').first();
     await first.getByText(dict(language)['chain-final']).waitFor();
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= width, `no sideways scroll (${wide}px)`);

@@ -129,6 +129,7 @@ export default function StakingScreen({ kind }) {
           {
             id: 'detail',
             label: t('nft-detail'),
+            action: true,
             cell: (r) => (
               <button
                 type="button"
