@@ -1128,6 +1128,30 @@ mod index {
             "{again}"
         );
         assert_eq!(again["user"]["withdrawLVLXs"]["total"], "0");
+        // The dashboard's money account: staked LVLX and NFTs, the LVLX release, interest paid
+        // out, what is earned and not yet withdrawn.
+        let dash = w.call("GET", "/api/v1/dashboard", Some(&token), None).await;
+        assert_eq!(dash.status, 200, "{}", dash.body);
+        let account = &dash.body["account"];
+        let lvlx = &body["positions"]["lvlx"][0];
+        assert_eq!(account["staked"], lvlx["amount"], "{account}");
+        assert_eq!(account["nfts"], 3);
+        assert_eq!(
+            account["nextRelease"].as_i64().unwrap(),
+            lvlx["withdrawDate"].as_i64().unwrap() / 1000
+        );
+        assert_eq!(account["interestPaid"], withdrawn.to_string());
+        let unpaid: u128 = account["accrued"].as_str().unwrap().parse().unwrap();
+        assert!(
+            unpaid + withdrawn
+                <= reward + lvlx["reward"].as_str().unwrap().parse::<u128>().unwrap()
+        );
+        assert_eq!(account["claimable"], "0");
+        assert_eq!(
+            dash.body["walletLvlx"], body["lvlxBalance"],
+            "the wallet as the staking page reads it"
+        );
+        assert!(body["lvlxBalance"].is_string());
 
         // The admin's reserve monitor reads the chain and the last 30 days' pace.
         let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;

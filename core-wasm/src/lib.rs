@@ -4,6 +4,7 @@
 //! feature adds [`wasm`], the only module that knows about JavaScript; the backend links this
 //! crate natively. Money is exact integers in base units, never floats.
 
+pub mod account;
 pub mod admin;
 pub mod amount;
 pub mod captcha;

@@ -594,6 +594,20 @@ pub fn staking_quote(
     }
 }
 
+/// `moneyAccount(server, walletUnits?)`: the member's account (`account::Account`) from the
+/// dashboard's `account` figures and the wallet's LVLX on chain (null when unread).
+#[wasm_bindgen(js_name = moneyAccount)]
+pub fn money_account(server: JsValue, wallet: Option<String>) -> Result<JsValue, JsError> {
+    let server: crate::account::Server =
+        serde_wasm_bindgen::from_value(server).map_err(internal)?;
+    let wallet = wallet
+        .map(|w| amount::parse_base(&w))
+        .transpose()
+        .map_err(js_error)?;
+    let account = crate::account::account(&server, wallet).map_err(js_error)?;
+    to_js(&account).map_err(internal)
+}
+
 /// `stakingStanding(reward, startSeconds, releaseSeconds, withdrawn, atSeconds)`: a position's
 /// {accrued, withdrawable, accruedUsdt, released, secondsLeft} at one second.
 #[wasm_bindgen(js_name = stakingStanding)]

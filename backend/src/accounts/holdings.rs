@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::store::{ledger, reversals, stakes, users};
+use crate::store::{ledger, referrals, reversals, stakes, users};
 use crate::user::User;
 use crate::App;
 
@@ -37,20 +37,44 @@ pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
 }
 
 /// The dashboard's figures: `{balance, balanceUsdt, staking: {positions, nfts, lvlx, accrued,
-/// accruedUsdt}}`.
+/// accruedUsdt}, account, walletLvlx}`. `account` is the server's part of the member's money
+/// account (`lvlx_core::account::Server`); `walletLvlx` the linked wallet's LVLX on chain (the
+/// staking pages' per-block read, shared; null without a wallet or when the chain cannot be
+/// read), which the page adds to it through the core.
 pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
     let user = member.id;
     let now = (crate::now_ms() / 1000) as u64;
-    app.store
+    let mut body = app
+        .store
         .read(move |c| {
             let balance = users::balance(c, user)?;
             let (nft, lvlx) = stakes::of_member(c, user)?;
             let staking = crate::staking::glance(&nft, &lvlx, now)?;
+            let network = referrals::figures(c, user)?;
+            let account = lvlx_core::account::Server {
+                bought: balance,
+                claimable: network.claimable(),
+                claims_paid: network.paid_out,
+                ..crate::staking::account_part(&nft, &lvlx, now)?
+            };
             Ok::<_, Error>(json!({
                 "balance": balance.to_string(),
                 "balanceUsdt": lvlx_core::amount::lvlx_to_usdt(balance),
                 "staking": staking,
+                "account": account,
             }))
         })
-        .await
+        .await?;
+    let wallet = match (
+        crate::staking::contracts(&app.config),
+        member.wallet.as_deref(),
+    ) {
+        (Some(chain), Some(wallet)) => crate::staking::on_chain(app, chain, Some(wallet))
+            .await
+            .ok()
+            .and_then(|o| o.lvlx_balance),
+        _ => None,
+    };
+    body["walletLvlx"] = json!(wallet.map(|w| w.to_string()));
+    Ok(body)
 }

@@ -282,6 +282,38 @@ pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Value, Error> {
     }))
 }
 
+/// The staking part of a member's money account (`lvlx_core::account::Server`): LVLX and NFTs
+/// in open positions, the earliest LVLX release, rewards earned and not yet withdrawn, and the
+/// interest paid out over every position (open or closed).
+pub fn account_part(
+    nft: &[Held],
+    lvlx: &[Held],
+    now: u64,
+) -> Result<lvlx_core::account::Server, Error> {
+    let overflow = || Error::Internal("staking totals overflow".into());
+    let open = |h: &&Held| h.closed_at.is_none();
+    let nfts = amount::sum(nft.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
+    Ok(lvlx_core::account::Server {
+        staked: amount::sum(lvlx.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?,
+        nfts: u64::try_from(nfts).map_err(|_| overflow())?,
+        next_release: lvlx
+            .iter()
+            .filter(open)
+            .map(|h| (h.release / 1000) as u64)
+            .min(),
+        accrued: amount::sum(
+            nft.iter()
+                .chain(lvlx)
+                .filter(open)
+                .map(|h| h.core().standing(now).withdrawable),
+        )
+        .ok_or_else(overflow)?,
+        interest_paid: amount::sum(nft.iter().chain(lvlx).map(|h| h.withdrawn))
+            .ok_or_else(overflow)?,
+        ..Default::default()
+    })
+}
+
 /// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out (a list) and
 /// their total, in 18-decimal base units.
 pub fn withdrawals(held: &[Held]) -> Result<Value, Error> {

@@ -46,6 +46,12 @@ export const languages = () => core.languages();
 /** The most characters a form field takes (its `maxlength`), or undefined. */
 export const fieldMaxLength = (field) => core.fieldMaxLength(field) ?? undefined;
 export const sumUnits = (list) => core.sumUnits(list);
+/**
+ * A member's money account from the dashboard's `account` figures and the wallet's LVLX on
+ * chain (null when unread): {wallet, staked, nfts, lockedUntil, accrued, claimable, paid, bought,
+ * total, walletCounted, totalUsdt}.
+ */
+export const moneyAccount = (server, walletUnits) => core.moneyAccount(server, walletUnits ?? undefined);
 export const shortWallet = (address) => core.shortWallet(address);
 export const shortWalletMessage = (address) => core.shortWalletMessage(address);
 export const truncateEmail = (email) => core.truncateEmail(email);

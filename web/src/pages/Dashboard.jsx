@@ -8,6 +8,7 @@ import settings from '../settings.js';
 import { formatLvlx } from '../core/index.js';
 import ContentBlock, { useContent } from '../components/ContentBlock.jsx';
 import Amount from '../components/Amount.jsx';
+import MoneyAccount from '../account/MoneyAccount.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
@@ -38,7 +39,7 @@ function Balance({ state }) {
   const d = state.data;
   return (
     <Box
-      titleKey="dashboard-balance"
+      titleKey="account-title"
       testId="dash-balance"
       loading={!d && !state.error}
       error={state.error}
@@ -49,19 +50,7 @@ function Balance({ state }) {
         </>
       }
     >
-      {d && (
-        <>
-          <p className="dash-figure">
-            <span translate="no" data-testid="dash-balance-lvlx">
-              {formatLvlx(d.balance)} {settings.product}
-            </span>
-          </p>
-          <p className="muted">
-            ≈ <Amount value={d.balanceUsdt} unit="USDT" testId="dash-balance-usdt" />
-          </p>
-          {d.balance === '0' && <p className="muted">{t('dashboard-balance-empty')}</p>}
-        </>
-      )}
+      {d && <MoneyAccount dashboard={d} />}
     </Box>
   );
 }

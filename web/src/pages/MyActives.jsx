@@ -1,4 +1,4 @@
-// /myActives: the member's token balance and purchase / withdrawal history, as the server
+// /myActives: the member's money account (as on the dashboard) and purchase / withdrawal history, as the server
 // indexed them from the chain (never what a browser claimed), each purchase pending or final,
 // and what a reorganisation took back. Refreshed live when a purchase of theirs is recorded,
 // becomes final or leaves the chain.
@@ -6,9 +6,10 @@ import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import Pagination from '../components/Pagination.jsx';
 import settings from '../settings.js';
-import { readActives } from '../api/holdings.js';
+import { readActives, readDashboard } from '../api/holdings.js';
+import MoneyAccount from '../account/MoneyAccount.jsx';
 import useLoad from '../api/useLoad.js';
-import { formatLvlx, formatToken, formatUsdt, ledgerOperation, localizeNumber, lvlxToUsdt } from '../core/index.js';
+import { formatLvlx, formatToken, formatUsdt, ledgerOperation } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
@@ -20,6 +21,8 @@ export default function MyActives() {
   const version = useLiveVersion('purchase', 300);
   // Loaded once the live channel is ready, and again on each of the member's purchases.
   const { data: actives } = useLoad(version === null ? null : readActives, [version], { onError: toastError });
+  // The money account, the same as the dashboard's.
+  const { data: account } = useLoad(version === null ? null : readDashboard, [version], { onError: toastError });
 
   const columns = [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
@@ -55,16 +58,9 @@ export default function MyActives() {
   return (
     <section className="page">
       <h1>{t('menu-myActives')}</h1>
-      <div className="summary-box" data-testid="actives-balance" aria-busy={!actives}>
-        <h2>{t('actives-balance', { product })}</h2>
-        {actives ? (
-          <p className="big-number" translate="no">
-            {formatLvlx(actives.balance)} {product}{' '}
-            <span className="muted">≈ {localizeNumber(lvlxToUsdt(actives.balance))} USDT</span>
-          </p>
-        ) : (
-          <p className="muted">{t('loading')}</p>
-        )}
+      <div className="summary-box" data-testid="actives-balance" aria-busy={!account}>
+        <h2>{t('account-title')}</h2>
+        {account ? <MoneyAccount dashboard={account} /> : <p className="muted">{t('loading')}</p>}
       </div>
       <h2>{t('actives-history')}</h2>
       {pending && <p className="muted">{t('chain-pending-help')}</p>}

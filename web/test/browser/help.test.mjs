@@ -372,9 +372,10 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
   const general = await server.call(DEMO_ADMIN, 'statistics-users');
   for (const lng of ['en', 'es', 'pt']) {
     const page = await memberPage('/dashboard', { language: lng });
-    const balance = await page.getByTestId('dash-balance-lvlx').innerText();
+    const bought = await page.getByTestId('account-bought').innerText();
     const figures = await server.call(DEMO_USER, 'dashboard');
-    assert.equal(balance, `${formatTokenIn(figures.balance, 'LVLX', lng)} LVLX`);
+    assert.equal(bought, `${formatTokenIn(figures.account.bought, 'LVLX', lng)} LVLX`);
+    assert.equal(figures.account.bought, figures.balance);
     await page.context().close();
   }
   // The admin users table: the core's grouping, equal to the browser's own Intl for the language.

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
-import { calldata, checksumAddress, shortWalletMessage } from '../../src/core/index.js';
+import { calldata, checksumAddress, decodeUint, formatLvlx, shortWalletMessage } from '../../src/core/index.js';
 
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -197,9 +197,15 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await admin.getByText('demo@lvlx.local').first().waitFor();
   await admin.context().close();
 
-  // myActives, reached through the menu: the balance and the purchase, from the index.
+  // myActives, reached through the menu: the money account and the purchase, from the index;
+  // the wallet line is the chain's balance, the same figure the token page shows.
   await page.getByRole('link', { name: en['menu-myActives'] }).click();
-  await page.getByTestId('actives-balance').getByText('25.00 LVLX').waitFor();
+  await page.getByTestId('account-bought').filter({ hasText: '25.00 LVLX' }).waitFor();
+  const onChain = await server.anvil.rpc('eth_call', [
+    { to: server.settings.chain.lvlx, data: calldata('LVLX', 'balanceOf', [accounts[1]]) },
+    'latest',
+  ]);
+  assert.equal(await page.getByTestId('account-wallet').innerText(), `${formatLvlx(decodeUint(onChain.result))} LVLX`);
   const row = page.locator('[data-testid="actives-history"] .rdt_TableRow').first();
   assert.match(await row.innerText(), /25\.00 LVLX[\s\S]*2\.50 USDT/);
   await page.screenshot({ path: join(SHOTS, 'wallet-my-actives.png'), fullPage: true });
@@ -210,7 +216,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
   await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
   await page.goto('/myActives');
-  await page.getByTestId('actives-balance').getByText('35.00 LVLX').waitFor({ timeout: 15_000 });
+  await page.getByTestId('account-bought').filter({ hasText: '35.00 LVLX' }).waitFor({ timeout: 15_000 });
   await page.context().close();
 });
 

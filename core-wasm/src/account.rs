@@ -1,0 +1,138 @@
+//! One account of a member's money, the same on every page: what the wallet holds (read from
+//! the chain), what is staked and until when, staking rewards accrued, commissions and bonuses
+//! claimable, what was paid out, and what was bought on the platform — each figure what it says,
+//! none counted twice.
+//!
+//! "Bought" is the ledger's record of purchases (the server's), not a holding: LVLX bought and
+//! then staked sits in "staked", not in the wallet, which is why the two used to disagree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::amount::{self, Units};
+
+/// What the server knows (`GET /api/v1/dashboard` → `account`), base units as decimal text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Server {
+    /// LVLX bought through the sale, as the ledger records it.
+    #[serde(with = "amount::text")]
+    pub bought: Units,
+    /// LVLX in open staking positions.
+    #[serde(with = "amount::text")]
+    pub staked: Units,
+    /// NFTs in open staking positions.
+    pub nfts: u64,
+    /// The earliest release (seconds) among open LVLX positions, if any.
+    pub next_release: Option<u64>,
+    /// Staking rewards accrued and not yet withdrawn, at the server's second.
+    #[serde(with = "amount::text")]
+    pub accrued: Units,
+    /// Staking interest already paid out (SPEC §3 withdrawNFTs + withdrawLVLXs totals).
+    #[serde(with = "amount::text")]
+    pub interest_paid: Units,
+    /// Commissions and rank bonuses credited and not yet paid by the distributor.
+    #[serde(with = "amount::text")]
+    pub claimable: Units,
+    /// What the distributor has paid the member.
+    #[serde(with = "amount::text")]
+    pub claims_paid: Units,
+}
+
+/// The account as pages show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    /// LVLX in the linked wallet now; `None` when the chain could not be read.
+    #[serde(serialize_with = "opt_text")]
+    pub wallet: Option<Units>,
+    #[serde(with = "amount::text")]
+    pub staked: Units,
+    pub nfts: u64,
+    pub locked_until: Option<u64>,
+    #[serde(with = "amount::text")]
+    pub accrued: Units,
+    #[serde(with = "amount::text")]
+    pub claimable: Units,
+    /// Paid out to the wallet: staking interest and claims.
+    #[serde(with = "amount::text")]
+    pub paid: Units,
+    #[serde(with = "amount::text")]
+    pub bought: Units,
+    /// Yours now or later: wallet + staked + accrued + claimable (without the wallet when it
+    /// could not be read; `wallet_counted` says which).
+    #[serde(with = "amount::text")]
+    pub total: Units,
+    pub wallet_counted: bool,
+    /// The total's USDT value at SPEC §1's price (2 decimals).
+    pub total_usdt: String,
+}
+
+fn opt_text<S: serde::Serializer>(units: &Option<Units>, s: S) -> Result<S::Ok, S::Error> {
+    match units {
+        Some(u) => s.collect_str(u),
+        None => s.serialize_none(),
+    }
+}
+
+/// The account from the server's figures and the wallet's balance on chain (if read).
+pub fn account(server: &Server, wallet: Option<Units>) -> Result<Account, amount::AmountError> {
+    let overflow = amount::AmountError::Overflow;
+    let held =
+        amount::sum([server.staked, server.accrued, server.claimable]).ok_or(overflow.clone())?;
+    let total = match wallet {
+        Some(w) => held.checked_add(w).ok_or(overflow.clone())?,
+        None => held,
+    };
+    Ok(Account {
+        wallet,
+        staked: server.staked,
+        nfts: server.nfts,
+        locked_until: server.next_release,
+        accrued: server.accrued,
+        claimable: server.claimable,
+        paid: server
+            .interest_paid
+            .checked_add(server.claims_paid)
+            .ok_or(overflow)?,
+        bought: server.bought,
+        total,
+        wallet_counted: wallet.is_some(),
+        total_usdt: amount::lvlx_to_usdt(total),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LVLX: Units = 1_000_000_000_000_000_000;
+
+    #[test]
+    fn bought_then_staked_counts_once() {
+        // The review's case: 25 bought, 10 of them staked, 15 left in the wallet.
+        let server = Server {
+            bought: 25 * LVLX,
+            staked: 10 * LVLX,
+            next_release: Some(1_800_000_000),
+            accrued: LVLX / 10,
+            claimable: 2 * LVLX,
+            interest_paid: LVLX,
+            claims_paid: 3 * LVLX,
+            ..Server::default()
+        };
+        let a = account(&server, Some(15 * LVLX)).unwrap();
+        assert_eq!(a.total, 15 * LVLX + 10 * LVLX + LVLX / 10 + 2 * LVLX);
+        assert_eq!(a.paid, 4 * LVLX);
+        assert_eq!(a.bought, 25 * LVLX, "bought is said, never added");
+        assert_eq!(a.total_usdt, "2.71");
+        let unread = account(&server, None).unwrap();
+        assert_eq!(unread.total, a.total - 15 * LVLX);
+        assert!(!unread.wallet_counted);
+        let huge = Server {
+            staked: Units::MAX,
+            claimable: 1,
+            ..Server::default()
+        };
+        assert_eq!(account(&huge, None), Err(amount::AmountError::Overflow));
+    }
+}
