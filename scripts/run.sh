@@ -37,4 +37,6 @@ node -e 'fetch(process.argv[1], {method: "POST", headers: {"content-type": "appl
   body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "evm_setIntervalMining", params: [2]})})
   .then((r) => r.ok || process.exit(1))' "http://127.0.0.1:$ANVIL_PORT"
 echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
-target/release/lvlx serve "$@"
+# A support address to show beside a claim that waits for identity verification and in the FAQ
+# (a placeholder here: set support_email in lvlx.toml for a real one).
+LVLX_SUPPORT_EMAIL="${LVLX_SUPPORT_EMAIL:-support@lvlx.local}" target/release/lvlx serve "$@"

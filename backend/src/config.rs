@@ -36,6 +36,9 @@ pub struct Config {
     pub landing_url: String,
     /// Token symbol shown in the interface.
     pub product: String,
+    /// Where members write for help (an email address), shown where a member may need a person:
+    /// a claim waiting for identity verification, the FAQ. Absent = no address is shown.
+    pub support_email: Option<String>,
     /// Log filter, as RUST_LOG (e.g. "info", "lvlx_backend=debug").
     pub log: String,
     /// HS256 key for session tokens (≥ 32 bytes). When absent, a random one is generated into
@@ -311,6 +314,7 @@ impl Default for Config {
             guides_dir: PathBuf::from("web/guides"),
             public_origins: Vec::new(),
             landing_url: "/landing".into(),
+            support_email: None,
             product: "LVLX".into(),
             log: "info".into(),
             jwt_secret: None,

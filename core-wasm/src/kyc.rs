@@ -79,6 +79,16 @@ pub fn claim_allowed(claimed: Units, threshold: Option<Units>, status: KycStatus
     }
 }
 
+/// How much more a member who has claimed `claimed` in all may claim before the identity rule
+/// stops them: `None` when it never does (no threshold, or an approved identity). A claim is
+/// cut to this room rather than refused, so a member always receives what they may.
+pub fn claim_room(claimed: Units, threshold: Option<Units>, status: KycStatus) -> Option<Units> {
+    match threshold {
+        Some(limit) if status != KycStatus::Approved => Some(limit.saturating_sub(claimed)),
+        _ => None,
+    }
+}
+
 /// Every key this module hands to a person.
 pub const KEYS: [&str; 5] = [
     KYC_REQUIRED,
@@ -144,5 +154,21 @@ mod tests {
             claim_allowed(u128::MAX, None, KycStatus::None),
             "no threshold"
         );
+    }
+
+    #[test]
+    fn the_room_left_is_what_a_claim_may_still_bring_under_the_rule() {
+        let limit = Some(1_000);
+        assert_eq!(claim_room(0, limit, KycStatus::None), Some(1_000));
+        assert_eq!(claim_room(400, limit, KycStatus::Pending), Some(600));
+        assert_eq!(claim_room(1_500, limit, KycStatus::Rejected), Some(0));
+        assert_eq!(claim_room(1_500, limit, KycStatus::Approved), None);
+        assert_eq!(claim_room(1_500, None, KycStatus::None), None);
+        // The room and the rule agree: claiming exactly the room is allowed, one more is not.
+        for (before, status) in [(0, KycStatus::None), (999, KycStatus::Pending)] {
+            let room = claim_room(before, limit, status).unwrap();
+            assert!(claim_allowed(before + room, limit, status));
+            assert!(!claim_allowed(before + room + 1, limit, status));
+        }
     }
 }

@@ -22,6 +22,8 @@ struct PublicConfig {
     card_payment_key: Option<String>,
     /// What the card on-ramp delivers on Polygon ("usdc" with Stripe today).
     card_currency: Option<String>,
+    /// Where members write for help; null when none is configured.
+    support_email: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -55,6 +57,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 secret_pass_key: app.config.secret_pass_key.clone(),
                 max_image_bytes: super::images::MAX_BYTES,
                 card_payment_key: app.config.card.as_ref().map(|c| c.publishable_key.clone()),
+                support_email: app.config.support_email.clone(),
                 card_currency: app
                     .config
                     .card

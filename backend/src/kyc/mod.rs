@@ -207,6 +207,18 @@ pub fn check_claim(
     }
 }
 
+/// How much more `user`, having claimed `claimed` in all, may claim before the identity rule
+/// stops them (`lvlx_core::kyc::claim_room`; `None` = no limit).
+pub fn claim_room(
+    c: Conn,
+    threshold: Option<lvlx_core::amount::Units>,
+    user: UserId,
+    claimed: lvlx_core::amount::Units,
+) -> Result<Option<lvlx_core::amount::Units>, Error> {
+    let status = stored::of(c, user)?.status;
+    Ok(rules::claim_room(claimed, threshold, status))
+}
+
 /// The member's view ([`member_view`]): read, and on the first visit written, where the
 /// account's provider reference is made.
 pub async fn member(app: &crate::App, user: UserId) -> Result<Value, Error> {

@@ -102,11 +102,21 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
         .write(move |c| {
             c.transaction(|tx| {
                 // Claimable again inside the transaction: a claim recorded meanwhile counts.
-                let (claimable, _) = super::pages::claimable(tx, &user)?;
-                if claimable == 0 {
+                let (owed, _) = super::pages::claimable(tx, &user)?;
+                if owed == 0 {
                     return Err(Error::NothingToClaim);
                 }
-                let (claimable, cumulative) = (now.amount.min(claimable), now.cumulative);
+                // Cut to what the identity rule leaves (the rest waits for a verified
+                // identity) rather than refused whole.
+                let before = now.cumulative - now.amount;
+                let mut claimable = now.amount.min(owed);
+                if let Some(room) = crate::kyc::claim_room(tx, threshold, user.id, before)? {
+                    claimable = claimable.min(room);
+                }
+                if claimable == 0 {
+                    return Err(Error::Rule(lvlx_core::kyc::KYC_REQUIRED));
+                }
+                let cumulative = before + claimable;
                 crate::kyc::check_claim(tx, threshold, user.id, cumulative)?;
                 let attempt = crypto::random_hex(16);
                 let now = now_ms();
@@ -130,10 +140,12 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
     app.mailer
         .send_code(&who.email, &lang, "claim", &code)
         .await?;
+    // What stays claimable after this one: the caps' rest and what the identity rule held back.
+    let rest = now.rest + (now.amount - amount);
     Ok(json!({
         "attempt": attempt,
         "amount": amount.to_string(),
-        "rest": now.rest.to_string(),
+        "rest": rest.to_string(),
     }))
 }
 

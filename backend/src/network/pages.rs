@@ -14,7 +14,7 @@ use crate::user::User;
 pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
-    let (paid, _) = claims_split(c, user)?;
+    let (paid, _) = claims_split(c, user, figures.paid_out)?;
     Ok(json!({
         "activationNode": figures.node.is_some(),
         "claims": claims_json(&paid),
@@ -25,13 +25,22 @@ pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
     }))
 }
 
+/// Paid claims, and the pending ones that can still pay: a claim whose voucher brings the
+/// wallet to no more than the distributor has already paid it (`paid_out`) never will, so it is
+/// not shown as pending (a claim cut by the identity rule and then superseded, say).
 fn claims_split(
     c: Conn,
     user: &User,
+    paid_out: Units,
 ) -> Result<(Vec<store::claims::Claim>, Vec<store::claims::Claim>), Error> {
-    Ok(store::claims::claims_of(c, user.id, crate::now_ms())?
+    let (paid, pending): (Vec<_>, Vec<_>) = store::claims::claims_of(c, user.id, crate::now_ms())?
         .into_iter()
-        .partition(|claim| claim.status == "paid"))
+        .partition(|claim| claim.status == "paid");
+    let pending = pending
+        .into_iter()
+        .filter(|claim| claim.cumulative > paid_out)
+        .collect();
+    Ok((paid, pending))
 }
 
 fn claims_json(paid: &[store::claims::Claim]) -> Value {
@@ -66,9 +75,15 @@ pub fn glance(c: Conn, user: &User) -> Result<Value, Error> {
 }
 
 /// /afiliates and /rank-bonus: the referral code, the node, the
-/// downline by level with totals, rank standing and bonuses, rewards, claims and what is
-/// claimable.
-pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error> {
+/// downline by level with totals, rank standing and bonuses, rewards, claims, what is
+/// claimable and how much of it the identity rule lets a claim pay (`claimRoom`: null when it
+/// never stops one; `kyc_threshold` is the configured one).
+pub fn overview(
+    c: Conn,
+    user: &User,
+    levels_bps: &[u32],
+    kyc_threshold: Option<Units>,
+) -> Result<Value, Error> {
     let downline = store::referrals::downline(c, user.id, levels_bps.len() as u32)?;
     let mut levels: Vec<Value> = Vec::new();
     for (i, bps) in levels_bps.iter().enumerate() {
@@ -93,7 +108,7 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
     }
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
-    let (paid, pending) = claims_split(c, user)?;
+    let (paid, pending) = claims_split(c, user, figures.paid_out)?;
     Ok(json!({
         "userCodeLink": user.referral_code,
         "wallet": user.wallet,
@@ -106,6 +121,9 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
         "claims": claims_json(&paid),
         "pendingClaims": pending,
         "claimable": figures.claimable().to_string(),
+        "claimRoom": crate::kyc::claim_room(c, kyc_threshold, user.id, figures.paid_out)?
+            .map(|room| room.to_string()),
+        "kycThreshold": kyc_threshold.map(|t| t.to_string()),
     }))
 }
 
@@ -113,9 +131,10 @@ pub fn overview(c: Conn, user: &User, levels_bps: &[u32]) -> Result<Value, Error
 pub async fn overview_of(app: &crate::App, user: &User) -> Result<Value, Error> {
     let levels = app.config.commission_levels_bps.clone();
     let member = user.clone();
+    let threshold = app.kyc_threshold;
     let mut body = app
         .store
-        .read(move |c| overview(c, &member, &levels))
+        .read(move |c| overview(c, &member, &levels, threshold))
         .await?;
     body["node"] = super::nodes::shown_terms(app).await;
     Ok(body)

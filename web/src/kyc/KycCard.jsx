@@ -16,6 +16,7 @@ export default function KycCard() {
     <section
       className="summary-box dash-box"
       aria-labelledby="kyc-title"
+      id="kyc"
       data-testid="kyc-card"
       aria-busy={kyc.loading}
     >

@@ -12,6 +12,7 @@ import Copyable from '../components/Copyable.jsx';
 import Spinner from '../components/Spinner.jsx';
 import Video from '../help/Video.jsx';
 import { FAQ_TOPICS } from '../help/topics.js';
+import SupportContact from '../help/SupportContact.jsx';
 
 const QUESTIONS = ['faqs1', 'faqs2', 'faqs3', 'faqs4', 'faqs5', 'faqs6', 'faqs7'];
 
@@ -101,6 +102,7 @@ export default function Faqs() {
         <p className="muted">
           <Trans i18nKey="faq-contact" />
         </p>
+        <SupportContact />
       </nav>
     </section>
   );

@@ -18,6 +18,7 @@ import TxLink from '../components/TxLink.jsx';
 import { formatDate } from '../components/dates.js';
 import { toastError } from '../toast.jsx';
 import NetworkFrame from '../network/NetworkFrame.jsx';
+import SupportContact from '../help/SupportContact.jsx';
 import { rankName } from '../network/rankName.js';
 
 function Standing({ standing }) {
@@ -64,13 +65,19 @@ function Claims({ data, account, connect, reload, available }) {
   const [step, run] = useChainAction();
   const linked = storedWallet();
   const claimable = BigInt(data.claimable);
+  // The identity rule, said before the click: what a claim pays now without a verified
+  // identity, and what waits for one (null room: the rule never stops this member).
+  const room = data.claimRoom === null || data.claimRoom === undefined ? null : BigInt(data.claimRoom);
+  const heldBack = room !== null && room < claimable ? claimable - room : 0n;
   const reason = !available
     ? 'network-unavailable'
     : !linked
       ? 'error-wallet-required'
       : claimable === 0n
         ? 'error-nothing-to-claim'
-        : null;
+        : room === 0n
+          ? 'claims-kyc-needed'
+          : null;
   const ask = async () => {
     try {
       setAsked(await requestClaim(i18n.resolvedLanguage));
@@ -108,6 +115,21 @@ function Claims({ data, account, connect, reload, available }) {
           {formatLvlx(data.claimable)} {product}
         </dd>
       </dl>
+      {heldBack > 0n && !asked && (
+        <div className="notice" role="status" data-testid="claims-kyc">
+          <p>
+            {t(room === 0n ? 'claims-kyc-none-now' : 'claims-kyc-part', {
+              threshold: `${formatLvlx(data.kycThreshold)} ${product}`,
+              now: `${formatLvlx(room.toString())} ${product}`,
+              rest: `${formatLvlx(heldBack.toString())} ${product}`,
+            })}
+          </p>
+          <p>
+            <Link to="/dashboard#kyc">{t('claims-kyc-verify')}</Link>
+          </p>
+          <SupportContact />
+        </div>
+      )}
       {asked && BigInt(asked.rest ?? '0') > 0n && (
         <p className="notice" role="status" data-testid="claims-rest">
           {t('claims-in-parts', {
@@ -136,7 +158,7 @@ function Claims({ data, account, connect, reload, available }) {
         </ConnectOr>
       )}
       <p id="claim-reason" className="muted small">
-        {reason && !asked ? t(reason) : ''}
+        {reason && !asked ? t(reason, { threshold: `${formatLvlx(data.kycThreshold ?? '0')} ${product}` }) : ''}
       </p>
       <TxStatus step={step} confirmed={t('claims-sent')} testId="claim-status" />
       <p className="small">

@@ -7,6 +7,7 @@
 // the voucher, and the claim shows paid. Admins edit a rank and see the node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
@@ -301,4 +302,74 @@ test('members and admins read the owner changes waiting for their delay, in thei
   await admin.getByTestId('owner-change-caps').waitFor();
   assert.deepEqual(admin.errors, []);
   await admin.context().close();
+});
+
+test('a claim above the identity threshold says before the click what it pays now and where to verify, in es and pt', async () => {
+  // Its own server: claims above 300 LVLX in all need a verified identity; a support address.
+  const strict = await startServer({
+    chain: true,
+    env: { LVLX_KYC_CLAIM_THRESHOLD: '"300"', LVLX_SUPPORT_EMAIL: '"help@example.com"' },
+  });
+  try {
+    const [, member] = (await strict.anvil.rpc('eth_accounts')).result.map(checksumAddress);
+    strict.giveWallet(DEMO_USER.email, member);
+    const rewards = (1_000n * LVLX).toString();
+    execFileSync('python3', [
+      '-c',
+      'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET add_rewards=? WHERE email=?", (sys.argv[2], sys.argv[3])); c.commit()',
+      join(strict.dataDir, 'lvlx.sqlite3'),
+      rewards,
+      DEMO_USER.email,
+    ]);
+    const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
+    for (const [language, dict] of [
+      ['es', es],
+      ['pt', pt],
+    ]) {
+      const storage = await strict.storageFor(DEMO_USER);
+      storage.language = language;
+      const page = await openPage(browser, strict.url, {
+        storage,
+        cookies: consent,
+        viewport: { width: 390, height: 844 },
+      });
+      await page.goto('/rank-bonus');
+      await settled(page);
+      const notice = page.getByTestId('claims-kyc');
+      await notice.waitFor();
+      const amount = (n) => `${n},00 LVLX`;
+      assert.equal(
+        await notice.locator('p').first().innerText(),
+        dict['claims-kyc-part']
+          .replace('{{threshold}}', amount(300))
+          .replace('{{now}}', amount(300))
+          .replace('{{rest}}', amount(700)),
+      );
+      assert.equal(
+        await notice.getByRole('link', { name: dict['claims-kyc-verify'] }).getAttribute('href'),
+        '/dashboard#kyc',
+      );
+      assert.equal(
+        await notice.getByRole('link', { name: 'help@example.com' }).getAttribute('href'),
+        'mailto:help@example.com',
+      );
+      await page.screenshot({ path: join(SHOTS, `claims-kyc-${language}-390.png`), fullPage: true });
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+    // The claim itself pays the 300 now and says the 700 wait (the API; the page's claim flow
+    // is the test above).
+    const { sessionToken } = await strict.storageFor(DEMO_USER);
+    const res = await fetch(`${strict.url}/api/v1/claims`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const asked = await res.json();
+    assert.equal(res.status, 200, JSON.stringify(asked));
+    assert.equal(asked.amount, (300n * LVLX).toString());
+    assert.equal(asked.rest, (700n * LVLX).toString());
+  } finally {
+    strict.stop();
+  }
 });
