@@ -22,7 +22,7 @@ pub struct Server {
     pub staked: Units,
     /// NFTs in open staking positions.
     pub nfts: u64,
-    /// The earliest release (seconds) among open LVLX positions, if any.
+    /// The next release (seconds) still ahead among open positions, LVLX or NFT, if any.
     pub next_release: Option<u64>,
     /// Staking rewards accrued and not yet withdrawn, at the server's second.
     #[serde(with = "amount::text")]

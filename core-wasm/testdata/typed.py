@@ -79,6 +79,8 @@ for text, page, key, note in [
     ("1234.567.890", "pt", "validations-amount-msg", "a first group of four"),
     ("1.234,5.6", "es", "validations-amount-msg", "a decimal part with a mark"),
     ("1 234.567,5", "pt", "validations-amount-msg", "spaces and dots both grouping"),
+    ("0.000.001", "es", "validations-amount-msg", "a first group led by 0 (a million times 0.000001)"),
+    ("0 500", "pt", "validations-amount-msg", "a first group led by 0"),
     ("-1,5", "es", "validations-amount-msg", "a sign"),
     ("1e3", "en", "validations-amount-msg", "an exponent"),
     ("1_000", "en", "validations-amount-msg", "an underscore"),

@@ -283,7 +283,7 @@ pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Value, Error> {
 }
 
 /// The staking part of a member's money account (`lvlx_core::account::Server`): LVLX and NFTs
-/// in open positions, the earliest LVLX release, rewards earned and not yet withdrawn, and the
+/// in open positions, the next release still ahead, rewards earned and not yet withdrawn, and the
 /// interest paid out over every position (open or closed).
 pub fn account_part(
     nft: &[Held],
@@ -296,10 +296,13 @@ pub fn account_part(
     Ok(lvlx_core::account::Server {
         staked: amount::sum(lvlx.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?,
         nfts: u64::try_from(nfts).map_err(|_| overflow())?,
-        next_release: lvlx
+        // The next release still ahead, of LVLX or NFTs (one already past is not a lock).
+        next_release: nft
             .iter()
+            .chain(lvlx)
             .filter(open)
             .map(|h| (h.release / 1000) as u64)
+            .filter(|&release| release > now)
             .min(),
         accrued: amount::sum(
             nft.iter()

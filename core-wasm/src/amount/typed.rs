@@ -67,7 +67,9 @@ fn ungroup(whole: &str, is_group: impl Fn(char) -> bool) -> Result<String, Amoun
     if groups.len() == 1 {
         return Ok(whole.to_string());
     }
-    let first_ok = (1..=3).contains(&groups[0].len());
+    // As numbers are written: the first group 1–3 digits and not led by 0 ("0.000.001" is no
+    // grouping anyone writes, and read as one it would be a million times 0.000001).
+    let first_ok = (1..=3).contains(&groups[0].len()) && !groups[0].starts_with('0');
     if !first_ok || groups[1..].iter().any(|g| g.len() != 3) {
         return Err(AmountError::Malformed);
     }
@@ -221,6 +223,10 @@ mod tests {
             "1\u{66b}5",
             "\u{661}\u{662}",
             "1.23,4",
+            "0.000.001",
+            "0,000,001",
+            "0 500",
+            "00.000,5",
             ",",
         ] {
             assert!(

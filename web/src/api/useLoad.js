@@ -1,10 +1,13 @@
 // The one way a screen loads data: `load(signal)` runs when `deps` change (or not while `load` is
 // null), is aborted when they change again or the screen leaves, and its outcome is
-// {loading, data, error}. `onError` hears failures other than the abort.
-import { useEffect, useRef, useState } from 'react';
+// {loading, data, error, retry}. `onError` hears failures other than the abort; `retry()` loads
+// again (components/LoadFailed.jsx offers it beside what failed).
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export default function useLoad(load, deps, { onError } = {}) {
   const [state, setState] = useState({ loading: true, data: null, error: null });
+  const [tries, setTries] = useState(0);
+  const retry = useCallback(() => setTries((n) => n + 1), []);
   const latest = useRef({ load, onError });
   latest.current = { load, onError };
   useEffect(() => {
@@ -22,6 +25,6 @@ export default function useLoad(load, deps, { onError } = {}) {
     );
     return () => controller.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load === null, ...deps]);
-  return state;
+  }, [load === null, tries, ...deps]);
+  return { ...state, retry };
 }

@@ -27,8 +27,13 @@ function Cards({
   onChangePage,
   onChangeRowsPerPage,
 }) {
-  const [page, setPage] = useState({ number: paginationDefaultPage, size: paginationPerPage });
+  const [own, setPage] = useState({ number: 1, size: paginationPerPage });
   const rowCount = paginationServer ? paginationTotalRows : data.length;
+  // Server pages are the caller's (a new filter or sort sets its page back to 1); client pages
+  // are kept here, and never past the last when the rows shrink (a filter).
+  const page = paginationServer
+    ? { number: paginationDefaultPage, size: paginationPerPage }
+    : { ...own, number: Math.min(own.number, Math.max(1, Math.ceil(rowCount / own.size))) };
   const shown =
     !pagination || paginationServer ? data : data.slice((page.number - 1) * page.size, page.number * page.size);
   const fields = columns.filter((c) => !c.button && !c.omit);

@@ -9,6 +9,7 @@ import { formatLvlx } from '../core/index.js';
 import ContentBlock, { useContent } from '../components/ContentBlock.jsx';
 import Amount from '../components/Amount.jsx';
 import MoneyAccount from '../account/MoneyAccount.jsx';
+import LoadFailed from '../components/LoadFailed.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
@@ -17,13 +18,13 @@ import { readGlance } from '../api/network.js';
 import { readDashboard } from '../api/holdings.js';
 import { useLiveVersion } from '../live.js';
 
-function Box({ titleKey, testId, loading, error, children, link }) {
+function Box({ titleKey, testId, loading, error, retry, children, link }) {
   const { t } = useTranslation();
   return (
     <section className="summary-box dash-box" data-testid={testId} aria-busy={loading}>
       <h2>{t(titleKey)}</h2>
       {error ? (
-        <p className="muted">{t('dashboard-box-failed')}</p>
+        <LoadFailed error={error} onRetry={retry} />
       ) : loading ? (
         <p className="muted">{t('loading')}</p>
       ) : (
@@ -43,6 +44,7 @@ function Balance({ state }) {
       testId="dash-balance"
       loading={!d && !state.error}
       error={state.error}
+      retry={state.retry}
       link={
         <>
           <Link to={`/token${settings.product}`}>{t('dashboard-buy')}</Link> ·{' '}
@@ -64,6 +66,7 @@ function Staking({ state }) {
       testId="dash-staking"
       loading={!s && !state.error}
       error={state.error}
+      retry={state.retry}
       link={
         <>
           <Link to="/staking">{t('dashboard-see-staking')}</Link> ·{' '}
@@ -114,6 +117,7 @@ function NetworkGlance({ state }) {
       testId="network-glance"
       loading={!data && !state.error}
       error={state.error}
+      retry={state.retry}
       link={
         <>
           <Link to="/rank-bonus">{t('network-see-ranks')}</Link> ·{' '}

@@ -18,6 +18,7 @@ import {
   nftCost,
   stakingQuote,
   validateAmount,
+  parseAmount,
   viewerOffsetMinutes,
 } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
@@ -34,8 +35,11 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const id = useId();
-  const [quantity, setQuantity] = useState('1');
-  const invalid = validateAmount(quantity, 0, '1', MAX_BUY);
+  const [typed, setQuantity] = useState('1');
+  const invalid = validateAmount(typed, 0, '1', MAX_BUY);
+  // The whole number the member typed ("1.000" in pt is 1000), read once by the core; the
+  // typed text never reaches the chain's arithmetic (a half-typed "1," crashed the page).
+  const quantity = invalid ? null : parseAmount(typed, 0);
   const cost = invalid ? null : nftCost(nft.price, quantity);
   const quote = invalid ? null : stakingQuote('nft', nft, quantity, free, now);
   const canStake = !invalid && BigInt(held) >= BigInt(quantity);
@@ -66,7 +70,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
           type="button"
           className="button secondary small"
           disabled={busy || !(Number(quantity) > 1)}
-          onClick={() => setQuantity(String(Math.max(1, Math.floor(Number(quantity)) - 1)))}
+          onClick={() => setQuantity(String(Math.max(1, Number(quantity) - 1)))}
           aria-label={t('nft-quantity-less')}
         >
           −
@@ -75,7 +79,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
           id={`${id}q`}
           inputMode="numeric"
           autoComplete="off"
-          value={quantity}
+          value={typed}
           disabled={busy}
           aria-invalid={Boolean(invalid)}
           aria-describedby={`${id}e`}
@@ -84,8 +88,8 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         <button
           type="button"
           className="button secondary small"
-          disabled={busy || !(Number(quantity) < Number(MAX_BUY))}
-          onClick={() => setQuantity(String(Math.max(0, Math.floor(Number(quantity)) || 0) + 1))}
+          disabled={busy || (quantity !== null && !(Number(quantity) < Number(MAX_BUY)))}
+          onClick={() => setQuantity(String((quantity === null ? 0 : Number(quantity)) + 1))}
           aria-label={t('nft-quantity-more')}
         >
           +

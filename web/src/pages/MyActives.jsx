@@ -13,16 +13,18 @@ import { formatLvlx, formatToken, formatUsdt, ledgerOperation } from '../core/in
 import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
-import { toastError } from '../toast.jsx';
+import LoadFailed from '../components/LoadFailed.jsx';
 
 export default function MyActives() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const version = useLiveVersion('purchase', 300);
   // Loaded once the live channel is ready, and again on each of the member's purchases.
-  const { data: actives } = useLoad(version === null ? null : readActives, [version], { onError: toastError });
+  const history = useLoad(version === null ? null : readActives, [version]);
   // The money account, the same as the dashboard's.
-  const { data: account } = useLoad(version === null ? null : readDashboard, [version], { onError: toastError });
+  const money = useLoad(version === null ? null : readDashboard, [version]);
+  const actives = history.data;
+  const account = money.data;
 
   const columns = [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
@@ -60,17 +62,24 @@ export default function MyActives() {
       <h1>{t('menu-myActives')}</h1>
       <div className="summary-box" data-testid="actives-balance" aria-busy={!account}>
         <h2>{t('account-title')}</h2>
-        {account ? <MoneyAccount dashboard={account} /> : <p className="muted">{t('loading')}</p>}
+        {account ? (
+          <MoneyAccount dashboard={account} />
+        ) : money.error ? (
+          <LoadFailed error={money.error} onRetry={money.retry} />
+        ) : (
+          <p className="muted">{t('loading')}</p>
+        )}
       </div>
       <h2>{t('actives-history')}</h2>
       {pending && <p className="muted">{t('chain-pending-help')}</p>}
+      {history.error && <LoadFailed error={history.error} onRetry={history.retry} testId="actives-failed" />}
       <div className="data-table" aria-busy={!actives} data-testid="actives-history">
         <Table
           ariaLabel={t('actives-history')}
           columns={columns}
           data={actives?.entries ?? []}
           keyField="txHash"
-          loading={!actives}
+          loading={!actives && !history.error}
           empty={<p className="table-empty">{t('actives-empty')}</p>}
           pagination
           paginationComponent={Pagination}

@@ -1,7 +1,6 @@
 // /owner-changes (members) and /admin/owner-changes: what the contracts' owner has announced and
 // from when it can take effect, the claims contract's limits now, and who owns each contract
 // (with a transfer waiting for the new owner's acceptance). Read from the chain by the server.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { formatLvlx, shortWallet } from '../core/index.js';
@@ -9,6 +8,7 @@ import { readOwners } from '../api/owners.js';
 import useLoad from '../api/useLoad.js';
 import Spinner from '../components/Spinner.jsx';
 import { formatDate } from '../components/dates.js';
+import LoadFailed from '../components/LoadFailed.jsx';
 
 function Wallet({ address }) {
   return (
@@ -49,21 +49,13 @@ function Change({ change }) {
 export default function OwnerChanges() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
-  const [tries, setTries] = useState(0);
-  const { data, error } = useLoad((signal) => readOwners(signal), [tries]);
+  const { data, error, retry } = useLoad((signal) => readOwners(signal), []);
   const hours = (seconds) =>
     new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
   return (
     <section className="page owner-changes-page">
       <h1>{t('menu-owner-changes')}</h1>
-      {error && (
-        <div className="notice error" role="alert">
-          <p>{t(error.code ?? 'error-internal')}</p>
-          <button type="button" className="button secondary small" onClick={() => setTries((n) => n + 1)}>
-            {t('owner-changes-retry')}
-          </button>
-        </div>
-      )}
+      {error && <LoadFailed error={error} onRetry={retry} />}
       {!data && !error && <Spinner />}
       {data && (
         <>

@@ -30,7 +30,11 @@ function LvlxPage({ data, now, account, reload }) {
   const { chain, product } = settings;
   const id = useId();
   const [tier, setTier] = useState(data.tiers[0]?.kind ?? null);
-  const [text, setText] = useState('');
+  // What was typed, in the language it was typed in: after a switch it would read differently
+  // ("1,125" is 1.125 in Spanish, 1125 in English), so the field starts empty again.
+  const [typed, setTyped] = useState({ text: '', language: i18n.language });
+  const text = typed.language === i18n.language ? typed.text : '';
+  const setText = (value) => setTyped({ text: value, language: i18n.language });
   const [step, run] = useChainAction();
   const [positionStep, interest, release] = usePositionActions('lvlx', account, reload);
   const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);

@@ -44,7 +44,7 @@ async function readChain(chain, account) {
 }
 
 export default function TokenLvlx() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { product, chain } = settings;
   const [account, setAccount] = useConnectedAccount();
   // The sponsor's linked wallet is the purchase's on-chain referrer (the sale refuses the buyer
@@ -53,7 +53,11 @@ export default function TokenLvlx() {
   const referrer = sponsor && !sameAddress(sponsor, account) ? sponsor : ZERO;
   const [reads, setReads] = useState(null);
   const [readError, setReadError] = useState(false);
-  const [input, setInput] = useState({ side: 'usdt', text: '' });
+  // What was typed, in the language it was typed in: after a switch it would read differently
+  // ("1,125" is 1.125 in Spanish, 1125 in English), so the field starts empty again.
+  const [typed, setTyped] = useState({ side: 'usdt', text: '', language: i18n.language });
+  const input = typed.language === i18n.language ? typed : { side: typed.side, text: '' };
+  const setInput = (next) => setTyped({ ...next, language: i18n.language });
   const [step, run, setStep] = useChainAction();
   // The hash of the last purchase the live channel reported indexed.
   const [recorded, setRecorded] = useState(null);

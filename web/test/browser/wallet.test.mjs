@@ -271,3 +271,23 @@ test('a paused sale is explained before anything is sent; another account in the
   await page.getByText(en['wallet-mismatch']).waitFor();
   await page.context().close();
 });
+
+test('a load that fails says what failed, in words, and loads again on retry', async () => {
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_USER),
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+  });
+  await injectWallet(page, server.anvil, { account: accounts[1] });
+  // The server cannot be reached for the money account (the browser's request fails).
+  await page.route('**/api/v1/dashboard', (route) => route.abort('connectionrefused'));
+  await page.goto('/myActives');
+  const failed = page.getByTestId('actives-balance').getByTestId('load-failed');
+  await failed.waitFor();
+  assert.equal(await failed.locator('p').innerText(), en['error-network']);
+  await page.unroute('**/api/v1/dashboard');
+  await failed.getByRole('button', { name: en['load-retry'] }).click();
+  await page.getByTestId('account-total').waitFor();
+  assert.equal(await failed.count(), 0);
+  await page.context().close();
+});

@@ -149,7 +149,8 @@ export default function ActivationNodes() {
       {data &&
         (data.terms ? (
           <Terms
-            key={`${data.terms.price}:${data.terms.onSale}`}
+            // A new language fills the price again in its form ("1,125" is 1125 in English).
+            key={`${data.terms.price}:${data.terms.onSale}:${i18n.language}`}
             terms={data.terms}
             ownerStep={data.ownerStep}
             onSaved={() => setSaved((n) => n + 1)}

@@ -118,13 +118,14 @@ export default function Ranks() {
           <div className="summary-box">
             {data.ranks.map((rank) => (
               <RankRow
-                key={`${rank.id}:${rank.name}:${rank.threshold}:${rank.bonus}`}
+                // A new language fills the fields again in its form ("1,125" is 1125 in English).
+                key={`${rank.id}:${rank.name}:${rank.threshold}:${rank.bonus}:${i18n.language}`}
                 rank={rank}
                 onSaved={() => setSaved((n) => n + 1)}
               />
             ))}
             <h2>{t('ranks-new')}</h2>
-            <RankRow isNew onSaved={() => setSaved((n) => n + 1)} />
+            <RankRow key={`new:${i18n.language}`} isNew onSaved={() => setSaved((n) => n + 1)} />
           </div>
           <div className="summary-box">
             <h2>{t('ranks-audit')}</h2>

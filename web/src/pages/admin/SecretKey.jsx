@@ -56,8 +56,10 @@ export default function SecretKey() {
       setRevealed({ key: privateKey, until: Date.now() + REVEAL_SECONDS * 1000 });
       toast.success(t('secretKey.success'));
     } catch (e) {
-      if (e.code === 'error-rate-limit' || e.code === 'error-secret-missing') toastError(e);
-      else toast.error(t('secretKey.failed'));
+      // Only a refused secret is "not correct"; an unreachable server or any other failure
+      // says what it is.
+      if (e.code === 'error-secret-wrong') toast.error(t('secretKey.failed'));
+      else toastError(e);
     } finally {
       setSending(false);
     }
