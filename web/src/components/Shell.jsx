@@ -10,7 +10,8 @@ import { useSettings } from '../settings.js';
 import { signout } from '../api/session.js';
 import { clearStorage, KEYS, readJson, write } from '../session/storage.js';
 import useSessionRefresh from '../session/useSessionRefresh.js';
-import useWalletCheck from '../wallet/useWalletCheck.jsx';
+import useWalletCheck, { needsWallet } from '../wallet/useWalletCheck.jsx';
+import { storedWallet } from '../wallet/wallet.js';
 import Dialog from './Dialog.jsx';
 import LanguageSwitcher from './LanguageSwitcher.jsx';
 import Avatar from './Avatar.jsx';
@@ -35,6 +36,8 @@ export default function Shell({ area }) {
   useEffect(() => setDrawerOpen(false), [location.pathname]);
 
   const items = area === 'admin' ? adminRoutes : userRoutes(product);
+  // Without a linked wallet, the pages that need one say so in the menu.
+  const walletless = area === 'user' && !storedWallet();
   const { names, lastnames } = adminNames();
 
   const exit = async () => {
@@ -89,7 +92,17 @@ export default function Shell({ area }) {
         <ul>
           {items.map(([path, key]) => (
             <li key={path}>
-              <NavLink to={`/${path}`}>{t(key)}</NavLink>
+              <NavLink to={`/${path}`}>
+                {t(key)}
+                {walletless && needsWallet(`/${path}`) && (
+                  <>
+                    <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
+                      {t('menu-needs-wallet-short')}
+                    </span>
+                    <span className="visually-hidden">{t('menu-needs-wallet')}</span>
+                  </>
+                )}
+              </NavLink>
             </li>
           ))}
         </ul>

@@ -18,6 +18,9 @@ const INCORRECT_MS = 7000;
  * explains how to set a wallet up, so it cannot require one). */
 const OPEN_PAGES = /^\/(dashboard|dashboardfaqs(\/.*)?)$/;
 
+/** Whether the user-area page at `pathname` needs a linked wallet (the menu marks those). */
+export const needsWallet = (pathname) => !OPEN_PAGES.test(pathname);
+
 export default function useWalletCheck(enabled) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -28,7 +31,8 @@ export default function useWalletCheck(enabled) {
     const check = async () => {
       const stored = storedWallet();
       if (!stored) {
-        toast.error(
+        // A state the member is expected to be in at first, not an error: said as information.
+        toast.info(
           <div>
             <strong>{t('wallet-notexists-title')}</strong>
             <div>{t('wallet-notexists')}</div>
