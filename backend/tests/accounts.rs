@@ -112,6 +112,31 @@ async fn register_through_a_referral_link_then_sign_in() {
 }
 
 #[tokio::test]
+async fn a_referral_link_names_who_invited_by_first_name_and_initial_only() {
+    let w = world().await;
+    let code = referral_code(&w, DEMO_USER.0).await;
+    let path = |code: &str| format!("/api/v1/register/inviter/{code}");
+    let found = w.call("GET", &path(&code), None, None).await;
+    assert_eq!(found.status, StatusCode::OK, "{}", found.body);
+    assert_eq!(
+        found.body,
+        json!({"name": "Dana D."}),
+        "never the whole name"
+    );
+    let upper = w.call("GET", &path(&code.to_uppercase()), None, None).await;
+    assert_eq!(upper.body["name"], "Dana D.");
+    for unknown in [
+        "0123456789abcdef0123456789abcdef",
+        "xyz",
+        "%27%20OR%201%3D1",
+    ] {
+        let res = w.call("GET", &path(unknown), None, None).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{unknown}");
+        assert_eq!(res.body["code"], "error-referral-unknown");
+    }
+}
+
+#[tokio::test]
 async fn unknown_or_malformed_referral_codes_create_nothing() {
     let w = world().await;
     for code in ["0123456789abcdef0123456789abcdef", "xyz"] {

@@ -34,6 +34,19 @@ pub fn truncate_email(email: &str) -> String {
     }
 }
 
+/// Who invited a person, as the referral registration page names them without giving their
+/// whole name away: the first of their given names and the first letter of their last names
+/// ("María José" "Ñúñez Pérez" → "María Ñ."). Letters as a person sees them (grapheme clusters):
+/// a decomposed "N" + combining tilde stays one letter.
+pub fn inviter_name(names: &str, lastnames: &str) -> String {
+    use unicode_segmentation::UnicodeSegmentation;
+    let first = names.split_whitespace().next().unwrap_or("");
+    match lastnames.trim().graphemes(true).next() {
+        Some(initial) if !first.is_empty() => format!("{first} {}.", initial.to_uppercase()),
+        _ => first.to_string(),
+    }
+}
+
 /// A video's ISO 8601 duration as a clock reads it: "PT4M13S" → "4:13", "PT1H2M3S" →
 /// "1:02:03", "PT45S" → "0:45"; None for what is not a time duration (days, fractions, text).
 pub fn video_duration(iso: &str) -> Option<String> {
@@ -73,8 +86,8 @@ pub fn video_duration(iso: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod duration_tests {
-    use super::video_duration;
+mod tests {
+    use super::{inviter_name, video_duration};
 
     #[test]
     fn iso_durations_read_as_a_clock() {
@@ -88,5 +101,13 @@ mod duration_tests {
         ] {
             assert_eq!(video_duration(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn an_inviter_is_named_by_first_name_and_initial() {
+        assert_eq!(inviter_name("María José", "Ñúñez Pérez"), "María Ñ.");
+        assert_eq!(inviter_name("Ana", "n\u{303}ame"), "Ana N\u{303}.");
+        assert_eq!(inviter_name("  Li ", " "), "Li");
+        assert_eq!(inviter_name("João", "da Silva"), "João D.");
     }
 }

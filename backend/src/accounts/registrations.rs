@@ -37,6 +37,21 @@ pub struct Register {
     captcha: crate::captcha::Answer,
 }
 
+/// Who invited someone registering through `code`: `{name}`, their first name and the initial
+/// of their last name (`lvlx_core::display::inviter_name`), never more;
+/// `error-referral-unknown` (as registering with it would answer) for a code no account has.
+pub async fn inviter(app: &App, code: String) -> Result<Value, Error> {
+    if !validation::is_referral_code(&code) {
+        return Err(Error::ReferralUnknown);
+    }
+    let (names, lastnames) = app
+        .store
+        .read(move |c| users::names_by_referral_code(c, &code))
+        .await?
+        .ok_or(Error::ReferralUnknown)?;
+    Ok(json!({ "name": lvlx_core::display::inviter_name(&names, &lastnames) }))
+}
+
 pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
     for (field, value, other) in [
         (Field::Names, &body.names, None),

@@ -7,7 +7,7 @@ use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
-use super::{form, ok, Answer};
+use super::{client, form, ok, with, Answer};
 use crate::accounts::registrations::{self, CodeAnswer, Register};
 use crate::App;
 
@@ -22,7 +22,19 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(form(&app))
         .then(verify)
         .map(reply);
-    register.or(verify).unify().boxed()
+    // GET /api/v1/register/inviter/{code} — {name}: who invited (first name and initial).
+    let inviter = warp::path!("register" / "inviter" / String)
+        .and(warp::get())
+        .and(client::address(&app))
+        .and(with(&app))
+        .then(inviter)
+        .map(reply);
+    register.or(verify).unify().or(inviter).unify().boxed()
+}
+
+async fn inviter(code: String, ip: Option<IpAddr>, app: App) -> Answer {
+    app.auth_limit.check(ip).await?;
+    ok(&registrations::inviter(&app, code).await?)
 }
 
 async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {

@@ -74,6 +74,15 @@ pub fn id_by_referral_code(c: Conn, code: &str) -> Result<Option<UserId>> {
     .map(UserId))
 }
 
+/// The given names and last names of the account whose referral code is `code`.
+pub fn names_by_referral_code(c: Conn, code: &str) -> Result<Option<(String, String)>> {
+    c.query_opt(
+        "SELECT names, lastnames FROM users WHERE lower(referral_code) = lower(?1)",
+        args![code],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
 /// Inserts a user with the given referral code; `None` when the email already has an account.
 pub fn insert(c: Conn, new: &NewUser, referral_code: &str, now_ms: i64) -> Result<Option<UserId>> {
     let result = c.query_one(

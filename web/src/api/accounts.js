@@ -25,6 +25,9 @@ export const resendLoginCode = () => post('verifycode/resend', { language: langu
 export const register = async (form, referralCode) =>
   post('register', { ...form, referralCode, language: language(), captcha: await captcha() });
 
+/** {name}: who invited someone registering through `code` (first name and initial). */
+export const readInviter = (code, signal) =>
+  api(`register/inviter/${encodeURIComponent(code)}`, { auth: false, signal });
 export const registerVerify = (attemptId, code) => post('register/verify', { attemptId, code });
 
 /** Recovery → {attemptId}, the same whether or not the email has an account. */

@@ -12,7 +12,8 @@ import enCountries from 'react-phone-number-input/locale/en.json';
 import esCountries from 'react-phone-number-input/locale/es.json';
 import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
-import { register, registerVerify } from '../api/accounts.js';
+import { readInviter, register, registerVerify } from '../api/accounts.js';
+import useLoad from '../api/useLoad.js';
 import { storeSignedIn } from '../session/signin.js';
 import CodeForm from '../components/CodeForm.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
@@ -42,6 +43,8 @@ export default function RegisterReferred() {
   const navigate = useNavigate();
   const [step, setStep] = useState(1);
   const [attemptId, setAttemptId] = useState(null);
+  // Who invited: a person's name, not the 32-character code (a failed read keeps the plain line).
+  const inviter = useLoad((signal) => readInviter(referralCode, signal), [referralCode]);
 
   // The international input must also pass the phone library's validity check (SPEC §5).
   const phoneError = () => {
@@ -68,7 +71,10 @@ export default function RegisterReferred() {
   };
 
   return (
-    <PublicFrame title={t('register-title')} subtitle={t('register-invited', { code: referralCode })}>
+    <PublicFrame
+      title={t('register-title')}
+      subtitle={inviter.data ? t('register-invited-by', { name: inviter.data.name }) : t('register-invited')}
+    >
       <p className="step" aria-live="polite" data-step={step}>
         {t('register-step', { step, total: STEPS })}
       </p>

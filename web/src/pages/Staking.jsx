@@ -23,7 +23,7 @@ import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
-import { formatRate, lockDays } from '../staking/format.js';
+import { formatDay, formatRate, lockDays, yearlyBps } from '../staking/format.js';
 
 function LvlxPage({ data, now, account, reload }) {
   const { t, i18n } = useTranslation();
@@ -96,6 +96,14 @@ function LvlxPage({ data, now, account, reload }) {
               <span className="tier-lock">{t('staking-days', { count: lockDays(x.lockSeconds) })}</span>
               <span className="tier-rate" translate="no">
                 {formatRate(x.rateBps, i18n.language)}
+              </span>
+              {/* Over the lock or a year? Both, and when the stake comes back if made now. */}
+              <span className="tier-note">
+                {t('staking-rate-over-lock')} ·{' '}
+                {t('staking-rate-yearly', { rate: formatRate(yearlyBps(x.rateBps, x.lockSeconds), i18n.language) })}
+              </span>
+              <span className="tier-note">
+                {t('staking-comes-back', { date: formatDay((now + x.lockSeconds) * 1000, i18n.language) })}
               </span>
             </label>
           ))}

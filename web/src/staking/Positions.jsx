@@ -20,7 +20,12 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
   const columns = [
     nft
       ? { name: t('nft-id-column'), width: '90px', cell: (r) => <span translate="no">#{r.kind}</span> }
-      : { name: t('staking-tier'), width: '90px', cell: (r) => <span translate="no">{r.kind}</span> },
+      : {
+          name: t('staking-tier'),
+          width: '110px',
+          // The lock the position was opened with, in days (the tier's number says nothing).
+          cell: (r) => t('staking-days', { count: Math.round((r.withdrawDate - r.startDate) / 86_400_000) }),
+        },
     {
       name: nft ? t('nft-count') : t('lvlx-amount', { product }),
       right: true,

@@ -40,6 +40,9 @@ test('register through a referral link by keyboard alone: code from the mail, th
   });
   await page.goto(`/register/referred/${server.userReferral}`);
   await settled(page);
+  // Who invited, by first name and initial, not the 32-character code.
+  const invited = page.locator('.card > p.muted').first();
+  await invited.filter({ hasText: en['register-invited-by'].replace('{{name}}', 'Dana D.') }).waitFor();
   const fields = [
     ['names', 'Maria José'],
     ['lastnames', 'Conceição Souza'],
@@ -84,6 +87,7 @@ test('an unknown referral code says why and creates nothing', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
   await page.goto('/register/referred/0123456789abcdef0123456789abcdef');
   await settled(page);
+  assert.equal(await page.locator('.card > p.muted').first().innerText(), en['register-invited']);
   await page.fill('#field-names', 'Pedro Alves');
   await page.fill('#field-lastnames', 'Costa Lima');
   await page.fill('#field-email', 'pedro@example.com');

@@ -55,7 +55,7 @@ test('validation messages come in the chosen language', async () => {
   await page.locator('.field-error:not(:empty)').nth(1).waitFor();
   const errors = await page.locator('.field-error:not(:empty)').allTextContents();
   assert.deepEqual(errors, [
-    'Introduce un correo válido en minúsculas, como nombre@ejemplo.com.',
+    'Ingresa un correo válido en minúsculas, como nombre@ejemplo.com.',
     'Este campo es obligatorio.',
   ]);
 });
