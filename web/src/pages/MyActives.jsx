@@ -77,8 +77,9 @@ export default function MyActives() {
         <Table
           ariaLabel={t('actives-history')}
           columns={columns}
-          data={actives?.entries ?? []}
-          keyField="txHash"
+          // One transaction can hold more than one entry: its hash alone is not a row's key.
+          data={(actives?.entries ?? []).map((entry, i) => ({ ...entry, key: `${entry.txHash}:${i}` }))}
+          keyField="key"
           loading={!actives && !history.error}
           empty={<p className="table-empty">{t('actives-empty')}</p>}
           pagination
