@@ -941,6 +941,42 @@ mod index {
         .await
     }
 
+    /// A node that answers slowly never holds the dashboard: past its 2 s wait the wallet line
+    /// is unread (null) and the rest of the money account is the store's.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_slow_node_leaves_the_wallet_unread_not_the_dashboard_waiting() {
+        use common::rpc_proxy::{Faults, RpcProxy};
+        let anvil = Anvil::start();
+        let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+        let proxy = RpcProxy::start(&anvil.url).await;
+        let w = world_with(|c| c.chain = Some(deploy::dev_section(&proxy.url, &d))).await;
+        let wallet = lvlx_core::siwe::checksummed(&anvil.accounts()[1]).unwrap();
+        w.sql(move |c| {
+            c.execute(
+                "UPDATE users SET wallet = ?1 WHERE email = ?2",
+                lvlx_backend::args![wallet, DEMO_USER.0],
+            )
+        })
+        .await;
+        let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+        let read = w.call("GET", "/api/v1/dashboard", Some(&token), None).await;
+        assert!(read.body["walletLvlx"].is_string(), "{}", read.body);
+        proxy.set_faults(Faults {
+            delay: std::time::Duration::from_secs(8),
+            ..Faults::default()
+        });
+        let started = std::time::Instant::now();
+        let slow = w.call("GET", "/api/v1/dashboard", Some(&token), None).await;
+        assert_eq!(slow.status, 200, "{}", slow.body);
+        assert!(slow.body["walletLvlx"].is_null(), "{}", slow.body);
+        assert!(slow.body["account"]["bought"].is_string());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
     /// Chain reads are shared across page loads at a block: 1,000 loads of /staking and
     /// /network by two members cost the node one head call a load plus one read of what changed,
     /// not a ~35-call batch a load; a new block is read again, so a stake shows at once.

@@ -11,6 +11,9 @@ use crate::App;
 /// Entries myActives lists (the newest).
 const ACTIVES_LIMIT: i64 = 500;
 
+/// The longest the dashboard waits for the wallet's balance on chain.
+const WALLET_READ: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Reversals myActives lists (the newest).
 const REVERSALS_LIMIT: i64 = 50;
 
@@ -69,10 +72,16 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
         crate::staking::contracts(&app.config),
         member.wallet.as_deref(),
     ) {
-        (Some(chain), Some(wallet)) => crate::staking::on_chain(app, chain, Some(wallet))
-            .await
-            .ok()
-            .and_then(|o| o.lvlx_balance),
+        // The dashboard never waits long on the node: past WALLET_READ the wallet line says it
+        // could not be read, and the rest of the page is the store's.
+        (Some(chain), Some(wallet)) => tokio::time::timeout(
+            WALLET_READ,
+            crate::staking::on_chain(app, chain, Some(wallet)),
+        )
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .and_then(|o| o.lvlx_balance),
         _ => None,
     };
     body["walletLvlx"] = json!(wallet.map(|w| w.to_string()));
