@@ -41,8 +41,10 @@ pub struct Config {
     pub support_email: Option<String>,
     /// Log filter, as RUST_LOG (e.g. "info", "lvlx_backend=debug").
     pub log: String,
-    /// HS256 key for session tokens (≥ 32 bytes). When absent, a random one is generated into
-    /// `data_dir/jwt.secret` (mode 0600) on first start.
+    /// HS256 key for session tokens: hex of at least 32 bytes, the format of the file
+    /// `data_dir/jwt.secret`, which is generated (mode 0600) on first start when this is absent
+    /// (paste the file's text here to keep every session). Other text of 32 bytes or more is
+    /// still taken as the key itself, as before.
     pub jwt_secret: Option<Secret>,
     /// Leading zero bits the captcha's proof of work needs (18 ≈ a quarter second in a browser).
     pub captcha_difficulty: u32,
@@ -161,6 +163,10 @@ fn default_card_currency() -> String {
     "usdc".into()
 }
 
+fn default_lease_secs() -> u64 {
+    15
+}
+
 fn default_finalized_tag() -> bool {
     true
 }
@@ -226,6 +232,11 @@ pub struct Chain {
     pub max_block_range: u64,
     /// Pause between polls when the indexer has caught up, in milliseconds.
     pub poll_ms: u64,
+    /// With several instances on PostgreSQL: seconds after which the indexer's lease lapses
+    /// when its holder stops renewing it (frozen, cut off from the database); another instance
+    /// then indexes. Renewed four times within it.
+    #[serde(default = "default_lease_secs")]
+    pub lease_secs: u64,
     /// Token image offered to wallets by "add token" (a URL); empty for the app's own logo.
     pub token_image: String,
 }

@@ -2,8 +2,8 @@
 //! per language; user pages read them on every visit, so a change shows without a redeploy.
 //! Every change is written with its audit row in one transaction.
 //!
-//! Images are JPEG or PNG re-encoded as PNG under a name the server chooses, served from
-//! /content/{file} like avatars.
+//! Images are JPEG or PNG re-encoded as PNG under a name the server chooses, stored in the
+//! database (`store::uploads`) and served from /content/{file} like avatars.
 
 use lvlx_core::content;
 use lvlx_core::validation::{self, Field};
@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::store::content::{self as blocks, Block, Edit as StoredEdit};
-use crate::store::Conn;
+use crate::store::{uploads, Conn};
 use crate::user::UserId;
 use crate::{now_ms, App};
 
@@ -22,8 +22,9 @@ pub const MAX_EDIT_BODY: u64 = 64 * 1024;
 /// Where the browser finds content images.
 pub const PUBLIC_PATH: &str = "/content/";
 
-pub fn folder(app: &App) -> std::path::PathBuf {
-    app.config.data_dir.join("content")
+/// The stored name (`store::uploads`) of the content image `file`.
+pub fn stored_name(file: &str) -> String {
+    format!("content/{file}")
 }
 
 #[derive(Deserialize)]
@@ -107,8 +108,7 @@ pub async fn edit(
     let description = edit.description.trim().to_string();
     validation::validate(Field::ContentTitle, &title, None)?;
     validation::validate(Field::ContentDescription, &description, None)?;
-    let (value, stale) = app
-        .store
+    app.store
         .write(move |c| {
             c.transaction(|tx| {
                 let before = blocks::first_of(tx, &block, &[&language])?;
@@ -133,18 +133,17 @@ pub async fn edit(
                     &language,
                 );
                 audit(tx, admin, at, before, &value)?;
-                Ok::<_, Error>((value, old.filter(|_| edit.clear_image)))
+                if let Some(file) = old.filter(|_| edit.clear_image) {
+                    uploads::remove(tx, &stored_name(&file))?;
+                }
+                Ok::<_, Error>(value)
             })
         })
-        .await?;
-    if let Some(file) = stale {
-        let _ = tokio::fs::remove_file(folder(app).join(file)).await;
-    }
-    Ok(value)
+        .await
 }
 
-/// An admin's new image for a block whose text exists: written under a fresh name, then the
-/// block and its audit row in one transaction; the old file goes once the block names the new.
+/// An admin's new image for a block whose text exists: stored under a fresh name with the
+/// block and its audit row in one transaction; the old image goes in the same one.
 pub async fn set_image(
     app: &App,
     admin: UserId,
@@ -153,21 +152,9 @@ pub async fn set_image(
     png: Vec<u8>,
 ) -> Result<Value, Error> {
     checked(&block, &language)?;
-    let dir = folder(app);
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
-    let write = async {
-        tokio::fs::create_dir_all(&dir).await?;
-        let temp = dir.join(format!("{file}.{}.part", crate::crypto::random_hex(8)));
-        tokio::fs::write(&temp, &png).await?;
-        tokio::fs::rename(&temp, dir.join(&file)).await
-    };
-    write
-        .await
-        .map_err(|e| Error::Internal(format!("content image write: {e}")))?;
-    let name = file.clone();
-    let stored = app
-        .store
+    app.store
         .write(move |c| {
             c.transaction(|tx| {
                 // The text comes first: an image alone is not a block.
@@ -175,26 +162,19 @@ pub async fn set_image(
                 let old = before.image.clone();
                 let before = shown(Some(before), &block, &language);
                 let at = now_ms();
-                blocks::set_image(tx, &block, &language, &name, admin, at)?;
+                uploads::put(tx, &stored_name(&file), &png, at)?;
+                blocks::set_image(tx, &block, &language, &file, admin, at)?;
+                if let Some(old) = old {
+                    uploads::remove(tx, &stored_name(&old))?;
+                }
                 let value = shown(
                     blocks::first_of(tx, &block, &[&language])?,
                     &block,
                     &language,
                 );
                 audit(tx, admin, at, Some(before), &value)?;
-                Ok((value, old))
+                Ok(value)
             })
         })
-        .await;
-    let (value, old) = match stored {
-        Ok(stored) => stored,
-        Err(e) => {
-            let _ = tokio::fs::remove_file(folder(app).join(&file)).await;
-            return Err(e);
-        }
-    };
-    if let Some(old) = old {
-        let _ = tokio::fs::remove_file(folder(app).join(old)).await;
-    }
-    Ok(value)
+        .await
 }

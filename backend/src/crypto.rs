@@ -64,7 +64,14 @@ pub enum KeyError {
 /// folder with mode 0600.
 pub fn jwt_key(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>, KeyError> {
     if let Some(key) = configured {
+        // The file's format: hex. Pasting `jwt.secret`'s text into the configuration keeps
+        // every session (`lvlx db copy`'s move to PostgreSQL needs it configured).
+        if let Some(key) = hex::decode(key.trim()).ok().filter(|k| k.len() >= 32) {
+            return Ok(key);
+        }
+        // Configurations written before took any text of 32 bytes or more as the key itself.
         return if key.len() >= 32 {
+            tracing::warn!("jwt_secret is not hex: taken as text, as before; prefer 64 hex digits");
             Ok(key.as_bytes().to_vec())
         } else {
             Err(KeyError::TooShort)
@@ -120,6 +127,28 @@ fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_file_pasted_into_the_configuration_is_the_same_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let generated = jwt_key(None, dir.path()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("jwt.secret")).unwrap();
+        assert_eq!(jwt_key(Some(&text), dir.path()).unwrap(), generated);
+        assert_eq!(
+            jwt_key(Some(&format!("{text}\n")), dir.path()).unwrap(),
+            generated
+        );
+        let claim = claim_key(None, dir.path()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join("claim.key")).unwrap();
+        assert_eq!(claim_key(Some(&text), dir.path()).unwrap(), claim);
+        // Text that is not hex keeps its old meaning: its bytes.
+        let legacy = "k".repeat(40);
+        assert_eq!(
+            jwt_key(Some(&legacy), dir.path()).unwrap(),
+            legacy.as_bytes()
+        );
+        assert!(jwt_key(Some("short"), dir.path()).is_err());
+    }
 
     #[test]
     fn codes_have_their_digits_never_starting_with_zero() {

@@ -32,6 +32,7 @@ pub mod session;
 pub mod staking;
 pub mod statistics;
 pub mod store;
+pub mod uploads;
 pub mod user;
 pub mod web;
 
@@ -78,6 +79,8 @@ pub struct Shared {
     pub uploads: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
+    /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
+    pub stopping: tokio::sync::watch::Sender<bool>,
     /// Signs claim vouchers (its key never leaves the process).
     pub claim_signer: network::signer::ClaimSigner,
     /// Live pushes to open pages (indexed purchases).
@@ -168,6 +171,7 @@ impl App {
             uploads: tokio::sync::Semaphore::new(api::images::UPLOADS_AT_ONCE),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
+            stopping: tokio::sync::watch::channel(false).0,
             config: Arc::new(config),
             store,
         })))

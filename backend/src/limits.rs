@@ -134,6 +134,11 @@ impl<K: Eq + Hash + Clone> Gate<K> {
         })
     }
 
+    /// Places held now, in all.
+    pub fn pending_total(&self) -> u32 {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).total
+    }
+
     /// Places held now (by `key`, and in all).
     pub fn pending(&self, key: K) -> (u32, u32) {
         let pending = self.inner.lock().unwrap_or_else(|e| e.into_inner());

@@ -104,8 +104,42 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             drop(place);
         });
     }
+    // Stopping: no new connections; open requests finish within the request deadline (they
+    // could not take longer anyway); live channels close with 1001 so pages reconnect.
     drop(listener);
-    graceful.shutdown().await;
+    let _ = app.stopping.send_replace(true);
+    let drain = deadline + Duration::from_secs(1);
+    tracing::info!(
+        within_secs = drain.as_secs(),
+        "stopping: open requests finish, live channels close"
+    );
+    if tokio::time::timeout(drain, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("stopping: requests still open at the deadline are cut");
+    }
+    // The live channels' close frames on their way.
+    let closing = Instant::now();
+    while app.channels.pending_total() > 0 && closing.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tracing::info!("stopped");
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM (what systemd, Docker and Kubernetes send): either drains.
+pub async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            Some(()) = async { match term.as_mut() { Some(t) => t.recv().await, None => None } } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// A place a connection holds under the caps, given back when it ends (held for its drop).

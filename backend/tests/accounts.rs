@@ -738,6 +738,48 @@ async fn upload(
         .await
 }
 
+/// Servers before schema 15 wrote uploads into the data folder; the next start moves them into
+/// the database once (every instance then serves them) and renames the folder.
+#[tokio::test]
+async fn uploads_in_the_data_folder_move_into_the_database_once() {
+    let w = world().await;
+    let (_, body) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let id = body["user"]["id"].as_i64().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let png = b"\x89PNG\r\n\x1a\nold avatar".to_vec();
+    std::fs::create_dir_all(data.path().join("avatars")).unwrap();
+    std::fs::write(data.path().join(format!("avatars/{id}.png")), &png).unwrap();
+    std::fs::write(data.path().join(format!("avatars/{id}.1234.part")), b"half").unwrap();
+    std::fs::create_dir_all(data.path().join("content")).unwrap();
+    std::fs::write(
+        data.path().join("content/home-en-ab.png"),
+        b"\x89PNGcontent",
+    )
+    .unwrap();
+    let moved = lvlx_backend::uploads::import_folders(&w.app.store, data.path())
+        .await
+        .unwrap();
+    assert_eq!(moved, 2, "the PNGs, not the half-written part");
+    assert!(data.path().join("avatars.imported").is_dir());
+    assert!(!data.path().join("avatars").exists());
+    let key = lvlx_backend::api::images::avatar_key(&w.app.mac_key, id);
+    let served = warp::test::request()
+        .path(&format!("/avatars/{id}.png?k={key}"))
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(
+        (served.status(), served.body().to_vec()),
+        (StatusCode::OK, png)
+    );
+    // Once: a second start finds nothing to move.
+    assert_eq!(
+        lvlx_backend::uploads::import_folders(&w.app.store, data.path())
+            .await
+            .unwrap(),
+        0
+    );
+}
+
 #[tokio::test]
 async fn avatars_are_checked_reencoded_and_served_as_png() {
     let w = world().await;

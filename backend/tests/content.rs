@@ -260,6 +260,14 @@ async fn images_are_reencoded_served_replaced_and_cleared() {
         .await;
     assert_eq!(served.status(), StatusCode::OK);
     assert!(served.body().starts_with(b"\x89PNG"));
+    assert_eq!(served.headers()["content-type"], "image/png");
+    let etag = served.headers()["etag"].to_str().unwrap().to_string();
+    let again = warp::test::request()
+        .path(&url)
+        .header("if-none-match", &etag)
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
 
     // A new image replaces the file; clearing removes it.
     let (_, second) = upload(&w, &admin, path, &png()).await;
@@ -277,11 +285,21 @@ async fn images_are_reencoded_served_replaced_and_cleared() {
         )
         .await;
     assert_eq!(cleared.body["image"], Value::Null);
-    let file = second["image"]
-        .as_str()
-        .unwrap()
-        .trim_start_matches("/content/");
-    assert!(!w.app.config.data_dir.join("content").join(file).exists());
+    let cleared = warp::test::request()
+        .path(second["image"].as_str().unwrap())
+        .reply(&routes(w.app.clone()))
+        .await;
+    assert_eq!(cleared.status(), StatusCode::NOT_FOUND);
+    let stored: i64 = w
+        .sql(|c| {
+            c.query_one(
+                "SELECT COUNT(*) FROM uploads WHERE name LIKE 'content/%'",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    assert_eq!(stored, 0, "a cleared image leaves nothing stored");
 }
 
 /// The `after` of every content change in the admin audit, oldest first.

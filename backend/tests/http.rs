@@ -61,7 +61,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 14);
+    assert_eq!(body["schema"], 15);
 }
 
 #[tokio::test]

@@ -26,6 +26,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const AUTH_PER_MINUTE: usize = 6;
+/// The indexer's lease: a frozen holder loses it this long after its last renewal.
+const LEASE_SECS: u64 = 3;
 
 /// A server process and every line it logged.
 struct Instance {
@@ -263,6 +265,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     .unwrap();
     let section = lvlx_backend::config::Chain {
         poll_ms: 100,
+        lease_secs: LEASE_SECS,
         ..deploy::dev_section(&anvil.url, &d)
     };
     deploy::write_section(&config, &section).unwrap();
@@ -296,7 +299,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         let (status, health) = request(&proxy, "GET", "/api/v1/health", None, &[], "")
             .await
             .unwrap();
-        assert_eq!((status, health["schema"].as_i64()), (200, Some(14)));
+        assert_eq!((status, health["schema"].as_i64()), (200, Some(15)));
     }
     assert!(!b.logged("indexer lease taken"), "one indexer at a time");
 
@@ -431,41 +434,82 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         .unwrap();
     assert_eq!(status, 401, "a session ended on A is refused on B");
 
-    // A dies: B takes the indexer over within seconds; nothing is lost or recorded twice.
+    // A freezes (SIGSTOP: a stalled VM, a host cut off without closing its connections): its
+    // lease lapses and B indexes within the lease's time.
     let mut hashes = vec![first];
     hashes.push(anvil.buy(&d, &buyers[3], 7_000_000, None));
-    let (mut a, b) = (a, b);
-    a.child.kill().unwrap();
-    a.child.wait().unwrap();
-    let killed = Instant::now();
-    for buyer in &buyers[4..7] {
-        hashes.push(anvil.buy(&d, buyer, 3_000_000, None));
-    }
-    b.wait_for_log("indexer lease taken", Duration::from_secs(10))
+    let (a, mut b) = (a, b);
+    signal(&a, "STOP");
+    let frozen = Instant::now();
+    hashes.push(anvil.buy(&d, &buyers[4], 4_000_000, None));
+    b.wait_for_log("indexer lease taken", Duration::from_secs(LEASE_SECS + 10))
         .await;
-    let took_over = killed.elapsed();
+    let took_over = frozen.elapsed();
     let store = Store::open_postgres(&url).await.unwrap();
-    let recorded = loop {
-        let rows: Vec<(String, i64)> = store
-            .read(|c| {
-                c.query_all(
-                    "SELECT tx_hash, COUNT(*) FROM ico_transactions WHERE token = 'LVLX' GROUP BY tx_hash ORDER BY MIN(id)",
-                    args![],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-            })
-            .await
-            .unwrap();
+    let bought = hashes.clone();
+    let mut indexed = false;
+    for _ in 0..100 {
+        indexed = recorded(&store).await.len() == bought.len();
+        if indexed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(indexed, "B indexes what was bought while A was frozen");
+    // A wakes: it finds its lease gone and leaves the indexing to B; whatever step it was
+    // in the middle of writes nothing (the cursor moved: see reorg.rs).
+    signal(&a, "CONT");
+    a.wait_for_log("indexer lease lost", Duration::from_secs(10))
+        .await;
+    hashes.push(anvil.buy(&d, &buyers[5], 2_000_000, None));
+
+    // B dies: A takes the indexer over within a second; nothing is lost or recorded twice.
+    b.child.kill().unwrap();
+    b.child.wait().unwrap();
+    let killed = Instant::now();
+    hashes.push(anvil.buy(&d, &buyers[6], 3_000_000, None));
+    a.log.lock().unwrap().clear();
+    a.wait_for_log("indexer lease taken", Duration::from_secs(10))
+        .await;
+    let took_over_death = killed.elapsed();
+    let rows = loop {
+        let rows = recorded(&store).await;
         if rows.len() >= hashes.len() || killed.elapsed() > Duration::from_secs(30) {
             break rows;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let expected: Vec<(String, i64)> = hashes.iter().map(|h| (h.clone(), 1)).collect();
-    assert_eq!(recorded, expected, "every purchase once, in chain order");
+    assert_eq!(rows, expected, "every purchase once, in chain order");
     eprintln!(
-        "indexing moved to B {:.1} s after A was killed",
-        took_over.as_secs_f64()
+        "indexing moved to B {:.1} s after A froze (lease {LEASE_SECS} s), back to A {:.1} s after B was killed",
+        took_over.as_secs_f64(),
+        took_over_death.as_secs_f64()
     );
-    assert!(took_over < Duration::from_secs(5));
+    assert!(took_over < Duration::from_secs(LEASE_SECS + 3));
+    assert!(took_over_death < Duration::from_secs(5));
+}
+
+/// The purchases recorded, each with how many times, in the order recorded.
+async fn recorded(store: &Store) -> Vec<(String, i64)> {
+    store
+        .read(|c| {
+            c.query_all(
+                "SELECT tx_hash, COUNT(*) FROM ico_transactions WHERE token = 'LVLX' GROUP BY tx_hash ORDER BY MIN(id)",
+                args![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
+        .await
+        .unwrap()
+}
+
+/// Sends `kill -SIG` to an instance.
+fn signal(instance: &Instance, sig: &str) {
+    let sent = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(instance.child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success());
 }

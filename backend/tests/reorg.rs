@@ -417,6 +417,59 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     assert_eq!(digest(&w).await, before);
 }
 
+/// Two instances index one store when a lease holder froze mid-step and another took over
+/// (issue 34): the frozen one wakes with a range read before the other moved the cursor. Its
+/// step must write nothing; every purchase stays recorded once.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_indexer_overtaken_during_its_step_writes_nothing() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let proxy = RpcProxy::start(&anvil.url).await;
+    let slow = section(&proxy.url, &d, 0);
+    let w = world_with(|c| c.chain = Some(slow.clone())).await;
+    approve_sale(&anvil, &d, &a[1]);
+    let frozen = Indexer::new(&w.app, &slow);
+    catch_up(&frozen).await;
+    let mut bought = Vec::new();
+    for n in 1..=3 {
+        let r = buy_once(&anvil, &d, &a[1], &(n * USDT).to_string());
+        bought.push(r["transactionHash"].as_str().unwrap().to_lowercase());
+    }
+    // Between the frozen instance's eth_getLogs and its write, the other catches up.
+    let other = Indexer::new(&w.app, &section(&anvil.url, &d, 0));
+    let runtime = tokio::runtime::Handle::current();
+    let (told, heard) = std::sync::mpsc::channel();
+    proxy.after_next_logs(move || {
+        told.send(runtime.block_on(catch_up(&other))).unwrap();
+    });
+    let woke = frozen.step().await;
+    assert_eq!(
+        heard.recv().unwrap(),
+        3,
+        "the other instance recorded the purchases"
+    );
+    assert!(
+        matches!(woke, Err(IndexError::Overtaken)),
+        "the woken step wrote on top of a cursor it did not read: {woke:?}"
+    );
+    let after_other = digest(&w).await;
+    assert_eq!(catch_up(&frozen).await, 0, "nothing left to record");
+    assert_eq!(digest(&w).await, after_other);
+    let stored: Vec<String> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT tx_hash FROM ico_transactions WHERE block IS NOT NULL ORDER BY block, log_index",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    assert_eq!(stored, bought, "every purchase once");
+    frozen.replay().await.unwrap();
+    assert_eq!(digest(&w).await, after_other);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn misbehaving_nodes_lose_nothing_and_count_nothing_twice() {
     let anvil = Anvil::start();

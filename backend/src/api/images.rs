@@ -1,10 +1,8 @@
 //! Profile images (SPEC §4 "Avatar", §7 POST image): at most 2 MB, JPEG or PNG by their magic
 //! bytes, decoded (at most 4096×4096) and re-encoded as PNG under a name the server chooses
-//! (the user id), served as /avatars/{id}.png?k={key} with nosniff: the key is a MAC of the id
+//! (the user id), stored in the database (`store::uploads`), served as /avatars/{id}.png?k={key} with nosniff: the key is a MAC of the id
 //! only the server can make (it reaches the member in their sign-in payload), so sequential ids
 //! no longer list every member's face.
-
-use std::path::PathBuf;
 
 use bytes::Buf;
 use futures_util::TryStreamExt;
@@ -19,16 +17,12 @@ use super::error::reply;
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
-use crate::store::users;
+use crate::store::{uploads, users};
 use crate::App;
 
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
 /// Where the browser finds avatars: this path, the user id, ".png" (SPEC §7).
 pub const PUBLIC_PATH: &str = "/avatars/";
-
-pub fn folder(app: &App) -> PathBuf {
-    app.config.data_dir.join("avatars")
-}
 
 /// The key that opens user `id`'s avatar (128 bits of a MAC under the server's key).
 pub fn avatar_key(mac_key: &[u8], id: i64) -> String {
@@ -53,25 +47,24 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
     let png = png_from_part(&app, form, "profile").await?;
-    let dir = folder(&app);
     let id = who.user.id.0;
-    let write = async {
-        tokio::fs::create_dir_all(&dir).await?;
-        // Write then rename: a reader never sees half a file. A temp name of its own per
-        // upload: two uploads at once shared one and answered 500.
-        let temp = dir.join(format!("{id}.{}.part", crate::crypto::random_hex(8)));
-        tokio::fs::write(&temp, &png).await?;
-        tokio::fs::rename(&temp, dir.join(format!("{id}.png"))).await
-    };
-    write
-        .await
-        .map_err(|e| Error::Internal(format!("avatar write: {e}")))?;
     let user = who.user.id;
+    // In the database with the flag, in one transaction: every instance serves it at once.
     app.store
-        .write(move |c| users::set_has_avatar(c, user))
+        .write(move |c| {
+            c.transaction(|tx| {
+                uploads::put(tx, &avatar_name(id), &png, crate::now_ms())?;
+                users::set_has_avatar(tx, user)
+            })
+        })
         .await
         .map_err(Error::from)?;
     ok(&json!({"path": PUBLIC_PATH, "key": avatar_key(&app.mac_key, id)}))
+}
+
+/// The stored name of user `id`'s avatar.
+pub fn avatar_name(id: i64) -> String {
+    format!("avatars/{id}.png")
 }
 
 /// Images decoded at once: each may take up to 64 MiB (`images::MAX_DECODED`) and a core, so

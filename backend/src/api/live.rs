@@ -3,7 +3,8 @@
 //! 5 s. Until then a socket counts against its network's (an IPv4 /24, an IPv6 /64) and the
 //! server's caps of unauthenticated sockets (`ws_unauthenticated_per_ip`, `…_total`); an upgrade beyond them is
 //! answered 429 with `Connection: close`, so its connection does not stay open either. Then the server sends `{"type":"ready"}` and every push the viewer may see (their own
-//! purchases; all of them for an admin), and closes when the session ends or is revoked.
+//! purchases; all of them for an admin), and closes when the session ends or is revoked, or
+//! with 1001 ("going away") when the server stops.
 //! Anything else the page sends is ignored; messages over 4 KB end the connection.
 
 use std::time::Duration;
@@ -120,8 +121,15 @@ async fn serve(
     // Pings keep a quiet channel within the server's idle limit and the proxy's read timeout.
     let mut ping = tokio::time::interval(PING);
     ping.tick().await;
+    let mut stopping = app.stopping.subscribe();
     loop {
         tokio::select! {
+            // The server stops: "going away", so the page reconnects (to another instance).
+            () = async { drop(stopping.wait_for(|stop| *stop).await) } => {
+                let _ = socket.send(Message::close_with(1001u16, "server stopping")).await;
+                let _ = socket.close().await;
+                return;
+            }
             _ = ping.tick() => {
                 if socket.send(Message::ping(Vec::new())).await.is_err() {
                     return;

@@ -353,6 +353,7 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         confirmations: 0,
         max_block_range: 1000,
         poll_ms: 1000,
+        lease_secs: 15,
         token_image: String::new(),
     }
 }

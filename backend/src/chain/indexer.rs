@@ -51,6 +51,11 @@ pub enum IndexError {
     /// The node refused the range's `eth_getLogs` as too large: read again `0` blocks at a time.
     #[error("the node refused the log range; reading {0} blocks at a time")]
     RangeTooLarge(u64),
+    /// The cursor is no longer the one this step read: another instance indexed meanwhile (a
+    /// lease holder that was frozen and woke up, or the one that took over from it). Nothing
+    /// this step read is written; the next step reads on top of the new cursor.
+    #[error("another instance moved the cursor since this step read it")]
+    Overtaken,
 }
 
 /// What a step did.
@@ -146,10 +151,11 @@ impl Indexer {
     }
 
     /// Indexes for as long as the server runs. Exactly one instance indexes at a time: each
-    /// step is taken under the store's indexer lease; an instance without it tries
-    /// again every second, and takes over within a second of the holder's death. Every step is
-    /// idempotent (the cursor and the (tx hash, log index) keys are in the store), so a step a
-    /// dying holder half-did is neither lost nor counted twice.
+    /// step is taken under the store's indexer lease; an instance without it tries again every
+    /// second, and takes over within a second of the holder's death, or within `lease_secs` of
+    /// the holder freezing or losing its host. Every step is idempotent (the cursor and the (tx
+    /// hash, log index) keys are in the store) and commits only on top of the cursor it read,
+    /// so a step a dying or frozen holder half-did is neither lost nor counted twice.
     pub async fn run(self) {
         let idle = Duration::from_millis(self.chain.poll_ms.max(100));
         let mut backoff = Duration::from_secs(1);
@@ -161,7 +167,14 @@ impl Indexer {
                 None => false,
             };
             if !held {
-                lease = match self.store.try_lease(INDEXER_LEASE).await {
+                if lease.take().is_some() {
+                    tracing::warn!("indexer lease lost: another instance may index now");
+                }
+                lease = match self
+                    .store
+                    .try_lease(INDEXER_LEASE, Duration::from_secs(self.chain.lease_secs))
+                    .await
+                {
                     Ok(Some(l)) => {
                         tracing::info!("indexer lease taken: this instance indexes");
                         Some(l)
@@ -183,8 +196,13 @@ impl Indexer {
                     backoff = Duration::from_secs(1);
                     tokio::time::sleep(idle).await;
                 }
-                // The chain moved under a read, or the node wants a shorter range: again soon.
-                Err(e @ (IndexError::Moved(_) | IndexError::RangeTooLarge(_))) => {
+                // The chain moved under a read, the node wants a shorter range, or another
+                // instance indexed meanwhile: again soon.
+                Err(
+                    e @ (IndexError::Moved(_)
+                    | IndexError::RangeTooLarge(_)
+                    | IndexError::Overtaken),
+                ) => {
                     tracing::debug!(error = %e, "indexer step read again");
                     tokio::time::sleep(RETRY_SOON).await;
                 }
@@ -288,9 +306,13 @@ impl Indexer {
 
     /// Takes back everything recorded above the fork point below `cursor.next`, in one
     /// transaction, and moves the cursor there.
-    async fn roll_back(&self, cursor: Cursor) -> Result<Progress, IndexError> {
+    async fn roll_back(
+        &self,
+        seen: Option<Cursor>,
+        cursor: Cursor,
+    ) -> Result<Progress, IndexError> {
         let ancestor = self.fork_point(cursor.next.saturating_sub(2)).await?;
-        self.roll_back_to(ancestor, cursor.next.saturating_sub(1))
+        self.roll_back_to(ancestor, cursor.next.saturating_sub(1), Some(seen))
             .await?;
         Ok(Progress::More {
             from: ancestor + 1,
@@ -300,8 +322,14 @@ impl Indexer {
     }
 
     /// Takes back everything recorded above block `ancestor` in one transaction and moves the
-    /// cursor there (`read_to`: the last block read, for the log).
-    async fn roll_back_to(&self, ancestor: u64, read_to: u64) -> Result<(), IndexError> {
+    /// cursor there (`read_to`: the last block read, for the log). With `seen`, only when the
+    /// stored cursor is still that one (see [`IndexError::Overtaken`]).
+    async fn roll_back_to(
+        &self,
+        ancestor: u64,
+        read_to: u64,
+        seen: Option<Option<Cursor>>,
+    ) -> Result<(), IndexError> {
         let start = self.chain.start_block;
         let key = self.sale.clone();
         let product = self.product.clone();
@@ -311,6 +339,9 @@ impl Indexer {
             .store
             .write(move |c| {
                 c.transaction(|tx| {
+                    if let Some(seen) = &seen {
+                        unchanged(tx, &key, seen)?;
+                    }
                     let hash = blocks::at_or_below(tx, ancestor, 1)?
                         .into_iter()
                         .find(|(n, _)| *n == ancestor)
@@ -323,7 +354,7 @@ impl Indexer {
                         final_block: kept.min(ancestor),
                     };
                     cursors::set(tx, &key, &next, now)?;
-                    Ok::<_, StoreError>(pushes)
+                    Ok::<_, IndexError>(pushes)
                 })
             })
             .await?;
@@ -342,7 +373,7 @@ impl Indexer {
     /// Takes back everything recorded above block `ancestor`, as a reorganisation forking
     /// there would, and moves the cursor to it (the benches time it).
     pub async fn take_back_above(&self, ancestor: u64) -> Result<(), IndexError> {
-        self.roll_back_to(ancestor, u64::MAX).await
+        self.roll_back_to(ancestor, u64::MAX, None).await
     }
 
     /// Takes back everything recorded from the chain and indexes it again from the start
@@ -351,7 +382,8 @@ impl Indexer {
     /// lease.
     pub async fn replay(&self) -> Result<usize, IndexError> {
         let start = self.chain.start_block;
-        self.roll_back_to(start.saturating_sub(1), u64::MAX).await?;
+        self.roll_back_to(start.saturating_sub(1), u64::MAX, None)
+            .await?;
         let mut recorded = 0;
         loop {
             match self.step().await {
@@ -411,15 +443,13 @@ impl Indexer {
     async fn step_on_node(&self) -> Result<Progress, IndexError> {
         let key = self.sale.clone();
         let start = self.chain.start_block;
-        let cursor = self
-            .store
-            .read(move |c| cursors::get(c, &key))
-            .await?
-            .unwrap_or(Cursor {
-                next: start,
-                last_hash: None,
-                final_block: start.saturating_sub(1),
-            });
+        // What the store holds now; every write below happens only while it still does.
+        let seen = self.store.read(move |c| cursors::get(c, &key)).await?;
+        let cursor = seen.clone().unwrap_or(Cursor {
+            next: start,
+            last_hash: None,
+            final_block: start.saturating_sub(1),
+        });
         let from = cursor.next;
         let parent = (from > start).then(|| from - 1);
         let (head, reported_final, parent_hash) = self.chain_state(parent).await?;
@@ -433,7 +463,7 @@ impl Indexer {
                 // A node behind what was read (lagging, or a shorter chain not yet longer
                 // again): nothing moves until it has the block.
                 None => return Ok(Progress::Behind),
-                Some(hash) if hash != kept => return self.roll_back(cursor).await,
+                Some(hash) if hash != kept => return self.roll_back(seen, cursor).await,
                 Some(_) => {}
             }
         }
@@ -441,7 +471,7 @@ impl Indexer {
         // only a rollback lowers it.
         let final_block = reported_final.max(cursor.final_block);
         if from > head {
-            let settled = self.settle_final(&cursor, final_block).await?;
+            let settled = self.settle_final(seen, &cursor, final_block).await?;
             return Ok(Progress::CaughtUp { recorded: settled });
         }
         let to = head.min(from + self.range().max(1) - 1);
@@ -477,6 +507,7 @@ impl Indexer {
             .store
             .write(move |c| {
                 c.transaction(|tx| {
+                    unchanged(tx, &key, &seen)?;
                     // Purchases that became final first, in chain order before this range's.
                     let mut pushes = rollback::finalize(
                         tx,
@@ -517,7 +548,7 @@ impl Indexer {
                         final_block: final_block.min(to).max(before),
                     };
                     cursors::set(tx, &key, &next, now)?;
-                    Ok::<_, StoreError>(pushes)
+                    Ok::<_, IndexError>(pushes)
                 })
             })
             .await?;
@@ -541,7 +572,12 @@ impl Indexer {
 
     /// With nothing new to read: settles the purchases the final block passed since the last
     /// step. Returns how many pushes that made.
-    async fn settle_final(&self, cursor: &Cursor, final_block: u64) -> Result<usize, IndexError> {
+    async fn settle_final(
+        &self,
+        seen: Option<Cursor>,
+        cursor: &Cursor,
+        final_block: u64,
+    ) -> Result<usize, IndexError> {
         let upto = final_block.min(cursor.next.saturating_sub(1));
         if upto <= cursor.final_block {
             return Ok(0);
@@ -555,6 +591,7 @@ impl Indexer {
             .store
             .write(move |c| {
                 c.transaction(|tx| {
+                    unchanged(tx, &key, &seen)?;
                     let pushes =
                         rollback::finalize(tx, &product, &levels, cursor.final_block, upto, now)?;
                     blocks::forget_final(tx, upto)?;
@@ -567,7 +604,7 @@ impl Indexer {
                         },
                         now,
                     )?;
-                    Ok::<_, StoreError>(pushes)
+                    Ok::<_, IndexError>(pushes)
                 })
             })
             .await?;
@@ -781,6 +818,18 @@ impl Indexer {
 
 /// Records a purchase once in the ledger and, for a linked member, settles its commissions;
 /// the pushes for the pages it changes when it is new.
+/// Fails with [`IndexError::Overtaken`] unless the stored cursor is still `seen`. Writes are one
+/// at a time on either database (SQLite's one writer, PostgreSQL's write lock), so a step that
+/// passes this inside its transaction commits on top of exactly what it read, whoever holds
+/// the lease by then.
+fn unchanged(tx: Conn, contract: &str, seen: &Option<Cursor>) -> Result<(), IndexError> {
+    if &cursors::get(tx, contract)? == seen {
+        Ok(())
+    } else {
+        Err(IndexError::Overtaken)
+    }
+}
+
 fn record_purchase(
     tx: Conn,
     product: &str,

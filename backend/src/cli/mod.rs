@@ -576,6 +576,14 @@ fn serve(config: Config) -> ExitCode {
                 }
             };
         }
+        match crate::uploads::import_folders(&app.store, &app.config.data_dir).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(images = n, "uploads moved from the data folder into the database"),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot move uploads into the database");
+                return ExitCode::FAILURE;
+            }
+        }
         crate::chain::indexer::Indexer::spawn(&app);
         // Every socket is an open file: take all the host allows (often 1,024 by default).
         match crate::limits::raise_open_files() {
@@ -586,10 +594,7 @@ fn serve(config: Config) -> ExitCode {
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");
         tracing::info!(%addr, %data_dir, "serving");
-        crate::server::serve(&app, listener, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await;
+        crate::server::serve(&app, listener, crate::server::stop_signal()).await;
         ExitCode::SUCCESS
     })
 }

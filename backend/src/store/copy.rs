@@ -22,6 +22,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("ico_transactions", &["amount", "usdt_paid"]),
     ("ico_daily", &["amount"]),
     ("content_blocks", &[]),
+    ("uploads", &[]),
     ("sealed_secrets", &[]),
     ("secret_audit", &[]),
     ("wallet_nonces", &[]),

@@ -41,6 +41,7 @@ pub mod settlement;
 pub mod snapshots;
 pub mod sql;
 pub mod stakes;
+pub mod uploads;
 pub mod users;
 pub mod wallets;
 
@@ -413,11 +414,12 @@ impl Store {
         .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
-    /// Takes the lease `key` unless another instance holds it.
-    pub async fn try_lease(&self, key: i64) -> Result<Option<Lease>> {
+    /// Takes the lease `key` unless another instance holds it. On PostgreSQL it lapses `ttl`
+    /// after its holder stops renewing it (dead, frozen, cut off).
+    pub async fn try_lease(&self, key: i64, ttl: std::time::Duration) -> Result<Option<Lease>> {
         match &self.backend {
             Backend::Sqlite(_) => Ok(Some(Lease::Local)),
-            Backend::Postgres(pool) => Ok(pool.try_lease(key).await?.map(Lease::Postgres)),
+            Backend::Postgres(pool) => Ok(pool.try_lease(key, ttl).await?.map(Lease::Postgres)),
         }
     }
 

@@ -174,18 +174,37 @@ impl Session {
 }
 
 /// Work only one instance may do at a time (the indexer): a session-level advisory lock, held
-/// while its own connection lives. An instance that dies drops the connection, and with it the
-/// lease, at once; another takes it at its next try.
+/// while its own connection lives, and that connection lives only while it is renewed. The
+/// server ends a session idle for longer than the lease's time (`idle_session_timeout`), and a
+/// task renews it several times within that time. An instance that dies, is frozen (SIGSTOP, a
+/// stalled VM) or loses its host without closing its TCP connection stops renewing; the
+/// database ends its session, and with it the lease, once that time has passed; another
+/// instance takes it at its next try.
 pub struct Lease {
-    client: Client,
+    client: Arc<Client>,
+    keeper: tokio::task::JoinHandle<()>,
 }
 
 impl Lease {
     /// Whether the lease is still this instance's (its connection answers).
     pub async fn held(&self) -> bool {
-        !self.client.is_closed() && self.client.simple_query("SELECT 1").await.is_ok()
+        !self.client.is_closed()
+            && !self.keeper.is_finished()
+            && self.client.simple_query("SELECT 1").await.is_ok()
     }
 }
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        self.keeper.abort();
+    }
+}
+
+/// The writer holds the write lock that every instance's writes wait for: a writer whose
+/// process freezes inside a transaction (SIGSTOP, a stalled VM) is ended by the server after a
+/// minute, its transaction rolled back and the lock freed, instead of stalling every instance
+/// until it wakes.
+const WRITER_LIMITS: &str = "SET idle_in_transaction_session_timeout = 60000";
 
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
@@ -203,6 +222,7 @@ impl Pool {
         let config = tokio_postgres::Config::from_str(url).map_err(StoreError::from)?;
         let mut writer = Session::connect(&config, &handle)?;
         migrate(&mut writer)?;
+        writer.batch(WRITER_LIMITS)?;
         Ok(Pool {
             config,
             handle,
@@ -213,14 +233,33 @@ impl Pool {
         })
     }
 
-    /// Takes the lease `key` if no other session holds it.
-    pub async fn try_lease(&self, key: i64) -> Result<Option<Lease>> {
+    /// Takes the lease `key` if no other session holds it, for `ttl` at a time (at least 1 s).
+    pub async fn try_lease(&self, key: i64, ttl: std::time::Duration) -> Result<Option<Lease>> {
+        let ttl = ttl.max(std::time::Duration::from_secs(1));
         let (client, connection) = self.config.connect(NoTls).await?;
         tokio::spawn(connection);
+        client
+            .batch_execute(&format!("SET idle_session_timeout = {}", ttl.as_millis()))
+            .await?;
         let row = client
             .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
             .await?;
-        Ok(row.get::<_, bool>(0).then_some(Lease { client }))
+        if !row.get::<_, bool>(0) {
+            return Ok(None);
+        }
+        let client = Arc::new(client);
+        let renewed = client.clone();
+        let keeper = tokio::spawn(async move {
+            let mut every = tokio::time::interval(ttl / 4);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                if renewed.simple_query("SELECT 1").await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Some(Lease { client, keeper }))
     }
 
     /// A new connection of the pool's database (the snapshots keep one of their own).
@@ -240,6 +279,7 @@ impl Pool {
             let mut session = writer.borrow_mut();
             if session.is_closed() {
                 *session = self.session()?;
+                session.batch(WRITER_LIMITS)?;
             }
             session.reset()?;
             session.execute("SELECT pg_advisory_lock(?1)", crate::args![WRITE_LOCK])?;

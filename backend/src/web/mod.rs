@@ -21,44 +21,50 @@ struct AvatarKey {
 pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let config = &app.config;
     // Profile images: PNGs the server wrote itself (see api::images), named by user id, each
-    // opened by its key (?k=): without it, or with another's, 404 as if absent.
+    // opened by its key (?k=): without it, or with another's, 404 as if absent. Stored in the
+    // database, so any instance serves any upload.
     let mac_key = app.mac_key.clone();
-    let avatars = warp::path("avatars")
+    let store = app.store.clone();
+    let avatars = warp::path!("avatars" / String)
         .and(warp::get().or(warp::head()).unify())
-        .and(warp::path::peek())
         .and(
             warp::query::<AvatarKey>()
                 .map(Some)
                 .or(warp::any().map(|| None))
                 .unify(),
         )
-        .and_then(move |file: warp::path::Peek, key: Option<AvatarKey>| {
-            let id = file
-                .as_str()
-                .strip_suffix(".png")
-                .and_then(|id| id.parse::<i64>().ok());
-            let opened = match (id, key) {
-                (Some(id), Some(key)) => {
-                    crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
+        .and(warp::header::optional::<String>("if-none-match"))
+        .and_then(
+            move |file: String, key: Option<AvatarKey>, seen: Option<String>| {
+                let id = file
+                    .strip_suffix(".png")
+                    .and_then(|id| id.parse::<i64>().ok());
+                let opened = match (id, &key) {
+                    (Some(id), Some(key)) => {
+                        crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
+                    }
+                    _ => false,
+                };
+                let store = store.clone();
+                async move {
+                    match id.filter(|_| opened) {
+                        Some(id) => {
+                            uploaded(&store, crate::api::images::avatar_name(id), seen).await
+                        }
+                        None => Err(warp::reject::not_found()),
+                    }
                 }
-                _ => false,
-            };
-            async move {
-                if opened {
-                    Ok(())
-                } else {
-                    Err(warp::reject::not_found())
-                }
-            }
-        })
-        .untuple_one()
-        .and(warp::fs::dir(config.data_dir.join("avatars")))
-        .map(|file: warp::fs::File| own_site(revalidate(file.into_response())));
+            },
+        );
     // Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
-    let content = warp::path("content")
+    let store = app.store.clone();
+    let content = warp::path!("content" / String)
         .and(warp::get().or(warp::head()).unify())
-        .and(warp::fs::dir(config.data_dir.join("content")))
-        .map(|file: warp::fs::File| own_site(revalidate(file.into_response())));
+        .and(warp::header::optional::<String>("if-none-match"))
+        .and_then(move |file: String, seen: Option<String>| {
+            let store = store.clone();
+            async move { uploaded(&store, crate::content::stored_name(&file), seen).await }
+        });
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     // The FAQ guide's screenshots, per language.
@@ -145,6 +151,50 @@ fn is_client_route(path: &str) -> bool {
 /// Pages and translations must be re-checked so a deploy shows at once; hashed assets need not.
 /// Members' uploads are read by this site's pages only (another site cannot embed a member's
 /// face or fetch it with no-cors): `Cross-Origin-Resource-Policy: same-origin`.
+/// The stored upload `name` as a PNG (304 when `seen` names its ETag), or a 404.
+async fn uploaded(
+    store: &crate::store::Store,
+    name: String,
+    seen: Option<String>,
+) -> Result<warp::reply::Response, Rejection> {
+    use crate::store::uploads;
+    let failed = |e: crate::store::StoreError| {
+        tracing::warn!(error = %e, "upload read failed");
+        warp::reject::not_found()
+    };
+    let key = name.clone();
+    let etag = store
+        .read(move |c| uploads::etag(c, &key))
+        .await
+        .map_err(failed)?
+        .ok_or_else(warp::reject::not_found)?;
+    let mut response = if seen.as_deref() == Some(etag.as_str()) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let found = store
+            .read(move |c| uploads::get(c, &name))
+            .await
+            .map_err(failed)?
+            .ok_or_else(warp::reject::not_found)?;
+        let mut response = found.body.into_response();
+        response.headers_mut().insert(
+            warp::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("image/png"),
+        );
+        response
+    };
+    if let Ok(etag) = HeaderValue::from_str(&etag) {
+        response
+            .headers_mut()
+            .insert(warp::http::header::ETAG, etag);
+    }
+    response.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok(own_site(revalidate(response)))
+}
+
 fn own_site(mut response: warp::reply::Response) -> warp::reply::Response {
     response.headers_mut().insert(
         "cross-origin-resource-policy",
