@@ -54,6 +54,9 @@ pub struct Config {
     /// together (each must authenticate within 5 s).
     pub ws_unauthenticated_per_ip: u32,
     pub ws_unauthenticated_total: u32,
+    /// Seconds between the server's pings on a live channel: under `idle_timeout_secs` and
+    /// any proxy's read timeout (nginx's default is 60 s), so quiet channels stay open.
+    pub ws_ping_secs: u64,
     /// Live channels one account may hold open at once (a tab each).
     pub live_channels_per_account: u32,
     /// Connections one address may hold open (trusted proxies are exempt); more are closed at
@@ -333,6 +336,7 @@ impl Default for Config {
             auth_per_minute: 10,
             ws_unauthenticated_per_ip: 20,
             ws_unauthenticated_total: 1000,
+            ws_ping_secs: 20,
             live_channels_per_account: 8,
             connections_per_ip: 256,
             header_read_timeout_secs: 10,

@@ -1,9 +1,12 @@
-//! Two instances on one PostgreSQL behind a loopback nginx: `lvlx serve` twice as
-//! separate processes, the development chain, Debian's nginx proxying to both. A purchase
-//! indexed by instance A reaches a live socket open on B; a session signed out on A is refused
-//! on B; the login rate limit counts across both, per client behind the proxy (X-Forwarded-For
-//! from the trusted proxy only); killing A hands indexing to B within seconds with every
-//! purchase recorded once.
+//! Two instances on one PostgreSQL behind the repository's nginx configuration
+//! (`deploy/nginx/lvlx.conf`): `lvlx serve` twice as separate processes, the development chain,
+//! Debian's nginx proxying to both. A purchase indexed by instance A reaches a live socket open
+//! on B; an image uploaded through the proxy (over nginx's default body limit) is served by
+//! both; a quiet live channel outlives the proxy's read timeout; a session signed out on A is
+//! refused on B; the login rate limit counts across both, per client behind the proxy
+//! (X-Forwarded-For from the trusted proxy only); freezing A (SIGSTOP) hands indexing to B
+//! within the lease's time and waking it changes nothing; killing B hands it back with every
+//! purchase recorded once; SIGTERM drains A.
 //!
 //! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); says so and
 //! passes without them.
@@ -17,9 +20,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{captcha, request, request_from, sign_in};
+use common::process::{captcha, request, request_from, sign_in, sign_in_from};
 use lvlx_backend::args;
 use lvlx_backend::chain::deploy;
+use lvlx_backend::cli::accounts::DEMO_USER;
 use lvlx_backend::store::Store;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -108,29 +112,65 @@ impl Drop for Instance {
     }
 }
 
-/// nginx in the foreground, proxying `port` to `upstreams` (round robin).
+/// The proxy's read timeout in the test: the repository's 60 s, shortened so a test can
+/// outlive it (the instances then ping every second).
+const PROXY_READ_SECS: u64 = 3;
+
+/// Debian's nginx in the foreground with the repository's `deploy/nginx/lvlx.conf`, as an
+/// operator installs it: its EDIT lines pointed at `upstreams` (round robin) and loopback
+/// ports, TLS left out, the read timeout shortened to [`PROXY_READ_SECS`]. Nothing else of it
+/// is changed.
 struct Proxy(Child);
+
+/// The repository's proxy configuration rendered for this test.
+fn proxy_config(dir: &Path, port: u16, upstreams: &[&str]) -> String {
+    let site = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../deploy/nginx/lvlx.conf"
+    ))
+    .unwrap();
+    let mut upstream = upstreams.iter();
+    let mut rendered = String::new();
+    for line in site.lines() {
+        let code = line.split('#').next().unwrap().trim();
+        let line = if line.contains("# EDIT: instance") {
+            format!(
+                "    server {} max_fails=1 fail_timeout=5s;",
+                upstream.next().expect("one EDIT line per instance")
+            )
+        } else if code == "listen 80;" {
+            format!("    listen 127.0.0.1:{};", free_port())
+        } else if code == "listen 443 ssl http2;" {
+            format!("    listen 127.0.0.1:{port};")
+        } else if code.starts_with("ssl_certificate") {
+            continue;
+        } else if code == "proxy_read_timeout 60s;" {
+            format!("    proxy_read_timeout {PROXY_READ_SECS}s;")
+        } else {
+            line.to_string()
+        };
+        rendered.push_str(&line);
+        rendered.push('\n');
+    }
+    assert!(upstream.next().is_none(), "the file names both instances");
+    assert!(
+        rendered.contains(&format!("proxy_read_timeout {PROXY_READ_SECS}s;")),
+        "the read timeout is the file's"
+    );
+    format!(
+        "worker_processes 1;\nerror_log {dir}/nginx-error.log;\npid {dir}/nginx.pid;\n\
+         events {{ worker_connections 256; }}\n\
+         http {{\n access_log off;\n client_body_temp_path {dir}/body;\n proxy_temp_path {dir}/proxy;\n\
+         fastcgi_temp_path {dir}/fcgi; uwsgi_temp_path {dir}/uwsgi; scgi_temp_path {dir}/scgi;\n\
+         {rendered}}}\n",
+        dir = dir.display()
+    )
+}
 
 impl Proxy {
     fn start(dir: &Path, port: u16, upstreams: &[&str]) -> Proxy {
-        let servers: String = upstreams
-            .iter()
-            .map(|u| format!("server {u} max_fails=0;\n"))
-            .collect();
-        let conf = format!(
-            "worker_processes 1;\nerror_log {dir}/nginx-error.log;\npid {dir}/nginx.pid;\n\
-             events {{ worker_connections 256; }}\n\
-             http {{\n access_log off;\n client_body_temp_path {dir}/body;\n proxy_temp_path {dir}/proxy;\n\
-             fastcgi_temp_path {dir}/fcgi; uwsgi_temp_path {dir}/uwsgi; scgi_temp_path {dir}/scgi;\n\
-             upstream lvlx {{\n{servers}}}\n\
-             server {{\n listen 127.0.0.1:{port};\n location / {{\n proxy_pass http://lvlx;\n\
-             proxy_http_version 1.1;\n proxy_set_header Upgrade $http_upgrade;\n proxy_set_header Connection \"upgrade\";\n\
-             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n\
-             proxy_next_upstream error timeout;\n }}\n }}\n}}\n",
-            dir = dir.display()
-        );
         let path = dir.join("nginx.conf");
-        std::fs::write(&path, conf).unwrap();
+        std::fs::write(&path, proxy_config(dir, port, upstreams)).unwrap();
         let child = Command::new("nginx")
             .args(["-e", &dir.join("nginx-error.log").display().to_string()])
             .args(["-p", &dir.display().to_string(), "-c"])
@@ -256,9 +296,9 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
             "bind = \"127.0.0.1:0\"\ndatabase_url = \"{url}\"\nlog = \"info\"\n\
              jwt_secret = \"{}\"\nclaim_signing_key = \"{}\"\n\
              captcha_difficulty = 4\nauth_per_minute = {AUTH_PER_MINUTE}\n\
-             trusted_proxies = [\"127.0.0.1/32\"]\n\
+             trusted_proxies = [\"127.0.0.1/32\"]\nws_ping_secs = 1\n\
              web_dir = \"{repo}/web/dist\"\nlocales_dir = \"{repo}/locales\"\n",
-            "k".repeat(40),
+            "ab".repeat(32),
             "11".repeat(32)
         ),
     )
@@ -320,6 +360,44 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         purchases_heard(&mut on_b, 1, Duration::from_secs(15)).await,
         std::slice::from_ref(&first),
         "a purchase indexed on A reaches a socket on B"
+    );
+    let store = Store::open_postgres(&url).await.unwrap();
+
+    // An image uploaded through the proxy (1.4 MB: nginx's default limit is 1 MB) is served by
+    // both instances, whichever received it.
+    let image = noise_png(700, 700);
+    assert!(image.len() > 1_400_000, "{} bytes", image.len());
+    let (status, uploaded) = upload_avatar(&proxy, &admin, image).await;
+    assert_eq!(status, 200, "through the proxy: {uploaded}");
+    let admin_id: i64 = store
+        .read(|c| {
+            c.query_one(
+                "SELECT id FROM users WHERE email = 'admin@lvlx.local'",
+                args![],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    let avatar = format!(
+        "{}{admin_id}.png?k={}",
+        uploaded["path"].as_str().unwrap(),
+        uploaded["key"].as_str().unwrap()
+    );
+    for addr in [&a.addr, &b.addr, &proxy, &proxy] {
+        let (status, body) = fetch(addr, &avatar).await;
+        assert_eq!(status, 200, "{addr}{avatar}");
+        assert!(body.starts_with(b"\x89PNG"));
+    }
+
+    // A live channel through the proxy outlives the proxy's read timeout: the instances ping.
+    let mut through = live_channel(&proxy, &admin).await;
+    tokio::time::sleep(Duration::from_secs(2 * PROXY_READ_SECS + 1)).await;
+    let quiet_then = anvil.buy(&d, &buyers[8], 1_000_000, None);
+    assert_eq!(
+        purchases_heard(&mut through, 1, Duration::from_secs(15)).await,
+        std::slice::from_ref(&quiet_then),
+        "a channel quiet for twice the proxy's read timeout still hears pushes"
     );
 
     // The login limit counts across both: one sign-in above, five more alternating, then 429.
@@ -436,16 +514,15 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
 
     // A freezes (SIGSTOP: a stalled VM, a host cut off without closing its connections): its
     // lease lapses and B indexes within the lease's time.
-    let mut hashes = vec![first];
+    let mut hashes = vec![first, quiet_then];
     hashes.push(anvil.buy(&d, &buyers[3], 7_000_000, None));
-    let (a, mut b) = (a, b);
+    let (mut a, mut b) = (a, b);
     signal(&a, "STOP");
     let frozen = Instant::now();
     hashes.push(anvil.buy(&d, &buyers[4], 4_000_000, None));
     b.wait_for_log("indexer lease taken", Duration::from_secs(LEASE_SECS + 10))
         .await;
     let took_over = frozen.elapsed();
-    let store = Store::open_postgres(&url).await.unwrap();
     let bought = hashes.clone();
     let mut indexed = false;
     for _ in 0..100 {
@@ -488,6 +565,164 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     );
     assert!(took_over < Duration::from_secs(LEASE_SECS + 3));
     assert!(took_over_death < Duration::from_secs(5));
+
+    // SIGTERM (systemd's and Kubernetes' stop) drains: no new connections, the request under
+    // way is answered, the live channel is told 1001 ("going away"), and the process exits 0.
+    let member = sign_in_from(
+        Some([127, 0, 0, 5].into()),
+        &a.addr,
+        &a.data.join("outbox"),
+        DEMO_USER.0,
+        DEMO_USER.1,
+    )
+    .await;
+    let mut channel = live_channel(&a.addr, &member).await;
+    assert_eq!(
+        next_message(&mut channel, Duration::from_secs(5))
+            .await
+            .unwrap()["type"],
+        "ready"
+    );
+    let body = json!({ "token": member }).to_string();
+    let (first_half, second_half) = body.split_at(body.len() / 2);
+    let mut slow = TcpStream::connect(&a.addr).await.unwrap();
+    slow.write_all(
+        format!(
+            "POST /api/v1/signout HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {member}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{first_half}",
+            a.addr,
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    signal(&a, "TERM");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        TcpStream::connect(&a.addr).await.is_err(),
+        "a stopping instance takes no new connection"
+    );
+    slow.write_all(second_half.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut answer))
+        .await
+        .expect("answered while draining")
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"),
+        "the request under way is answered: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    assert_eq!(close_code(&mut channel).await, Some(1001));
+    let stopped = Instant::now();
+    let status = loop {
+        if let Some(status) = a.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(stopped.elapsed() < Duration::from_secs(10), "A exits");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "SIGTERM exits 0, not 143: {status:?}");
+}
+
+/// The close code of the next close frame on a live channel (other frames skipped).
+async fn close_code(stream: &mut TcpStream) -> Option<u16> {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            let mut two = [0u8; 2];
+            stream.read_exact(&mut two).await.ok()?;
+            let len = match two[1] & 0x7f {
+                126 => {
+                    let mut n = [0u8; 2];
+                    stream.read_exact(&mut n).await.ok()?;
+                    u16::from_be_bytes(n) as usize
+                }
+                n => n as usize,
+            };
+            let mut payload = vec![0u8; len];
+            stream.read_exact(&mut payload).await.ok()?;
+            if two[0] & 0x0f == 8 {
+                return Some(u16::from_be_bytes([payload[0], payload[1]]));
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// A PNG of random pixels (it does not compress): `width` × `height` × 3 bytes and a little.
+fn noise_png(width: u32, height: u32) -> Vec<u8> {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let pixels = (0..width * height * 3)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect();
+    let image = image::RgbImage::from_raw(width, height, pixels).unwrap();
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).unwrap();
+    png.into_inner()
+}
+
+/// POST /api/v1/image at `addr` with `png` as the part "profile".
+async fn upload_avatar(addr: &str, token: &str, png: Vec<u8>) -> (u16, Value) {
+    let url = format!("http://{addr}/api/v1/image");
+    let token = token.to_string();
+    tokio::task::spawn_blocking(move || {
+        let boundary = "lvlxinstancesboundary";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"profile\"; filename=\"a.png\"\r\n\
+             Content-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(&png);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let mut answer = ureq::post(&url)
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .header("authorization", &format!("Bearer {token}"))
+            .header(
+                "content-type",
+                &format!("multipart/form-data; boundary={boundary}"),
+            )
+            .send(&body[..])
+            .unwrap();
+        let status = answer.status().as_u16();
+        let text = answer.body_mut().read_to_string().unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    })
+    .await
+    .unwrap()
+}
+
+/// GET `path` at `addr`: (status, body bytes).
+async fn fetch(addr: &str, path: &str) -> (u16, Vec<u8>) {
+    let url = format!("http://{addr}{path}");
+    tokio::task::spawn_blocking(move || {
+        let mut answer = ureq::get(&url)
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .call()
+            .unwrap();
+        let status = answer.status().as_u16();
+        let body = answer
+            .body_mut()
+            .with_config()
+            .limit(10 << 20)
+            .read_to_vec()
+            .unwrap();
+        (status, body)
+    })
+    .await
+    .unwrap()
 }
 
 /// The purchases recorded, each with how many times, in the order recorded.

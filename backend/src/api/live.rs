@@ -24,9 +24,6 @@ use crate::App;
 const AUTH_WITHIN: Duration = Duration::from_secs(5);
 /// How often an open channel checks its session is still live (logout, expiry).
 const RECHECK: Duration = Duration::from_secs(60);
-/// How often the server pings an open channel (well under `idle_timeout_secs` and nginx's 60 s
-/// proxy_read_timeout).
-const PING: Duration = Duration::from_secs(20);
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -119,7 +116,7 @@ async fn serve(
     let mut recheck = tokio::time::interval(RECHECK);
     recheck.tick().await;
     // Pings keep a quiet channel within the server's idle limit and the proxy's read timeout.
-    let mut ping = tokio::time::interval(PING);
+    let mut ping = tokio::time::interval(Duration::from_secs(app.config.ws_ping_secs.max(1)));
     ping.tick().await;
     let mut stopping = app.stopping.subscribe();
     loop {

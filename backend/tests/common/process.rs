@@ -68,25 +68,40 @@ pub async fn request_from(
 
 /// Signs in through the server at `addr`, reading the code from `outbox`; answers the session.
 pub async fn sign_in(addr: &str, outbox: &Path, email: &str, password: &str) -> String {
-    let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
+    sign_in_from(None, addr, outbox, email, password).await
+}
+
+/// [`sign_in`] from the loopback address `source` (its own per-address limits).
+pub async fn sign_in_from(
+    source: Option<std::net::IpAddr>,
+    addr: &str,
+    outbox: &Path,
+    email: &str,
+    password: &str,
+) -> String {
+    let request = |method: &'static str,
+                   path: &'static str,
+                   token: Option<String>,
+                   body: String| async move {
+        request_from(source, addr, method, path, token.as_deref(), &[], &body).await
+    };
+    let (_, c) = request("GET", "/api/v1/captcha", None, String::new())
         .await
         .unwrap();
     let challenge = c["challenge"].as_str().unwrap();
     let solution =
         lvlx_core::captcha::solve(challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
     let body = json!({"email": email, "password": password, "captcha": {"challenge": challenge, "solution": solution}});
-    let (status, step1) = request(addr, "POST", "/api/v1/login", None, &[], &body.to_string())
+    let (status, step1) = request("POST", "/api/v1/login", None, body.to_string())
         .await
         .unwrap();
     assert_eq!(status, 200, "{step1}");
     let code = super::newest_code(outbox, email, 4);
     let (status, done) = request(
-        addr,
         "POST",
         "/api/v1/verifycode",
-        step1["token"].as_str(),
-        &[],
-        &json!({"code": code}).to_string(),
+        step1["token"].as_str().map(str::to_string),
+        json!({"code": code}).to_string(),
     )
     .await
     .unwrap();
