@@ -131,6 +131,14 @@ impl App {
                 "database_url is set: configure jwt_secret and claim_signing_key, the same on every instance".into(),
             ));
         }
+        if config.database_url.is_some() && config.smtp.is_none() {
+            // Each instance would keep the mail of the requests it handled in its own outbox:
+            // members would get no codes from the others.
+            tracing::error!(
+                "database_url is set but smtp is not: several instances need an SMTP relay; mail now goes to this machine's {}/outbox only",
+                config.data_dir.display()
+            );
+        }
         let secret = crypto::jwt_key(
             config.jwt_secret.as_ref().map(|s| s.expose()),
             &config.data_dir,

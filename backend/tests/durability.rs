@@ -321,3 +321,31 @@ async fn a_full_disk_is_a_clear_error_and_writes_resume_when_space_returns() {
     }
     println!("disk full: {} writes acknowledged before and after, the full disk answered 503 error-storage-full, integrity ok", acked.len());
 }
+
+/// `lvlx config | head` (issue 34): a reader that closes the pipe early ends the output, and
+/// the command still exits 0 instead of panicking (it did: status 101, "failed printing to
+/// stdout: Broken pipe").
+#[test]
+fn config_into_a_closed_pipe_exits_cleanly() {
+    for _ in 0..3 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lvlx"))
+            .arg("config")
+            .env(
+                "LVLX_CONFIG",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../lvlx.example.toml"),
+            )
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader is gone before the command writes.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -13,6 +13,10 @@ struct Fixture {
 }
 
 async fn fixture() -> Fixture {
+    fixture_with(None).await
+}
+
+async fn fixture_with(chain: Option<lvlx_backend::config::Chain>) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let web = dir.path().join("web");
     std::fs::create_dir_all(&web).unwrap();
@@ -32,6 +36,7 @@ async fn fixture() -> Fixture {
         data_dir: dir.path().join("data"),
         web_dir: web,
         locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        chain,
         ..Config::default()
     };
     let db = lvlx_backend::store::open_for_test(&config.data_dir).await;
@@ -62,6 +67,33 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
     assert_eq!(body["schema"], 15);
+}
+
+/// Readiness (issue 34): what a proxy's health check asks before sending members to an
+/// instance. Without a chain the database decides; with one, a node must answer.
+#[tokio::test]
+async fn readiness_names_the_part_that_does_not_answer() {
+    let f = fixture().await;
+    let res = get(&f, "/api/v1/ready").await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    assert_eq!(
+        body_json(&res),
+        serde_json::json!({"ready": true, "database": true, "chain": null})
+    );
+    // A chain whose only node does not answer: alive, but not ready.
+    let down = lvlx_backend::chain::deploy::dev_section(
+        "http://127.0.0.1:9",
+        &lvlx_backend::chain::deploy::Deployment::default(),
+    );
+    let f = fixture_with(Some(down)).await;
+    let res = get(&f, "/api/v1/ready").await;
+    assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        body_json(&res),
+        serde_json::json!({"ready": false, "database": true, "chain": false})
+    );
+    assert_eq!(get(&f, "/api/v1/health").await.status(), StatusCode::OK);
 }
 
 #[tokio::test]

@@ -1,11 +1,20 @@
-//! Liveness: the server and its database answer.
+//! Liveness (`/health`: the process and its database answer) and readiness (`/ready`: this
+//! instance can serve members now: its database answers and, with a chain configured, a node
+//! of it answers within 2 s). A proxy or orchestrator takes an instance out of rotation while it
+//! is not ready, and restarts it only when it is not alive.
+
+use std::time::Duration;
 
 use serde::Serialize;
+use serde_json::json;
 use warp::filters::BoxedFilter;
-use warp::Filter;
+use warp::http::header::{HeaderValue, CACHE_CONTROL};
+use warp::http::StatusCode;
+use warp::{Filter, Reply};
 
 use super::error::reply;
 use super::{ok, with, Answer};
+use crate::chain::rpc;
 use crate::{store, App};
 
 #[derive(Serialize)]
@@ -16,14 +25,55 @@ struct Health {
     schema: i64,
 }
 
+/// How long readiness waits for the chain's node.
+const CHAIN_WITHIN: Duration = Duration::from_secs(2);
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/health — answers only when the database answers.
-    warp::path!("health")
+    let health = warp::path!("health")
         .and(warp::get())
         .and(with(&app))
         .then(health)
-        .map(reply)
-        .boxed()
+        .map(reply);
+    // GET /api/v1/ready — 200 when the database and the chain's node answer, else 503 naming which.
+    let ready = warp::path!("ready")
+        .and(warp::get())
+        .and(with(&app))
+        .then(ready);
+    health.or(ready).unify().boxed()
+}
+
+async fn ready(app: App) -> warp::reply::Response {
+    let database = app.store.read(store::schema_version).await.is_ok();
+    let chain = match app.config.chain.as_ref() {
+        None => None,
+        Some(chain) => {
+            let urls: Vec<String> = chain.rpc_urls().map(str::to_string).collect();
+            let asked = tokio::task::spawn_blocking(move || {
+                urls.iter()
+                    .any(|url| rpc::head(&rpc::Rpc::new(url)).is_ok())
+            });
+            Some(matches!(
+                tokio::time::timeout(CHAIN_WITHIN, asked).await,
+                Ok(Ok(true))
+            ))
+        }
+    };
+    let ready = database && chain != Some(false);
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let mut answer = warp::reply::with_status(
+        warp::reply::json(&json!({"ready": ready, "database": database, "chain": chain})),
+        status,
+    )
+    .into_response();
+    answer
+        .headers_mut()
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    answer
 }
 
 async fn health(app: App) -> Answer {

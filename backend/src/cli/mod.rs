@@ -202,12 +202,14 @@ pub fn main() -> ExitCode {
             command: DbCommand::Copy { from },
         } => db_copy(&config, from),
         Command::Config => {
-            // No secrets are configured here yet; when they are, they print as "***".
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&config).unwrap_or_default()
-            );
-            ExitCode::SUCCESS
+            // Secrets print as "***". A reader that stops early (`lvlx config | head`) closes
+            // the pipe: that ends the output, not in a panic.
+            use std::io::Write;
+            let text = serde_json::to_string_pretty(&config).unwrap_or_default();
+            match writeln!(std::io::stdout().lock(), "{text}") {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+                _ => ExitCode::SUCCESS,
+            }
         }
     }
 }
