@@ -385,6 +385,16 @@ fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
             rt.block_on(async {
                 let started = std::time::Instant::now();
                 let source = Store::open(&from).map_err(|e| e.to_string())?;
+                // Images an older server left in the data folder travel with the rows.
+                let moved = crate::uploads::import_folders(&source, &from)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if moved > 0 {
+                    println!(
+                        "{moved} images moved from {} into the database first",
+                        from.display()
+                    );
+                }
                 let target = Store::open_postgres(&url)
                     .await
                     .map_err(|e| e.to_string())?;
@@ -405,6 +415,18 @@ fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
                 tables.len(),
                 took.as_secs_f64()
             );
+            // The keys are not in the database: every instance needs them configured.
+            for (file, key) in [
+                ("jwt.secret", "jwt_secret"),
+                ("claim.key", "claim_signing_key"),
+            ] {
+                if from.join(file).exists() {
+                    println!(
+                        "keep {key}: set it on every instance to the text of {}",
+                        from.join(file).display()
+                    );
+                }
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
