@@ -52,7 +52,24 @@ pub async fn create(
                 password_hash: &hash,
                 referrer,
             };
-            users::insert(c, &new, &crypto::random_hex(16), now_ms())?.ok_or(Error::EmailTaken)
+            c.transaction(|tx| {
+                let id = users::insert(tx, &new, &crypto::random_hex(16), now_ms())?
+                    .ok_or(Error::EmailTaken)?;
+                // A new admin is an admin change: in the chained audit, by the account itself
+                // (the command line has no signed-in admin).
+                if role == lvlx_core::ADMIN_ROLE {
+                    crate::store::audit::append(
+                        tx,
+                        "admin-created",
+                        Some(id.0),
+                        id,
+                        now_ms(),
+                        None,
+                        &serde_json::json!({"email": email, "by": "lvlx admin create"}),
+                    )?;
+                }
+                Ok(id)
+            })
         })
         .await
 }

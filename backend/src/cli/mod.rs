@@ -53,6 +53,11 @@ enum Command {
         #[command(subcommand)]
         command: ClaimsCommand,
     },
+    /// The admin audit.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
     /// The database.
     Db {
         #[command(subcommand)]
@@ -77,6 +82,13 @@ enum Command {
 }
 
 #[derive(Subcommand)]
+enum AuditCommand {
+    /// Walk the admin audit's hash chain: print its rows and head, and name the first row
+    /// changed, removed or inserted by hand (exit status 1 then).
+    Verify,
+}
+
+#[derive(Subcommand)]
 enum DbCommand {
     /// Copy a SQLite database (data_dir's, or --from's) into the empty PostgreSQL database
     /// database_url names, then verify the copy: every table's rows and money sums equal.
@@ -85,6 +97,12 @@ enum DbCommand {
         #[arg(long)]
         from: Option<PathBuf>,
     },
+    /// Copy data_dir's SQLite database into FILE (new), consistent as of one instant, while the
+    /// server keeps serving; checked with SQLite's integrity check. (PostgreSQL: pg_dump.)
+    Backup { file: PathBuf },
+    /// Put the backup FILE in place as data_dir's database, with the server stopped; the
+    /// database it replaces is kept beside it as lvlx.sqlite3.replaced-{ms}.
+    Restore { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -167,6 +185,9 @@ pub fn main() -> ExitCode {
         Command::Chain {
             command: ChainCommand::Deploy { rpc, confirmations },
         } => deploy(&config, &config_file, &rpc, confirmations),
+        Command::Audit {
+            command: AuditCommand::Verify,
+        } => audit_verify(&config),
         Command::Claims {
             command: ClaimsCommand::Signer,
         } => match claim_signer(&config) {
@@ -201,6 +222,12 @@ pub fn main() -> ExitCode {
         Command::Db {
             command: DbCommand::Copy { from },
         } => db_copy(&config, from),
+        Command::Db {
+            command: DbCommand::Backup { file },
+        } => db_backup(&config, &file, false),
+        Command::Db {
+            command: DbCommand::Restore { file },
+        } => db_backup(&config, &file, true),
         Command::Config => {
             // Secrets print as "***". A reader that stops early (`lvlx config | head`) closes
             // the pipe: that ends the output, not in a panic.
@@ -436,6 +463,79 @@ fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
     }
 }
 
+/// `lvlx audit verify`: exit 0 when the chain holds, 1 when it names a break.
+fn audit_verify(config: &Config) -> ExitCode {
+    let mut verdict = None;
+    let status = offline(config, |store| {
+        let verdict = &mut verdict;
+        async move {
+            *verdict = Some(store.read(crate::store::audit::verify).await?);
+            Ok(())
+        }
+    });
+    let Some(v) = verdict else { return status };
+    println!(
+        "{} audit rows; head {}",
+        v.rows,
+        v.head.as_deref().unwrap_or("(none)")
+    );
+    match v.broken {
+        None => {
+            println!("the chain holds");
+            ExitCode::SUCCESS
+        }
+        Some(broken) => {
+            use crate::store::audit::Broken;
+            let (id, what) = match broken {
+                Broken::Changed { id } => (id, "was changed"),
+                Broken::Removed { id } => (id, "was removed"),
+                Broken::Inserted { id } => (id, "was inserted by hand"),
+            };
+            println!("broken: audit row {id} {what}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `lvlx db backup FILE` and `lvlx db restore FILE` (SQLite; PostgreSQL has pg_dump).
+fn db_backup(config: &Config, file: &std::path::Path, restore: bool) -> ExitCode {
+    use crate::store::backup;
+    if config.database_url.is_some() {
+        eprintln!("database_url is set: back up PostgreSQL with pg_dump or a base backup (README)");
+        return ExitCode::FAILURE;
+    }
+    let done = if restore {
+        backup::restore(file, &config.data_dir)
+    } else {
+        backup::backup(&config.data_dir, file)
+    };
+    match done {
+        Ok(report) => {
+            for t in &report.tables {
+                let sums: Vec<String> = t.sums.iter().map(|(c, s)| format!("{c} Σ {s}")).collect();
+                println!("{:<18} {:>10} rows  {}", t.name, t.rows, sums.join("  "));
+            }
+            println!(
+                "{} {} ({} bytes, schema {}) in {:.1} s, integrity ok",
+                if restore {
+                    "restored"
+                } else {
+                    "backed up into"
+                },
+                report.file.display(),
+                report.bytes,
+                report.schema,
+                report.took.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The claim signer of this configuration (its key generated into the data folder if needed).
 fn claim_signer(
     config: &Config,
@@ -552,6 +652,22 @@ fn serve(config: Config) -> ExitCode {
     };
     runtime.block_on(async move {
         let url = config.database_url.as_ref().map(|u| u.expose().to_owned());
+        // One server per SQLite folder; `lvlx db restore` waits for it to stop.
+        let _folder = if url.is_none() {
+            match crate::store::backup::DataLock::take(&config.data_dir) {
+                Ok(Some(lock)) => Some(lock),
+                Ok(None) => {
+                    tracing::error!(data_dir = %config.data_dir.display(), "another lvlx serve uses this data folder");
+                    return ExitCode::FAILURE;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot lock the data folder");
+                    return ExitCode::FAILURE;
+                }
+            }
+        } else {
+            None
+        };
         let store = match Store::open_configured(&config.data_dir, url.as_deref()).await {
             Ok(store) => store,
             Err(e) => {
@@ -607,6 +723,22 @@ fn serve(config: Config) -> ExitCode {
                 tracing::error!(error = %e, "cannot move uploads into the database");
                 return ExitCode::FAILURE;
             }
+        }
+        // The audit's chain: rows from before it are linked once; its head is logged, so a
+        // history rewritten later (every link recomputed) shows against this line.
+        let audit = app
+            .store
+            .write(|c| c.transaction(crate::store::audit::seal))
+            .await;
+        let verdict = app.store.read(crate::store::audit::verify).await;
+        match (audit, verdict) {
+            (Ok(_), Ok(v)) if v.broken.is_none() => {
+                tracing::info!(rows = v.rows, head = v.head.as_deref().unwrap_or(""), "admin audit chain holds")
+            }
+            (Ok(_), Ok(v)) => {
+                tracing::error!(rows = v.rows, broken = ?v.broken, "admin audit chain is broken: lvlx audit verify")
+            }
+            (Err(e), _) | (_, Err(e)) => tracing::error!(error = %e, "cannot check the admin audit chain"),
         }
         crate::chain::indexer::Indexer::spawn(&app);
         // Every socket is an open file: take all the host allows (often 1,024 by default).

@@ -1,11 +1,14 @@
 //! The admin audit: every admin change (ranks, activation-node steering, content, identity
 //! decisions) appended with who, when, before and after. Append-only: the table refuses
-//! updates and deletes.
+//! updates and deletes, and each row is chained to the one before it by hash in the same
+//! transaction (`audit_chain`, migration 0016), so that [`verify`] names the first row changed,
+//! removed or inserted by hand, triggers dropped or not.
 
 use super::{Conn, Result};
 use crate::args;
 use crate::user::UserId;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
 /// Appends one admin change.
 pub fn append(
@@ -19,7 +22,149 @@ pub fn append(
 ) -> Result<()> {
     c.execute(
         "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", args![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()])?;
+    seal(c)?;
     Ok(())
+}
+
+/// One audit row as the chain hashes it.
+pub struct Logged {
+    id: i64,
+    subject: String,
+    item: Option<i64>,
+    admin: i64,
+    at: i64,
+    before: Option<String>,
+    after: String,
+}
+
+const ROW_COLUMNS: &str = "id, subject, item, admin_id, at, before, after";
+
+fn row(r: &super::sql::Row) -> Result<Logged> {
+    Ok(Logged {
+        id: r.get(0)?,
+        subject: r.get(1)?,
+        item: r.get(2)?,
+        admin: r.get(3)?,
+        at: r.get(4)?,
+        before: r.get(5)?,
+        after: r.get(6)?,
+    })
+}
+
+/// A link's hash: SHA-256 (hex) of the previous link's hash and id and this row's every
+/// column, as a JSON array (unambiguous whatever the texts hold).
+pub fn link_hash(prev: Option<(i64, &str)>, row: &Logged) -> String {
+    let text = serde_json::json!([
+        prev.map(|(id, _)| id),
+        prev.map(|(_, hash)| hash),
+        row.id,
+        row.subject,
+        row.item,
+        row.admin,
+        row.at,
+        row.before,
+        row.after
+    ])
+    .to_string();
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// Links every audit row not linked yet, in id order: the one just appended, or on the first
+/// start after migration 0016 the rows written before it. Returns how many it linked.
+pub fn seal(c: Conn) -> Result<usize> {
+    let last: Option<(i64, String)> = c.query_opt(
+        "SELECT audit_id, hash FROM audit_chain ORDER BY audit_id DESC LIMIT 1",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let from = last.as_ref().map_or(i64::MIN, |(id, _)| *id);
+    let rows = c.query_all(
+        &format!("SELECT {ROW_COLUMNS} FROM admin_audit WHERE id > ?1 ORDER BY id"),
+        args![from],
+        row,
+    )?;
+    let mut prev = last;
+    for r in &rows {
+        let hash = link_hash(prev.as_ref().map(|(id, h)| (*id, h.as_str())), r);
+        c.execute(
+            "INSERT INTO audit_chain (audit_id, prev_id, hash) VALUES (?1, ?2, ?3)",
+            args![r.id, prev.as_ref().map(|(id, _)| *id), &hash],
+        )?;
+        prev = Some((r.id, hash));
+    }
+    Ok(rows.len())
+}
+
+/// What [`verify`] found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    /// Audit rows read.
+    pub rows: u64,
+    /// The last link's hash: record it elsewhere (the server logs it at start); a rewritten
+    /// history has another.
+    pub head: Option<String>,
+    /// The first break, in id order; None when every row is as chained.
+    pub broken: Option<Broken>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Broken {
+    /// Row `id` is not what was chained (edited in place, or its link was).
+    Changed { id: i64 },
+    /// Row `id` was chained and is gone.
+    Removed { id: i64 },
+    /// Row `id` was written without its link (by hand, past the server).
+    Inserted { id: i64 },
+}
+
+/// Walks the audit and its chain in id order and names the first row that breaks it.
+pub fn verify(c: Conn) -> Result<Verdict> {
+    let rows = c.query_all(
+        &format!("SELECT {ROW_COLUMNS} FROM admin_audit ORDER BY id"),
+        args![],
+        row,
+    )?;
+    let links: Vec<(i64, Option<i64>, String)> = c.query_all(
+        "SELECT audit_id, prev_id, hash FROM audit_chain ORDER BY audit_id",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let verdict = |broken| Verdict {
+        rows: rows.len() as u64,
+        head: links.last().map(|(_, _, h)| h.clone()),
+        broken,
+    };
+    let mut links_at = links.iter().peekable();
+    let mut prev: Option<(i64, &str)> = None;
+    for r in &rows {
+        // Links of rows that are gone come first.
+        while let Some((id, _, _)) = links_at.peek() {
+            if *id >= r.id {
+                break;
+            }
+            return Ok(verdict(Some(Broken::Removed { id: *id })));
+        }
+        let Some((id, prev_id, hash)) = links_at.next_if(|(id, _, _)| *id == r.id) else {
+            return Ok(verdict(Some(Broken::Inserted { id: r.id })));
+        };
+        // A link naming a row before it that is neither here nor linked: removed with its link.
+        if *prev_id != prev.map(|(p, _)| p) {
+            return Ok(verdict(Some(match prev_id {
+                Some(p) if prev.is_none_or(|(q, _)| *p > q) => Broken::Removed { id: *p },
+                _ => Broken::Changed { id: *id },
+            })));
+        }
+        if link_hash(prev, r) != *hash {
+            return Ok(verdict(Some(Broken::Changed { id: r.id })));
+        }
+        prev = Some((r.id, hash));
+    }
+    if let Some((id, _, _)) = links_at.next() {
+        return Ok(verdict(Some(Broken::Removed { id: *id })));
+    }
+    Ok(verdict(None))
 }
 
 /// One audit row: what changed (the rank's id for a rank), the admin's email, when, and the

@@ -36,6 +36,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("settled_purchases", &["usdt"]),
     ("ranks", &["threshold", "bonus"]),
     ("admin_audit", &[]),
+    ("audit_chain", &[]),
     ("rank_bonuses", &["amount", "volume"]),
     ("claims", &["amount", "cumulative"]),
     ("claim_payments", &["amount", "cumulative"]),
@@ -209,6 +210,15 @@ fn count(c: Conn, table: &str) -> Result<u64> {
     c.query_one(&format!("SELECT COUNT(*) FROM {table}"), args![], |r| {
         r.get(0)
     })
+}
+
+/// Every copied table's rows and money sums in one database: what a backup or a copy reports,
+/// and what two databases that should hold the same books are compared by.
+pub fn books(c: Conn) -> Result<Vec<Table>> {
+    TABLES
+        .iter()
+        .map(|(name, money)| figures(c, name, money))
+        .collect()
 }
 
 /// A table's row count and the exact sums of its money columns.

@@ -14,6 +14,7 @@
 //! tokio's blocking pool, never on the async runtime.
 
 pub mod audit;
+pub mod backup;
 pub mod blocks;
 pub mod captchas;
 pub mod claims;

@@ -45,7 +45,16 @@ pub fn audit(c: Conn, admin: UserId, at: i64, outcome: &str, ip: &str) -> Result
         "INSERT INTO secret_audit (admin_id, at, outcome, ip) VALUES (?1, ?2, ?3, ?4)",
         args![admin.0, at, outcome, ip],
     )?;
-    Ok(())
+    // Every attempt is in the chained admin audit too.
+    super::audit::append(
+        c,
+        "secret-reveal",
+        None,
+        admin,
+        at,
+        None,
+        &serde_json::json!({"outcome": outcome, "ip": ip}),
+    )
 }
 
 /// Attempts of `admin` after `since` that counted (not those refused by the limit), and the
