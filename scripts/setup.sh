@@ -6,7 +6,8 @@
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
 #                               schemathesis (API cases from the OpenAPI document), and
 #                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh),
-#                               Debian's postgresql and nginx-light and wrk (load bench)
+#                               Debian's postgresql and nginx-light and wrk (load bench),
+#                               and prometheus (the metrics test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -66,6 +67,17 @@ if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql nginx-light >/dev/null
   $sudo service nginx stop >/dev/null 2>&1 || true
   $sudo service postgresql stop >/dev/null 2>&1 || true
+fi
+
+if [ "${1:-}" = "--test" ] && ! command -v prometheus >/dev/null; then
+  # A real Prometheus scrapes the server and loads its alert rules (backend/tests/metrics.rs);
+  # it runs in the test's own folder, never as the package's service.
+  step "apt-get install prometheus"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  $sudo service prometheus stop >/dev/null 2>&1 || true
 fi
 
 if [ "${1:-}" = "--test" ] && ! command -v wrk >/dev/null; then

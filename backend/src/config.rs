@@ -54,6 +54,12 @@ pub struct Config {
     /// together (each must authenticate within 5 s).
     pub ws_unauthenticated_per_ip: u32,
     pub ws_unauthenticated_total: u32,
+    /// Where Prometheus scrapes GET /metrics (e.g. "127.0.0.1:9464", or a private interface):
+    /// an address of its own, never the public one. Unset: no metrics endpoint.
+    pub metrics_bind: Option<std::net::SocketAddr>,
+    /// The indexer alert's threshold (`deploy/prometheus/lvlx-rules.yml`): blocks between the
+    /// chain's head and the next block to index. Exported as a metric so the rules read it.
+    pub indexer_lag_alert_blocks: u64,
     /// Seconds between the server's pings on a live channel: under `idle_timeout_secs` and
     /// any proxy's read timeout (nginx's default is 60 s), so quiet channels stay open.
     pub ws_ping_secs: u64,
@@ -337,6 +343,8 @@ impl Default for Config {
             ws_unauthenticated_per_ip: 20,
             ws_unauthenticated_total: 1000,
             ws_ping_secs: 20,
+            metrics_bind: None,
+            indexer_lag_alert_blocks: 100,
             live_channels_per_account: 8,
             connections_per_ip: 256,
             header_read_timeout_secs: 10,

@@ -22,6 +22,7 @@ pub mod kyc;
 pub mod limits;
 pub mod live;
 pub mod mail;
+pub mod metrics;
 pub mod network;
 pub mod onramp;
 pub mod owners;

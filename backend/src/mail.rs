@@ -124,7 +124,7 @@ impl Mailer {
             .singlepart(SinglePart::plain(body))
             .map_err(|e| Error::Internal(format!("mail: {e}")))?;
         let transport = self.transport.clone();
-        tokio::task::spawn_blocking(move || match transport {
+        let sent = tokio::task::spawn_blocking(move || match transport {
             Delivery::Smtp(smtp) => smtp.send(&message).map(|_| ()).map_err(|e| Error::Internal(format!("smtp: {e}"))),
             Delivery::Outbox(dir) => {
                 let id = FileTransport::new(&dir).send(&message).map_err(|e| Error::Internal(format!("outbox: {e}")))?;
@@ -139,7 +139,13 @@ impl Mailer {
             }
         })
         .await
-        .map_err(|e| Error::Internal(format!("mail task: {e}")))?
+        .map_err(|e| Error::Internal(format!("mail task: {e}")))
+        .and_then(|sent| sent);
+        match &sent {
+            Ok(()) => crate::metrics::METRICS.mail_sent.inc(),
+            Err(_) => crate::metrics::METRICS.mail_failures.inc(),
+        };
+        sent
     }
 }
 

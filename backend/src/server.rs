@@ -78,13 +78,24 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
         let service = warp::service(routes.clone());
         let hyper_service = hyper::service::service_fn(move |mut request| {
             request.extensions_mut().insert(Peer(peer));
+            let (method, path) = (request.method().clone(), request.uri().path().to_string());
+            let started = Instant::now();
             let mut service = service.clone();
             let answer = tower_service::Service::call(&mut service, request);
             async move {
-                match tokio::time::timeout(deadline, answer).await {
+                let answer = match tokio::time::timeout(deadline, answer).await {
                     Ok(answer) => answer,
                     Err(_) => Ok(crate::api::error::request_timeout()),
+                };
+                if let Ok(response) = &answer {
+                    crate::metrics::answered(
+                        &path,
+                        method.as_str(),
+                        response.status().as_u16(),
+                        started.elapsed(),
+                    );
                 }
+                answer
             }
         });
         let mut builder = Builder::new(TokioExecutor::new()).http1_only();
@@ -97,11 +108,13 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             hyper_service,
         );
         let connection = graceful.watch(connection.into_owned());
+        crate::metrics::METRICS.connections.inc();
         tokio::spawn(async move {
             if let Err(e) = connection.await {
                 tracing::debug!(error = %e, "connection ended");
             }
             drop(place);
+            crate::metrics::METRICS.connections.dec();
         });
     }
     // Stopping: no new connections; open requests finish within the request deadline (they

@@ -40,7 +40,7 @@ async fn backups_taken_while_the_server_writes_restore_with_exact_books() {
         .unwrap()
         .unwrap()
         .id;
-    let before = store.read(|c| books(c)).await.unwrap();
+    let before = store.read(books).await.unwrap();
     let balance0 = store.read(move |c| users::balance(c, buyer)).await.unwrap();
 
     // The server's writes: a purchase a transaction, as fast as the store takes them.
@@ -106,7 +106,7 @@ async fn backups_taken_while_the_server_writes_restore_with_exact_books() {
         let restored = dir.path().join(format!("restored-{i}"));
         let report = backup::restore(file, &restored).unwrap();
         let opened = Store::open(&restored).unwrap();
-        let books = opened.read(|c| books(c)).await.unwrap();
+        let books = opened.read(books).await.unwrap();
         assert_eq!(books, report.tables, "what restore reported is what opens");
         let purchases = rows(&books, "ico_transactions") - rows(&before, "ico_transactions");
         assert!(

@@ -95,6 +95,7 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<Value, 
     };
     if let (count, Some(oldest)) = from_address {
         if count >= ADDRESS_FAILURES {
+            crate::metrics::METRICS.sign_in_refused.inc();
             return Err(Error::RateLimited {
                 retry_after_secs: ((oldest + FAILURE_WINDOW_MS - now_ms()) / 1000).max(1) as u64,
             });
@@ -117,6 +118,7 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<Value, 
             app.store
                 .write(move |c| lockouts::add(c, &email, &address, at, at - FAILURE_WINDOW_MS))
                 .await?;
+            crate::metrics::METRICS.sign_in_failures.inc();
             return Err(Error::Credentials);
         }
     };

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
+use crate::metrics::METRICS;
 use crate::network;
 use crate::store::cursors::{self, Cursor};
 use crate::store::ledger::{self, Entry};
@@ -56,6 +57,23 @@ pub enum IndexError {
     /// this step read is written; the next step reads on top of the new cursor.
     #[error("another instance moved the cursor since this step read it")]
     Overtaken,
+}
+
+impl IndexError {
+    /// The kind, for the metrics' labels.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            IndexError::Rpc(RpcError::Node { .. }) => "node",
+            IndexError::Rpc(RpcError::RateLimited(_)) => "rate_limited",
+            IndexError::Rpc(RpcError::Transport(_)) => "unreachable",
+            IndexError::Rpc(RpcError::Answer(_)) => "answer",
+            IndexError::Store(_) => "store",
+            IndexError::Decode(..) => "decode",
+            IndexError::Moved(_) => "moved",
+            IndexError::RangeTooLarge(_) => "range",
+            IndexError::Overtaken => "overtaken",
+        }
+    }
 }
 
 /// What a step did.
@@ -170,6 +188,7 @@ impl Indexer {
                 if lease.take().is_some() {
                     tracing::warn!("indexer lease lost: another instance may index now");
                 }
+                METRICS.indexer_leader.set(0);
                 lease = match self
                     .store
                     .try_lease(INDEXER_LEASE, Duration::from_secs(self.chain.lease_secs))
@@ -177,6 +196,7 @@ impl Indexer {
                 {
                     Ok(Some(l)) => {
                         tracing::info!("indexer lease taken: this instance indexes");
+                        METRICS.indexer_leader.set(1);
                         Some(l)
                     }
                     Ok(None) => None,
@@ -190,7 +210,16 @@ impl Indexer {
                     continue;
                 }
             }
-            match self.step().await {
+            let stepped = self.step().await;
+            if let Err(e) = &stepped {
+                METRICS
+                    .indexer_errors
+                    .get_or_create(&crate::metrics::Kind {
+                        kind: e.kind().into(),
+                    })
+                    .inc();
+            }
+            match stepped {
                 Ok(Progress::More { .. }) => backoff = Duration::from_secs(1),
                 Ok(Progress::CaughtUp { .. } | Progress::Behind) => {
                     backoff = Duration::from_secs(1);
@@ -453,6 +482,11 @@ impl Indexer {
         let from = cursor.next;
         let parent = (from > start).then(|| from - 1);
         let (head, reported_final, parent_hash) = self.chain_state(parent).await?;
+        METRICS.chain_head.set(head as i64);
+        METRICS
+            .chain_final
+            .set(reported_final.max(cursor.final_block) as i64);
+        METRICS.indexer_next.set(from as i64);
         // A node whose head is below what was read (it lags, or claims an older head) moves
         // nothing; another node may be ahead.
         if head + 1 < from {

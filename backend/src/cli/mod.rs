@@ -746,6 +746,15 @@ fn serve(config: Config) -> ExitCode {
             Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
             Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
         }
+        if let Some(addr) = app.config.metrics_bind {
+            match crate::metrics::spawn(&app, addr) {
+                Ok(bound) => tracing::info!(%bound, "metrics at http://{bound}/metrics"),
+                Err(e) => {
+                    tracing::error!(error = %e, %addr, "cannot serve metrics");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
         // Said only once nothing of the start-up can fail: the run command and the browser
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");

@@ -139,11 +139,8 @@ pub fn verify(c: Conn) -> Result<Verdict> {
     let mut links_at = links.iter().peekable();
     let mut prev: Option<(i64, &str)> = None;
     for r in &rows {
-        // Links of rows that are gone come first.
-        while let Some((id, _, _)) = links_at.peek() {
-            if *id >= r.id {
-                break;
-            }
+        // A link before this row is a row that is gone.
+        if let Some((id, _, _)) = links_at.peek().filter(|(id, _, _)| *id < r.id) {
             return Ok(verdict(Some(Broken::Removed { id: *id })));
         }
         let Some((id, prev_id, hash)) = links_at.next_if(|(id, _, _)| *id == r.id) else {

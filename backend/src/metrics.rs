@@ -1,0 +1,305 @@
+//! What an operator watches (issue 33): Prometheus metrics on their own address
+//! (`metrics_bind`), never on the public one. One registry per process: the request loop, the
+//! indexer, sign-in and mail count into it where things happen; figures that live elsewhere
+//! (open live channels, the reward reserves' weeks) are read when Prometheus scrapes.
+//! `deploy/prometheus/lvlx-rules.yml` holds the alerts over them.
+
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+use warp::Filter;
+
+use crate::App;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Request {
+    pub route: String,
+    pub method: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Route {
+    pub route: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Kind {
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Pool {
+    pub pool: String,
+}
+
+/// Every metric of the process.
+pub struct Metrics {
+    registry: Registry,
+    pub requests: Family<Request, Counter>,
+    pub latency: Family<Route, Histogram>,
+    pub connections: Gauge,
+    pub live_channels: Gauge,
+    pub chain_head: Gauge,
+    pub chain_final: Gauge,
+    pub indexer_next: Gauge,
+    pub indexer_leader: Gauge,
+    pub indexer_errors: Family<Kind, Counter>,
+    pub sign_in_failures: Counter,
+    pub sign_in_refused: Counter,
+    pub mail_sent: Counter,
+    pub mail_failures: Counter,
+    pub reserve_weeks: Family<Pool, Gauge>,
+    pub reserve_warning_weeks: Gauge,
+    pub indexer_lag_alert: Gauge,
+}
+
+fn latency_histogram() -> Histogram {
+    Histogram::new([
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+    ])
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("lvlx");
+        let m = Metrics {
+            requests: Family::default(),
+            latency: Family::new_with_constructor(latency_histogram),
+            connections: Gauge::default(),
+            live_channels: Gauge::default(),
+            chain_head: Gauge::default(),
+            chain_final: Gauge::default(),
+            indexer_next: Gauge::default(),
+            indexer_leader: Gauge::default(),
+            indexer_errors: Family::default(),
+            sign_in_failures: Counter::default(),
+            sign_in_refused: Counter::default(),
+            mail_sent: Counter::default(),
+            mail_failures: Counter::default(),
+            reserve_weeks: Family::default(),
+            reserve_warning_weeks: Gauge::default(),
+            indexer_lag_alert: Gauge::default(),
+            registry: Registry::default(),
+        };
+        registry.register(
+            "http_requests",
+            "Requests answered, by route, method and status",
+            m.requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time from a request's head to its answer, by route",
+            m.latency.clone(),
+        );
+        registry.register(
+            "connections_open",
+            "Client connections open now",
+            m.connections.clone(),
+        );
+        registry.register(
+            "live_channels_open",
+            "Authenticated live channels open now",
+            m.live_channels.clone(),
+        );
+        registry.register(
+            "chain_head_block",
+            "The chain's head as the indexer last read it",
+            m.chain_head.clone(),
+        );
+        registry.register(
+            "chain_final_block",
+            "The highest block counted final",
+            m.chain_final.clone(),
+        );
+        registry.register(
+            "indexer_next_block",
+            "The next block the indexer reads",
+            m.indexer_next.clone(),
+        );
+        registry.register(
+            "indexer_leader",
+            "1 while this instance holds the indexer's lease",
+            m.indexer_leader.clone(),
+        );
+        registry.register(
+            "indexer_step_errors",
+            "Indexer steps that failed, by kind",
+            m.indexer_errors.clone(),
+        );
+        registry.register(
+            "sign_in_failures",
+            "Sign-ins refused for a wrong email or password",
+            m.sign_in_failures.clone(),
+        );
+        registry.register(
+            "sign_in_refused",
+            "Sign-ins refused because their address failed too often",
+            m.sign_in_refused.clone(),
+        );
+        registry.register(
+            "mail_sent",
+            "Mails handed to the relay (or the outbox)",
+            m.mail_sent.clone(),
+        );
+        registry.register(
+            "mail_failures",
+            "Mails the relay (or the outbox) refused",
+            m.mail_failures.clone(),
+        );
+        registry.register(
+            "reserve_weeks_covered",
+            "Weeks of new stakes the free reward reserve covers at the last 30 days' pace, by pool",
+            m.reserve_weeks.clone(),
+        );
+        registry.register(
+            "reserve_warning_weeks",
+            "chain.reserve_warning_weeks: the reserve alert's threshold",
+            m.reserve_warning_weeks.clone(),
+        );
+        registry.register(
+            "indexer_lag_alert_blocks",
+            "indexer_lag_alert_blocks: the indexer alert's threshold",
+            m.indexer_lag_alert.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+}
+
+/// The process's metrics.
+pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+
+/// A request's route for its labels: `/api/v1/` paths with ids, hashes, codes and languages
+/// folded (so one label per endpoint, never one per member), everything else by its kind.
+pub fn route(path: &str) -> String {
+    let Some(rest) = path.strip_prefix("/api/v1/") else {
+        return match path.split('/').nth(1) {
+            Some("avatars") => "/avatars".into(),
+            Some("content") => "/content".into(),
+            Some("locales") => "/locales".into(),
+            Some("static") | Some("guides") => "/static".into(),
+            _ => "/app".into(),
+        };
+    };
+    let mut out = String::from("/api/v1");
+    for (i, part) in rest.split('/').take(4).enumerate() {
+        let variable = part.is_empty()
+            || part.chars().any(|c| c.is_ascii_digit())
+            || part.len() > 24
+            || (i > 0 && matches!(part, "en" | "es" | "pt"));
+        out.push('/');
+        out.push_str(if variable { ":id" } else { part });
+    }
+    out
+}
+
+/// Counts one answered request.
+pub fn answered(path: &str, method: &str, status: u16, took: Duration) {
+    // Paths nothing answers are one label, whatever they are: a client cannot make labels.
+    let route = if matches!(status, 404 | 405) {
+        "unrouted".to_string()
+    } else {
+        route(path)
+    };
+    let method = match method {
+        "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" => method,
+        _ => "other",
+    };
+    METRICS
+        .latency
+        .get_or_create(&Route {
+            route: route.clone(),
+        })
+        .observe(took.as_secs_f64());
+    METRICS
+        .requests
+        .get_or_create(&Request {
+            route,
+            method: method.to_string(),
+            status,
+        })
+        .inc();
+}
+
+/// The metrics as Prometheus scrapes them, with the figures read at scrape time brought up to
+/// date first (the reserves within 2 s, or left as they were).
+pub async fn render(app: &App) -> String {
+    let m = &*METRICS;
+    m.live_channels.set(i64::from(app.channels.pending_total()));
+    if let Some(chain) = &app.config.chain {
+        m.reserve_warning_weeks
+            .set(chain.reserve_warning_weeks as i64);
+        if let Ok(Ok(reserve)) =
+            tokio::time::timeout(Duration::from_secs(2), crate::staking::reserve(app)).await
+        {
+            for pool in ["nft", "lvlx"] {
+                if let Some(weeks) = reserve[pool]["weeksCovered"].as_u64() {
+                    m.reserve_weeks
+                        .get_or_create(&Pool { pool: pool.into() })
+                        .set(weeks.min(i64::MAX as u64) as i64);
+                }
+            }
+        }
+    }
+    m.indexer_lag_alert
+        .set(app.config.indexer_lag_alert_blocks as i64);
+    let mut text = String::new();
+    if encode(&mut text, &m.registry).is_err() {
+        tracing::warn!("metrics could not be encoded");
+    }
+    text
+}
+
+/// Serves GET /metrics on `addr` until the process ends.
+pub fn spawn(app: &App, addr: std::net::SocketAddr) -> std::io::Result<std::net::SocketAddr> {
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    let bound = listener.local_addr()?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let app = app.clone();
+    let route = warp::path!("metrics").and(warp::get()).then(move || {
+        let app = app.clone();
+        async move {
+            warp::reply::with_header(
+                render(&app).await,
+                "content-type",
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )
+        }
+    });
+    tokio::spawn(warp::serve(route).incoming(listener).run());
+    Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route;
+
+    #[test]
+    fn routes_fold_what_varies() {
+        assert_eq!(route("/api/v1/health"), "/api/v1/health");
+        assert_eq!(route("/api/v1/admin/users"), "/api/v1/admin/users");
+        assert_eq!(
+            route("/api/v1/admin/content/home/es"),
+            "/api/v1/admin/content/home/:id"
+        );
+        assert_eq!(
+            route("/api/v1/register/inviter/3f9a0c11aa"),
+            "/api/v1/register/inviter/:id"
+        );
+        assert_eq!(
+            route("/api/v1/admin/users/42/kyc"),
+            "/api/v1/admin/users/:id/kyc"
+        );
+        assert_eq!(route("/avatars/12.png"), "/avatars");
+        assert_eq!(route("/dashboard"), "/app");
+        assert_eq!(route("/main.0123abcd.js"), "/app");
+    }
+}
