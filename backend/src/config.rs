@@ -41,6 +41,8 @@ pub struct Config {
     pub support_email: Option<String>,
     /// Log filter, as RUST_LOG (e.g. "info", "lvlx_backend=debug").
     pub log: String,
+    /// "text" (default) or "json": one JSON object a line, for the journal or a log shipper.
+    pub log_format: String,
     /// HS256 key for session tokens: hex of at least 32 bytes, the format of the file
     /// `data_dir/jwt.secret`, which is generated (mode 0600) on first start when this is absent
     /// (paste the file's text here to keep every session). Other text of 32 bytes or more is
@@ -337,6 +339,7 @@ impl Default for Config {
             support_email: None,
             product: "LVLX".into(),
             log: "info".into(),
+            log_format: "text".into(),
             jwt_secret: None,
             captcha_difficulty: 18,
             auth_per_minute: 10,

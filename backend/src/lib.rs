@@ -225,7 +225,6 @@ pub fn routes(
         .or(web::routes(&app))
         .unify()
         .with(warp::reply::with::headers(security_headers()))
-        .with(warp::trace::request())
 }
 
 fn security_headers() -> HeaderMap {

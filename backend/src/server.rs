@@ -25,6 +25,8 @@ use hyper_util::server::conn::auto::Builder;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, Sleep};
+use tracing::Instrument;
+use warp::http::HeaderValue;
 
 use crate::limits::Gate;
 use crate::App;
@@ -80,23 +82,37 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             request.extensions_mut().insert(Peer(peer));
             let (method, path) = (request.method().clone(), request.uri().path().to_string());
             let started = Instant::now();
+            // Every answer names its request: a member quoting it finds the request's log lines.
+            let id = crate::crypto::random_hex(8);
+            let span = tracing::info_span!("request", request_id = %id, method = %method, route = %crate::metrics::route(&path));
             let mut service = service.clone();
-            let answer = tower_service::Service::call(&mut service, request);
+            let answer = {
+                let _entered = span.enter();
+                tower_service::Service::call(&mut service, request)
+            };
             async move {
                 let answer = match tokio::time::timeout(deadline, answer).await {
                     Ok(answer) => answer,
                     Err(_) => Ok(crate::api::error::request_timeout()),
                 };
-                if let Ok(response) = &answer {
-                    crate::metrics::answered(
-                        &path,
-                        method.as_str(),
-                        response.status().as_u16(),
-                        started.elapsed(),
-                    );
-                }
-                answer
+                answer.map(|mut response| {
+                    let status = response.status().as_u16();
+                    let took = started.elapsed();
+                    crate::metrics::answered(&path, method.as_str(), status, took);
+                    // One line a request, at debug; a server error at error, whatever the level.
+                    let ms = took.as_secs_f64() * 1000.0;
+                    if status >= 500 {
+                        tracing::error!(status, ms, "answered with a server error");
+                    } else {
+                        tracing::debug!(status, ms, "answered");
+                    }
+                    if let Ok(value) = HeaderValue::from_str(&id) {
+                        response.headers_mut().insert("x-request-id", value);
+                    }
+                    response
+                })
             }
+            .instrument(span)
         });
         let mut builder = Builder::new(TokioExecutor::new()).http1_only();
         builder

@@ -165,9 +165,19 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
+    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    if config.log_format == "json" {
+        // One object a line: the event's fields at the top, the request's span (its id) beside.
+        tracing_subscriber::fmt()
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config),
         Command::Admin {
