@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod api;
+pub mod books;
 pub mod captcha;
 pub mod chain;
 pub mod cli;

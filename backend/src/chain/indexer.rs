@@ -107,6 +107,9 @@ pub struct Indexer {
     chain: config::Chain,
     /// Commission per upline level (basis points).
     levels_bps: Vec<u32>,
+    /// The chain as of a moment (`lvlx books verify` replays a copy to the head and final block
+    /// its cursor held): no block above the first, none final above the second.
+    as_of: Option<(u64, u64)>,
 }
 
 /// One decoded purchase, ready for the ledger.
@@ -158,6 +161,7 @@ impl Indexer {
                 .collect(),
             chain: chain.clone(),
             levels_bps: app.config.commission_levels_bps.clone(),
+            as_of: None,
         }
     }
 
@@ -425,6 +429,13 @@ impl Indexer {
         }
     }
 
+    /// The same indexer, reading the chain only up to block `head`, with nothing final above
+    /// `final_block`.
+    pub fn as_of(mut self, head: u64, final_block: u64) -> Indexer {
+        self.as_of = Some((head, final_block));
+        self
+    }
+
     /// Reads the next bounded range up to the head and records its events (pending until the
     /// final block passes them), settles the purchases that became final, and takes back what
     /// left the chain when the block before the cursor is no longer the one read.
@@ -482,6 +493,10 @@ impl Indexer {
         let from = cursor.next;
         let parent = (from > start).then(|| from - 1);
         let (head, reported_final, parent_hash) = self.chain_state(parent).await?;
+        let (head, reported_final) = match self.as_of {
+            Some((h, f)) => (head.min(h), reported_final.min(f)),
+            None => (head, reported_final),
+        };
         METRICS.chain_head.set(head as i64);
         METRICS
             .chain_final

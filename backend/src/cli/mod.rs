@@ -53,6 +53,11 @@ enum Command {
         #[command(subcommand)]
         command: ClaimsCommand,
     },
+    /// The books: every figure derived from the chain, checked against it.
+    Books {
+        #[command(subcommand)]
+        command: BooksCommand,
+    },
     /// The admin audit.
     Audit {
         #[command(subcommand)]
@@ -79,6 +84,14 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(Subcommand)]
+enum BooksCommand {
+    /// Index the chain again into a copy of the database and compare every purchase,
+    /// commission, bonus, member figure, stake and claim payment with the store; list what
+    /// differs (exit status 1 then).
+    Verify,
 }
 
 #[derive(Subcommand)]
@@ -198,6 +211,9 @@ pub fn main() -> ExitCode {
         Command::Audit {
             command: AuditCommand::Verify,
         } => audit_verify(&config),
+        Command::Books {
+            command: BooksCommand::Verify,
+        } => books_verify(&config),
         Command::Claims {
             command: ClaimsCommand::Signer,
         } => match claim_signer(&config) {
@@ -468,6 +484,41 @@ fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
         }
         Err(e) => {
             eprintln!("copy failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `lvlx books verify`: exit 0 when the store's books are the chain's, 1 when they differ.
+fn books_verify(config: &Config) -> ExitCode {
+    let report = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt.block_on(crate::books::verify(config)),
+        Err(e) => Err(e.to_string()),
+    };
+    match report {
+        Ok(r) => {
+            println!(
+                "{} lines compared, as of block {} (final {})",
+                r.lines, r.block, r.final_block
+            );
+            for d in &r.differences {
+                println!("{}:", d.section);
+                for line in &d.only_in_store {
+                    println!("  in the store, not on chain: {line}");
+                }
+                for line in &d.only_on_chain {
+                    println!("  on chain, not in the store: {line}");
+                }
+            }
+            if r.differences.is_empty() {
+                println!("the books are the chain's");
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::FAILURE
         }
     }

@@ -72,6 +72,31 @@ const STATE: &[(&str, &str)] = &[
 ];
 
 /// The chain-derived state's SHA-256, hex.
+/// The state's lines, section by section (what [`chain_state`] hashes): `lvlx books verify`
+/// compares two of them line by line to name what differs.
+pub fn sections(c: Conn) -> Result<Vec<(&'static str, Vec<String>)>> {
+    let mut out = Vec::new();
+    for (name, sql) in STATE {
+        let mut lines = Vec::new();
+        c.query_each(sql, args![], |r| {
+            let mut line = String::new();
+            for i in 0..r.len() {
+                match r.cell(i)? {
+                    Cell::Null => line.push('-'),
+                    Cell::Int(n) => line.push_str(&n.to_string()),
+                    Cell::Text(t) => line.push_str(&t.to_lowercase()),
+                    Cell::Blob(b) => line.push_str(&hex::encode(b)),
+                }
+                line.push('|');
+            }
+            lines.push(line);
+            Ok(())
+        })?;
+        out.push((*name, lines));
+    }
+    Ok(out)
+}
+
 pub fn chain_state(c: Conn) -> Result<String> {
     let mut hash = Sha256::new();
     for (name, sql) in STATE {
