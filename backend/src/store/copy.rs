@@ -215,10 +215,23 @@ fn count(c: Conn, table: &str) -> Result<u64> {
 /// Every copied table's rows and money sums in one database: what a backup or a copy reports,
 /// and what two databases that should hold the same books are compared by.
 pub fn books(c: Conn) -> Result<Vec<Table>> {
-    TABLES
-        .iter()
-        .map(|(name, money)| figures(c, name, money))
-        .collect()
+    let exists = |name: &str| -> Result<bool> {
+        let sql = match c.dialect() {
+            super::Dialect::Sqlite => {
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?1"
+            }
+            super::Dialect::Postgres => "SELECT COUNT(*) FROM pg_tables WHERE tablename = ?1",
+        };
+        Ok(c.query_one(sql, args![name], |r| r.get::<i64>(0))? > 0)
+    };
+    // A database of an older schema (a backup before an upgrade) lacks the newer tables.
+    let mut out = Vec::new();
+    for (name, money) in TABLES {
+        if exists(name)? {
+            out.push(figures(c, name, money)?);
+        }
+    }
+    Ok(out)
 }
 
 /// A table's row count and the exact sums of its money columns.
