@@ -81,6 +81,8 @@ pub struct Shared {
     pub uploads: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
+    /// The last readiness answer and when it was checked (`GET /ready`).
+    pub readiness: api::health::Readiness,
     /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// Signs claim vouchers (its key never leaves the process).
@@ -182,6 +184,7 @@ impl App {
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             stopping: tokio::sync::watch::channel(false).0,
+            readiness: Default::default(),
             config: Arc::new(config),
             store,
         })))

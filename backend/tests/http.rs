@@ -94,6 +94,29 @@ async fn readiness_names_the_part_that_does_not_answer() {
         serde_json::json!({"ready": false, "database": true, "chain": false})
     );
     assert_eq!(get(&f, "/api/v1/health").await.status(), StatusCode::OK);
+    // Asked 20 times at once, a node that hangs up is asked once (the answer is kept a
+    // second): anyone may ask, so asking cannot become a flood of chain calls.
+    let node = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", node.local_addr().unwrap());
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = asked.clone();
+    std::thread::spawn(move || {
+        // Counted, then hung up on: the check fails at once.
+        for _stream in node.incoming().flatten() {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let silent = lvlx_backend::chain::deploy::dev_section(
+        &url,
+        &lvlx_backend::chain::deploy::Deployment::default(),
+    );
+    let f = fixture_with(Some(silent)).await;
+    let asks = (0..20).map(|_| get(&f, "/api/v1/ready"));
+    let answers = futures_util::future::join_all(asks).await;
+    assert!(answers
+        .iter()
+        .all(|r| r.status() == StatusCode::SERVICE_UNAVAILABLE));
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
 
 #[tokio::test]

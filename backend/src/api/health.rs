@@ -43,7 +43,27 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     health.or(ready).unify().boxed()
 }
 
+/// The last readiness, kept a second (`App::readiness`): anyone may ask, and each check asks
+/// the database and the chain's nodes, so a flood of asks costs at most one check a second
+/// (the rest wait for it).
+pub type Readiness = tokio::sync::Mutex<Option<(std::time::Instant, bool, Option<bool>)>>;
+
 async fn ready(app: App) -> warp::reply::Response {
+    let mut last = app.readiness.lock().await;
+    let (database, chain) = match *last {
+        Some((at, database, chain)) if at.elapsed() < Duration::from_secs(1) => (database, chain),
+        _ => {
+            let (database, chain) = check(&app).await;
+            *last = Some((std::time::Instant::now(), database, chain));
+            (database, chain)
+        }
+    };
+    drop(last);
+    answer_ready(database, chain)
+}
+
+/// Whether the database answers, and (with a chain) whether one of its nodes does.
+async fn check(app: &App) -> (bool, Option<bool>) {
     let database = app.store.read(store::schema_version).await.is_ok();
     let chain = match app.config.chain.as_ref() {
         None => None,
@@ -59,6 +79,10 @@ async fn ready(app: App) -> warp::reply::Response {
             ))
         }
     };
+    (database, chain)
+}
+
+fn answer_ready(database: bool, chain: Option<bool>) -> warp::reply::Response {
     let ready = database && chain != Some(false);
     let status = if ready {
         StatusCode::OK

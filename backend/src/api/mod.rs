@@ -11,7 +11,7 @@ pub mod client;
 pub mod content;
 pub mod error;
 mod faq;
-mod health;
+pub mod health;
 mod holdings;
 pub mod images;
 mod indexer;
