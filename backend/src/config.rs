@@ -43,10 +43,9 @@ pub struct Config {
     pub log: String,
     /// "text" (default) or "json": one JSON object a line, for the journal or a log shipper.
     pub log_format: String,
-    /// HS256 key for session tokens: hex of at least 32 bytes, the format of the file
-    /// `data_dir/jwt.secret`, which is generated (mode 0600) on first start when this is absent
-    /// (paste the file's text here to keep every session). Other text of 32 bytes or more is
-    /// still taken as the key itself, as before.
+    /// HS256 key for session tokens: text of at least 32 bytes, taken as the key. When absent,
+    /// `data_dir/jwt.secret` holds one (64 random hex digits, mode 0600, generated on first
+    /// start), read the same way: paste the file's text here to keep every session.
     pub jwt_secret: Option<Secret>,
     /// Leading zero bits the captcha's proof of work needs (18 ≈ a quarter second in a browser).
     pub captcha_difficulty: u32,

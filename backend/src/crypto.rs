@@ -63,28 +63,30 @@ pub enum KeyError {
 /// The session-token key: the configured one, or a 256-bit key generated once into the data
 /// folder with mode 0600.
 pub fn jwt_key(configured: Option<&str>, data_dir: &Path) -> Result<Vec<u8>, KeyError> {
-    if let Some(key) = configured {
-        // The file's format: hex. Pasting `jwt.secret`'s text into the configuration keeps
-        // every session (`lvlx db copy`'s move to PostgreSQL needs it configured).
-        if let Some(key) = hex::decode(key.trim()).ok().filter(|k| k.len() >= 32) {
-            return Ok(key);
-        }
-        // Configurations written before took any text of 32 bytes or more as the key itself.
-        return if key.len() >= 32 {
-            tracing::warn!("jwt_secret is not hex: taken as text, as before; prefer 64 hex digits");
-            Ok(key.as_bytes().to_vec())
+    // One format in the configuration and the file: the text's bytes (at least 32), so the
+    // file's text pasted into the configuration is the same key (`lvlx db copy`'s move to
+    // PostgreSQL needs it configured). Configured secrets keep the meaning they always had;
+    // the file (64 random hex digits) was hex-decoded before 2026-11-26, so a single instance
+    // on its generated file signs everyone out once on that upgrade.
+    let text_key = |text: &str| {
+        let text = text.trim();
+        if text.len() >= 32 {
+            Ok(text.as_bytes().to_vec())
         } else {
             Err(KeyError::TooShort)
-        };
+        }
+    };
+    if let Some(key) = configured {
+        return text_key(key);
     }
     let path = data_dir.join("jwt.secret");
     let io = |e| KeyError::Io(path.display().to_string(), e);
     match std::fs::read_to_string(&path) {
-        Ok(text) => hex::decode(text.trim()).map_err(|_| KeyError::TooShort),
+        Ok(text) => text_key(&text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let key = random_hex(32);
             write_private(&path, &key).map_err(io)?;
-            Ok(hex::decode(key).expect("hex"))
+            text_key(&key)
         }
         Err(e) => Err(io(e)),
     }
@@ -141,7 +143,12 @@ mod tests {
         let claim = claim_key(None, dir.path()).unwrap();
         let text = std::fs::read_to_string(dir.path().join("claim.key")).unwrap();
         assert_eq!(claim_key(Some(&text), dir.path()).unwrap(), claim);
-        // Text that is not hex keeps its old meaning: its bytes.
+        // Configured text keeps its meaning: its bytes, hex or not.
+        let hex_text = "ab".repeat(32);
+        assert_eq!(
+            jwt_key(Some(&hex_text), dir.path()).unwrap(),
+            hex_text.as_bytes()
+        );
         let legacy = "k".repeat(40);
         assert_eq!(
             jwt_key(Some(&legacy), dir.path()).unwrap(),
@@ -173,7 +180,9 @@ mod tests {
     fn the_generated_key_is_kept_private_and_reused() {
         let dir = tempfile::tempdir().unwrap();
         let first = jwt_key(None, dir.path()).unwrap();
-        assert_eq!(first.len(), 32);
+        // 256 random bits written as 64 hex digits, the digits being the key (as configured).
+        assert_eq!(first.len(), 64);
+        assert!(first.iter().all(u8::is_ascii_hexdigit));
         assert_eq!(jwt_key(None, dir.path()).unwrap(), first);
         #[cfg(unix)]
         {

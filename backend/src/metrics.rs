@@ -202,11 +202,20 @@ pub fn route(path: &str) -> String {
 
 /// Counts one answered request.
 pub fn answered(path: &str, method: &str, status: u16, took: Duration) {
-    // Paths nothing answers are one label, whatever they are: a client cannot make labels.
-    let route = if matches!(status, 404 | 405) {
-        "unrouted".to_string()
-    } else {
-        route(path)
+    // Paths nothing answers are one label, whatever they are; a refused request (401, 400,
+    // 429 …) on a route with a parameter keeps the route's first segment only (a refusal can
+    // come before its parameter is checked): a client cannot make labels.
+    let route = match status {
+        404 | 405 => "unrouted".to_string(),
+        400..=499 => {
+            let mut folded = route(path);
+            if let Some(first) = folded.get(8..).and_then(|rest| rest.find('/')) {
+                folded.truncate(8 + first);
+                folded.push_str("/…");
+            }
+            folded
+        }
+        _ => route(path),
     };
     let method = match method {
         "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" => method,
@@ -280,7 +289,37 @@ pub fn spawn(app: &App, addr: std::net::SocketAddr) -> std::io::Result<std::net:
 
 #[cfg(test)]
 mod tests {
-    use super::route;
+    use super::{answered, route, METRICS};
+
+    #[test]
+    fn refusals_cannot_make_labels() {
+        for name in ["zzzz", "yyyy", "xxxx"] {
+            answered(
+                &format!("/api/v1/content/{name}"),
+                "GET",
+                401,
+                std::time::Duration::ZERO,
+            );
+            answered(
+                &format!("/api/v1/{name}"),
+                "GET",
+                404,
+                std::time::Duration::ZERO,
+            );
+            answered(
+                &format!("/api/v1/admin/content/{name}/es"),
+                "PUT",
+                400,
+                std::time::Duration::ZERO,
+            );
+        }
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &METRICS.registry).unwrap();
+        assert!(!text.contains("zzzz") && !text.contains("yyyy"), "{text}");
+        assert!(text.contains("route=\"/api/v1/content/…\""));
+        assert!(text.contains("route=\"/api/v1/admin/…\""));
+        assert!(text.contains("route=\"unrouted\""));
+    }
 
     #[test]
     fn routes_fold_what_varies() {

@@ -144,6 +144,41 @@ async fn verify_names_each_row_edited_removed_or_inserted_by_hand() {
     .await;
     assert_eq!(inserted.broken, Some(Broken::Inserted { id: newest + 1 }));
 
+    // A row inserted by hand stays named after honest appends and restarts: neither adopts it.
+    let adopted = {
+        let file = d.join("adopted.sqlite3");
+        backup::backup(&data, &file).unwrap();
+        let copy = d.join("adopted");
+        backup::restore(&file, &copy).unwrap();
+        let conn = Connection::open(copy.join("lvlx.sqlite3")).unwrap();
+        conn.execute_batch(&format!(
+            "DROP TRIGGER admin_audit_no_update; DROP TRIGGER admin_audit_no_delete;
+             INSERT INTO admin_audit (subject, item, admin_id, at, before, after)
+             VALUES ('kyc', 1, {}, 1700000000009, NULL, '{{}}')",
+            admin.0
+        ))
+        .unwrap();
+        drop(conn);
+        let copied = Store::open(&copy).unwrap();
+        copied
+            .write(move |c| {
+                audit::seal(c)?;
+                audit::append(
+                    c,
+                    "rank",
+                    Some(9),
+                    admin,
+                    1_700_000_000_010,
+                    None,
+                    &serde_json::json!({}),
+                )
+            })
+            .await
+            .unwrap();
+        copied.read(audit::verify).await.unwrap()
+    };
+    assert_eq!(adopted.broken, Some(Broken::Inserted { id: newest + 1 }));
+
     // Rewriting a row's link to match its new content breaks the next one.
     let relinked = {
         let file = d.join("relinked.sqlite3");

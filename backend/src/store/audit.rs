@@ -20,10 +20,34 @@ pub fn append(
     before: Option<serde_json::Value>,
     after: &serde_json::Value,
 ) -> Result<()> {
-    c.execute(
-        "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", args![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()])?;
-    seal(c)?;
+    let id: i64 = c.query_one(
+        "INSERT INTO admin_audit (subject, item, admin_id, at, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id", args![subject, item, admin.0, now, before.map(|b| b.to_string()), after.to_string()], |r| r.get(0))?;
+    // This row only: a row someone inserted by hand since stays unlinked, and verify names it.
+    let last = last_link(c)?;
+    let row = c.query_one(
+        &format!("SELECT {ROW_COLUMNS} FROM admin_audit WHERE id = ?1"),
+        args![id],
+        row,
+    )?;
+    link(c, last, &row)?;
     Ok(())
+}
+
+fn last_link(c: Conn) -> Result<Option<(i64, String)>> {
+    c.query_opt(
+        "SELECT audit_id, hash FROM audit_chain ORDER BY audit_id DESC LIMIT 1",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+fn link(c: Conn, prev: Option<(i64, String)>, r: &Logged) -> Result<(i64, String)> {
+    let hash = link_hash(prev.as_ref().map(|(id, h)| (*id, h.as_str())), r);
+    c.execute(
+        "INSERT INTO audit_chain (audit_id, prev_id, hash) VALUES (?1, ?2, ?3)",
+        args![r.id, prev.as_ref().map(|(id, _)| *id), &hash],
+    )?;
+    Ok((r.id, hash))
 }
 
 /// One audit row as the chain hashes it.
@@ -69,28 +93,21 @@ pub fn link_hash(prev: Option<(i64, &str)>, row: &Logged) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// Links every audit row not linked yet, in id order: the one just appended, or on the first
-/// start after migration 0016 the rows written before it. Returns how many it linked.
+/// Links the rows written before the chain existed (migration 0016), once: only while the
+/// chain is empty. Afterwards every row is linked as it is appended, and an unlinked row is
+/// one inserted by hand, which this never adopts. Returns how many it linked.
 pub fn seal(c: Conn) -> Result<usize> {
-    let last: Option<(i64, String)> = c.query_opt(
-        "SELECT audit_id, hash FROM audit_chain ORDER BY audit_id DESC LIMIT 1",
-        args![],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )?;
-    let from = last.as_ref().map_or(i64::MIN, |(id, _)| *id);
+    if last_link(c)?.is_some() {
+        return Ok(0);
+    }
     let rows = c.query_all(
-        &format!("SELECT {ROW_COLUMNS} FROM admin_audit WHERE id > ?1 ORDER BY id"),
-        args![from],
+        &format!("SELECT {ROW_COLUMNS} FROM admin_audit ORDER BY id"),
+        args![],
         row,
     )?;
-    let mut prev = last;
+    let mut prev = None;
     for r in &rows {
-        let hash = link_hash(prev.as_ref().map(|(id, h)| (*id, h.as_str())), r);
-        c.execute(
-            "INSERT INTO audit_chain (audit_id, prev_id, hash) VALUES (?1, ?2, ?3)",
-            args![r.id, prev.as_ref().map(|(id, _)| *id), &hash],
-        )?;
-        prev = Some((r.id, hash));
+        prev = Some(link(c, prev, r)?);
     }
     Ok(rows.len())
 }
@@ -121,6 +138,16 @@ pub enum Broken {
 
 /// Walks the audit and its chain in id order and names the first row that breaks it.
 pub fn verify(c: Conn) -> Result<Verdict> {
+    // Rows and links as of one moment: an append between two reads is no break.
+    c.transaction(|tx| {
+        if tx.dialect() == super::Dialect::Postgres {
+            tx.batch("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")?;
+        }
+        verify_in(tx)
+    })
+}
+
+fn verify_in(c: Conn) -> Result<Verdict> {
     let rows = c.query_all(
         &format!("SELECT {ROW_COLUMNS} FROM admin_audit ORDER BY id"),
         args![],

@@ -100,7 +100,13 @@ pub fn backup(data_dir: &Path, file: &Path) -> Result<Report, BackupError> {
             return Err(e);
         }
     };
-    std::fs::rename(&temp, file).map_err(|e| io(file, e))?;
+    // On disk before it has its name; the name never replaces a file made meanwhile.
+    std::fs::File::open(&temp)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| io(&temp, e))?;
+    let named = std::fs::hard_link(&temp, file).map_err(|e| io(file, e));
+    let _ = std::fs::remove_file(&temp);
+    named?;
     Ok(Report {
         bytes: size(file)?,
         file: file.to_path_buf(),
@@ -136,13 +142,17 @@ pub fn restore(file: &Path, data_dir: &Path) -> Result<Report, BackupError> {
         .and_then(|f| f.sync_all())
         .map_err(|e| io(&temp, e))?;
     if target.exists() {
-        // The database a restore replaces is kept, WAL included, until the operator drops it.
+        // The database a restore replaces is kept until the operator drops it: its WAL folded
+        // into it first (so no WAL of it is left beside the backup), then a second name for
+        // it; the backup then takes the name in one rename, so there is never a moment
+        // without a database at the name (a crash leaves the old one or the new one).
+        let old = Connection::open(&target)?;
+        old.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        drop(old);
         let kept = with_suffix(&target, &format!(".replaced-{}", crate::now_ms()));
-        for ending in ["", "-wal", "-shm"] {
-            let from = with_suffix(&target, ending);
-            if from.exists() {
-                std::fs::rename(&from, with_suffix(&kept, ending)).map_err(|e| io(&from, e))?;
-            }
+        std::fs::hard_link(&target, &kept).map_err(|e| io(&kept, e))?;
+        for ending in ["-wal", "-shm"] {
+            let _ = std::fs::remove_file(with_suffix(&target, ending));
         }
     }
     std::fs::rename(&temp, &target).map_err(|e| io(&target, e))?;

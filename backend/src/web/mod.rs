@@ -63,7 +63,19 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::header::optional::<String>("if-none-match"))
         .and_then(move |file: String, seen: Option<String>| {
             let store = store.clone();
-            async move { uploaded(&store, crate::content::stored_name(&file), seen).await }
+            async move {
+                // A content image's name is new with every upload: browsers and proxies keep
+                // it for good instead of asking again.
+                uploaded(&store, crate::content::stored_name(&file), seen)
+                    .await
+                    .map(|mut response| {
+                        response.headers_mut().insert(
+                            CACHE_CONTROL,
+                            HeaderValue::from_static("public, max-age=31536000, immutable"),
+                        );
+                        response
+                    })
+            }
         });
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
