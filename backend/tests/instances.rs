@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{captcha, request, request_from, sign_in, sign_in_from};
+use common::process::{captcha, free_port, request, request_from, sign_in, sign_in_from};
 use lvlx_backend::args;
 use lvlx_backend::chain::deploy;
 use lvlx_backend::cli::accounts::DEMO_USER;
@@ -189,14 +189,6 @@ impl Drop for Proxy {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A live channel on `addr`, authenticated with `token`.

@@ -119,3 +119,12 @@ pub async fn captcha(addr: &str) -> Value {
         lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
     json!({"challenge": challenge, "solution": solution})
 }
+
+/// A loopback port nothing listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
