@@ -156,15 +156,6 @@ fn gas(receipt: &Value) -> u64 {
     lvlx_backend::chain::rpc::quantity(&receipt["gasUsed"]).unwrap()
 }
 
-fn block_time(c: &Chain, receipt: &Value) -> u64 {
-    let block = c
-        .anvil
-        .rpc
-        .call("eth_getBlockByHash", json!([receipt["blockHash"], false]))
-        .unwrap();
-    lvlx_backend::chain::rpc::quantity(&block["timestamp"]).unwrap()
-}
-
 #[test]
 fn the_chain_holds_the_core_default_terms() {
     let c = Chain::start();
@@ -295,7 +286,7 @@ fn nfts_are_bought_staked_paid_and_returned_exactly_as_the_core_says() {
         "stake",
         &["3", "2", "0", ANY_RELEASE],
     );
-    let start = block_time(&c, &staked);
+    let start = c.anvil.time_of(&staked);
     let release = start + terms.lock_seconds;
     assert_eq!(
         Chain::events(&staked),

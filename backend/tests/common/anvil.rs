@@ -182,6 +182,15 @@ impl Anvil {
         lvlx_backend::chain::rpc::quantity(&block["timestamp"]).unwrap()
     }
 
+    /// The timestamp of the block that holds `receipt` (seconds).
+    pub fn time_of(&self, receipt: &serde_json::Value) -> u64 {
+        let block = self
+            .rpc
+            .call("eth_getBlockByHash", json!([receipt["blockHash"], false]))
+            .unwrap();
+        lvlx_backend::chain::rpc::quantity(&block["timestamp"]).unwrap()
+    }
+
     pub fn mine(&self, blocks: u64) {
         self.rpc
             .call("anvil_mine", json!([format!("0x{blocks:x}")]))
