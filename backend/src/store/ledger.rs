@@ -417,3 +417,14 @@ pub fn count(c: Conn) -> Result<i64> {
 /// The tables the ICO statistics read (the ledger, its daily sums, the buyers' emails): a
 /// change to any remakes the kept answers.
 pub const ANSWER_TABLES: &[&str] = &["ico_transactions", "ico_daily", "users"];
+
+/// Every linked entry as (member, token, amount), each member's in ledger order: what the
+/// books fold into balances again.
+pub fn member_entries(c: Conn) -> Result<Vec<(i64, String, Units)>> {
+    c.query_all(
+        "SELECT user_id, token, amount FROM ico_transactions WHERE user_id IS NOT NULL
+         ORDER BY user_id, created_at, id",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.units(2)?)),
+    )
+}

@@ -137,3 +137,12 @@ pub fn active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result<
         (Some(node), Some(purchase)) => node < purchase,
     })
 }
+
+/// The members who hold an activation node.
+pub fn holders(c: Conn) -> Result<Vec<i64>> {
+    c.query_all(
+        "SELECT DISTINCT user_id FROM activation_nodes WHERE user_id IS NOT NULL",
+        args![],
+        |r| r.get(0),
+    )
+}

@@ -155,3 +155,12 @@ pub fn ranks_of(c: Conn, user: UserId) -> Result<(Vec<Rank>, Vec<u32>)> {
     })?;
     Ok((ranks, achieved))
 }
+
+/// Every rank bonus credited, as (member, rank id, amount).
+pub fn bonuses_all(c: Conn) -> Result<Vec<(i64, u32, Units)>> {
+    c.query_all(
+        "SELECT user_id, rank_id, amount FROM rank_bonuses",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.units(2)?)),
+    )
+}

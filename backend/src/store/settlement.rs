@@ -145,3 +145,19 @@ pub fn unsettle(c: Conn, id: i64) -> Result<Option<Unsettled>> {
         commissions: paid,
     }))
 }
+
+/// Every settled purchase as (buyer, USDT).
+pub fn settled_all(c: Conn) -> Result<Vec<(i64, Units)>> {
+    c.query_all(
+        "SELECT buyer_id, usdt FROM settled_purchases",
+        args![],
+        |r| Ok((r.get(0)?, r.units(1)?)),
+    )
+}
+
+/// Every commission as (member paid, amount).
+pub fn commissions_all(c: Conn) -> Result<Vec<(i64, Units)>> {
+    c.query_all("SELECT user_id, amount FROM commissions", args![], |r| {
+        Ok((r.get(0)?, r.units(1)?))
+    })
+}

@@ -342,3 +342,38 @@ pub fn take_from(c: Conn, user: UserId, total: Total, amount: Units) -> Result<U
 /// The tables the users statistics read (every figure of a member row lives on it): a change
 /// remakes the kept answers.
 pub const ANSWER_TABLES: &[&str] = &["users"];
+
+/// A member's running totals as their row keeps them, with their sponsor: what `lvlx books
+/// verify` recomputes from the rows that should explain them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub id: i64,
+    pub referrer: Option<i64>,
+    pub balance: Units,
+    pub rewards: Units,
+    pub network: Units,
+    pub own: Units,
+    pub rank: String,
+    pub node: bool,
+}
+
+/// Every account's [`Kept`] totals, by id.
+pub fn kept(c: Conn) -> Result<Vec<Kept>> {
+    c.query_all(
+        "SELECT id, referrer_id, lvlx_balance, add_rewards, network_usdt, own_usdt, rank, activation_node
+         FROM users ORDER BY id",
+        args![],
+        |r| {
+            Ok(Kept {
+                id: r.get(0)?,
+                referrer: r.get(1)?,
+                balance: r.units(2)?,
+                rewards: r.units(3)?,
+                network: r.units(4)?,
+                own: r.units(5)?,
+                rank: r.get(6)?,
+                node: r.get::<i64>(7)? != 0,
+            })
+        },
+    )
+}

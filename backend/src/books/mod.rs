@@ -6,11 +6,10 @@
 //! member figure (balance, rewards, volume, own USDT, rank, node), day total, stake position and
 //! claim payment (`store::digest`'s sections) of the copy before and after are compared. A line
 //! only the store has is a figure the chain does not explain; a line only the replay has is an
-//! event the store missed. The copy is deleted afterwards; the live database is only read.
-//!
-//! Not yet caught: a figure raised by hand on top of rows that are right (a member's balance)
-//! survives the take-back, which subtracts the rows from it, and so reads the same after the
-//! replay; recomputing member figures from the rows alone is the next step (issue 33).
+//! event the store missed. Before the take-back, every member's running totals are computed
+//! again from their rows (`totals`): a figure raised by hand on top of right rows survives the
+//! take-back (which subtracts rows from it) but not that. The copy is deleted afterwards; the
+//! live database is only read.
 
 use std::path::PathBuf;
 
@@ -20,6 +19,8 @@ use crate::chain::indexer::Indexer;
 use crate::config::Config;
 use crate::store::{backup, cursors, digest, Store};
 use crate::App;
+
+mod totals;
 
 /// At most this many lines are named per section and side.
 const NAMED: usize = 20;
@@ -73,6 +74,20 @@ async fn verify_in(
         .read(digest::sections)
         .await
         .map_err(|e| e.to_string())?;
+    let product = config.product.clone();
+    let totals = store
+        .read(move |c| totals::differences(c, &product))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut differences = Vec::new();
+    let mut lines = kept.iter().map(|(_, l)| l.len()).sum::<usize>();
+    if !totals.is_empty() {
+        differences.push(Difference {
+            section: "member totals",
+            only_in_store: totals.into_iter().take(NAMED).collect(),
+            only_on_chain: Vec::new(),
+        });
+    }
     let sale = chain.ico_sale.clone();
     let cursor = store
         .read(move |c| cursors::get(c, &sale))
@@ -93,23 +108,23 @@ async fn verify_in(
         .replay()
         .await
     {
+        differences.push(Difference {
+            section: "totals",
+            only_in_store: vec![format!("the store's totals do not hold its own rows: {e}")],
+            only_on_chain: Vec::new(),
+        });
         return Ok(Report {
             block,
             final_block,
-            lines: kept.iter().map(|(_, l)| l.len()).sum(),
-            differences: vec![Difference {
-                section: "totals",
-                only_in_store: vec![format!("the store's totals do not hold its own rows: {e}")],
-                only_on_chain: Vec::new(),
-            }],
+            lines,
+            differences,
         });
     }
     let replayed = store
         .read(digest::sections)
         .await
         .map_err(|e| e.to_string())?;
-    let mut differences = Vec::new();
-    let mut lines = 0;
+    lines = 0;
     for ((section, before), (_, after)) in kept.iter().zip(&replayed) {
         lines += before.len().max(after.len());
         let only = |a: &Vec<String>, b: &Vec<String>| -> Vec<String> {
