@@ -16,10 +16,13 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::chain::indexer::Indexer;
+use crate::chain::rpc::Rpc;
 use crate::config::Config;
-use crate::store::{backup, cursors, digest, Store};
+use crate::store::{backup, claims, cursors, digest, stakes, Store};
 use crate::App;
+use lvlx_core::staking::Pool;
 
+mod contracts;
 mod totals;
 
 /// At most this many lines are named per section and side.
@@ -70,32 +73,20 @@ async fn verify_in(
     std::fs::create_dir_all(scratch).map_err(|e| e.to_string())?;
     backup::backup(&config.data_dir, &copy).map_err(|e| e.to_string())?;
     let store = Store::open(scratch).map_err(|e| e.to_string())?;
-    let kept = store
-        .read(digest::sections)
-        .await
-        .map_err(|e| e.to_string())?;
-    let product = config.product.clone();
-    let totals = store
-        .read(move |c| totals::differences(c, &product))
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut differences = Vec::new();
-    let mut lines = kept.iter().map(|(_, l)| l.len()).sum::<usize>();
-    if !totals.is_empty() {
-        differences.push(Difference {
-            section: "member totals",
-            only_in_store: totals.into_iter().take(NAMED).collect(),
-            only_on_chain: Vec::new(),
-        });
-    }
+    let kept = read(&store, digest::sections).await?;
     let sale = chain.ico_sale.clone();
-    let cursor = store
-        .read(move |c| cursors::get(c, &sale))
-        .await
-        .map_err(|e| e.to_string())?;
+    let cursor = read(&store, move |c| cursors::get(c, &sale)).await?;
     let (block, final_block) = cursor
         .map(|c| (c.next.saturating_sub(1), c.final_block))
         .unwrap_or((chain.start_block.saturating_sub(1), 0));
+    let mut report = Report {
+        block,
+        final_block,
+        lines: 0,
+        differences: Vec::new(),
+    };
+    member_totals(&store, &config.product, &mut report).await?;
+    contract_state(&store, &chain, &mut report).await?;
     let mut scratch_config = config.clone();
     scratch_config.data_dir = scratch.to_path_buf();
     scratch_config.database_url = None;
@@ -108,25 +99,16 @@ async fn verify_in(
         .replay()
         .await
     {
-        differences.push(Difference {
+        report.differences.push(Difference {
             section: "totals",
             only_in_store: vec![format!("the store's totals do not hold its own rows: {e}")],
             only_on_chain: Vec::new(),
         });
-        return Ok(Report {
-            block,
-            final_block,
-            lines,
-            differences,
-        });
+        return Ok(report);
     }
-    let replayed = store
-        .read(digest::sections)
-        .await
-        .map_err(|e| e.to_string())?;
-    lines = 0;
+    let replayed = read(&store, digest::sections).await?;
     for ((section, before), (_, after)) in kept.iter().zip(&replayed) {
-        lines += before.len().max(after.len());
+        report.lines += before.len().max(after.len());
         let only = |a: &Vec<String>, b: &Vec<String>| -> Vec<String> {
             let b: std::collections::HashSet<&String> = b.iter().collect();
             a.iter()
@@ -137,17 +119,79 @@ async fn verify_in(
         };
         let (store_only, chain_only) = (only(before, after), only(after, before));
         if !store_only.is_empty() || !chain_only.is_empty() {
-            differences.push(Difference {
+            report.differences.push(Difference {
                 section,
                 only_in_store: store_only,
                 only_on_chain: chain_only,
             });
         }
     }
-    Ok(Report {
-        block,
-        final_block,
-        lines,
-        differences,
+    Ok(report)
+}
+
+async fn read<T: Send + 'static>(
+    store: &Store,
+    f: impl FnOnce(crate::store::Conn) -> crate::store::Result<T> + Send + 'static,
+) -> Result<T, String> {
+    store.read(f).await.map_err(|e| e.to_string())
+}
+
+/// Every member's totals against their rows (`totals`).
+async fn member_totals(store: &Store, product: &str, report: &mut Report) -> Result<(), String> {
+    let product = product.to_string();
+    let wrong = read(store, move |c| totals::differences(c, &product)).await?;
+    report.lines += read(store, |c| Ok(crate::store::users::kept(c)?.len())).await?;
+    if !wrong.is_empty() {
+        report.differences.push(Difference {
+            section: "member totals",
+            only_in_store: wrong.into_iter().take(NAMED).collect(),
+            only_on_chain: Vec::new(),
+        });
+    }
+    Ok(())
+}
+
+/// The contracts' state at the report's block against the copy's rows (`contracts`).
+async fn contract_state(
+    store: &Store,
+    chain: &crate::config::Chain,
+    report: &mut Report,
+) -> Result<(), String> {
+    let stored = read(store, |c| {
+        Ok(contracts::Stored {
+            nft: stakes::pool_sums(c, Pool::Nft)?,
+            lvlx: stakes::pool_sums(c, Pool::Lvlx)?,
+            paid: claims::paid_by_wallet(c)?,
+        })
     })
+    .await?;
+    let (rpc, chain, block) = (
+        Rpc::new(chain.rpc_url.expose()),
+        chain.clone(),
+        report.block,
+    );
+    let figures =
+        tokio::task::spawn_blocking(move || contracts::figures(&rpc, &chain, block, &stored))
+            .await
+            .map_err(|e| e.to_string())??;
+    report.lines += figures.len();
+    let (store_side, chain_side): (Vec<String>, Vec<String>) = figures
+        .iter()
+        .filter(|f| f.chain != f.store)
+        .take(NAMED)
+        .map(|f| {
+            (
+                format!("{}|{}|", f.name, f.store),
+                format!("{}|{}|", f.name, f.chain),
+            )
+        })
+        .unzip();
+    if !store_side.is_empty() {
+        report.differences.push(Difference {
+            section: "contracts",
+            only_in_store: store_side,
+            only_on_chain: chain_side,
+        });
+    }
+    Ok(())
 }

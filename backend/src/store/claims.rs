@@ -227,3 +227,21 @@ pub fn remove_payment(c: Conn, p: &PaymentRow) -> Result<Vec<UserId>> {
     }
     Ok(owners)
 }
+
+/// What the distributor paid each wallet in all, by its events: the highest cumulative of the
+/// wallet's payments (lowercase wallet).
+pub fn paid_by_wallet(c: Conn) -> Result<std::collections::BTreeMap<String, Units>> {
+    let mut out = std::collections::BTreeMap::new();
+    c.query_each(
+        "SELECT wallet, cumulative FROM claim_payments",
+        args![],
+        |r| {
+            let wallet: String = r.get(0)?;
+            let cumulative = r.units(1)?;
+            let paid: &mut Units = out.entry(wallet.to_lowercase()).or_default();
+            *paid = (*paid).max(cumulative);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
