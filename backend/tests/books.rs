@@ -10,7 +10,6 @@ use common::world_with;
 use lvlx_backend::chain::deploy;
 use lvlx_backend::chain::indexer::Indexer;
 use lvlx_backend::config::Chain;
-use lvlx_backend::store::Dialect;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
@@ -21,10 +20,6 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         ..deploy::dev_section(&anvil.url, &d)
     };
     let w = world_with(|c| c.chain = Some(chain.clone())).await;
-    if w.app.store.dialect() == Dialect::Postgres {
-        eprintln!("the books are verified on SQLite stores: nothing to do on PostgreSQL");
-        return;
-    }
     let buyers = anvil.accounts();
     let mut bought = Vec::new();
     for (i, buyer) in buyers[1..4].iter().enumerate() {
@@ -33,7 +28,9 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
     let indexer = Indexer::new(&w.app, &chain);
     catch_up(&indexer).await;
 
-    let honest = lvlx_backend::books::verify(&w.app.config).await.unwrap();
+    let honest = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
     assert!(honest.differences.is_empty(), "{:?}", honest.differences);
     assert!(honest.lines > 3, "{honest:?}");
 
@@ -47,7 +44,9 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         )
     })
     .await;
-    let changed = lvlx_backend::books::verify(&w.app.config).await.unwrap();
+    let changed = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
     let purchases = changed
         .differences
         .iter()
@@ -67,7 +66,9 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         )
     })
     .await;
-    let totals = lvlx_backend::books::verify(&w.app.config).await.unwrap();
+    let totals = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
     assert_eq!(totals.differences.len(), 1, "{totals:?}");
     assert_eq!(totals.differences[0].section, "totals");
     assert!(totals.differences[0].only_in_store[0].contains("holds less"));
@@ -79,7 +80,9 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         )
     })
     .await;
-    let undone = lvlx_backend::books::verify(&w.app.config).await.unwrap();
+    let undone = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
     assert!(undone.differences.is_empty(), "{undone:?}");
 
     // Planted on chain: a purchase the store never recorded (its cursor moved past it).
@@ -102,7 +105,9 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         )
     })
     .await;
-    let missed = lvlx_backend::books::verify(&w.app.config).await.unwrap();
+    let missed = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
     let purchases = missed
         .differences
         .iter()

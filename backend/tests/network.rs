@@ -949,35 +949,37 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     assert_eq!(signed_in["user"]["activationNode"], true);
     assert_eq!(signed_in["user"]["userRankData"]["volume"], s.volume[0]);
 
-    // The books (verified on SQLite stores): every member's totals are explained by their rows
+    // The books: every member's totals are explained by their rows
     // and every row by the chain; a reward and a rank raised by hand on top of right rows are
     // named, though the rows still agree with the chain.
-    if w.app.store.dialect() == lvlx_backend::store::Dialect::Sqlite {
-        let honest = lvlx_backend::books::verify(&w.app.config).await.unwrap();
-        assert!(honest.differences.is_empty(), "{:?}", honest.differences);
-        w.sql(move |c| {
-            c.execute(
-                "UPDATE users SET add_rewards = add_rewards || '0', rank = 'Forged' WHERE id = ?1",
-                lvlx_backend::args![demo],
-            )
-        })
-        .await;
-        let raised = lvlx_backend::books::verify(&w.app.config).await.unwrap();
-        let totals = raised
-            .differences
-            .iter()
-            .find(|d| d.section == "member totals")
-            .unwrap_or_else(|| panic!("{raised:?}"));
-        let rewards = &s.rewards[0];
-        assert_eq!(
-            totals.only_in_store[0],
-            format!("member {demo}|rewards|kept|{rewards}0|rows|{rewards}|")
-        );
-        assert!(
-            totals.only_in_store[1].starts_with(&format!("member {demo}|rank|kept|Forged|rows|")),
-            "{totals:?}"
-        );
-    }
+    let honest = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
+    assert!(honest.differences.is_empty(), "{:?}", honest.differences);
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET add_rewards = add_rewards || '0', rank = 'Forged' WHERE id = ?1",
+            lvlx_backend::args![demo],
+        )
+    })
+    .await;
+    let raised = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
+    let totals = raised
+        .differences
+        .iter()
+        .find(|d| d.section == "member totals")
+        .unwrap_or_else(|| panic!("{raised:?}"));
+    let rewards = &s.rewards[0];
+    assert_eq!(
+        totals.only_in_store[0],
+        format!("member {demo}|rewards|kept|{rewards}0|rows|{rewards}|")
+    );
+    assert!(
+        totals.only_in_store[1].starts_with(&format!("member {demo}|rank|kept|Forged|rows|")),
+        "{totals:?}"
+    );
 }
 
 /// The identity threshold counts everything claimed with this claim: 6,000 LVLX paid and 6,000

@@ -1208,48 +1208,50 @@ mod index {
             staking::weeks_covered(c.free(&c.d.nft_staking), 2 * reward).unwrap() as u64
         );
 
-        // The books (verified on SQLite stores): the positions agree with the events and with
+        // The books: the positions agree with the events and with
         // the contracts' state; an interest withdrawal forgotten by hand is named by both.
-        if w.app.store.dialect() == lvlx_backend::store::Dialect::Sqlite {
-            let honest = lvlx_backend::books::verify(&w.app.config).await.unwrap();
-            assert!(honest.differences.is_empty(), "{:?}", honest.differences);
-            w.sql(move |c| {
-                c.execute(
-                    "UPDATE stake_positions SET withdrawn = '0' WHERE pool = 'nft' AND position = 1",
-                    lvlx_backend::args![],
-                )
-            })
-            .await;
-            let forgotten = lvlx_backend::books::verify(&w.app.config).await.unwrap();
-            let state = forgotten
-                .differences
-                .iter()
-                .find(|d| d.section == "contracts")
-                .unwrap_or_else(|| panic!("{forgotten:?}"));
-            assert_eq!(
-                state.only_in_store,
-                vec![format!(
-                    "nft staking reserved|{}|",
-                    reserved_now + withdrawn
-                )]
-            );
-            assert_eq!(
-                state.only_on_chain,
-                vec![format!("nft staking reserved|{reserved_now}|")]
-            );
-            assert!(forgotten
-                .differences
-                .iter()
-                .any(|d| d.section == "positions"));
-            let back = withdrawn.to_string();
-            w.sql(move |c| {
-                c.execute(
-                    "UPDATE stake_positions SET withdrawn = ?1 WHERE pool = 'nft' AND position = 1",
-                    lvlx_backend::args![back],
-                )
-            })
-            .await;
-        }
+        let honest = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+            .await
+            .unwrap();
+        assert!(honest.differences.is_empty(), "{:?}", honest.differences);
+        w.sql(move |c| {
+            c.execute(
+                "UPDATE stake_positions SET withdrawn = '0' WHERE pool = 'nft' AND position = 1",
+                lvlx_backend::args![],
+            )
+        })
+        .await;
+        let forgotten = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+            .await
+            .unwrap();
+        let state = forgotten
+            .differences
+            .iter()
+            .find(|d| d.section == "contracts")
+            .unwrap_or_else(|| panic!("{forgotten:?}"));
+        assert_eq!(
+            state.only_in_store,
+            vec![format!(
+                "nft staking reserved|{}|",
+                reserved_now + withdrawn
+            )]
+        );
+        assert_eq!(
+            state.only_on_chain,
+            vec![format!("nft staking reserved|{reserved_now}|")]
+        );
+        assert!(forgotten
+            .differences
+            .iter()
+            .any(|d| d.section == "positions"));
+        let back = withdrawn.to_string();
+        w.sql(move |c| {
+            c.execute(
+                "UPDATE stake_positions SET withdrawn = ?1 WHERE pool = 'nft' AND position = 1",
+                lvlx_backend::args![back],
+            )
+        })
+        .await;
 
         // The stranger's wallet, linked later by another account, brings its position along.
         w.sql(move |c| {

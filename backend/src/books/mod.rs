@@ -1,15 +1,20 @@
 //! `lvlx books verify` (issue 33): the books the platform shows, derived again from the chain
-//! alone and compared with the store, line by line. A consistent copy of the SQLite database
-//! (`store::backup`) is taken; everything it recorded from the chain is taken back and indexed
-//! again from the start block, as of the head and final block the copy's cursor held (so events
-//! after the copy are not differences); then every purchase, settlement, commission, rank bonus,
-//! member figure (balance, rewards, volume, own USDT, rank, node), day total, stake position and
-//! claim payment (`store::digest`'s sections) of the copy before and after are compared. A line
-//! only the store has is a figure the chain does not explain; a line only the replay has is an
-//! event the store missed. Before the take-back, every member's running totals are computed
-//! again from their rows (`totals`): a figure raised by hand on top of right rows survives the
-//! take-back (which subtracts rows from it) but not that. The copy is deleted afterwards; the
-//! live database is only read.
+//! alone and compared with the store, line by line.
+//!
+//! - A consistent copy of the store is taken: SQLite's `store::backup`, or one snapshot of
+//!   PostgreSQL copied into a scratch SQLite file (`store::copy::into_sqlite`).
+//! - Every member's running totals are computed again from their rows (`totals`): a figure
+//!   raised by hand on top of right rows is named there.
+//! - The contracts' state at the copy's block (positions, reserved rewards, principal, what
+//!   the distributor paid) is compared with the rows' sums (`contracts`).
+//! - Everything the copy recorded from the chain is taken back and indexed again from the start
+//!   block, as of the head and final block the copy's cursor held (so events after the copy
+//!   are not differences); every purchase, settlement, commission, rank bonus, member figure,
+//!   day total, stake position and claim payment (`store::digest`'s sections) before and after
+//!   are compared. A line only the store has is a figure the chain does not explain; a line
+//!   only the replay has is an event the store missed.
+//!
+//! The copy is deleted afterwards; the live database is only read.
 
 use std::path::PathBuf;
 
@@ -18,7 +23,7 @@ use serde::Serialize;
 use crate::chain::indexer::Indexer;
 use crate::chain::rpc::Rpc;
 use crate::config::Config;
-use crate::store::{backup, claims, cursors, digest, stakes, Store};
+use crate::store::{backup, claims, copy, cursors, digest, stakes, Dialect, Store};
 use crate::App;
 use lvlx_core::staking::Pool;
 
@@ -50,29 +55,39 @@ pub struct Report {
 }
 
 /// Verifies the books of `config`'s SQLite store against its chain.
-pub async fn verify(config: &Config) -> Result<Report, String> {
+pub async fn verify(config: &Config, live: &Store) -> Result<Report, String> {
     let chain = config
         .chain
         .clone()
         .ok_or("no [chain] section: there is nothing to verify against")?;
-    if config.database_url.is_some() {
-        return Err("the books are verified on a SQLite store; for PostgreSQL, verify a SQLite copy of it (not yet: issue 33)".into());
-    }
     let scratch: PathBuf = config.data_dir.join(format!("books-{}", crate::now_ms()));
-    let result = verify_in(config, chain, &scratch).await;
+    let result = verify_in(config, live, chain, &scratch).await;
     let _ = std::fs::remove_dir_all(&scratch);
     result
 }
 
 async fn verify_in(
     config: &Config,
+    live: &Store,
     chain: crate::config::Chain,
     scratch: &std::path::Path,
 ) -> Result<Report, String> {
-    let copy = scratch.join(crate::store::FILE_NAME);
     std::fs::create_dir_all(scratch).map_err(|e| e.to_string())?;
-    backup::backup(&config.data_dir, &copy).map_err(|e| e.to_string())?;
-    let store = Store::open(scratch).map_err(|e| e.to_string())?;
+    let store = match live.dialect() {
+        // A PostgreSQL store: one snapshot of it, copied into a scratch SQLite one.
+        Dialect::Postgres => {
+            let store = Store::open(scratch).map_err(|e| e.to_string())?;
+            copy::into_sqlite(live, &store)
+                .await
+                .map_err(|e| e.to_string())?;
+            store
+        }
+        Dialect::Sqlite => {
+            let copy = scratch.join(crate::store::FILE_NAME);
+            backup::backup(&config.data_dir, &copy).map_err(|e| e.to_string())?;
+            Store::open(scratch).map_err(|e| e.to_string())?
+        }
+    };
     let kept = read(&store, digest::sections).await?;
     let sale = chain.ico_sale.clone();
     let cursor = read(&store, move |c| cursors::get(c, &sale)).await?;

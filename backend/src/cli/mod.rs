@@ -492,7 +492,13 @@ fn db_copy(config: &Config, from: Option<std::path::PathBuf>) -> ExitCode {
 /// `lvlx books verify`: exit 0 when the store's books are the chain's, 1 when they differ.
 fn books_verify(config: &Config) -> ExitCode {
     let report = match tokio::runtime::Runtime::new() {
-        Ok(rt) => rt.block_on(crate::books::verify(config)),
+        Ok(rt) => rt.block_on(async {
+            let url = config.database_url.as_ref().map(|u| u.expose().to_string());
+            let live = Store::open_configured(&config.data_dir, url.as_deref())
+                .await
+                .map_err(|e| e.to_string())?;
+            crate::books::verify(config, &live).await
+        }),
         Err(e) => Err(e.to_string()),
     };
     match report {

@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 
-use super::sql::Cell;
+use super::sql::{Arg, Cell};
 use super::{pg, units, Backend, Conn, Result, Store, StoreError};
 use crate::args;
 
@@ -79,12 +79,12 @@ pub struct Table {
 pub enum CopyError {
     #[error("{0}")]
     Store(#[from] StoreError),
-    #[error("copy from a SQLite store into a PostgreSQL one")]
+    #[error("copy between a SQLite store and a PostgreSQL one")]
     Backends,
     #[error("the PostgreSQL database is not empty ({0} has rows); copy into a new database")]
     NotEmpty(&'static str),
     #[error(
-        "verification failed: {table} is {source_side:?} in SQLite and {target:?} in PostgreSQL"
+        "verification failed: {table} is {source_side:?} in the source and {target:?} in the copy"
     )]
     Differs {
         table: &'static str,
@@ -121,6 +121,76 @@ pub async fn copy(from: &Store, to: &Store) -> Result<Vec<Table>, CopyError> {
     })
     .await
     .map_err(|e| StoreError::Task(e.to_string()))?
+}
+
+/// Copies `from` (PostgreSQL) into `to` (SQLite, freshly migrated): every table as of one
+/// snapshot of `from` (a repeatable-read transaction), then verifies rows and money sums as
+/// [`copy`] does. `lvlx books verify` works on such a copy of a PostgreSQL store.
+pub async fn into_sqlite(from: &Store, to: &Store) -> Result<Vec<Table>, CopyError> {
+    let (Backend::Postgres(pool), Backend::Sqlite(_)) = (&from.backend, &to.backend) else {
+        return Err(CopyError::Backends);
+    };
+    let pool = pool.clone();
+    to.write(move |t| {
+        let session = std::cell::RefCell::new(pool.session()?);
+        Conn::postgres(&session).transaction(|s| {
+            s.batch("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")?;
+            t.transaction(|t| copy_rows(s, t))?;
+            let mut out = Vec::new();
+            for (name, money) in TABLES {
+                let (left, right) = (figures(s, name, money)?, figures(t, name, money)?);
+                if left != right {
+                    return Err(CopyError::Differs {
+                        table: name,
+                        source_side: left,
+                        target: right,
+                    });
+                }
+                out.push(left);
+            }
+            Ok(out)
+        })
+    })
+    .await
+}
+
+/// Every table's rows from `source` into `target` (of the same schema; what its migration
+/// wrote first is replaced).
+fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
+    // References are checked at commit: rows come in id order, but a sponsor's id may follow
+    // its member's after an edit.
+    target
+        .batch("PRAGMA defer_foreign_keys = ON; DELETE FROM ranks; DELETE FROM table_versions")?;
+    for (name, _) in TABLES {
+        let columns: Vec<String> = target.query_all(
+            &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
+            args![],
+            |r| r.get(0),
+        )?;
+        let list = columns.join(", ");
+        let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+        let insert = format!("INSERT INTO {name} ({list}) VALUES ({})", marks.join(", "));
+        let order = if NUMBERED.contains(name) {
+            " ORDER BY id"
+        } else {
+            ""
+        };
+        source.query_each(&format!("SELECT {list} FROM {name}{order}"), args![], |r| {
+            let cells = (0..r.len())
+                .map(|i| {
+                    Ok(match r.cell(i)? {
+                        Cell::Null => Arg::Null,
+                        Cell::Int(n) => Arg::Int(n),
+                        Cell::Text(s) => Arg::Text(s.into()),
+                        Cell::Blob(b) => Arg::Blob(b.into()),
+                    })
+                })
+                .collect::<Result<Vec<Arg>>>()?;
+            target.execute(&insert, &cells)?;
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
 fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result<(), CopyError> {
