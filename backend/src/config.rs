@@ -61,6 +61,10 @@ pub struct Config {
     /// The indexer alert's threshold (`deploy/prometheus/lvlx-rules.yml`): blocks between the
     /// chain's head and the next block to index. Exported as a metric so the rules read it.
     pub indexer_lag_alert_blocks: u64,
+    /// Hours between checks of the books against the chain (`crate::books::schedule`; the
+    /// first a minute after start when the last is older). 0: only `lvlx books verify` and
+    /// the admin's "check now".
+    pub books_every_hours: u64,
     /// Seconds between the server's pings on a live channel: under `idle_timeout_secs` and
     /// any proxy's read timeout (nginx's default is 60 s), so quiet channels stay open.
     pub ws_ping_secs: u64,
@@ -347,6 +351,7 @@ impl Default for Config {
             ws_ping_secs: 20,
             metrics_bind: None,
             indexer_lag_alert_blocks: 100,
+            books_every_hours: 24,
             live_channels_per_account: 8,
             connections_per_ip: 256,
             header_read_timeout_secs: 10,

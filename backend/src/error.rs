@@ -58,6 +58,9 @@ pub enum Error {
     /// The chain node cannot be reached, or the contracts are not configured.
     #[error("the chain is not available")]
     ChainUnavailable,
+    /// A check of the books is running already.
+    #[error("the books are being checked")]
+    BooksRunning,
     #[error("too many requests, retry in {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
     /// Storage failed; details are logged, never sent.
@@ -105,6 +108,7 @@ impl Error {
         "error-wallet-required",
         "error-nothing-to-claim",
         "error-owner-step",
+        "error-books-running",
         "network-levels-invalid",
         "ranks-id-invalid",
         "ranks-name-invalid",
@@ -142,6 +146,7 @@ impl Error {
             Error::WalletRequired => "error-wallet-required",
             Error::NothingToClaim => "error-nothing-to-claim",
             Error::OwnerStep => "error-owner-step",
+            Error::BooksRunning => "error-books-running",
             Error::Store(e) if e.is_full() => "error-storage-full",
             Error::Store(_) | Error::Internal(_) => "error-internal",
         }
@@ -190,6 +195,7 @@ mod tests {
             Error::WalletRequired,
             Error::NothingToClaim,
             Error::OwnerStep,
+            Error::BooksRunning,
             Error::Rule("network-levels-invalid"),
             Error::Rule("ranks-id-invalid"),
             Error::Rule("ranks-name-invalid"),

@@ -31,6 +31,7 @@ pub mod password;
 pub mod secret;
 pub mod server;
 pub mod session;
+pub mod solvency;
 pub mod staking;
 pub mod statistics;
 pub mod store;
@@ -95,6 +96,10 @@ pub struct Shared {
     pub videos: faq::VideoCache,
     /// The public origins wallet-linking messages must name (`Config::origins`).
     pub origins: Vec<lvlx_core::siwe::Origin>,
+    /// True while this instance checks the books (`books::schedule`).
+    pub books_running: std::sync::atomic::AtomicBool,
+    /// The last solvency answer and when it was read (`solvency::read`).
+    pub solvency: solvency::Cache,
 }
 
 /// The chain reads pages share: the staking offer, wallets' holdings, the activation node's
@@ -185,6 +190,8 @@ impl App {
             claim_signer,
             stopping: tokio::sync::watch::channel(false).0,
             readiness: Default::default(),
+            books_running: Default::default(),
+            solvency: Default::default(),
             config: Arc::new(config),
             store,
         })))

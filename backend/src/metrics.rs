@@ -4,6 +4,7 @@
 //! (open live channels, the reward reserves' weeks) are read when Prometheus scrapes.
 //! `deploy/prometheus/lvlx-rules.yml` holds the alerts over them.
 
+use std::sync::atomic::AtomicU64;
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -59,6 +60,11 @@ pub struct Metrics {
     pub reserve_weeks: Family<Pool, Gauge>,
     pub reserve_warning_weeks: Gauge,
     pub indexer_lag_alert: Gauge,
+    pub books_differences: Gauge,
+    pub books_checked: Gauge,
+    pub books_every: Gauge,
+    pub claims_owed: Gauge<f64, AtomicU64>,
+    pub distributor_held: Gauge<f64, AtomicU64>,
 }
 
 fn latency_histogram() -> Histogram {
@@ -87,6 +93,11 @@ impl Metrics {
             reserve_weeks: Family::default(),
             reserve_warning_weeks: Gauge::default(),
             indexer_lag_alert: Gauge::default(),
+            books_differences: Gauge::default(),
+            books_checked: Gauge::default(),
+            books_every: Gauge::default(),
+            claims_owed: Gauge::default(),
+            distributor_held: Gauge::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -169,6 +180,31 @@ impl Metrics {
             "indexer_lag_alert_blocks: the indexer alert's threshold",
             m.indexer_lag_alert.clone(),
         );
+        registry.register(
+            "books_differences",
+            "Lines the newest check of the books found differing from the chain",
+            m.books_differences.clone(),
+        );
+        registry.register(
+            "books_checked_timestamp_seconds",
+            "When the newest check of the books that ran ended (0: never)",
+            m.books_checked.clone(),
+        );
+        registry.register(
+            "books_every_seconds",
+            "books_every_hours in seconds: the stale-books alert's period (0: no schedule)",
+            m.books_every.clone(),
+        );
+        registry.register(
+            "claims_owed_lvlx",
+            "LVLX members are owed: rewards credited less what the distributor paid them",
+            m.claims_owed.clone(),
+        );
+        registry.register(
+            "distributor_held_lvlx",
+            "LVLX the claim distributor holds",
+            m.distributor_held.clone(),
+        );
         Metrics { registry, ..m }
     }
 }
@@ -245,17 +281,33 @@ pub async fn render(app: &App) -> String {
     if let Some(chain) = &app.config.chain {
         m.reserve_warning_weeks
             .set(chain.reserve_warning_weeks as i64);
-        if let Ok(Ok(reserve)) =
-            tokio::time::timeout(Duration::from_secs(2), crate::staking::reserve(app)).await
+        if let Ok(Ok(solvency)) =
+            tokio::time::timeout(Duration::from_secs(2), crate::solvency::read(app)).await
         {
             for pool in ["nft", "lvlx"] {
-                if let Some(weeks) = reserve[pool]["weeksCovered"].as_u64() {
+                if let Some(weeks) = solvency["reserves"][pool]["weeksCovered"].as_u64() {
                     m.reserve_weeks
                         .get_or_create(&Pool { pool: pool.into() })
                         .set(weeks.min(i64::MAX as u64) as i64);
                 }
             }
+            let lvlx = |v: &serde_json::Value| {
+                v.as_str()
+                    .and_then(|t| lvlx_core::amount::format_units(t.parse().ok()?, 18).ok())
+                    .and_then(|t| t.parse::<f64>().ok())
+            };
+            if let Some(owed) = lvlx(&solvency["claims"]["owed"]) {
+                m.claims_owed.set(owed);
+            }
+            if let Some(held) = lvlx(&solvency["claims"]["held"]) {
+                m.distributor_held.set(held);
+            }
         }
+    }
+    m.books_every
+        .set(app.config.books_every_hours.saturating_mul(3600) as i64);
+    if let Ok(Some(check)) = app.store.read(crate::store::books_checks::latest).await {
+        books_checked(&check);
     }
     m.indexer_lag_alert
         .set(app.config.indexer_lag_alert_blocks as i64);
@@ -264,6 +316,14 @@ pub async fn render(app: &App) -> String {
         tracing::warn!("metrics could not be encoded");
     }
     text
+}
+
+/// Sets the books' metrics from a check that ran (a check that could not run leaves them).
+pub fn books_checked(check: &crate::store::books_checks::Check) {
+    if check.lines > 0 {
+        METRICS.books_differences.set(check.differences);
+        METRICS.books_checked.set(check.at / 1000);
+    }
 }
 
 /// Serves GET /metrics on `addr` until the process ends.

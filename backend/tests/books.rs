@@ -9,7 +9,11 @@ use common::anvil::{catch_up, Anvil};
 use common::world_with;
 use lvlx_backend::chain::deploy;
 use lvlx_backend::chain::indexer::Indexer;
+use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
 use lvlx_backend::config::Chain;
+use lvlx_core::chain::Contract;
+use serde_json::Value;
+use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
@@ -127,4 +131,64 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
         })
         .await;
     assert_eq!(recorded, 0);
+
+    // The admin's Books page: a check runs in the background and is recorded with what it
+    // found; one at a time; members may not.
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    for method in ["GET", "POST"] {
+        let refused = w.call(method, "/api/v1/books", Some(&member), None).await;
+        assert_eq!(refused.status, 403, "{method}");
+    }
+    let before = w.call("GET", "/api/v1/books", Some(&admin), None).await;
+    assert_eq!(before.body["latest"], Value::Null, "{}", before.body);
+    let started = w.call("POST", "/api/v1/books", Some(&admin), None).await;
+    assert_eq!(started.status, 202, "{}", started.body);
+    let again = w.call("POST", "/api/v1/books", Some(&admin), None).await;
+    assert_eq!(
+        (again.status.as_u16(), again.body["code"].as_str()),
+        (409, Some("error-books-running"))
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let standing = loop {
+        let now = w.call("GET", "/api/v1/books", Some(&admin), None).await;
+        if now.body["running"] == false && !now.body["latest"].is_null() {
+            break now.body;
+        }
+        assert!(Instant::now() < deadline, "{}", now.body);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let latest = &standing["latest"];
+    // The skipped purchase, and its day on both sides.
+    assert_eq!(latest["differences"], 3, "{latest}");
+    assert_eq!(latest["report"]["differences"][0]["section"], "purchases");
+    assert!(latest["lines"].as_i64().unwrap() > 3);
+
+    // The public solvency page, without signing in: the reserves as the contracts hold them,
+    // what members are owed against what the distributor holds, and that check.
+    let public = w.call("GET", "/api/v1/solvency", None, None).await;
+    assert_eq!(public.status, 200, "{}", public.body);
+    let held = anvil.read_uint(
+        &d.lvlx,
+        Contract::Lvlx,
+        "balanceOf",
+        &[&d.claim_distributor],
+    );
+    assert!(held > 0);
+    assert_eq!(public.body["claims"]["held"], held.to_string());
+    assert_eq!(public.body["claims"]["owed"], "0");
+    assert_eq!(public.body["claims"]["covered"], true);
+    let free = anvil.read_uint(&d.nft_staking, Contract::NftStaking, "freeReserve", &[]);
+    assert_eq!(public.body["reserves"]["nft"]["free"], free.to_string());
+    assert_eq!(public.body["books"]["differences"], 3);
+    // Rewards credited by hand to a member with no payments: owed now, read after 10 s at most.
+    w.sql(|c| {
+        c.execute(
+            "UPDATE users SET add_rewards = '5000000000000000000' WHERE email = ?1",
+            lvlx_backend::args![DEMO_USER.0],
+        )
+    })
+    .await;
+    let cached = w.call("GET", "/api/v1/solvency", None, None).await;
+    assert_eq!(cached.body, public.body, "served again within 10 s");
 }

@@ -818,6 +818,34 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     catch_up(&indexer).await;
     assert_eq!(figures(&w).await, got, "a second pass changes nothing");
 
+    // The public solvency page: what members are owed is every reward credited (none paid
+    // yet), against what the distributor holds.
+    // (The demo admin sponsors the demo member, so the root's upline earns too.)
+    let solvency = w.call("GET", "/api/v1/solvency", None, None).await;
+    let upline: String = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT add_rewards FROM users WHERE id = (SELECT referrer_id FROM users WHERE id = ?1)",
+                lvlx_backend::args![demo],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    let owed: u128 = s
+        .rewards
+        .iter()
+        .map(|r| r.parse::<u128>().unwrap())
+        .sum::<u128>()
+        + upline.parse::<u128>().unwrap();
+    assert_eq!(solvency.body["claims"]["owed"], owed.to_string());
+    let held = anvil.read_uint(
+        &d.lvlx,
+        Contract::Lvlx,
+        "balanceOf",
+        &[&d.claim_distributor],
+    );
+    assert_eq!(solvency.body["claims"]["held"], held.to_string());
+
     // The dashboard's card: the same figures without the downline.
     let glance = w
         .call("GET", "/api/v1/network/glance", Some(&token), None)

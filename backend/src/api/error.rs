@@ -43,7 +43,8 @@ fn status(e: &Error) -> StatusCode {
         | Error::SecretMissing
         | Error::WalletRequired
         | Error::NothingToClaim
-        | Error::OwnerStep => StatusCode::CONFLICT,
+        | Error::OwnerStep
+        | Error::BooksRunning => StatusCode::CONFLICT,
         Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::ChainUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         // The write was rolled back; the same request succeeds once the disk has room.

@@ -6,6 +6,7 @@
 //! turned into a response by [`error::reply`] — the only place a status is chosen.
 
 pub mod auth;
+mod books;
 mod captcha;
 pub mod client;
 pub mod content;
@@ -97,6 +98,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(onramp::routes(app.clone()))
         .unify()
         .or(owners::routes(app.clone()))
+        .unify()
+        .or(books::routes(app.clone()))
         .unify()
         .or(indexer::routes(app))
         .unify()

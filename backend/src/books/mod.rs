@@ -28,6 +28,7 @@ use crate::App;
 use lvlx_core::staking::Pool;
 
 mod contracts;
+pub mod schedule;
 mod totals;
 
 /// At most this many lines are named per section and side.

@@ -808,6 +808,7 @@ fn serve(config: Config) -> ExitCode {
             (Err(e), _) | (_, Err(e)) => tracing::error!(error = %e, "cannot check the admin audit chain"),
         }
         crate::chain::indexer::Indexer::spawn(&app);
+        crate::books::schedule::spawn(&app);
         // Every socket is an open file: take all the host allows (often 1,024 by default).
         match crate::limits::raise_open_files() {
             Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),

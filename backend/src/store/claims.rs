@@ -245,3 +245,26 @@ pub fn paid_by_wallet(c: Conn) -> Result<std::collections::BTreeMap<String, Unit
     )?;
     Ok(out)
 }
+
+/// What members are owed in all: each member's rewards credited, less what the distributor
+/// paid their wallet (never below zero).
+pub fn owed(c: Conn) -> Result<Units> {
+    let paid = paid_by_wallet(c)?;
+    let mut total: Units = 0;
+    c.query_each(
+        "SELECT add_rewards, wallet FROM users WHERE add_rewards <> '0'",
+        args![],
+        |r| {
+            let rewards = r.units(0)?;
+            let wallet: Option<String> = r.get(1)?;
+            let out = wallet
+                .and_then(|w| paid.get(&w.to_lowercase()).copied())
+                .unwrap_or(0);
+            total = total
+                .checked_add(rewards.saturating_sub(out))
+                .ok_or_else(|| super::overflow("rewards owed"))?;
+            Ok(())
+        },
+    )?;
+    Ok(total)
+}

@@ -45,6 +45,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("video_meta", &[]),
     ("onramp_sessions", &[]),
     ("table_versions", &[]),
+    ("books_checks", &[]),
 ];
 
 /// Tables the copy leaves behind on purpose: per-minute request counts, void a minute later.
@@ -64,6 +65,7 @@ const NUMBERED: &[&str] = &[
     "admin_audit",
     "claims",
     "chain_reversals",
+    "books_checks",
 ];
 
 /// One table as both sides hold it after the copy.

@@ -16,6 +16,7 @@
 pub mod audit;
 pub mod backup;
 pub mod blocks;
+pub mod books_checks;
 pub mod captchas;
 pub mod claims;
 pub mod codes;

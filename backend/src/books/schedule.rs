@@ -1,0 +1,150 @@
+//! Checks of the books on a schedule (`books_every_hours`) and on an admin's request: each
+//! runs [`super::verify`] on the live store, records its report (`store::books_checks`) and
+//! sets the `lvlx_books_*` metrics. One check at a time per instance; on PostgreSQL one in all
+//! (a store lease), and an instance waits for the newest check anyone recorded to age.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crate::error::Error;
+use crate::store::books_checks::{self, Check};
+use crate::App;
+
+/// The store lease of the instance checking the books ("LVLXbook").
+const BOOKS_LEASE: i64 = 0x4C56_4C58_626F_6F6B;
+/// Held while checking: far longer than a check of the 10^6-row bench takes.
+const LEASE_TTL: Duration = Duration::from_secs(3600);
+/// The first scheduled check waits this long after start (the indexer catches up first).
+const FIRST_AFTER: Duration = Duration::from_secs(60);
+
+/// Checks the books now, unless a check is running on this instance (`Error::BooksRunning`)
+/// or on another one. Records and returns the check; a check that could not run (the chain
+/// unreachable) is recorded as such, with no lines.
+pub async fn check(app: &App) -> Result<Check, Error> {
+    if app.books_running.swap(true, Ordering::AcqRel) {
+        return Err(Error::BooksRunning);
+    }
+    let result = check_leased(app).await;
+    app.books_running.store(false, Ordering::Release);
+    result
+}
+
+/// Starts a check in the background (an admin's "check now"): `Error::BooksRunning` at once
+/// when one is running on this instance.
+pub fn start(app: &App) -> Result<(), Error> {
+    if app.config.chain.is_none() {
+        return Err(Error::ChainUnavailable);
+    }
+    if app.books_running.swap(true, Ordering::AcqRel) {
+        return Err(Error::BooksRunning);
+    }
+    let app = app.clone();
+    tokio::spawn(async move {
+        if let Err(e) = check_leased(&app).await {
+            tracing::warn!(error = %e, "the books could not be checked");
+        }
+        app.books_running.store(false, Ordering::Release);
+    });
+    Ok(())
+}
+
+/// What the admin's Books page shows: the schedule, whether a check runs now, the newest check
+/// with its report.
+pub async fn standing(app: &App) -> Result<serde_json::Value, Error> {
+    let latest = app.store.read(books_checks::latest).await?;
+    Ok(serde_json::json!({
+        "available": app.config.chain.is_some(),
+        "everyHours": app.config.books_every_hours,
+        "running": app.books_running.load(Ordering::Acquire),
+        "latest": latest.map(|k| serde_json::json!({
+            "at": k.at,
+            "block": k.block,
+            "finalBlock": k.final_block,
+            "lines": k.lines,
+            "differences": k.differences,
+            "report": serde_json::from_str::<serde_json::Value>(&k.report).unwrap_or_default(),
+        })),
+    }))
+}
+
+async fn check_leased(app: &App) -> Result<Check, Error> {
+    let Some(_lease) = app.store.try_lease(BOOKS_LEASE, LEASE_TTL).await? else {
+        return Err(Error::BooksRunning);
+    };
+    let check = match super::verify(&app.config, &app.store).await {
+        Ok(report) => Check {
+            at: crate::now_ms(),
+            block: report.block as i64,
+            final_block: report.final_block as i64,
+            lines: report.lines as i64,
+            differences: report
+                .differences
+                .iter()
+                .map(|d| (d.only_in_store.len() + d.only_on_chain.len()) as i64)
+                .sum(),
+            report: serde_json::to_string(&report).unwrap_or_default(),
+        },
+        Err(e) => {
+            tracing::warn!(error = %e, "the books could not be checked");
+            Check {
+                at: crate::now_ms(),
+                block: 0,
+                final_block: 0,
+                lines: 0,
+                differences: 0,
+                report: serde_json::json!({ "error": e }).to_string(),
+            }
+        }
+    };
+    let kept = check.clone();
+    app.store
+        .write(move |c| books_checks::record(c, &kept))
+        .await?;
+    if check.differences > 0 {
+        tracing::error!(
+            differences = check.differences,
+            block = check.block,
+            "the books differ from the chain: see the admin's Books page or lvlx books verify"
+        );
+    } else if check.lines > 0 {
+        tracing::info!(
+            lines = check.lines,
+            block = check.block,
+            "the books are the chain's"
+        );
+    }
+    crate::metrics::books_checked(&check);
+    Ok(check)
+}
+
+/// Checks the books every `books_every_hours`, from a minute after start, when the newest
+/// check anyone recorded is that old. Runs until the process ends.
+pub fn spawn(app: &App) {
+    let every = Duration::from_secs(app.config.books_every_hours.saturating_mul(3600));
+    if every.is_zero() || app.config.chain.is_none() {
+        return;
+    }
+    let app = app.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(FIRST_AFTER).await;
+        loop {
+            let last = app
+                .store
+                .read(books_checks::latest)
+                .await
+                .ok()
+                .flatten()
+                .map_or(0, |k| k.at);
+            let age = Duration::from_millis(crate::now_ms().saturating_sub(last).max(0) as u64);
+            if age >= every {
+                match check(&app).await {
+                    Ok(_) | Err(Error::BooksRunning) => {}
+                    Err(e) => tracing::warn!(error = %e, "the books could not be checked"),
+                }
+                tokio::time::sleep(Duration::from_secs(60)).await;
+            } else {
+                tokio::time::sleep((every - age).max(Duration::from_secs(60))).await;
+            }
+        }
+    });
+}
