@@ -228,12 +228,16 @@ async fn prometheus_scrapes_the_server_and_its_rules_fire() {
     until(&prometheus, "lvlx_reserve_warning_weeks", |v| v == 8.0).await;
     until(&prometheus, "lvlx_indexer_lag_alert_blocks", |v| v == 50.0).await;
     until(&prometheus, "lvlx_connections_open", |v| v >= 0.0).await;
+    // Claims owed against the distributor: nothing owed yet, the dev deployment's funding held.
+    until(&prometheus, "lvlx_distributor_held_lvlx", |v| v > 0.0).await;
+    until(&prometheus, "lvlx_claims_owed_lvlx", |v| v == 0.0).await;
+    until(&prometheus, "lvlx_books_every_seconds", |v| v == 86_400.0).await;
 
     // The rules loaded as written, and the mail alert fires.
     let rules: Value = get_json(&format!("http://{prometheus}/api/v1/rules"));
     let group = &rules["data"]["groups"][0];
     assert_eq!(group["name"], "lvlx");
-    assert_eq!(group["rules"].as_array().unwrap().len(), 8);
+    assert_eq!(group["rules"].as_array().unwrap().len(), 11);
     let started = Instant::now();
     loop {
         let alerts = get_json(&format!("http://{prometheus}/api/v1/alerts"));
