@@ -37,6 +37,11 @@ function routes(product) {
               lazy: page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx')),
             },
             {
+              // Anyone, signed in or not: no guard.
+              path: '/solvency',
+              lazy: page(() => import(/* webpackChunkName: "page-solvency" */ './pages/Solvency.jsx')),
+            },
+            {
               path: '/verifycode',
               loader: guardLoader('verifyCode'),
               lazy: page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx')),

@@ -91,4 +91,9 @@ export const adminRoutes = [
     'admin-menu-owner-changes',
     page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
   ],
+  [
+    'admin/books',
+    'admin-menu-books',
+    page(() => import(/* webpackChunkName: "admin-books" */ './pages/admin/Books.jsx')),
+  ],
 ];

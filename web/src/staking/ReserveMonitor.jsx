@@ -11,7 +11,6 @@ import SummaryBox from '../components/SummaryBox.jsx';
 
 export default function ReserveMonitor({ kind, version }) {
   const { t } = useTranslation();
-  const { product } = settings;
   const { data, error } = useLoad(version === null ? null : readReserve, [version]);
   if (error)
     return (
@@ -20,14 +19,27 @@ export default function ReserveMonitor({ kind, version }) {
       </p>
     );
   if (!data || data.available === false) return null;
-  const r = data[kind];
+  return (
+    <ReserveSummary
+      reserve={data[kind]}
+      warningWeeks={data.warningWeeks}
+      titleKey="reserve-title"
+      testId={`${kind}-reserve`}
+    />
+  );
+}
+
+/** One pool's reserve as the monitor and the public solvency page show it. */
+export function ReserveSummary({ reserve: r, warningWeeks, titleKey, testId }) {
+  const { t } = useTranslation();
+  const { product } = settings;
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
   const weeks = r.weeksCovered === null ? t('reserve-no-pace') : t('reserve-weeks', { count: r.weeksCovered });
   return (
     <>
       <SummaryBox
-        titleKey="reserve-title"
-        testId={`${kind}-reserve`}
+        titleKey={titleKey}
+        testId={testId}
         items={[
           ['reserve-funded', lvlx(r.funded)],
           ['reserve-reserved', lvlx(r.reserved)],
@@ -38,7 +50,7 @@ export default function ReserveMonitor({ kind, version }) {
       />
       {r.warning && (
         <p className="notice error" role="alert" data-testid="reserve-warning">
-          {t('reserve-warning', { count: data.warningWeeks })}
+          {t('reserve-warning', { count: warningWeeks })}
         </p>
       )}
     </>

@@ -53,6 +53,7 @@ const admin = [
   ['/admin/edit-content', 'form.content-form'],
   ['/admin/secret-key', 'form'],
   ['/admin/owner-changes', '[data-testid="owner-list"]'],
+  ['/admin/books', '[data-testid="books-check"]'],
 ];
 // Every route the app has is checked: a page added to routes.js without a line here fails.
 test('every member and admin route has its screen here', () => {
@@ -69,6 +70,7 @@ test('every member and admin route has its screen here', () => {
 
 const open = [
   ['/login', 'form'],
+  ['/solvency', '[data-testid="solvency-claims"]'],
   ['/recover', 'form'],
   ['/register/referred/0123456789abcdef', 'form'],
   ['/no/such/page', 'h1'],

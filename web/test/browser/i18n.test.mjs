@@ -105,6 +105,8 @@ const pages = [
     (p) => p.waitForSelector('.notice.error button'),
   ],
   ['landing', '/landing', {}],
+  ['solvency (no chain)', '/solvency', {}, (p) => p.waitForSelector('[data-testid="solvency-books"]')],
+  ['admin books (never checked)', '/admin/books', DEMO_ADMIN, (p) => p.waitForSelector('[data-testid="books-never"]')],
 ];
 
 for (const [name, route, account, act] of pages) {
