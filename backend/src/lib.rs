@@ -7,6 +7,7 @@
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
 pub mod accounts;
+pub mod admin_audit;
 pub mod api;
 pub mod books;
 pub mod captcha;

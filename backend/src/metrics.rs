@@ -65,6 +65,7 @@ pub struct Metrics {
     pub books_every: Gauge,
     pub claims_owed: Gauge<f64, AtomicU64>,
     pub distributor_held: Gauge<f64, AtomicU64>,
+    pub claims_uncovered: Gauge,
 }
 
 fn latency_histogram() -> Histogram {
@@ -98,6 +99,7 @@ impl Metrics {
             books_every: Gauge::default(),
             claims_owed: Gauge::default(),
             distributor_held: Gauge::default(),
+            claims_uncovered: Gauge::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -205,6 +207,11 @@ impl Metrics {
             "LVLX the claim distributor holds",
             m.distributor_held.clone(),
         );
+        registry.register(
+            "claims_uncovered",
+            "1 while members are owed more LVLX than the distributor holds (compared exactly)",
+            m.claims_uncovered.clone(),
+        );
         Metrics { registry, ..m }
     }
 }
@@ -302,10 +309,13 @@ pub async fn render(app: &App) -> String {
             if let Some(held) = lvlx(&solvency["claims"]["held"]) {
                 m.distributor_held.set(held);
             }
+            m.claims_uncovered
+                .set(i64::from(solvency["claims"]["covered"] == false));
         }
+        // The period only where checks are scheduled (the stale-books alert reads it).
+        m.books_every
+            .set(app.config.books_every_hours.saturating_mul(3600) as i64);
     }
-    m.books_every
-        .set(app.config.books_every_hours.saturating_mul(3600) as i64);
     if let Ok(Some(check)) = app.store.read(crate::store::books_checks::latest).await {
         books_checked(&check);
     }

@@ -2,8 +2,9 @@
 //! contract's reward reserve (the rewards it promised and holds, what is free for new stakes
 //! and how many weeks of them at the last 30 days' pace it covers), what members are owed
 //! against what the claim distributor holds, and the newest check of the books. Read at most
-//! once per [`FRESH`] per instance, so the public cannot make it read the store or the chain
-//! more often than that.
+//! once per [`FRESH`] per instance, failures included (a failing node is asked once per
+//! period, not once per request), and one read at a time: requests meanwhile wait for it. So
+//! the public cannot make it read the store or the chain more often than that.
 
 use std::time::{Duration, Instant};
 
@@ -19,19 +20,22 @@ use crate::App;
 /// How long an answer is served again.
 pub const FRESH: Duration = Duration::from_secs(10);
 
-/// The last answer and when it was read.
-pub type Cache = tokio::sync::Mutex<Option<(Instant, Value)>>;
+/// The last answer (None: the read failed) and when it was read.
+pub type Cache = tokio::sync::Mutex<Option<(Instant, Option<Value>)>>;
 
 pub async fn read(app: &App) -> Result<Value, Error> {
     let mut last = app.solvency.lock().await;
     if let Some((at, value)) = last.as_ref() {
         if at.elapsed() < FRESH {
-            return Ok(value.clone());
+            return value.clone().ok_or(Error::ChainUnavailable);
         }
     }
-    let value = compute(app).await?;
-    *last = Some((Instant::now(), value.clone()));
-    Ok(value)
+    let value = compute(app).await;
+    if let Err(e) = &value {
+        tracing::warn!(error = %e, "the solvency figures could not be read");
+    }
+    *last = Some((Instant::now(), value.as_ref().ok().cloned()));
+    value
 }
 
 async fn compute(app: &App) -> Result<Value, Error> {
@@ -67,13 +71,14 @@ async fn compute(app: &App) -> Result<Value, Error> {
             "owed": owed.to_string(),
             "held": held.map(|h| h.to_string()),
             "covered": held.map(|h| h >= owed),
+            "shortfall": held.map(|h| owed.saturating_sub(h).to_string()),
         },
         "books": books.map(|k| json!({
             "at": k.at,
             "block": k.block,
             "lines": k.lines,
             "differences": k.differences,
-            "failed": k.lines == 0,
+            "failed": k.failed(),
         })),
         "at": crate::now_ms(),
     }))

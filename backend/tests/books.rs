@@ -32,6 +32,25 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
     let indexer = Indexer::new(&w.app, &chain);
     catch_up(&indexer).await;
 
+    // Every section a report can name has its title in each language (the Books page).
+    let sections = w
+        .app
+        .store
+        .read(lvlx_backend::store::digest::sections)
+        .await
+        .unwrap();
+    for language in ["en", "es", "pt"] {
+        let path = format!(
+            "{}/../locales/{language}/{language}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let keys: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let names = sections.iter().map(|(name, _)| *name);
+        for name in names.chain(["member totals", "contracts", "totals"]) {
+            let key = format!("books-section-{}", name.replace(' ', "-"));
+            assert!(keys[&key].is_string(), "{language}: {key}");
+        }
+    }
     let honest = lvlx_backend::books::verify(&w.app.config, &w.app.store)
         .await
         .unwrap();

@@ -231,6 +231,7 @@ async fn prometheus_scrapes_the_server_and_its_rules_fire() {
     // Claims owed against the distributor: nothing owed yet, the dev deployment's funding held.
     until(&prometheus, "lvlx_distributor_held_lvlx", |v| v > 0.0).await;
     until(&prometheus, "lvlx_claims_owed_lvlx", |v| v == 0.0).await;
+    until(&prometheus, "lvlx_claims_uncovered", |v| v == 0.0).await;
     until(&prometheus, "lvlx_books_every_seconds", |v| v == 86_400.0).await;
 
     // The rules loaded as written, and the mail alert fires.

@@ -5,6 +5,7 @@
 //! method and path, and handlers that return `Result<Response, Error>` (the domain error),
 //! turned into a response by [`error::reply`] — the only place a status is chosen.
 
+mod audit;
 pub mod auth;
 mod books;
 mod captcha;
@@ -100,6 +101,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .or(owners::routes(app.clone()))
         .unify()
         .or(books::routes(app.clone()))
+        .unify()
+        .or(audit::routes(app.clone()))
         .unify()
         .or(indexer::routes(app))
         .unify()

@@ -20,12 +20,13 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::chain::indexer::Indexer;
+use crate::chain::indexer::{IndexError, Indexer};
 use crate::chain::rpc::Rpc;
 use crate::config::Config;
 use crate::store::{backup, claims, copy, cursors, digest, stakes, Dialect, Store};
 use crate::App;
 use lvlx_core::staking::Pool;
+use std::os::unix::fs::DirBuilderExt;
 
 mod contracts;
 pub mod schedule;
@@ -38,6 +39,9 @@ const NAMED: usize = 20;
 #[serde(rename_all = "camelCase")]
 pub struct Difference {
     pub section: &'static str,
+    /// Lines that differ in all (the lists name [`NAMED`] a side at most); a contract figure
+    /// that differs is one.
+    pub count: usize,
     /// In the store, not explained by the chain.
     pub only_in_store: Vec<String>,
     /// On the chain, missing from the store.
@@ -61,10 +65,36 @@ pub async fn verify(config: &Config, live: &Store) -> Result<Report, String> {
         .chain
         .clone()
         .ok_or("no [chain] section: there is nothing to verify against")?;
-    let scratch: PathBuf = config.data_dir.join(format!("books-{}", crate::now_ms()));
-    let result = verify_in(config, live, chain, &scratch).await;
-    let _ = std::fs::remove_dir_all(&scratch);
-    result
+    // A check stopped midway (the process killed) left its copy: the store's rows, private as
+    // the database itself. One check runs at a time, so any other copy is stale.
+    if let Ok(entries) = std::fs::read_dir(&config.data_dir) {
+        for entry in entries.flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(SCRATCH_PREFIX)
+            {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let scratch = Scratch(
+        config
+            .data_dir
+            .join(format!("{SCRATCH_PREFIX}{}", crate::now_ms())),
+    );
+    verify_in(config, live, chain, &scratch.0).await
+}
+
+const SCRATCH_PREFIX: &str = "books-";
+
+/// The check's copy of the store, deleted when the check ends however it ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 async fn verify_in(
@@ -73,7 +103,11 @@ async fn verify_in(
     chain: crate::config::Chain,
     scratch: &std::path::Path,
 ) -> Result<Report, String> {
-    std::fs::create_dir_all(scratch).map_err(|e| e.to_string())?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(scratch)
+        .map_err(|e| e.to_string())?;
     let store = match live.dialect() {
         // A PostgreSQL store: one snapshot of it, copied into a scratch SQLite one.
         Dialect::Postgres => {
@@ -109,36 +143,46 @@ async fn verify_in(
     scratch_config.smtp = None;
     let app = App::new(scratch_config, store.clone()).map_err(|e| e.to_string())?;
     // Taking back what the copy recorded subtracts its rows from its totals: totals that do
-    // not hold their own rows (an amount changed by hand) stop it, and that is a difference.
-    if let Err(e) = Indexer::new(&app, &chain)
+    // not hold their own rows (an amount changed by hand) stop it, and that is a difference. A
+    // node that fails, or lags behind the copy's block, stops the check: no verdict.
+    match Indexer::new(&app, &chain)
         .as_of(block, final_block)
         .replay()
         .await
     {
-        report.differences.push(Difference {
-            section: "totals",
-            only_in_store: vec![format!("the store's totals do not hold its own rows: {e}")],
-            only_on_chain: Vec::new(),
-        });
-        return Ok(report);
+        Err(e @ IndexError::Store(_)) => {
+            report.differences.push(Difference {
+                section: "totals",
+                count: 1,
+                only_in_store: vec![format!("the store's totals do not hold its own rows: {e}")],
+                only_on_chain: Vec::new(),
+            });
+            return Ok(report);
+        }
+        Err(e) => return Err(format!("the chain could not be read again: {e}")),
+        Ok(_) => {}
+    }
+    let sale = chain.ico_sale.clone();
+    let reached = read(&store, move |c| cursors::get(c, &sale)).await?;
+    if block >= chain.start_block && reached.is_none_or(|c| c.next <= block) {
+        return Err(format!(
+            "the node is behind block {block}, which the store had read: check again later"
+        ));
     }
     let replayed = read(&store, digest::sections).await?;
     for ((section, before), (_, after)) in kept.iter().zip(&replayed) {
         report.lines += before.len().max(after.len());
         let only = |a: &Vec<String>, b: &Vec<String>| -> Vec<String> {
             let b: std::collections::HashSet<&String> = b.iter().collect();
-            a.iter()
-                .filter(|l| !b.contains(l))
-                .take(NAMED)
-                .cloned()
-                .collect()
+            a.iter().filter(|l| !b.contains(l)).cloned().collect()
         };
         let (store_only, chain_only) = (only(before, after), only(after, before));
         if !store_only.is_empty() || !chain_only.is_empty() {
             report.differences.push(Difference {
                 section,
-                only_in_store: store_only,
-                only_on_chain: chain_only,
+                count: store_only.len() + chain_only.len(),
+                only_in_store: store_only.into_iter().take(NAMED).collect(),
+                only_on_chain: chain_only.into_iter().take(NAMED).collect(),
             });
         }
     }
@@ -160,6 +204,7 @@ async fn member_totals(store: &Store, product: &str, report: &mut Report) -> Res
     if !wrong.is_empty() {
         report.differences.push(Difference {
             section: "member totals",
+            count: wrong.len(),
             only_in_store: wrong.into_iter().take(NAMED).collect(),
             only_on_chain: Vec::new(),
         });
@@ -191,6 +236,7 @@ async fn contract_state(
             .await
             .map_err(|e| e.to_string())??;
     report.lines += figures.len();
+    let differing = figures.iter().filter(|f| f.chain != f.store).count();
     let (store_side, chain_side): (Vec<String>, Vec<String>) = figures
         .iter()
         .filter(|f| f.chain != f.store)
@@ -205,6 +251,7 @@ async fn contract_state(
     if !store_side.is_empty() {
         report.differences.push(Difference {
             section: "contracts",
+            count: differing,
             only_in_store: store_side,
             only_on_chain: chain_side,
         });

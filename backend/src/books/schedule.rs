@@ -17,71 +17,73 @@ const LEASE_TTL: Duration = Duration::from_secs(3600);
 /// The first scheduled check waits this long after start (the indexer catches up first).
 const FIRST_AFTER: Duration = Duration::from_secs(60);
 
-/// Checks the books now, unless a check is running on this instance (`Error::BooksRunning`)
-/// or on another one. Records and returns the check; a check that could not run (the chain
-/// unreachable) is recorded as such, with no lines.
-pub async fn check(app: &App) -> Result<Check, Error> {
+/// Clears this instance's running flag when a check ends, however it ends (a panic too).
+struct Running(App);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.books_running.store(false, Ordering::Release);
+    }
+}
+
+/// Marks a check running here and takes the store's lease (on PostgreSQL, one check in all):
+/// `Error::BooksRunning` when a check runs on this or another instance.
+async fn begin(app: &App) -> Result<(Running, crate::store::Lease), Error> {
     if app.books_running.swap(true, Ordering::AcqRel) {
         return Err(Error::BooksRunning);
     }
-    let result = check_leased(app).await;
-    app.books_running.store(false, Ordering::Release);
-    result
+    let running = Running(app.clone());
+    match app.store.try_lease(BOOKS_LEASE, LEASE_TTL).await? {
+        Some(lease) => Ok((running, lease)),
+        None => Err(Error::BooksRunning),
+    }
+}
+
+/// Checks the books now, unless a check is running (`Error::BooksRunning`). Records and
+/// returns the check; a check that could not run (the chain unreachable or behind) is recorded
+/// as such, with its error.
+pub async fn check(app: &App) -> Result<Check, Error> {
+    let (_running, _lease) = begin(app).await?;
+    run(app).await
 }
 
 /// Starts a check in the background (an admin's "check now"): `Error::BooksRunning` at once
-/// when one is running on this instance.
-pub fn start(app: &App) -> Result<(), Error> {
+/// when one runs on this or another instance.
+pub async fn start(app: &App) -> Result<(), Error> {
     if app.config.chain.is_none() {
         return Err(Error::ChainUnavailable);
     }
-    if app.books_running.swap(true, Ordering::AcqRel) {
-        return Err(Error::BooksRunning);
-    }
+    let (running, lease) = begin(app).await?;
     let app = app.clone();
     tokio::spawn(async move {
-        if let Err(e) = check_leased(&app).await {
+        let (_running, _lease) = (running, lease);
+        if let Err(e) = run(&app).await {
             tracing::warn!(error = %e, "the books could not be checked");
         }
-        app.books_running.store(false, Ordering::Release);
     });
     Ok(())
 }
 
-/// What the admin's Books page shows: the schedule, whether a check runs now, the newest check
-/// with its report.
-pub async fn standing(app: &App) -> Result<serde_json::Value, Error> {
-    let latest = app.store.read(books_checks::latest).await?;
-    Ok(serde_json::json!({
-        "available": app.config.chain.is_some(),
-        "everyHours": app.config.books_every_hours,
-        "running": app.books_running.load(Ordering::Acquire),
-        "latest": latest.map(|k| serde_json::json!({
-            "at": k.at,
-            "block": k.block,
-            "finalBlock": k.final_block,
-            "lines": k.lines,
-            "differences": k.differences,
-            "report": serde_json::from_str::<serde_json::Value>(&k.report).unwrap_or_default(),
-        })),
-    }))
+/// Whether a check runs now, here or (PostgreSQL) on another instance.
+async fn running(app: &App) -> Result<bool, Error> {
+    if app.books_running.load(Ordering::Acquire) {
+        return Ok(true);
+    }
+    Ok(app
+        .store
+        .try_lease(BOOKS_LEASE, Duration::from_secs(1))
+        .await?
+        .is_none())
 }
 
-async fn check_leased(app: &App) -> Result<Check, Error> {
-    let Some(_lease) = app.store.try_lease(BOOKS_LEASE, LEASE_TTL).await? else {
-        return Err(Error::BooksRunning);
-    };
+async fn run(app: &App) -> Result<Check, Error> {
     let check = match super::verify(&app.config, &app.store).await {
         Ok(report) => Check {
             at: crate::now_ms(),
             block: report.block as i64,
             final_block: report.final_block as i64,
             lines: report.lines as i64,
-            differences: report
-                .differences
-                .iter()
-                .map(|d| (d.only_in_store.len() + d.only_on_chain.len()) as i64)
-                .sum(),
+            differences: report.differences.iter().map(|d| d.count as i64).sum(),
             report: serde_json::to_string(&report).unwrap_or_default(),
         },
         Err(e) => {
@@ -106,7 +108,7 @@ async fn check_leased(app: &App) -> Result<Check, Error> {
             block = check.block,
             "the books differ from the chain: see the admin's Books page or lvlx books verify"
         );
-    } else if check.lines > 0 {
+    } else if !check.failed() {
         tracing::info!(
             lines = check.lines,
             block = check.block,
@@ -117,8 +119,12 @@ async fn check_leased(app: &App) -> Result<Check, Error> {
     Ok(check)
 }
 
+/// After a check that could not run, the next try comes this soon (or at the period, if
+/// shorter).
+const RETRY: Duration = Duration::from_secs(3600);
+
 /// Checks the books every `books_every_hours`, from a minute after start, when the newest
-/// check anyone recorded is that old. Runs until the process ends.
+/// check anyone recorded is that old (a failed one: an hour old). Runs until the process ends.
 pub fn spawn(app: &App) {
     let every = Duration::from_secs(app.config.books_every_hours.saturating_mul(3600));
     if every.is_zero() || app.config.chain.is_none() {
@@ -128,23 +134,42 @@ pub fn spawn(app: &App) {
     tokio::spawn(async move {
         tokio::time::sleep(FIRST_AFTER).await;
         loop {
-            let last = app
-                .store
-                .read(books_checks::latest)
-                .await
-                .ok()
-                .flatten()
-                .map_or(0, |k| k.at);
-            let age = Duration::from_millis(crate::now_ms().saturating_sub(last).max(0) as u64);
-            if age >= every {
+            let last = app.store.read(books_checks::latest).await.ok().flatten();
+            let wait = match &last {
+                Some(k) if k.failed() => RETRY.min(every),
+                _ => every,
+            };
+            let at = last.map_or(0, |k| k.at);
+            let age = Duration::from_millis(crate::now_ms().saturating_sub(at).max(0) as u64);
+            if age >= wait {
                 match check(&app).await {
                     Ok(_) | Err(Error::BooksRunning) => {}
                     Err(e) => tracing::warn!(error = %e, "the books could not be checked"),
                 }
                 tokio::time::sleep(Duration::from_secs(60)).await;
             } else {
-                tokio::time::sleep((every - age).max(Duration::from_secs(60))).await;
+                tokio::time::sleep((wait - age).max(Duration::from_secs(60))).await;
             }
         }
     });
+}
+
+/// What the admin's Books page shows: the schedule, whether a check runs now, the newest check
+/// with its report.
+pub async fn standing(app: &App) -> Result<serde_json::Value, Error> {
+    let latest = app.store.read(books_checks::latest).await?;
+    Ok(serde_json::json!({
+        "available": app.config.chain.is_some(),
+        "everyHours": app.config.books_every_hours,
+        "running": running(app).await?,
+        "latest": latest.map(|k| serde_json::json!({
+            "at": k.at,
+            "block": k.block,
+            "finalBlock": k.final_block,
+            "lines": k.lines,
+            "differences": k.differences,
+            "failed": k.failed(),
+            "report": serde_json::from_str::<serde_json::Value>(&k.report).unwrap_or_default(),
+        })),
+    }))
 }

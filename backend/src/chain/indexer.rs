@@ -497,11 +497,15 @@ impl Indexer {
             Some((h, f)) => (head.min(h), reported_final.min(f)),
             None => (head, reported_final),
         };
-        METRICS.chain_head.set(head as i64);
-        METRICS
-            .chain_final
-            .set(reported_final.max(cursor.final_block) as i64);
-        METRICS.indexer_next.set(from as i64);
+        // The live indexer's figures only: a replay of the past (the books) is not where the
+        // platform stands.
+        if self.as_of.is_none() {
+            METRICS.chain_head.set(head as i64);
+            METRICS
+                .chain_final
+                .set(reported_final.max(cursor.final_block) as i64);
+            METRICS.indexer_next.set(from as i64);
+        }
         // A node whose head is below what was read (it lags, or claims an older head) moves
         // nothing; another node may be ahead.
         if head + 1 < from {

@@ -219,3 +219,97 @@ pub fn changes(c: Conn, subject: &str, limit: i64) -> Result<Vec<Change>> {
     })?;
     Ok(rows)
 }
+
+/// Which audit rows an admin asks for; every field narrows.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub subject: Option<String>,
+    /// Part of the acting admin's email (any case).
+    pub admin: Option<String>,
+    /// Milliseconds: at or after.
+    pub from: Option<i64>,
+    /// Milliseconds: before.
+    pub to: Option<i64>,
+}
+
+/// An audit row as the admin page lists it: who acted by email and name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    pub id: i64,
+    pub at: i64,
+    pub admin_email: String,
+    pub admin_name: String,
+    pub subject: String,
+    pub item: Option<i64>,
+    pub before: Option<String>,
+    pub after: String,
+}
+
+/// The rows `filter` keeps, newest first: how many in all, and `limit` of them after `offset`.
+pub fn list(c: Conn, filter: &Filter, limit: usize, offset: usize) -> Result<(u64, Vec<Listed>)> {
+    let mut conditions = Vec::new();
+    let mut values: Vec<super::sql::Arg> = Vec::new();
+    if let Some(subject) = &filter.subject {
+        values.push(subject.as_str().into());
+        conditions.push(format!("a.subject = ?{}", values.len()));
+    }
+    if let Some(admin) = &filter.admin {
+        let escaped = admin
+            .to_lowercase()
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        values.push(format!("%{escaped}%").into());
+        conditions.push(format!("lower(u.email) LIKE ?{} ESCAPE '\\'", values.len()));
+    }
+    if let Some(from) = filter.from {
+        values.push(from.into());
+        conditions.push(format!("a.at >= ?{}", values.len()));
+    }
+    if let Some(to) = filter.to {
+        values.push(to.into());
+        conditions.push(format!("a.at < ?{}", values.len()));
+    }
+    let filtered = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", conditions.join(" AND "))
+    };
+    let from = "FROM admin_audit a JOIN users u ON u.id = a.admin_id";
+    let total: i64 = c.query_one(
+        &format!("SELECT COUNT(*) {from} {filtered}"),
+        &values,
+        |r| r.get(0),
+    )?;
+    values.push(limit.into());
+    values.push(offset.into());
+    let page = format!(
+        "SELECT a.id, a.at, u.email, u.names || ' ' || u.lastnames, a.subject, a.item, a.before, a.after
+         {from} {filtered} ORDER BY a.id DESC LIMIT ?{} OFFSET ?{}",
+        values.len() - 1,
+        values.len()
+    );
+    let rows = c.query_all(&page, &values, |r| {
+        Ok(Listed {
+            id: r.get(0)?,
+            at: r.get(1)?,
+            admin_email: r.get(2)?,
+            admin_name: r.get(3)?,
+            subject: r.get(4)?,
+            item: r.get(5)?,
+            before: r.get(6)?,
+            after: r.get(7)?,
+        })
+    })?;
+    Ok((total.max(0) as u64, rows))
+}
+
+/// The subjects the audit holds, for the page's filter.
+pub fn subjects(c: Conn) -> Result<Vec<String>> {
+    c.query_all(
+        "SELECT DISTINCT subject FROM admin_audit ORDER BY subject",
+        args![],
+        |r| r.get(0),
+    )
+}

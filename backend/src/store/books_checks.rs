@@ -14,6 +14,14 @@ pub struct Check {
     pub report: String,
 }
 
+impl Check {
+    /// Whether the check could not run (its report is the error that stopped it).
+    pub fn failed(&self) -> bool {
+        serde_json::from_str::<serde_json::Value>(&self.report)
+            .map_or(true, |v| v.get("error").is_some())
+    }
+}
+
 pub fn record(c: Conn, k: &Check) -> Result<()> {
     c.execute(
         "INSERT INTO books_checks (at, block, final_block, lines, differences, report)

@@ -6,6 +6,7 @@
 //! by construction. Rows arrive in the order the tables number them: registration or operation
 //! date ascending (SPEC §9).
 
+pub mod audit;
 pub mod columns;
 pub mod engine;
 pub mod ico;

@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSettings } from '../settings.js';
-import { formatLvlx } from '../core/index.js';
+import { formatLvlx, localizeNumber } from '../core/index.js';
 import { readSolvency } from '../api/books.js';
 import useLoad from '../api/useLoad.js';
 import PublicFrame from '../components/PublicFrame.jsx';
@@ -19,11 +19,13 @@ function Books({ books }) {
   const { t, i18n } = useTranslation();
   if (!books) return <p data-testid="solvency-books">{t('solvency-books-never')}</p>;
   const when = formatDate(books.at, i18n.language);
+  const number = (n) => localizeNumber(String(n), i18n.language);
+  const block = number(books.block);
   const [tone, text] = books.failed
     ? ['error', t('solvency-books-failed', { date: when })]
     : books.differences > 0
-      ? ['error', t('solvency-books-differ', { date: when, count: books.differences, block: books.block })]
-      : ['success', t('solvency-books-agree', { date: when, count: books.lines, block: books.block })];
+      ? ['error', t('solvency-books-differ', { date: when, count: number(books.differences), block })]
+      : ['success', t('solvency-books-agree', { date: when, count: number(books.lines), block })];
   return (
     <p className={`notice ${tone}`} data-testid="solvency-books">
       {text}
@@ -44,6 +46,7 @@ export default function Solvency() {
         {data && (
           <>
             <h2>{t('solvency-reserves')}</h2>
+            <p className="muted">{t('solvency-reserves-help')}</p>
             {data.reserves.available === false ? (
               <p>{t('solvency-no-chain')}</p>
             ) : (
@@ -54,6 +57,7 @@ export default function Solvency() {
                   warningWeeks={data.reserves.warningWeeks}
                   titleKey={`solvency-pool-${pool}`}
                   testId={`solvency-${pool}`}
+                  warningKey="solvency-reserve-low"
                 />
               ))
             )}
@@ -68,7 +72,7 @@ export default function Solvency() {
             />
             {data.claims.covered === false && (
               <p className="notice error" role="alert" data-testid="solvency-uncovered">
-                {t('solvency-uncovered')}
+                {t('solvency-uncovered', { amount: lvlx(data.claims.shortfall) })}
               </p>
             )}
             <h2>{t('solvency-books')}</h2>

@@ -30,7 +30,7 @@ export default function ReserveMonitor({ kind, version }) {
 }
 
 /** One pool's reserve as the monitor and the public solvency page show it. */
-export function ReserveSummary({ reserve: r, warningWeeks, titleKey, testId }) {
+export function ReserveSummary({ reserve: r, warningWeeks, titleKey, testId, warningKey = 'reserve-warning' }) {
   const { t } = useTranslation();
   const { product } = settings;
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
@@ -50,7 +50,7 @@ export function ReserveSummary({ reserve: r, warningWeeks, titleKey, testId }) {
       />
       {r.warning && (
         <p className="notice error" role="alert" data-testid="reserve-warning">
-          {t('reserve-warning', { count: warningWeeks })}
+          {t(warningKey, { count: warningWeeks })}
         </p>
       )}
     </>

@@ -54,7 +54,9 @@ function Latest({ latest }) {
       </dl>
       {latest.report.differences.map((d) => (
         <section key={d.section} className="summary-box" data-testid={`books-section-${d.section}`}>
-          <h3 translate="no">{d.section}</h3>
+          <h3>
+            {t(`books-section-${d.section.replace(/ /g, '-')}`)} ({count(d.count)})
+          </h3>
           <Lines label={t('books-only-store')} lines={d.onlyInStore} />
           <Lines label={t('books-only-chain')} lines={d.onlyOnChain} />
         </section>

@@ -1,0 +1,54 @@
+//! The admin audit as admins read it (GET /api/v1/audit, /audit/csv): the rows a filter keeps,
+//! newest first, a page at a time or as one CSV (the core writes it). Reading it is itself not
+//! audited; changing it is impossible (`store::audit`).
+
+use serde_json::{json, Value};
+
+use crate::error::Error;
+use crate::store::audit::{self, Filter};
+use crate::App;
+
+/// Rows a page.
+pub const PAGE: usize = 50;
+/// Rows one CSV holds at most (the newest).
+pub const CSV_MAX: usize = 100_000;
+
+/// Page `page` (from 1) of the rows `filter` keeps, with how many it keeps in all and the
+/// subjects there are.
+pub async fn page(app: &App, filter: Filter, page: u32) -> Result<Value, Error> {
+    let offset = (page.max(1) as usize - 1) * PAGE;
+    let (total, rows, subjects) = app
+        .store
+        .read(move |c| {
+            let (total, rows) = audit::list(c, &filter, PAGE, offset)?;
+            Ok::<_, Error>((total, rows, audit::subjects(c)?))
+        })
+        .await?;
+    Ok(json!({
+        "total": total,
+        "pageSize": PAGE,
+        "rows": rows,
+        "subjects": subjects,
+    }))
+}
+
+/// The rows `filter` keeps (newest first, [`CSV_MAX`] at most) as CSV.
+pub async fn csv(app: &App, filter: Filter) -> Result<String, Error> {
+    let (_, rows) = app
+        .store
+        .read(move |c| audit::list(c, &filter, CSV_MAX, 0))
+        .await?;
+    let entries: Vec<lvlx_core::admin::audit::Entry> = rows
+        .into_iter()
+        .map(|r| lvlx_core::admin::audit::Entry {
+            id: r.id,
+            at: r.at,
+            admin: r.admin_email,
+            subject: r.subject,
+            item: r.item,
+            before: r.before,
+            after: r.after,
+        })
+        .collect();
+    Ok(lvlx_core::admin::audit::csv(&entries))
+}
