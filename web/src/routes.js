@@ -92,6 +92,11 @@ export const adminRoutes = [
     page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
   ],
   [
+    'admin/audit',
+    'admin-menu-audit',
+    page(() => import(/* webpackChunkName: "admin-audit" */ './pages/admin/Audit.jsx')),
+  ],
+  [
     'admin/books',
     'admin-menu-books',
     page(() => import(/* webpackChunkName: "admin-books" */ './pages/admin/Books.jsx')),

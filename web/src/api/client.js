@@ -84,6 +84,12 @@ export async function api(path, { method = 'GET', body, auth = true, signal } = 
   return response.json().catch(() => null);
 }
 
+/** A text answer (a CSV export), as text. */
+export async function apiText(path, { accept = 'text/csv', signal } = {}) {
+  const response = await send(path, { headers: { Accept: accept }, signal });
+  return response.text();
+}
+
 /** A multipart upload (images); the browser writes the boundary. */
 export async function apiUpload(path, body) {
   const response = await send(path, { method: 'POST', body });

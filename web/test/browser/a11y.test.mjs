@@ -53,6 +53,7 @@ const admin = [
   ['/admin/edit-content', 'form.content-form'],
   ['/admin/secret-key', 'form'],
   ['/admin/owner-changes', '[data-testid="owner-list"]'],
+  ['/admin/audit', '[data-testid="audit-total"]'],
   ['/admin/books', '[data-testid="books-check"]'],
 ];
 // Every route the app has is checked: a page added to routes.js without a line here fails.

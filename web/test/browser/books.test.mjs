@@ -121,3 +121,44 @@ test('an admin checks the books now and sees the verdict; the public page then s
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an admin reads the audit on a phone and a desktop, filters it and downloads it as CSV', async () => {
+  for (const [language, dict, width] of [
+    ['es', es, 390],
+    ['pt', pt, 390],
+    ['en', en, 1440],
+  ]) {
+    const storage = await server.storageFor(DEMO_ADMIN);
+    storage.language = language;
+    const page = await openPage(browser, server.url, { storage, cookies: consent, viewport: { width, height: 1000 } });
+    await page.goto('/admin/audit');
+    await settled(page);
+    const rows = page.getByTestId('audit-row');
+    await rows.first().waitFor();
+    const all = await rows.count();
+    assert.ok(all >= 1, "the demo admin's creation at least");
+    // Opened by keyboard: the first change's before and after.
+    await rows.first().locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await rows.first().locator('pre').first().waitFor();
+    await page.screenshot({ path: join(SHOTS, `audit-${language}-${width}.png`), fullPage: true });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `no sideways scroll (${wide}px)`);
+    // The CSV of what is shown: a header and one line a change.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: dict['table-export-csv'] }).click(),
+    ]);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    assert.equal(csv[0], 'id,at,admin,subject,item,before,after');
+    assert.equal(csv.length, all + 1);
+    // A filter nobody matches: said, not an empty page.
+    await page.getByLabel(dict['audit-admin']).fill('nobody@nowhere');
+    await page.getByTestId('audit-apply').click();
+    await page.getByText(dict['audit-none']).waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

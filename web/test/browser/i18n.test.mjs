@@ -106,6 +106,7 @@ const pages = [
   ],
   ['landing', '/landing', {}],
   ['solvency (no chain)', '/solvency', {}, (p) => p.waitForSelector('[data-testid="solvency-books"]')],
+  ['admin audit', '/admin/audit', DEMO_ADMIN, (p) => p.waitForSelector('[data-testid="audit-total"]')],
   ['admin books (never checked)', '/admin/books', DEMO_ADMIN, (p) => p.waitForSelector('[data-testid="books-never"]')],
 ];
 
