@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing; does nothing that is already in place.
 #   scripts/setup.sh            Rust wasm target, wasm-bindgen CLI (the version in Cargo.lock),
-#                               wasm-pack, npm packages (wasm-opt comes from npm `binaryen`)
+#                               npm packages (wasm-opt comes from npm `binaryen`)
 #   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
 #                               schemathesis (API cases from the OpenAPI document), and
@@ -19,7 +19,7 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# wasm-bindgen's CLI must be exactly the library's version, or wasm-pack fetches another.
+# wasm-bindgen's CLI must be exactly the library's version (scripts/build-wasm.sh runs it).
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
@@ -27,11 +27,6 @@ if [ "$have" != "$want" ]; then
   cargo install wasm-bindgen-cli --version "=$want" --locked
 fi
 
-WASM_PACK_VERSION=0.15.1
-if [ "$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)" != "$WASM_PACK_VERSION" ]; then
-  step "cargo install wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
-  cargo install wasm-pack --version "=$WASM_PACK_VERSION" --locked
-fi
 
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
