@@ -72,6 +72,7 @@ async fn compute(app: &App) -> Result<Value, Error> {
             "held": held.map(|h| h.to_string()),
             "covered": held.map(|h| h >= owed),
             "shortfall": held.map(|h| owed.saturating_sub(h).to_string()),
+            "surplus": held.map(|h| h.saturating_sub(owed).to_string()),
         },
         "books": books.map(|k| json!({
             "at": k.at,

@@ -45,6 +45,7 @@ export default function Solvency() {
         {!data && !error && <Spinner />}
         {data && (
           <>
+            <p className="muted">{t('solvency-read-at', { date: formatDate(data.at, i18n.language) })}</p>
             <h2>{t('solvency-reserves')}</h2>
             <p className="muted">{t('solvency-reserves-help')}</p>
             {data.reserves.available === false ? (
@@ -61,9 +62,8 @@ export default function Solvency() {
                 />
               ))
             )}
-            <h2>{t('solvency-claims')}</h2>
             <SummaryBox
-              titleKey="solvency-claims-title"
+              titleKey="solvency-claims"
               testId="solvency-claims"
               items={[
                 ['solvency-owed', lvlx(data.claims.owed)],
@@ -75,9 +75,13 @@ export default function Solvency() {
                 {t('solvency-uncovered', { amount: lvlx(data.claims.shortfall) })}
               </p>
             )}
+            {data.claims.covered === true && (
+              <p className="notice success" data-testid="solvency-covered">
+                {t('solvency-covered', { amount: lvlx(data.claims.surplus) })}
+              </p>
+            )}
             <h2>{t('solvency-books')}</h2>
             <Books books={data.books} />
-            <p className="muted">{t('solvency-read-at', { date: formatDate(data.at, i18n.language) })}</p>
             <p>
               <Link to="/login">{t('login-title')}</Link>
             </p>

@@ -147,7 +147,7 @@ test('an admin reads the audit on a phone and a desktop, filters it and download
     // The CSV of what is shown: a header and one line a change.
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: dict['table-export-csv'] }).click(),
+      page.getByRole('button', { name: dict['audit-export'] }).click(),
     ]);
     const csv = readFileSync(await download.path(), 'utf8')
       .trim()

@@ -40,12 +40,19 @@ function Change({ label, json }) {
   );
 }
 
+/** What changed, in words when the subject is known (its code otherwise). */
+function useSubject() {
+  const { t, i18n } = useTranslation();
+  return (subject) => (i18n.exists(`audit-subject-${subject}`) ? t(`audit-subject-${subject}`) : subject);
+}
+
 function Row({ row }) {
   const { t, i18n } = useTranslation();
+  const subject = useSubject();
   return (
     <li className="summary-box audit-row" data-testid="audit-row">
       <p>
-        <strong>{formatDate(row.at, i18n.language)}</strong> · <span translate="no">{row.subject}</span>
+        <strong>{formatDate(row.at, i18n.language)}</strong> · {subject(row.subject)}
         {row.item != null && <span translate="no"> #{row.item}</span>}
       </p>
       <p className="muted">
@@ -68,6 +75,7 @@ export default function Audit() {
   const [form, setForm] = useState({ subject: '', admin: '', start: '', end: '' });
   const [applied, setApplied] = useState({ subject: '', admin: '', start: '', end: '' });
   const [page, setPage] = useState(1);
+  const subject = useSubject();
   const query = {
     subject: applied.subject,
     admin: applied.admin.trim(),
@@ -111,8 +119,8 @@ export default function Audit() {
         >
           <option value="">{t('audit-subject-all')}</option>
           {(data?.subjects ?? []).map((s) => (
-            <option key={s} value={s} translate="no">
-              {s}
+            <option key={s} value={s}>
+              {subject(s)}
             </option>
           ))}
         </select>
@@ -137,7 +145,7 @@ export default function Audit() {
             {t('audit-apply')}
           </button>
           <button type="button" className="button secondary small" onClick={download} disabled={!data?.total}>
-            {t('table-export-csv')}
+            {t('audit-export')}
           </button>
         </div>
       </form>

@@ -42,7 +42,7 @@ function Latest({ latest }) {
       <p className={`notice ${latest.differences ? 'error' : 'success'}`} data-testid="books-verdict">
         {latest.differences
           ? t('books-differ', { date: when, count: latest.differences })
-          : t('books-agree', { date: when })}
+          : t('books-agree', { date: when, count: count(latest.lines) })}
       </p>
       <dl className="wallet-facts">
         <dt>{t('books-block')}</dt>
