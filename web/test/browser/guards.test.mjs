@@ -74,6 +74,8 @@ describe('admin area', () => {
       'Edit Content',
       'Secret Key',
       'Owner changes',
+      'Audit',
+      'Books check',
     ]);
     assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
     assert.ok(await page.getByRole('button', { name: 'Exit' }).isVisible());

@@ -42,8 +42,8 @@ function Change({ label, json }) {
 
 /** What changed, in words when the subject is known (its code otherwise). */
 function useSubject() {
-  const { t, i18n } = useTranslation();
-  return (subject) => (i18n.exists(`audit-subject-${subject}`) ? t(`audit-subject-${subject}`) : subject);
+  const { t } = useTranslation();
+  return (subject) => t(`audit-subject-${subject}`, { defaultValue: subject });
 }
 
 function Row({ row }) {
@@ -52,11 +52,13 @@ function Row({ row }) {
   return (
     <li className="summary-box audit-row" data-testid="audit-row">
       <p>
-        <strong>{formatDate(row.at, i18n.language)}</strong> · {subject(row.subject)}
+        <strong translate="no">{formatDate(row.at, i18n.language)}</strong> · {subject(row.subject)}
         {row.item != null && <span translate="no"> #{row.item}</span>}
       </p>
       <p className="muted">
-        {row.adminName} <span translate="no">&lt;{row.adminEmail}&gt;</span>
+        <span translate="no">
+          {row.adminName} &lt;{row.adminEmail}&gt;
+        </span>
       </p>
       <details>
         <summary>{t('audit-change')}</summary>
