@@ -10,10 +10,13 @@ sysroot=$(rustc --print sysroot)
 export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot=/rustc --remap-path-prefix=$PWD=/lvlx --remap-path-prefix=$HOME=/home"
 # The core for wasm32, then wasm-bindgen's JS glue for webpack (what wasm-pack did, without the
 # two minutes of installing it on a new machine).
+# Its own target folder: this build never waits for the host's (the test command runs both at
+# once) and never evicts its artifacts.
+export CARGO_TARGET_DIR=target/wasm
 cargo build --quiet --release -p lvlx-core --lib --features wasm --target wasm32-unknown-unknown
 rm -rf web/pkg
 wasm-bindgen --target bundler --out-dir web/pkg --out-name lvlx_core \
-  target/wasm32-unknown-unknown/release/lvlx_core.wasm
+  target/wasm/wasm32-unknown-unknown/release/lvlx_core.wasm
 node_modules/.bin/wasm-opt -O3 \
   --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-multivalue \

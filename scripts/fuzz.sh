@@ -7,7 +7,7 @@
 # Stable toolchain: no sanitizer (-s none); release with debug assertions, so overflows and
 # out-of-bounds indexing panic. Corpora grow in fuzz/corpus/ (not committed).
 # FUZZ_PROFILE=--dev builds unoptimised instead (a minute sooner; fewer runs a second): the test
-# command's short smoke uses it.
+# command's short smoke uses it. FUZZ_BUILD_ONLY=1 builds the targets and stops.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -19,6 +19,7 @@ targets=("$@")
 
 profile=${FUZZ_PROFILE:--O}
 cargo fuzz build -s none "$profile"
+[ -z "${FUZZ_BUILD_ONLY:-}" ] || exit 0
 mkdir -p ../target/fuzz-logs
 printf '\n%-11s %12s %10s %6s %8s\n' target runs exec/s cov crashes
 failed=0

@@ -53,7 +53,7 @@ fi
 
 if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v nginx >/dev/null; }; then
   # The storage and API suites also run on a throwaway PostgreSQL (scripts/pg.sh),
-  # and two instances behind a loopback nginx (backend/tests/instances.rs). Neither runs as a
+  # and two instances behind a loopback nginx (backend/tests/suite/instances.rs). Neither runs as a
   # system service: the packages' own services are stopped again.
   step "apt-get install postgresql nginx-light"
   sudo=""
@@ -65,7 +65,7 @@ if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null
 fi
 
 if [ "${1:-}" = "--test" ] && ! command -v prometheus >/dev/null; then
-  # A real Prometheus scrapes the server and loads its alert rules (backend/tests/metrics.rs);
+  # A real Prometheus scrapes the server and loads its alert rules (backend/tests/suite/metrics.rs);
   # it runs in the test's own folder, never as the package's service.
   step "apt-get install prometheus"
   sudo=""

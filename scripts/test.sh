@@ -9,26 +9,54 @@ step() { printf '\n== %s  [%ds]\n' "$*" "$SECONDS"; }
 
 scripts/setup.sh --test
 
-step "rustfmt and clippy"
+step "formatting (rustfmt) and the core's lints for wasm32"
 cargo fmt --all --check
 (cd fuzz && cargo fmt --check)
-cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p lvlx-core --target wasm32-unknown-unknown --features wasm --locked -- -D warnings
 
-step "Rust tests"
-cargo test --workspace --locked
+# Clippy as the compiler (what `cargo clippy` does under `cargo check`): the workspace's crates
+# are linted while they are built for the tests, so the dependencies compile once, not twice
+# (a separate `cargo clippy --all-targets` took 200 s of a 30-minute run). Every cargo command
+# that builds the host workspace below uses it, or cargo would rebuild without it.
+lint=(env "RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver"
+  "CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__")
+step "build every Rust target, linted by clippy as it compiles (-D warnings)"
+"${lint[@]}" cargo test --workspace --all-targets --locked --no-run
 
-step "storage and HTTP API suites again, on a throwaway PostgreSQL (scripts/pg.sh)"
+# The suites wait on chains, sockets and databases for much of their time: they run side by
+# side, and the builds that follow them fill the idle CPU at the lowest priority.
+logs=target/test-logs
+mkdir -p "$logs"
+declare -A pids=()
+background() { # NAME COMMAND...: runs COMMAND in the background, its output in $logs/NAME.log
+  local name=$1
+  shift
+  "$@" >"$logs/$name.log" 2>&1 &
+  pids[$name]=$!
+}
+finish() { # NAME...: waits for each job, shows its output, stops at the first that failed
+  local name
+  for name in "$@"; do
+    local status=0
+    wait "${pids[$name]}" || status=$?
+    printf '\n-- %s (exit %d)  [%ds]\n' "$name" "$status" "$SECONDS"
+    cat "$logs/$name.log"
+    [ "$status" = 0 ] || { echo "$name failed" >&2; exit 1; }
+  done
+}
 pg_dir=$(mktemp -d /tmp/lvlx-test-pg.XXXXXX)
-trap 'scripts/pg.sh stop "$pg_dir"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; scripts/pg.sh stop "$pg_dir"' EXIT
 pg_url=$(scripts/pg.sh start "$pg_dir")
-LVLX_TEST_POSTGRES=$pg_url cargo test -p lvlx-backend --locked
 
-step "build (wasm core, web app; the server is the debug binary cargo test built above)"
-# `cargo build` here would compile the server a second time (about a minute): without the test
-# targets, dev-dependencies' features (warp's test module, figment's Jail, the core's dev-wallet
-# signer) drop out, and with them the build the tests share. None changes what the server does.
-scripts/build.sh --web
+step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh); beside both, the wasm core, the web app and the fuzz targets build"
+background sqlite "${lint[@]}" cargo test --workspace --locked
+background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" cargo test -p lvlx-backend --locked
+# `cargo build` here would compile the server a second time: the tests' debug binary is the
+# server from here on (without the test targets, dev-dependencies' features drop out and with
+# them the build the tests share; none changes what the server does).
+background web nice -n 19 scripts/build.sh --web
+background fuzz-build nice -n 19 env FUZZ_BUILD_ONLY=1 FUZZ_PROFILE=--dev scripts/fuzz.sh
+finish sqlite postgres web fuzz-build
 
 step "core vectors on the WebAssembly build"
 npm run --silent test:core

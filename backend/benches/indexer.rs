@@ -7,7 +7,7 @@
 //!   cargo bench -p lvlx-backend --bench indexer
 
 #[allow(dead_code)]
-#[path = "../tests/common/anvil.rs"]
+#[path = "../tests/suite/common/anvil.rs"]
 mod anvil;
 
 use std::time::{Duration, Instant};

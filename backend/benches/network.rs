@@ -10,7 +10,7 @@
 //!
 //!   cargo bench -p lvlx-backend --bench network
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/suite/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

@@ -68,6 +68,9 @@ pub struct Config {
     /// Seconds between the server's pings on a live channel: under `idle_timeout_secs` and
     /// any proxy's read timeout (nginx's default is 60 s), so quiet channels stay open.
     pub ws_ping_secs: u64,
+    /// Seconds a live-channel socket has to authenticate before it is closed and its place
+    /// among `ws_unauthenticated_per_ip` comes back.
+    pub ws_auth_secs: u64,
     /// Live channels one account may hold open at once (a tab each).
     pub live_channels_per_account: u32,
     /// Connections one address may hold open (trusted proxies are exempt); more are closed at
@@ -349,6 +352,7 @@ impl Default for Config {
             ws_unauthenticated_per_ip: 20,
             ws_unauthenticated_total: 1000,
             ws_ping_secs: 20,
+            ws_auth_secs: 5,
             metrics_bind: None,
             indexer_lag_alert_blocks: 100,
             books_every_hours: 24,

@@ -205,7 +205,7 @@ fn session_and_guard_vectors() {
 }
 
 /// Staking rewards, quotes and accrual against the Python-int reference that wrote the file
-/// (the contracts are checked against the same core on anvil: backend/tests/staking.rs).
+/// (the contracts are checked against the same core on anvil: backend/tests/suite/staking.rs).
 #[test]
 fn staking_vectors() {
     run("staking.json");

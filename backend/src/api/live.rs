@@ -21,7 +21,6 @@ use super::client;
 use crate::session::{self, Authed};
 use crate::App;
 
-const AUTH_WITHIN: Duration = Duration::from_secs(5);
 /// How often an open channel checks its session is still live (logout, expiry).
 const RECHECK: Duration = Duration::from_secs(60);
 
@@ -47,7 +46,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
             let peer = peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
             let Some(admitted) = app.sockets.admit(crate::limits::network_of(peer)) else {
                 let mut refused = super::error::respond(crate::error::Error::RateLimited {
-                    retry_after_secs: AUTH_WITHIN.as_secs(),
+                    retry_after_secs: app.config.ws_auth_secs,
                 });
                 refused.headers_mut().insert(
                     warp::http::header::CONNECTION,
@@ -68,10 +67,13 @@ async fn send(socket: &mut WebSocket, value: serde_json::Value) -> bool {
 }
 
 async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
-    let first = tokio::time::timeout(AUTH_WITHIN, socket.next())
-        .await
-        .ok()??
-        .ok()?;
+    let first = tokio::time::timeout(
+        Duration::from_secs(app.config.ws_auth_secs.max(1)),
+        socket.next(),
+    )
+    .await
+    .ok()??
+    .ok()?;
     let Ok(Hello::Auth { token }) = serde_json::from_str(first.to_str().ok()?) else {
         return None;
     };

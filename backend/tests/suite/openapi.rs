@@ -4,7 +4,7 @@
 //! operations, and every documented operation must reach a handler (not the router's "no such
 //! route" 404 or 405).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

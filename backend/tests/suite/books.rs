@@ -3,7 +3,7 @@
 //! purchase's amount changed in the store is named on both sides; a purchase on chain that the
 //! store skipped (its cursor moved past it) is named as missing.
 
-mod common;
+use crate::common;
 
 use common::anvil::{catch_up, Anvil};
 use common::world_with;

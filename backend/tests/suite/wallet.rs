@@ -2,7 +2,7 @@
 //! it once; forged, replayed, foreign and expired messages are refused; a wallet belongs to one
 //! account; purchases kept for an unlinked wallet follow it to the account.
 
-mod common;
+use crate::common;
 
 use common::{world, World};
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};

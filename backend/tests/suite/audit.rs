@@ -2,7 +2,7 @@
 //! it by hash in the same transaction, and `lvlx audit verify` (store::audit::verify) names the
 //! first row edited, removed or inserted by hand in the database file, its triggers dropped.
 
-mod common;
+use crate::common;
 
 use lvlx_backend::store::audit::{self, Broken};
 use lvlx_backend::store::{backup, users, Store};

@@ -1,7 +1,7 @@
 //! Accounts and sessions through the HTTP API (warp::test, temp-file database, the outbox as
 //! the mailbox). Each server rule of DESIGN §4 has a test that fails if the rule goes.
 
-mod common;
+use crate::common;
 
 use common::{world, world_with, World};
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};

@@ -8,7 +8,7 @@
 //! Needs prometheus (the test command installs it: scripts/setup.sh --test); says so and passes
 //! without it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! DESIGN §6, the core's reward and accrual figures checked against the contracts with the same
 //! vectors, and the gas each member action costs.
 
-mod common;
+use crate::common;
 
 use common::anvil::Anvil;
 use ethers_core::abi::Token;

@@ -11,7 +11,7 @@
 //! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); says so and
 //! passes without them.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

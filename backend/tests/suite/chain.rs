@@ -1,6 +1,6 @@
 //! The contracts on a real anvil chain, the indexer against it, and the live channel.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Admin statistics through the HTTP API: permissions on every admin call, the SPEC shapes,
 //! the Arrow row streams read back by the core, the seed, and the ledger's bookkeeping.
 
-mod common;
+use crate::common;
 
 use common::{world, World};
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};

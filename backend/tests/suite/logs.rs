@@ -3,7 +3,7 @@
 //! same id; a request answered well writes nothing at the default level (175,000 requests
 //! once made a 95 MB log), a server error writes a line with its status.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

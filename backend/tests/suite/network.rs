@@ -5,7 +5,7 @@
 //! after a purchase not earning from it), network volume, ranks paid once, and a claim from
 //! the emailed code to the Claimed event.
 
-mod common;
+use crate::common;
 
 use common::anvil::{catch_up, Anvil};
 use ethers_core::abi::Token;

@@ -5,7 +5,7 @@
 //! `PRAGMA integrity_check` says ok. WAL with synchronous=NORMAL: a committed transaction
 //! survives the process dying (an OS crash may lose the last ones, which this does not test).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! correct a status with a reason into the append-only audit; the admin users stream carries
 //! the status and the core filters on it.
 
-mod common;
+use crate::common;
 
 use common::World;
 use hmac::{Hmac, Mac};

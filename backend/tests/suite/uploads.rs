@@ -3,7 +3,7 @@
 //! concurrent uploads shared one temp file). Alone in its test binary, so the process's peak
 //! memory (VmHWM) is this test's.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

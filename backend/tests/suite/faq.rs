@@ -2,7 +2,7 @@
 //! providers' documented shapes (YouTube Data API v3 `videos`, Stripe's
 //! `POST /v1/crypto/onramp_sessions`): the real providers are not reachable here.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

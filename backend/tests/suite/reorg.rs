@@ -5,7 +5,7 @@
 //! indexer's reads neither records a dropped purchase nor loses a real one; and nodes that
 //! drop, rate-limit, cap log ranges or claim an old head lose nothing and count nothing twice.
 
-mod common;
+use crate::common;
 
 use common::anvil::{catch_up, Anvil};
 use common::rpc_proxy::{Faults, RpcProxy};

@@ -1,7 +1,7 @@
 //! Content blocks (admin/edit-content): admins write them per language, signed-in accounts
 //! read them (falling back to English), and nobody else may write.
 
-mod common;
+use crate::common;
 
 use common::{world, World};
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};

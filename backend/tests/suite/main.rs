@@ -1,0 +1,30 @@
+//! Every integration test of the server in one binary: one link instead of one per file, and
+//! the helpers in `common` compiled once. `cargo test -p lvlx-backend --test suite staking::`
+//! runs one file's tests.
+
+mod common;
+
+mod accounts;
+mod admin;
+mod audit;
+mod backup;
+mod books;
+mod chain;
+mod codes;
+mod content;
+mod durability;
+mod faq;
+mod http;
+mod instances;
+mod kyc;
+mod logs;
+mod metrics;
+mod network;
+mod openapi;
+mod reorg;
+mod smtp;
+mod sockets;
+mod staking;
+mod storage;
+mod uploads;
+mod wallet;
