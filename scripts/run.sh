@@ -5,8 +5,7 @@
 # Polygon-like chain (anvil, chain id 137, http://127.0.0.1:8545) with the contracts deployed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-scripts/build.sh
+scripts/build.sh # runs scripts/setup.sh too
 # Demo accounts (created once) and how to sign in with them, then a small seeded history for
 # the admin screens (once: a ledger with rows is left as it is).
 target/release/lvlx demo
