@@ -101,6 +101,18 @@ pub fn day_in_range(day: &str, start: Option<&str>, end: Option<&str>) -> Option
     Some(after_start && before_end)
 }
 
+/// Why an inclusive range of calendar dates (either end open) cannot filter anything: the
+/// translation key of a malformed date or of an end before the start; None when it can. Every
+/// date filter applies a range only when this says None, and keeps its last good range meanwhile.
+pub fn range_error(start: Option<&str>, end: Option<&str>) -> Option<&'static str> {
+    let parse = |text: Option<&str>| text.map(parse_day);
+    match (parse(start), parse(end)) {
+        (Some(None), _) | (_, Some(None)) => Some("error-date-malformed"),
+        (Some(Some(s)), Some(Some(e))) if e < s => Some("error-date-range"),
+        _ => None,
+    }
+}
+
 /// Inclusive range test of a timestamp, on the viewer's calendar dates.
 pub fn timestamp_in_range(
     ms: i64,

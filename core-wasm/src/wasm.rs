@@ -177,6 +177,12 @@ pub fn day_in_range(
         .ok_or_else(|| js_error("error-date-malformed"))
 }
 
+/// `rangeError(start?, end?)`: the translation key of why a date range cannot filter, or undefined.
+#[wasm_bindgen(js_name = rangeError)]
+pub fn range_error(start: Option<String>, end: Option<String>) -> Option<String> {
+    date::range_error(start.as_deref(), end.as_deref()).map(str::to_owned)
+}
+
 /// `formatLocalDay(day, language)`: YYYY-MM-DD as the language writes it (12/31/2026, 31/12/2026).
 #[wasm_bindgen(js_name = formatLocalDay)]
 pub fn format_local_day(day: &str, language: &str) -> Result<String, JsError> {

@@ -80,6 +80,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "dayInRange" => {
             json!(date::day_in_range(s(&a[0]), opt(a.get(1)), opt(a.get(2))).ok_or("bad date")?)
         }
+        "rangeError" => json!(date::range_error(opt(a.first()), opt(a.get(1)))),
         "formatLocalDay" => {
             json!(date::format_local_day(s(&a[0]), s(&a[1])).ok_or("bad date")?)
         }

@@ -1,6 +1,6 @@
 // Cookie consent (SPEC "Other UI"): shown until the visitor decides; the decision is kept in a
 // cookie for 365 days.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { useTranslation } from 'react-i18next';
 
@@ -10,6 +10,21 @@ const DAYS = 365;
 export default function CookieBanner() {
   const { t } = useTranslation();
   const [decision, setDecision] = useState(() => Cookies.get(CONSENT_COOKIE));
+  const box = useRef(null);
+  const open = decision !== 'accepted' && decision !== 'declined';
+  // While it is shown the banner's height is --cookie-banner-height: the side menu (and its Exit
+  // button at the bottom) and the page end above it instead of behind it.
+  useEffect(() => {
+    const el = box.current;
+    if (!open || !el) return undefined;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--cookie-banner-height', `${el.offsetHeight}px`));
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--cookie-banner-height');
+    };
+  }, [open]);
   if (decision === 'accepted' || decision === 'declined') return null;
   const decide = (value) => {
     Cookies.set(CONSENT_COOKIE, value, {
@@ -20,7 +35,7 @@ export default function CookieBanner() {
     setDecision(value);
   };
   return (
-    <section className="cookie-banner" role="region" aria-label={t('cookie-label')}>
+    <section className="cookie-banner" role="region" aria-label={t('cookie-label')} ref={box}>
       <p>{t('cookie-text')}</p>
       <div className="cookie-actions">
         <button type="button" className="button secondary" onClick={() => decide('declined')}>

@@ -6,6 +6,9 @@ import Table from './Table.jsx';
 import { useTranslation } from 'react-i18next';
 import useRowKeys from './useRowKeys.js';
 import Pagination from './Pagination.jsx';
+import ColumnChooser from './ColumnChooser.jsx';
+import useColumnChoice from './useColumnChoice.js';
+import usePhone from './usePhone.js';
 
 /**
  * A header that sorts through the core's cycle and shows where it is. `aria-sort` belongs to the
@@ -36,31 +39,38 @@ function SortHeader({ label, column, sort, onSort }) {
 }
 
 /**
- * `columns`: [{id, label, cell(row), width, numeric, date, action}] (a header sorts when the core's table
- * lists its column as sortable); `table`: what useCoreTable
- * answers. `numeric` columns are right-aligned (amounts and counts, tabular figures); `date`
- * columns never wrap.
- * `empty`: translation key of the empty state.
+ * Whether the table's columns fit its box, and whether columns wait past its right edge. A
+ * table that fits grows with the page under a sticky header; otherwise it scrolls sideways
+ * inside its box (a sticky header cannot live in a scroll box), its first columns pinned, with a
+ * shade on the edge where more columns wait.
  */
-/**
- * Whether the table's columns fit its box. Then it grows with the page under a sticky header;
- * otherwise it scrolls sideways inside its box (a sticky header cannot live in a scroll box).
- */
-function useFits(ref) {
-  const [fits, setFits] = useState(false);
+function useOverflow(ref) {
+  const [state, setState] = useState({ fits: false, moreRight: false, room: 0 });
   useEffect(() => {
     const box = ref.current;
     if (!box) return undefined;
+    const scroller = box.querySelector('.rdt_responsiveWrapperScroll');
     const measure = () => {
       const table = box.querySelector('.rdt_table');
-      setFits(Boolean(table) && table.scrollWidth <= box.clientWidth + 1);
+      // null: no table to measure yet (loading, no rows, cards).
+      const fits = table ? table.scrollWidth <= box.clientWidth + 1 : null;
+      const moreRight =
+        !fits && Boolean(scroller) && scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1;
+      const room = box.clientWidth;
+      setState((s) =>
+        s.fits === fits && s.moreRight === moreRight && s.room === room ? s : { fits, moreRight, room },
+      );
     };
     const observer = new ResizeObserver(measure);
     observer.observe(box);
+    scroller?.addEventListener('scroll', measure, { passive: true });
     measure();
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      scroller?.removeEventListener('scroll', measure);
+    };
   });
-  return fits;
+  return state;
 }
 
 /** How much of the rows stream has arrived: a bar, and the share in words once the size is known. */
@@ -77,16 +87,32 @@ function RowsProgress({ progress }) {
 }
 
 /**
- * `preview`: rows of the table's own shape (the server's newest, with the totals) shown while the
- * whole table loads, without sorting or pages, under the stream's progress.
+ * `columns`: [{id, label, cell(row), width, numeric, date, action, optional, hidden}] (a header
+ * sorts when the core's table lists its column as sortable); `table`: what useCoreTable answers.
+ * `numeric` columns are right-aligned (amounts and counts, tabular figures); `date` columns never
+ * wrap; `optional` ones the admin may hide in the column menu (`hidden` until they choose), the
+ * others always show. The first two columns (N° and who) stay in view when the rest scrolls.
+ * `name`: the table's name in the remembered column choice; `empty`: translation key of the
+ * empty state; `preview`: rows of the table's own shape (the server's newest, with the totals)
+ * shown while the whole table loads, without sorting or pages, under the stream's progress.
  */
-export default function CoreDataTable({ columns, table, empty = 'table-empty', label, preview }) {
+export default function CoreDataTable({ name, columns, table, empty = 'table-empty', label, preview }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
-  const fits = useFits(keys.ref);
+  const { fits, moreRight, room } = useOverflow(keys.ref);
+  const phone = usePhone();
+  const declared = columns.map((c) => ({ ...c, minWidth: c.minWidth ?? (c.date ? '190px' : undefined) }));
+  // Optional columns shown for the room they declared, dropped one by one while the table,
+  // measured, still does not fit (content can ask for more); measured again at a new width.
+  const [trim, setTrim] = useState({ room: 0, count: 0 });
+  const trimmed = trim.room === room ? trim.count : 0;
+  const choice = useColumnChoice(name, declared, room, phone, trimmed);
+  useEffect(() => {
+    if (fits === false && !phone && trimmed < choice.fitted) setTrim({ room, count: trimmed + 1 });
+  }, [fits, phone, room, trimmed, choice.fitted]);
   const sort = table.query?.sort;
   const previewing = table.loading && preview?.length > 0;
-  const rdtColumns = columns.map((c) => ({
+  const rdtColumns = declared.map((c, i) => ({
     id: c.id,
     label: c.label,
     name:
@@ -97,60 +123,66 @@ export default function CoreDataTable({ columns, table, empty = 'table-empty', l
       ),
     cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
     width: c.width,
-    minWidth: c.minWidth ?? (c.date ? '190px' : undefined),
+    minWidth: c.minWidth,
     right: Boolean(c.numeric),
     button: Boolean(c.action),
     wrap: !c.date,
+    omit: !choice.shown(c),
+    pinned: i < 2 ? 'left' : undefined,
   }));
+  const classes = `data-table${fits ? ' fits' : ''}${moreRight ? ' more-right' : ''}`;
+  const bar = (
+    <div className="table-bar">
+      <p className="muted small" data-testid="table-more-columns">
+        {fits ? '' : t('table-more-columns')}
+      </p>
+      <ColumnChooser columns={columns} choice={choice} />
+    </div>
+  );
   if (previewing) {
     return (
-      <div
-        className={`data-table${fits ? ' fits' : ''}`}
-        aria-busy="true"
-        ref={keys.ref}
-        onKeyDown={keys.onKeyDown}
-        data-testid="table-preview"
-      >
-        <RowsProgress progress={table.progress} />
-        <Table ariaLabel={label} columns={rdtColumns} data={preview.slice(0, table.page.size)} keyField="n" />
-      </div>
+      <>
+        {bar}
+        <div className={classes} aria-busy="true" ref={keys.ref} onKeyDown={keys.onKeyDown} data-testid="table-preview">
+          <RowsProgress progress={table.progress} />
+          <Table ariaLabel={label} columns={rdtColumns} data={preview.slice(0, table.page.size)} keyField="n" />
+        </div>
+      </>
     );
   }
   return (
-    <div
-      className={`data-table${fits ? ' fits' : ''}`}
-      aria-busy={table.loading}
-      ref={keys.ref}
-      onKeyDown={keys.onKeyDown}
-    >
-      <Table
-        ariaLabel={label}
-        columns={rdtColumns}
-        data={table.rows}
-        keyField="n"
-        loading={table.loading}
-        empty={
-          table.total > 0 ? (
-            // Rows exist but the filters keep none: say so, and offer the way back.
-            <div className="table-empty" data-testid="table-no-results">
-              <p>{t('table-no-results')}</p>
-              <button type="button" className="button secondary small" onClick={table.reset}>
-                {t('filter-reset-all')}
-              </button>
-            </div>
-          ) : (
-            <p className="table-empty">{t(empty)}</p>
-          )
-        }
-        pagination
-        paginationServer
-        paginationTotalRows={table.answer?.kept ?? 0}
-        paginationPerPage={table.page.size}
-        paginationDefaultPage={table.page.number}
-        paginationComponent={Pagination}
-        onChangePage={(number) => table.setPage((p) => ({ ...p, number }))}
-        onChangeRowsPerPage={(size) => table.setPage({ size, number: 1 })}
-      />
-    </div>
+    <>
+      {bar}
+      <div className={classes} aria-busy={table.loading} ref={keys.ref} onKeyDown={keys.onKeyDown}>
+        <Table
+          ariaLabel={label}
+          columns={rdtColumns}
+          data={table.rows}
+          keyField="n"
+          loading={table.loading}
+          empty={
+            table.total > 0 ? (
+              // Rows exist but the filters keep none: say so, and offer the way back.
+              <div className="table-empty" data-testid="table-no-results">
+                <p>{t('table-no-results')}</p>
+                <button type="button" className="button secondary small" onClick={table.reset}>
+                  {t('filter-reset-all')}
+                </button>
+              </div>
+            ) : (
+              <p className="table-empty">{t(empty)}</p>
+            )
+          }
+          pagination
+          paginationServer
+          paginationTotalRows={table.answer?.kept ?? 0}
+          paginationPerPage={table.page.size}
+          paginationDefaultPage={table.page.number}
+          paginationComponent={Pagination}
+          onChangePage={(number) => table.setPage((p) => ({ ...p, number }))}
+          onChangeRowsPerPage={(size) => table.setPage({ size, number: 1 })}
+        />
+      </div>
+    </>
   );
 }

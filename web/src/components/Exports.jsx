@@ -8,13 +8,20 @@ export function CsvButton({ table, name }) {
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
-    const { start, end } = table.query;
+    // The rows are those of the range applied last (a refused one changes nothing).
+    const { start, end } = table.applied ?? table.query;
     a.download = start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
   return (
-    <button type="button" className="button secondary small" disabled={!table.answer?.kept} onClick={download}>
+    <button
+      type="button"
+      className="button secondary small"
+      disabled={!table.answer?.kept}
+      onClick={download}
+      data-tool="csv"
+    >
       {t('table-export-csv')}
     </button>
   );

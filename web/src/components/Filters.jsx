@@ -3,14 +3,29 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import DateField from './DateField.jsx';
+import { formatLocalDay } from '../core/index.js';
+
+/** What a refused range leaves on screen: the last good range, named in the page's language. */
+function KeptRange({ kept }) {
+  const { t, i18n } = useTranslation();
+  // As the date fields write it (DateField): the resolved language, never the browser's "en-GB".
+  const day = (d) => (d ? formatLocalDay(d, i18n.resolvedLanguage ?? 'en') : '…');
+  return (
+    <p className="muted small filter-kept" data-testid="filter-kept">
+      {kept.start || kept.end
+        ? t('filter-kept', { range: `${day(kept.start)} – ${day(kept.end)}` })
+        : t('filter-kept-all')}
+    </p>
+  );
+}
 
 /**
  * An inclusive date range typed in the page's language: `value` {start, end} (YYYY-MM-DD or ''),
  * `onChange(which, day)`, `onReset()` back to what `atReset` says is shown already; a half-typed
  * date is said beside the fields and never given to `onChange`; `error` is the caller's verdict
- * on a whole range.
+ * on a whole range (the core's rangeError), and `kept` the range still applied meanwhile.
  */
-export function DateRangeFields({ value, onChange, onReset, atReset, error: rangeError, startMin, labelKey }) {
+export function DateRangeFields({ value, onChange, onReset, atReset, error: rangeError, kept, startMin, labelKey }) {
   const { t } = useTranslation();
   const id = useId();
   // Per field: whether what is typed there is not (yet) a whole date.
@@ -35,7 +50,7 @@ export function DateRangeFields({ value, onChange, onReset, atReset, error: rang
     />
   );
   return (
-    <fieldset className="filters" aria-describedby={described}>
+    <fieldset className="filters" aria-describedby={described} data-tool="dates">
       <legend>{t(labelKey)}</legend>
       <label htmlFor={`${id}start`}>{t('filter-start')}</label>
       {field('start', { min: startMin, max: value.end || undefined })}
@@ -56,13 +71,14 @@ export function DateRangeFields({ value, onChange, onReset, atReset, error: rang
       <p id={errorId} className="field-error" role="alert" data-testid="filter-error">
         {error ? t(error) : ''}
       </p>
+      {error && kept && <KeptRange kept={kept} />}
     </fieldset>
   );
 }
 
 /** The admin tables' date filter: the core table's query, starting at the full range its data has. */
 export function DateRange({ table, labelKey = 'filter-dates' }) {
-  const { query, range, queryError } = table;
+  const { query, range, queryError, applied } = table;
   if (!query || !range) return null;
   return (
     <DateRangeFields
@@ -71,6 +87,7 @@ export function DateRange({ table, labelKey = 'filter-dates' }) {
       onReset={() => table.update({ start: range.start, end: range.end })}
       atReset={query.start === range.start && query.end === range.end}
       error={queryError}
+      kept={applied}
       labelKey={labelKey}
     />
   );
@@ -81,7 +98,7 @@ export function SearchBox({ table, labelKey }) {
   const id = useId();
   if (!table.query) return null;
   return (
-    <div className="search-box">
+    <div className="search-box" data-tool="search">
       <label htmlFor={id}>{t(labelKey)}</label>
       <input
         id={id}

@@ -20,7 +20,12 @@ export function periodName(t, language, grain, start) {
   return grain === 'week' ? t('chart-week-of', { date: day }) : day;
 }
 
-function options({ width, language, grain, onCursor }) {
+// A count's axis steps by whole numbers (no "0.5 registrations").
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500]
+  .flatMap((n) => [n, n * 1e3, n * 1e6])
+  .sort((a, b) => a - b);
+
+function options({ width, language, grain, whole, log, onCursor }) {
   const count = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const tick = grain === 'month' ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' };
   const dateTick = new Intl.DateTimeFormat(language, { ...tick, timeZone: 'UTC' });
@@ -36,10 +41,22 @@ function options({ width, language, grain, onCursor }) {
     legend: { show: false },
     cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
     select: { show: false },
-    scales: { x: { time: true }, y: { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    // Logarithmic: one period holding most of the total (a month with 99 % of the volume) no
+    // longer flattens every other bar to nothing; its bars stand on 1, empty periods have none.
+    scales: {
+      x: { time: true },
+      y: log
+        ? { distr: 3, log: 10, range: (u, min, max) => [1, Math.max(10, max * 2)] }
+        : { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] },
+    },
     axes: [
       { ...axis, values: (u, splits) => splits.map((s) => dateTick.format(new Date(s * 1000))) },
-      { ...axis, size: 56, values: (u, splits) => splits.map((s) => count.format(s)) },
+      {
+        ...axis,
+        size: 56,
+        ...(whole && !log ? { incrs: WHOLE_STEPS } : {}),
+        values: (u, splits) => splits.map((s) => count.format(s)),
+      },
     ],
     series: [
       {},
@@ -54,12 +71,16 @@ function options({ width, language, grain, onCursor }) {
   };
 }
 
-/** `series`: the core's answer; `value(point)`: a Number to draw; `label(point)`: exact text. */
-export default function TimeChart({ titleKey, series, value, label }) {
+/**
+ * `series`: the core's answer; `value(point)`: a Number to draw; `label(point)`: exact text;
+ * `whole`: the values are counts (the axis shows whole numbers only).
+ */
+export default function TimeChart({ titleKey, series, value, label, whole = false }) {
   const { t, i18n } = useTranslation();
   const box = useRef(null);
   const plot = useRef(null);
   const [at, setAt] = useState(null);
+  const [log, setLog] = useState(false);
   const hintId = useId();
   const captionId = useId();
   const points = series?.points ?? [];
@@ -70,9 +91,12 @@ export default function TimeChart({ titleKey, series, value, label }) {
     if (!points.length || !el) return undefined;
     // Bars start at the period's first day; a one-period series still gets a day of axis.
     const xs = points.map((p) => toSeconds(p.start));
-    const ys = points.map(value);
+    const ys = points.map((p) => {
+      const v = value(p);
+      return log && !(v > 0) ? null : v;
+    });
     const u = new uPlot(
-      options({ width: el.clientWidth, language: i18n.language, grain, onCursor: setAt }),
+      options({ width: el.clientWidth, language: i18n.language, grain, whole, log, onCursor: setAt }),
       [xs.length > 1 ? xs : [xs[0], xs[0] + DAY_S], xs.length > 1 ? ys : [ys[0], null]],
       el,
     );
@@ -88,7 +112,7 @@ export default function TimeChart({ titleKey, series, value, label }) {
     // `points` and `grain` come from `series`; `value` is a new function each render and is read
     // when the series changes, so the chart is not rebuilt on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, i18n.language]);
+  }, [series, i18n.language, log]);
 
   if (!points.length) return null;
   const move = (event) => {
@@ -107,6 +131,15 @@ export default function TimeChart({ titleKey, series, value, label }) {
       <figcaption id={captionId}>
         <span className="chart-title">{t(titleKey)}</span>
         <span className="muted"> · {t(`chart-by-${grain}`)}</span>
+        <button
+          type="button"
+          className="button secondary small chart-scale"
+          aria-pressed={log}
+          onClick={() => setLog((on) => !on)}
+          data-testid="chart-log"
+        >
+          {t('chart-log-scale')}
+        </button>
       </figcaption>
       <div
         ref={box}

@@ -47,6 +47,8 @@ export function useCoreTable(load) {
   // The translation key of why the last query was refused (a reversed or malformed date range);
   // the table keeps its last good answer meanwhile.
   const [queryError, setQueryError] = useState(null);
+  // The date range of the last good answer, named beside a refused one.
+  const [applied, setApplied] = useState(null);
   const shownRange = useRef(null);
 
   useEffect(() => {
@@ -111,6 +113,7 @@ export function useCoreTable(load) {
         }),
       );
       setQueryError(null);
+      setApplied({ start, end });
       setPage((p) => ({ ...p, number: 1 }));
     } catch (e) {
       // The core's errors carry their translation key as the message.
@@ -143,6 +146,7 @@ export function useCoreTable(load) {
     query,
     answer,
     queryError,
+    applied,
     rows,
     page,
     setPage,

@@ -58,6 +58,8 @@ export const truncateEmail = (email) => core.truncateEmail(email);
 export const normalizeTimestamp = (n) => core.normalizeTimestamp(n);
 export const calendarDate = (ms, offsetMinutes) => core.calendarDate(ms, offsetMinutes);
 export const dayInRange = (day, start, end) => core.dayInRange(day, start ?? undefined, end ?? undefined);
+/** Why a date range (an empty end is open) cannot filter: a translation key, or null when it can. */
+export const rangeError = (start, end) => core.rangeError(start || undefined, end || undefined) ?? null;
 /** A date as the language writes it in a field, and back (throws on an incomplete or impossible one). */
 export const formatLocalDay = (day, language) => core.formatLocalDay(day, language);
 export const parseLocalDay = (text, language) => core.parseLocalDay(text, language);

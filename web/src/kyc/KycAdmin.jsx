@@ -25,7 +25,7 @@ export function KycFilter({ table }) {
   const id = useId();
   if (!table.query) return null;
   return (
-    <div className="search-box">
+    <div className="search-box" data-tool="filter">
       <label htmlFor={id}>{t('kyc-filter')}</label>
       <select
         id={id}

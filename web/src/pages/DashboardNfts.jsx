@@ -6,6 +6,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { DateRangeFields } from '../components/Filters.jsx';
+import useDateRange from '../components/useDateRange.js';
 import {
   localizeNumber,
   calendarDate,
@@ -131,21 +132,24 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
 }
 
 /** SPEC §2's staked-NFT date filter: release date between start and end (inclusive, viewer's days). */
-function ReleaseFilter({ rows, range, setRange }) {
+function ReleaseFilter({ rows, range }) {
   // The earliest start: the day after the latest release among the member's returned NFTs.
   const returned = rows.filter((r) => r.closedAt).map((r) => r.withdrawDate);
   const startMin = returned.length
     ? calendarDate(Math.max(...returned) + 86_400_000, viewerOffsetMinutes())
     : undefined;
+  const { typed } = range;
   return (
     <DateRangeFields
-      value={range}
+      value={typed}
       // Without a start there is no range: clearing it clears the end.
       onChange={(which, day) =>
-        setRange(which === 'start' ? { start: day, end: day ? range.end : '' } : { ...range, end: day })
+        range.set(which === 'start' ? { start: day, end: day ? typed.end : '' } : { ...typed, end: day })
       }
-      onReset={() => setRange({ start: '', end: '' })}
-      atReset={!range.start}
+      onReset={() => range.set({ start: '', end: '' })}
+      atReset={!typed.start}
+      error={range.error}
+      kept={range.applied}
       startMin={startMin}
       labelKey="filter-release"
     />
@@ -157,7 +161,7 @@ function NftPage({ data, now, account, reload }) {
   const { chain, product } = settings;
   const [step, run] = useChainAction();
   const [positionStep, interest, release] = usePositionActions('nft', account, reload);
-  const [range, setRange] = useState({ start: '', end: '' });
+  const range = useDateRange();
   const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
 
   const buy = async (nft, quantity, cost) => {
@@ -190,11 +194,13 @@ function NftPage({ data, now, account, reload }) {
   };
 
   const rows = data.positions.nft;
+  // A refused range (an end before its start) leaves the last good one applied.
+  const { applied } = range;
   const shown = useMemo(() => {
-    if (!range.start) return rows;
+    if (!applied.start) return rows;
     const offset = viewerOffsetMinutes();
-    return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), range.start, range.end || null));
-  }, [rows, range]);
+    return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), applied.start, applied.end || null));
+  }, [rows, applied]);
   const confirmed =
     step.label?.label === 'buy'
       ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
@@ -221,7 +227,7 @@ function NftPage({ data, now, account, reload }) {
         ))}
       </div>
       <h2>{t('nft-staked-title')}</h2>
-      <ReleaseFilter rows={rows} range={range} setRange={setRange} />
+      <ReleaseFilter rows={rows} range={range} />
       <Positions
         pool="nft"
         rows={shown}

@@ -37,11 +37,18 @@ export function readStored() {
   };
 }
 
-/** Clears all local storage but the chosen language, which is a preference, not a session. */
+/** A person's display choices (an admin's table columns): kept when the session ends. */
+const PREFERENCE = 'preference.';
+export const readPreference = (name) => readJson(PREFERENCE + name);
+export const writePreference = (name, value) => writeJson(PREFERENCE + name, value);
+
+/** Clears all local storage but the chosen language and the preferences: they are not a session. */
 export function clearStorage() {
-  const language = localStorage.getItem(KEYS.language);
+  const kept = Object.keys(localStorage)
+    .filter((key) => key === KEYS.language || key.startsWith(PREFERENCE))
+    .map((key) => [key, localStorage.getItem(key)]);
   localStorage.clear();
-  if (language) localStorage.setItem(KEYS.language, language);
+  for (const [key, value] of kept) localStorage.setItem(key, value);
 }
 
 export function readJson(key) {

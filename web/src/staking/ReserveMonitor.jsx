@@ -29,12 +29,21 @@ export default function ReserveMonitor({ kind, version }) {
   );
 }
 
+/** Past five years the count of weeks says nothing a person can use ("17852 weeks"). */
+const HORIZON_YEARS = 5;
+
+function cover(t, weeks) {
+  if (weeks === null) return t('reserve-no-pace');
+  if (weeks > HORIZON_YEARS * 52) return t('reserve-years-plus', { count: HORIZON_YEARS });
+  return t('reserve-weeks', { count: weeks });
+}
+
 /** One pool's reserve as the monitor and the public solvency page show it. */
 export function ReserveSummary({ reserve: r, warningWeeks, titleKey, testId, warningKey = 'reserve-warning' }) {
   const { t } = useTranslation();
   const { product } = settings;
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
-  const weeks = r.weeksCovered === null ? t('reserve-no-pace') : t('reserve-weeks', { count: r.weeksCovered });
+  const weeks = cover(t, r.weeksCovered);
   return (
     <>
       <SummaryBox

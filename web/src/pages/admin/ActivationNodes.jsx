@@ -3,7 +3,7 @@
 // contract holds them (price, on sale), which an admin changes here: on the
 // development chain the server sends the owner's transaction; in production the owner signs
 // with their own key and the page says so. Each change is audited (listed, newest first).
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import {
@@ -21,8 +21,7 @@ import useLoad from '../../api/useLoad.js';
 import { nodeRows, putNodeTerms, readNodes } from '../../api/network.js';
 import { useCoreTable } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
-import { CsvButton } from '../../components/Exports.jsx';
-import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import TableTools from '../../components/TableTools.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
@@ -105,39 +104,49 @@ export default function ActivationNodes() {
   const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
   const table = useCoreTable(rows);
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     {
       id: 'names',
+      minWidth: '140px',
       label: t('users-name'),
       cell: (r) =>
         r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>,
     },
     {
       id: 'email',
+      minWidth: '210px',
       label: t('table-email'),
-      minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
     {
       id: 'wallet',
+      minWidth: '140px',
       label: t('users-wallet'),
       cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
     },
     {
       id: 'createdAt',
+      minWidth: '190px',
       label: t('nodes-date'),
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
     {
       id: 'usdtPaid',
+      minWidth: '120px',
       label: t('nodes-paid'),
       numeric: true,
       cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" />,
     },
-    { id: 'tx', label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
+    { id: 'tx', minWidth: '130px', optional: true, label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
+  // The general box: every node's totals, from the last answer that kept every row (the table
+  // loads at its full range, and a reload with new nodes answers in full again).
+  const [general, setGeneral] = useState(null);
+  useEffect(() => {
+    if (table.answer && !narrowed) setGeneral(table.answer.summary);
+  }, [table.answer, narrowed]);
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-activation-node')}</h1>
@@ -160,20 +169,12 @@ export default function ActivationNodes() {
             {t('error-chain-unavailable')}
           </p>
         ))}
-      <div className="table-tools">
-        <DateRange table={table} labelKey="nodes-date" />
-        <SearchBox table={table} labelKey="nodes-search" />
-        <CsvButton table={table} name="activation-nodes" />
-      </div>
-      {/* All nodes' totals, or the kept ones' when a filter narrows the list. */}
-      {table.answer && (
-        <SummaryBox
-          titleKey={narrowed ? 'summary-filtered' : 'summary-general'}
-          items={summaryItems(table.answer.summary)}
-          testId="nodes-summary"
-        />
+      {general && <SummaryBox titleKey="summary-general" items={summaryItems(general)} testId="nodes-summary" />}
+      <TableTools table={table} searchKey="nodes-search" datesKey="nodes-date" csvName="activation-nodes" />
+      {narrowed && (
+        <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary)} testId="nodes-filtered" />
       )}
-      <CoreDataTable columns={columns} table={table} label={t('admin-menu-activation-node')} />
+      <CoreDataTable name="nodes" columns={columns} table={table} label={t('admin-menu-activation-node')} />
       {data && (
         <div className="summary-box">
           <h2>{t('ranks-audit')}</h2>

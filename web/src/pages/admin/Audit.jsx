@@ -10,7 +10,7 @@ import Spinner from '../../components/Spinner.jsx';
 import LoadFailed from '../../components/LoadFailed.jsx';
 import { DateRangeFields } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
-import { localizeNumber } from '../../core/index.js';
+import { localizeNumber, rangeError as coreRangeError } from '../../core/index.js';
 import { toastError } from '../../toast.jsx';
 
 /** Local midnight of a YYYY-MM-DD day, in ms; the day after for an end date (excluded). */
@@ -87,7 +87,7 @@ export default function Audit() {
   };
   const key = JSON.stringify(query);
   const { data, error, retry } = useLoad((signal) => readAudit(query, signal), [key]);
-  const rangeError = form.start && form.end && form.end < form.start ? 'error-date-range' : null;
+  const rangeError = coreRangeError(form.start, form.end);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const apply = (e) => {
     e.preventDefault();
@@ -140,6 +140,7 @@ export default function Audit() {
           onReset={() => setForm((f) => ({ ...f, start: '', end: '' }))}
           atReset={!form.start && !form.end}
           error={rangeError}
+          kept={applied}
           labelKey="filter-dates"
         />
         <div className="audit-actions">

@@ -1,7 +1,8 @@
 // admin/edit-content: the title, text and image of each content block user pages show (the
 // private-protocol page and the dashboard notice), per language. Saved blocks show on the user
-// pages at their next visit, without a redeploy.
-import { useCallback, useId, useRef, useState } from 'react';
+// pages at their next visit, without a redeploy. Beside the form, the block as members reading
+// that language will see it, as it is typed.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { listContent, saveContent, uploadContentImage } from '../../api/content.js';
@@ -11,13 +12,27 @@ import useCoreForm from '../../components/useCoreForm.js';
 import TextField, { FieldError } from '../../components/TextField.jsx';
 import useSubmit from '../../components/useSubmit.js';
 import Spinner from '../../components/Spinner.jsx';
+import ContentBlock from '../../components/ContentBlock.jsx';
 import { toastError } from '../../toast.jsx';
 import useLoad from '../../api/useLoad.js';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 
+/** A chosen file as an address the preview can show (released when it changes). */
+function useFileUrl(file) {
+  const [url, setUrl] = useState(null);
+  useEffect(() => {
+    if (!file) return setUrl(null);
+    const made = URL.createObjectURL(file);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [file]);
+  return url;
+}
+
 function BlockForm({ name, language, stored, onSaved }) {
   const { t } = useTranslation();
+  const previewId = useId();
   const descriptionId = useId();
   const fileRef = useRef(null);
   const form = useCoreForm(
@@ -58,53 +73,72 @@ function BlockForm({ name, language, stored, onSaved }) {
   });
 
   const image = clearImage ? null : stored?.image;
+  const chosenUrl = useFileUrl(file);
   return (
-    <form
-      className="form content-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <TextField name="title" label={t('content-title')} form={form} />
-      <div className="field">
-        <label htmlFor={descriptionId}>{t('content-description')}</label>
-        <textarea
-          id={descriptionId}
-          rows={8}
-          value={form.values.description}
-          aria-invalid={Boolean(form.errors.description)}
-          aria-describedby={`${descriptionId}-error`}
-          onChange={(e) => form.set('description', e.target.value)}
-        />
-        <FieldError id={`${descriptionId}-error`} error={form.errors.description} />
-      </div>
-      <fieldset className="field content-image">
-        <legend>{t('content-image')}</legend>
-        {image ? (
-          <img src={image} alt={t('content-image-current')} />
+    <div className="content-editor">
+      <form
+        className="form content-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <TextField name="title" label={t('content-title')} form={form} />
+        <div className="field">
+          <label htmlFor={descriptionId}>{t('content-description')}</label>
+          <textarea
+            id={descriptionId}
+            rows={8}
+            value={form.values.description}
+            aria-invalid={Boolean(form.errors.description)}
+            aria-describedby={`${descriptionId}-error`}
+            onChange={(e) => form.set('description', e.target.value)}
+          />
+          <FieldError id={`${descriptionId}-error`} error={form.errors.description} />
+        </div>
+        <fieldset className="field content-image">
+          <legend>{t('content-image')}</legend>
+          {image ? (
+            <img src={image} alt={t('content-image-current')} />
+          ) : (
+            <p className="muted">{t('content-image-none')}</p>
+          )}
+          <input
+            ref={fileRef}
+            type="file"
+            accept={IMAGE_TYPES.join(',')}
+            aria-label={t('content-image-choose')}
+            onChange={pick}
+          />
+          <FieldError id={`${descriptionId}-file`} error={fileError} />
+          {stored?.image && !clearImage && (
+            <button type="button" className="button secondary small" onClick={() => setClearImage(true)}>
+              {t('content-image-remove')}
+            </button>
+          )}
+        </fieldset>
+        <button type="submit" className="button" disabled={sending} aria-busy={sending}>
+          {sending ? t('content-saving') : t('content-save')}
+        </button>
+      </form>
+      <section className="content-preview" aria-labelledby={previewId} data-testid="content-preview">
+        <h2 id={previewId}>{t('content-preview', { language: t(`language-${language}`) })}</h2>
+        {form.values.title ? (
+          <ContentBlock
+            block={{
+              block: name,
+              language,
+              title: form.values.title,
+              description: form.values.description,
+              image: chosenUrl ?? image,
+            }}
+          />
         ) : (
-          <p className="muted">{t('content-image-none')}</p>
+          <p className="muted">{t('content-preview-empty')}</p>
         )}
-        <input
-          ref={fileRef}
-          type="file"
-          accept={IMAGE_TYPES.join(',')}
-          aria-label={t('content-image-choose')}
-          onChange={pick}
-        />
-        <FieldError id={`${descriptionId}-file`} error={fileError} />
-        {stored?.image && !clearImage && (
-          <button type="button" className="button secondary small" onClick={() => setClearImage(true)}>
-            {t('content-image-remove')}
-          </button>
-        )}
-      </fieldset>
-      <button type="submit" className="button" disabled={sending} aria-busy={sending}>
-        {sending ? t('content-saving') : t('content-save')}
-      </button>
-    </form>
+      </section>
+    </div>
   );
 }
 
@@ -136,7 +170,7 @@ export default function EditContent() {
     <section className="page admin-page">
       <h1>{t('admin-menu-edit-content')}</h1>
       <p className="muted">{t('content-help')}</p>
-      <div className="table-tools">
+      <div className="content-choice">
         <div className="field">
           <label htmlFor={blockId}>{t('content-block')}</label>
           <select id={blockId} value={name} onChange={(e) => setName(e.target.value)}>
@@ -147,16 +181,22 @@ export default function EditContent() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={languageId}>{t('content-language')}</label>
-          <select id={languageId} value={language} onChange={(e) => setLanguage(e.target.value)}>
-            {settings.languages.map((l) => (
-              <option key={l} value={l}>
-                {t(`language-${l}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        {/* Radios: one tab stop, arrow keys move between languages. */}
+        <fieldset className="segmented">
+          <legend>{t('content-language')}</legend>
+          {settings.languages.map((l) => (
+            <label key={l}>
+              <input
+                type="radio"
+                name={languageId}
+                value={l}
+                checked={language === l}
+                onChange={() => setLanguage(l)}
+              />
+              <span>{t(`language-${l}`)}</span>
+            </label>
+          ))}
+        </fieldset>
       </div>
       {blocks === null ? (
         <Spinner />

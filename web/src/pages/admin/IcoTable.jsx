@@ -13,8 +13,7 @@ import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import TxLink from '../../components/TxLink.jsx';
 import TimeChart from '../../components/TimeChart.jsx';
-import { CsvButton } from '../../components/Exports.jsx';
-import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
 import IndexerStanding from './IndexerStanding.jsx';
@@ -78,34 +77,44 @@ export default function IcoTable() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     {
       id: 'email',
+      minWidth: '210px',
       label: t('table-email'),
-      minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
     {
       id: 'createdAt',
+      minWidth: '190px',
       label: t('ico-date'),
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
-    { id: 'type', label: t('ico-type'), cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement') },
+    {
+      id: 'type',
+      minWidth: '110px',
+      label: t('ico-type'),
+      cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement'),
+    },
     {
       id: 'purchasedToken',
+      minWidth: '90px',
+      optional: true,
       label: t('ico-coin'),
       cell: (r) => <span translate="no">{r.purchasedToken}</span>,
     },
     {
       id: 'amount',
+      minWidth: '160px',
       label: t('ico-amount'),
       numeric: true,
-      minWidth: '170px',
       cell: (r) => <Amount value={r.amountText} unit={r.coin} />,
     },
     {
       id: 'wallet',
+      minWidth: '140px',
+      optional: true,
       label: t('users-wallet'),
       cell: (r) => (
         <TrailCell trail={trail(r.id)}>
@@ -115,6 +124,8 @@ export default function IcoTable() {
     },
     {
       id: 'tx',
+      minWidth: '130px',
+      optional: true,
       label: t('tx-hash'),
       cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell>,
     },
@@ -131,20 +142,21 @@ export default function IcoTable() {
       ) : (
         <p className="muted">{t('loading')}</p>
       )}
-      <div className="table-tools">
-        <DateRange table={table} />
-        <SearchBox table={table} labelKey="ico-search" />
-        <CsvButton table={table} name="ico" />
-      </div>
-      {table.answer && (
+      <TableTools table={table} searchKey="ico-search" datesKey="filter-dates" csvName="ico" />
+      {hidden && (
         <SummaryBox
           titleKey="summary-filtered"
           items={totalsItems(table.answer.totals, product, true)}
           testId="ico-filtered"
-          reserved={!hidden}
         />
       )}
-      <CoreDataTable columns={columns} table={table} label={t('admin-menu-ico')} preview={answered?.firstPage} />
+      <CoreDataTable
+        name="ico"
+        columns={columns}
+        table={table}
+        label={t('admin-menu-ico')}
+        preview={answered?.firstPage}
+      />
       <TimeChart
         titleKey="chart-purchases"
         series={series}

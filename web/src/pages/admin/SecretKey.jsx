@@ -1,5 +1,5 @@
-// admin/secret-key (SPEC §2 "Secret key screen", §7 POST key): one masked input, trimmed on
-// every change and required; the value is sealed by the core with the configured pass key. The
+// admin/secret-key (SPEC §2 "Secret key screen", §7 POST key): one masked input, required, the
+// value sent trimmed (trimmed on submit: a secret with an inner space can be typed); the value is sealed by the core with the configured pass key. The
 // answer's privateKey is shown in a read-only box of its own with a copy button and hidden
 // again after a minute (written back into the masked field it was easy to miss and
 // stayed on screen); the field is emptied. Toasts secretKey.success / secretKey.failed.
@@ -44,21 +44,24 @@ export default function SecretKey() {
 
   const submit = async (event) => {
     event.preventDefault();
-    const invalid = validateField('secretKey', value);
+    const secret = value.trim();
+    const invalid = validateField('secretKey', secret);
     setError(invalid);
     if (invalid || sending) return;
     setSending(true);
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(12));
-      const { privateKey } = await revealKey(sealForTransport(value, settings.secretPassKey, nonce));
+      const { privateKey } = await revealKey(sealForTransport(secret, settings.secretPassKey, nonce));
       setValue('');
+      // A refusal earlier in the session no longer applies: it leaves with the success.
+      toast.dismiss('secretKey.failed');
       setNow(Date.now());
       setRevealed({ key: privateKey, until: Date.now() + REVEAL_SECONDS * 1000 });
       toast.success(t('secretKey.success'));
     } catch (e) {
       // Only a refused secret is "not correct"; an unreachable server or any other failure
       // says what it is.
-      if (e.code === 'error-secret-wrong') toast.error(t('secretKey.failed'));
+      if (e.code === 'error-secret-wrong') toast.error(t('secretKey.failed'), { toastId: 'secretKey.failed' });
       else toastError(e);
     } finally {
       setSending(false);
@@ -82,13 +85,12 @@ export default function SecretKey() {
               aria-invalid={error ? 'true' : undefined}
               aria-describedby={`${id}-error`}
               onChange={(e) => {
-                const trimmed = e.target.value.trim();
-                setValue(trimmed);
-                if (error) setError(validateField('secretKey', trimmed));
+                setValue(e.target.value);
+                if (error) setError(validateField('secretKey', e.target.value.trim()));
               }}
             />
             <button type="button" className="reveal" onClick={() => setShown((s) => !s)} aria-pressed={shown}>
-              {shown ? t('password-hide') : t('password-show')}
+              {shown ? t('secretKey.hide') : t('secretKey.show')}
             </button>
           </div>
           <p id={`${id}-error`} className="field-error" role="alert">

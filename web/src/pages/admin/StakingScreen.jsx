@@ -12,8 +12,7 @@ import CoreDataTable from '../../components/CoreDataTable.jsx';
 import Amount from '../../components/Amount.jsx';
 import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
-import { CsvButton } from '../../components/Exports.jsx';
-import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import Dialog from '../../components/Dialog.jsx';
 import ReserveMonitor from '../../staking/ReserveMonitor.jsx';
@@ -101,33 +100,35 @@ export default function StakingScreen({ kind }) {
   const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
   const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
   const stakerColumns = [
-    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
-    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    { id: 'names', minWidth: '140px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
       id: 'email',
+      minWidth: '200px',
       label: t('table-email'),
-      minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
-    { id: 'wallet', label: t('users-wallet'), cell: wallet },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: wallet },
     nft
       ? {
           id: 'amount',
+          minWidth: '130px',
           label: t('nft-total'),
           numeric: true,
           cell: (r) => <Amount value={r.amountText} />,
         }
       : {
           id: 'amount',
+          minWidth: '130px',
           label: t('lvlx-total', { product }),
           numeric: true,
-          minWidth: '160px',
           cell: (r) => <Amount value={r.amountText} unit={product} />,
         },
     ...(nft
       ? [
           {
             id: 'detail',
+            minWidth: '110px',
             label: t('nft-detail'),
             action: true,
             cell: (r) => (
@@ -145,69 +146,75 @@ export default function StakingScreen({ kind }) {
       : []),
     {
       id: 'staking',
+      minWidth: '130px',
       label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }),
       numeric: true,
       cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} />,
     },
     {
       id: 'currentInterests',
+      minWidth: '150px',
       label: t('users-product', { product }),
       numeric: true,
-      minWidth: '160px',
       cell: (r) => <Amount value={r.totalText} unit={product} />,
     },
     {
       id: 'rewardUSDT',
+      minWidth: '130px',
+      optional: true,
       label: t('users-usdt'),
       numeric: true,
-      minWidth: '140px',
       cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
     },
   ];
   const entryColumns = [
-    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '80px', numeric: true },
-    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'wallet', label: t('users-wallet'), cell: wallet },
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    { id: 'names', minWidth: '140px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: wallet },
     ...(nft
       ? [
           {
             id: 'nftId',
+            width: '80px',
             label: t('nft-id-column'),
             cell: (r) => <span translate="no">{r.NFTId}</span>,
-            width: '90px',
           },
         ]
       : []),
     {
       id: 'amount',
+      minWidth: '110px',
       label: amount,
       numeric: true,
       cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} />,
     },
     {
       id: 'startDate',
+      minWidth: '190px',
+      optional: true,
       label: t('stake-start'),
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span>,
     },
     {
       id: 'withdrawDate',
+      minWidth: '190px',
       label: t('stake-release'),
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span>,
     },
     {
       id: 'currentInterests',
+      minWidth: '150px',
       label: t('stake-rewards', { product }),
       numeric: true,
-      minWidth: '160px',
       cell: (r) => <Amount value={r.currentInterestsText} unit={product} />,
     },
     {
       id: 'rewardUSDT',
+      minWidth: '130px',
       label: t('stake-rewards-usdt'),
       numeric: true,
-      minWidth: '140px',
       cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,
     },
   ];
@@ -234,26 +241,19 @@ export default function StakingScreen({ kind }) {
       <ReserveMonitor kind={kind} version={version} />
 
       <h2>{t('stake-stakers')}</h2>
-      <div className="table-tools">
-        <SearchBox table={stakers} labelKey="users-search" />
-        <CsvButton table={stakers} name={`${kind}-stakers`} />
-      </div>
-      <CoreDataTable columns={stakerColumns} table={stakers} label={t('stake-stakers')} />
+      <TableTools table={stakers} searchKey="users-search" csvName={`${kind}-stakers`} />
+      <CoreDataTable name={`${kind}-stakers`} columns={stakerColumns} table={stakers} label={t('stake-stakers')} />
 
       <h2>{t('stake-entries')}</h2>
-      <div className="table-tools">
-        <DateRange table={entries} labelKey="filter-release" />
-        <CsvButton table={entries} name={`${kind}-stakes`} />
-      </div>
-      {entries.answer && (
+      <TableTools table={entries} datesKey="filter-release" csvName={`${kind}-stakes`} />
+      {hidden && (
         <SummaryBox
           titleKey="summary-filtered"
           items={summaryItems(kind, entries.answer.summary, product)}
           testId={`${kind}-filtered`}
-          reserved={!hidden}
         />
       )}
-      <CoreDataTable columns={entryColumns} table={entries} label={t('stake-entries')} />
+      <CoreDataTable name={`${kind}-entries`} columns={entryColumns} table={entries} label={t('stake-entries')} />
       {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
     </section>
   );

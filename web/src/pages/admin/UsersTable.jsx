@@ -14,8 +14,7 @@ import SummaryBox from '../../components/SummaryBox.jsx';
 import Copyable from '../../components/Copyable.jsx';
 import Amount from '../../components/Amount.jsx';
 import TimeChart from '../../components/TimeChart.jsx';
-import { CsvButton } from '../../components/Exports.jsx';
-import { DateRange, SearchBox } from '../../components/Filters.jsx';
+import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import { isTranslatedRank, rankName } from '../../network/rankName.js';
 import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
@@ -52,57 +51,64 @@ export default function UsersTable() {
   // Known rank names are translated; a rank an admin names later shows as written.
   const rank = (name) => (isTranslatedRank(i18n, name) ? rankName(t, i18n, name) : <span translate="no">{name}</span>);
   const columns = [
-    { id: 'n', label: t('table-n'), cell: (r) => <Amount value={r.n} />, width: '90px', numeric: true },
-    { id: 'names', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    { id: 'names', minWidth: '120px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
       id: 'email',
+      minWidth: '170px',
       label: t('table-email'),
-      minWidth: '230px',
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
     {
       id: 'createdAt',
+      minWidth: '190px',
+      optional: true,
       label: t('users-registered'),
       date: true,
       cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
     },
     {
       id: 'wallet',
+      minWidth: '130px',
       label: t('users-wallet'),
       cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
     },
     {
       id: 'totalReferredMembers',
+      minWidth: '110px',
+      optional: true,
       label: t('users-referred'),
       numeric: true,
       cell: (r) => <Amount value={r.totalReferredMembers} />,
     },
     {
       id: 'totalLVLX',
+      minWidth: '150px',
       label: t('users-product', { product }),
       numeric: true,
-      minWidth: '170px',
       cell: (r) => <Amount value={r.totalLVLXText} unit={product} />,
     },
     {
       id: 'totalUSDT',
+      minWidth: '140px',
+      optional: true,
       label: t('users-usdt'),
       numeric: true,
-      minWidth: '150px',
       cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
     },
     {
       id: 'addRewards',
+      minWidth: '150px',
+      optional: true,
       label: t('users-add-rewards'),
       numeric: true,
-      minWidth: '150px',
       cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
     },
-    { id: 'rank', label: t('users-rank'), cell: (r) => rank(r.rank) },
+    { id: 'rank', minWidth: '110px', label: t('users-rank'), cell: (r) => rank(r.rank) },
     {
       id: 'kyc',
+      minWidth: '190px',
       label: t('users-kyc'),
-      minWidth: '170px',
       cell: (r) => (
         <span className="kyc-cell">
           <KycBadge status={r.kyc} />
@@ -127,21 +133,23 @@ export default function UsersTable() {
       ) : (
         <p className="muted">{t('loading')}</p>
       )}
-      <div className="table-tools">
-        <SearchBox table={table} labelKey="users-search" />
-        <DateRange table={table} labelKey="filter-registration" />
+      <TableTools table={table} searchKey="users-search" datesKey="filter-registration" csvName="users">
         <KycFilter table={table} />
-        <CsvButton table={table} name="users" />
-      </div>
-      {table.answer && (
+      </TableTools>
+      {narrowed && (
         <SummaryBox
           titleKey="summary-filtered"
           items={summaryItems(table.answer.summary, product)}
           testId="users-filtered"
-          reserved={!narrowed}
         />
       )}
-      <CoreDataTable columns={columns} table={table} label={t('admin-menu-users')} preview={statistics?.firstPage} />
+      <CoreDataTable
+        name="users"
+        columns={columns}
+        table={table}
+        label={t('admin-menu-users')}
+        preview={statistics?.firstPage}
+      />
       {kycOf && (
         <KycDialog
           member={kycOf}
@@ -156,6 +164,7 @@ export default function UsersTable() {
         titleKey="chart-registrations"
         series={series}
         value={(p) => p.registrations}
+        whole
         label={(p) => t('chart-point-registrations', { count: p.registrations })}
       />
     </section>

@@ -1,0 +1,24 @@
+// The table's column menu: a checkbox per optional column (the main ones always show).
+import { useTranslation } from 'react-i18next';
+
+/** `columns`: the table's columns; `choice`: what useColumnChoice answers. */
+export default function ColumnChooser({ columns, choice }) {
+  const { t } = useTranslation();
+  const optional = columns.filter((c) => c.optional);
+  if (!optional.length) return null;
+  const shown = columns.filter(choice.shown).length;
+  return (
+    <details className="column-chooser" data-testid="column-chooser">
+      <summary className="button secondary small">{t('table-columns', { shown, total: columns.length })}</summary>
+      <fieldset>
+        <legend>{t('table-columns-legend')}</legend>
+        {optional.map((c) => (
+          <label key={c.id}>
+            <input type="checkbox" checked={choice.shown(c)} onChange={(e) => choice.choose(c.id, e.target.checked)} />{' '}
+            {c.label}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}

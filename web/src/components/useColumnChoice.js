@@ -1,0 +1,44 @@
+// Which of a table's optional columns show. An admin's own choice (the column menu) is
+// remembered per admin and table in this browser (a preference, kept when the session ends);
+// an optional column they never chose shows while the table's box has room for it after the
+// main columns (in the order they are listed), and a `hidden` one only when chosen. On a phone
+// the rows are cards, one line per column: every column not `hidden` shows there.
+import { useState } from 'react';
+import { KEYS, readJson, readPreference, writePreference } from '../session/storage.js';
+
+/** Whose choice it is: the signed-in admin (the stored adminInfo may nest them under `user`). */
+function adminId() {
+  const info = readJson(KEYS.adminInfo) ?? {};
+  const who = info.user ?? info;
+  return who.email ?? who._id ?? who.id ?? '';
+}
+
+/** The width a column asks for (px): its width or minimum, else the table library's 100 px. */
+export const columnWidth = (column) => parseFloat(column.width ?? column.minWidth ?? '100px');
+
+/**
+ * `{shown(column), choose(id, on), fitted}` for `name`'s `columns` in a box `room` px wide
+ * (`phone`: shown as cards). A column's content can ask for more than its declared width: the
+ * caller measures, and `trimmed` drops that many of the `fitted` ones, the last first.
+ */
+export default function useColumnChoice(name, columns, room, phone, trimmed = 0) {
+  const key = `columns.${adminId()}.${name}`;
+  const [chosen, setChosen] = useState(() => readPreference(key) ?? {});
+  let left = room - columns.filter((c) => !c.optional).reduce((sum, c) => sum + columnWidth(c), 0);
+  const fitting = new Set();
+  for (const c of columns.filter((c) => c.optional && !c.hidden && chosen[c.id] === undefined)) {
+    if (phone || columnWidth(c) <= left) {
+      fitting.add(c.id);
+      left -= columnWidth(c);
+    }
+  }
+  const fitted = fitting.size;
+  [...fitting].slice(fitted - Math.min(trimmed, fitted)).forEach((id) => fitting.delete(id));
+  const shown = (column) => !column.optional || (chosen[column.id] ?? fitting.has(column.id));
+  const choose = (id, on) => {
+    const next = { ...chosen, [id]: on };
+    setChosen(next);
+    writePreference(key, next);
+  };
+  return { shown, choose, fitted };
+}

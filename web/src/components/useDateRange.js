@@ -1,0 +1,18 @@
+// A date range as typed and the last one that could filter. Every date filter (the admin tables,
+// the audit, the member's staked NFTs) applies a range only when the core's rangeError says it
+// can; meanwhile it keeps its last good range, which DateRangeFields names beside the error.
+import { useState } from 'react';
+import { rangeError } from '../core/index.js';
+
+const OPEN = { start: '', end: '' };
+
+/** `{typed, applied, error, set(range)}`: `applied` follows `typed` whenever `error` is null. */
+export default function useDateRange(initial = OPEN) {
+  const [typed, setTyped] = useState(initial);
+  const [applied, setApplied] = useState(initial);
+  const set = (range) => {
+    setTyped(range);
+    if (!rangeError(range.start, range.end)) setApplied(range);
+  };
+  return { typed, applied, error: rangeError(typed.start, typed.end), set };
+}

@@ -1,0 +1,207 @@
+// The admin workspace's shape, measured in headless Chromium: every table's main columns fit a
+// 1280 px laptop, the column menu brings the rest (remembered per admin) with the first columns
+// kept in view and a cue that more wait to the right, every page lays out its toolbar in one
+// order, and a refused date range leaves the last good one applied and named.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  consent,
+  dateFields,
+  DEMO_ADMIN,
+  en,
+  launchBrowser,
+  localDay,
+  openPage,
+  settled,
+  startServer,
+  typeDate,
+} from './harness.mjs';
+
+const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+
+/** Every admin page with a table, and the tables it holds. */
+const TABLE_PAGES = [
+  ['/admin/tables/users', 1],
+  ['/admin/tables/ICO', 1],
+  ['/admin/activation-node', 1],
+  ['/admin/tables/NFTStaking', 2],
+  ['/admin/tables/LVLXStaking', 2],
+];
+/** The toolbar's one order; a page shows the tools its table has. */
+const TOOL_ORDER = ['search', 'dates', 'filter', 'csv'];
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer({
+    seed: ['--users', '60', '--ico-tx', '300', '--nft-stakes', '30', '--lvlx-stakes', '30', '--seed', '7'],
+  });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function adminPage(route, width = 1280) {
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width, height: 900 },
+  });
+  await page.goto(route);
+  await settled(page);
+  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
+  return page;
+}
+
+/** Per table on the page: whether it fits its box, and its column count. */
+const measure = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('.data-table')].map((box) => {
+      const table = box.querySelector('.rdt_table');
+      return {
+        fits: table.scrollWidth <= box.clientWidth + 1,
+        columns: box.querySelectorAll('.rdt_TableCol').length,
+        overflow: table.scrollWidth - box.clientWidth,
+      };
+    }),
+  );
+
+test('every admin table shows its main columns without sideways scrolling at 1280 and 1440 px', async () => {
+  for (const [route, count] of TABLE_PAGES) {
+    const page = await adminPage(route);
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Measured, not read from a class that may still be the last width's: the boxes at the new
+      // width, every table inside its box (optional columns settle in a few renders).
+      await page
+        .waitForFunction(
+          ([n, w]) => {
+            const boxes = [...document.querySelectorAll('.data-table')];
+            return (
+              boxes.length === n &&
+              window.innerWidth === w &&
+              boxes.every((b) => b.querySelector('.rdt_table')?.scrollWidth <= b.clientWidth + 1)
+            );
+          },
+          [count, width],
+          { timeout: 5000 },
+        )
+        .catch(() => {});
+      const tables = await measure(page);
+      assert.equal(tables.length, count, route);
+      for (const [i, t] of tables.entries())
+        assert.ok(t.fits, `${route} table ${i + 1} fits at ${width} px (${t.overflow} px over, ${t.columns} columns)`);
+      assert.ok(
+        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+        `${route}: the page does not scroll sideways at ${width} px`,
+      );
+      assert.equal(await page.getByTestId('table-more-columns').first().innerText(), '', 'no cue when all fits');
+    }
+    await page.context().close();
+  }
+});
+
+test('the column menu adds the rest, remembered per admin; the first columns stay in view while the rest scrolls', async () => {
+  const page = await adminPage('/admin/tables/users');
+  const menu = page.getByTestId('column-chooser');
+  await menu.locator('summary').click();
+  const boxes = menu.getByRole('checkbox');
+  const n = await boxes.count();
+  assert.ok(n >= 3, 'the users table has optional columns');
+  for (let i = 0; i < n; i++) await boxes.nth(i).check();
+  await menu.locator('summary').click();
+  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
+  // Every column now: more than a laptop holds. The cue says so and a shade marks the edge.
+  await page.locator('.data-table.more-right').waitFor({ timeout: 5000 });
+  assert.equal(await page.getByTestId('table-more-columns').innerText(), en['table-more-columns']);
+  const x = (selector) => page.evaluate((s) => document.querySelector(s).getBoundingClientRect().left, selector);
+  const firstBefore = await x('.rdt_TableRow .rdt_TableCell:nth-child(1)');
+  const secondBefore = await x('.rdt_TableRow .rdt_TableCell:nth-child(2)');
+  const action = page.locator('.rdt_TableRow').first().locator('.kyc-cell button');
+  await action.scrollIntoViewIfNeeded();
+  assert.ok(await action.isVisible(), 'the last column (KYC and its action) is reachable');
+  assert.equal(await x('.rdt_TableRow .rdt_TableCell:nth-child(1)'), firstBefore, 'N° stays in view');
+  assert.equal(await x('.rdt_TableRow .rdt_TableCell:nth-child(2)'), secondBefore, 'the name stays in view');
+  await page.locator('.data-table:not(.more-right)').waitFor({ timeout: 5000 });
+  await page.screenshot({ path: join(SHOTS, 'admin-users-all-columns-1280.png') });
+  // The choice outlives the page and the session.
+  await page.reload();
+  await page.waitForSelector('.rdt_TableRow');
+  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) if (!key.startsWith('preference.')) localStorage.removeItem(key);
+  });
+  const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('admin@lvlx.local')));
+  assert.equal(kept.length, 1, 'kept under the admin who chose');
+  // Back to the main columns: they fit again.
+  await menu.locator('summary').click();
+  for (let i = 0; i < n; i++) await boxes.nth(i).uncheck();
+  await page.locator('.data-table.fits').waitFor({ timeout: 5000 });
+  await page.context().close();
+});
+
+test('every admin page lays out its general figures, toolbar and table in one order', async () => {
+  for (const [route] of TABLE_PAGES) {
+    const page = await adminPage(route);
+    const shape = await page.evaluate(() => {
+      const bars = [...document.querySelectorAll('[data-testid="table-tools"]')];
+      const tools = bars.map((bar) => [...bar.querySelectorAll('[data-tool]')].map((e) => e.dataset.tool));
+      const follows = (a, b) => Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      const general = document.querySelector('.summary-box');
+      const table = document.querySelector('.data-table');
+      // Under each toolbar: its table next (the filtered box only once a filter narrows).
+      const next = bars.map((bar) => {
+        let e = bar.nextElementSibling;
+        while (e && e.classList.contains('table-bar')) e = e.nextElementSibling;
+        return e?.className ?? '';
+      });
+      return {
+        tools,
+        generalFirst: Boolean(general) && follows(general, bars[0]) && follows(bars[0], table),
+        next,
+      };
+    });
+    assert.ok(shape.generalFirst, `${route}: general figures, then the toolbar, then the table`);
+    for (const tools of shape.tools) {
+      const order = tools.map((tool) => TOOL_ORDER.indexOf(tool));
+      assert.ok(!order.includes(-1), `${route}: known tools ${tools}`);
+      assert.deepEqual(
+        order,
+        [...order].sort((a, b) => a - b),
+        `${route}: tools in order (${tools})`,
+      );
+      assert.equal(tools.at(-1), 'csv', `${route}: CSV last`);
+    }
+    for (const next of shape.next) assert.match(next, /data-table/, `${route}: no empty box before the table`);
+    await page.context().close();
+  }
+});
+
+test('a reversed range keeps the table, totals and CSV at the last valid range and says which', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const [startField, endField] = [dateFields(page).first(), dateFields(page).last()];
+  const range = () => page.locator('.page-range').first().innerText();
+  await typeDate(endField, '2025-12-31');
+  await page.getByTestId('ico-filtered').waitFor();
+  const kept = { range: await range(), totals: await page.getByTestId('ico-filtered').innerText() };
+  const toolbar = await page.getByTestId('table-tools').boundingBox();
+  const csvAt = await page.locator('[data-tool="csv"]').boundingBox();
+  await typeDate(startField, '2026-03-01');
+  await page.getByTestId('filter-error').filter({ hasText: en['error-date-range'] }).waitFor();
+  const note = await page.getByTestId('filter-kept').innerText();
+  assert.ok(note.includes(localDay('2025-12-31')), `the note names the range still applied: ${note}`);
+  assert.equal(await range(), kept.range, 'the table stays at the last valid range');
+  assert.equal(await page.getByTestId('ico-filtered').innerText(), kept.totals, 'and so do its totals');
+  const csvNow = await page.locator('[data-tool="csv"]').boundingBox();
+  assert.equal(csvNow.y, csvAt.y, 'the CSV button stays on its line while the error shows');
+  assert.ok((await page.getByTestId('table-tools').boundingBox()).width <= toolbar.width + 1);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-tool="csv"]').click()]);
+  assert.match(download.suggestedFilename(), /2025-12-31\.csv$/, 'the CSV is named for the applied range');
+  await page.screenshot({ path: join(SHOTS, 'admin-ico-reversed-1280.png') });
+  await page.context().close();
+});
