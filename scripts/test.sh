@@ -50,7 +50,7 @@ pg_dir=$(mktemp -d /tmp/lvlx-test-pg.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; scripts/pg.sh stop "$pg_dir"' EXIT
 pg_url=$(scripts/pg.sh start "$pg_dir")
 
-step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh); beside both, the wasm core, the web app and the fuzz targets build"
+step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh); beside both, the wasm core and the web app build, and the fuzz targets build and run briefly"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
 # On PostgreSQL the suites whose subject is not the database are not run a second time: the
 # SQLite file tools (backup, crash durability), sockets, logs, metrics, error codes, the OpenAPI
@@ -63,8 +63,10 @@ background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-b
 # server from here on (without the test targets, dev-dependencies' features drop out and with
 # them the build the tests share; none changes what the server does).
 background web nice -n 19 scripts/build.sh --test
-background fuzz-build nice -n 19 env FUZZ_BUILD_ONLY=1 FUZZ_PROFILE=--dev scripts/fuzz.sh
-finish sqlite postgres web fuzz-build
+# The fuzz targets of the parsers: built, then a short run of each (scripts/fuzz.sh SECONDS for
+# longer runs).
+background fuzz nice -n 19 env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
+finish sqlite postgres web fuzz
 
 step "core vectors on the WebAssembly build"
 npm run --silent test:core
@@ -77,9 +79,6 @@ npm run --silent test:source
 
 step "JavaScript lint and format (ESLint with the React hooks rules, Prettier)"
 npm run --silent lint
-
-step "fuzz targets of the parsers: a short run of each (scripts/fuzz.sh SECONDS for longer)"
-FUZZ_PROFILE=--dev scripts/fuzz.sh 2
 
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10

@@ -1,6 +1,6 @@
 // Cookie consent (SPEC "Other UI"): shown until the visitor decides; the decision is kept in a
 // cookie for 365 days.
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { useTranslation } from 'react-i18next';
 
@@ -13,12 +13,15 @@ export default function CookieBanner() {
   const box = useRef(null);
   const open = decision !== 'accepted' && decision !== 'declined';
   // While it is shown the banner's height is --cookie-banner-height: the side menu (and its Exit
-  // button at the bottom) and the page end above it instead of behind it.
-  useEffect(() => {
+  // button at the bottom) and the page end above it instead of behind it. Set before the first
+  // paint (a layout effect), so nothing is seen moving.
+  useLayoutEffect(() => {
     const el = box.current;
     if (!open || !el) return undefined;
     const root = document.documentElement;
-    const observer = new ResizeObserver(() => root.style.setProperty('--cookie-banner-height', `${el.offsetHeight}px`));
+    const set = () => root.style.setProperty('--cookie-banner-height', `${el.offsetHeight}px`);
+    set();
+    const observer = new ResizeObserver(set);
     observer.observe(el);
     return () => {
       observer.disconnect();

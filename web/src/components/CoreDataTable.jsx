@@ -61,8 +61,12 @@ function useOverflow(ref) {
         s.fits === fits && s.moreRight === moreRight && s.room === room ? s : { fits, moreRight, room },
       );
     };
+    // The table too: the library applies a column change in a render of its own, after this
+    // component's, and only the table's new width says so.
     const observer = new ResizeObserver(measure);
     observer.observe(box);
+    const table = box.querySelector('.rdt_table');
+    if (table) observer.observe(table);
     scroller?.addEventListener('scroll', measure, { passive: true });
     measure();
     return () => {

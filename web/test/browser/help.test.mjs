@@ -105,7 +105,12 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
     });
     assert.equal(await page.locator('h1').innerText(), t('faq-title', {}, lng));
     assert.equal(await page.locator('details.faq-item').count(), 7);
-    // Layout shifts from here on are counted (the screenshots' space is reserved).
+    // Layout shifts from here on are counted (the screenshots' space is reserved), once the page
+    // has settled: its fonts swapped in and nothing loading (a loaded CPU delays both, and a font
+    // swap moves every line: it is not what this measures).
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 10_000 });
+    await page.waitForLoadState('networkidle').catch(() => {});
     await page.evaluate(() => {
       window.__shift = 0;
       window.__shifted = [];
