@@ -77,6 +77,9 @@ function useOverflow(ref) {
   return state;
 }
 
+/** Box widths this close count as the same for the columns shown (a classic scrollbar is 15 px). */
+const SAME_ROOM_PX = 24;
+
 /** How much of the rows stream has arrived: a bar, and the share in words once the size is known. */
 function RowsProgress({ progress }) {
   const { t } = useTranslation();
@@ -108,11 +111,14 @@ export default function CoreDataTable({ name, columns, table, empty = 'table-emp
   const declared = columns.map((c) => ({ ...c, minWidth: c.minWidth ?? (c.date ? '190px' : undefined) }));
   // Optional columns shown for the room they declared, dropped one by one while the table,
   // measured, still does not fit (content can ask for more); measured again at a new width.
+  // A few pixels either way (a scrollbar coming and going as rows change height) keep what was
+  // measured; a new width measures again.
   const [trim, setTrim] = useState({ room: 0, count: 0 });
-  const trimmed = trim.room === room ? trim.count : 0;
+  const trimmed = Math.abs(trim.room - room) <= SAME_ROOM_PX ? trim.count : 0;
   const choice = useColumnChoice(name, declared, room, phone, trimmed);
   useEffect(() => {
-    if (fits === false && !phone && trimmed < choice.fitted) setTrim({ room, count: trimmed + 1 });
+    if (fits === false && !phone && trimmed < choice.fitted)
+      setTrim((t) => ({ room: Math.abs(t.room - room) <= SAME_ROOM_PX ? t.room : room, count: trimmed + 1 }));
   }, [fits, phone, room, trimmed, choice.fitted]);
   const sort = table.query?.sort;
   const previewing = table.loading && preview?.length > 0;

@@ -13,6 +13,8 @@ function adminId() {
   return who.email ?? who._id ?? who.id ?? '';
 }
 
+const MARGIN_PX = 32;
+
 /** The width a column asks for (px): its width or minimum, else the table library's 100 px. */
 export const columnWidth = (column) => parseFloat(column.width ?? column.minWidth ?? '100px');
 
@@ -24,7 +26,8 @@ export const columnWidth = (column) => parseFloat(column.width ?? column.minWidt
 export default function useColumnChoice(name, columns, room, phone, trimmed = 0) {
   const key = `columns.${adminId()}.${name}`;
   const [chosen, setChosen] = useState(() => readPreference(key) ?? {});
-  let left = room - columns.filter((c) => !c.optional).reduce((sum, c) => sum + columnWidth(c), 0);
+  // Headers and cells can ask for a little more than declared: a margin before the first extra.
+  let left = room - MARGIN_PX - columns.filter((c) => !c.optional).reduce((sum, c) => sum + columnWidth(c), 0);
   const fitting = new Set();
   for (const c of columns.filter((c) => c.optional && !c.hidden && chosen[c.id] === undefined)) {
     if (phone || columnWidth(c) <= left) {

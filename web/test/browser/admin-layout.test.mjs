@@ -89,7 +89,7 @@ test('every admin table shows its main columns without sideways scrolling at 128
             );
           },
           [count, width],
-          { timeout: 5000 },
+          { timeout: 15_000 },
         )
         .catch(() => {});
       const tables = await measure(page);

@@ -429,11 +429,22 @@ test('admin tables grow with the page under a sticky header where their columns 
   await page.waitForSelector('.rdt_TableRow');
   for (const width of [1680, 1280]) {
     await page.setViewportSize({ width, height: 844 });
-    // The table re-measures whether its columns fit after the resize (a ResizeObserver).
+    // The table re-measures whether its columns fit after the resize (a ResizeObserver), and its
+    // optional columns settle to the new width.
     await page
-      .waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth, null, {
-        timeout: 3000,
-      })
+      .waitForFunction(
+        (w) => {
+          const box = document.querySelector('.data-table');
+          return (
+            window.innerWidth === w &&
+            document.documentElement.scrollWidth <= document.documentElement.clientWidth &&
+            box.classList.contains('fits') &&
+            box.querySelector('.rdt_table').scrollWidth <= box.clientWidth + 1
+          );
+        },
+        width,
+        { timeout: 15_000 },
+      )
       .catch(() => {});
     const narrow = await page.evaluate(() => {
       const wrapper = document.querySelector('.data-table .rdt_responsiveWrapper');
