@@ -3,7 +3,7 @@
 # npm `binaryen` package (never Debian's binaryen: its old wasm-opt breaks wasm-bindgen output).
 #   scripts/build-wasm.sh          the shipped file: release, wasm-opt -O3 (~950 KB)
 #   scripts/build-wasm.sh --test   the test command's: the same code unoptimised (profile
-#                                  wasm-test, ~3.6 MB) without wasm-opt; 145 s less CPU than
+#                                  wasm-test, ~3.0 MB) without wasm-opt; 145 s of CPU against
 #                                  release's 283 s + wasm-opt's 32 s on 2 cores
 set -euo pipefail
 profile=release
