@@ -24,7 +24,9 @@ want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; ex
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   step "cargo install wasm-bindgen-cli $want (a few minutes, once)"
-  cargo install wasm-bindgen-cli --version "=$want" --locked
+  # --force: cargo's own record may say it is installed while the binary is gone or another
+  # version answers on PATH (then a plain install does nothing and the build fails).
+  cargo install wasm-bindgen-cli --version "=$want" --locked --force
 fi
 
 
