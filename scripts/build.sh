@@ -28,7 +28,7 @@ if [ ${#server[@]} -gt 0 ]; then
   echo "Building the server in the background (${server[*]}; output in $log)"
   "${server[@]}" >"$log" 2>&1 &
   server_pid=$!
-  trap 'kill "$server_pid" 2>/dev/null' EXIT
+  trap 'kill "$server_pid" 2>/dev/null || true' EXIT
 fi
 
 scripts/setup.sh

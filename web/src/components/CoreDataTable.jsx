@@ -45,7 +45,7 @@ function SortHeader({ label, column, sort, onSort }) {
  * shade on the edge where more columns wait.
  */
 function useOverflow(ref) {
-  const [state, setState] = useState({ fits: false, moreRight: false, room: 0 });
+  const [state, setState] = useState({ fits: null, moreRight: false, room: 0 });
   useEffect(() => {
     const box = ref.current;
     if (!box) return undefined;
@@ -144,7 +144,7 @@ export default function CoreDataTable({ name, columns, table, empty = 'table-emp
   const bar = (
     <div className="table-bar">
       <p className="muted small" data-testid="table-more-columns">
-        {fits ? '' : t('table-more-columns')}
+        {fits === false && moreRight ? t('table-more-columns') : ''}
       </p>
       <ColumnChooser columns={columns} choice={choice} />
     </div>

@@ -284,7 +284,7 @@ test('secret key: masked and trimmed, wrong secret fails, right one reveals, fou
   // The toggle names the secret, not a password.
   await page.getByRole('button', { name: en['secretKey.show'] }).click();
   assert.equal(await input.getAttribute('type'), 'text');
-  await page.getByRole('button', { name: en['secretKey.hide'] }).click();
+  await page.getByRole('button', { name: en['secretKey.hide-secret'] }).click();
 
   await input.fill(` ${DEMO_SECRET[0]}  `);
   await page.getByRole('button', { name: en['secretKey.submit'] }).click();

@@ -90,7 +90,7 @@ export default function SecretKey() {
               }}
             />
             <button type="button" className="reveal" onClick={() => setShown((s) => !s)} aria-pressed={shown}>
-              {shown ? t('secretKey.hide') : t('secretKey.show')}
+              {shown ? t('secretKey.hide-secret') : t('secretKey.show')}
             </button>
           </div>
           <p id={`${id}-error`} className="field-error" role="alert">
