@@ -15,8 +15,8 @@ function adminId() {
 
 const MARGIN_PX = 32;
 
-/** The width a column asks for (px): its width or minimum, else the table library's 100 px. */
-export const columnWidth = (column) => parseFloat(column.width ?? column.minWidth ?? '100px');
+/** The width a column asks for (whole px, as declared: '140px'), else the table library's 100 px. */
+export const columnWidth = (column) => Number.parseInt(column.width ?? column.minWidth ?? '100px', 10);
 
 /**
  * `{shown(column), choose(id, on), fitted}` for `name`'s `columns` in a box `room` px wide
