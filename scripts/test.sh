@@ -33,7 +33,9 @@ declare -A pids=()
 background() { # NAME COMMAND...: runs COMMAND in the background, its output in $logs/NAME.log
   local name=$1
   shift
-  "$@" >"$logs/$name.log" 2>&1 &
+  # Its own process group (setsid), so that stopping it stops what it started too (test
+  # binaries, their chains, databases and browsers), not just the cargo or npm at its top.
+  setsid "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
 }
 finish() { # NAME...: waits for each job, shows its output, stops at the first that failed
@@ -47,7 +49,11 @@ finish() { # NAME...: waits for each job, shows its output, stops at the first t
   done
 }
 pg_dir=$(mktemp -d /tmp/lvlx-test-pg.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null || true; scripts/pg.sh stop "$pg_dir"' EXIT
+stop_jobs() {
+  local pid
+  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+}
+trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 pg_url=$(scripts/pg.sh start "$pg_dir")
 
 step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh); beside both, the wasm core and the web app build, and the fuzz targets build and run briefly"

@@ -45,7 +45,7 @@ function SortHeader({ label, column, sort, onSort }) {
  * shade on the edge where more columns wait.
  */
 function useOverflow(ref) {
-  const [state, setState] = useState({ fits: null, moreRight: false, room: 0 });
+  const [state, setState] = useState({ fits: null, moreRight: false, room: 0, headers: 0 });
   useEffect(() => {
     const box = ref.current;
     if (!box) return undefined;
@@ -57,8 +57,13 @@ function useOverflow(ref) {
       const moreRight =
         !fits && Boolean(scroller) && scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1;
       const room = box.clientWidth;
+      // How many columns the measured table had: the library shows a column change a render
+      // after ours, and a width measured before it says nothing about the new columns.
+      const headers = table ? table.querySelectorAll('.rdt_TableCol').length : 0;
       setState((s) =>
-        s.fits === fits && s.moreRight === moreRight && s.room === room ? s : { fits, moreRight, room },
+        s.fits === fits && s.moreRight === moreRight && s.room === room && s.headers === headers
+          ? s
+          : { fits, moreRight, room, headers },
       );
     };
     // The table too: the library applies a column change in a render of its own, after this
@@ -106,7 +111,7 @@ function RowsProgress({ progress }) {
 export default function CoreDataTable({ name, columns, table, empty = 'table-empty', label, preview }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
-  const { fits, moreRight, room } = useOverflow(keys.ref);
+  const { fits, moreRight, room, headers } = useOverflow(keys.ref);
   const phone = usePhone();
   const declared = columns.map((c) => ({ ...c, minWidth: c.minWidth ?? (c.date ? '190px' : undefined) }));
   // Optional columns shown for the room they declared, dropped one by one while the table,
@@ -116,10 +121,12 @@ export default function CoreDataTable({ name, columns, table, empty = 'table-emp
   const [trim, setTrim] = useState({ room: 0, count: 0 });
   const trimmed = Math.abs(trim.room - room) <= SAME_ROOM_PX ? trim.count : 0;
   const choice = useColumnChoice(name, declared, room, phone, trimmed);
+  // Only a measurement of the columns now chosen trims one more (else one change trims twice).
+  const showing = declared.filter(choice.shown).length;
   useEffect(() => {
-    if (fits === false && !phone && trimmed < choice.fitted)
+    if (fits === false && !phone && headers === showing && trimmed < choice.fitted)
       setTrim((t) => ({ room: Math.abs(t.room - room) <= SAME_ROOM_PX ? t.room : room, count: trimmed + 1 }));
-  }, [fits, phone, room, trimmed, choice.fitted]);
+  }, [fits, phone, room, headers, showing, trimmed, choice.fitted]);
   const sort = table.query?.sort;
   const previewing = table.loading && preview?.length > 0;
   const rdtColumns = declared.map((c, i) => ({

@@ -26,8 +26,10 @@ export const columnWidth = (column) => Number.parseInt(column.width ?? column.mi
 export default function useColumnChoice(name, columns, room, phone, trimmed = 0) {
   const key = `columns.${adminId()}.${name}`;
   const [chosen, setChosen] = useState(() => readPreference(key) ?? {});
-  // Headers and cells can ask for a little more than declared: a margin before the first extra.
-  let left = room - MARGIN_PX - columns.filter((c) => !c.optional).reduce((sum, c) => sum + columnWidth(c), 0);
+  // The main columns and those the admin turned on take their room first; headers and cells can
+  // ask for a little more than declared: a margin before the first extra.
+  const always = columns.filter((c) => !c.optional || chosen[c.id] === true);
+  let left = room - MARGIN_PX - always.reduce((sum, c) => sum + columnWidth(c), 0);
   const fitting = new Set();
   for (const c of columns.filter((c) => c.optional && !c.hidden && chosen[c.id] === undefined)) {
     if (phone || columnWidth(c) <= left) {

@@ -44,12 +44,15 @@ export function useCoreTable(load) {
   const [query, setQuery] = useState(null);
   const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
   const [answer, setAnswer] = useState(null);
+  // The answer for every row (no filter), taken at each load: a screen's general totals.
+  const [whole, setWhole] = useState(null);
   // The translation key of why the last query was refused (a reversed or malformed date range);
   // the table keeps its last good answer meanwhile.
   const [queryError, setQueryError] = useState(null);
   // The date range of the last good answer, named beside a refused one.
   const [applied, setApplied] = useState(null);
   const shownRange = useRef(null);
+  const lastApplied = useRef(null);
 
   useEffect(() => {
     if (!load) return undefined;
@@ -66,6 +69,7 @@ export function useCoreTable(load) {
         table.current?.free?.();
         table.current = loaded;
         const full = loaded.range(viewerOffsetMinutes(), Date.now());
+        setWhole(loaded.query({ search: '', offsetMinutes: viewerOffsetMinutes() }));
         const before = shownRange.current;
         shownRange.current = full;
         setRange(full);
@@ -101,23 +105,29 @@ export function useCoreTable(load) {
     // Beside dates, search and sort, a table's own filters (the users table's `kyc`) pass through.
     const { start, end, search, sort, ...filters } = query;
     const own = Object.fromEntries(Object.entries(filters).filter(([, v]) => v));
+    const run = (dates) =>
+      table.current.query({
+        start: dates.start || undefined,
+        end: dates.end || undefined,
+        search,
+        sort: sort ?? undefined,
+        offsetMinutes: viewerOffsetMinutes(),
+        ...own,
+      });
     try {
-      setAnswer(
-        table.current.query({
-          start: start || undefined,
-          end: end || undefined,
-          search,
-          sort: sort ?? undefined,
-          offsetMinutes: viewerOffsetMinutes(),
-          ...own,
-        }),
-      );
+      setAnswer(run({ start, end }));
       setQueryError(null);
-      setApplied({ start, end });
+      lastApplied.current = { start, end };
+      setApplied(lastApplied.current);
       setPage((p) => ({ ...p, number: 1 }));
     } catch (e) {
-      // The core's errors carry their translation key as the message.
+      // The core's errors carry their translation key as the message. The rest of the query
+      // (search, sort, the table's own filters) still applies, over the last valid dates.
       setQueryError(coreErrorKey(e));
+      if (lastApplied.current) {
+        setAnswer(run(lastApplied.current));
+        setPage((p) => ({ ...p, number: 1 }));
+      }
     }
   }, [query]);
 
@@ -145,6 +155,7 @@ export function useCoreTable(load) {
     range,
     query,
     answer,
+    whole,
     queryError,
     applied,
     rows,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  consent,
+  adminPage as openAdminPage,
   dateFields,
   DEMO_ADMIN,
   en,
@@ -46,17 +46,7 @@ after(async () => {
   server?.stop();
 });
 
-async function adminPage(route, width = 1280) {
-  const page = await openPage(browser, server.url, {
-    storage: await server.storageFor(DEMO_ADMIN),
-    cookies: consent,
-    viewport: { width, height: 900 },
-  });
-  await page.goto(route);
-  await settled(page);
-  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
-  return page;
-}
+const adminPage = (route, width = 1280) => openAdminPage(browser, server, route, { width, height: 900 });
 
 /** Per table on the page: whether it fits its box, and its column count. */
 const measure = (page) =>
@@ -74,22 +64,34 @@ const measure = (page) =>
 test('every admin table shows its main columns without sideways scrolling at 1280 and 1440 px', async () => {
   for (const [route, count] of TABLE_PAGES) {
     const page = await adminPage(route);
+    const shown = {};
     for (const width of [1280, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       // Measured, not read from a class that may still be the last width's: the boxes at the new
-      // width, every table inside its box (optional columns settle in a few renders).
+      // width, once their columns and widths have stayed the same for half a second (optional
+      // columns settle in a few renders).
       await page
         .waitForFunction(
           ([n, w]) => {
             const boxes = [...document.querySelectorAll('.data-table')];
-            return (
-              boxes.length === n &&
-              window.innerWidth === w &&
-              boxes.every((b) => b.querySelector('.rdt_table')?.scrollWidth <= b.clientWidth + 1)
-            );
+            const now = performance.now();
+            const shape = JSON.stringify([
+              window.innerWidth,
+              boxes.map((b) => [
+                b.clientWidth,
+                b.querySelectorAll('.rdt_TableCol').length,
+                b.querySelector('.rdt_table')?.scrollWidth,
+              ]),
+            ]);
+            if (window.lastShape !== shape) {
+              window.lastShape = shape;
+              window.shapeSince = now;
+              return false;
+            }
+            return boxes.length === n && window.innerWidth === w && now - window.shapeSince >= 500;
           },
           [count, width],
-          { timeout: 15_000 },
+          { timeout: 15_000, polling: 100 },
         )
         .catch(() => {});
       const tables = await measure(page);
@@ -101,7 +103,14 @@ test('every admin table shows its main columns without sideways scrolling at 128
         `${route}: the page does not scroll sideways at ${width} px`,
       );
       assert.equal(await page.getByTestId('table-more-columns').first().innerText(), '', 'no cue when all fits');
+      shown[width] = tables[0].columns;
     }
+    // The wider screen's room goes to optional columns (each table's main ones fit 1280).
+    if (route === '/admin/tables/users')
+      assert.ok(
+        shown[1440] > shown[1280],
+        `users: more columns at 1440 px (${shown[1440]}) than at 1280 (${shown[1280]})`,
+      );
     await page.context().close();
   }
 });
@@ -124,20 +133,45 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
   const secondBefore = await x('.rdt_TableRow .rdt_TableCell:nth-child(2)');
   const action = page.locator('.rdt_TableRow').first().locator('.kyc-cell button');
   await action.scrollIntoViewIfNeeded();
-  assert.ok(await action.isVisible(), 'the last column (KYC and its action) is reachable');
+  // Reachable means inside the table's box (not just rendered past its clipped edge), and right
+  // of the pinned columns, which would cover it.
+  const [button, box, pinned] = await Promise.all([
+    action.boundingBox(),
+    page.locator('.data-table').boundingBox(),
+    page.locator('.rdt_TableRow').first().locator('.rdt_TableCell').nth(1).boundingBox(),
+  ]);
+  assert.ok(
+    button.x >= pinned.x + pinned.width && button.x + button.width <= box.x + box.width + 1,
+    `the last column (KYC and its action) is in view: ${JSON.stringify({ button, box, pinned })}`,
+  );
   assert.equal(await x('.rdt_TableRow .rdt_TableCell:nth-child(1)'), firstBefore, 'N° stays in view');
   assert.equal(await x('.rdt_TableRow .rdt_TableCell:nth-child(2)'), secondBefore, 'the name stays in view');
   await page.locator('.data-table:not(.more-right)').waitFor({ timeout: 5000 });
   await page.screenshot({ path: join(SHOTS, 'admin-users-all-columns-1280.png') });
-  // The choice outlives the page and the session.
+  // The menu closes as menus do: Escape, and a click outside it.
+  await menu.locator('summary').click();
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.evaluate((m) => m.open), false, 'Escape closes the column menu');
+  assert.ok(await menu.locator('summary').evaluate((s) => s === document.activeElement), 'focus back on its button');
+  await menu.locator('summary').click();
+  await page.locator('h1').click();
+  assert.equal(await menu.evaluate((m) => m.open), false, 'a click outside closes it');
+  // The choice outlives the page and the session: the admin signs out and in again.
   await page.reload();
   await page.waitForSelector('.rdt_TableRow');
   await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
-  await page.evaluate(() => {
-    for (const key of Object.keys(localStorage)) if (!key.startsWith('preference.')) localStorage.removeItem(key);
-  });
+  await page.getByRole('button', { name: en['menu-exit'] }).click();
+  await page.getByRole('dialog').getByRole('button', { name: en['logout-confirm-yes'] }).click();
+  await page.getByRole('dialog', { name: en['logout-success'] }).waitFor();
   const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('admin@lvlx.local')));
-  assert.equal(kept.length, 1, 'kept under the admin who chose');
+  assert.equal(kept.length, 1, 'kept under the admin who chose, after signing out');
+  const again = await server.storageFor(DEMO_ADMIN, { fresh: true });
+  await page.evaluate((values) => {
+    for (const [k, v] of Object.entries(values)) localStorage.setItem(k, v);
+  }, again);
+  await page.goto('/admin/tables/users');
+  await page.waitForSelector('.rdt_TableRow');
+  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
   // Back to the main columns: they fit again.
   await menu.locator('summary').click();
   for (let i = 0; i < n; i++) await boxes.nth(i).uncheck();
@@ -203,5 +237,36 @@ test('a reversed range keeps the table, totals and CSV at the last valid range a
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-tool="csv"]').click()]);
   assert.match(download.suggestedFilename(), /2025-12-31\.csv$/, 'the CSV is named for the applied range');
   await page.screenshot({ path: join(SHOTS, 'admin-ico-reversed-1280.png') });
+  // A search typed while the range is refused still applies, over the range kept.
+  const rows = page.locator('.rdt_TableRow');
+  const email = (await rows.first().locator('[data-column-id="email"]').innerText()).trim();
+  await page.getByLabel(en['ico-search']).fill(email.slice(0, 6));
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid="ico-filtered"]')?.innerText !== before,
+    kept.totals,
+  );
+  assert.equal(await page.getByTestId('filter-kept').innerText(), note, 'still the last valid range');
+  for (const cell of await rows.locator('[data-column-id="email"]').allInnerTexts())
+    assert.ok(cell.includes(email.slice(0, 6)), `every row matches the search: ${cell}`);
+  await page.context().close();
+});
+
+test('the cookie banner leaves the Exit button in reach at 1400 × 900 until consent is given', async () => {
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    viewport: { width: 1400, height: 900 },
+  });
+  await page.goto('/admin/tables/users');
+  await settled(page);
+  await page.getByRole('region', { name: en['cookie-label'] }).waitFor();
+  const exit = page.getByRole('button', { name: en['menu-exit'] });
+  await exit.scrollIntoViewIfNeeded();
+  // What a click at the button's centre lands on is the button, not the banner over it.
+  const hit = await exit.evaluate((button) => {
+    const r = button.getBoundingClientRect();
+    return button.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+  });
+  assert.ok(hit, 'Exit is not under the cookie banner');
+  await page.screenshot({ path: join(SHOTS, 'admin-cookie-banner-1400.png') });
   await page.context().close();
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  adminPage as openAdminPage,
   consent,
   dateFields,
   DEMO_ADMIN,
@@ -37,18 +38,7 @@ after(async () => {
   server?.stop();
 });
 
-async function adminPage(route) {
-  const page = await openPage(browser, server.url, {
-    storage: await server.storageFor(DEMO_ADMIN),
-    cookies: consent,
-    viewport: { width: 1440, height: 1000 },
-  });
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.goto(route);
-  await settled(page);
-  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
-  return page;
-}
+const adminPage = (route) => openAdminPage(browser, server, route, { clipboard: true });
 
 /** A count as the summary boxes show it: with English digit grouping. */
 const grouped = (n) => localizeNumber(String(n), 'en');

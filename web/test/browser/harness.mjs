@@ -220,6 +220,23 @@ export async function openPage(
   return page;
 }
 
+/**
+ * The demo admin signed in at `route` (a table page), once its first rows show. `clipboard`: the
+ * page may read and write the clipboard (the copy buttons).
+ */
+export async function adminPage(browser, server, route, { width = 1440, height = 1000, clipboard = false } = {}) {
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_ADMIN),
+    cookies: consent,
+    viewport: { width, height },
+  });
+  if (clipboard) await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(route);
+  await settled(page);
+  await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
+  return page;
+}
+
 /** Waits until the app has rendered a heading (the boot spinner is gone). */
 export const settled = (page) => page.waitForSelector('h1', { timeout: 15_000 });
 

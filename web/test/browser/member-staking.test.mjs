@@ -8,7 +8,19 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import {
+  consent,
+  dateFields,
+  DEMO_ADMIN,
+  DEMO_USER,
+  en,
+  launchBrowser,
+  localDay,
+  openPage,
+  settled,
+  startServer,
+  typeDate,
+} from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
 import {
@@ -114,6 +126,20 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
     .locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' })
     .waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(SHOTS, 'member-nfts.png'), fullPage: true });
+
+  // The release-date filter behaves as the admin tables' do: a reversed range keeps the last
+  // valid one applied (the position still listed) and names it beside the error.
+  const day = (days) => new Date(Date.now() + days * DAY * 1000).toISOString().slice(0, 10);
+  const [from, to] = [dateFields(page).first(), dateFields(page).nth(1)];
+  await typeDate(from, day(-1));
+  await typeDate(to, day(400));
+  await typeDate(from, day(500));
+  await page.getByTestId('filter-error').filter({ hasText: en['error-date-range'] }).waitFor();
+  assert.ok(await row.isVisible(), 'the staked NFTs stay at the last valid range');
+  const note = await page.getByTestId('filter-kept').innerText();
+  assert.ok(note.includes(localDay(day(400))), `the note names the range still applied: ${note}`);
+  await page.getByRole('button', { name: en['filter-reset'] }).click();
+  assert.equal(await page.getByTestId('filter-error').innerText(), '');
 
   // Thirty days later the interest withdrawn is what the contract paid, to the base unit.
   await advance(30 * DAY);

@@ -66,7 +66,11 @@ async function confirmed(page, testId = 'tx-status') {
     const said = (await status.count())
       ? `${await status.getAttribute('data-state')}: ${await status.innerText()}`
       : 'none';
-    throw new Error(`${testId} not confirmed (${said})`, { cause: e });
+    // What else the page says (a refused code beside its field, a toast) tells why.
+    const alerts = await page.locator('[role="alert"], .Toastify__toast').allInnerTexts();
+    throw new Error(`${testId} not confirmed (${said}); the page says: ${JSON.stringify(alerts.filter(Boolean))}`, {
+      cause: e,
+    });
   }
 }
 

@@ -3,7 +3,7 @@
 // contract holds them (price, on sale), which an admin changes here: on the
 // development chain the server sends the owner's transaction; in production the owner signs
 // with their own key and the page says so. Each change is audited (listed, newest first).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import {
@@ -141,12 +141,8 @@ export default function ActivationNodes() {
     { id: 'tx', minWidth: '130px', optional: true, label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
-  // The general box: every node's totals, from the last answer that kept every row (the table
-  // loads at its full range, and a reload with new nodes answers in full again).
-  const [general, setGeneral] = useState(null);
-  useEffect(() => {
-    if (table.answer && !narrowed) setGeneral(table.answer.summary);
-  }, [table.answer, narrowed]);
+  // The general box: every node's totals, taken again at each load (a new node, a saved change).
+  const general = table.whole?.summary;
   return (
     <section className="page admin-page">
       <h1>{t('admin-menu-activation-node')}</h1>
