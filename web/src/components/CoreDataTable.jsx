@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import useRowKeys from './useRowKeys.js';
 import Pagination from './Pagination.jsx';
 import ColumnChooser from './ColumnChooser.jsx';
+import { CsvButton } from './Exports.jsx';
 import useColumnChoice from './useColumnChoice.js';
 import usePhone from './usePhone.js';
 
@@ -104,11 +105,12 @@ function RowsProgress({ progress }) {
  * `numeric` columns are right-aligned (amounts and counts, tabular figures); `date` columns never
  * wrap; `optional` ones the admin may hide in the column menu (`hidden` until they choose), the
  * others always show. The first two columns (N° and who) stay in view when the rest scrolls.
- * `name`: the table's name in the remembered column choice; `empty`: translation key of the
+ * `name`: the table's name in the remembered column choice; `csv`: the name of its CSV file
+ * (the bar above the table offers it beside the column menu); `empty`: translation key of the
  * empty state; `preview`: rows of the table's own shape (the server's newest, with the totals)
  * shown while the whole table loads, without sorting or pages, under the stream's progress.
  */
-export default function CoreDataTable({ name, columns, table, empty = 'table-empty', label, preview }) {
+export default function CoreDataTable({ name, csv, columns, table, empty = 'table-empty', label, preview }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
   const { fits, moreRight, room, headers } = useOverflow(keys.ref);
@@ -153,7 +155,10 @@ export default function CoreDataTable({ name, columns, table, empty = 'table-emp
       <p className="muted small" data-testid="table-more-columns">
         {fits === false && moreRight ? t('table-more-columns') : ''}
       </p>
-      <ColumnChooser columns={columns} choice={choice} />
+      <div className="table-actions">
+        <ColumnChooser columns={columns} choice={choice} />
+        {csv && <CsvButton table={table} name={csv} />}
+      </div>
     </div>
   );
   if (previewing) {

@@ -6,14 +6,18 @@ import { PAGE_SIZES } from './useCoreTable.js';
 const PAGES_IN_RANGE = 2;
 const MARGIN_PAGES = 3;
 
-/** Page numbers to show, with null where pages are skipped. */
+/**
+ * Page numbers to show, with null where pages are skipped; a gap of one page shows that page
+ * (an ellipsis standing for a single number hides it for nothing).
+ */
 export function pageItems(current, count) {
   const shown = new Set();
   for (let p = 1; p <= Math.min(MARGIN_PAGES, count); p++) shown.add(p);
   for (let p = Math.max(1, count - MARGIN_PAGES + 1); p <= count; p++) shown.add(p);
   for (let p = current - PAGES_IN_RANGE; p <= current + PAGES_IN_RANGE; p++) if (p >= 1 && p <= count) shown.add(p);
   const sorted = [...shown].sort((a, b) => a - b);
-  return sorted.flatMap((p, i) => (i > 0 && p - sorted[i - 1] > 1 ? [null, p] : [p]));
+  const gap = (p, i) => (i > 0 ? p - sorted[i - 1] - 1 : 0);
+  return sorted.flatMap((p, i) => (gap(p, i) === 1 ? [p - 1, p] : gap(p, i) > 1 ? [null, p] : [p]));
 }
 
 export default function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {

@@ -31,7 +31,7 @@ const TABLE_PAGES = [
   ['/admin/tables/LVLXStaking', 2],
 ];
 /** The toolbar's one order; a page shows the tools its table has. */
-const TOOL_ORDER = ['search', 'dates', 'filter', 'csv'];
+const TOOL_ORDER = ['search', 'dates', 'filter'];
 
 let server;
 let browser;
@@ -194,8 +194,13 @@ test('every admin page lays out its general figures, toolbar and table in one or
         while (e && e.classList.contains('table-bar')) e = e.nextElementSibling;
         return e?.className ?? '';
       });
+      // Each table's bar: its column menu (where it has optional columns), then its CSV.
+      const actions = [...document.querySelectorAll('.table-bar .table-actions')].map((bar) =>
+        [...bar.children].map((e) => e.dataset.tool ?? e.dataset.testid),
+      );
       return {
         tools,
+        actions,
         generalFirst: Boolean(general) && follows(general, bars[0]) && follows(bars[0], table),
         next,
       };
@@ -209,8 +214,9 @@ test('every admin page lays out its general figures, toolbar and table in one or
         [...order].sort((a, b) => a - b),
         `${route}: tools in order (${tools})`,
       );
-      assert.equal(tools.at(-1), 'csv', `${route}: CSV last`);
     }
+    assert.ok(shape.actions.length >= 1, `${route}: a bar over each table`);
+    for (const actions of shape.actions) assert.equal(actions.at(-1), 'csv', `${route}: CSV last (${actions})`);
     for (const next of shape.next) assert.match(next, /data-table/, `${route}: no empty box before the table`);
     await page.context().close();
   }
@@ -231,8 +237,12 @@ test('a reversed range keeps the table, totals and CSV at the last valid range a
   assert.ok(note.includes(localDay('2025-12-31')), `the note names the range still applied: ${note}`);
   assert.equal(await range(), kept.range, 'the table stays at the last valid range');
   assert.equal(await page.getByTestId('ico-filtered').innerText(), kept.totals, 'and so do its totals');
-  const csvNow = await page.locator('[data-tool="csv"]').boundingBox();
-  assert.equal(csvNow.y, csvAt.y, 'the CSV button stays on its line while the error shows');
+  const [csvNow, menuNow] = await Promise.all([
+    page.locator('[data-tool="csv"]').boundingBox(),
+    page.getByTestId('column-chooser').boundingBox(),
+  ]);
+  assert.equal(csvNow.x, csvAt.x, 'the CSV button keeps its place while the error shows');
+  assert.ok(Math.abs(csvNow.y - menuNow.y) < 4, 'beside the column menu, on the bar over the table');
   assert.ok((await page.getByTestId('table-tools').boundingBox()).width <= toolbar.width + 1);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-tool="csv"]').click()]);
   assert.match(download.suggestedFilename(), /2025-12-31\.csv$/, 'the CSV is named for the applied range');
@@ -268,5 +278,20 @@ test('the cookie banner leaves the Exit button in reach at 1400 × 900 until con
   });
   assert.ok(hit, 'Exit is not under the cookie banner');
   await page.screenshot({ path: join(SHOTS, 'admin-cookie-banner-1400.png') });
+  await page.context().close();
+});
+
+test('the pages under a table never hide a single page behind an ellipsis', async () => {
+  const page = await adminPage('/admin/tables/ICO');
+  const nav = page.getByRole('navigation', { name: en['table-pages'] });
+  for (const n of ['3', '5', '7']) await nav.getByRole('button', { name: n, exact: true }).click();
+  await nav.locator('[aria-current="page"]', { hasText: '7' }).waitFor();
+  const items = await nav.locator('.page-button:not([aria-label]), .page-gap').allInnerTexts();
+  // Page 7 of many: 1–3 at the start, 5–9 around it, and page 4 between them shown, not "…".
+  assert.deepEqual(items.slice(0, 9), ['1', '2', '3', '4', '5', '6', '7', '8', '9'], items.join(' '));
+  items.forEach((item, i) => {
+    if (item === '…') assert.ok(Number(items[i + 1]) - Number(items[i - 1]) > 2, `"…" hides pages: ${items}`);
+    else if (i > 0 && items[i - 1] !== '…') assert.equal(Number(item), Number(items[i - 1]) + 1, items.join(' '));
+  });
   await page.context().close();
 });

@@ -166,11 +166,17 @@ export default function ActivationNodes() {
           </p>
         ))}
       {general && <SummaryBox titleKey="summary-general" items={summaryItems(general)} testId="nodes-summary" />}
-      <TableTools table={table} searchKey="nodes-search" datesKey="nodes-date" csvName="activation-nodes" />
+      <TableTools table={table} searchKey="nodes-search" datesKey="nodes-date" />
       {narrowed && (
         <SummaryBox titleKey="summary-filtered" items={summaryItems(table.answer.summary)} testId="nodes-filtered" />
       )}
-      <CoreDataTable name="nodes" columns={columns} table={table} label={t('admin-menu-activation-node')} />
+      <CoreDataTable
+        name="nodes"
+        csv="activation-nodes"
+        columns={columns}
+        table={table}
+        label={t('admin-menu-activation-node')}
+      />
       {data && (
         <div className="summary-box">
           <h2>{t('ranks-audit')}</h2>

@@ -142,7 +142,7 @@ export default function IcoTable() {
       ) : (
         <p className="muted">{t('loading')}</p>
       )}
-      <TableTools table={table} searchKey="ico-search" datesKey="filter-dates" csvName="ico" />
+      <TableTools table={table} searchKey="ico-search" datesKey="filter-dates" />
       {hidden && (
         <SummaryBox
           titleKey="summary-filtered"
@@ -152,6 +152,7 @@ export default function IcoTable() {
       )}
       <CoreDataTable
         name="ico"
+        csv="ico"
         columns={columns}
         table={table}
         label={t('admin-menu-ico')}

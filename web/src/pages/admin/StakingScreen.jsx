@@ -241,11 +241,17 @@ export default function StakingScreen({ kind }) {
       <ReserveMonitor kind={kind} version={version} />
 
       <h2>{t('stake-stakers')}</h2>
-      <TableTools table={stakers} searchKey="users-search" csvName={`${kind}-stakers`} />
-      <CoreDataTable name={`${kind}-stakers`} columns={stakerColumns} table={stakers} label={t('stake-stakers')} />
+      <TableTools table={stakers} searchKey="users-search" />
+      <CoreDataTable
+        name={`${kind}-stakers`}
+        csv={`${kind}-stakers`}
+        columns={stakerColumns}
+        table={stakers}
+        label={t('stake-stakers')}
+      />
 
       <h2>{t('stake-entries')}</h2>
-      <TableTools table={entries} datesKey="filter-release" csvName={`${kind}-stakes`} />
+      <TableTools table={entries} datesKey="filter-release" />
       {hidden && (
         <SummaryBox
           titleKey="summary-filtered"
@@ -253,7 +259,13 @@ export default function StakingScreen({ kind }) {
           testId={`${kind}-filtered`}
         />
       )}
-      <CoreDataTable name={`${kind}-entries`} columns={entryColumns} table={entries} label={t('stake-entries')} />
+      <CoreDataTable
+        name={`${kind}-entries`}
+        csv={`${kind}-stakes`}
+        columns={entryColumns}
+        table={entries}
+        label={t('stake-entries')}
+      />
       {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
     </section>
   );

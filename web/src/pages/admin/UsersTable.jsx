@@ -133,7 +133,7 @@ export default function UsersTable() {
       ) : (
         <p className="muted">{t('loading')}</p>
       )}
-      <TableTools table={table} searchKey="users-search" datesKey="filter-registration" csvName="users">
+      <TableTools table={table} searchKey="users-search" datesKey="filter-registration">
         <KycFilter table={table} />
       </TableTools>
       {narrowed && (
@@ -145,6 +145,7 @@ export default function UsersTable() {
       )}
       <CoreDataTable
         name="users"
+        csv="users"
         columns={columns}
         table={table}
         label={t('admin-menu-users')}
