@@ -1,5 +1,5 @@
 // Admin tables at scale: 10^6 seeded ICO rows and 10^5 users, release server.
-//   npm run bench:admin        (after scripts/build.sh; seeds target/bench-admin once, ~1 min)
+//   npm run bench:admin        (after scripts/build.sh --release; seeds target/bench-admin once, ~1 min)
 // Engine figures run the core's WebAssembly in Node's V8 (Chromium's engine) beside a plain
 // JavaScript baseline on the same rows (array of objects, BigInt sums), results checked equal.
 // Page figures run in headless Chromium; server figures are timed over HTTP on loopback.

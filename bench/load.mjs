@@ -2,7 +2,7 @@
 // release server with the demo data, 64 connections, a signed-in member and admin. Each row is
 // printed beside the same run's GET /api/v1/health (the server doing nothing but answer), with
 // the CPU time the server and (on PostgreSQL) the database spent per request.
-// Run: npm run bench:load [SECONDS] [ROW]   (after scripts/build.sh; default 8 s a row; ROW
+// Run: npm run bench:load [SECONDS] [ROW]   (after scripts/build.sh --release; default 8 s a row; ROW
 // `writes`: only the write rows). BENCH_SERVER_BINARY: another build (the test command's smoke
 // runs the debug one, 1 s a row).
 import { execFile } from 'node:child_process';

@@ -2,7 +2,7 @@
 // verify, code creation and mail to the outbox), against the release server on loopback.
 // Baseline in the same run: GET /api/v1/health under the same concurrency (the server without
 // password work), and the argon2id floor (one verify, measured alone).
-// Run: npm run bench:login   (after scripts/build.sh)
+// Run: npm run bench:login   (after scripts/build.sh --release)
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

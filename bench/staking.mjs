@@ -2,7 +2,7 @@
 // first row on screen, and the page's data call, in headless Chromium against the debug or
 // release server on its own anvil chain. Baseline in the same run: the same page with no
 // positions. Also the cost of one tick of the live figures (every row's accrual from the core).
-// Run: npm run bench:staking   (after scripts/build.sh; BENCH_SERVER_BINARY picks the binary)
+// Run: npm run bench:staking   (after scripts/build.sh --release; BENCH_SERVER_BINARY picks the binary)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { consent, DEMO_USER, launchBrowser, openPage, startServer } from '../web/test/browser/harness.mjs';

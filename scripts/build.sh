@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Sets up what is missing (scripts/setup.sh) and builds everything: the core to WebAssembly, the
 # web app, and the server.
-#   scripts/build.sh           release server (what the run command serves)
-#   scripts/build.sh --debug   debug server
-#   scripts/build.sh --web     the core and the web app only
-#   scripts/build.sh --test    the same with the test command's core (build-wasm.sh --test); its
-#                              server is the debug binary `cargo test` built for the tests
+#   scripts/build.sh           the run command's build: the server with profile `quick`
+#                              (target/quick/lvlx) and the core unoptimised (build-wasm.sh
+#                              --test), for a first start in minutes on a new machine
+#   scripts/build.sh --release what production runs and the benchmarks measure: the release
+#                              server (target/release/lvlx) and the optimised core (wasm-opt -O3)
+#   scripts/build.sh --debug   debug server, optimised core
+#   scripts/build.sh --web     the optimised core and the web app only
+#   scripts/build.sh --test    the test command's core and web app; its server is the debug
+#                              binary `cargo test` built for the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -15,7 +19,9 @@ case "${1:-}" in
   --web) server=() ;;
   --test) server=() wasm=(--test) ;;
   --debug) server=(cargo build -p lvlx-backend --locked) ;;
-  *) server=(cargo build --release -p lvlx-backend --locked) ;;
+  --release) server=(cargo build --release -p lvlx-backend --locked) ;;
+  "") server=(cargo build --profile quick -p lvlx-backend --locked) wasm=(--test) ;;
+  *) echo "usage: scripts/build.sh [--release|--debug|--web|--test]" >&2; exit 2 ;;
 esac
 
 # The server is most of a first build and needs nothing the rest makes: it compiles from the

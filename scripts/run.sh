@@ -5,12 +5,13 @@
 # Polygon-like chain (anvil, chain id 137, http://127.0.0.1:8545) with the contracts deployed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh # runs scripts/setup.sh too
+scripts/build.sh # runs scripts/setup.sh too; the server is target/quick/lvlx (profile quick)
+lvlx=target/quick/lvlx
 # Demo accounts (created once) and how to sign in with them, then a small seeded history for
 # the admin screens (once: a ledger with rows is left as it is).
-target/release/lvlx demo
+"$lvlx" demo
 # (Its staking comes from the chain below, through the contracts: `lvlx chain demo`.)
-target/release/lvlx seed --users 300 --ico-tx 3000 --nft-stakes 0 --lvlx-stakes 0 --seed 1
+"$lvlx" seed --users 300 --ico-tx 3000 --nft-stakes 0 --lvlx-stakes 0 --seed 1
 
 # The development chain: anvil (npm) on loopback with chain id 137; its state is kept in
 # data/anvil-state.json, so purchases survive a restart like the database does. The contracts
@@ -28,9 +29,9 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 # An event counts (final) two blocks below the head; until then members see it as pending.
-target/release/lvlx chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT" --confirmations 2
+"$lvlx" chain deploy --rpc "http://127.0.0.1:$ANVIL_PORT" --confirmations 2
 # Six dev accounts linked to seeded members buy and stake NFTs and LVLX (once).
-target/release/lvlx chain demo
+"$lvlx" chain demo
 # From here the chain mines a block every 2 s, as Polygon does, so events become final in ~4 s.
 node -e 'fetch(process.argv[1], {method: "POST", headers: {"content-type": "application/json"},
   body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "evm_setIntervalMining", params: [2]})})
@@ -38,4 +39,4 @@ node -e 'fetch(process.argv[1], {method: "POST", headers: {"content-type": "appl
 echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
 # A support address to show beside a claim that waits for identity verification and in the FAQ
 # (a placeholder here: set support_email in lvlx.toml for a real one).
-LVLX_SUPPORT_EMAIL="${LVLX_SUPPORT_EMAIL:-support@lvlx.local}" target/release/lvlx serve "$@"
+LVLX_SUPPORT_EMAIL="${LVLX_SUPPORT_EMAIL:-support@lvlx.local}" "$lvlx" serve "$@"
