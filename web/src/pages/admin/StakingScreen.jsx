@@ -101,7 +101,7 @@ export default function StakingScreen({ kind }) {
   const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
   const stakerColumns = [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
-    { id: 'names', minWidth: '140px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
       id: 'email',
       minWidth: '200px',
@@ -169,7 +169,7 @@ export default function StakingScreen({ kind }) {
   ];
   const entryColumns = [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
-    { id: 'names', minWidth: '140px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: wallet },
     ...(nft
       ? [
