@@ -1,4 +1,4 @@
-//! What an operator watches (issue 33): Prometheus metrics on their own address
+//! What an operator watches: Prometheus metrics on their own address
 //! (`metrics_bind`), never on the public one. One registry per process: the request loop, the
 //! indexer, sign-in and mail count into it where things happen; figures that live elsewhere
 //! (open live channels, the reward reserves' weeks) are read when Prometheus scrapes.

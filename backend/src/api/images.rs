@@ -7,7 +7,6 @@
 use bytes::Buf;
 use futures_util::TryStreamExt;
 use lvlx_core::images::{self, ImageError};
-use serde_json::json;
 use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::Filter;
@@ -17,7 +16,6 @@ use super::error::reply;
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
-use crate::store::{uploads, users};
 use crate::App;
 
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
@@ -47,19 +45,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
     let png = png_from_part(&app, form, "profile").await?;
-    let id = who.user.id.0;
-    let user = who.user.id;
-    // In the database with the flag, in one transaction: every instance serves it at once.
-    app.store
-        .write(move |c| {
-            c.transaction(|tx| {
-                uploads::put(tx, &avatar_name(id), &png, crate::now_ms())?;
-                users::set_has_avatar(tx, user)
-            })
-        })
-        .await
-        .map_err(Error::from)?;
-    ok(&json!({"path": PUBLIC_PATH, "key": avatar_key(&app.mac_key, id)}))
+    ok(&crate::accounts::avatars::set(&app, who.user.id, png).await?)
 }
 
 /// The stored name of user `id`'s avatar.

@@ -1,4 +1,4 @@
-//! `lvlx books verify` (issue 33): the books the platform shows, derived again from the chain
+//! `lvlx books verify`: the books the platform shows, derived again from the chain
 //! alone and compared with the store, line by line.
 //!
 //! - A consistent copy of the store is taken: SQLite's `store::backup`, or one snapshot of

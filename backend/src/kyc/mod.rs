@@ -13,7 +13,7 @@ use sha2::Sha256;
 
 use crate::config::{self, Config};
 use crate::error::Error;
-use crate::store::{kyc as stored, Conn};
+use crate::store::{self, Conn};
 use crate::user::UserId;
 
 /// The largest webhook body accepted (Persona's events are a few KB).
@@ -105,11 +105,11 @@ impl Event {
 
 /// Applies a verified event once: (false when its id was seen before, the account it names).
 pub fn accept(c: Conn, event: &Event, now_ms: i64) -> Result<(bool, Option<UserId>), Error> {
-    let user = stored::account_of(c, event.reference.as_deref(), event.inquiry.as_deref())?;
+    let user = store::kyc::account_of(c, event.reference.as_deref(), event.inquiry.as_deref())?;
     let next = rules::status_after_event(&event.name);
-    let fresh = stored::accept_event(
+    let fresh = store::kyc::accept_event(
         c,
-        &stored::Event {
+        &store::kyc::Event {
             id: &event.id,
             name: &event.name,
             user,
@@ -131,12 +131,12 @@ pub fn member_view(
     user: UserId,
     write: bool,
 ) -> Result<Option<Value>, Error> {
-    let kyc = stored::of(c, user)?;
+    let kyc = store::kyc::of(c, user)?;
     let start = match (&config.kyc, kyc.status) {
         (Some(provider), KycStatus::None | KycStatus::Rejected) => {
             let reference = match kyc.reference {
                 Some(reference) => reference,
-                None if write => stored::reference(c, user, &crate::crypto::random_hex(16))?,
+                None if write => store::kyc::reference(c, user, &crate::crypto::random_hex(16))?,
                 None => return Ok(None),
             };
             Some(flow_url(provider, &reference))
@@ -199,7 +199,7 @@ pub fn check_claim(
     user: UserId,
     claimed: lvlx_core::amount::Units,
 ) -> Result<(), Error> {
-    let status = stored::of(c, user)?.status;
+    let status = store::kyc::of(c, user)?.status;
     if rules::claim_allowed(claimed, threshold, status) {
         Ok(())
     } else {
@@ -215,7 +215,7 @@ pub fn claim_room(
     user: UserId,
     claimed: lvlx_core::amount::Units,
 ) -> Result<Option<lvlx_core::amount::Units>, Error> {
-    let status = stored::of(c, user)?.status;
+    let status = store::kyc::of(c, user)?.status;
     Ok(rules::claim_room(claimed, threshold, status))
 }
 

@@ -1,4 +1,4 @@
-//! `lvlx db backup FILE` and `lvlx db restore FILE` for the SQLite store (issue 33).
+//! `lvlx db backup FILE` and `lvlx db restore FILE` for the SQLite store.
 //!
 //! A backup is `VACUUM INTO`: one read transaction of its own, so it is a consistent copy of
 //! the database as of one instant even while the server writes (WAL: writers go on meanwhile),

@@ -1,6 +1,6 @@
 //! Uploaded images (avatars, content images) by name ("avatars/12.png",
 //! "content/{block}-{language}-{random}.png"): in the database, so every instance serves the
-//! same bytes and `lvlx db copy` and backups carry them (issue 34).
+//! same bytes and `lvlx db copy` and backups carry them.
 
 use sha2::{Digest, Sha256};
 

@@ -1,4 +1,4 @@
-//! An audit nobody can quietly edit (issue 33): every admin change is chained to the one before
+//! An audit nobody can quietly edit: every admin change is chained to the one before
 //! it by hash in the same transaction, and `lvlx audit verify` (store::audit::verify) names the
 //! first row edited, removed or inserted by hand in the database file, its triggers dropped.
 

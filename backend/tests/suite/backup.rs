@@ -1,4 +1,4 @@
-//! Backups that restore (issue 33): `lvlx db backup` copies the SQLite database while the
+//! Backups that restore: `lvlx db backup` copies the SQLite database while the
 //! server writes, and `lvlx db restore` puts a copy back. Three backups are taken under a
 //! steady stream of purchases (each one a transaction that adds a ledger row, the day's total
 //! and the buyer's balance); each restores into a new data folder, passes SQLite's integrity

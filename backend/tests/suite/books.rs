@@ -1,4 +1,4 @@
-//! Books that prove themselves (issue 33): `lvlx books verify` indexes the chain again into a
+//! Books that prove themselves: `lvlx books verify` indexes the chain again into a
 //! copy of the store and names every line that differs. On an honest store it finds nothing; a
 //! purchase's amount changed in the store is named on both sides; a purchase on chain that the
 //! store skipped (its cursor moved past it) is named as missing.

@@ -322,7 +322,7 @@ async fn a_full_disk_is_a_clear_error_and_writes_resume_when_space_returns() {
     println!("disk full: {} writes acknowledged before and after, the full disk answered 503 error-storage-full, integrity ok", acked.len());
 }
 
-/// `lvlx config | head` (issue 34): a reader that closes the pipe early ends the output, and
+/// `lvlx config | head`: a reader that closes the pipe early ends the output, and
 /// the command still exits 0 instead of panicking (it did: status 101, "failed printing to
 /// stdout: Broken pipe").
 #[test]

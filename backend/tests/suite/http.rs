@@ -69,7 +69,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(body["schema"], 17);
 }
 
-/// Readiness (issue 34): what a proxy's health check asks before sending members to an
+/// Readiness: what a proxy's health check asks before sending members to an
 /// instance. Without a chain the database decides; with one, a node must answer.
 #[tokio::test]
 async fn readiness_names_the_part_that_does_not_answer() {

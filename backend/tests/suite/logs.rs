@@ -1,4 +1,4 @@
-//! Logs an operator can keep (issue 33): with `log_format = "json"` every log line is one JSON
+//! Logs an operator can keep: with `log_format = "json"` every log line is one JSON
 //! object; every answer carries `X-Request-Id`, and the lines logged while answering carry the
 //! same id; a request answered well writes nothing at the default level (175,000 requests
 //! once made a 95 MB log), a server error writes a line with its status.

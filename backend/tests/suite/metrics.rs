@@ -1,4 +1,4 @@
-//! Metrics an operator watches (issue 33), scraped by a real Prometheus (Debian's package):
+//! Metrics an operator watches, scraped by a real Prometheus (Debian's package):
 //! `lvlx serve` with `metrics_bind` on the development chain, Prometheus scraping it every
 //! second with the repository's alert rules (`deploy/prometheus/lvlx-rules.yml`) loaded. Its
 //! query API answers the requests counted by route and status, a failed sign-in, the indexer

@@ -417,8 +417,8 @@ async fn a_reorganisation_between_the_indexers_reads_loses_nothing() {
     assert_eq!(digest(&w).await, before);
 }
 
-/// Two instances index one store when a lease holder froze mid-step and another took over
-/// (issue 34): the frozen one wakes with a range read before the other moved the cursor. Its
+/// Two instances index one store when a lease holder froze mid-step and another took over:
+/// the frozen one wakes with a range read before the other moved the cursor. Its
 /// step must write nothing; every purchase stays recorded once.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_indexer_overtaken_during_its_step_writes_nothing() {
