@@ -72,7 +72,8 @@ async fn payable_now(chain: &config::Chain, wallet: &str, earned: Units) -> Resu
 }
 
 /// Asks to claim what the distributor pays now of everything claimable: checks the identity
-/// rule, records the claim and mails its code → {attempt, amount, rest}.
+/// rule, records the claim and mails its code → {attempt, amount, rest, heldForIdentity}
+/// (`rest` waits for the caps or an identity; `heldForIdentity` is the identity's part of it).
 pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Value, Error> {
     let chain = super::contracts(&app.config)
         .cloned()
@@ -140,12 +141,15 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
     app.mailer
         .send_code(&who.email, &lang, "claim", &code)
         .await?;
-    // What stays claimable after this one: the caps' rest and what the identity rule held back.
-    let rest = now.rest + (now.amount - amount);
+    // What stays claimable after this one: the caps' rest and what the identity rule held back
+    // (said apart: the page names the reason each part waits for).
+    let held_for_identity = now.amount - amount;
+    let rest = now.rest + held_for_identity;
     Ok(json!({
         "attempt": attempt,
         "amount": amount.to_string(),
         "rest": rest.to_string(),
+        "heldForIdentity": held_for_identity.to_string(),
     }))
 }
 

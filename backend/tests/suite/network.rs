@@ -882,6 +882,7 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     assert_eq!(cut.body["amount"], LVLX.to_string());
     let rewards: u128 = s.rewards[0].parse().unwrap();
     assert_eq!(cut.body["rest"], (rewards - LVLX).to_string());
+    assert_eq!(cut.body["heldForIdentity"], (rewards - LVLX).to_string());
     let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
     let approved = w
         .call(
@@ -1092,6 +1093,7 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
     assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
     assert_eq!(asked.body["amount"], (4_000 * LVLX).to_string());
     assert_eq!(asked.body["rest"], (2_000 * LVLX).to_string());
+    assert_eq!(asked.body["heldForIdentity"], (2_000 * LVLX).to_string());
     let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
     assert_eq!(page.body["claimRoom"], (4_000 * LVLX).to_string());
     // An instance whose threshold is the 6,000 already paid has no room left: refused with the

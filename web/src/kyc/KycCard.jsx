@@ -5,6 +5,7 @@ import useLoad from '../api/useLoad.js';
 import { readKyc } from '../api/kyc.js';
 import { useLiveVersion } from '../live.js';
 import { KycBadge } from './KycAdmin.jsx';
+import SupportContact from '../help/SupportContact.jsx';
 
 export default function KycCard() {
   const { t } = useTranslation();
@@ -40,9 +41,12 @@ export default function KycCard() {
               {t(data.status === 'rejected' ? 'kyc-restart' : 'kyc-start')}
             </a>
           ) : (data.status === 'none' || data.status === 'rejected') && !data.available ? (
-            <p className="muted" data-testid="kyc-unavailable">
-              {t('kyc-unavailable')}
-            </p>
+            <>
+              <p className="muted" data-testid="kyc-unavailable">
+                {t('kyc-unavailable')}
+              </p>
+              <SupportContact />
+            </>
           ) : null}
         </>
       )}

@@ -78,6 +78,9 @@ function Claims({ data, account, connect, reload, available }) {
         : room === 0n
           ? 'claims-kyc-needed'
           : null;
+  // Why what this claim does not pay waits: the identity rule's part, and the contract's caps'.
+  const byIdentity = BigInt(asked?.heldForIdentity ?? '0');
+  const byCaps = BigInt(asked?.rest ?? '0') - byIdentity;
   const ask = async () => {
     try {
       setAsked(await requestClaim(i18n.resolvedLanguage));
@@ -130,13 +133,26 @@ function Claims({ data, account, connect, reload, available }) {
           <SupportContact />
         </div>
       )}
-      {asked && BigInt(asked.rest ?? '0') > 0n && (
+      {asked && byCaps > 0n && (
         <p className="notice" role="status" data-testid="claims-rest">
           {t('claims-in-parts', {
             amount: `${formatLvlx(asked.amount)} ${product}`,
-            rest: `${formatLvlx(asked.rest)} ${product}`,
+            rest: `${formatLvlx(byCaps.toString())} ${product}`,
           })}
         </p>
+      )}
+      {asked && byIdentity > 0n && (
+        <div className="notice" role="status" data-testid="claims-rest-identity">
+          <p>
+            {t('claims-in-parts-identity', {
+              amount: `${formatLvlx(asked.amount)} ${product}`,
+              rest: `${formatLvlx(byIdentity.toString())} ${product}`,
+            })}
+          </p>
+          <p>
+            <Link to="/dashboard#kyc">{t('claims-kyc-verify')}</Link>
+          </p>
+        </div>
       )}
       {asked ? (
         <CodeForm

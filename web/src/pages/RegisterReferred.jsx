@@ -1,6 +1,6 @@
 // /register/referred/{referralCode} (SPEC §2): the multi-step registration, its step counter
 // starting at 1. The route's loader (referralGate) has already checked the code.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 // The max metadata: it validates as libphonenumber (and the server) do; min disagreed on 277
@@ -23,8 +23,24 @@ import useSubmit from '../components/useSubmit.js';
 import { KEYS, write } from '../session/storage.js';
 
 const STEPS = 3;
-// Country names in the phone picker come translated with the phone library.
-const COUNTRY_LABELS = { en: enCountries, es: esCountries, pt: ptCountries };
+// Country names in the phone picker: the phone library's labels, with every region's name from
+// the browser's ICU (Intl.DisplayNames) in the page's language where it has one (the library's
+// Spanish list left "Jordan", "Kenya" and "Malaysia" in English).
+const LIBRARY_LABELS = { en: enCountries, es: esCountries, pt: ptCountries };
+function countryLabels(language) {
+  const base = LIBRARY_LABELS[language] ?? enCountries;
+  let names;
+  try {
+    names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+  } catch {
+    return base;
+  }
+  return Object.fromEntries(
+    Object.entries(base).map(([code, label]) => [code, (/^[A-Z]{2}$/.test(code) && names.of(code)) || label]),
+  );
+}
+// Where a person writing the language most likely lives (the list still offers every country).
+const DEFAULT_COUNTRY = { pt: 'BR' };
 const FIELDS = {
   names: {},
   lastnames: {},
@@ -38,6 +54,7 @@ const STEP_FIELDS = { 1: ['names', 'lastnames', 'email', 'emailC', 'cel'], 2: ['
 
 export default function RegisterReferred() {
   const { t, i18n } = useTranslation();
+  const labels = useMemo(() => countryLabels(i18n.resolvedLanguage), [i18n.resolvedLanguage]);
   const { referralCode } = useParams();
   const form = useCoreForm(FIELDS);
   const navigate = useNavigate();
@@ -90,12 +107,12 @@ export default function RegisterReferred() {
               <PhoneInput
                 id="field-cel"
                 international
-                defaultCountry="ES"
+                defaultCountry={DEFAULT_COUNTRY[i18n.resolvedLanguage] ?? 'ES'}
                 // The list keeps the focus, so a country is picked by typing its name (found by
                 // the keyboard test: the focus jumped to the number at the first letter).
                 focusInputOnCountrySelection={false}
                 flags={flags}
-                labels={COUNTRY_LABELS[i18n.resolvedLanguage] ?? enCountries}
+                labels={labels}
                 value={form.values.cel}
                 onChange={(value) => form.set('cel', value ?? '')}
                 aria-invalid={Boolean(form.errors.cel)}

@@ -103,6 +103,18 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   const { page } = await memberPage('/dashboardNFTs');
   const card = page.getByTestId('nft-1');
   await card.waitFor();
+  // Every card holds its figures and controls inside its box, at a laptop's width and a wide
+  // screen's (four cards a row at 1440 px once clipped "50.00 U" and pushed "+" under the next).
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const spill = await page.evaluate(() => ({
+      cards: [...document.querySelectorAll('.nft-card')]
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => c.dataset.testid),
+      sideways: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    }));
+    assert.deepEqual(spill, { cards: [], sideways: false }, `NFT cards at ${width} px`);
+  }
   assert.equal(await card.getByTestId('nft-held').innerText(), '0');
   // A quantity that is not a whole number is explained beside the field; Buy stays off.
   await card.getByLabel(en['nft-quantity']).fill('1.5');

@@ -337,6 +337,7 @@ test('a claim above the identity threshold says before the click what it pays no
         cookies: consent,
         viewport: { width: 390, height: 844 },
       });
+      await injectWallet(page, strict.anvil, { account: member });
       await page.goto('/rank-bonus');
       await settled(page);
       const notice = page.getByTestId('claims-kyc');
@@ -358,21 +359,23 @@ test('a claim above the identity threshold says before the click what it pays no
         'mailto:help@example.com',
       );
       await page.screenshot({ path: join(SHOTS, `claims-kyc-${language}-390.png`), fullPage: true });
+      if (language === 'pt') {
+        // The claim pays the 300 now; at the code step the 700 are said to wait for the
+        // identity (not for the contract's caps, which are far above), with the way to verify.
+        await connect(page, dict);
+        await page.getByRole('button', { name: dict['claims-claim'] }).click();
+        const held = page.getByTestId('claims-rest-identity');
+        await held.waitFor();
+        assert.equal(
+          await held.locator('p').first().innerText(),
+          dict['claims-in-parts-identity'].replace('{{amount}}', amount(300)).replace('{{rest}}', amount(700)),
+        );
+        assert.equal(await page.getByTestId('claims-rest').count(), 0, 'no word of the caps');
+        await held.getByRole('link', { name: dict['claims-kyc-verify'] }).waitFor();
+      }
       assert.deepEqual(page.errors, []);
       await page.context().close();
     }
-    // The claim itself pays the 300 now and says the 700 wait (the API; the page's claim flow
-    // is the test above).
-    const { sessionToken } = await strict.storageFor(DEMO_USER);
-    const res = await fetch(`${strict.url}/api/v1/claims`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const asked = await res.json();
-    assert.equal(res.status, 200, JSON.stringify(asked));
-    assert.equal(asked.amount, (300n * LVLX).toString());
-    assert.equal(asked.rest, (700n * LVLX).toString());
   } finally {
     strict.stop();
   }
