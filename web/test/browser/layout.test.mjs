@@ -55,6 +55,12 @@ test('wide screens show the side menu; the layout is at most 1600px wide', async
   assert.equal(await page.locator('.menu-toggle').isVisible(), false);
   const width = await page.locator('.shell').evaluate((el) => el.getBoundingClientRect().width);
   assert.equal(width, 1600);
+  // The member's money takes two of the dashboard's columns (a quarter-width card wrapped its
+  // labels a word a line).
+  const [money, next] = await page
+    .locator('.dash-grid > *')
+    .evaluateAll((boxes) => boxes.slice(0, 2).map((b) => b.getBoundingClientRect().width));
+  assert.ok(money > 2 * next, `money ${money} px beside ${next} px`);
 });
 
 test('small screens open the menu as a drawer from the top bar, by keyboard too', async () => {
