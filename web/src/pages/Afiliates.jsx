@@ -2,6 +2,7 @@
 // name, when they joined, the USDT their purchases paid and the LVLX commission those earned the
 // member — with each level's totals. Amounts are the server's exact base units, formatted by the
 // core. Refreshed live when a purchase in the network pays a commission.
+import { Link } from 'react-router';
 import Table from '../components/Table.jsx';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
@@ -95,9 +96,12 @@ export default function Afiliates() {
         <>
           <ReferralLink code={data.userCodeLink} />
           {!data.activationNode && (
-            <p className="notice" role="status">
-              {t('network-no-node')}
-            </p>
+            <div className="notice" role="status" data-testid="network-no-node">
+              <p>{t('network-no-node')}</p>
+              <p>
+                <Link to="/activation-node">{t('network-get-node')}</Link>
+              </p>
+            </div>
           )}
           {data.levels.map((level) => (
             <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />

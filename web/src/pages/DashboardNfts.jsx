@@ -205,9 +205,9 @@ function NftPage({ data, now, account, reload }) {
     step.label?.label === 'buy'
       ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
       : t('nft-staked', { count: Number(step.label?.quantity ?? 0), id: step.label?.id });
-  return (
-    <>
-      <h2>{t('nft-catalogue')}</h2>
+  const catalogue = (
+    <section aria-labelledby="nft-catalogue-title" data-testid="nft-catalogue">
+      <h2 id="nft-catalogue-title">{t('nft-catalogue')}</h2>
       <p className="muted">{t('nft-catalogue-help', { product })}</p>
       <div className="nft-grid">
         {data.nfts.map((nft) => (
@@ -226,7 +226,11 @@ function NftPage({ data, now, account, reload }) {
           />
         ))}
       </div>
-      <h2>{t('nft-staked-title')}</h2>
+    </section>
+  );
+  const staked = (
+    <section aria-labelledby="nft-staked-heading" data-testid="nft-staked-section">
+      <h2 id="nft-staked-heading">{t('nft-staked-title')}</h2>
       <ReleaseFilter rows={rows} range={range} />
       <Positions
         pool="nft"
@@ -239,6 +243,19 @@ function NftPage({ data, now, account, reload }) {
         empty={t(rows.length ? 'table-no-results' : 'nft-staked-empty')}
       />
       <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
+    </section>
+  );
+  // A member with staked NFTs comes for them first (on a phone the eleven offers below took
+  // ~5,600 px before them); a member without any comes for the offers.
+  return rows.length > 0 ? (
+    <>
+      {staked}
+      {catalogue}
+    </>
+  ) : (
+    <>
+      {catalogue}
+      {staked}
     </>
   );
 }

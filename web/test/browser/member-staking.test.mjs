@@ -133,6 +133,15 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   await confirmed(page);
   const row = page.getByTestId('nft-positions').locator('.rdt_TableRow').first();
   await row.waitFor({ timeout: 15_000 });
+  // With NFTs staked, they come first on the page, the offers after them.
+  assert.ok(
+    await page.evaluate(() => {
+      const staked = document.querySelector('[data-testid="nft-staked-section"]');
+      const offers = document.querySelector('[data-testid="nft-catalogue"]');
+      return Boolean(staked.compareDocumentPosition(offers) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }),
+    'the staked NFTs before the catalogue',
+  );
   // The admin screen counts it without a reload (the live channel).
   await admin
     .locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' })

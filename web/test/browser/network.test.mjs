@@ -86,6 +86,13 @@ test('link → registration → purchase → the sponsor with a node sees the co
   assert.ok((await qr.evaluate((img) => img.naturalWidth)) > 100, 'the QR code is drawn');
   await sponsor.getByTestId('level-1').getByText(en['table-empty']).waitFor();
   await sponsor.getByText(en['network-no-node']).waitFor();
+  assert.equal(
+    await sponsor
+      .getByTestId('network-no-node')
+      .getByRole('link', { name: en['network-get-node'] })
+      .getAttribute('href'),
+    '/activation-node',
+  );
 
   // The node: its price from the contract, approve + buy, active once indexed.
   const node = await memberPage(DEMO_USER, accounts[1], '/activation-node');
