@@ -25,7 +25,7 @@ const WHOLE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500]
   .flatMap((n) => [n, n * 1e3, n * 1e6])
   .sort((a, b) => a - b);
 
-function options({ width, language, grain, whole, log, onCursor }) {
+function options({ width, language, grain, whole, log, onCursor, onTicks }) {
   const count = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const tick = grain === 'month' ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' };
   const dateTick = new Intl.DateTimeFormat(language, { ...tick, timeZone: 'UTC' });
@@ -55,7 +55,10 @@ function options({ width, language, grain, whole, log, onCursor }) {
         ...axis,
         size: 56,
         ...(whole && !log ? { incrs: WHOLE_STEPS } : {}),
-        values: (u, splits) => splits.map((s) => count.format(s)),
+        values: (u, splits) => {
+          onTicks(splits);
+          return splits.map((s) => count.format(s));
+        },
       },
     ],
     series: [
@@ -96,7 +99,18 @@ export default function TimeChart({ titleKey, series, value, label, whole = fals
       return log && !(v > 0) ? null : v;
     });
     const u = new uPlot(
-      options({ width: el.clientWidth, language: i18n.language, grain, whole, log, onCursor: setAt }),
+      options({
+        width: el.clientWidth,
+        language: i18n.language,
+        grain,
+        whole,
+        log,
+        onCursor: setAt,
+        // The value axis's labelled ticks as drawn (on the canvas), in the box's data-y-ticks (a
+        // logarithmic axis leaves some unlabelled: null).
+        onTicks: (splits) =>
+          el.setAttribute('data-y-ticks', splits.filter((v) => v !== null && v !== undefined).join(' ')),
+      }),
       [xs.length > 1 ? xs : [xs[0], xs[0] + DAY_S], xs.length > 1 ? ys : [ys[0], null]],
       el,
     );

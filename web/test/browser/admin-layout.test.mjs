@@ -295,3 +295,37 @@ test('the pages under a table never hide a single page behind an ellipsis', asyn
   });
   await page.context().close();
 });
+
+test('a count chart steps by whole numbers, and its logarithmic scale starts at one', async () => {
+  const page = await adminPage('/admin/tables/users', 1440);
+  const canvas = page.getByTestId('chart-canvas');
+  await canvas.locator('canvas').waitFor();
+  const ticks = async () => (await canvas.getAttribute('data-y-ticks')).split(' ').map(Number);
+  await page.waitForFunction(() => document.querySelector('[data-y-ticks]'));
+  // The last 30 days: drawn by day, a registration or none a day, where a plain axis would step
+  // by 0.2 (the whole years' months step by whole numbers anyway).
+  const [startField, endField] = [dateFields(page).first(), dateFields(page).last()];
+  const [m, d, y] = (await endField.inputValue()).split('/');
+  const from = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)) - 30 * 86_400_000).toISOString().slice(0, 10);
+  const before = await canvas.getAttribute('data-y-ticks');
+  await typeDate(startField, from);
+  await page.waitForFunction((b) => document.querySelector('[data-y-ticks]').dataset.yTicks !== b, before);
+  assert.match(await page.locator('.time-chart figcaption').innerText(), new RegExp(en['chart-by-day']));
+  const linear = await ticks();
+  assert.ok(linear.length >= 2, `ticks ${linear}`);
+  assert.ok(
+    linear.every((n) => Number.isInteger(n)),
+    `registrations are counted in whole numbers: ${linear}`,
+  );
+  const toggle = page.getByTestId('chart-log');
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-y-ticks]').dataset.yTicks !== before,
+    linear.join(' '),
+  );
+  const log = await ticks();
+  assert.ok(Math.min(...log) >= 1, `a logarithmic axis has no zero: ${log}`);
+  assert.ok(Math.max(...log) / Math.min(...log) >= 10, `and spans a decade at least: ${log}`);
+  await page.context().close();
+});
