@@ -1,6 +1,9 @@
 // Compiles contracts/src with solc-js (npm `solc`, pinned) and OpenZeppelin from node_modules
 // into contracts/artifacts/<Name>.abi.json (the core embeds these: calldata, events, revert
-// reasons) and <Name>.bin (creation bytecode, hex; the server's deploy command embeds these).
+// reasons) and <Name>.bin (creation bytecode, hex; the server's deploy command embeds these);
+// and verification.json: the compiler's version and its standard JSON input with every source
+// it read (OpenZeppelin's included), which explorers (Polygonscan) take to verify a deployed
+// contract. --check also compiles that input alone and requires the same bytecode.
 //   node contracts/build.mjs           write the artifacts
 //   node contracts/build.mjs --check   fail if the committed artifacts differ from a fresh build
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -42,9 +45,11 @@ const input = {
     outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
   },
 };
+const imported = {};
 const findImports = (path) => {
   try {
-    return { contents: readFileSync(join(root, 'node_modules', path), 'utf8') };
+    imported[path] = { content: readFileSync(join(root, 'node_modules', path), 'utf8') };
+    return { contents: imported[path].content };
   } catch {
     return { error: `not found: ${path}` };
   }
@@ -54,31 +59,51 @@ const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
 for (const e of output.errors ?? []) console.error(e.formattedMessage);
 if (errors.length) process.exit(1);
 
+// What an explorer needs to rebuild the bytecode: every source (sorted, so the file is stable)
+// and the settings that shape the code.
+const standardInput = {
+  language: 'Solidity',
+  sources: Object.fromEntries(Object.entries({ ...sources, ...imported }).sort(([a], [b]) => a.localeCompare(b))),
+  settings: { ...input.settings, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+};
+const verification = {
+  compilerVersion: `v${solc.version().replace(/\.Emscripten.*$/, '')}`,
+  contracts: Object.fromEntries(CONTRACTS.map((name) => [name, `${name}.sol:${name}`])),
+  standardJsonInput: standardInput,
+};
+const alone = JSON.parse(solc.compile(JSON.stringify(standardInput)));
+
 const check = process.argv.includes('--check');
 let stale = 0;
+const written = (file, text) => {
+  const path = join(here, 'artifacts', file);
+  if (!check) {
+    writeFileSync(path, text);
+    return;
+  }
+  let committed = '';
+  try {
+    committed = readFileSync(path, 'utf8');
+  } catch {
+    /* missing counts as stale */
+  }
+  if (committed !== text) {
+    console.error(`contracts/artifacts/${file} is stale: run node contracts/build.mjs`);
+    stale += 1;
+  }
+};
+written('verification.json', `${JSON.stringify(verification)}\n`);
 for (const name of CONTRACTS) {
   const built = output.contracts[`${name}.sol`][name];
+  if (alone.contracts?.[`${name}.sol`]?.[name]?.evm.bytecode.object !== built.evm.bytecode.object) {
+    console.error(`${name}: the verification input does not rebuild its bytecode`);
+    stale += 1;
+  }
   const files = {
     [`${name}.abi.json`]: `${JSON.stringify(built.abi, null, 1)}\n`,
     [`${name}.bin`]: `${built.evm.bytecode.object}\n`,
   };
-  for (const [file, text] of Object.entries(files)) {
-    const path = join(here, 'artifacts', file);
-    if (!check) {
-      writeFileSync(path, text);
-      continue;
-    }
-    let committed = '';
-    try {
-      committed = readFileSync(path, 'utf8');
-    } catch {
-      /* missing counts as stale */
-    }
-    if (committed !== text) {
-      console.error(`contracts/artifacts/${file} is stale: run node contracts/build.mjs`);
-      stale += 1;
-    }
-  }
+  for (const [file, text] of Object.entries(files)) written(file, text);
   if (!check)
     console.log(
       `${name}: ${built.evm.bytecode.object.length / 2} bytes of bytecode (solc ${solc.version()}, ${EVM_VERSION})`,

@@ -9,6 +9,19 @@ use figment::Figment;
 use lvlx_core::siwe::Origin;
 use serde::{Deserialize, Serialize};
 
+/// `LVLX_` variables that are not configuration: LVLX_CONFIG names the file;
+/// LVLX_ADMIN_PASSWORD feeds `lvlx admin create`, LVLX_SECRET_VALUE and _PASSPHRASE `lvlx secret
+/// set`, LVLX_KEYSTORE_PASSWORD `lvlx chain deploy --keystore`; LVLX_ANVIL_PORT is the run
+/// command's development chain port; LVLX_TEST_POSTGRES the test suites' server.
+const COMMAND_VARIABLES: &[&str] = &[
+    "CONFIG",
+    "ADMIN_PASSWORD",
+    "SECRET_VALUE",
+    "SECRET_PASSPHRASE",
+    "KEYSTORE_PASSWORD",
+    "ANVIL_PORT",
+    "TEST_POSTGRES",
+];
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -425,17 +438,7 @@ impl Config {
     fn figment(file: PathBuf) -> Figment {
         Figment::from(Serialized::defaults(Config::default()))
             .merge(Toml::file(file))
-            // Not configuration: LVLX_CONFIG names the file; LVLX_ADMIN_PASSWORD feeds `lvlx admin
-            // create`, LVLX_SECRET_VALUE and _PASSPHRASE `lvlx secret set`; LVLX_ANVIL_PORT is
-            // the run command's development chain port; LVLX_TEST_POSTGRES the test suites' server.
-            .merge(Env::prefixed("LVLX_").ignore(&[
-                "CONFIG",
-                "ADMIN_PASSWORD",
-                "SECRET_VALUE",
-                "SECRET_PASSPHRASE",
-                "ANVIL_PORT",
-                "TEST_POSTGRES",
-            ]))
+            .merge(Env::prefixed("LVLX_").ignore(COMMAND_VARIABLES))
     }
 }
 
@@ -475,13 +478,7 @@ mod tests {
     #[test]
     fn the_commands_own_variables_are_not_configuration() {
         figment::Jail::expect_with(|jail| {
-            for name in [
-                "ANVIL_PORT",
-                "TEST_POSTGRES",
-                "ADMIN_PASSWORD",
-                "SECRET_VALUE",
-                "SECRET_PASSPHRASE",
-            ] {
+            for name in COMMAND_VARIABLES {
                 jail.set_env(format!("LVLX_{name}"), "x");
             }
             Config::figment("none.toml".into()).extract::<Config>()?;

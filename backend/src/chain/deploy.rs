@@ -1,13 +1,13 @@
-//! `lvlx chain deploy`: the platform's contracts on a development chain (anvil), from the
-//! artifacts solc-js built (contracts/artifacts), with anvil's unlocked dev accounts sending the
-//! transactions. Production contracts are deployed by their owners with their own keys; the
-//! server only needs their addresses in `[chain]`.
+//! `lvlx chain deploy`: the platform's contracts from the artifacts solc-js built
+//! (contracts/artifacts), one [`Plan`] for every network: on the development chain (anvil)
+//! anvil's unlocked dev accounts send the transactions; on a real network a key from a keystore
+//! signs them (`super::keyed`, `super::rollout`).
 
 use lvlx_core::chain::{self, Contract, DEFAULT_PRICE};
 use serde_json::json;
 use std::path::Path;
 
-use super::owner::{send, transact, SendError};
+use super::owner::{transact, SendError, Sender, Unlocked};
 use super::rpc::{quantity, Rpc, RpcError};
 use crate::config;
 
@@ -72,6 +72,10 @@ pub struct Deployment {
     pub owner: String,
     /// Where the USDT paid goes.
     pub treasury: String,
+    /// Every transaction sent, in order.
+    pub steps: Vec<Step>,
+    /// Every contract created, in order.
+    pub created: Vec<Created>,
 }
 
 /// Whether the configured contracts have code on the chain at `rpc` (so a persisted dev chain
@@ -96,26 +100,160 @@ pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
     Ok(true)
 }
 
-fn create(
-    rpc: &Rpc,
-    from: &str,
-    contract: Contract,
-    bin: &str,
-    args: &[&str],
-) -> Result<(String, u64), DeployError> {
-    let receipt = send(rpc, from, None, &chain::creation(contract, bin, args)?)?;
-    let address = receipt["contractAddress"]
-        .as_str()
-        .ok_or_else(|| RpcError::Answer("receipt without contractAddress".into()))?;
-    let address = lvlx_core::siwe::checksummed(address)
-        .ok_or_else(|| RpcError::Answer("bad contractAddress".into()))?;
-    Ok((address, quantity(&receipt["blockNumber"])?))
+/// One transaction of a deployment: what it did, its hash and the gas it used.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Step {
+    pub what: String,
+    pub hash: String,
+    pub gas_used: u64,
+    /// Wei paid per unit of gas (the receipt's `effectiveGasPrice`).
+    pub gas_price: u128,
 }
 
-/// Deploys mock USDT, LVLX and the sale (price 0.1 USDT), stocks the sale with half the supply
-/// and gives every dev account but the treasury 10^6 USDT; then the NFTs, their sale and both
-/// staking contracts with the core's default terms (NFT sale price = the NFT's value), each
-/// reward reserve funded with [`DEV_RESERVE`].
+/// A contract a deployment created, with what an explorer's verification needs beside the
+/// compiler input: its address and its ABI-encoded constructor arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    pub contract: Contract,
+    pub address: String,
+    /// Hex, without 0x (as explorers take them).
+    pub constructor_args: String,
+}
+
+/// What a deployment sets up besides the contracts.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// An existing USDT (real networks); `None` deploys the development USDT and gives each of
+    /// `faucet` [`FAUCET`].
+    pub usdt: Option<String>,
+    pub faucet: Vec<String>,
+    /// Where the USDT paid goes.
+    pub treasury: String,
+    /// Who owns the contracts in the end. When it is not the deployer, each contract is handed
+    /// over in two steps (the owner accepts with `acceptOwnership`) and the deployer's remaining
+    /// LVLX goes to it.
+    pub owner: String,
+    /// The address whose claim vouchers the distributor pays (the server's claim key).
+    pub claim_signer: Option<String>,
+    /// LVLX the sale, each staking contract's reward reserve and the claim distributor receive.
+    pub sale_stock: u128,
+    pub staking_reserve: u128,
+    pub claims_fund: u128,
+    pub claim_cap: u128,
+    pub daily_cap: u128,
+    /// Seconds the distributor makes changes that raise what can leave wait.
+    pub owner_delay: u64,
+}
+
+impl Plan {
+    /// The default amounts (half the supply on sale, [`DEV_RESERVE`] per staking reserve,
+    /// [`DEV_CLAIMS`] and its caps, [`OWNER_DELAY`]) with a development USDT and no signer.
+    pub fn new(owner: &str, treasury: &str) -> Plan {
+        Plan {
+            usdt: None,
+            faucet: Vec::new(),
+            treasury: treasury.to_string(),
+            owner: owner.to_string(),
+            claim_signer: None,
+            sale_stock: SALE_STOCK,
+            staking_reserve: DEV_RESERVE,
+            claims_fund: DEV_CLAIMS,
+            claim_cap: DEV_CLAIM_CAP,
+            daily_cap: DEV_DAILY_CAP,
+            owner_delay: OWNER_DELAY,
+        }
+    }
+
+    /// The development chain's plan: mock USDT for every dev account but the last (the
+    /// treasury), the first one owning everything.
+    pub fn dev(accounts: &[String]) -> Result<Plan, DeployError> {
+        let [owner, .., treasury] = accounts else {
+            return Err(DeployError::NoAccounts);
+        };
+        Ok(Plan {
+            faucet: accounts
+                .iter()
+                .filter(|a| *a != treasury)
+                .cloned()
+                .collect(),
+            ..Plan::new(owner, treasury)
+        })
+    }
+}
+
+/// A deployment in progress: sends through `sender` and keeps a record of every step.
+struct Run<'a> {
+    rpc: &'a Rpc,
+    sender: &'a dyn Sender,
+    progress: &'a dyn Fn(&Step),
+    steps: Vec<Step>,
+    created: Vec<Created>,
+}
+
+impl Run<'_> {
+    fn record(&mut self, what: String, receipt: &serde_json::Value) -> Result<(), DeployError> {
+        let gas_price = receipt["effectiveGasPrice"]
+            .as_str()
+            .and_then(|p| u128::from_str_radix(p.trim_start_matches("0x"), 16).ok())
+            .unwrap_or(0);
+        self.steps.push(Step {
+            what,
+            hash: receipt["transactionHash"]
+                .as_str()
+                .unwrap_or_default()
+                .into(),
+            gas_used: quantity(&receipt["gasUsed"])?,
+            gas_price,
+        });
+        (self.progress)(&self.steps[self.steps.len() - 1]);
+        Ok(())
+    }
+
+    /// Creates `contract`; its address and block.
+    fn create(
+        &mut self,
+        contract: Contract,
+        bin: &str,
+        args: &[&str],
+    ) -> Result<(String, u64), DeployError> {
+        let code = chain::creation(contract, bin, args)?;
+        let receipt = self.sender.send(self.rpc, None, &code)?;
+        let address = receipt["contractAddress"]
+            .as_str()
+            .ok_or_else(|| RpcError::Answer("receipt without contractAddress".into()))?;
+        let address = lvlx_core::siwe::checksummed(address)
+            .ok_or_else(|| RpcError::Answer("bad contractAddress".into()))?;
+        self.record(
+            format!("create {}({})", contract.name(), args.join(", ")),
+            &receipt,
+        )?;
+        self.created.push(Created {
+            contract,
+            address: address.clone(),
+            constructor_args: code[2 + bin.trim().len()..].to_string(),
+        });
+        Ok((address, quantity(&receipt["blockNumber"])?))
+    }
+
+    /// Calls `function(args…)` on `contract` at `to`.
+    fn call(
+        &mut self,
+        to: &str,
+        contract: Contract,
+        function: &str,
+        args: &[&str],
+    ) -> Result<(), DeployError> {
+        let data = chain::calldata(contract, function, args)?;
+        let receipt = self.sender.send(self.rpc, Some(to), &data)?;
+        self.record(
+            format!("{}.{function}({})", contract.name(), args.join(", ")),
+            &receipt,
+        )
+    }
+}
+
+/// Deploys to the development chain (anvil, chain id 137) from its unlocked accounts: see
+/// [`Plan::dev`] and [`deploy`].
 pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
     let chain_id = quantity(&rpc.call("eth_chainId", json!([]))?)?;
     if chain_id != lvlx_core::siwe::CHAIN_ID {
@@ -123,43 +261,73 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
     }
     let accounts: Vec<String> = serde_json::from_value(rpc.call("eth_accounts", json!([]))?)
         .map_err(|e| RpcError::Answer(e.to_string()))?;
-    let (owner, treasury) = match accounts.as_slice() {
-        [owner, .., treasury] => (owner.clone(), treasury.clone()),
-        _ => return Err(DeployError::NoAccounts),
-    };
-    let (usdt, _) = create(rpc, &owner, Contract::MockUsdt, USDT_BIN, &[])?;
-    let supply = SUPPLY.to_string();
-    let (lvlx, _) = create(rpc, &owner, Contract::Lvlx, LVLX_BIN, &[&owner, &supply])?;
-    let price = DEFAULT_PRICE.to_string();
-    let (ico_sale, start_block) = create(
+    let plan = Plan::dev(&accounts)?;
+    deploy(rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {})
+}
+
+/// Deploys LVLX (its supply to the deployer) and the sale (price 0.1 USDT), stocks the sale;
+/// USDT unless the plan names one; the NFTs, their sale and both staking contracts with the
+/// core's default terms (NFT sale price = the NFT's value), each reward reserve funded; the
+/// activation node and the claim distributor, funded, with the plan's signer; then hands every
+/// contract and the remaining LVLX to the plan's owner when that is not the deployer.
+/// `progress` sees each transaction as it is mined.
+pub fn deploy(
+    rpc: &Rpc,
+    sender: &dyn Sender,
+    plan: &Plan,
+    progress: &dyn Fn(&Step),
+) -> Result<Deployment, DeployError> {
+    let deployer = sender.address();
+    let mut run = Run {
         rpc,
-        &owner,
+        sender,
+        progress,
+        steps: Vec::new(),
+        created: Vec::new(),
+    };
+    let usdt = match &plan.usdt {
+        Some(usdt) => usdt.clone(),
+        None => {
+            let (usdt, _) = run.create(Contract::MockUsdt, USDT_BIN, &[])?;
+            let faucet = FAUCET.to_string();
+            for account in &plan.faucet {
+                run.call(&usdt, Contract::MockUsdt, "mint", &[account, &faucet])?;
+            }
+            usdt
+        }
+    };
+    let supply = SUPPLY.to_string();
+    let (lvlx, _) = run.create(Contract::Lvlx, LVLX_BIN, &[&deployer, &supply])?;
+    let price = DEFAULT_PRICE.to_string();
+    let treasury = plan.treasury.as_str();
+    let (ico_sale, start_block) = run.create(
         Contract::IcoSale,
         SALE_BIN,
-        &[&usdt, &lvlx, &treasury, &price, &owner],
+        &[&usdt, &lvlx, treasury, &price, &deployer],
     )?;
-    transact(
-        rpc,
-        &owner,
-        &lvlx,
-        Contract::Lvlx,
-        "transfer",
-        &[&ico_sale, &SALE_STOCK.to_string()],
-    )?;
-    let faucet = FAUCET.to_string();
-    for account in accounts.iter().filter(|a| **a != treasury) {
-        transact(
-            rpc,
-            &owner,
-            &usdt,
-            Contract::MockUsdt,
-            "mint",
-            &[account, &faucet],
+    let stock = plan.sale_stock.to_string();
+    run.call(&lvlx, Contract::Lvlx, "transfer", &[&ico_sale, &stock])?;
+    let staking = deploy_staking(&mut run, plan, &usdt, &lvlx)?;
+    let (activation_node, claim_distributor) = deploy_network(&mut run, plan, &usdt, &lvlx)?;
+    if plan.owner != deployer {
+        let rest = SUPPLY - plan.sale_stock - 2 * plan.staking_reserve - plan.claims_fund;
+        run.call(
+            &lvlx,
+            Contract::Lvlx,
+            "transfer",
+            &[&plan.owner, &rest.to_string()],
         )?;
+        for created in run.created.clone() {
+            if created.contract.abi().function("transferOwnership").is_ok() {
+                run.call(
+                    &created.address,
+                    created.contract,
+                    "transferOwnership",
+                    &[&plan.owner],
+                )?;
+            }
+        }
     }
-    let staking = deploy_staking(rpc, &owner, &usdt, &lvlx, &treasury)?;
-    let (activation_node, claim_distributor) =
-        deploy_network(rpc, &owner, &usdt, &lvlx, &treasury)?;
     let checksum = |a: &str| lvlx_core::siwe::checksummed(a).unwrap_or_else(|| a.to_string());
     Ok(Deployment {
         usdt,
@@ -172,140 +340,104 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
         activation_node,
         claim_distributor,
         start_block,
-        owner: checksum(&owner),
-        treasury: checksum(&treasury),
+        owner: checksum(&plan.owner),
+        treasury: checksum(treasury),
+        steps: run.steps,
+        created: run.created,
     })
 }
 
 /// LevelNFT, NftSale, NftStaking and LvlxStaking with the default terms and funded reserves.
 fn deploy_staking(
-    rpc: &Rpc,
-    owner: &str,
+    run: &mut Run<'_>,
+    plan: &Plan,
     usdt: &str,
     lvlx: &str,
-    treasury: &str,
 ) -> Result<(String, String, String, String), DeployError> {
     use lvlx_core::staking::{DEFAULT_NFT_TERMS, DEFAULT_TIERS};
-    let (nft, _) = create(rpc, owner, Contract::LevelNft, NFT_BIN, &[NFT_URI, owner])?;
-    let (sale, _) = create(
-        rpc,
-        owner,
+    let deployer = run.sender.address();
+    let deployer = deployer.as_str();
+    let treasury = plan.treasury.as_str();
+    let (nft, _) = run.create(Contract::LevelNft, NFT_BIN, &[NFT_URI, deployer])?;
+    let (sale, _) = run.create(
         Contract::NftSale,
         NFT_SALE_BIN,
-        &[usdt, &nft, treasury, owner],
+        &[usdt, &nft, treasury, deployer],
     )?;
-    let (nft_staking, _) = create(
-        rpc,
-        owner,
+    let (nft_staking, _) = run.create(
         Contract::NftStaking,
         NFT_STAKING_BIN,
-        &[lvlx, &nft, owner],
+        &[lvlx, &nft, deployer],
     )?;
-    let (lvlx_staking, _) = create(
-        rpc,
-        owner,
-        Contract::LvlxStaking,
-        LVLX_STAKING_BIN,
-        &[lvlx, owner],
-    )?;
-    transact(
-        rpc,
-        owner,
-        &nft,
-        Contract::LevelNft,
-        "setMinter",
-        &[&sale, "true"],
-    )?;
-    let set_terms = |to: &str, contract, t: &lvlx_core::staking::Terms| {
-        transact(
-            rpc,
-            owner,
-            to,
-            contract,
-            "setTerms",
-            &[
-                &t.kind.to_string(),
-                &t.usdt_value.to_string(),
-                &t.rate_bps.to_string(),
-                &t.lock_seconds.to_string(),
-            ],
-        )
+    let (lvlx_staking, _) =
+        run.create(Contract::LvlxStaking, LVLX_STAKING_BIN, &[lvlx, deployer])?;
+    run.call(&nft, Contract::LevelNft, "setMinter", &[&sale, "true"])?;
+    let terms = |t: &lvlx_core::staking::Terms| {
+        [
+            t.kind.to_string(),
+            t.usdt_value.to_string(),
+            t.rate_bps.to_string(),
+            t.lock_seconds.to_string(),
+        ]
     };
     for t in &DEFAULT_NFT_TERMS {
         let (id, price) = (t.kind.to_string(), t.usdt_value.to_string());
-        transact(
-            rpc,
-            owner,
-            &sale,
-            Contract::NftSale,
-            "setPrice",
-            &[&id, &price],
-        )?;
-        set_terms(&nft_staking, Contract::NftStaking, t)?;
+        run.call(&sale, Contract::NftSale, "setPrice", &[&id, &price])?;
+        let terms = terms(t);
+        let args: Vec<&str> = terms.iter().map(String::as_str).collect();
+        run.call(&nft_staking, Contract::NftStaking, "setTerms", &args)?;
     }
     for t in &DEFAULT_TIERS {
-        set_terms(&lvlx_staking, Contract::LvlxStaking, t)?;
+        let terms = terms(t);
+        let args: Vec<&str> = terms.iter().map(String::as_str).collect();
+        run.call(&lvlx_staking, Contract::LvlxStaking, "setTerms", &args)?;
     }
-    let reserve = DEV_RESERVE.to_string();
+    let reserve = plan.staking_reserve.to_string();
     for (pool, contract) in [
         (&nft_staking, Contract::NftStaking),
         (&lvlx_staking, Contract::LvlxStaking),
     ] {
-        transact(
-            rpc,
-            owner,
-            lvlx,
-            Contract::Lvlx,
-            "approve",
-            &[pool, &reserve],
-        )?;
-        transact(rpc, owner, pool, contract, "fund", &[&reserve])?;
+        run.call(lvlx, Contract::Lvlx, "approve", &[pool, &reserve])?;
+        run.call(pool, contract, "fund", &[&reserve])?;
     }
     Ok((nft, sale, nft_staking, lvlx_staking))
 }
 
-/// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor
-/// (no signer until [`register_claim_signer`], which then acts at once; owner changes that raise
-/// what can leave wait [`OWNER_DELAY`]; funded with [`DEV_CLAIMS`]).
+/// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor (the
+/// plan's signer, which acts at once as the first one; owner changes that raise what can leave
+/// wait the plan's delay; funded with the plan's LVLX).
 ///
 /// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
 fn deploy_network(
-    rpc: &Rpc,
-    owner: &str,
+    run: &mut Run<'_>,
+    plan: &Plan,
     usdt: &str,
     lvlx: &str,
-    treasury: &str,
 ) -> Result<(String, String), DeployError> {
+    let deployer = run.sender.address();
     let price = lvlx_core::network::DEFAULT_NODE_PRICE.to_string();
-    let (node, _) = create(
-        rpc,
-        owner,
+    let (node, _) = run.create(
         Contract::ActivationNode,
         NODE_BIN,
-        &[usdt, treasury, &price, owner],
+        &[usdt, &plan.treasury, &price, &deployer],
     )?;
-    let (claims, _) = create(
-        rpc,
-        owner,
+    let (claims, _) = run.create(
         Contract::ClaimDistributor,
         CLAIMS_BIN,
         &[
             lvlx,
             ZERO_ADDRESS,
-            &DEV_CLAIM_CAP.to_string(),
-            &DEV_DAILY_CAP.to_string(),
-            &OWNER_DELAY.to_string(),
-            owner,
+            &plan.claim_cap.to_string(),
+            &plan.daily_cap.to_string(),
+            &plan.owner_delay.to_string(),
+            &deployer,
         ],
     )?;
-    transact(
-        rpc,
-        owner,
-        lvlx,
-        Contract::Lvlx,
-        "transfer",
-        &[&claims, &DEV_CLAIMS.to_string()],
-    )?;
+    let fund = plan.claims_fund.to_string();
+    run.call(lvlx, Contract::Lvlx, "transfer", &[&claims, &fund])?;
+    if let Some(signer) = &plan.claim_signer {
+        run.call(&claims, Contract::ClaimDistributor, "setSigner", &[signer])?;
+    }
     Ok((node, claims))
 }
 

@@ -3,8 +3,10 @@
 pub mod demo;
 pub mod deploy;
 pub mod indexer;
+pub mod keyed;
 pub mod owner;
 pub mod reads;
 pub mod rollback;
+pub mod rollout;
 pub mod rpc;
 pub mod status;

@@ -1,6 +1,8 @@
-//! Transactions sent from the owner's unlocked account on a development chain (anvil): the
-//! deployment, the demo's purchases and the admin's owner actions where `[chain] owner` names
-//! such an account. No key is held here: the node signs for an account it has unlocked.
+//! Sending transactions and waiting for their receipts. [`send`] and [`Unlocked`] go from an
+//! account the node has unlocked (anvil's dev accounts: the development deployment, the demo's
+//! purchases and the admin's owner actions where `[chain] owner` names such an account); no key
+//! is held here. [`Sender`] is what a deployment sends through, unlocked or, for a real
+//! network, signed here by a key from a keystore (`super::keyed`).
 
 use std::time::{Duration, Instant};
 
@@ -28,7 +30,12 @@ pub fn send(rpc: &Rpc, from: &str, to: Option<&str>, data: &str) -> Result<Value
         tx["to"] = json!(to);
     }
     let hash = rpc.call("eth_sendTransaction", json!([tx]))?;
-    let hash = hash.as_str().unwrap_or_default().to_string();
+    receipt(rpc, hash.as_str().unwrap_or_default())
+}
+
+/// Waits (up to five minutes: a congested network) for the receipt of the transaction `hash`; a reverted one is an error.
+pub fn receipt(rpc: &Rpc, hash: &str) -> Result<Value, SendError> {
+    let hash = hash.to_string();
     let started = Instant::now();
     loop {
         let receipt = rpc.call("eth_getTransactionReceipt", json!([hash]))?;
@@ -38,7 +45,7 @@ pub fn send(rpc: &Rpc, from: &str, to: Option<&str>, data: &str) -> Result<Value
             }
             return Ok(receipt);
         }
-        if started.elapsed() > Duration::from_secs(60) {
+        if started.elapsed() > Duration::from_secs(300) {
             return Err(SendError::Timeout(hash));
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -60,4 +67,25 @@ pub fn transact(
         Some(to),
         &chain::calldata(contract, function, args)?,
     )
+}
+
+/// Whoever sends a deployment's transactions.
+pub trait Sender {
+    /// The sending account (EIP-55).
+    fn address(&self) -> String;
+    /// Sends `data` to `to` (a contract creation when `None`) and waits for the receipt.
+    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError>;
+}
+
+/// An account the node has unlocked (anvil's dev accounts).
+pub struct Unlocked(pub String);
+
+impl Sender for Unlocked {
+    fn address(&self) -> String {
+        self.0.clone()
+    }
+
+    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError> {
+        send(rpc, &self.0, to, data)
+    }
 }

@@ -3,6 +3,7 @@
 //! [`main`].
 
 pub mod accounts;
+mod rollout;
 
 use crate::error::Error;
 
@@ -124,7 +125,9 @@ enum ChainCommand {
     /// core's default terms, funded reward reserves), the activation node and the claim
     /// distributor (signer: this server's claim key) to an anvil node (chain id 137) and write
     /// their addresses as the `[chain]` section of the configuration file. Does nothing when the
-    /// configured sale and staking contracts already exist on that node.
+    /// configured sale and staking contracts already exist on that node. With --keystore: to a
+    /// real network (Polygon, Amoy, another chain), signed by the keystore's key, optionally as
+    /// a dry run first.
     Deploy {
         #[arg(long, default_value = "http://127.0.0.1:8545")]
         rpc: String,
@@ -132,6 +135,8 @@ enum ChainCommand {
         /// until then. 0: final at once.
         #[arg(long, default_value_t = 0)]
         confirmations: u64,
+        #[command(flatten)]
+        keyed: rollout::Args,
     },
     /// The demo's staking, through the contracts: links six anvil dev accounts (2-7) to seeded
     /// members, buys NFTs and LVLX with them and stakes some of each. Once: a chain that already
@@ -206,8 +211,16 @@ pub fn main() -> ExitCode {
             command: SecretCommand::Set,
         } => set_secret(&config),
         Command::Chain {
-            command: ChainCommand::Deploy { rpc, confirmations },
-        } => deploy(&config, &config_file, &rpc, confirmations),
+            command:
+                ChainCommand::Deploy {
+                    rpc,
+                    confirmations,
+                    mut keyed,
+                },
+        } => match keyed.keystore.take() {
+            Some(keystore) => rollout::deploy(&config, &rpc, keystore, keyed),
+            None => deploy(&config, &config_file, &rpc, confirmations),
+        },
         Command::Audit {
             command: AuditCommand::Verify,
         } => audit_verify(&config),

@@ -22,6 +22,7 @@ mod metrics;
 mod network;
 mod openapi;
 mod reorg;
+mod rollout;
 mod smtp;
 mod sockets;
 mod staking;

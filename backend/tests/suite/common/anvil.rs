@@ -14,6 +14,9 @@ use lvlx_backend::chain::rpc::{Rpc, RpcError};
 use lvlx_core::chain::Contract;
 use serde_json::json;
 
+/// The anvil program the tests run (npm's, through a wrapper).
+pub const ANVIL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/anvil.sh");
+
 pub struct Anvil {
     child: Child,
     pub url: String,
@@ -27,12 +30,17 @@ impl Anvil {
 
     /// A chain with `accounts` unlocked development accounts.
     pub fn start_with(accounts: usize) -> Anvil {
-        let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/anvil.sh");
+        Anvil::start_on(137, accounts)
+    }
+
+    /// A chain with id `chain_id` and `accounts` unlocked development accounts.
+    pub fn start_on(chain_id: u64, accounts: usize) -> Anvil {
         let accounts = accounts.to_string();
-        let mut child = Command::new(bin)
+        let chain_id = chain_id.to_string();
+        let mut child = Command::new(ANVIL)
             .args([
                 "--chain-id",
-                "137",
+                &chain_id,
                 "--host",
                 "127.0.0.1",
                 "--port",

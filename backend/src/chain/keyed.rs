@@ -1,0 +1,198 @@
+//! Transactions signed here, by a key read from an encrypted keystore file (the Web3 Secret
+//! Storage format that geth, Foundry's `cast wallet` and MetaMask exports write), for deploying
+//! to a real network. The key lives in memory for the command's run only; it is never printed,
+//! logged or sent, and never taken from the command line or the configuration.
+
+use std::cell::Cell;
+use std::path::Path;
+
+use ethers_core::k256::ecdsa::SigningKey;
+use ethers_core::types::transaction::eip1559::Eip1559TransactionRequest;
+use ethers_core::types::transaction::eip2718::TypedTransaction;
+use ethers_core::types::{Address, Bytes, NameOrAddress, Signature, U256};
+use serde_json::{json, Value};
+
+use super::owner::{receipt, SendError, Sender};
+use super::rpc::{quantity, Rpc, RpcError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum KeystoreError {
+    #[error("cannot read the keystore {0}: {1}")]
+    Read(String, String),
+    #[error("the keystore {0} does not open with this password (or is not a keystore)")]
+    Decrypt(String),
+    #[error("the keystore {0} holds no valid secp256k1 key")]
+    Key(String),
+}
+
+/// A key from a keystore file, signing EIP-1559 transactions for one chain.
+pub struct Keyed {
+    key: SigningKey,
+    address: Address,
+    chain_id: u64,
+    /// The next nonce, read from the node once and counted here after.
+    nonce: Cell<Option<u64>>,
+}
+
+impl std::fmt::Debug for Keyed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Keyed({})", self.address())
+    }
+}
+
+impl Keyed {
+    /// Opens the keystore at `path` with `password`, for transactions on `chain_id`.
+    pub fn open(path: &Path, password: &str, chain_id: u64) -> Result<Keyed, KeystoreError> {
+        let name = path.display().to_string();
+        let text =
+            std::fs::read(path).map_err(|e| KeystoreError::Read(name.clone(), e.to_string()))?;
+        // eth-keystore reads the file itself; a file that is not JSON fails the same way as a
+        // wrong password, which its error does not tell apart either.
+        if serde_json::from_slice::<Value>(&text).is_err() {
+            return Err(KeystoreError::Decrypt(name));
+        }
+        let secret = eth_keystore::decrypt_key(path, password)
+            .map_err(|_| KeystoreError::Decrypt(name.clone()))?;
+        let key = SigningKey::from_slice(&secret).map_err(|_| KeystoreError::Key(name))?;
+        let address = ethers_core::utils::secret_key_to_address(&key);
+        Ok(Keyed {
+            key,
+            address,
+            chain_id,
+            nonce: Cell::new(None),
+        })
+    }
+
+    /// Sends `data` to `to` with the fees the node suggests now (priority fee from
+    /// `eth_maxPriorityFeePerGas`, at most twice the latest base fee on top) and the gas it
+    /// estimates plus a fifth; returns the transaction's hash without waiting.
+    fn submit(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<String, SendError> {
+        let nonce = match self.nonce.get() {
+            Some(n) => n,
+            None => quantity(&rpc.call(
+                "eth_getTransactionCount",
+                json!([self.address(), "pending"]),
+            )?)?,
+        };
+        let mut call = json!({"from": self.address(), "data": data});
+        if let Some(to) = to {
+            call["to"] = json!(to);
+        }
+        let gas = quantity(&rpc.call("eth_estimateGas", json!([call]))?)?;
+        let tip = u256(&rpc.call("eth_maxPriorityFeePerGas", json!([]))?)?;
+        let block = rpc.call("eth_getBlockByNumber", json!(["latest", false]))?;
+        let base = u256(&block["baseFeePerGas"])?;
+        let data: Bytes = data
+            .parse()
+            .map_err(|_| RpcError::Answer("calldata is not hex".into()))?;
+        let mut tx = Eip1559TransactionRequest::new()
+            .from(self.address)
+            .chain_id(self.chain_id)
+            .nonce(nonce)
+            .gas(gas + gas / 5)
+            .max_priority_fee_per_gas(tip)
+            .max_fee_per_gas(base * 2 + tip)
+            .data(data);
+        if let Some(to) = to {
+            let to: Address = to
+                .parse()
+                .map_err(|_| RpcError::Answer(format!("bad address {to}")))?;
+            tx = tx.to(NameOrAddress::Address(to));
+        }
+        let tx = TypedTransaction::Eip1559(tx);
+        let raw = tx.rlp_signed(&self.sign(tx.sighash().0));
+        let hash = rpc.call("eth_sendRawTransaction", json!([raw]))?;
+        self.nonce.set(Some(nonce + 1));
+        Ok(hash.as_str().unwrap_or_default().to_string())
+    }
+
+    /// An EIP-1559 signature: y-parity as v (0 or 1), s in the lower half.
+    fn sign(&self, sighash: [u8; 32]) -> Signature {
+        let (sig, recovery) = self
+            .key
+            .sign_prehash_recoverable(&sighash)
+            .expect("a 32-byte digest always signs");
+        let bytes = sig.to_bytes();
+        Signature {
+            r: U256::from_big_endian(&bytes[..32]),
+            s: U256::from_big_endian(&bytes[32..]),
+            v: u64::from(recovery.to_byte()),
+        }
+    }
+}
+
+impl Sender for Keyed {
+    fn address(&self) -> String {
+        ethers_core::utils::to_checksum(&self.address, None)
+    }
+
+    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError> {
+        let hash = self.submit(rpc, to, data)?;
+        receipt(rpc, &hash)
+    }
+}
+
+/// A hex quantity that may exceed 64 bits (fees in wei).
+fn u256(value: &Value) -> Result<U256, RpcError> {
+    value
+        .as_str()
+        .and_then(|s| U256::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+        .ok_or_else(|| RpcError::Answer(format!("not a quantity: {value}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keystores nobody here wrote: the Web3 Secret Storage Definition's PBKDF2 vector
+    /// (ethereum/wiki, password "testpassword"), go-ethereum's `testdata/keystore/aaa` (scrypt,
+    /// password "foobar", the address geth wrote beside it) and go-ethereum's `31_byte_key`
+    /// (scrypt, a key with a leading zero byte, password "foo").
+    const PBKDF2: &str = r#"{"crypto":{"cipher":"aes-128-ctr","cipherparams":{"iv":"6087dab2f9fdbbfaddc31a909735c1e6"},"ciphertext":"5318b4d5bcd28de64ee5559e671353e16f075ecae9f99c7a79a38af5f869aa46","kdf":"pbkdf2","kdfparams":{"c":262144,"dklen":32,"prf":"hmac-sha256","salt":"ae3cd4e7013836a3df6bd7241b12db061dbe2c6785853cce422d148a624ce0bd"},"mac":"517ead924a9d0dc3124507e3393d175ce3ff7c1e96529c6c555ce9e51205e9b2"},"id":"3198bc9c-6672-5ab3-d995-4942343ae5b6","version":3}"#;
+    const PBKDF2_KEY: &str = "7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d";
+    const GETH_AAA: &str = r#"{"address":"f466859ead1932d743d622cb74fc058882e8648a","crypto":{"cipher":"aes-128-ctr","ciphertext":"cb664472deacb41a2e995fa7f96fe29ce744471deb8d146a0e43c7898c9ddd4d","cipherparams":{"iv":"dfd9ee70812add5f4b8f89d0811c9158"},"kdf":"scrypt","kdfparams":{"dklen":32,"n":8,"p":16,"r":8,"salt":"0d6769bf016d45c479213990d6a08d938469c4adad8a02ce507b4a4e7b7739f1"},"mac":"bac9af994b15a45dd39669fc66f9aa8a3b9dd8c22cb16e4d8d7ea089d0f1a1a9"},"id":"472e8b3d-afb6-45b5-8111-72c89895099a","version":3}"#;
+    const GETH_31_BYTES: &str = r#"{"crypto":{"cipher":"aes-128-ctr","cipherparams":{"iv":"e0c41130a323adc1446fc82f724bca2f"},"ciphertext":"9517cd5bdbe69076f9bf5057248c6c050141e970efa36ce53692d5d59a3984","kdf":"scrypt","kdfparams":{"dklen":32,"n":2,"r":8,"p":1,"salt":"711f816911c92d649fb4c84b047915679933555030b3552c1212609b38208c63"},"mac":"d5e116151c6aa71470e67a7d42c9620c75c4d23229847dcc127794f0732b0db5"},"id":"fecfc4ce-e956-48fd-953b-30f8b52ed66c","version":3}"#;
+    const GETH_31_BYTES_KEY: &str =
+        "fa7b3db73dc7dfdf8c5fbdb796d741e4488628c41fc4febd9160a866ba0f35";
+
+    fn open(text: &str, password: &str) -> Result<Keyed, KeystoreError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("key.json");
+        std::fs::write(&path, text).unwrap();
+        Keyed::open(&path, password, 137)
+    }
+
+    fn address_of(key_hex: &str) -> Address {
+        let mut bytes = hex::decode(key_hex).unwrap();
+        while bytes.len() < 32 {
+            bytes.insert(0, 0);
+        }
+        ethers_core::utils::secret_key_to_address(&SigningKey::from_slice(&bytes).unwrap())
+    }
+
+    #[test]
+    fn keystores_written_elsewhere_open_to_their_key_and_a_wrong_password_does_not() {
+        let geth: Address = "0xf466859ead1932d743d622cb74fc058882e8648a"
+            .parse()
+            .unwrap();
+        for (vector, password, address) in [
+            (PBKDF2, "testpassword", address_of(PBKDF2_KEY)),
+            (GETH_AAA, "foobar", geth),
+            (GETH_31_BYTES, "foo", address_of(GETH_31_BYTES_KEY)),
+        ] {
+            let keyed = open(vector, password).unwrap();
+            assert_eq!(keyed.address, address);
+            assert!(matches!(
+                open(vector, "not the password"),
+                Err(KeystoreError::Decrypt(_))
+            ));
+        }
+        assert!(matches!(
+            open("not json", "x"),
+            Err(KeystoreError::Decrypt(_))
+        ));
+        // Never printed: Debug shows the address only.
+        let shown = format!("{:?}", open(PBKDF2, "testpassword").unwrap());
+        assert!(!shown.to_lowercase().contains(PBKDF2_KEY), "{shown}");
+    }
+}
