@@ -14,7 +14,7 @@ use crate::store::{blocks, claims, ledger, nodes, ranks, stakes, Conn, StoreErro
 use crate::user::UserId;
 
 /// Settles the linked members' purchases in blocks `after < block <= upto`: they just became
-/// final. Oldest first, as they happened.
+/// final. Oldest first, as they happened. The owners of positions opened there are told too.
 pub fn finalize(
     tx: Conn,
     product: &str,
@@ -30,6 +30,13 @@ pub fn finalize(
         pushes.extend(network::events::settle(tx, product, levels_bps, id, now)?);
         pushes.push(Push::Chain {
             user: Some(buyer),
+            event: "final",
+            tx_hash,
+        });
+    }
+    for (owner, tx_hash) in stakes::opened_between(tx, after, upto)? {
+        pushes.push(Push::Chain {
+            user: Some(owner),
             event: "final",
             tx_hash,
         });

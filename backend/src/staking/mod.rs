@@ -253,6 +253,7 @@ pub fn position_json(h: &Held, now: u64) -> Value {
         "withdrawn": h.withdrawn.to_string(),
         "closedAt": h.closed_at,
         "txHash": h.tx_hash,
+        "pending": h.pending,
         "accrued": standing.accrued.to_string(),
         "accruedUsdt": standing.accrued_usdt,
         "withdrawable": if h.closed_at.is_some() { "0".to_string() } else { standing.withdrawable.to_string() },

@@ -312,18 +312,20 @@ pub struct Trail {
     pub id: i64,
     pub wallet: Option<String>,
     pub tx_hash: String,
+    /// In a block not final yet.
+    pub pending: bool,
 }
 
 /// The trails of the entries `ids` (those that exist), in id order.
 pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
     let stmt_sql = match c.dialect() {
         Dialect::Sqlite => {
-            "SELECT id, wallet, tx_hash FROM ico_transactions
-             WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id"
+            "SELECT id, wallet, tx_hash, CASE WHEN block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor) THEN 1 ELSE 0 END
+             FROM ico_transactions WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id"
         }
         Dialect::Postgres => {
-            "SELECT id, wallet, tx_hash FROM ico_transactions
-             WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?1::json)) ORDER BY id"
+            "SELECT id, wallet, tx_hash, CASE WHEN block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor) THEN 1 ELSE 0 END
+             FROM ico_transactions WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?1::json)) ORDER BY id"
         }
     };
     let ids = serde_json::to_string(ids).map_err(|e| StoreError::Corrupt(e.to_string()))?;
@@ -332,6 +334,7 @@ pub fn trails(c: Conn, ids: &[u32]) -> Result<Vec<Trail>> {
             id: r.get(0)?,
             wallet: r.get(1)?,
             tx_hash: r.get(2)?,
+            pending: r.get::<i64>(3)? == 1,
         })
     })?;
     Ok(rows)

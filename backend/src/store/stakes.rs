@@ -44,6 +44,8 @@ pub struct Held {
     pub withdrawn: Units,
     pub closed_at: Option<i64>,
     pub tx_hash: String,
+    /// Opened in a block not final yet: shown, marked pending (it may still leave the chain).
+    pub pending: bool,
 }
 
 impl Held {
@@ -310,11 +312,31 @@ pub fn record_nft_purchase(
     Ok(n == 1)
 }
 
+/// The linked members' positions opened in blocks `after < block <= upto` (they just became
+/// final): (member, opening transaction).
+pub fn opened_between(c: Conn, after: u64, upto: u64) -> Result<Vec<(UserId, String)>> {
+    let clamp = |b: u64| b.min(i64::MAX as u64) as i64;
+    c.query_all(
+        "SELECT s.user_id, s.tx_hash FROM chain_events e
+         JOIN stake_positions s ON s.tx_hash = e.tx_hash AND s.log_index = e.log_index
+         WHERE e.block > ?1 AND e.block <= ?2 AND s.user_id IS NOT NULL
+         ORDER BY e.block, e.log_index",
+        args![clamp(after), clamp(upto)],
+        |r| Ok((UserId(r.get(0)?), r.get(1)?)),
+    )
+}
+
 /// A member's positions: (NFT, LVLX), each newest first. Both pools in one query (one round
 /// trip on PostgreSQL), read in the order of the index (user_id, pool, start_date, position).
 pub fn of_member(c: Conn, user: UserId) -> Result<(Vec<Held>, Vec<Held>)> {
-    let stmt_sql = "SELECT pool, position, wallet, kind, amount, reward, start_date, release_date, withdrawn, closed_at, tx_hash
-         FROM stake_positions WHERE user_id = ?1 ORDER BY pool, start_date DESC, position DESC";
+    // A position's block is its opening event's (seeded history has none: final).
+    let stmt_sql = "SELECT s.pool, s.position, s.wallet, s.kind, s.amount, s.reward, s.start_date, s.release_date,
+           s.withdrawn, s.closed_at, s.tx_hash,
+           CASE WHEN COALESCE(e.block, 0) > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor)
+             THEN 1 ELSE 0 END
+         FROM stake_positions s
+         LEFT JOIN chain_events e ON e.tx_hash = s.tx_hash AND e.log_index = s.log_index
+         WHERE s.user_id = ?1 ORDER BY s.pool, s.start_date DESC, s.position DESC";
 
     let (mut nft, mut lvlx) = (Vec::new(), Vec::new());
     c.query_each(stmt_sql, args![user.0], |r| {
@@ -333,6 +355,7 @@ pub fn of_member(c: Conn, user: UserId) -> Result<(Vec<Held>, Vec<Held>)> {
             withdrawn: r.units(8)?,
             closed_at: r.get(9)?,
             tx_hash: r.get(10)?,
+            pending: r.get::<i64>(11)? == 1,
         };
         match pool {
             Pool::Nft => nft.push(held),

@@ -114,12 +114,38 @@ async fn link_late(w: &World, id: i64, wallet: &str) {
         .unwrap();
 }
 
+/// Whether the member's newest LVLX position is marked pending on their staking page.
+async fn position_pending(w: &World, token: &str) -> serde_json::Value {
+    w.call("GET", "/api/v1/staking", Some(token), None)
+        .await
+        .body["positions"]["lvlx"][0]["pending"]
+        .clone()
+}
+
+/// How many of the admin's ICO entries 1-6 are marked pending.
+async fn pending_trails(w: &World, admin: &str) -> usize {
+    let body = w
+        .call(
+            "GET",
+            "/api/v1/statistics-ico/trails?ids=1,2,3,4,5,6",
+            Some(admin),
+            None,
+        )
+        .await
+        .body;
+    body.as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["pending"] == json!(true))
+        .count()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn purchases_show_pending_and_count_once_final() {
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let a = anvil.accounts();
-    let chain = section(&anvil.url, &d, 3);
+    let chain = section(&anvil.url, &d, 6);
     let w = world_with(|c| c.chain = Some(chain.clone())).await;
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     assert_eq!(
@@ -130,14 +156,35 @@ async fn purchases_show_pending_and_count_once_final() {
     let buyer = member(&w, 1, demo, Some(&a[2])).await;
     anvil.buy_node(&d, &a[1]);
     let indexer = Indexer::new(&w.app, &chain);
-    anvil.mine(3);
+    anvil.mine(6);
     catch_up(&indexer).await;
     let mut pushes = w.app.hub.subscribe();
 
     // 1,500 USDT: the demo member's first-level commission and the Bronze rank, once final.
     anvil.buy(&d, &a[2], 1_500 * USDT, None);
     anvil.buy(&d, &a[1], USDT, None);
+    // The demo member stakes the 10 LVLX it bought: a position pending like the purchase.
+    let ten = (10 * LVLX).to_string();
+    owner::transact(
+        &anvil.rpc,
+        &a[1],
+        &d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&d.lvlx_staking, &ten],
+    )
+    .unwrap();
+    owner::transact(
+        &anvil.rpc,
+        &a[1],
+        &d.lvlx_staking,
+        Contract::LvlxStaking,
+        "stake",
+        &["1", &ten, "0", ANY_RELEASE],
+    )
+    .unwrap();
     catch_up(&indexer).await;
+    assert_eq!(position_pending(&w, &token).await, json!(true));
     let (own, network, rewards, rank, balance, _) = figures(&w, buyer).await;
     assert_eq!(
         balance,
@@ -171,6 +218,8 @@ async fn purchases_show_pending_and_count_once_final() {
         .await;
     assert_eq!(standing.status, 200);
     assert_eq!(standing.body["pending"], 2, "{}", standing.body);
+    // The admin's ICO rows say which entries are pending.
+    assert_eq!(pending_trails(&w, &admin).await, 2);
     assert!(
         standing.body["finalBlock"].as_u64().unwrap()
             < standing.body["nextBlock"].as_u64().unwrap()
@@ -180,7 +229,7 @@ async fn purchases_show_pending_and_count_once_final() {
         .await;
     assert_eq!(refused.status, 403);
 
-    anvil.mine(3);
+    anvil.mine(6);
     catch_up(&indexer).await;
     let (own, ..) = figures(&w, buyer).await;
     assert_eq!(own, (1_500 * USDT).to_string());
@@ -200,11 +249,16 @@ async fn purchases_show_pending_and_count_once_final() {
         .call("GET", "/api/v1/admin/indexer", Some(&admin), None)
         .await;
     assert_eq!(standing.body["pending"], 0);
+    assert_eq!(pending_trails(&w, &admin).await, 0);
+    assert_eq!(position_pending(&w, &token).await, json!(false));
     let mut finals = 0;
     while let Ok(push) = pushes.try_recv() {
         finals += usize::from(matches!(push, Push::Chain { event: "final", .. }));
     }
-    assert_eq!(finals, 2, "each buyer told their purchase is final");
+    assert_eq!(
+        finals, 3,
+        "each buyer told their purchase is final, the staker its position"
+    );
     // Indexing again changes nothing.
     let before = digest(&w).await;
     assert_eq!(catch_up(&indexer).await, 0);

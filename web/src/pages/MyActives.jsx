@@ -14,6 +14,7 @@ import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
 import LoadFailed from '../components/LoadFailed.jsx';
+import PendingBadge from '../components/PendingBadge.jsx';
 
 export default function MyActives() {
   const { t, i18n } = useTranslation();
@@ -41,14 +42,7 @@ export default function MyActives() {
     },
     {
       name: t('actives-status'),
-      cell: (r) =>
-        r.pending ? (
-          <span className="chain-badge chain-pending" title={t('chain-pending-help')}>
-            {t('chain-pending')}
-          </span>
-        ) : (
-          <span className="chain-badge">{t('chain-final')}</span>
-        ),
+      cell: (r) => (r.pending ? <PendingBadge /> : <span className="chain-badge">{t('chain-final')}</span>),
     },
     {
       name: t('tx-hash'),

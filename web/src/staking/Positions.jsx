@@ -2,7 +2,8 @@
 // LVLX rewards accrued so far ticking by the second with their USDT value (the core's figures at
 // the chain's clock), interest already withdrawn, and per row the actions the contract allows
 // now: withdraw interest, and after the release the principal with the rest of the interest
-// (until then the button says until when).
+// (until then the button says until when). A position opened in a block not final yet is marked
+// pending.
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import Pagination from '../components/Pagination.jsx';
@@ -10,6 +11,7 @@ import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
 import { formatFixed, localizeNumber, formatLvlx, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
 import settings from '../settings.js';
+import PendingBadge from '../components/PendingBadge.jsx';
 
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, label }) {
   const { t, i18n } = useTranslation();
@@ -31,7 +33,15 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
       right: true,
       cell: (r) => <span translate="no">{nft ? r.amount : lvlx(r.amount)}</span>,
     },
-    { name: t('stake-start'), cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span> },
+    {
+      name: t('stake-start'),
+      cell: (r) => (
+        <span className="cell-stack">
+          <span translate="no">{formatDate(r.startDate, i18n.language)}</span>
+          {r.pending && <PendingBadge help="chain-pending-stake-help" />}
+        </span>
+      ),
+    },
     { name: t('stake-release'), cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
     {
       name: t('stake-rewards', { product }),
@@ -92,6 +102,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
     const standing = stakingStanding(r, now);
     return { ...r, standing: r.closedAt ? { ...standing, withdrawable: '0' } : standing };
   });
+  const pending = data.some((r) => r.pending);
   return (
     <div
       className="data-table"
@@ -110,6 +121,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
         pagination
         paginationComponent={Pagination}
       />
+      {pending && <p className="muted">{t('chain-pending-stake-help')}</p>}
     </div>
   );
 }

@@ -50,7 +50,15 @@ export async function startAnvil() {
  * the contracts deployed by `lvlx chain deploy` (server.anvil, server.chain).
  */
 /** `env`: extra LVLX_ configuration (e.g. LVLX_KYC as a TOML inline table). */
-export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, chain = false, env: extra = {} } = {}) {
+/** `confirmations`: blocks an event waits under before it is final (0: final at once). */
+export async function startServer({
+  seed,
+  dataDir: keptDir,
+  binary: binaryPath,
+  chain = false,
+  confirmations = 0,
+  env: extra = {},
+} = {}) {
   const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'lvlx-browser-'));
   const binary = join(root, binaryPath ?? process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
   // A low captcha difficulty keeps the tests quick; the rules are the same.
@@ -66,7 +74,11 @@ export async function startServer({ seed, dataDir: keptDir, binary: binaryPath, 
   };
   const anvil = chain ? await startAnvil() : null;
   // Asynchronously: anvil logs every transaction to a pipe this process must keep reading.
-  if (anvil) await execFileAsync(binary, ['chain', 'deploy', '--rpc', anvil.url], { cwd: root, env });
+  if (anvil)
+    await execFileAsync(binary, ['chain', 'deploy', '--rpc', anvil.url, '--confirmations', String(confirmations)], {
+      cwd: root,
+      env,
+    });
   const demo = execFileSync(binary, ['demo'], { cwd: root, env, encoding: 'utf8' });
   if (seed) execFileSync(binary, ['seed', ...seed], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const [, userReferral] = demo.match(/register\/referred\/([0-9a-f]{32}) \(demo user\)/);

@@ -17,6 +17,7 @@ import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import { useLiveVersion } from '../../live.js';
 import IndexerStanding from './IndexerStanding.jsx';
+import PendingBadge from '../../components/PendingBadge.jsx';
 
 /** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {
@@ -31,11 +32,12 @@ function totalsItems(totals, product, filtered) {
   return [...items, ['ico-usdt-retired', `${formatUsdt(totals.usdtRetired)} USDT`]];
 }
 
-/** The wallet and transaction of the page's entries, asked for once the page shows (the rows
+/** The wallet, transaction and pending mark of the page's entries, asked for once the page shows (the rows
  * stream leaves them out: 64 bytes a row at 10^6 rows). Undefined while loading, null on error. */
-function useTrails(rows) {
+function useTrails(rows, version) {
   const [trails, setTrails] = useState(new Map());
   const ids = rows.map((r) => r.id).join(',');
+  // Asked again at each live push too: a purchase's pending mark ends when it becomes final.
   useEffect(() => {
     if (!ids) return undefined;
     const aborter = new AbortController();
@@ -43,7 +45,7 @@ function useTrails(rows) {
       .then((list) => setTrails(new Map(list.map((t) => [t.id, t]))))
       .catch(() => aborter.signal.aborted || setTrails(null));
     return () => aborter.abort();
-  }, [ids]);
+  }, [ids, version]);
   return (id) => (trails === null ? null : trails.get(id));
 }
 
@@ -95,7 +97,13 @@ export default function IcoTable() {
       id: 'type',
       minWidth: '110px',
       label: t('ico-type'),
-      cell: (r) => t(r.purchase ? 'ico-purchase' : 'ico-retirement'),
+      // A purchase in a block not final yet is marked pending (its trail says so).
+      cell: (r) => (
+        <span className="cell-stack">
+          {t(r.purchase ? 'ico-purchase' : 'ico-retirement')}
+          {trail(r.id)?.pending && <PendingBadge />}
+        </span>
+      ),
     },
     {
       id: 'purchasedToken',
@@ -131,7 +139,7 @@ export default function IcoTable() {
     },
   ];
   // While the ledger streams, the preview's entries (the table's first page) get theirs.
-  const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows);
+  const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows, version);
   const hidden = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">
