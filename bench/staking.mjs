@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { consent, DEMO_USER, launchBrowser, openPage, startServer } from '../web/test/browser/harness.mjs';
 import { stakingStanding } from '../web/src/core/index.js';
 
-const N = Number(process.env.LVLX_BENCH_POSITIONS ?? 1000);
+const N = Number(process.env.BENCH_POSITIONS ?? 1000);
 const ROUNDS = 5;
 const server = await startServer({ chain: true, binary: process.env.BENCH_SERVER_BINARY ?? 'target/release/lvlx' });
 // Member pages need a linked wallet (the wallet check).

@@ -95,6 +95,9 @@ TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
 
+step "pending-latency bench smoke: one purchase on 2 s blocks to My assets, pending then final (npm run bench:pending for figures)"
+BENCH_SERVER_BINARY=target/debug/lvlx BENCH_ROUNDS=1 npm run --silent bench:pending
+
 step "statements per request on the throwaway PostgreSQL (each request authenticates once)"
 BENCH_POSTGRES=$pg_url BENCH_POSTGRES_LOG=$pg_dir/server.log BENCH_SERVER_BINARY=target/debug/lvlx \
   npm run --silent bench:queries
