@@ -16,7 +16,7 @@ use crate::App;
 const ZERO: &str = "0x0000000000000000000000000000000000000000";
 
 /// The distributor's fields, in the order [`read`] asks for them.
-const FIELDS: [&str; 11] = [
+const FIELDS: [&str; 13] = [
     "delay",
     "paused",
     "signer",
@@ -28,9 +28,12 @@ const FIELDS: [&str; 11] = [
     "pendingMaxPerDay",
     "capsAt",
     "unpauseAt",
+    "maxPerAccountDay",
+    "pendingMaxPerAccountDay",
 ];
 
-/// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay}, pending: [...],
+/// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay, maxPerAccountDay},
+/// pending: [...],
 /// owners: [{contract, address, owner, pendingOwner}]}`.
 pub async fn read(app: &App) -> Result<Value, Error> {
     let chain = crate::network::contracts(&app.config)
@@ -64,10 +67,12 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Va
         signer: address(2)?,
         max_per_claim: uint(3)?,
         max_per_day: uint(4)?,
+        max_per_account_day: uint(11)?,
         pending_signer: address(5)?,
         signer_at: seconds(6)?,
         pending_max_per_claim: uint(7)?,
         pending_max_per_day: uint(8)?,
+        pending_max_per_account_day: uint(12)?,
         caps_at: seconds(9)?,
         unpause_at: seconds(10)?,
     };
@@ -93,6 +98,7 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Va
             "signer": announced.signer,
             "maxPerClaim": announced.max_per_claim.to_string(),
             "maxPerDay": announced.max_per_day.to_string(),
+            "maxPerAccountDay": announced.max_per_account_day.to_string(),
         },
         "pending": claims::pending(&announced, time),
         "owners": owners,

@@ -8,13 +8,15 @@ import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 
 /// Pays the platform's off-chain rewards (commissions, rank bonuses) in LVLX against vouchers
 /// the server signs after a member confirms a claim with their emailed code. A voucher names an
 /// account and the CUMULATIVE amount it has earned; the contract pays that minus what the account
 /// has already received, so a voucher replayed, or older than one already used, pays nothing.
-/// Caps bound one claim and one UTC day. No function takes tokens out except a claim to its
-/// account.
+/// Caps bound one claim, one UTC day over all accounts, and one UTC day for each account (so a
+/// stolen signing key drains at most the daily cap, and no one account can take a day's whole
+/// allowance from the others). No function takes tokens out except a claim to its account.
 ///
 /// What an owner (or a stolen owner key) could use to move more out waits `delay` seconds, fixed
 /// at deployment, announced by an event and cancellable meanwhile: a new signer, higher caps,
@@ -32,12 +34,22 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     IERC20 public immutable token;
     /// @notice Seconds between announcing a change that raises what can leave and applying it.
     uint256 public immutable delay;
+    /// @notice What one account's claims may receive in one UTC day, and what has been
+    /// received: the cumulative total and the day's tally share one storage slot, so the
+    /// per-account cap costs no extra write.
+    struct Tally {
+        uint128 claimed;
+        uint32 day;
+        uint96 paid;
+    }
+
     /// The server's claim-signing address.
     address public signer;
     uint256 public maxPerClaim;
     uint256 public maxPerDay;
-    /// What each account has received so far.
-    mapping(address => uint256) public claimed;
+    /// @notice What one account may receive in one UTC day.
+    uint256 public maxPerAccountDay;
+    mapping(address => Tally) private _tally;
     /// The UTC day the daily tally counts, and what was paid on it (one storage slot).
     uint64 public day;
     uint192 public paidToday;
@@ -47,6 +59,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// A raise of the caps waiting for its time (`capsAt` 0: none).
     uint256 public pendingMaxPerClaim;
     uint256 public pendingMaxPerDay;
+    uint256 public pendingMaxPerAccountDay;
     uint256 public capsAt;
     /// When a requested unpause may apply (0: none requested).
     uint256 public unpauseAt;
@@ -55,9 +68,9 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
 
     event Claimed(address indexed account, uint256 amount, uint256 cumulative);
     event SignerChanged(address signer);
-    event CapsChanged(uint256 maxPerClaim, uint256 maxPerDay);
+    event CapsChanged(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay);
     event SignerScheduled(address signer, uint256 at);
-    event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 at);
+    event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay, uint256 at);
     event UnpauseScheduled(uint256 at);
     /// `what`: "signer", "caps", "unpause" or "owner".
     event ChangeCancelled(string what);
@@ -71,6 +84,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     error ClaimDistributorNothingToClaim();
     error ClaimDistributorOverClaimCap(uint256 amount, uint256 cap);
     error ClaimDistributorOverDailyCap(uint256 amount, uint256 left);
+    error ClaimDistributorOverAccountDailyCap(uint256 amount, uint256 left);
 
     /// `signer_` may be zero: then the first `setSigner` acts at once.
     constructor(
@@ -78,6 +92,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         address signer_,
         uint256 maxPerClaim_,
         uint256 maxPerDay_,
+        uint256 maxPerAccountDay_,
         uint256 delay_,
         address owner_
     ) Owned(owner_) EIP712("LVLX Claims", "1") {
@@ -86,10 +101,8 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         token = token_;
         delay = delay_;
         signer = signer_;
-        maxPerClaim = maxPerClaim_;
-        maxPerDay = maxPerDay_;
         emit SignerChanged(signer_);
-        emit CapsChanged(maxPerClaim_, maxPerDay_);
+        _setCaps(maxPerClaim_, maxPerDay_, maxPerAccountDay_);
     }
 
     /// Pays `account` what the voucher adds to what it already received. Anyone may submit it;
@@ -102,18 +115,37 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         if (block.timestamp > deadline) revert ClaimDistributorVoucherExpired(deadline);
         bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CLAIM_TYPEHASH, account, cumulative, deadline)));
         if (ECDSA.recover(digest, signature) != signer) revert ClaimDistributorBadSignature();
-        uint256 already = claimed[account];
-        if (cumulative <= already) revert ClaimDistributorNothingToClaim();
-        uint256 amount = cumulative - already;
+        Tally memory mine = _tally[account];
+        if (cumulative <= mine.claimed) revert ClaimDistributorNothingToClaim();
+        uint256 amount = cumulative - mine.claimed;
         if (amount > maxPerClaim) revert ClaimDistributorOverClaimCap(amount, maxPerClaim);
-        uint64 today = uint64(block.timestamp / 1 days);
+        uint256 today = block.timestamp / 1 days;
         uint256 paid = today == day ? paidToday : 0;
-        if (paid + amount > maxPerDay) revert ClaimDistributorOverDailyCap(amount, paid >= maxPerDay ? 0 : maxPerDay - paid);
-        day = today;
-        paidToday = uint192(paid + amount);
-        claimed[account] = cumulative;
+        if (paid + amount > maxPerDay) revert ClaimDistributorOverDailyCap(amount, _left(maxPerDay, paid));
+        uint256 own = today == mine.day ? mine.paid : 0;
+        if (own + amount > maxPerAccountDay) {
+            revert ClaimDistributorOverAccountDailyCap(amount, _left(maxPerAccountDay, own));
+        }
+        day = SafeCast.toUint64(today);
+        paidToday = SafeCast.toUint192(paid + amount);
+        _tally[account] = Tally({
+            claimed: SafeCast.toUint128(cumulative),
+            day: SafeCast.toUint32(today),
+            paid: SafeCast.toUint96(own + amount)
+        });
         token.safeTransfer(account, amount);
         emit Claimed(account, amount, cumulative);
+    }
+
+    /// @notice What `account` has received so far.
+    function claimed(address account) external view returns (uint256) {
+        return _tally[account].claimed;
+    }
+
+    /// @notice The UTC day `account`'s daily tally counts, and what it received on that day.
+    function accountDay(address account) external view returns (uint256 day_, uint256 paid) {
+        Tally memory mine = _tally[account];
+        return (mine.day, mine.paid);
     }
 
     /// The EIP-712 domain separator (chain id and this contract), for off-chain signers.
@@ -152,27 +184,31 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
 
     /// @notice New caps. What lowers a cap acts at once; what raises one waits the delay
     /// (`applyCaps`). A new call replaces any raise waiting.
-    function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) external onlyOwner {
-        bool raises = maxPerClaim_ > maxPerClaim || maxPerDay_ > maxPerDay;
+    function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_, uint256 maxPerAccountDay_) external onlyOwner {
+        bool raises = maxPerClaim_ > maxPerClaim || maxPerDay_ > maxPerDay || maxPerAccountDay_ > maxPerAccountDay;
         if (capsAt != 0) {
             delete capsAt;
             emit ChangeCancelled("caps");
         }
-        uint256 claimNow = maxPerClaim_ < maxPerClaim ? maxPerClaim_ : maxPerClaim;
-        uint256 dayNow = maxPerDay_ < maxPerDay ? maxPerDay_ : maxPerDay;
-        if (claimNow != maxPerClaim || dayNow != maxPerDay) _setCaps(claimNow, dayNow);
+        uint256 claimNow = _min(maxPerClaim_, maxPerClaim);
+        uint256 dayNow = _min(maxPerDay_, maxPerDay);
+        uint256 accountNow = _min(maxPerAccountDay_, maxPerAccountDay);
+        if (claimNow != maxPerClaim || dayNow != maxPerDay || accountNow != maxPerAccountDay) {
+            _setCaps(claimNow, dayNow, accountNow);
+        }
         if (raises) {
             pendingMaxPerClaim = maxPerClaim_;
             pendingMaxPerDay = maxPerDay_;
+            pendingMaxPerAccountDay = maxPerAccountDay_;
             capsAt = block.timestamp + delay;
-            emit CapsScheduled(maxPerClaim_, maxPerDay_, capsAt);
+            emit CapsScheduled(maxPerClaim_, maxPerDay_, maxPerAccountDay_, capsAt);
         }
     }
 
     function applyCaps() external onlyOwner {
         _due(capsAt);
         delete capsAt;
-        _setCaps(pendingMaxPerClaim, pendingMaxPerDay);
+        _setCaps(pendingMaxPerClaim, pendingMaxPerDay, pendingMaxPerAccountDay);
     }
 
     function cancelCaps() external onlyOwner {
@@ -222,10 +258,20 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         super.acceptOwnership();
     }
 
-    function _setCaps(uint256 maxPerClaim_, uint256 maxPerDay_) private {
+    function _setCaps(uint256 maxPerClaim_, uint256 maxPerDay_, uint256 maxPerAccountDay_) private {
         maxPerClaim = maxPerClaim_;
         maxPerDay = maxPerDay_;
-        emit CapsChanged(maxPerClaim_, maxPerDay_);
+        maxPerAccountDay = maxPerAccountDay_;
+        emit CapsChanged(maxPerClaim_, maxPerDay_, maxPerAccountDay_);
+    }
+
+    function _min(uint256 a, uint256 b) private pure returns (uint256) {
+        return a < b ? a : b;
+    }
+
+    /// What a cap leaves after `used` (nothing once a lowered cap is below it).
+    function _left(uint256 cap, uint256 used) private pure returns (uint256) {
+        return used >= cap ? 0 : cap - used;
     }
 
     function _scheduled(uint256 at) private pure {

@@ -1,6 +1,7 @@
-//! What one claim pays now: the ClaimDistributor pays a voucher only within its per-claim cap and
-//! what is left of the UTC day's cap, so the server signs that much and no more; the rest stays
-//! claimable for a later claim (a voucher for more would revert until the owner raised the caps).
+//! What one claim pays now: the ClaimDistributor pays a voucher only within its per-claim cap,
+//! what is left of the UTC day's cap over all accounts and what is left of the account's own
+//! daily cap, so the server signs that much and no more; the rest stays claimable for a later
+//! claim (a voucher for more would revert until the owner raised the caps).
 
 use serde::Serialize;
 
@@ -13,35 +14,74 @@ const DAY_SECONDS: u64 = 86_400;
 pub struct Caps {
     pub max_per_claim: Units,
     pub max_per_day: Units,
+    pub max_per_account_day: Units,
     /// The UTC day (`timestamp / 86400`) `paid_today` counts.
     pub day: u64,
     pub paid_today: Units,
+    /// The UTC day the claiming account's own tally counts, and what it received that day.
+    pub account_day: u64,
+    pub account_paid: Units,
 }
 
 /// One claim's figures: `amount` now (the voucher's `cumulative` is `claimed + amount`), and
-/// what stays claimable after it.
+/// what stays claimable after it, held back by `limit` (the tightest cap; `None` when nothing
+/// is held back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Payable {
     pub amount: Units,
     pub cumulative: Units,
     pub rest: Units,
+    pub limit: Option<Limit>,
+}
+
+/// The cap that held a claim back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Claim,
+    Day,
+    AccountDay,
+}
+
+impl Limit {
+    /// The translation key that says why nothing more pays now.
+    pub fn key(self) -> &'static str {
+        match self {
+            Limit::Claim => "chain-claim-cap",
+            Limit::Day => "chain-claim-daily-cap",
+            Limit::AccountDay => "chain-claim-account-daily-cap",
+        }
+    }
 }
 
 /// What a member who has `earned` in all and been paid `claimed` on chain can claim at
 /// `now` (the block's seconds) under `caps`.
 pub fn payable(earned: Units, claimed: Units, caps: &Caps, now: u64) -> Payable {
     let owed = earned.saturating_sub(claimed);
-    let paid = if caps.day == now / DAY_SECONDS {
-        caps.paid_today
-    } else {
-        0
-    };
-    let left_today = caps.max_per_day.saturating_sub(paid);
-    let amount = owed.min(caps.max_per_claim).min(left_today);
+    let today = now / DAY_SECONDS;
+    let counted = |day: u64, paid: Units| if day == today { paid } else { 0 };
+    let left_today = caps
+        .max_per_day
+        .saturating_sub(counted(caps.day, caps.paid_today));
+    let left_mine = caps
+        .max_per_account_day
+        .saturating_sub(counted(caps.account_day, caps.account_paid));
+    // The tightest cap holds the rest back; on a tie, the account's own day names it (it is
+    // what the member can do something about: wait a day).
+    let (room, limit) = [
+        (caps.max_per_claim, Limit::Claim),
+        (left_today, Limit::Day),
+        (left_mine, Limit::AccountDay),
+    ]
+    .into_iter()
+    .rev()
+    .min_by_key(|(room, _)| *room)
+    .expect("three caps");
+    let amount = owed.min(room);
     Payable {
         amount,
         cumulative: claimed + amount,
         rest: owed - amount,
+        limit: (amount < owed).then_some(limit),
     }
 }
 
@@ -51,11 +91,13 @@ pub struct Announced {
     pub signer: String,
     pub max_per_claim: Units,
     pub max_per_day: Units,
+    pub max_per_account_day: Units,
     /// A zero address while none is announced.
     pub pending_signer: String,
     pub signer_at: u64,
     pub pending_max_per_claim: Units,
     pub pending_max_per_day: Units,
+    pub pending_max_per_account_day: Units,
     pub caps_at: u64,
     pub unpause_at: u64,
 }
@@ -81,9 +123,13 @@ pub enum Pending {
         #[serde(with = "crate::amount::text")]
         from_per_day: Units,
         #[serde(with = "crate::amount::text")]
+        from_per_account_day: Units,
+        #[serde(with = "crate::amount::text")]
         to_per_claim: Units,
         #[serde(with = "crate::amount::text")]
         to_per_day: Units,
+        #[serde(with = "crate::amount::text")]
+        to_per_account_day: Units,
         at: u64,
         due: bool,
     },
@@ -108,8 +154,10 @@ pub fn pending(a: &Announced, now: u64) -> Vec<Pending> {
         list.push(Pending::Caps {
             from_per_claim: a.max_per_claim,
             from_per_day: a.max_per_day,
+            from_per_account_day: a.max_per_account_day,
             to_per_claim: a.pending_max_per_claim,
             to_per_day: a.pending_max_per_day,
+            to_per_account_day: a.pending_max_per_account_day,
             at: a.caps_at,
             due: now >= a.caps_at,
         });
@@ -133,8 +181,11 @@ mod tests {
     const CAPS: Caps = Caps {
         max_per_claim: 100,
         max_per_day: 250,
+        max_per_account_day: 1_000,
         day: 20_000,
         paid_today: 200,
+        account_day: 20_000,
+        account_paid: 0,
     };
     const TODAY: u64 = 20_000 * DAY_SECONDS + 5;
 
@@ -143,12 +194,44 @@ mod tests {
         // Owed 300: 100 per claim, but only 50 left today.
         let p = payable(1_000, 700, &CAPS, TODAY);
         assert_eq!((p.amount, p.cumulative, p.rest), (50, 750, 250));
+        assert_eq!(p.limit, Some(Limit::Day));
         // Tomorrow the day's tally starts again: the per-claim cap binds.
         let p = payable(1_000, 700, &CAPS, TODAY + DAY_SECONDS);
         assert_eq!((p.amount, p.cumulative, p.rest), (100, 800, 200));
+        assert_eq!(p.limit, Some(Limit::Claim));
         // Under both caps: everything.
         let p = payable(730, 700, &CAPS, TODAY + DAY_SECONDS);
-        assert_eq!((p.amount, p.cumulative, p.rest), (30, 730, 0));
+        assert_eq!(
+            (p.amount, p.cumulative, p.rest, p.limit),
+            (30, 730, 0, None)
+        );
+    }
+
+    #[test]
+    fn an_account_s_own_day_binds_beside_everyone_s() {
+        // The account received 960 today: 40 more, though the day has 50 left for everyone.
+        let mine = Caps {
+            max_per_account_day: 1_000,
+            account_paid: 960,
+            ..CAPS
+        };
+        let p = payable(1_000, 700, &mine, TODAY);
+        assert_eq!(
+            (p.amount, p.rest, p.limit),
+            (40, 260, Some(Limit::AccountDay))
+        );
+        // Its tally from yesterday does not count today.
+        let yesterday = Caps {
+            account_day: 19_999,
+            ..mine
+        };
+        assert_eq!(payable(1_000, 700, &yesterday, TODAY).amount, 50);
+        // A lowered account cap below what it received: nothing, not an underflow.
+        let lowered = Caps {
+            max_per_account_day: 10,
+            ..mine
+        };
+        assert_eq!(payable(1_000, 700, &lowered, TODAY).amount, 0);
     }
 
     #[test]

@@ -24,6 +24,8 @@ const CLAIMS_BIN: &str = include_str!("../../../contracts/artifacts/ClaimDistrib
 pub const DEV_CLAIMS: u128 = 10_000_000 * 10u128.pow(18);
 pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);
 pub const DEV_DAILY_CAP: u128 = 5_000_000 * 10u128.pow(18);
+/// What one account may claim in one day on the development chain.
+pub const DEV_ACCOUNT_DAILY_CAP: u128 = 2_000_000 * 10u128.pow(18);
 /// Seconds the claim distributor makes a new signer, higher caps or an unpause wait.
 pub const OWNER_DELAY: u64 = 48 * 3600;
 const ZERO_ADDRESS: &str = "0x0000000000000000000000000000000000000000";
@@ -141,6 +143,7 @@ pub struct Plan {
     pub claims_fund: u128,
     pub claim_cap: u128,
     pub daily_cap: u128,
+    pub account_daily_cap: u128,
     /// Seconds the distributor makes changes that raise what can leave wait.
     pub owner_delay: u64,
 }
@@ -160,6 +163,7 @@ impl Plan {
             claims_fund: DEV_CLAIMS,
             claim_cap: DEV_CLAIM_CAP,
             daily_cap: DEV_DAILY_CAP,
+            account_daily_cap: DEV_ACCOUNT_DAILY_CAP,
             owner_delay: OWNER_DELAY,
         }
     }
@@ -429,6 +433,7 @@ fn deploy_network(
             ZERO_ADDRESS,
             &plan.claim_cap.to_string(),
             &plan.daily_cap.to_string(),
+            &plan.account_daily_cap.to_string(),
             &plan.owner_delay.to_string(),
             &deployer,
         ],

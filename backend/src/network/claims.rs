@@ -47,20 +47,31 @@ async fn distributor(chain: &config::Chain, wallet: &str) -> Result<(Units, Caps
                 call("maxPerDay", vec![]),
                 call("day", vec![]),
                 call("paidToday", vec![]),
+                call("maxPerAccountDay", vec![]),
+                call("accountDay", vec![wallet.clone()]),
             ],
         )?;
-        answers
+        // accountDay answers two words (day, paid): the last answer splits in two.
+        let mut words = answers[..answers.len() - 1]
             .iter()
             .map(|a| lvlx_core::chain::decode_uint(a).map_err(|_| Error::ChainUnavailable))
-            .collect::<Result<Vec<Units>, Error>>()
+            .collect::<Result<Vec<Units>, Error>>()?;
+        let pair = lvlx_core::chain::decode_uints(&answers[answers.len() - 1], 2)
+            .map_err(|_| Error::ChainUnavailable)?;
+        words.extend(pair);
+        Ok::<_, Error>(words)
     })
     .await
     .map_err(|e| Error::Internal(e.to_string()))??;
+    let day = |w: Units| u64::try_from(w).unwrap_or(u64::MAX);
     let caps = Caps {
         max_per_claim: words[1],
         max_per_day: words[2],
-        day: u64::try_from(words[3]).unwrap_or(u64::MAX),
+        max_per_account_day: words[5],
+        day: day(words[3]),
         paid_today: words[4],
+        account_day: day(words[6]),
+        account_paid: words[7],
     };
     Ok((words[0], caps, time))
 }
@@ -92,10 +103,9 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
     }
     let now = payable_now(&chain, &wallet, earned).await?;
     if now.amount == 0 {
-        return Err(if now.rest == 0 {
-            Error::NothingToClaim
-        } else {
-            Error::Rule("chain-claim-daily-cap")
+        return Err(match now.limit {
+            None => Error::NothingToClaim,
+            Some(limit) => Error::Rule(limit.key()),
         });
     }
     let (attempt, amount, code) = app

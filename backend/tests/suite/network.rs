@@ -10,7 +10,7 @@ use crate::common;
 use common::anvil::{catch_up, Anvil};
 use ethers_core::abi::Token;
 use ethers_core::types::U256;
-use lvlx_backend::chain::deploy::{self, Deployment, DEV_CLAIM_CAP};
+use lvlx_backend::chain::deploy::{self, Deployment, DEV_ACCOUNT_DAILY_CAP, DEV_CLAIM_CAP};
 use lvlx_backend::chain::indexer::Indexer;
 use lvlx_backend::chain::owner;
 use lvlx_backend::network::signer::ClaimSigner;
@@ -358,7 +358,11 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&cap, &(40 * LVLX).to_string()],
+        &[
+            &cap,
+            &(40 * LVLX).to_string(),
+            &DEV_ACCOUNT_DAILY_CAP.to_string(),
+        ],
     );
     assert_eq!(
         refuse(&third, &signer.sign(&third)),
@@ -382,6 +386,94 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
 /// self-signed one voucher for the distributor's whole balance. Every change that raises what
 /// can leave now waits the owner delay, announced, and can be cancelled; so inside the delay the
 /// drain pays nothing, and members and admins can see it coming.
+/// One account's claims in a UTC day stop at the account's own cap (the revert names it), while
+/// another account's voucher still pays; the next day the account's tally starts again.
+#[test]
+fn an_account_s_daily_cap_stops_that_account_not_the_others() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let accounts = anvil.accounts();
+    let (owner, first, second, relayer) = (&accounts[0], &accounts[3], &accounts[5], &accounts[4]);
+    let signer = ClaimSigner::new(&[0x44; 32]).unwrap();
+    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &signer.address())
+        .unwrap();
+    send(
+        &anvil,
+        owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[
+            &DEV_CLAIM_CAP.to_string(),
+            &DEV_CLAIM_CAP.to_string(),
+            &(100 * LVLX).to_string(),
+        ],
+    );
+    let args = |account: &str, cumulative: u128| {
+        let v = Voucher {
+            chain_id: 137,
+            contract: chain::address(&d.claim_distributor).unwrap(),
+            account: chain::address(account).unwrap(),
+            cumulative,
+            deadline: anvil.now() + 3600,
+        };
+        vec![
+            account.to_string(),
+            cumulative.to_string(),
+            v.deadline.to_string(),
+            signer.sign(&v),
+        ]
+    };
+    let claim = |account: &str, cumulative: u128| {
+        let a = args(account, cumulative);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        send(
+            &anvil,
+            relayer,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            "claim",
+            &a,
+        )
+    };
+    let refuse = |account: &str, cumulative: u128| {
+        let a = args(account, cumulative);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        refused(
+            &anvil,
+            relayer,
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            "claim",
+            &a,
+        )
+    };
+    claim(first, 60 * LVLX);
+    claim(first, 100 * LVLX);
+    assert_eq!(refuse(first, 101 * LVLX), "chain-claim-account-daily-cap");
+    // Another account is not held by the first one's day.
+    claim(second, 100 * LVLX);
+    let tally = anvil.read(
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "accountDay",
+        &[first],
+    );
+    assert_eq!(tally[1], Token::Uint(U256::from(100 * LVLX)));
+    // Tomorrow: the first account's tally starts again.
+    advance_to(&anvil, (anvil.now() / 86_400 + 1) * 86_400 + 60);
+    claim(first, 200 * LVLX);
+    assert_eq!(
+        anvil.read_uint(
+            &d.claim_distributor,
+            Contract::ClaimDistributor,
+            "claimed",
+            &[first]
+        ),
+        200 * LVLX
+    );
+}
+
 #[test]
 fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
     let anvil = Anvil::start();
@@ -422,7 +514,7 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&max, &max],
+        &[&max, &max, &max],
     );
     // Announced: the event names the new signer and when it may apply (from its own block: the
     // caps went into a later one, perhaps a second later).
@@ -502,7 +594,7 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&claim_cap, &day_cap],
+        &[&claim_cap, &day_cap, &DEV_ACCOUNT_DAILY_CAP.to_string()],
     );
     assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
     let rotated = ClaimSigner::new(&[0x67; 32]).unwrap();
@@ -525,7 +617,11 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&(5 * LVLX).to_string(), &LVLX.to_string()],
+        &[
+            &(5 * LVLX).to_string(),
+            &LVLX.to_string(),
+            &DEV_ACCOUNT_DAILY_CAP.to_string(),
+        ],
     );
     assert_eq!(read("maxPerDay"), Token::Uint(U256::from(LVLX)));
     assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
@@ -625,6 +721,7 @@ async fn members_read_the_owner_changes_waiting_for_their_delay() {
         &[
             &(2 * DEV_CLAIM_CAP).to_string(),
             &(20 * DEV_CLAIM_CAP).to_string(),
+            &DEV_ACCOUNT_DAILY_CAP.to_string(),
         ],
     );
     claims("pause", &[]);
@@ -1160,7 +1257,11 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         &d.claim_distributor,
         Contract::ClaimDistributor,
         "setCaps",
-        &[&(1_000 * LVLX).to_string(), &(1_500 * LVLX).to_string()],
+        &[
+            &(1_000 * LVLX).to_string(),
+            &(1_500 * LVLX).to_string(),
+            &DEV_ACCOUNT_DAILY_CAP.to_string(),
+        ],
     );
     let ask = || async {
         w.call("POST", "/api/v1/claims", Some(&token), Some(json!({})))
@@ -1201,10 +1302,19 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         "{}",
         spent.body
     );
-    // Tomorrow the day's cap is whole again.
+    // Tomorrow the day's cap is whole again, and the account's own day binds when it is the
+    // tightest: lowered to 800 a day, the member gets 800 of the 1,500 owed.
     advance_to(&anvil, next_day());
+    send(
+        &anvil,
+        &d.owner,
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "setCaps",
+        &[&lvlx(1_000), &lvlx(1_500), &lvlx(800)],
+    );
     let asked = ask().await;
-    assert_eq!(parts(&asked), (lvlx(1_000), lvlx(500)), "{}", asked.body);
+    assert_eq!(parts(&asked), (lvlx(800), lvlx(700)), "{}", asked.body);
 }
 
 #[tokio::test(flavor = "multi_thread")]

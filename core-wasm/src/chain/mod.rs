@@ -257,6 +257,18 @@ pub fn decode_uint(data: &str) -> Result<Units, ChainError> {
     }
 }
 
+/// `n` uint256 return values (a function answering several), as base units.
+pub fn decode_uints(data: &str, n: usize) -> Result<Vec<Units>, ChainError> {
+    abi::decode(&vec![ParamType::Uint(256); n], &bytes(data)?)
+        .map_err(|e| ChainError::Data(e.to_string()))?
+        .into_iter()
+        .map(|t| match t {
+            Token::Uint(value) => to_units(value),
+            _ => Err(ChainError::Data("not a uint256".into())),
+        })
+        .collect()
+}
+
 /// A single address return value as its EIP-55 form.
 pub fn decode_address(data: &str) -> Result<String, ChainError> {
     match abi::decode(&[ParamType::Address], &bytes(data)?)

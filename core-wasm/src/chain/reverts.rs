@@ -5,7 +5,7 @@ use super::{bytes, Contract};
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
-pub const REVERT_KEYS: [&str; 25] = [
+pub const REVERT_KEYS: [&str; 26] = [
     "chain-reverted",
     "chain-insufficient-balance",
     "chain-insufficient-allowance",
@@ -29,6 +29,7 @@ pub const REVERT_KEYS: [&str; 25] = [
     "chain-nothing-to-claim",
     "chain-claim-cap",
     "chain-claim-daily-cap",
+    "chain-claim-account-daily-cap",
     "chain-terms-moved",
     "staking-reward-zero",
 ];
@@ -99,6 +100,7 @@ pub fn revert_key(data: &str) -> &'static str {
         Some("NothingToClaim") => "chain-nothing-to-claim",
         Some("OverClaimCap") => "chain-claim-cap",
         Some("OverDailyCap") => "chain-claim-daily-cap",
+        Some("OverAccountDailyCap") => "chain-claim-account-daily-cap",
         Some("TermsMoved") => "chain-terms-moved",
         Some("ZeroReward") => "staking-reward-zero",
         _ => "chain-reverted",

@@ -30,6 +30,8 @@ function Change({ change }) {
         toPerDay: lvlx(change.toPerDay),
         fromPerClaim: lvlx(change.fromPerClaim),
         fromPerDay: lvlx(change.fromPerDay),
+        toPerAccountDay: lvlx(change.toPerAccountDay),
+        fromPerAccountDay: lvlx(change.fromPerAccountDay),
       }),
     unpause: () => t('owner-change-unpause'),
   }[change.change];
@@ -84,6 +86,10 @@ export default function OwnerChanges() {
               <dt>{t('owner-changes-per-day')}</dt>
               <dd translate="no">
                 {formatLvlx(data.claims.maxPerDay)} {product}
+              </dd>
+              <dt>{t('owner-changes-per-account-day')}</dt>
+              <dd translate="no">
+                {formatLvlx(data.claims.maxPerAccountDay)} {product}
               </dd>
               <dt>{t('owner-changes-signer')}</dt>
               <dd>

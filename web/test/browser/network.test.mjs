@@ -177,7 +177,11 @@ test('link → registration → purchase → the sponsor with a node sees the co
     {
       from: accounts[0],
       to: server.settings.chain.claimDistributor,
-      data: calldata('ClaimDistributor', 'setCaps', [(500n * LVLX).toString(), (10_000n * LVLX).toString()]),
+      data: calldata('ClaimDistributor', 'setCaps', [
+        (500n * LVLX).toString(),
+        (10_000n * LVLX).toString(),
+        (10_000n * LVLX).toString(),
+      ]),
     },
   ]);
   assert.ok(lowered, 'setCaps sent');
@@ -280,8 +284,12 @@ test('members and admins read the owner changes waiting for their delay, in thei
     ]);
     assert.ok(result, `${fn} sent`);
   };
-  // A higher per-day limit is announced: it waits the delay.
-  await owner('setCaps', [(2_000_000n * LVLX).toString(), (50_000_000n * LVLX).toString()]);
+  // Higher per-day limits are announced: they wait the delay.
+  await owner('setCaps', [
+    (2_000_000n * LVLX).toString(),
+    (50_000_000n * LVLX).toString(),
+    (3_000_000n * LVLX).toString(),
+  ]);
   for (const [language, dict, width] of [
     ['es', es, 390],
     ['pt', pt, 390],
@@ -294,6 +302,8 @@ test('members and admins read the owner changes waiting for their delay, in thei
     const caps = page.getByTestId('owner-change-caps');
     await caps.waitFor();
     assert.match(await caps.innerText(), /50\.000\.000,00 LVLX|50,000,000\.00 LVLX/);
+    assert.match(await caps.innerText(), /3\.000\.000,00 LVLX|3,000,000\.00 LVLX/, 'the per-member day');
+    await page.getByText(dict['owner-changes-per-account-day']).waitFor();
     assert.match(await caps.innerText(), new RegExp(dict['owner-change-at'].split('{{')[0].trim()));
     assert.equal(await page.getByTestId('owner-list').locator('li').count(), 7);
     await page.screenshot({ path: join(SHOTS, `owner-changes-${language}-${width}.png`), fullPage: true });
