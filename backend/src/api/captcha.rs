@@ -13,12 +13,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("captcha")
         .and(warp::get())
         .and(with(&app))
-        .map(|app: App| {
-            json(&captcha::issue(
-                &app.mac_key,
-                app.config.captcha_difficulty,
-                now_ms(),
-            ))
-        })
+        .map(challenge)
         .boxed()
+}
+
+fn challenge(app: App) -> warp::reply::Response {
+    json(&captcha::issue(
+        &app.mac_key,
+        app.config.captcha_difficulty,
+        now_ms(),
+    ))
 }

@@ -37,8 +37,12 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let admin = warp::path!("admin" / "session")
         .and(warp::get())
         .and(admin(app))
-        .map(|who: Authed| json(&crate::user::admin_payload(&who.user)));
+        .map(admin_session);
     verify.or(signout).unify().or(admin).unify().boxed()
+}
+
+fn admin_session(who: Authed) -> warp::reply::Response {
+    json(&crate::user::admin_payload(&who.user))
 }
 
 fn refresh(who: Authed, app: App) -> warp::reply::Response {

@@ -4,7 +4,7 @@ use serde::Serialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::json;
+use super::{json, with};
 use crate::App;
 
 #[derive(Serialize)]
@@ -45,42 +45,42 @@ struct PublicChain {
     token_image: String,
 }
 
-/// GET /api/v1/config — settings the browser needs; never a secret.
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    // GET /api/v1/config — settings the browser needs; never a secret.
     warp::path!("config")
         .and(warp::get())
-        .map(move || {
-            json(&PublicConfig {
-                landing_url: app.config.landing_url.clone(),
-                product: app.config.product.clone(),
-                languages: &lvlx_core::LANGUAGES,
-                secret_pass_key: app.config.secret_pass_key.clone(),
-                max_image_bytes: super::images::MAX_BYTES,
-                card_payment_key: app.config.card.as_ref().map(|c| c.publishable_key.clone()),
-                support_email: app.config.support_email.clone(),
-                card_currency: app
-                    .config
-                    .card
-                    .as_ref()
-                    .map(|c| c.destination_currency.clone()),
-                // Never the server's own RPC URL: a provider URL may carry a key.
-                chain: app.config.chain.as_ref().map(|c| PublicChain {
-                    chain_id: lvlx_core::siwe::CHAIN_ID,
-                    chain_id_hex: lvlx_core::chain::CHAIN_ID_HEX,
-                    rpc_url: c.public_rpc_url.clone(),
-                    explorer_url: c.explorer_url.clone(),
-                    usdt: c.usdt.clone(),
-                    lvlx: c.lvlx.clone(),
-                    ico_sale: c.ico_sale.clone(),
-                    level_nft: c.level_nft.clone(),
-                    nft_sale: c.nft_sale.clone(),
-                    nft_staking: c.nft_staking.clone(),
-                    lvlx_staking: c.lvlx_staking.clone(),
-                    activation_node: c.activation_node.clone(),
-                    claim_distributor: c.claim_distributor.clone(),
-                    token_image: c.token_image.clone(),
-                }),
-            })
-        })
+        .and(with(&app))
+        .map(settings)
         .boxed()
+}
+
+fn settings(app: App) -> warp::reply::Response {
+    let config = &app.config;
+    json(&PublicConfig {
+        landing_url: config.landing_url.clone(),
+        product: config.product.clone(),
+        languages: &lvlx_core::LANGUAGES,
+        secret_pass_key: config.secret_pass_key.clone(),
+        max_image_bytes: super::images::MAX_BYTES,
+        card_payment_key: config.card.as_ref().map(|c| c.publishable_key.clone()),
+        support_email: config.support_email.clone(),
+        card_currency: config.card.as_ref().map(|c| c.destination_currency.clone()),
+        // Never the server's own RPC URL: a provider URL may carry a key.
+        chain: config.chain.as_ref().map(|c| PublicChain {
+            chain_id: lvlx_core::siwe::CHAIN_ID,
+            chain_id_hex: lvlx_core::chain::CHAIN_ID_HEX,
+            rpc_url: c.public_rpc_url.clone(),
+            explorer_url: c.explorer_url.clone(),
+            usdt: c.usdt.clone(),
+            lvlx: c.lvlx.clone(),
+            ico_sale: c.ico_sale.clone(),
+            level_nft: c.level_nft.clone(),
+            nft_sale: c.nft_sale.clone(),
+            nft_staking: c.nft_staking.clone(),
+            lvlx_staking: c.lvlx_staking.clone(),
+            activation_node: c.activation_node.clone(),
+            claim_distributor: c.claim_distributor.clone(),
+            token_image: c.token_image.clone(),
+        }),
+    })
 }
