@@ -172,6 +172,23 @@ enum AdminCommand {
     },
 }
 
+/// Logs at `config.log`'s levels, as text or (`log_format = "json"`) one object a line: the
+/// event's fields at the top, the request's span (its id) beside.
+fn init_logging(config: &Config) {
+    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
+    if config.log_format == "json" {
+        tracing_subscriber::fmt()
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+}
+
 /// Runs the command line: parses the arguments, loads the configuration, runs the command.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -183,19 +200,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    if config.log_format == "json" {
-        // One object a line: the event's fields at the top, the request's span (its id) beside.
-        tracing_subscriber::fmt()
-            .json()
-            .flatten_event(true)
-            .with_current_span(true)
-            .with_span_list(false)
-            .with_env_filter(filter)
-            .init();
-    } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
-    }
+    init_logging(&config);
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve(config),
         Command::Admin {
@@ -731,111 +736,18 @@ fn serve(config: Config) -> ExitCode {
         }
     };
     runtime.block_on(async move {
-        let url = config.database_url.as_ref().map(|u| u.expose().to_owned());
-        // One server per SQLite folder; `lvlx db restore` waits for it to stop.
-        let _folder = if url.is_none() {
-            match crate::store::backup::DataLock::take(&config.data_dir) {
-                Ok(Some(lock)) => Some(lock),
-                Ok(None) => {
-                    tracing::error!(data_dir = %config.data_dir.display(), "another lvlx serve uses this data folder");
-                    return ExitCode::FAILURE;
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot lock the data folder");
-                    return ExitCode::FAILURE;
-                }
-            }
-        } else {
-            None
-        };
-        let store = match Store::open_configured(&config.data_dir, url.as_deref()).await {
-            Ok(store) => store,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot open the database");
+        let (app, listener, _folder) = match start(config).await {
+            Ok(started) => started,
+            Err((what, error)) => {
+                tracing::error!(%error, "{what}");
                 return ExitCode::FAILURE;
             }
         };
-        if !config.web_dir.join("index.html").exists() {
-            tracing::warn!(web_dir = %config.web_dir.display(), "web app not built; run the README's run command");
-        }
-        let listener = match crate::listen(config.bind) {
-            Ok(l) => l,
-            Err(e) => {
-                tracing::error!(bind = %config.bind, error = %e, "cannot listen");
-                return ExitCode::FAILURE;
-            }
-        };
-        let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-        let data_dir = config.data_dir.display().to_string();
-        // Port 0 picked a port: the default public origin is the one bound.
-        let mut config = config;
-        if let Ok(bound) = listener.local_addr() {
-            config.bind = bound;
-        }
-        let mut app = match App::new(config, store) {
-            Ok(app) => app,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot start");
-                return ExitCode::FAILURE;
-            }
-        };
-        if let Some(url) = &url {
-            // Several instances may share this database: pushes travel through it.
-            let hub = match crate::live::Hub::relayed(url) {
-                Ok(hub) => hub,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot relay live pushes");
-                    return ExitCode::FAILURE;
-                }
-            };
-            app = match app.with_hub(hub) {
-                Ok(app) => app,
-                Err(e) => {
-                    tracing::error!(error = %e, "cannot start");
-                    return ExitCode::FAILURE;
-                }
-            };
-        }
-        match crate::uploads::import_folders(&app.store, &app.config.data_dir).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(images = n, "uploads moved from the data folder into the database"),
-            Err(e) => {
-                tracing::error!(error = %e, "cannot move uploads into the database");
-                return ExitCode::FAILURE;
-            }
-        }
-        // The audit's chain: rows from before it are linked once; its head is logged, so a
-        // history rewritten later (every link recomputed) shows against this line.
-        let audit = app
-            .store
-            .write(|c| c.transaction(crate::store::audit::seal))
-            .await;
-        let verdict = app.store.read(crate::store::audit::verify).await;
-        match (audit, verdict) {
-            (Ok(_), Ok(v)) if v.broken.is_none() => {
-                tracing::info!(rows = v.rows, head = v.head.as_deref().unwrap_or(""), "admin audit chain holds")
-            }
-            (Ok(_), Ok(v)) => {
-                tracing::error!(rows = v.rows, broken = ?v.broken, "admin audit chain is broken: lvlx audit verify")
-            }
-            (Err(e), _) | (_, Err(e)) => tracing::error!(error = %e, "cannot check the admin audit chain"),
-        }
-        crate::chain::indexer::Indexer::spawn(&app);
-        crate::books::schedule::spawn(&app);
-        // Every socket is an open file: take all the host allows (often 1,024 by default).
-        match crate::limits::raise_open_files() {
-            Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
-            Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
-        }
-        if let Some(addr) = app.config.metrics_bind {
-            match crate::metrics::spawn(&app, addr) {
-                Ok(bound) => tracing::info!(%bound, "metrics at http://{bound}/metrics"),
-                Err(e) => {
-                    tracing::error!(error = %e, %addr, "cannot serve metrics");
-                    return ExitCode::FAILURE;
-                }
-            }
-        }
+        let addr = listener
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        let data_dir = app.config.data_dir.display().to_string();
         // Said only once nothing of the start-up can fail: the run command and the browser
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");
@@ -843,4 +755,103 @@ fn serve(config: Config) -> ExitCode {
         crate::server::serve(&app, listener, crate::server::stop_signal()).await;
         ExitCode::SUCCESS
     })
+}
+
+/// Why the server could not start: what failed, and the error.
+type StartError = (&'static str, String);
+
+fn failed<E: std::fmt::Display>(what: &'static str) -> impl FnOnce(E) -> StartError {
+    move |e| (what, e.to_string())
+}
+
+/// Everything before serving: the data folder's lock (one server per SQLite folder; `lvlx db
+/// restore` waits for it), the database, the listener, the app with its live hub, uploads and
+/// audit checked, and the background tasks (indexer, books, metrics) started.
+async fn start(
+    config: Config,
+) -> Result<
+    (
+        App,
+        tokio::net::TcpListener,
+        Option<crate::store::backup::DataLock>,
+    ),
+    StartError,
+> {
+    let url = config.database_url.as_ref().map(|u| u.expose().to_owned());
+    let folder = match url {
+        None => Some(
+            crate::store::backup::DataLock::take(&config.data_dir)
+                .map_err(failed("cannot lock the data folder"))?
+                .ok_or_else(|| {
+                    failed("another lvlx serve uses this data folder")(config.data_dir.display())
+                })?,
+        ),
+        Some(_) => None,
+    };
+    let store = Store::open_configured(&config.data_dir, url.as_deref())
+        .await
+        .map_err(failed("cannot open the database"))?;
+    if !config.web_dir.join("index.html").exists() {
+        tracing::warn!(web_dir = %config.web_dir.display(), "web app not built; run the README's run command");
+    }
+    let bind = config.bind;
+    let listener = crate::listen(bind).map_err(failed("cannot listen"))?;
+    // Port 0 picked a port: the default public origin is the one bound.
+    let mut config = config;
+    if let Ok(bound) = listener.local_addr() {
+        config.bind = bound;
+    }
+    let mut app = App::new(config, store).map_err(failed("cannot start"))?;
+    if let Some(url) = &url {
+        // Several instances may share this database: pushes travel through it.
+        let hub = crate::live::Hub::relayed(url).map_err(failed("cannot relay live pushes"))?;
+        app = app.with_hub(hub).map_err(failed("cannot start"))?;
+    }
+    let moved = crate::uploads::import_folders(&app.store, &app.config.data_dir)
+        .await
+        .map_err(failed("cannot move uploads into the database"))?;
+    if moved > 0 {
+        tracing::info!(
+            images = moved,
+            "uploads moved from the data folder into the database"
+        );
+    }
+    check_audit(&app).await;
+    crate::chain::indexer::Indexer::spawn(&app);
+    crate::books::schedule::spawn(&app);
+    // Every socket is an open file: take all the host allows (often 1,024 by default).
+    match crate::limits::raise_open_files() {
+        Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
+    }
+    if let Some(addr) = app.config.metrics_bind {
+        let bound = crate::metrics::spawn(&app, addr).map_err(failed("cannot serve metrics"))?;
+        tracing::info!(%bound, "metrics at http://{bound}/metrics");
+    }
+    Ok((app, listener, folder))
+}
+
+/// The audit's chain: rows from before it are linked once; its head is logged, so a history
+/// rewritten later (every link recomputed) shows against this line.
+async fn check_audit(app: &App) {
+    let audit = app
+        .store
+        .write(|c| c.transaction(crate::store::audit::seal))
+        .await;
+    let verdict = app.store.read(crate::store::audit::verify).await;
+    match (audit, verdict) {
+        (Ok(_), Ok(v)) if v.broken.is_none() => {
+            tracing::info!(
+                rows = v.rows,
+                head = v.head.as_deref().unwrap_or(""),
+                "admin audit chain holds"
+            )
+        }
+        (Ok(_), Ok(v)) => {
+            tracing::error!(rows = v.rows, broken = ?v.broken, "admin audit chain is broken: lvlx audit verify")
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            tracing::error!(error = %e, "cannot check the admin audit chain")
+        }
+    }
 }
