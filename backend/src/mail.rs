@@ -149,7 +149,10 @@ impl Mailer {
     }
 }
 
-fn load_texts(dir: &Path) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
+/// Every language's translations (`locales/<lng>/<lng>.json`), by language then key.
+pub(crate) fn load_texts(
+    dir: &Path,
+) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
     lvlx_core::LANGUAGES
         .iter()
         .map(|lng| {

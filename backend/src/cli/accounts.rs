@@ -74,7 +74,7 @@ pub async fn create(
         .await
 }
 
-async fn find(store: &Store, email: &'static str) -> Result<Option<User>, Error> {
+pub(crate) async fn find(store: &Store, email: &'static str) -> Result<Option<User>, Error> {
     Ok(store.read(move |c| users::by_email(c, email)).await?)
 }
 
@@ -118,4 +118,48 @@ pub async fn demo(store: &Store) -> Result<(String, String), Error> {
         code(find(store, DEMO_ADMIN.0).await?)?,
         code(find(store, DEMO_USER.0).await?)?,
     ))
+}
+
+/// The demo's sample of the admins' content: the private-protocol page in every language where
+/// none is written yet, its words from the translations (`demo-private-protocol-*`), so the
+/// Vanguard page of a demo is not empty. An admin replaces it under Edit content.
+pub async fn demo_content(
+    store: &Store,
+    admin: UserId,
+    texts: &std::collections::HashMap<String, std::collections::HashMap<String, String>>,
+) -> Result<(), Error> {
+    use crate::store::content;
+    let block = "private-protocol";
+    for language in lvlx_core::LANGUAGES {
+        let table = texts
+            .get(language)
+            .ok_or_else(|| Error::Internal(format!("no translations for {language}")))?;
+        let text = |key: &str| table.get(key).cloned().unwrap_or_default();
+        let (title, description) = (
+            text("demo-private-protocol-title"),
+            text("demo-private-protocol-text"),
+        );
+        store
+            .write(move |c| {
+                if content::first_of(c, block, &[language])?.is_some_and(|b| b.language == language)
+                {
+                    return Ok(());
+                }
+                content::write_text(
+                    c,
+                    &content::Edit {
+                        block,
+                        language,
+                        title: &title,
+                        description: &description,
+                        clear_image: false,
+                        by: admin,
+                        at: now_ms(),
+                    },
+                )
+                .map_err(Error::from)
+            })
+            .await?;
+    }
+    Ok(())
 }

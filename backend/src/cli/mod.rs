@@ -311,8 +311,15 @@ fn create_admin(config: &Config, email: String, names: String, lastnames: String
 fn demo(config: &Config) -> ExitCode {
     let base = format!("http://{}", config.bind);
     let outbox = config.data_dir.join("outbox");
+    let locales = config.locales_dir.clone();
     offline(config, |store| async move {
         let (admin_code, user_code) = accounts::demo(&store).await?;
+        let texts =
+            crate::mail::load_texts(&locales).map_err(|e| Error::Internal(e.to_string()))?;
+        let admin = accounts::find(&store, accounts::DEMO_ADMIN.0)
+            .await?
+            .ok_or_else(|| Error::Internal("the demo admin is missing".into()))?;
+        accounts::demo_content(&store, admin.id, &texts).await?;
         println!(
             "Demo accounts (mail goes to {} unless SMTP is configured):",
             outbox.display()

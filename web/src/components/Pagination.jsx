@@ -1,5 +1,6 @@
 // The pages under a table (SPEC §2 "Data table": page sizes 10/25/50/100, 2 pages in range and 3
-// margin pages), for react-data-table-component's `paginationComponent` and the phone cards.
+// margin pages), for react-data-table-component's `paginationComponent` and the phone cards;
+// nothing under a table whose rows fit the smallest page.
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from './useCoreTable.js';
 
@@ -22,6 +23,8 @@ export function pageItems(current, count) {
 
 export default function Pagination({ rowsPerPage, rowCount, currentPage, onChangePage, onChangeRowsPerPage }) {
   const { t } = useTranslation();
+  // Rows that fit the smallest page need no pages, no size to choose and no "1–3 of 3".
+  if (rowCount <= PAGE_SIZES[0]) return null;
   const count = Math.max(1, Math.ceil(rowCount / rowsPerPage));
   const from = rowCount === 0 ? 0 : (currentPage - 1) * rowsPerPage + 1;
   const to = Math.min(rowCount, currentPage * rowsPerPage);

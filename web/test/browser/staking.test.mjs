@@ -274,12 +274,16 @@ open(sys.argv[1],'wb').write(b'\\x89PNG\\r\\n\\x1a\\n'+chunk(b'IHDR',struct.pack
   assert.equal(await user.locator('.notice-block img').evaluate((img) => img.naturalWidth), 16);
   await user.screenshot({ path: join(SHOTS, 'user-dashboard-notice.png') });
 
-  // The private protocol has no Spanish text: the English one shows, as text, never as markup.
+  // The private protocol in Spanish: the demo's sample text (never an empty page); in English,
+  // the admin's edit, as text, never as markup.
   await user.goto('/vanguardprivateprotocol');
+  await user.waitForSelector(`.content-block h2 >> text=${es['demo-private-protocol-title']}`);
+  assert.equal(await user.locator('h1').innerText(), es['menu-vanguard']);
+  await user.getByRole('button', { name: es['language-en'] }).click();
   await user.waitForSelector('.content-block h2 >> text=The Vanguard protocol');
   assert.equal(await user.locator('.content-block b').count(), 0);
   assert.match(await user.locator('.content-block p').innerText(), /<b>weekly<\/b>/);
-  assert.equal(await user.locator('h1').innerText(), es['menu-vanguard']);
+  assert.equal(await user.locator('h1').innerText(), en['menu-vanguard']);
   assert.deepEqual(user.errors, []);
 });
 
