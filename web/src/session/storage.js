@@ -18,6 +18,8 @@ export const KEYS = {
   userCodeLink: 'userCodeLink',
   /** The email a sign-in code went to (SPEC §3 client data userEmail). */
   userEmail: 'userEmail',
+  /** The browser wallet the person chose among several (its EIP-6963 rdns). */
+  walletChoice: 'walletChoice',
 };
 
 export const read = (key) => localStorage.getItem(key);

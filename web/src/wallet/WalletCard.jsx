@@ -1,10 +1,37 @@
 // The dashboard's wallet box: which wallet the account has linked, which one the browser wallet
-// has connected, and the next step (connect, link by signature, add the token).
+// has connected, which browser wallet to use when there are several, and the next step
+// (connect, link by signature, add the token).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameAddress, shortWallet } from '../core/index.js';
 import settings from '../settings.js';
 import { addToken, connectWallet, linkWallet, storedWallet, useConnectedAccount } from './wallet.js';
+import { choose, useWallets } from './discovery.js';
+
+/** With several browser wallets (EIP-6963), which one this app uses: each by its name and icon. */
+function WalletChoice() {
+  const { t } = useTranslation();
+  const { all, inUse } = useWallets();
+  if (all.length < 2) return null;
+  return (
+    <fieldset className="wallet-choice" data-testid="wallet-choice">
+      <legend>{t('wallet-choose')}</legend>
+      {all.map(({ info }) => (
+        <label key={info.uuid}>
+          <input
+            type="radio"
+            name="wallet-choice"
+            value={info.rdns}
+            checked={inUse === info.rdns}
+            onChange={() => choose(info.rdns)}
+          />
+          {info.icon && <img src={info.icon} alt="" width="20" height="20" />}
+          <span translate="no">{info.name}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
 export default function WalletCard() {
   const { t } = useTranslation();
@@ -43,6 +70,7 @@ export default function WalletCard() {
           {account ? shortWallet(account) : t('wallet-none')}
         </dd>
       </dl>
+      <WalletChoice />
       {mismatch && (
         <p className="form-error" role="alert">
           {t('wallet-mismatch')}

@@ -1,12 +1,13 @@
-// The browser wallet through EIP-1193 only (window.ethereum, DESIGN §5): accounts, the Polygon
-// network, transactions and receipts. Calldata and amounts come from the core; this module only
-// speaks the wallet protocol.
+// The browser wallet through EIP-1193 only (the wallet discovery.js picks: EIP-6963, else
+// window.ethereum; DESIGN §5): accounts, the Polygon network, transactions and receipts. Calldata
+// and amounts come from the core; this module only speaks the wallet protocol.
 import { checksumAddress } from '../core/index.js';
+import { current } from './discovery.js';
 
 export const USER_REJECTED = 4001;
 const UNKNOWN_CHAIN = 4902;
 
-export const provider = () => (typeof window !== 'undefined' ? (window.ethereum ?? null) : null);
+export const provider = () => current();
 
 /** The wallet error's code, also when a wallet nests it (error.data.originalError). */
 export const errorCode = (e) => e?.code ?? e?.data?.originalError?.code ?? e?.error?.code ?? null;

@@ -10,6 +10,7 @@ import { siweMessage } from '../core/index.js';
 import { KEYS, readJson, writeJson } from '../session/storage.js';
 import { toastError } from '../toast.jsx';
 import * as eth from './eip1193.js';
+import { useWallets } from './discovery.js';
 import tokenLogo from '../../assets/favicon.svg';
 
 /** The wallet linked to the signed-in account (stored at sign-in and on linking), or null. */
@@ -106,6 +107,8 @@ export async function addToken() {
 /** The account the wallet exposes to this page, kept current on account and network changes. */
 export function useConnectedAccount() {
   const [account, setAccount] = useState(null);
+  // Read again, and listened to anew, when the person picks another of several wallets.
+  const { inUse } = useWallets();
   const refresh = useCallback(async () => {
     try {
       setAccount(await eth.connectedAccount());
@@ -116,6 +119,6 @@ export function useConnectedAccount() {
   useEffect(() => {
     refresh();
     return eth.onWalletChange(refresh);
-  }, [refresh]);
+  }, [refresh, inUse]);
   return [account, setAccount];
 }

@@ -72,6 +72,69 @@ test('without a wallet extension, connecting warns to install one; a protected p
   await page.context().close();
 });
 
+test('several browser wallets (EIP-6963): the member picks one by name, the app talks to that one only', async () => {
+  const storage = await server.storageFor(DEMO_USER);
+  const page = await openPage(browser, server.url, {
+    storage,
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+  });
+  await injectWallet(page, server.anvil, { account: accounts[3] });
+  // Two extensions announce themselves: the test wallet (also window.ethereum) and another one
+  // that declines everything and counts what it is asked.
+  await page.addInitScript(() => {
+    window.__otherCalls = [];
+    const other = {
+      async request({ method }) {
+        window.__otherCalls.push(method);
+        throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+      },
+      on() {},
+      removeListener() {},
+    };
+    const icon = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/%3E';
+    const announce = () => {
+      for (const [uuid, name, rdns, provider] of [
+        ['1b8f5a3c-0000-4000-8000-000000000001', 'Test Wallet', 'org.example.test', window.ethereum],
+        ['1b8f5a3c-0000-4000-8000-000000000002', 'Other Wallet', 'org.example.other', other],
+      ]) {
+        window.dispatchEvent(
+          new CustomEvent('eip6963:announceProvider', {
+            detail: Object.freeze({ info: { uuid, name, icon, rdns }, provider }),
+          }),
+        );
+      }
+    };
+    window.addEventListener('eip6963:requestProvider', announce);
+    announce();
+  });
+  await page.goto('/dashboard');
+  await settled(page);
+  const choice = page.getByTestId('wallet-choice');
+  await choice.waitFor();
+  assert.equal(await choice.getByRole('radio').count(), 2);
+  // window.ethereum's wallet is the one in use until the member picks another.
+  assert.ok(await choice.getByRole('radio', { name: 'Test Wallet' }).isChecked());
+  await choice.getByRole('radio', { name: 'Other Wallet' }).check();
+  await page.getByRole('button', { name: en['wallet-connect'] }).click();
+  await toast(page, 'info', en['wallet-request-rejected']);
+  assert.ok((await page.evaluate(() => window.__otherCalls)).includes('eth_requestAccounts'));
+  // Back to the test wallet: it connects, and the other is asked nothing more.
+  const asked = (await page.evaluate(() => window.__otherCalls)).length;
+  await choice.getByRole('radio', { name: 'Test Wallet' }).check();
+  await page.getByRole('button', { name: en['wallet-connect'] }).click();
+  const shown = `${accounts[3].slice(0, 6)}...${accounts[3].slice(-4)}`;
+  await page.getByTestId('wallet-connected').getByText(shown).waitFor();
+  assert.equal((await page.evaluate(() => window.__otherCalls)).length, asked);
+  // The choice is kept.
+  await page.reload();
+  await page.getByTestId('wallet-choice').waitFor();
+  assert.ok(await page.getByTestId('wallet-choice').getByRole('radio', { name: 'Test Wallet' }).isChecked());
+  assert.equal(await page.evaluate(() => localStorage.getItem('walletChoice')), 'org.example.test');
+  await page.screenshot({ path: join(SHOTS, 'wallet-choice-390.png'), fullPage: true });
+  await page.context().close();
+});
+
 test('connect (declined, then the network added on a nested 4902), link by signature, add the token', async () => {
   const member = accounts[1];
   const { page, wallet } = await memberPage('/dashboard', { account: member, nested: true });
