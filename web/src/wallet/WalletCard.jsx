@@ -6,7 +6,42 @@ import { useTranslation } from 'react-i18next';
 import { sameAddress, shortWallet } from '../core/index.js';
 import settings from '../settings.js';
 import { addToken, connectWallet, linkWallet, storedWallet, useConnectedAccount } from './wallet.js';
-import { choose, useWallets } from './discovery.js';
+import { Link } from 'react-router';
+import { choose, current, useWallets } from './discovery.js';
+
+/** On a phone the page can open inside a wallet app's own browser, where the wallet is. */
+const onPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches;
+const walletApps = (href) => {
+  const url = new URL(href);
+  return [
+    ['MetaMask', `https://metamask.app.link/dapp/${url.host}${url.pathname}${url.search}`],
+    ['Trust Wallet', `https://link.trustwallet.com/open_url?coin_id=966&url=${encodeURIComponent(href)}`],
+  ];
+};
+
+/** No wallet in this browser: what one is for, the FAQ's guide, and on a phone the wallet apps. */
+function NoWallet() {
+  const { t } = useTranslation();
+  return (
+    <div className="no-wallet" data-testid="no-wallet">
+      <p className="muted">
+        {t('wallet-none-here', { product: settings.product })}{' '}
+        <Link to="/dashboardfaqs/wallet">{t('wallet-guide-link')}</Link>
+      </p>
+      {onPhone() && (
+        <ul className="plain-list wallet-apps">
+          {walletApps(window.location.href).map(([app, href]) => (
+            <li key={app}>
+              <a className="button secondary small" href={href} rel="noreferrer noopener">
+                {t('wallet-open-in', { app })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
 
 /** With several browser wallets (EIP-6963), which one this app uses: each by its name and icon. */
 function WalletChoice() {
@@ -35,6 +70,8 @@ function WalletChoice() {
 
 export default function WalletCard() {
   const { t } = useTranslation();
+  // Wallets announce themselves after the page starts: the box shows again when one does.
+  useWallets();
   const [account, setAccount] = useConnectedAccount();
   const [linked, setLinked] = useState(storedWallet);
   const [busy, setBusy] = useState(null);
@@ -71,6 +108,7 @@ export default function WalletCard() {
         </dd>
       </dl>
       <WalletChoice />
+      {!current() && <NoWallet />}
       {mismatch && (
         <p className="form-error" role="alert">
           {t('wallet-mismatch')}

@@ -215,9 +215,14 @@ export function launchBrowser() {
 export async function openPage(
   browser,
   baseUrl,
-  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 } } = {},
+  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 }, phone = false } = {},
 ) {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl });
+  // `phone`: a touch screen with a coarse pointer, as a phone's browser reports.
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl,
+    ...(phone ? { isMobile: true, hasTouch: true } : {}),
+  });
   if (cookies.length) await context.addCookies(cookies.map((c) => ({ url: baseUrl, ...c })));
   await context.addInitScript((values) => {
     // Only once per context: a later navigation must see what the app did to storage.

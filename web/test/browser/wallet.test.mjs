@@ -16,6 +16,7 @@ import { calldata, checksumAddress, decodeUint, formatLvlx, shortWalletMessage }
 const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
 const t = (key, values = {}) => en[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
+const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 
 let server;
 let browser;
@@ -56,6 +57,10 @@ const owner = async (fn) => {
 
 test('without a wallet extension, connecting warns to install one; a protected page needs a linked wallet', async () => {
   const { page } = await memberPage('/dashboard');
+  // What a wallet is for and the FAQ's guide; no wallet-app links on a desktop.
+  const none = page.getByTestId('no-wallet');
+  await none.getByRole('link', { name: en['wallet-guide-link'] }).waitFor();
+  assert.equal(await none.getByRole('link', { name: t('wallet-open-in', { app: 'MetaMask' }) }).count(), 0);
   await page.getByRole('button', { name: en['wallet-connect'] }).click();
   await toast(page, 'warning', en['metamask-install']);
   // No wallet linked yet: the menu marks the pages that need one (not the dashboard or the FAQ),
@@ -69,6 +74,33 @@ test('without a wallet extension, connecting warns to install one; a protected p
   await page.goto('/myActives');
   await toast(page, 'info', en['wallet-notexists-title']);
   await page.waitForURL('**/dashboard');
+  await page.context().close();
+});
+
+test('on a phone without a wallet, the wallet box opens this page in a wallet app', async () => {
+  const storage = await server.storageFor(DEMO_USER);
+  storage.language = 'es';
+  const page = await openPage(browser, server.url, {
+    storage,
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+    phone: true,
+  });
+  await page.goto('/dashboard');
+  await settled(page);
+  const none = page.getByTestId('no-wallet');
+  await none.waitFor();
+  const metamask = await none
+    .getByRole('link', { name: es['wallet-open-in'].replace('{{app}}', 'MetaMask') })
+    .getAttribute('href');
+  const host = new URL(server.url).host;
+  assert.equal(metamask, `https://metamask.app.link/dapp/${host}/dashboard`);
+  const trust = await none
+    .getByRole('link', { name: es['wallet-open-in'].replace('{{app}}', 'Trust Wallet') })
+    .getAttribute('href');
+  assert.equal(new URL(trust).searchParams.get('url'), `${server.url}/dashboard`);
+  await none.getByRole('link', { name: es['wallet-guide-link'] }).waitFor();
+  await page.screenshot({ path: join(SHOTS, 'wallet-none-phone-es-390.png'), fullPage: true });
   await page.context().close();
 });
 
