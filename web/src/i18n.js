@@ -4,14 +4,17 @@ import { initReactI18next } from 'react-i18next';
 import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { KEYS } from './session/storage.js';
-import { setDisplayLanguage } from './core/index.js';
 
-/** `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI. */
-export function initI18n({ product, languages }) {
+/**
+ * `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI.
+ * `onLanguage` hears the language in use at start and at each change (the app tells the core,
+ * which formats numbers and dates in it).
+ */
+export function initI18n({ product, languages }, onLanguage = () => {}) {
   const keysOnly = new URLSearchParams(window.location.search).get('lng') === 'cimode';
   i18n.on('languageChanged', () => {
     document.documentElement.lang = i18n.resolvedLanguage ?? 'en';
-    setDisplayLanguage(i18n.resolvedLanguage ?? 'en');
+    onLanguage(i18n.resolvedLanguage ?? 'en');
   });
   return i18n
     .use(HttpBackend)
@@ -19,9 +22,9 @@ export function initI18n({ product, languages }) {
     .use(initReactI18next)
     .init({
       ...(keysOnly ? { lng: 'cimode' } : {}),
-      supportedLngs: languages,
+      supportedLngs: languages.length ? languages : false,
       nonExplicitSupportedLngs: true,
-      fallbackLng: languages[0],
+      fallbackLng: languages[0] ?? 'en',
       load: 'languageOnly',
       ns: ['translation'],
       defaultNS: 'translation',

@@ -3,12 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadSettings } from './settings.js';
 import { initI18n } from './i18n.js';
+import { languages, setDisplayLanguage } from './core/index.js';
 import App from './App.jsx';
 import './styles/fonts.js';
 import './styles/app.css';
 
 const settings = await loadSettings();
-await initI18n(settings);
+// The server could not be reached: the languages are the core's.
+if (!settings.languages.length) settings.languages = languages();
+await initI18n(settings, setDisplayLanguage);
 
 createRoot(document.getElementById('root')).render(
   <StrictMode>

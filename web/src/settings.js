@@ -1,12 +1,13 @@
-// Public settings from the server (landing site, token symbol), read once before the first
-// render. The defaults match the server's and keep the app usable if it cannot be reached.
+// Public settings from the server (landing site, token symbol, languages), read once before the
+// first render. The defaults match the server's and keep the app usable if it cannot be reached
+// (the app's entry then takes the languages from the core; this module never loads the core, so
+// the landing page does not download it).
 import { api } from './api/client.js';
-import { languages } from './core/index.js';
 
 const settings = {
   landingUrl: '/landing',
   product: 'LVLX',
-  languages: languages(),
+  languages: [],
   secretPassKey: 'lvlx-secret-key-transport',
   maxImageBytes: 2 * 1024 * 1024,
 };
