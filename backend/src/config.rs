@@ -197,6 +197,10 @@ fn default_lease_secs() -> u64 {
     15
 }
 
+fn default_chain_id() -> u64 {
+    lvlx_core::siwe::CHAIN_ID
+}
+
 fn default_finalized_tag() -> bool {
     true
 }
@@ -209,6 +213,10 @@ fn default_reserve_weeks() -> u64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chain {
+    /// The chain's id: 137 (Polygon PoS), 80002 for a staging run on Amoy. Wallets are linked,
+    /// and claim vouchers signed, for this chain only.
+    #[serde(default = "default_chain_id")]
+    pub chain_id: u64,
     /// JSON-RPC endpoint the server indexes through (a node of its own in production). A
     /// provider's URL often carries its API key, so it prints as "***" like other secrets.
     pub rpc_url: Secret,
@@ -393,6 +401,13 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The chain the app runs on: the configured one's id, Polygon's without a `[chain]`.
+    pub fn chain_id(&self) -> u64 {
+        self.chain
+            .as_ref()
+            .map_or(lvlx_core::siwe::CHAIN_ID, |c| c.chain_id)
+    }
+
     /// The public origins wallet-linking messages must name: `public_origins`, or the origin
     /// `bind` is reached at when it names one address (behind a proxy, or bound to every
     /// address, set `public_origins`).

@@ -331,10 +331,12 @@ impl std::fmt::Display for Origin {
 }
 
 /// What the server expects of a message.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Expect<'a> {
     /// The public origins the app is served at (configuration, never a request header).
     pub origins: &'a [Origin],
+    /// The chain the app runs on (configuration: Polygon's 137, or a test network's).
+    pub chain_id: u64,
     pub nonce: &'a str,
     pub now_ms: i64,
 }
@@ -350,7 +352,7 @@ pub fn verify(text: &str, signature: &str, expect: &Expect) -> Result<String, Si
     {
         return Err(SiweError::Domain);
     }
-    if message.chain_id != CHAIN_ID {
+    if message.chain_id != expect.chain_id {
         return Err(SiweError::Chain);
     }
     if message.nonce != expect.nonce {
@@ -475,6 +477,7 @@ mod tests {
             signature,
             &Expect {
                 origins: &origins(),
+                chain_id: CHAIN_ID,
                 nonce,
                 now_ms: NOW,
             },
@@ -521,6 +524,7 @@ mod tests {
         );
         let late = Expect {
             origins: &origins(),
+            chain_id: CHAIN_ID,
             nonce: &m.nonce,
             now_ms: m.expiration_time.unwrap(),
         };

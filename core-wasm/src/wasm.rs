@@ -341,14 +341,16 @@ pub fn seal_for_transport(value: &str, pass_key: &str, nonce: &[u8]) -> Result<S
     Ok(crate::seal::seal_for_transport(value, pass_key, nonce))
 }
 
-/// `siweMessage(domain, address, statement, uri, nonce, issuedAtMs, expirationMs)`: the EIP-4361
-/// text the wallet signs to link itself (chain 137).
+/// `siweMessage(domain, address, statement, uri, chainId, nonce, issuedAtMs, expirationMs)`: the
+/// EIP-4361 text the wallet signs to link itself, on the chain the server's nonce names.
 #[wasm_bindgen(js_name = siweMessage)]
+#[allow(clippy::too_many_arguments)] // the message's fields, as the binding passes them
 pub fn siwe_message(
     domain: &str,
     address: &str,
     statement: &str,
     uri: &str,
+    chain_id: u32,
     nonce: &str,
     issued_at_ms: f64,
     expiration_ms: f64,
@@ -360,7 +362,7 @@ pub fn siwe_message(
         address,
         statement: Some(statement.to_string()),
         uri: uri.to_string(),
-        chain_id: crate::siwe::CHAIN_ID,
+        chain_id: u64::from(chain_id),
         nonce: nonce.to_string(),
         issued_at: whole_number(issued_at_ms)?,
         expiration_time: Some(whole_number(expiration_ms)?),

@@ -1,7 +1,8 @@
 //! Wallet linking by Sign-In-With-Ethereum (DESIGN §5; the rules are `lvlx_core::siwe`).
 //!
 //! The nonce is good for 10 minutes and one attempt (at most 5 outstanding per account); the
-//! message must name one of the app's public origins as its domain and URI, chain 137 and a nonce issued to this
+//! message must name one of the app's public origins as its domain and URI, the configured chain
+//! (`chain.chain_id`, 137 by default) and a nonce issued to this
 //! account, unused and unexpired; the nonce is spent by the attempt, whatever its outcome.
 //! The host is the configuration's (`public_origins`), never the request's Host header: a
 //! message a phishing page had a victim sign for its own site names that site, whatever Host
@@ -32,7 +33,10 @@ pub struct Link {
 
 /// A nonce for the member's next linking message: `{nonce, issuedAt, expirationTime, chainId}`.
 pub async fn nonce(app: &App, user: UserId) -> Result<Value, Error> {
-    app.store.write(move |c| issue(c, user, now_ms())).await
+    let chain_id = app.config.chain_id();
+    app.store
+        .write(move |c| issue(c, user, chain_id, now_ms()))
+        .await
 }
 
 /// Links the wallet that signed `body` to the member, and tells those whose figures moved.
@@ -44,7 +48,16 @@ pub async fn link(app: &App, user: UserId, body: Link) -> Result<Value, Error> {
         .store
         .write({
             let app = app.clone();
-            move |c| link_in(c, &product, &levels, &app.origins, user, &body, now_ms())
+            let chain_id = app.config.chain_id();
+            move |c| {
+                let at = Expect {
+                    origins: &app.origins,
+                    chain_id,
+                    nonce: "",
+                    now_ms: now_ms(),
+                };
+                link_in(c, &product, &levels, &at, user, &body)
+            }
         })
         .await?;
     for push in pushes {
@@ -53,7 +66,7 @@ pub async fn link(app: &App, user: UserId, body: Link) -> Result<Value, Error> {
     Ok(json!({ "wallet": wallet }))
 }
 
-fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {
+fn issue(c: Conn, user: UserId, chain_id: u64, now: i64) -> Result<serde_json::Value, Error> {
     if wallets::outstanding(c, user, now)? >= OUTSTANDING {
         return Err(Error::RateLimited {
             retry_after_secs: (NONCE_TTL_MS / 1000) as u64,
@@ -63,19 +76,20 @@ fn issue(c: Conn, user: UserId, now: i64) -> Result<serde_json::Value, Error> {
     let expires = now + NONCE_TTL_MS;
     wallets::insert_nonce(c, &nonce, user, now, expires)?;
     Ok(json!({
-        "nonce": nonce, "issuedAt": now, "expirationTime": expires, "chainId": siwe::CHAIN_ID,
+        "nonce": nonce, "issuedAt": now, "expirationTime": expires, "chainId": chain_id,
     }))
 }
 
+/// `at`: the origins, the chain and the time to check against (its nonce is the message's own).
 fn link_in(
     c: Conn,
     product: &str,
     levels_bps: &[u32],
-    origins: &[lvlx_core::siwe::Origin],
+    at: &Expect<'_>,
     user: UserId,
     body: &Link,
-    now: i64,
 ) -> Result<(String, Vec<crate::live::Push>), Error> {
+    let now = at.now_ms;
     let message = Message::parse(&body.message).map_err(Error::WalletLink)?;
     // Spend the nonce first: one attempt each, so a nonce cannot be tried twice.
     if !wallets::spend_nonce(c, &message.nonce, user, now)? {
@@ -85,9 +99,8 @@ fn link_in(
         &body.message,
         &body.signature,
         &Expect {
-            origins,
             nonce: &message.nonce,
-            now_ms: now,
+            ..*at
         },
     )
     .map_err(Error::WalletLink)?;

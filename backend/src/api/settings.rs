@@ -30,7 +30,7 @@ struct PublicConfig {
 #[serde(rename_all = "camelCase")]
 struct PublicChain {
     chain_id: u64,
-    chain_id_hex: &'static str,
+    chain_id_hex: String,
     rpc_url: String,
     explorer_url: String,
     usdt: String,
@@ -67,8 +67,8 @@ fn settings(app: App) -> warp::reply::Response {
         card_currency: config.card.as_ref().map(|c| c.destination_currency.clone()),
         // Never the server's own RPC URL: a provider URL may carry a key.
         chain: config.chain.as_ref().map(|c| PublicChain {
-            chain_id: lvlx_core::siwe::CHAIN_ID,
-            chain_id_hex: lvlx_core::chain::CHAIN_ID_HEX,
+            chain_id: c.chain_id,
+            chain_id_hex: format!("0x{:x}", c.chain_id),
             rpc_url: c.public_rpc_url.clone(),
             explorer_url: c.explorer_url.clone(),
             usdt: c.usdt.clone(),

@@ -468,6 +468,7 @@ pub fn register_claim_signer(
 /// The `[chain]` section for a development deployment reached at `rpc_url`.
 pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
     config::Chain {
+        chain_id: lvlx_core::siwe::CHAIN_ID,
         rpc_url: config::Secret::new(rpc_url),
         fallback_rpc_urls: Vec::new(),
         public_rpc_url: rpc_url.to_string(),

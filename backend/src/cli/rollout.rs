@@ -127,6 +127,7 @@ fn report(options: &rollout::Options, o: &Outcome) {
     );
     println!("# Add to lvlx.toml once the owner has accepted ownership of each contract:");
     println!("[chain]");
+    println!("chain_id = {}", o.chain_id);
     for (key, value) in [
         ("usdt", &d.usdt),
         ("lvlx", &d.lvlx),

@@ -205,7 +205,7 @@ pub async fn confirm(
     let parse = |a: &str| lvlx_core::chain::address(a).map_err(|e| Error::Internal(e.to_string()));
     let deadline = terms.block_time.max((now_ms() / 1000) as u64) + VOUCHER_SECS;
     let voucher = Voucher {
-        chain_id: lvlx_core::siwe::CHAIN_ID,
+        chain_id: chain.chain_id,
         contract: parse(&chain.claim_distributor)?,
         account: parse(&wallet)?,
         cumulative,
@@ -223,7 +223,7 @@ pub async fn confirm(
         "deadline": deadline,
         "signature": signature,
         "contract": chain.claim_distributor,
-        "chainId": lvlx_core::siwe::CHAIN_ID,
+        "chainId": chain.chain_id,
         "calldata": lvlx_core::chain::calldata(
             Contract::ClaimDistributor,
             "claim",

@@ -316,3 +316,36 @@ async fn purchases_kept_for_an_unlinked_wallet_follow_it_to_the_account() {
         }).await;
     assert_eq!((balance.as_str(), attached), ("5000000000000000007", 2));
 }
+
+/// A staging server on Amoy (`chain.chain_id = 80002`) links wallets for Amoy only: its nonce and
+/// public settings name 80002, a message signed for Polygon's 137 is refused, one for 80002 links.
+#[tokio::test]
+async fn a_server_on_another_chain_links_for_that_chain_only() {
+    use lvlx_backend::chain::deploy::{dev_section, Deployment};
+    let section = lvlx_backend::config::Chain {
+        chain_id: 80_002,
+        ..dev_section("http://127.0.0.1:9", &Deployment::default())
+    };
+    let w = common::world_with(|c| c.chain = Some(section)).await;
+    let settings = w.call("GET", "/api/v1/config", None, None).await.body;
+    assert_eq!(settings["chain"]["chainId"], 80_002);
+    assert_eq!(settings["chain"]["chainIdHex"], "0x13882");
+    let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let k = key(0);
+    let m = message(&w, &user, &k).await;
+    assert_eq!(m.chain_id, 80_002, "the nonce names the server's chain");
+    let polygon = Message {
+        chain_id: 137,
+        ..m.clone()
+    }
+    .to_text();
+    let (status, body) = link(&w, &user, &polygon, &sign(&k, &polygon)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("error-wallet-link-failed"))
+    );
+    let m = message(&w, &user, &k).await;
+    let text = m.to_text();
+    let (status, body) = link(&w, &user, &text, &sign(&k, &text)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}

@@ -21,9 +21,6 @@ use ethers_core::utils::hex;
 
 use crate::amount::Units;
 
-/// Polygon's chain id as wallets want it (SPEC §9).
-pub const CHAIN_ID_HEX: &str = "0x89";
-/// The sale's default price: USDT base units per whole LVLX (1 LVLX = 0.1 USDT, SPEC §1).
 /// The contracts whose ABI the core carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Contract {

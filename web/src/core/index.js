@@ -96,9 +96,9 @@ export const loadNodeRows = (bytes) => core.loadNodeRows(bytes);
 /** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */
 export const loadStakeRows = (bytes, kind, side, nowMs) => core.loadStakeRows(bytes, kind, side, nowMs);
 
-/** Wallet linking (EIP-4361): the text the wallet signs, chain 137; addresses in their EIP-55 form. */
+/** Wallet linking (EIP-4361): the text the wallet signs, on the server's chain; addresses in their EIP-55 form. */
 export const siweMessage = (m) =>
-  core.siweMessage(m.domain, m.address, m.statement, m.uri, m.nonce, m.issuedAt, m.expirationTime);
+  core.siweMessage(m.domain, m.address, m.statement, m.uri, m.chainId, m.nonce, m.issuedAt, m.expirationTime);
 export const checksumAddress = (address) => core.checksumAddress(address) ?? null;
 /** Whether two addresses name one account, whatever their letter case. */
 export const sameAddress = (a, b) => Boolean(a && b && core.sameAddress(a, b));

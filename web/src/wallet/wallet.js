@@ -58,12 +58,13 @@ export async function connectWallet() {
 /** Links `account` to the signed-in account by signature; answers the stored wallet or null. */
 export async function linkWallet(account) {
   try {
-    const { nonce, issuedAt, expirationTime } = await walletNonce();
+    const { nonce, issuedAt, expirationTime, chainId } = await walletNonce();
     const message = siweMessage({
       domain: location.host,
       address: account,
       statement: i18n.t('wallet-link-statement'),
       uri: location.origin,
+      chainId,
       nonce,
       issuedAt,
       expirationTime,
