@@ -29,11 +29,13 @@ import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
 import { formatRate, lockDays } from '../staking/format.js';
+import usePhone from '../components/usePhone.js';
 
 const MAX_BUY = '1000';
 
 function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, confirmed }) {
   const { t, i18n } = useTranslation();
+  const phone = usePhone();
   const { product } = settings;
   const id = useId();
   const [typed, setQuantity] = useState('1');
@@ -45,9 +47,8 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
   const quote = invalid ? null : stakingQuote('nft', nft, quantity, free, now);
   const canStake = !invalid && BigInt(held) >= BigInt(quantity);
   const stakeReason = invalid ? null : !canStake ? 'staking-not-enough-nfts' : (quote?.error ?? null);
-  return (
-    <article className="nft-card" data-testid={`nft-${nft.kind}`} aria-labelledby={`${id}t`}>
-      <h3 id={`${id}t`}>{t('nft-id', { id: nft.kind })}</h3>
+  const facts = (
+    <>
       <dl className="wallet-facts">
         <dt>{t('nft-price')}</dt>
         <dd translate="no">{formatUsdt(nft.price)} USDT</dd>
@@ -127,6 +128,38 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         {stakeReason ? t(stakeReason) : ''}
       </p>
       {step.label?.id === nft.kind && <TxStatus step={step} confirmed={confirmed} />}
+    </>
+  );
+  // On a phone the eleven offers are a list of one line each (what it costs, earns and locks,
+  // how many the wallet holds); the member opens the one they want (a <details>: keyboard and
+  // screen readers know it). A running transaction keeps its card open.
+  if (phone) {
+    return (
+      <details
+        className="nft-card nft-offer"
+        data-testid={`nft-${nft.kind}`}
+        open={step.label?.id === nft.kind || undefined}
+      >
+        <summary id={`${id}t`}>
+          <strong>{t('nft-id', { id: nft.kind })}</strong>
+          <span translate="no">{formatUsdt(nft.price)} USDT</span>
+          <span className="muted" translate="no">
+            {formatRate(nft.rateBps, i18n.language)} · {t('staking-days', { count: lockDays(nft.lockSeconds) })}
+          </span>
+          {BigInt(held) > 0n && (
+            <span className="nft-held-badge" translate="no">
+              {t('nft-held-count', { count: Number(held) })}
+            </span>
+          )}
+        </summary>
+        {facts}
+      </details>
+    );
+  }
+  return (
+    <article className="nft-card" data-testid={`nft-${nft.kind}`} aria-labelledby={`${id}t`}>
+      <h3 id={`${id}t`}>{t('nft-id', { id: nft.kind })}</h3>
+      {facts}
     </article>
   );
 }

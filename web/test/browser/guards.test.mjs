@@ -172,21 +172,22 @@ describe('redirects, referral links, 404 and errors', () => {
       await page.waitForURL('**/landing');
     });
   }
-  test('the landing page and the app fetch the core from one address, so it downloads once', async () => {
+  test('the landing page does not download the core; the app does', async () => {
     const page = await openPage(browser, server.url, { cookies: consent });
-    const cores = [];
-    for (const route of ['/landing', '/login']) {
-      await page.goto(route);
-      await settled(page);
-      const wasm = await page.waitForFunction(() =>
+    const cores = () =>
+      page.evaluate(() =>
         performance
           .getEntriesByType('resource')
           .map((e) => new URL(e.name).pathname)
-          .find((p) => p.endsWith('.wasm')),
+          .filter((p) => p.endsWith('.wasm')),
       );
-      cores.push(await wasm.jsonValue());
-    }
-    assert.equal(cores[0], cores[1]);
+    await page.goto('/landing');
+    await settled(page);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(await cores(), []);
+    await page.goto('/login');
+    await settled(page);
+    assert.equal((await cores()).length, 1);
   });
   test('a well-formed referral code opens registration at step 1', async () => {
     const page = await visit('/register/referred/0123456789ABCDEF');

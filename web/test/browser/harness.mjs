@@ -296,6 +296,8 @@ export async function untranslated(page) {
       if (n.parentElement.closest('.PhoneInputCountry')) continue;
       // People's data (names, initials) is marked translate="no", as HTML intends.
       if (n.parentElement.closest('[translate=no]')) continue;
+      // Admins' texts (content blocks) are data, in the language they were written in.
+      if (n.parentElement.closest('[data-block]')) continue;
       if (
         text &&
         style &&

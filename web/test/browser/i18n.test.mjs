@@ -89,13 +89,17 @@ const pages = [
     'admin edit content (with errors)',
     '/admin/edit-content',
     DEMO_ADMIN,
-    async (p) => p.click('form.content-form button[type=submit]'),
+    // A block nobody wrote (the demo writes the private protocol): saved empty, it has errors.
+    async (p) => {
+      await p.locator('.content-choice select').selectOption('dashboard-notice');
+      await p.click('form.content-form button[type=submit]');
+    },
   ],
   [
-    'private protocol (nothing written yet)',
+    "private protocol (the demo's sample text)",
     '/vanguardprivateprotocol',
     DEMO_USER,
-    (p) => p.waitForSelector('section.page p.muted'),
+    (p) => p.waitForSelector('.content-block h2'),
   ],
   ['admin secret key (with errors)', '/admin/secret-key', DEMO_ADMIN, async (p) => p.click('button[type=submit]')],
   [

@@ -282,6 +282,18 @@ test('the staking pages in Spanish at phone width', async () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     assert.ok(overflow <= 0, `no sideways scroll of the page (${overflow} px)`);
+    if (route === '/dashboardNFTs') {
+      // Eleven offers, one line each until the member opens one; opened, it has its actions.
+      const offers = page.locator('details.nft-offer');
+      assert.equal(await offers.count(), 11);
+      assert.equal(await page.locator('details.nft-offer[open]').count(), 0);
+      const third = page.getByTestId('nft-3');
+      assert.equal(await third.getByRole('button', { name: es['nft-buy'] }).isVisible(), false);
+      await third.locator('summary').click();
+      await third.getByRole('button', { name: es['nft-buy'] }).waitFor();
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      assert.ok(height < 3500, `the NFT page is ${height} px tall at 390 px`);
+    }
     if (route === '/staking') {
       // Amounts as Spanish is written: a decimal comma, grouping dots; a lone mark before three
       // digits reads two ways across Spanish-speaking countries and is refused with why.
