@@ -22,6 +22,10 @@ const DAY_MS: i64 = 86_400_000;
 const YEARS_MS: i64 = 4 * 365 * DAY_MS;
 const LVLX: Units = 1_000_000_000_000_000_000;
 const USDT: Units = 1_000_000;
+/// Seeded staking positions take ids from here up: the contracts count theirs from 1, so a demo
+/// seeded beside a real chain never holds the id of a position the chain opens (the indexer
+/// keeps each position once by id, and would have dropped the chain's).
+pub const FIRST_SEEDED_POSITION: u64 = 1 << 40;
 
 #[derive(Debug, Clone, Copy)]
 pub struct Plan {
@@ -401,7 +405,7 @@ fn write_stakes(
                 insert,
                 args![
                     pool.name(),
-                    n as i64,
+                    (FIRST_SEEDED_POSITION + n) as i64,
                     m.id,
                     &m.wallet,
                     terms.kind,

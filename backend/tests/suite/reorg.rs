@@ -664,3 +664,68 @@ async fn logs_a_lagging_backend_leaves_out_are_read_again() {
     catch_up(&indexer).await;
     assert_eq!(w.count("ico_transactions").await, 3, "nothing lost");
 }
+
+/// A demo seeded with staking positions beside a real chain: the chain's first position (id 1)
+/// is recorded as the chain opened it, not taken for a seeded one.
+#[tokio::test(flavor = "multi_thread")]
+async fn seeded_positions_never_take_a_chain_position_s_id() {
+    use lvlx_backend::store::seed;
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    let chain = section(&anvil.url, &d, 0);
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let plan = seed::Plan {
+        users: 20,
+        ico_tx: 10,
+        nft_stakes: 3,
+        lvlx_stakes: 3,
+        seed: 1,
+    };
+    w.app
+        .store
+        .write(move |c| seed::run(c, &plan, "LVLX", "not-a-real-hash"))
+        .await
+        .unwrap();
+    anvil.buy(&d, &a[1], 10 * USDT, None);
+    let ten = (10 * LVLX).to_string();
+    owner::transact(
+        &anvil.rpc,
+        &a[1],
+        &d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&d.lvlx_staking, &ten],
+    )
+    .unwrap();
+    let staked = owner::transact(
+        &anvil.rpc,
+        &a[1],
+        &d.lvlx_staking,
+        Contract::LvlxStaking,
+        "stake",
+        &["1", &ten, "0", ANY_RELEASE],
+    )
+    .unwrap();
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    let hash = staked["transactionHash"].as_str().unwrap().to_string();
+    let recorded: Vec<(i64, i64)> = w
+        .sql(move |c| {
+            c.query_all(
+                "SELECT position, (tx_hash = ?1) FROM stake_positions WHERE pool = 'lvlx' ORDER BY position",
+                lvlx_backend::args![hash],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
+        .await;
+    assert_eq!(
+        recorded.len(),
+        4,
+        "three seeded and the chain's: {recorded:?}"
+    );
+    assert_eq!(recorded[0], (1, 1), "the chain's position 1 is the chain's");
+    assert!(recorded[1..]
+        .iter()
+        .all(|(id, _)| *id as u64 > seed::FIRST_SEEDED_POSITION));
+}
