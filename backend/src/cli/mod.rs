@@ -84,6 +84,10 @@ enum Command {
         lvlx_stakes: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Add a few purchases of 10^9 LVLX and more (amounts past 2^64 base units in sums);
+        /// left out, the history looks like a platform's.
+        #[arg(long)]
+        whales: bool,
     },
 }
 
@@ -253,6 +257,7 @@ pub fn main() -> ExitCode {
             nft_stakes,
             lvlx_stakes,
             seed,
+            whales,
         } => seed_history(
             &config,
             seed::Plan {
@@ -261,6 +266,7 @@ pub fn main() -> ExitCode {
                 nft_stakes,
                 lvlx_stakes,
                 seed,
+                whales,
             },
         ),
         Command::Db {

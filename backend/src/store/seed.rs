@@ -34,6 +34,9 @@ pub struct Plan {
     pub nft_stakes: u32,
     pub lvlx_stakes: u32,
     pub seed: u64,
+    /// A few purchases of 10^9 LVLX and more, so sums past 2^64 base units are exercised;
+    /// without them the history's amounts look like a platform's (up to 10^5 LVLX each).
+    pub whales: bool,
 }
 
 #[derive(Debug, Default)]
@@ -259,7 +262,7 @@ fn write_ledger(
     plan: &Plan,
     product: &str,
     members: &mut [Member],
-) -> Result<(usize, Vec<i64>)> {
+) -> Result<(usize, Vec<(i64, i64)>)> {
     let mut entries: Vec<(i64, usize, bool, Units)> = Vec::with_capacity(plan.ico_tx as usize);
     if !members.is_empty() {
         for i in 0..plan.ico_tx {
@@ -270,7 +273,7 @@ fn write_ledger(
             let purchase = !rng.gen_bool(0.08);
             let amount = if !purchase {
                 rng.gen_range(1..=20_000) * USDT + rng.gen_range(0..USDT)
-            } else if i == 7 || i % 250_000 == 17 {
+            } else if plan.whales && (i == 7 || i % 250_000 == 17) {
                 rng.gen_range(1_000_000_000..=9_000_000_000) * LVLX + rng.gen_range(0..LVLX)
             } else {
                 lvlx(rng, 5)
@@ -280,7 +283,8 @@ fn write_ledger(
     }
     entries.sort_by_key(|e| e.0);
     let mut days: HashMap<(i64, bool), (u64, Units)> = HashMap::new();
-    let mut purchases: Vec<i64> = Vec::new();
+    // Each purchase's id and time.
+    let mut purchases: Vec<(i64, i64)> = Vec::new();
     {
         let insert = "INSERT INTO ico_transactions (user_id, wallet, created_at, token, amount, tx_hash, log_index)
              VALUES (?1, (SELECT wallet FROM users WHERE id = ?1), ?2, ?3, ?4, ?5, 0) RETURNING id";
@@ -301,7 +305,7 @@ fn write_ledger(
                 |r| r.get(0),
             )?;
             if purchase {
-                purchases.push(id);
+                purchases.push((id, at));
             }
             let day = days.entry((at.div_euclid(DAY_MS), purchase)).or_default();
             day.0 += 1;
@@ -331,7 +335,7 @@ fn write_network(
     rng: &mut StdRng,
     product: &str,
     members: &[Member],
-    purchases: Vec<i64>,
+    purchases: Vec<(i64, i64)>,
 ) -> Result<()> {
     // The network: a third of the members with a wallet hold an activation node from their
     // registration on; every purchase is settled as the indexer settles it (commissions, volume,
@@ -359,8 +363,10 @@ fn write_network(
     }
     let ranks = ranks::table(c)?;
     let levels = lvlx_core::network::DEFAULT_LEVELS_BPS;
-    for id in purchases {
-        settlement::settle_purchase(c, id, product, &levels, &ranks, END_MS)?;
+    // Settled at its own time: a rank reached, and its bonus, carry the day of the purchase
+    // that reached it (not all the seed's end).
+    for (id, at) in purchases {
+        settlement::settle_purchase(c, id, product, &levels, &ranks, at)?;
     }
     Ok(())
 }

@@ -33,6 +33,7 @@ const SMALL: seed::Plan = seed::Plan {
     nft_stakes: 80,
     lvlx_stakes: 60,
     seed: 42,
+    whales: true,
 };
 
 async fn seeded(plan: seed::Plan) -> World {
@@ -334,6 +335,7 @@ async fn the_seed_is_deterministic_realistic_and_keeps_its_books() {
         nft_stakes: 10,
         lvlx_stakes: 10,
         seed: 42,
+        whales: true,
     };
     let (one, two) = (seeded(tiny).await, seeded(tiny).await);
     let text = dump(&one).await;

@@ -681,6 +681,7 @@ async fn seeded_positions_never_take_a_chain_position_s_id() {
         nft_stakes: 3,
         lvlx_stakes: 3,
         seed: 1,
+        whales: false,
     };
     w.app
         .store

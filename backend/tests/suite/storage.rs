@@ -17,6 +17,7 @@ const PLAN: seed::Plan = seed::Plan {
     nft_stakes: 40,
     lvlx_stakes: 30,
     seed: 7,
+    whales: true,
 };
 
 #[tokio::test]
