@@ -20,6 +20,7 @@ pub mod keys;
 pub mod kyc;
 pub mod ledger;
 pub mod network;
+pub mod node_outcomes;
 pub mod sale;
 pub mod seal;
 pub mod session;

@@ -66,7 +66,7 @@ fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Unit
 /// Changes to the node's terms the admin page lists.
 const AUDIT_ROWS: i64 = 200;
 
-fn terms_json(t: &NodeTerms) -> Value {
+pub(crate) fn terms_json(t: &NodeTerms) -> Value {
     json!({ "price": t.price.to_string(), "onSale": t.on_sale })
 }
 

@@ -136,7 +136,21 @@ pub async fn overview_of(app: &crate::App, user: &User) -> Result<Value, Error> 
         .store
         .read(move |c| overview(c, &member, &levels, threshold))
         .await?;
-    body["node"] = super::nodes::shown_terms(app).await;
+    let terms = super::nodes::node_terms(app).await.ok();
+    body["node"] = terms.as_ref().map_or(Value::Null, super::nodes::terms_json);
+    // What node holders earned here so far, against the node's price (both in USDT).
+    if let Some(terms) = terms {
+        let rewards = app
+            .store
+            .read(store::referrals::node_holders_rewards)
+            .await?;
+        let earned = rewards
+            .into_iter()
+            .map(lvlx_core::amount::lvlx_to_usdt_units)
+            .collect();
+        body["nodeOutcomes"] = json!(lvlx_core::node_outcomes::outcomes(earned, terms.price));
+        body["nodeOutcomesMin"] = json!(lvlx_core::node_outcomes::MIN_HOLDERS);
+    }
     Ok(body)
 }
 

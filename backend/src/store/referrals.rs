@@ -146,3 +146,18 @@ pub fn figures(c: Conn, user: UserId) -> Result<Figures> {
     })?;
     figures.ok_or_else(|| StoreError::Corrupt(format!("no user {}", user.0)))
 }
+
+/// What each member holding an activation node has been credited in rewards (commissions and
+/// bonuses, LVLX base units), for the node's outcomes (`lvlx_core::node_outcomes`).
+pub fn node_holders_rewards(c: Conn) -> Result<Vec<Units>> {
+    let mut out = Vec::new();
+    c.query_each(
+        "SELECT add_rewards FROM users WHERE activation_node = 1",
+        args![],
+        |r| {
+            out.push(r.units(0)?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}

@@ -1448,3 +1448,63 @@ async fn the_sponsor_tree_cannot_loop() {
     .await;
     assert!(up(a).await.is_err(), "a loop is reported as corrupt");
 }
+
+/// Before buying a node, the page says what node holders earned here: the figures are the
+/// seeded holders' rewards (their count, and how many earned less than the node's price, counted
+/// here from the rows), and fewer than five holders say nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_node_page_says_what_holders_earned_from_the_rows() {
+    use lvlx_backend::store::seed;
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
+    assert_eq!(page.body["nodeOutcomes"], Value::Null, "no holder yet");
+    assert_eq!(page.body["nodeOutcomesMin"], 5);
+    let plan = seed::Plan {
+        users: 90,
+        ico_tx: 600,
+        nft_stakes: 0,
+        lvlx_stakes: 0,
+        seed: 3,
+        whales: false,
+    };
+    w.app
+        .store
+        .write(move |c| seed::run(c, &plan, "LVLX", "not-a-real-hash"))
+        .await
+        .unwrap();
+    let rewards: Vec<String> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT add_rewards FROM users WHERE activation_node = 1",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    // LVLX base units to USDT base units at 0.1 USDT a LVLX, rounded half up.
+    let usdt = |lvlx: &str| {
+        let v: u128 = lvlx.parse().unwrap();
+        (v + 5_000_000_000_000) / 10_000_000_000_000
+    };
+    let price = lvlx_core::network::DEFAULT_NODE_PRICE;
+    let below = rewards.iter().filter(|r| usdt(r) < price).count();
+    let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
+    let o = &page.body["nodeOutcomes"];
+    assert!(rewards.len() >= 5, "{}", rewards.len());
+    assert_eq!(o["holders"], rewards.len(), "{o}");
+    assert_eq!(o["belowPrice"], below, "{o}");
+    let (q1, median, q3) = (
+        o["q1"].as_str().unwrap().parse::<u128>().unwrap(),
+        o["median"].as_str().unwrap().parse::<u128>().unwrap(),
+        o["q3"].as_str().unwrap().parse::<u128>().unwrap(),
+    );
+    assert!(q1 <= median && median <= q3, "{o}");
+    let earned: Vec<u128> = rewards.iter().map(|r| usdt(r)).collect();
+    assert!(
+        earned.contains(&median),
+        "the median is one holder's amount: {o}"
+    );
+}

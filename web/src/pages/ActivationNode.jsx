@@ -12,6 +12,42 @@ import ConnectOr from '../wallet/ConnectOr.jsx';
 import { formatDate } from '../components/dates.js';
 import NetworkFrame from '../network/NetworkFrame.jsx';
 
+/** What members who hold a node have earned here so far (the server's figures, USDT). */
+function Outcomes({ outcomes, price, fewest }) {
+  const { t, i18n } = useTranslation();
+  const usdt = (units) => `${formatUsdt(units)} USDT`;
+  const percent = (part, whole) =>
+    new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(part / whole);
+  return (
+    <div className="summary-box" data-testid="node-outcomes">
+      <h2>{t('node-outcomes-title')}</h2>
+      {outcomes ? (
+        <>
+          <p translate="no">
+            {t('node-outcomes-text', {
+              holders: outcomes.holders,
+              median: usdt(outcomes.median),
+              q1: usdt(outcomes.q1),
+              q3: usdt(outcomes.q3),
+            })}
+          </p>
+          <p className="figure-line" translate="no" data-testid="node-outcomes-below">
+            {t('node-outcomes-below', {
+              below: outcomes.belowPrice,
+              holders: outcomes.holders,
+              percent: percent(outcomes.belowPrice, outcomes.holders),
+              price: usdt(price),
+            })}
+          </p>
+        </>
+      ) : (
+        <p>{t('node-outcomes-few', { count: fewest })}</p>
+      )}
+      <p className="muted small">{t('node-outcomes-how')}</p>
+    </div>
+  );
+}
+
 function Node({ data, account, connect, reload, available }) {
   const { t, i18n } = useTranslation();
   const { chain } = settings;
@@ -45,6 +81,7 @@ function Node({ data, account, connect, reload, available }) {
           <li>{t('node-unlocks-once')}</li>
         </ul>
       </div>
+      {node && !data.activationNode && <Outcomes outcomes={data.nodeOutcomes} price={node.price} fewest={data.nodeOutcomesMin} />}
       <div className="summary-box" data-testid="node-status">
         <h2>{t('node-status-title')}</h2>
         {data.activationNode ? (

@@ -98,6 +98,8 @@ test('link → registration → purchase → the sponsor with a node sees the co
   const node = await memberPage(DEMO_USER, accounts[1], '/activation-node');
   await node.getByTestId('node-price').waitFor();
   assert.equal(await node.getByTestId('node-price').innerText(), '50.00 USDT');
+  // Before buying: what holders earned here; nobody holds one yet, so it says too few to tell.
+  await node.getByTestId('node-outcomes').getByText(en['node-outcomes-few'].replace('{{count}}', '5')).waitFor();
   await connect(node);
   await node.getByRole('button', { name: en['node-buy'] }).click();
   await confirmed(node);
