@@ -56,6 +56,7 @@ fuzz_target!(|input: Input| {
     }
     let expect = Expect {
         origins: &origins,
+        chain_id: lvlx_core::siwe::CHAIN_ID,
         nonce: "0123456789abcdef",
         now_ms: input.now_ms,
     };
