@@ -81,7 +81,9 @@ function Node({ data, account, connect, reload, available }) {
           <li>{t('node-unlocks-once')}</li>
         </ul>
       </div>
-      {node && !data.activationNode && <Outcomes outcomes={data.nodeOutcomes} price={node.price} fewest={data.nodeOutcomesMin} />}
+      {node && !data.activationNode && (
+        <Outcomes outcomes={data.nodeOutcomes} price={node.price} fewest={data.nodeOutcomesMin} />
+      )}
       <div className="summary-box" data-testid="node-status">
         <h2>{t('node-status-title')}</h2>
         {data.activationNode ? (
