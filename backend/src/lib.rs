@@ -112,6 +112,9 @@ pub struct ChainReads {
     pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
     /// What the contracts' owners have announced (`owners::read`).
     pub owners: chain::reads::AtBlock<serde_json::Value>,
+    /// What node holders have earned (`network::pages`), and when it was counted (ms): read
+    /// from every holder's row, so kept a minute rather than counted at each page load.
+    pub node_outcomes: tokio::sync::Mutex<Option<(i64, serde_json::Value)>>,
 }
 
 #[derive(Debug, thiserror::Error)]

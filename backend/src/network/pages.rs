@@ -138,20 +138,40 @@ pub async fn overview_of(app: &crate::App, user: &User) -> Result<Value, Error> 
         .await?;
     let terms = super::nodes::node_terms(app).await.ok();
     body["node"] = terms.as_ref().map_or(Value::Null, super::nodes::terms_json);
-    // What node holders earned here so far, against the node's price (both in USDT).
     if let Some(terms) = terms {
-        let rewards = app
-            .store
-            .read(store::referrals::node_holders_rewards)
-            .await?;
-        let earned = rewards
-            .into_iter()
-            .map(lvlx_core::amount::lvlx_to_usdt_units)
-            .collect();
-        body["nodeOutcomes"] = json!(lvlx_core::node_outcomes::outcomes(earned, terms.price));
+        body["nodeOutcomes"] = node_outcomes(app, terms.price).await?;
         body["nodeOutcomesMin"] = json!(lvlx_core::node_outcomes::MIN_HOLDERS);
     }
     Ok(body)
+}
+
+/// How long the node holders' figures are kept before they are counted again.
+const OUTCOMES_KEPT_MS: i64 = 60_000;
+
+/// What node holders earned here so far against the node's `price` (both in USDT): counted
+/// from every holder's row at most once a minute per instance (a member page loads it often).
+async fn node_outcomes(app: &crate::App, price: lvlx_core::amount::Units) -> Result<Value, Error> {
+    let mut kept = app.chain_reads.node_outcomes.lock().await;
+    let now = crate::now_ms();
+    if let Some((at, value)) = kept.as_ref() {
+        if now - *at < OUTCOMES_KEPT_MS && value["price"] == json!(price.to_string()) {
+            return Ok(value["outcomes"].clone());
+        }
+    }
+    let rewards = app
+        .store
+        .read(store::referrals::node_holders_rewards)
+        .await?;
+    let earned = rewards
+        .into_iter()
+        .map(lvlx_core::amount::lvlx_to_usdt_units)
+        .collect();
+    let outcomes = json!(lvlx_core::node_outcomes::outcomes(earned, price));
+    *kept = Some((
+        now,
+        json!({ "price": price.to_string(), "outcomes": outcomes }),
+    ));
+    Ok(outcomes)
 }
 
 /// The dashboard's card ([`glance`]).

@@ -114,6 +114,29 @@ async fn link_late(w: &World, id: i64, wallet: &str) {
         .unwrap();
 }
 
+/// `from` stakes `amount` LVLX for the first tier (approve, then stake); the stake's receipt.
+fn stake_lvlx(anvil: &Anvil, d: &Deployment, from: &str, amount: u128) -> serde_json::Value {
+    let amount = amount.to_string();
+    owner::transact(
+        &anvil.rpc,
+        from,
+        &d.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&d.lvlx_staking, &amount],
+    )
+    .unwrap();
+    owner::transact(
+        &anvil.rpc,
+        from,
+        &d.lvlx_staking,
+        Contract::LvlxStaking,
+        "stake",
+        &["1", &amount, "0", ANY_RELEASE],
+    )
+    .unwrap()
+}
+
 /// Whether the member's newest LVLX position is marked pending on their staking page.
 async fn position_pending(w: &World, token: &str) -> serde_json::Value {
     w.call("GET", "/api/v1/staking", Some(token), None)
@@ -164,25 +187,7 @@ async fn purchases_show_pending_and_count_once_final() {
     anvil.buy(&d, &a[2], 1_500 * USDT, None);
     anvil.buy(&d, &a[1], USDT, None);
     // The demo member stakes the 10 LVLX it bought: a position pending like the purchase.
-    let ten = (10 * LVLX).to_string();
-    owner::transact(
-        &anvil.rpc,
-        &a[1],
-        &d.lvlx,
-        Contract::Lvlx,
-        "approve",
-        &[&d.lvlx_staking, &ten],
-    )
-    .unwrap();
-    owner::transact(
-        &anvil.rpc,
-        &a[1],
-        &d.lvlx_staking,
-        Contract::LvlxStaking,
-        "stake",
-        &["1", &ten, "0", ANY_RELEASE],
-    )
-    .unwrap();
+    stake_lvlx(&anvil, &d, &a[1], 10 * LVLX);
     catch_up(&indexer).await;
     assert_eq!(position_pending(&w, &token).await, json!(true));
     let (own, network, rewards, rank, balance, _) = figures(&w, buyer).await;
@@ -689,25 +694,7 @@ async fn seeded_positions_never_take_a_chain_position_s_id() {
         .await
         .unwrap();
     anvil.buy(&d, &a[1], 10 * USDT, None);
-    let ten = (10 * LVLX).to_string();
-    owner::transact(
-        &anvil.rpc,
-        &a[1],
-        &d.lvlx,
-        Contract::Lvlx,
-        "approve",
-        &[&d.lvlx_staking, &ten],
-    )
-    .unwrap();
-    let staked = owner::transact(
-        &anvil.rpc,
-        &a[1],
-        &d.lvlx_staking,
-        Contract::LvlxStaking,
-        "stake",
-        &["1", &ten, "0", ANY_RELEASE],
-    )
-    .unwrap();
+    let staked = stake_lvlx(&anvil, &d, &a[1], 10 * LVLX);
     let indexer = Indexer::new(&w.app, &chain);
     catch_up(&indexer).await;
     let hash = staked["transactionHash"].as_str().unwrap().to_string();
