@@ -3,7 +3,8 @@
 // reasons) and <Name>.bin (creation bytecode, hex; the server's deploy command embeds these);
 // and verification.json: the compiler's version and its standard JSON input with every source
 // it read (OpenZeppelin's included), which explorers (Polygonscan) take to verify a deployed
-// contract. --check also compiles that input alone and requires the same bytecode.
+// contract. --check also compiles that input alone and requires the same bytecode. Safe's
+// contracts are copied from its npm package as built (see SAFE below).
 //   node contracts/build.mjs           write the artifacts
 //   node contracts/build.mjs --check   fail if the committed artifacts differ from a fresh build
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -108,5 +109,24 @@ for (const name of CONTRACTS) {
     console.log(
       `${name}: ${built.evm.bytecode.object.length / 2} bytes of bytecode (solc ${solc.version()}, ${EVM_VERSION})`,
     );
+}
+
+// Safe's audited contracts (npm @safe-global/safe-contracts 1.4.1, the version deployed on
+// Polygon) are taken as Safe built them, never recompiled here: the development chain deploys
+// the same bytecode as the owners' Safe on Polygon runs.
+const SAFE = {
+  SafeL2: 'SafeL2.sol',
+  SafeProxyFactory: 'proxies/SafeProxyFactory.sol',
+  CompatibilityFallbackHandler: 'handler/CompatibilityFallbackHandler.sol',
+};
+for (const [name, source] of Object.entries(SAFE)) {
+  const artifact = JSON.parse(
+    readFileSync(
+      join(root, 'node_modules/@safe-global/safe-contracts/build/artifacts/contracts', source, `${name}.json`),
+      'utf8',
+    ),
+  );
+  written(`${name}.abi.json`, `${JSON.stringify(artifact.abi, null, 1)}\n`);
+  written(`${name}.bin`, `${artifact.bytecode.replace(/^0x/, '')}\n`);
 }
 if (stale) process.exit(1);

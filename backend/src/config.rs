@@ -247,11 +247,6 @@ pub struct Chain {
     pub activation_node: String,
     #[serde(default)]
     pub claim_distributor: String,
-    /// The account that owns the contracts, when the server may send its transactions (the
-    /// development chain's unlocked account): admins' node price edits go on chain through it.
-    /// Empty in production, where the owner signs with their own key.
-    #[serde(default)]
-    pub owner: String,
     /// The admin staking screens warn when the free reward reserve covers fewer weeks of new
     /// stakes than this, at the last 30 days' pace.
     #[serde(default = "default_reserve_weeks")]

@@ -3,6 +3,8 @@
 //! unpause), its current limits, and every contract's owner with any two-step transfer pending.
 //! Read from the chain at the head, once per block whoever asks.
 
+pub mod proposals;
+
 use lvlx_core::chain::{decode_address, decode_uint, Contract};
 use lvlx_core::claims::{self, Announced};
 use serde_json::{json, Value};

@@ -530,6 +530,28 @@ pub fn languages() -> Vec<String> {
     crate::LANGUAGES.iter().map(|l| l.to_string()).collect()
 }
 
+/// `ownerActions()`: every owner action the admin's page may propose to the owners' Safe:
+/// [{contract, function, args: [{name, kind}], delayed}].
+#[wasm_bindgen(js_name = ownerActions)]
+pub fn owner_actions() -> Result<JsValue, JsError> {
+    Ok(to_js(&crate::chain::owner_actions::offered())?)
+}
+
+/// `readOwnerArg(kind, text, language)`: an owner action's argument as typed (tokens, percent,
+/// days) in the text a proposal carries; throws the failure's key.
+#[wasm_bindgen(js_name = readOwnerArg)]
+pub fn read_owner_arg(kind: &str, text: &str, language: &str) -> Result<String, JsError> {
+    let kind = serde_wasm_bindgen::from_value(JsValue::from_str(kind))?;
+    crate::chain::owner_actions::read_typed(kind, text, language).map_err(JsError::new)
+}
+
+/// `showOwnerArg(kind, value, language)`: a proposal's argument as people read it.
+#[wasm_bindgen(js_name = showOwnerArg)]
+pub fn show_owner_arg(kind: &str, value: &str, language: &str) -> Result<String, JsError> {
+    let kind = serde_wasm_bindgen::from_value(JsValue::from_str(kind))?;
+    Ok(crate::chain::owner_actions::shown(kind, value, language))
+}
+
 /// `contentBlocks()`: the content blocks admins edit, in menu order.
 #[wasm_bindgen(js_name = contentBlocks)]
 pub fn content_blocks() -> Vec<String> {

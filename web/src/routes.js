@@ -92,6 +92,11 @@ export const adminRoutes = [
     page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
   ],
   [
+    'admin/owner-proposals',
+    'admin-menu-owner-proposals',
+    page(() => import(/* webpackChunkName: "admin-owner-proposals" */ './pages/admin/OwnerProposals.jsx')),
+  ],
+  [
     'admin/audit',
     'admin-menu-audit',
     page(() => import(/* webpackChunkName: "admin-audit" */ './pages/admin/Audit.jsx')),

@@ -20,6 +20,10 @@ const NFT_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/NftStak
 const LVLX_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/LvlxStaking.bin");
 const NODE_BIN: &str = include_str!("../../../contracts/artifacts/ActivationNode.bin");
 const CLAIMS_BIN: &str = include_str!("../../../contracts/artifacts/ClaimDistributor.bin");
+const SAFE_BIN: &str = include_str!("../../../contracts/artifacts/SafeL2.bin");
+const SAFE_FACTORY_BIN: &str = include_str!("../../../contracts/artifacts/SafeProxyFactory.bin");
+const SAFE_HANDLER_BIN: &str =
+    include_str!("../../../contracts/artifacts/CompatibilityFallbackHandler.bin");
 /// LVLX the claim distributor holds on the development chain, and its caps (one claim, one day).
 pub const DEV_CLAIMS: u128 = 10_000_000 * 10u128.pow(18);
 pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);
@@ -70,8 +74,10 @@ pub struct Deployment {
     pub claim_distributor: String,
     /// The sale's deployment block: where indexing starts.
     pub start_block: u64,
-    /// The account that owns the sale and holds the unsold supply.
+    /// The account that owns the sale (unless `safe` does) and holds the unsold supply.
     pub owner: String,
+    /// The Safe the deployment created and handed every contract to, if it made one.
+    pub safe: Option<String>,
     /// Where the USDT paid goes.
     pub treasury: String,
     /// Every transaction sent, in order.
@@ -146,6 +152,18 @@ pub struct Plan {
     pub account_daily_cap: u128,
     /// Seconds the distributor makes changes that raise what can leave wait.
     pub owner_delay: u64,
+    /// A Safe to create and hand every contract to (the development chain's demo Safe: Safe's
+    /// own contracts deployed first); `None` on a real network, whose Safe exists (`owner`).
+    pub safe: Option<SafePlan>,
+}
+
+/// A Safe a deployment creates: its owners and how many of them must sign. The deployer
+/// accepts the contracts' ownership for the Safe alone, so it is one of the owners and the
+/// threshold is 1 (the Safe may raise it afterwards with `changeThreshold`).
+#[derive(Debug, Clone)]
+pub struct SafePlan {
+    pub owners: Vec<String>,
+    pub threshold: u64,
 }
 
 impl Plan {
@@ -165,6 +183,7 @@ impl Plan {
             daily_cap: DEV_DAILY_CAP,
             account_daily_cap: DEV_ACCOUNT_DAILY_CAP,
             owner_delay: OWNER_DELAY,
+            safe: None,
         }
     }
 
@@ -259,14 +278,19 @@ impl Run<'_> {
 /// Deploys to the development chain (anvil, chain id 137) from its unlocked accounts: see
 /// [`Plan::dev`] and [`deploy`].
 pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
+    let plan = dev_plan(rpc)?;
+    deploy(rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {})
+}
+
+/// [`Plan::dev`] for the development chain at `rpc` (anvil, chain id 137).
+pub fn dev_plan(rpc: &Rpc) -> Result<Plan, DeployError> {
     let chain_id = quantity(&rpc.call("eth_chainId", json!([]))?)?;
     if chain_id != lvlx_core::siwe::CHAIN_ID {
         return Err(DeployError::ChainId(chain_id));
     }
     let accounts: Vec<String> = serde_json::from_value(rpc.call("eth_accounts", json!([]))?)
         .map_err(|e| RpcError::Answer(e.to_string()))?;
-    let plan = Plan::dev(&accounts)?;
-    deploy(rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {})
+    Plan::dev(&accounts)
 }
 
 /// Deploys LVLX (its supply to the deployer) and the sale (price 0.1 USDT), stocks the sale;
@@ -289,6 +313,11 @@ pub fn deploy(
         steps: Vec::new(),
         created: Vec::new(),
     };
+    let safe = plan
+        .safe
+        .as_ref()
+        .map(|s| create_safe(&mut run, s))
+        .transpose()?;
     let usdt = match &plan.usdt {
         Some(usdt) => usdt.clone(),
         None => {
@@ -312,7 +341,11 @@ pub fn deploy(
     let stock = plan.sale_stock.to_string();
     run.call(&lvlx, Contract::Lvlx, "transfer", &[&ico_sale, &stock])?;
     let staking = deploy_staking(&mut run, plan, &usdt, &lvlx)?;
-    let (activation_node, claim_distributor) = deploy_network(&mut run, plan, &usdt, &lvlx)?;
+    let (activation_node, claim_distributor) =
+        deploy_network(&mut run, plan, safe.as_deref(), &usdt, &lvlx)?;
+    if let Some(safe) = &safe {
+        hand_to_safe(&mut run, safe, &claim_distributor)?;
+    }
     if plan.owner != deployer {
         let rest = SUPPLY - plan.sale_stock - 2 * plan.staking_reserve - plan.claims_fund;
         run.call(
@@ -345,6 +378,7 @@ pub fn deploy(
         claim_distributor,
         start_block,
         owner: checksum(&plan.owner),
+        safe,
         treasury: checksum(treasury),
         steps: run.steps,
         created: run.created,
@@ -409,12 +443,14 @@ fn deploy_staking(
 
 /// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor (the
 /// plan's signer, which acts at once as the first one; owner changes that raise what can leave
-/// wait the plan's delay; funded with the plan's LVLX).
+/// wait the plan's delay; funded with the plan's LVLX). With a `safe`, the distributor is born
+/// the Safe's, signer included: handing it over later would wait the delay.
 ///
 /// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
 fn deploy_network(
     run: &mut Run<'_>,
     plan: &Plan,
+    safe: Option<&str>,
     usdt: &str,
     lvlx: &str,
 ) -> Result<(String, String), DeployError> {
@@ -425,25 +461,94 @@ fn deploy_network(
         NODE_BIN,
         &[usdt, &plan.treasury, &price, &deployer],
     )?;
+    let born_signer = match safe {
+        Some(_) => plan.claim_signer.as_deref().unwrap_or(ZERO_ADDRESS),
+        None => ZERO_ADDRESS,
+    };
     let (claims, _) = run.create(
         Contract::ClaimDistributor,
         CLAIMS_BIN,
         &[
             lvlx,
-            ZERO_ADDRESS,
+            born_signer,
             &plan.claim_cap.to_string(),
             &plan.daily_cap.to_string(),
             &plan.account_daily_cap.to_string(),
             &plan.owner_delay.to_string(),
-            &deployer,
+            safe.unwrap_or(&deployer),
         ],
     )?;
     let fund = plan.claims_fund.to_string();
     run.call(lvlx, Contract::Lvlx, "transfer", &[&claims, &fund])?;
-    if let Some(signer) = &plan.claim_signer {
+    if let (Some(signer), None) = (&plan.claim_signer, safe) {
         run.call(&claims, Contract::ClaimDistributor, "setSigner", &[signer])?;
     }
     Ok((node, claims))
+}
+
+/// Safe's contracts (the singleton, its proxy factory and fallback handler, as Safe built them)
+/// and a Safe of `plan`'s owners: its address.
+fn create_safe(run: &mut Run<'_>, plan: &SafePlan) -> Result<String, DeployError> {
+    use lvlx_core::chain::safe;
+    let (singleton, _) = run.create(Contract::Safe, SAFE_BIN, &[])?;
+    let (factory, _) = run.create(Contract::SafeProxyFactory, SAFE_FACTORY_BIN, &[])?;
+    let (handler, _) = run.create(Contract::SafeFallbackHandler, SAFE_HANDLER_BIN, &[])?;
+    let owners = plan
+        .owners
+        .iter()
+        .map(|o| chain::address(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let setup = safe::setup_calldata(&owners, plan.threshold, chain::address(&handler)?)?;
+    let args = [singleton.as_str(), setup.as_str(), "0"];
+    // The proxy's address is the call's answer (CREATE2: the same when mined next).
+    let data = chain::calldata(Contract::SafeProxyFactory, "createProxyWithNonce", &args)?;
+    let answer = run.rpc.call(
+        "eth_call",
+        json!([{"from": run.sender.address(), "to": factory, "data": data}, "latest"]),
+    )?;
+    let address = chain::decode_address(answer.as_str().unwrap_or_default())?;
+    run.call(
+        &factory,
+        Contract::SafeProxyFactory,
+        "createProxyWithNonce",
+        &args,
+    )?;
+    Ok(address)
+}
+
+/// Offers every contract the deployer owns to `safe` and accepts each offer from the Safe,
+/// through `execTransaction` sent by the deployer as the Safe's owner (one signer suffices on
+/// the development chain). The distributor was born the Safe's.
+fn hand_to_safe(run: &mut Run<'_>, safe: &str, distributor: &str) -> Result<(), DeployError> {
+    use lvlx_core::chain::safe::sent_by_owner;
+    let signature = chain::hex0x(&sent_by_owner(chain::address(&run.sender.address())?));
+    for created in run.created.clone() {
+        let owned = created.contract.abi().function("acceptOwnership").is_ok();
+        if !owned || created.address == distributor {
+            continue;
+        }
+        let to = created.address.as_str();
+        run.call(to, created.contract, "transferOwnership", &[safe])?;
+        let accept = chain::calldata(created.contract, "acceptOwnership", &[])?;
+        run.call(
+            safe,
+            Contract::Safe,
+            "execTransaction",
+            &[
+                to,
+                "0",
+                &accept,
+                "0",
+                "0",
+                "0",
+                "0",
+                ZERO_ADDRESS,
+                ZERO_ADDRESS,
+                &signature,
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 /// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step): at
@@ -482,7 +587,6 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         lvlx_staking: d.lvlx_staking.clone(),
         activation_node: d.activation_node.clone(),
         claim_distributor: d.claim_distributor.clone(),
-        owner: d.owner.clone(),
         reserve_warning_weeks: 8,
         start_block: d.start_block,
         // Every event final at once: tests and tools mine as they go. The run command asks for

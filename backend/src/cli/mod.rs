@@ -682,9 +682,24 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
             return ExitCode::FAILURE;
         }
     };
-    let result = deploy::deploy_dev(&rpc).and_then(|d| {
-        // The server's voucher key becomes the distributor's signer (the owner's step).
-        deploy::register_claim_signer(&rpc, &d.owner, &d.claim_distributor, &signer)?;
+    // The server's voucher key is the distributor's signer from its birth; every contract is
+    // the demo Safe's, whose one owner is the first dev account: a developer signs owner
+    // actions with it in the browser wallet.
+    let result = deploy::dev_plan(&rpc).and_then(|plan| {
+        let plan = deploy::Plan {
+            claim_signer: Some(signer.clone()),
+            safe: Some(deploy::SafePlan {
+                owners: vec![plan.owner.clone()],
+                threshold: 1,
+            }),
+            ..plan
+        };
+        let d = deploy::deploy(
+            &rpc,
+            &crate::chain::owner::Unlocked(plan.owner.clone()),
+            &plan,
+            &|_| {},
+        )?;
         let section = crate::config::Chain {
             confirmations,
             ..deploy::dev_section(rpc_url, &d)
@@ -695,7 +710,7 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
     match result {
         Ok(d) => {
             println!(
-                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}, activation node {}, claim distributor {} (signer {signer}); owner {}, treasury {}; written to {}",
+                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}, activation node {}, claim distributor {} (signer {signer}); owned by the Safe {} (its one owner {}), treasury {}; written to {}",
                 d.start_block,
                 d.usdt,
                 d.lvlx,
@@ -706,6 +721,7 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
                 d.lvlx_staking,
                 d.activation_node,
                 d.claim_distributor,
+                d.safe.as_deref().unwrap_or_default(),
                 d.owner,
                 d.treasury,
                 file.display()

@@ -96,24 +96,18 @@ pub async fn rows(app: &crate::App) -> Result<Vec<u8>, Error> {
     lvlx_core::admin::nodes::encode(&rows).map_err(|e| Error::Internal(e.to_string()))
 }
 
-/// The admin's page: the terms (null when the chain does not answer), whether the owner's
-/// step is this server's, and the newest changes.
+/// The admin's page: the terms (null when the chain does not answer) and the newest changes.
 pub async fn admin_view(app: &crate::App) -> Result<Value, Error> {
     let terms = shown_terms(app).await;
     let audit = app
         .store
         .read(|c| crate::store::audit::changes(c, "activation-node", AUDIT_ROWS))
         .await?;
-    Ok(json!({
-        "audit": audit,
-        "terms": terms,
-        "ownerStep": app.config.chain.as_ref().is_none_or(|c| c.owner.is_empty()),
-    }))
+    Ok(json!({ "audit": audit, "terms": terms }))
 }
 
-/// Writes the node's terms on chain from the configured owner account (a development chain's
-/// unlocked account) and audits the change; error-owner-step where the owner signs with their
-/// own key. The new terms as the chain reads them.
+/// Proposes the node's new terms to the owners' Safe (`crate::owners::proposals`): they take
+/// effect once the owners signed and executed the proposal. `{id}` of the proposal.
 pub async fn steer(
     app: &crate::App,
     admin: crate::user::UserId,
@@ -123,45 +117,12 @@ pub async fn steer(
     if price == 0 {
         return Err(Error::Malformed("price: above zero".into()));
     }
-    let chain = contracts(&app.config)
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
-    if chain.owner.is_empty() {
-        return Err(Error::OwnerStep);
-    }
-    let before = node_terms(app).await?;
-    tokio::task::spawn_blocking(move || {
-        let rpc = Rpc::new(chain.rpc_url.expose());
-        crate::chain::owner::transact(
-            &rpc,
-            &chain.owner,
-            &chain.activation_node,
-            Contract::ActivationNode,
-            "setTerms",
-            &[&price.to_string(), if on_sale { "true" } else { "false" }],
-        )
-    })
+    crate::owners::proposals::propose(
+        app,
+        admin,
+        Contract::ActivationNode.name(),
+        "setTerms",
+        vec![price.to_string(), on_sale.to_string()],
+    )
     .await
-    .map_err(|e| Error::Internal(e.to_string()))?
-    .map_err(|e| {
-        tracing::warn!(error = %e, "node terms not written");
-        Error::ChainUnavailable
-    })?;
-    let terms = node_terms(app).await?;
-    let (was, now) = (terms_json(&before), terms_json(&terms));
-    let shown = now.clone();
-    app.store
-        .write(move |c| {
-            crate::store::audit::append(
-                c,
-                "activation-node",
-                None,
-                admin,
-                crate::now_ms(),
-                Some(was),
-                &now,
-            )
-        })
-        .await?;
-    Ok(shown)
 }

@@ -46,6 +46,8 @@ const TABLES: &[(&str, &[&str])] = &[
     ("onramp_sessions", &[]),
     ("table_versions", &[]),
     ("books_checks", &[]),
+    ("owner_proposals", &[]),
+    ("owner_signatures", &[]),
 ];
 
 /// Tables the copy leaves behind on purpose: per-minute request counts, void a minute later.
@@ -66,6 +68,7 @@ const NUMBERED: &[&str] = &[
     "claims",
     "chain_reversals",
     "books_checks",
+    "owner_proposals",
 ];
 
 /// One table as both sides hold it after the copy.

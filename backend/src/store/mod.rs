@@ -30,6 +30,7 @@ pub mod ledger;
 pub mod lockouts;
 pub mod nodes;
 pub mod onramp;
+pub mod owner_proposals;
 pub mod pg;
 pub mod ranks;
 pub mod rate_limits;

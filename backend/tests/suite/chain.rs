@@ -414,7 +414,6 @@ async fn wallets_get_the_public_rpc_never_the_servers_own() {
         lvlx: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
         ico_sale: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0".into(),
         start_block: 3,
-        owner: ZERO.into(),
         treasury: ZERO.into(),
         ..Deployment::default()
     };
@@ -473,6 +472,20 @@ fn the_readme_lists_every_owner_function() {
         listed, in_source,
         "README lists the owner functions as the sources have them"
     );
+    // And the owners' Safe can be asked for each of them from the admin's page.
+    use lvlx_core::chain::{owner_actions, Contract};
+    for (contract, function) in &in_source {
+        let contracts = match contract.as_str() {
+            "RewardReserve" => vec![Contract::NftStaking, Contract::LvlxStaking],
+            name => vec![Contract::parse(name).unwrap()],
+        };
+        for c in contracts {
+            assert!(
+                owner_actions::find(c, function).is_some(),
+                "{contract}.{function} is no owner action the page can propose"
+            );
+        }
+    }
 }
 
 /// Every custom error the platform's contracts declare carries its contract's name, so a revert

@@ -21,6 +21,7 @@ mod logs;
 mod metrics;
 mod network;
 mod openapi;
+mod owners;
 mod reorg;
 mod rollout;
 mod smtp;

@@ -1,10 +1,13 @@
 //! The platform's contracts as the browser and the server use them (DESIGN §5): the ABI registry
 //! built from the artifacts solc-js writes into contracts/artifacts, calldata and call answers
 //! encoded and decoded by ethers-core. One file a job: the contracts' events (`events`), the claim
-//! voucher (`voucher`), revert reasons (`reverts`) and the sale's price arithmetic (`sale`).
+//! voucher (`voucher`), revert reasons (`reverts`), the sale's price arithmetic (`sale`), the
+//! owners' Safe transactions (`safe`) and what an owner may change (`owner_actions`).
 
 mod events;
+pub mod owner_actions;
 mod reverts;
+pub mod safe;
 mod sale;
 mod voucher;
 
@@ -39,6 +42,12 @@ pub enum Contract {
     ActivationNode,
     /// Pays claims against the server's EIP-712 vouchers.
     ClaimDistributor,
+    /// Safe's multisig (SafeL2 1.4.1, as Safe built it): the contracts' owner.
+    Safe,
+    /// Safe's proxy factory: creates a Safe (a proxy of the singleton) with its owners.
+    SafeProxyFactory,
+    /// Safe's default fallback handler (signature checks, token callbacks).
+    SafeFallbackHandler,
 }
 
 impl Contract {
@@ -67,11 +76,24 @@ impl Contract {
             Contract::LvlxStaking => "LvlxStaking",
             Contract::ActivationNode => "ActivationNode",
             Contract::ClaimDistributor => "ClaimDistributor",
+            Contract::Safe => "SafeL2",
+            Contract::SafeProxyFactory => "SafeProxyFactory",
+            Contract::SafeFallbackHandler => "CompatibilityFallbackHandler",
         }
     }
 
+    /// Safe's contracts, taken from its npm package as built (contracts/build.mjs).
+    pub const SAFE: [Contract; 3] = [
+        Contract::Safe,
+        Contract::SafeProxyFactory,
+        Contract::SafeFallbackHandler,
+    ];
+
     pub fn parse(name: &str) -> Option<Contract> {
-        Contract::ALL.into_iter().find(|c| c.name() == name)
+        Contract::ALL
+            .into_iter()
+            .chain(Contract::SAFE)
+            .find(|c| c.name() == name)
     }
 
     pub fn abi(self) -> &'static Abi {
@@ -84,6 +106,9 @@ impl Contract {
         static LVLX_STAKING: OnceLock<Abi> = OnceLock::new();
         static NODE: OnceLock<Abi> = OnceLock::new();
         static CLAIMS: OnceLock<Abi> = OnceLock::new();
+        static SAFE: OnceLock<Abi> = OnceLock::new();
+        static SAFE_FACTORY: OnceLock<Abi> = OnceLock::new();
+        static SAFE_HANDLER: OnceLock<Abi> = OnceLock::new();
         let (cell, json) = match self {
             Contract::Lvlx => (
                 &LVLX,
@@ -120,6 +145,18 @@ impl Contract {
             Contract::ClaimDistributor => (
                 &CLAIMS,
                 include_str!("../../../contracts/artifacts/ClaimDistributor.abi.json"),
+            ),
+            Contract::Safe => (
+                &SAFE,
+                include_str!("../../../contracts/artifacts/SafeL2.abi.json"),
+            ),
+            Contract::SafeProxyFactory => (
+                &SAFE_FACTORY,
+                include_str!("../../../contracts/artifacts/SafeProxyFactory.abi.json"),
+            ),
+            Contract::SafeFallbackHandler => (
+                &SAFE_HANDLER,
+                include_str!("../../../contracts/artifacts/CompatibilityFallbackHandler.abi.json"),
             ),
         };
         cell.get_or_init(|| serde_json::from_str(json).expect("artifact ABI is valid JSON"))
@@ -182,14 +219,14 @@ pub fn hex0x(bytes: &[u8]) -> String {
     format!("0x{}", hex::encode(bytes))
 }
 
-fn bytes(text: &str) -> Result<Vec<u8>, ChainError> {
+pub(crate) fn bytes(text: &str) -> Result<Vec<u8>, ChainError> {
     let hex = text.strip_prefix("0x").unwrap_or(text);
     hex::decode(hex).map_err(|e| ChainError::Data(e.to_string()))
 }
 
 /// Arguments as text, each read by the type the ABI gives it: an address as 0x hex, a uint as
 /// decimal base units.
-fn tokens(inputs: &[abi::Param], args: &[&str]) -> Result<Vec<Token>, ChainError> {
+pub(crate) fn tokens(inputs: &[abi::Param], args: &[&str]) -> Result<Vec<Token>, ChainError> {
     if inputs.len() != args.len() {
         return Err(ChainError::Arity {
             expected: inputs.len(),

@@ -39,6 +39,12 @@ export const USDT_DECIMALS = tokenDecimals('USDT');
 export const LVLX_DECIMALS = tokenDecimals('LVLX');
 /** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */
 export const ledgerOperation = (product, token) => core.ledgerOperation(product, token);
+/** Every owner action an admin may propose to the owners' Safe: [{contract, function, args: [{name, kind}], delayed}]. */
+export const ownerActions = () => core.ownerActions();
+/** An owner action's argument as typed in the page's language (tokens, percent, days) → the proposal's text; throws a key. */
+export const readOwnerArg = (kind, text, language = displayLanguage) => core.readOwnerArg(kind, text, language);
+/** A proposal's argument (its text) as people read it in the page's language. */
+export const showOwnerArg = (kind, value, language = displayLanguage) => core.showOwnerArg(kind, value, language);
 /** The content blocks admins edit (private protocol, dashboard notice), in menu order. */
 export const contentBlocks = () => core.contentBlocks();
 /** The interface's languages, the default first (the server sends the same list). */

@@ -73,6 +73,9 @@ export const personalSign = (account, text) => {
   return request('personal_sign', [hex, account]);
 };
 
+/** EIP-712 typed data signed by `account` (what a Safe owner signs: the wallet shows every field). */
+export const signTypedData = (account, typed) => request('eth_signTypedData_v4', [account, JSON.stringify(typed)]);
+
 export const ethCall = (to, data, from) => request('eth_call', [{ to, data, ...(from ? { from } : {}) }, 'latest']);
 export const sendTransaction = (from, to, data) => request('eth_sendTransaction', [{ from, to, data }]);
 export const watchAsset = (options) => request('wallet_watchAsset', { type: 'ERC20', options });

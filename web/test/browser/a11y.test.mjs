@@ -53,6 +53,7 @@ const admin = [
   ['/admin/edit-content', 'form.content-form'],
   ['/admin/secret-key', 'form'],
   ['/admin/owner-changes', '[data-testid="owner-list"]'],
+  ['/admin/owner-proposals', '[data-testid="owner-safe"]'],
   ['/admin/audit', '[data-testid="audit-total"]'],
   ['/admin/books', '[data-testid="books-check"]'],
 ];

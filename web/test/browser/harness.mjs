@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { solveCaptcha } from '../../src/core/index.js';
+import { calldata, solveCaptcha } from '../../src/core/index.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -41,7 +41,25 @@ export async function startAnvil() {
     });
     return res.json();
   };
-  return { url, rpc, stop: () => child.kill('SIGTERM') };
+  /**
+   * Sends `data` to the owned contract `to` as its owner: the demo Safe `lvlx chain deploy` made,
+   * through execTransaction from its one owner (dev account 0, Safe's "sent by an owner"
+   * signature). The transaction's hash.
+   */
+  const asOwner = async (to, data) => {
+    const [from] = (await rpc('eth_accounts')).result;
+    const owned = await rpc('eth_call', [{ to, data: calldata('IcoSale', 'owner') }, 'latest']);
+    const safe = `0x${owned.result.slice(-40)}`;
+    const signature = `0x${from.slice(2).toLowerCase().padStart(64, '0')}${'0'.repeat(64)}01`;
+    const zero = `0x${'0'.repeat(40)}`;
+    const exec = calldata('SafeL2', 'execTransaction', [to, 0, data, 0, 0, 0, 0, zero, zero, signature]);
+    const sent = await rpc('eth_sendTransaction', [{ from, to: safe, data: exec }]);
+    if (!sent.result) throw new Error(`owner call refused: ${JSON.stringify(sent.error)}`);
+    const receipt = (await rpc('eth_getTransactionReceipt', [sent.result])).result;
+    if (receipt?.status !== '0x1') throw new Error(`owner call reverted: ${sent.result}`);
+    return sent.result;
+  };
+  return { url, rpc, asOwner, stop: () => child.kill('SIGTERM') };
 }
 
 /**

@@ -110,6 +110,12 @@ const pages = [
   ],
   ['landing', '/landing', {}],
   ['solvency (no chain)', '/solvency', {}, (p) => p.waitForSelector('[data-testid="solvency-books"]')],
+  [
+    'admin owner proposals (no chain: the error and its retry)',
+    '/admin/owner-proposals',
+    DEMO_ADMIN,
+    (p) => p.waitForSelector('.notice.error button'),
+  ],
   ['admin audit', '/admin/audit', DEMO_ADMIN, (p) => p.waitForSelector('[data-testid="audit-total"]')],
   ['admin books (never checked)', '/admin/books', DEMO_ADMIN, (p) => p.waitForSelector('[data-testid="books-never"]')],
 ];

@@ -175,18 +175,14 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await claim.waitFor();
   // The owner lowered what one claim may pay to 500 LVLX (lowering acts at once): the claim pays
   // 500 now and says the other 400 stay claimable; a second claim pays them.
-  const { result: lowered } = await server.anvil.rpc('eth_sendTransaction', [
-    {
-      from: accounts[0],
-      to: server.settings.chain.claimDistributor,
-      data: calldata('ClaimDistributor', 'setCaps', [
-        (500n * LVLX).toString(),
-        (10_000n * LVLX).toString(),
-        (10_000n * LVLX).toString(),
-      ]),
-    },
-  ]);
-  assert.ok(lowered, 'setCaps sent');
+  await server.anvil.asOwner(
+    server.settings.chain.claimDistributor,
+    calldata('ClaimDistributor', 'setCaps', [
+      (500n * LVLX).toString(),
+      (10_000n * LVLX).toString(),
+      (10_000n * LVLX).toString(),
+    ]),
+  );
   await tabTo(ranks, claim);
   await ranks.keyboard.press('Enter');
   await ranks.waitForFunction(() => document.activeElement?.id === 'field-claimCode');
@@ -235,6 +231,8 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   await silver.getByRole('button', { name: en['ranks-save'] }).click();
   await silver.getByText(en['ranks-threshold-invalid']).waitFor();
   await admin.screenshot({ path: join(SHOTS, 'admin-ranks.png'), fullPage: true });
+  // The admin's wallet holds the demo Safe's one owner (dev account 0).
+  await injectWallet(admin, server.anvil, { account: accounts[0] });
   await admin.goto('/admin/activation-node');
   await settled(admin);
   await admin.getByTestId('nodes-summary').getByText('50.00 USDT').waitFor();
@@ -252,11 +250,30 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
     csv,
     /^n,names,email,wallet,createdAt,usdtPaid,txHash\n1,.*demo@lvlx\.local,0x[0-9a-fA-F]{40},.*,50,0x[0-9a-f]{64}\n$/,
   );
-  // The dev chain's owner account writes new terms on chain; the page reads them back.
+  // New terms are a proposal to the owners' Safe: decoded beside the current price, signed in
+  // the owner's wallet (EIP-712), executed, and then the chain holds them.
   await admin.getByLabel(en['nodes-price']).fill('75');
-  await admin.getByRole('button', { name: en['ranks-save'] }).click();
+  await admin.getByRole('button', { name: en['owner-proposals-propose'] }).click();
   await admin.locator('.Toastify__toast--success', { hasText: en['nodes-terms-saved'] }).waitFor();
-  await admin.getByText(/price 75 USDT/).waitFor();
+  await admin.getByTestId('node-proposed').getByRole('link', { name: en['owner-proposals-open'] }).click();
+  await settled(admin);
+  const proposal = admin.locator('[data-testid^="owner-proposal-"]').first();
+  await proposal.waitFor();
+  assert.equal(await proposal.getAttribute('data-status'), 'signing');
+  assert.equal(await proposal.getByTestId('owner-arg-price').innerText(), '75.00 USDT');
+  await proposal.getByText('50.00 USDT').waitFor();
+  await admin.getByRole('button', { name: en['wallet-connect'] }).click();
+  await admin.getByTestId('owner-account').waitFor();
+  await proposal.getByRole('button', { name: en['owner-proposals-sign'] }).click();
+  await admin.locator('[data-testid^="owner-proposal-"][data-status="ready"]').waitFor();
+  await admin.screenshot({ path: join(SHOTS, 'admin-owner-proposal-en-1440.png'), fullPage: true });
+  await proposal.getByRole('button', { name: en['owner-proposals-execute'] }).click();
+  await admin.locator('[data-testid^="owner-proposal-"][data-status="executed"]').waitFor({ timeout: 30_000 });
+  const { result: price } = await server.anvil.rpc('eth_call', [
+    { to: server.settings.chain.activationNode, data: calldata('ActivationNode', 'price') },
+    'latest',
+  ]);
+  assert.equal(BigInt(price), 75_000_000n, 'the chain holds the executed terms');
   assert.deepEqual(admin.errors, []);
   await admin.context().close();
 
@@ -280,12 +297,7 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
 test('members and admins read the owner changes waiting for their delay, in their language', async () => {
   const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
   const distributor = server.settings.chain.claimDistributor;
-  const owner = async (fn, args) => {
-    const { result } = await server.anvil.rpc('eth_sendTransaction', [
-      { from: accounts[0], to: distributor, data: calldata('ClaimDistributor', fn, args) },
-    ]);
-    assert.ok(result, `${fn} sent`);
-  };
+  const owner = (fn, args) => server.anvil.asOwner(distributor, calldata('ClaimDistributor', fn, args));
   // Higher per-day limits are announced: they wait the delay.
   await owner('setCaps', [
     (2_000_000n * LVLX).toString(),

@@ -60,6 +60,7 @@ export async function injectWallet(page, anvil, { account, nested = false } = {}
         state.watched.push(params);
         return { result: true };
       case 'personal_sign':
+      case 'eth_signTypedData_v4':
       case 'eth_sendTransaction':
         if (!state.connected) return { error: ERRORS.unauthorized };
         if (state.chainId !== '0x89') return { error: { code: -32603, message: 'wrong network' } };

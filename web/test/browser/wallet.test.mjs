@@ -46,14 +46,8 @@ async function memberPage(route, walletOptions, { fresh = false } = {}) {
 
 const toast = (page, kind, text) =>
   page.locator(`.Toastify__toast--${kind}`, { hasText: text }).waitFor({ timeout: 15_000 });
-/** The owner (dev account 0) sends a transaction to the sale. */
-const owner = async (fn) => {
-  const data = calldata('IcoSale', fn, []);
-  const { result } = await server.anvil.rpc('eth_sendTransaction', [
-    { from: accounts[0], to: server.settings.chain.icoSale, data },
-  ]);
-  assert.ok(result, `${fn} sent`);
-};
+/** The owner (the demo Safe, through its one owner) calls `fn` on the sale. */
+const owner = (fn) => server.anvil.asOwner(server.settings.chain.icoSale, calldata('IcoSale', fn, []));
 
 test('without a wallet extension, connecting warns to install one; a protected page needs a linked wallet', async () => {
   const { page } = await memberPage('/dashboard');

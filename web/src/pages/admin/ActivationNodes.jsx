@@ -1,10 +1,10 @@
 // admin/activation-node: every node sold (member, wallet, date, USDT paid, transaction) in the
 // core's table engine (date range, search, sort, totals, CSV), and the node's terms as the
-// contract holds them (price, on sale), which an admin changes here: on the
-// development chain the server sends the owner's transaction; in production the owner signs
-// with their own key and the page says so. Each change is audited (listed, newest first).
+// contract holds them (price, on sale). A change is proposed to the owners' Safe and takes
+// effect once the owners sign and execute it on the owner proposals page.
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import {
   localizeNumber,
@@ -29,12 +29,13 @@ import TxLink from '../../components/TxLink.jsx';
 import { formatDate } from '../../components/dates.js';
 import { toastError } from '../../toast.jsx';
 
-function Terms({ terms, ownerStep, onSaved }) {
+function Terms({ terms, onSaved }) {
   const { t } = useTranslation();
   const [price, setPrice] = useState(editableNumber(formatUnits(terms.price, USDT_DECIMALS)));
   const [onSale, setOnSale] = useState(terms.onSale);
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
+  const [proposed, setProposed] = useState(false);
   const save = async (event) => {
     event.preventDefault();
     let units;
@@ -50,6 +51,7 @@ function Terms({ terms, ownerStep, onSaved }) {
     try {
       await putNodeTerms({ price: units, onSale });
       toast.success(t('nodes-terms-saved'), { toastId: 'nodes-terms' });
+      setProposed(true);
       onSaved();
     } catch (e) {
       toastError(e);
@@ -69,20 +71,22 @@ function Terms({ terms, ownerStep, onSaved }) {
           inputMode="decimal"
           aria-invalid={Boolean(error)}
           aria-describedby="node-terms-error"
-          disabled={ownerStep}
         />
       </label>
       <label className="checkbox">
-        <input type="checkbox" checked={onSale} onChange={(e) => setOnSale(e.target.checked)} disabled={ownerStep} />{' '}
-        {t('nodes-on-sale')}
+        <input type="checkbox" checked={onSale} onChange={(e) => setOnSale(e.target.checked)} /> {t('nodes-on-sale')}
       </label>
-      <button type="submit" className="button small" disabled={saving || ownerStep} aria-busy={saving}>
-        {t('ranks-save')}
+      <button type="submit" className="button small" disabled={saving} aria-busy={saving}>
+        {t('owner-proposals-propose')}
       </button>
       <p id="node-terms-error" className="field-error" role="alert">
         {error ? t(error) : ''}
       </p>
-      {ownerStep && <p className="muted">{t('error-owner-step')}</p>}
+      {proposed && (
+        <p className="notice" data-testid="node-proposed">
+          {t('owner-proposals-proposed')} <Link to="/admin/owner-proposals">{t('owner-proposals-open')}</Link>
+        </p>
+      )}
     </form>
   );
 }
@@ -157,7 +161,6 @@ export default function ActivationNodes() {
             // A new language fills the price again in its form ("1,125" is 1125 in English).
             key={`${data.terms.price}:${data.terms.onSale}:${i18n.language}`}
             terms={data.terms}
-            ownerStep={data.ownerStep}
             onSaved={() => setSaved((n) => n + 1)}
           />
         ) : (

@@ -1,0 +1,482 @@
+//! Owner actions as proposals to the owners' Safe. An admin proposes a change (node price,
+//! staking terms, caps, signer, pause, sale and NFT prices, ownership): the server checks it is
+//! an owner function (`lvlx_core::chain::owner_actions`), that the contract's owner is a Safe,
+//! and that the call would succeed from the Safe now; it keeps the Safe transaction and its
+//! EIP-712 hash. Owners sign that hash in their own wallets; the server keeps signatures that
+//! recover to one of the Safe's owners (never a key). Once enough are there, anyone executes it
+//! from a wallet, and the server records the execution from the transaction's receipt (the
+//! Safe's `ExecutionSuccess` with this hash), not from the page's word.
+
+use ethers_core::utils::keccak256;
+use lvlx_core::chain::owner_actions::{self, Action};
+use lvlx_core::chain::safe::{self, SafeTx};
+use lvlx_core::chain::{self as core_chain, decode_address, decode_uint, hex0x, Contract};
+use serde_json::{json, Value};
+
+use crate::chain::reads::calls_at;
+use crate::chain::rpc::{quantity, Rpc, RpcError};
+use crate::config;
+use crate::error::Error;
+use crate::store::owner_proposals::{self as kept, Proposal};
+use crate::user::UserId;
+use crate::App;
+
+/// Proposals the page lists, newest first.
+const LISTED: i64 = 50;
+/// The audit's subject for proposals, signatures and executions.
+const AUDIT: &str = "owner-proposal";
+
+/// The owners' Safe as the chain reads it now.
+struct SafeNow {
+    address: String,
+    owners: Vec<String>,
+    threshold: u64,
+    nonce: u64,
+}
+
+fn chain(app: &App) -> Result<config::Chain, Error> {
+    crate::network::contracts(&app.config)
+        .cloned()
+        .ok_or(Error::ChainUnavailable)
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Error {
+    tracing::warn!(error = %e, "owner proposal: chain read failed");
+    Error::ChainUnavailable
+}
+
+/// Runs blocking chain reads off the runtime.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
+/// `contract`'s address in this configuration.
+fn target(chain: &config::Chain, contract: Contract) -> Result<String, Error> {
+    chain
+        .owned()
+        .into_iter()
+        .find(|(_, c)| *c == contract)
+        .map(|(a, _)| a.to_string())
+        .ok_or_else(|| Error::Malformed(format!("contract {} is not deployed", contract.name())))
+}
+
+fn latest(rpc: &Rpc) -> Result<u64, Error> {
+    quantity(
+        &rpc.call("eth_blockNumber", json!([]))
+            .map_err(unavailable)?,
+    )
+    .map_err(unavailable)
+}
+
+/// The Safe that owns `target`; `OwnerStep` when its owner is not a Safe (an account signs for
+/// itself there, outside this page).
+fn safe_of(rpc: &Rpc, target: &str, contract: Contract) -> Result<SafeNow, Error> {
+    let block = latest(rpc)?;
+    let owner = calls_at(rpc, block, &[(target, contract, "owner", vec![])])?;
+    let address = decode_address(&owner[0]).map_err(unavailable)?;
+    let answers = calls_at(
+        rpc,
+        block,
+        &[
+            (&address, Contract::Safe, "getThreshold", vec![]),
+            (&address, Contract::Safe, "nonce", vec![]),
+            (&address, Contract::Safe, "getOwners", vec![]),
+        ],
+    )?;
+    let (Ok(threshold), Ok(nonce)) = (decode_uint(&answers[0]), decode_uint(&answers[1])) else {
+        return Err(Error::OwnerStep);
+    };
+    let owners = Contract::Safe
+        .abi()
+        .function("getOwners")
+        .ok()
+        .and_then(|f| {
+            f.decode_output(
+                &ethers_core::utils::hex::decode(answers[2].trim_start_matches("0x")).ok()?,
+            )
+            .ok()
+        })
+        .and_then(|t| t.into_iter().next()?.into_array())
+        .ok_or(Error::OwnerStep)?
+        .into_iter()
+        .filter_map(|t| t.into_address())
+        .map(|a| ethers_core::utils::to_checksum(&a, None))
+        .collect();
+    Ok(SafeNow {
+        address,
+        owners,
+        threshold: threshold as u64,
+        nonce: nonce as u64,
+    })
+}
+
+/// Refuses a call that would revert from `from` now, with the contract's reason as a key.
+fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
+    match rpc.call(
+        "eth_call",
+        json!([{"from": from, "to": to, "data": data}, "latest"]),
+    ) {
+        Ok(_) => Ok(()),
+        Err(RpcError::Node { data: Some(d), .. }) => Err(Error::Rule(core_chain::revert_key(
+            d.as_str().unwrap_or_default(),
+        ))),
+        Err(RpcError::Node { .. }) => Err(Error::Rule("chain-reverted")),
+        Err(e) => Err(unavailable(e)),
+    }
+}
+
+/// Proposes `contract.function(args…)` (arguments in base units, whole numbers, `true`/`false`
+/// or addresses) to the Safe that owns the contract, at the Safe's next free nonce; audited.
+pub async fn propose(
+    app: &App,
+    admin: UserId,
+    contract: &str,
+    function: &str,
+    args: Vec<String>,
+) -> Result<Value, Error> {
+    let contract =
+        Contract::parse(contract).ok_or_else(|| Error::Malformed("unknown contract".into()))?;
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let data = owner_actions::encode(contract, function, &refs).map_err(|e| match e {
+        core_chain::ChainError::Function(_) => {
+            Error::Malformed(format!("{function}: not an owner action"))
+        }
+        other => Error::Rule(other.key()),
+    })?;
+    let chain = chain(app)?;
+    let target = target(&chain, contract)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (safe, data, target) = blocking(move || {
+        let safe = safe_of(&rpc, &target, contract)?;
+        simulate(&rpc, &safe.address, &target, &data)?;
+        Ok((safe, data, target))
+    })
+    .await?;
+    let chain_id = chain.chain_id;
+    let now = crate::now_ms();
+    let id = app
+        .store
+        .write(move |c| {
+            c.transaction(|c| {
+            let nonce = kept::next_nonce(c, &safe.address, safe.nonce as i64)?;
+            let tx = SafeTx::call(&target, &data, nonce as u64).map_err(unavailable)?;
+            let safe_address = core_chain::address(&safe.address).map_err(unavailable)?;
+            let hash = hex0x(&tx.hash(chain_id, safe_address));
+            let id = kept::add(
+                c,
+                &kept::New {
+                    contract: contract.name(),
+                    target: &target,
+                    data: &data,
+                    safe: &safe.address,
+                    nonce,
+                    safe_tx_hash: &hash,
+                    proposed_by: admin,
+                    proposed_at: now,
+                },
+            )?;
+            crate::store::audit::append(
+                c,
+                AUDIT,
+                Some(id),
+                admin,
+                now,
+                None,
+                &json!({"proposed": format!("{}.{}", contract.name(), function_of(contract, &data)), "safeTxHash": hash, "nonce": nonce}),
+            )?;
+            Ok::<_, Error>(id)
+        })
+        })
+        .await?;
+    Ok(json!({ "id": id }))
+}
+
+fn function_of(contract: Contract, data: &str) -> &'static str {
+    owner_actions::decode(contract, data).map_or("?", |(a, _)| a.function)
+}
+
+/// The newest proposals, each decoded for people: `{safe: {address, owners, threshold, nonce},
+/// delaySeconds, proposals: [{id, contract, target, function, delayed, args: [{name, kind,
+/// value, now}], state: {name, kind, value}|null, nonce, safeTxHash, typedData, signatures:
+/// [signer], status, execCalldata|null, executedTx, proposedAt, executedAt}]}`. `status` is
+/// "executed", "ready" (enough signatures, next in the Safe's order), "queued" (enough, behind
+/// an earlier nonce), "signing", or "replaced" (the Safe used its nonce for something else).
+pub async fn list(app: &App) -> Result<Value, Error> {
+    let proposals = app
+        .store
+        .read(|c| {
+            let proposals = kept::newest(c, LISTED)?;
+            proposals
+                .into_iter()
+                .map(|p| {
+                    let signatures = kept::signatures(c, p.id)?;
+                    Ok((p, signatures))
+                })
+                .collect::<Result<Vec<_>, crate::store::StoreError>>()
+        })
+        .await?;
+    let chain = chain(app)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    blocking(move || describe_all(&rpc, &chain, proposals)).await
+}
+
+fn describe_all(
+    rpc: &Rpc,
+    chain: &config::Chain,
+    proposals: Vec<(Proposal, Vec<(String, String)>)>,
+) -> Result<Value, Error> {
+    // Every owned contract has the same owner after a deployment; the node's Safe is the one
+    // the page shows (each proposal names its own).
+    let safe = safe_of(
+        rpc,
+        &target(chain, Contract::ActivationNode)?,
+        Contract::ActivationNode,
+    )
+    .ok();
+    let block = latest(rpc)?;
+    let delay = calls_at(
+        rpc,
+        block,
+        &[(
+            chain.claim_distributor.as_str(),
+            Contract::ClaimDistributor,
+            "delay",
+            vec![],
+        )],
+    )
+    .ok()
+    .and_then(|a| decode_uint(&a[0]).ok());
+    let mut out = Vec::new();
+    for (p, signatures) in proposals {
+        out.push(describe(rpc, chain, block, &p, &signatures, safe.as_ref())?);
+    }
+    Ok(json!({
+        "safe": safe.map(|s| json!({"address": s.address, "owners": s.owners, "threshold": s.threshold, "nonce": s.nonce})),
+        "delaySeconds": delay.map(|d| d.to_string()),
+        "proposals": out,
+    }))
+}
+
+fn describe(
+    rpc: &Rpc,
+    chain: &config::Chain,
+    block: u64,
+    p: &Proposal,
+    signatures: &[(String, String)],
+    safe: Option<&SafeNow>,
+) -> Result<Value, Error> {
+    let contract =
+        Contract::parse(&p.contract).ok_or_else(|| Error::Internal(p.contract.clone()))?;
+    let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
+    let now = current(rpc, &p.target, contract, action, &values, block);
+    let args: Vec<Value> = action
+        .args
+        .iter()
+        .zip(&values)
+        .zip(&now.args)
+        .map(|((arg, value), now)| json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now}))
+        .collect();
+    let state = action
+        .state
+        .map(|(name, kind)| json!({"name": name, "kind": kind, "value": now.state}));
+    let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(unavailable)?;
+    let safe_address = core_chain::address(&p.safe).map_err(unavailable)?;
+    let this_safe = safe.filter(|s| core_chain::same_address(&s.address, &p.safe));
+    let threshold = this_safe.map_or(u64::MAX, |s| s.threshold);
+    let safe_nonce = this_safe.map_or(0, |s| s.nonce);
+    let enough = signatures.len() as u64 >= threshold;
+    let status = match (&p.executed_tx, p.nonce as u64) {
+        (Some(_), _) => "executed",
+        (None, n) if n < safe_nonce => "replaced",
+        (None, n) if enough && n == safe_nonce => "ready",
+        (None, _) if enough => "queued",
+        _ => "signing",
+    };
+    let exec = if status == "ready" {
+        let signed = signatures
+            .iter()
+            .map(|(signer, signature)| {
+                Ok((
+                    core_chain::address(signer)?,
+                    ethers_core::utils::hex::decode(signature.trim_start_matches("0x"))
+                        .map_err(|e| core_chain::ChainError::Data(e.to_string()))?,
+                ))
+            })
+            .collect::<Result<Vec<_>, core_chain::ChainError>>()
+            .map_err(unavailable)?;
+        Some(tx.exec_calldata(&signed).map_err(unavailable)?)
+    } else {
+        None
+    };
+    Ok(json!({
+        "id": p.id,
+        "contract": p.contract,
+        "target": p.target,
+        "function": action.function,
+        "delayed": action.delayed,
+        "args": args,
+        "state": state,
+        "safe": p.safe,
+        "nonce": p.nonce,
+        "safeTxHash": p.safe_tx_hash,
+        "typedData": tx.typed_data(chain.chain_id, safe_address),
+        "signatures": signatures.iter().map(|(s, _)| s).collect::<Vec<_>>(),
+        "status": status,
+        "execCalldata": exec,
+        "executedTx": p.executed_tx,
+        "proposedAt": p.proposed_at,
+        "executedAt": p.executed_at,
+    }))
+}
+
+/// Current values beside a proposal's arguments (null where no getter answers one).
+struct Current {
+    args: Vec<Option<String>>,
+    state: Option<String>,
+}
+
+fn current(
+    rpc: &Rpc,
+    target: &str,
+    contract: Contract,
+    action: &Action,
+    values: &[String],
+    block: u64,
+) -> Current {
+    let read = |getter: &'static str, keys: Vec<String>, output: usize| -> Option<String> {
+        let answer = calls_at(rpc, block, &[(target, contract, getter, keys)]).ok()?;
+        owner_actions::now_value(contract, getter, output, &answer[0]).ok()
+    };
+    Current {
+        args: action
+            .args
+            .iter()
+            .map(|arg| {
+                let now = arg.now?;
+                let keys = now.keys.iter().map(|&k| values[k].clone()).collect();
+                read(now.getter, keys, now.output)
+            })
+            .collect(),
+        state: action.state.and_then(|(getter, _)| read(getter, vec![], 0)),
+    }
+}
+
+/// Keeps an owner's signature of proposal `id`: it must recover, from the proposal's hash, to
+/// one of the Safe's owners now. Audited.
+pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Result<Value, Error> {
+    let p = stored(app, id).await?;
+    if p.executed_tx.is_some() {
+        return Err(Error::Rule("owner-proposal-executed"));
+    }
+    let hash: [u8; 32] = ethers_core::utils::hex::decode(p.safe_tx_hash.trim_start_matches("0x"))
+        .ok()
+        .and_then(|h| h.try_into().ok())
+        .ok_or_else(|| Error::Internal("stored hash".into()))?;
+    let signer =
+        safe::signer(hash, &signature).map_err(|_| Error::Rule("owner-proposal-not-owner"))?;
+    let signer = ethers_core::utils::to_checksum(&signer, None);
+    let chain = chain(app)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (target, contract) = (
+        p.target.clone(),
+        Contract::parse(&p.contract).ok_or(Error::NotFound)?,
+    );
+    let safe = blocking(move || safe_of(&rpc, &target, contract)).await?;
+    let is_owner = core_chain::same_address(&safe.address, &p.safe)
+        && safe
+            .owners
+            .iter()
+            .any(|o| core_chain::same_address(o, &signer));
+    if !is_owner {
+        return Err(Error::Rule("owner-proposal-not-owner"));
+    }
+    let who = signer.clone();
+    audited(
+        app,
+        admin,
+        id,
+        json!({ "signedBy": signer }),
+        move |c, now| kept::sign(c, id, &who, &signature, now),
+    )
+    .await?;
+    Ok(json!({ "id": id, "signer": signer }))
+}
+
+/// Records that transaction `tx` executed proposal `id`, once its receipt shows the Safe's
+/// `ExecutionSuccess` for the proposal's hash. Audited.
+pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<Value, Error> {
+    let p = stored(app, id).await?;
+    let chain = chain(app)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let (hash, safe, tx_hash) = (p.safe_tx_hash.clone(), p.safe.clone(), tx.clone());
+    let ran = blocking(move || {
+        let receipt = rpc
+            .call("eth_getTransactionReceipt", json!([tx_hash]))
+            .map_err(unavailable)?;
+        Ok(ran_in(&receipt, &safe, &hash))
+    })
+    .await?;
+    if !ran {
+        return Err(Error::Rule("owner-proposal-not-executed"));
+    }
+    audited(
+        app,
+        admin,
+        id,
+        json!({ "executedTx": tx }),
+        move |c, now| kept::executed(c, id, &tx, now),
+    )
+    .await?;
+    Ok(json!({ "id": id }))
+}
+
+/// Runs `change` on proposal `id` and, when it changed something, audits `what`: one
+/// transaction.
+async fn audited(
+    app: &App,
+    admin: UserId,
+    id: i64,
+    what: Value,
+    change: impl FnOnce(crate::store::Conn<'_>, i64) -> crate::store::Result<bool> + Send + 'static,
+) -> Result<(), Error> {
+    let now = crate::now_ms();
+    app.store
+        .write(move |c| {
+            c.transaction(|c| {
+                if change(c, now)? {
+                    crate::store::audit::append(c, AUDIT, Some(id), admin, now, None, &what)?;
+                }
+                Ok::<_, Error>(())
+            })
+        })
+        .await
+}
+
+/// The stored proposal `id`; `NotFound` when there is none.
+async fn stored(app: &App, id: i64) -> Result<Proposal, Error> {
+    app.store
+        .read(move |c| kept::get(c, id))
+        .await?
+        .ok_or(Error::NotFound)
+}
+
+/// Whether `receipt` (a mined, successful transaction) holds `safe`'s `ExecutionSuccess(hash)`.
+fn ran_in(receipt: &Value, safe: &str, hash: &str) -> bool {
+    let topic = hex0x(&keccak256("ExecutionSuccess(bytes32,uint256)"));
+    receipt["status"] == "0x1"
+        && receipt["logs"].as_array().is_some_and(|logs| {
+            logs.iter().any(|log| {
+                log["address"]
+                    .as_str()
+                    .is_some_and(|a| core_chain::same_address(a, safe))
+                    && log["topics"][0].as_str() == Some(topic.as_str())
+                    && log["topics"][1]
+                        .as_str()
+                        .is_some_and(|t| t.eq_ignore_ascii_case(hash))
+            })
+        })
+}

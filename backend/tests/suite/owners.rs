@@ -1,0 +1,324 @@
+//! The contracts' owner is a Safe (safe-global 1.4.1, deployed as Safe built it): owner actions
+//! are proposals the owners sign in their wallets (eth_signTypedData_v4, answered here by
+//! anvil's own signer) and anyone executes at the threshold. The server keeps signatures, never
+//! a key, and records an execution only from the Safe's own event.
+
+use crate::common;
+
+use common::anvil::Anvil;
+use lvlx_backend::chain::deploy::{self, SafePlan};
+use lvlx_backend::chain::owner::{self, Unlocked};
+use lvlx_core::chain::safe::SafeTx;
+use lvlx_core::chain::{self, Contract};
+use lvlx_core::network::DEFAULT_NODE_PRICE;
+use serde_json::{json, Value};
+use warp::http::StatusCode;
+
+const ADMIN: (&str, &str) = ("admin@lvlx.local", "Admin#2026");
+const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
+
+/// What the owner's wallet answers to eth_signTypedData_v4 for `typed` (anvil signs for its own
+/// accounts as MetaMask does).
+fn wallet_signs(anvil: &Anvil, account: &str, typed: &Value) -> String {
+    anvil
+        .rpc
+        .call("eth_signTypedData_v4", json!([account, typed.to_string()]))
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_threshold() {
+    let anvil = Anvil::start();
+    let accounts = anvil.accounts();
+    let (first, second, stranger) = (&accounts[0], &accounts[1], &accounts[5]);
+    let plan = deploy::Plan {
+        safe: Some(SafePlan {
+            owners: vec![first.clone(), second.clone(), accounts[2].clone()],
+            threshold: 1,
+        }),
+        ..deploy::dev_plan(&anvil.rpc).unwrap()
+    };
+    let d = deploy::deploy(&anvil.rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {}).unwrap();
+    let safe = d.safe.clone().unwrap();
+    // Two of the three owners must sign from now on (the Safe changes its own threshold, sent
+    // by its first owner while one signature still suffices).
+    let two = chain::calldata(Contract::Safe, "changeThreshold", &["2"]).unwrap();
+    let by_first = chain::hex0x(&lvlx_core::chain::safe::sent_by_owner(
+        chain::address(first).unwrap(),
+    ));
+    let exec = SafeTx::call(&safe, &two, 0)
+        .unwrap()
+        .exec_calldata(&[(
+            chain::address(first).unwrap(),
+            ethers_core::utils::hex::decode(&by_first[2..]).unwrap(),
+        )])
+        .unwrap();
+    owner::send(&anvil.rpc, first, Some(&safe), &exec).unwrap();
+    assert_eq!(
+        anvil.read_uint(&safe, Contract::Safe, "getThreshold", &[]),
+        2
+    );
+    for (address, contract) in deploy::dev_section(&anvil.url, &d).owned() {
+        let owner = anvil.read(address, contract, "owner", &[]);
+        assert_eq!(
+            owner[0],
+            ethers_core::abi::Token::Address(chain::address(&safe).unwrap()),
+            "{} is the Safe's",
+            contract.name()
+        );
+    }
+    // The former owner account can change nothing itself any more.
+    assert!(owner::transact(
+        &anvil.rpc,
+        first,
+        &d.activation_node,
+        Contract::ActivationNode,
+        "setTerms",
+        &["1", "true"]
+    )
+    .is_err());
+
+    // The core's SafeTx hash is the Safe's own (getTransactionHash), the independent reference.
+    // The Safe counted its acceptances of the six contracts and the threshold change.
+    let nonce = anvil.read_uint(&safe, Contract::Safe, "nonce", &[]);
+    assert_eq!(nonce, 7);
+    let nonce_text = nonce.to_string();
+    let data =
+        chain::calldata(Contract::ActivationNode, "setTerms", &["75000000", "true"]).unwrap();
+    let theirs = anvil.read(
+        &safe,
+        Contract::Safe,
+        "getTransactionHash",
+        &[
+            &d.activation_node,
+            "0",
+            &data,
+            "0",
+            "0",
+            "0",
+            "0",
+            ZERO,
+            ZERO,
+            &nonce_text,
+        ],
+    );
+    let ours = SafeTx::call(&d.activation_node, &data, nonce as u64)
+        .unwrap()
+        .hash(lvlx_core::siwe::CHAIN_ID, chain::address(&safe).unwrap());
+    assert_eq!(
+        theirs[0],
+        ethers_core::abi::Token::FixedBytes(ours.to_vec())
+    );
+
+    let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;
+    let (admin, _) = w.login(ADMIN.0, ADMIN.1).await;
+    let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let propose = |body: Value| {
+        let admin = admin.clone();
+        let w = &w;
+        async move {
+            w.call("POST", "/api/v1/owner-proposals", Some(&admin), Some(body))
+                .await
+        }
+    };
+    // Members cannot propose or read proposals.
+    let node_price =
+        json!({"contract": "ActivationNode", "function": "setTerms", "args": ["75000000", "true"]});
+    let by_member = w
+        .call(
+            "POST",
+            "/api/v1/owner-proposals",
+            Some(&member),
+            Some(node_price.clone()),
+        )
+        .await;
+    assert_eq!(by_member.status, StatusCode::FORBIDDEN);
+    let read_by_member = w
+        .call("GET", "/api/v1/owner-proposals", Some(&member), None)
+        .await;
+    assert_eq!(read_by_member.status, StatusCode::FORBIDDEN);
+    // No member function, no renouncing, no call that would revert from the Safe now.
+    for (body, code) in [
+        (
+            json!({"contract": "IcoSale", "function": "buy", "args": ["1", "1", ZERO]}),
+            "error-bad-request",
+        ),
+        (
+            json!({"contract": "ClaimDistributor", "function": "renounceOwnership", "args": []}),
+            "error-bad-request",
+        ),
+        (
+            json!({"contract": "LvlxStaking", "function": "setTerms", "args": ["1", "1", "10001", "60"]}),
+            "chain-reverted",
+        ),
+    ] {
+        let refused = propose(body.clone()).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::BAD_REQUEST,
+            "{body}: {}",
+            refused.body
+        );
+        if code != "chain-reverted" {
+            assert_eq!(refused.body["code"], code, "{body}");
+        } else {
+            assert_ne!(
+                refused.body["code"], "error-bad-request",
+                "the contract's reason: {}",
+                refused.body
+            );
+        }
+    }
+
+    // The admin proposes the node's new price (the admin page's PUT does the same).
+    let put = w
+        .call(
+            "PUT",
+            "/api/v1/activation-node",
+            Some(&admin),
+            Some(json!({"price": "75000000", "onSale": true})),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    let id = put.body["id"].as_i64().unwrap();
+    let list = || async {
+        let listed = w
+            .call("GET", "/api/v1/owner-proposals", Some(&admin), None)
+            .await;
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+        listed.body
+    };
+    let listed = list().await;
+    assert_eq!(listed["safe"]["threshold"], 2);
+    let p = listed["proposals"][0].clone();
+    assert_eq!(p["id"], id);
+    assert_eq!(p["function"], "setTerms");
+    assert_eq!(p["status"], "signing");
+    assert_eq!(
+        p["args"][0],
+        json!({"name": "price", "kind": "usdt", "value": "75000000", "now": DEFAULT_NODE_PRICE.to_string()})
+    );
+    assert_eq!(p["args"][1]["now"], "true");
+    assert_eq!(
+        p["safeTxHash"],
+        chain::hex0x(&ours),
+        "the hash the Safe computes: {p}"
+    );
+    assert!(p["execCalldata"].is_null());
+    // A second proposal queues behind it (the Safe's next nonce).
+    let queued = propose(json!({"contract": "IcoSale", "function": "pause", "args": []})).await;
+    assert_eq!(queued.status, StatusCode::OK, "{}", queued.body);
+
+    // A stranger's signature is refused; so is garbage; an owner's is kept once.
+    let typed = &p["typedData"];
+    let sign = |signature: String| {
+        let admin = admin.clone();
+        let w = &w;
+        async move {
+            w.call(
+                "POST",
+                &format!("/api/v1/owner-proposals/{id}/signatures"),
+                Some(&admin),
+                Some(json!({ "signature": signature })),
+            )
+            .await
+        }
+    };
+    let strange = sign(wallet_signs(&anvil, stranger, typed)).await;
+    assert_eq!(strange.status, StatusCode::BAD_REQUEST);
+    assert_eq!(strange.body["code"], "owner-proposal-not-owner");
+    assert_eq!(
+        sign("0x1234".into()).await.body["code"],
+        "owner-proposal-not-owner"
+    );
+    let one = sign(wallet_signs(&anvil, first, typed)).await;
+    assert_eq!(one.status, StatusCode::OK, "{}", one.body);
+    assert!(chain::same_address(
+        one.body["signer"].as_str().unwrap(),
+        first
+    ));
+    assert_eq!(
+        sign(wallet_signs(&anvil, first, typed)).await.status,
+        StatusCode::OK
+    );
+    let listed = list().await;
+    let p = &listed["proposals"][1];
+    assert_eq!(p["signatures"].as_array().unwrap().len(), 1);
+    assert_eq!(p["status"], "signing", "one of two is not enough");
+    assert!(p["execCalldata"].is_null());
+
+    // The second owner signs: ready, and anyone may execute it.
+    sign(wallet_signs(&anvil, second, typed)).await;
+    let listed = list().await;
+    let p = &listed["proposals"][1];
+    assert_eq!(p["status"], "ready");
+    assert_eq!(listed["proposals"][0]["status"], "signing");
+    let exec = p["execCalldata"].as_str().unwrap();
+    let ran = owner::send(&anvil.rpc, stranger, Some(&safe), exec).unwrap();
+    let price = anvil.read_uint(&d.activation_node, Contract::ActivationNode, "price", &[]);
+    assert_eq!(price, 75_000_000);
+
+    // Recorded from the receipt only: another transaction does not count.
+    let record = |tx: &str| {
+        let admin = admin.clone();
+        let w = &w;
+        let tx = tx.to_string();
+        async move {
+            w.call(
+                "POST",
+                &format!("/api/v1/owner-proposals/{id}/executed"),
+                Some(&admin),
+                Some(json!({ "tx": tx })),
+            )
+            .await
+        }
+    };
+    let other = anvil.buy(&d, &accounts[3], 1_000_000, None);
+    let wrong = record(&other).await;
+    assert_eq!(wrong.body["code"], "owner-proposal-not-executed");
+    let right = record(ran["transactionHash"].as_str().unwrap()).await;
+    assert_eq!(right.status, StatusCode::OK, "{}", right.body);
+    let listed = list().await;
+    assert_eq!(listed["proposals"][1]["status"], "executed");
+    assert_eq!(listed["proposals"][1]["args"][0]["now"], "75000000");
+    assert_eq!(listed["safe"]["nonce"], nonce as u64 + 1);
+    // The queued pause is now next in the Safe's order; signing an executed one is refused.
+    assert_eq!(
+        sign(wallet_signs(&anvil, first, typed)).await.body["code"],
+        "owner-proposal-executed"
+    );
+    let audit = w
+        .app
+        .store
+        .read(|c| lvlx_backend::store::audit::changes(c, "owner-proposal", 20))
+        .await
+        .unwrap();
+    assert_eq!(
+        audit.len(),
+        5,
+        "two proposals, two signatures, one execution: {audit:?}"
+    );
+}
+
+const ZERO: &str = "0x0000000000000000000000000000000000000000";
+
+#[tokio::test]
+async fn a_contract_owned_by_an_account_is_no_proposal() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;
+    let (admin, _) = w.login(ADMIN.0, ADMIN.1).await;
+    let refused = w
+        .call(
+            "PUT",
+            "/api/v1/activation-node",
+            Some(&admin),
+            Some(json!({"price": "75000000", "onSale": true})),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
+    assert_eq!(refused.body["code"], "error-owner-step");
+}
