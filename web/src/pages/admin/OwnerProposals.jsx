@@ -35,8 +35,10 @@ function Value({ kind, value }) {
   if (value === null || value === undefined) return <span className="muted">—</span>;
   if (kind === 'address') return <Address address={value} />;
   if (kind === 'bool') return t(value === 'true' ? 'owner-proposals-yes' : 'owner-proposals-no');
-  if (kind === 'seconds') return `${showOwnerArg(kind, value)} ${t('owner-proposals-days')}`;
-  return <span translate={kind === 'text' ? 'no' : undefined}>{showOwnerArg(kind, value)}</span>;
+  if (kind === 'text') return <span translate="no">{value}</span>;
+  const shown =
+    kind === 'seconds' ? `${showOwnerArg(kind, value)} ${t('owner-proposals-days')}` : showOwnerArg(kind, value);
+  return <span className="owner-figure">{shown}</span>;
 }
 
 /** The token an amount field is typed in (percent and days are in their labels). */
@@ -177,10 +179,10 @@ function Proposal({ p, safe, account, delay, onChange }) {
             {p.args.map((a) => (
               <tr key={a.name}>
                 <th scope="row">{t(`owner-arg-${a.name}`)}</th>
-                <td data-testid={`owner-arg-${a.name}`}>
+                <td data-testid={`owner-arg-${a.name}`} data-label={t('owner-proposals-value')}>
                   <Value kind={a.kind} value={a.value} />
                 </td>
-                <td>
+                <td data-label={t('owner-proposals-now')}>
                   <Value kind={a.kind} value={a.now} />
                 </td>
               </tr>
@@ -188,8 +190,8 @@ function Proposal({ p, safe, account, delay, onChange }) {
             {p.state && (
               <tr>
                 <th scope="row">{t(`owner-arg-${p.state.name}`)}</th>
-                <td>—</td>
-                <td>
+                <td data-label={t('owner-proposals-value')}>—</td>
+                <td data-label={t('owner-proposals-now')}>
                   <Value kind={p.state.kind} value={p.state.value} />
                 </td>
               </tr>
