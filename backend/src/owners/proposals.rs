@@ -347,21 +347,38 @@ fn current(
     values: &[String],
     block: u64,
 ) -> Current {
-    let read = |getter: &'static str, keys: Vec<String>, output: usize| -> Option<String> {
-        let answer = calls_at(rpc, block, &[(target, contract, getter, keys)]).ok()?;
-        owner_actions::now_value(contract, getter, output, &answer[0]).ok()
+    // Every getter the proposal needs, asked in one batch: (getter, keys, output) per argument
+    // with one, then the action's state.
+    let mut wanted: Vec<(&'static str, Vec<String>, usize)> = Vec::new();
+    let mut slots = Vec::new();
+    for arg in action.args {
+        slots.push(arg.now.map(|now| {
+            let keys = now.keys.iter().map(|&k| values[k].clone()).collect();
+            wanted.push((now.getter, keys, now.output));
+            wanted.len() - 1
+        }));
+    }
+    let state_slot = action.state.map(|(getter, _)| {
+        wanted.push((getter, vec![], 0));
+        wanted.len() - 1
+    });
+    let calls: Vec<_> = wanted
+        .iter()
+        .map(|(getter, keys, _)| (target, contract, *getter, keys.clone()))
+        .collect();
+    let answers = if calls.is_empty() {
+        Vec::new()
+    } else {
+        calls_at(rpc, block, &calls).unwrap_or_default()
+    };
+    let value = |slot: Option<usize>| -> Option<String> {
+        let i = slot?;
+        let (getter, _, output) = &wanted[i];
+        owner_actions::now_value(contract, getter, *output, answers.get(i)?).ok()
     };
     Current {
-        args: action
-            .args
-            .iter()
-            .map(|arg| {
-                let now = arg.now?;
-                let keys = now.keys.iter().map(|&k| values[k].clone()).collect();
-                read(now.getter, keys, now.output)
-            })
-            .collect(),
-        state: action.state.and_then(|(getter, _)| read(getter, vec![], 0)),
+        args: slots.into_iter().map(value).collect(),
+        state: value(state_slot),
     }
 }
 
