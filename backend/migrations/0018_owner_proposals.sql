@@ -1,4 +1,4 @@
--- Issue 29: owner actions proposed to the owners' Safe. A proposal is a Safe transaction (a
+-- Owner actions proposed to the owners' Safe. A proposal is a Safe transaction (a
 -- call of `data` on `target`, at the Safe's `nonce`) whose EIP-712 hash the owners sign in
 -- their wallets; the server keeps the signatures (never a key) until enough are there.
 CREATE TABLE owner_proposals (

@@ -1,4 +1,4 @@
--- Issue 29: owner actions proposed to the owners' Safe (SQLite's 0018 in PostgreSQL's words).
+-- Owner actions proposed to the owners' Safe (SQLite's 0018 in PostgreSQL's words).
 CREATE TABLE owner_proposals (
     id           BIGSERIAL PRIMARY KEY,
     contract     TEXT   NOT NULL,
