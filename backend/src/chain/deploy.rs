@@ -347,23 +347,7 @@ pub fn deploy(
         hand_to_safe(&mut run, safe, &claim_distributor)?;
     }
     if plan.owner != deployer {
-        let rest = SUPPLY - plan.sale_stock - 2 * plan.staking_reserve - plan.claims_fund;
-        run.call(
-            &lvlx,
-            Contract::Lvlx,
-            "transfer",
-            &[&plan.owner, &rest.to_string()],
-        )?;
-        for created in run.created.clone() {
-            if created.contract.abi().function("transferOwnership").is_ok() {
-                run.call(
-                    &created.address,
-                    created.contract,
-                    "transferOwnership",
-                    &[&plan.owner],
-                )?;
-            }
-        }
+        hand_to_owner(&mut run, plan, &lvlx)?;
     }
     let checksum = |a: &str| lvlx_core::siwe::checksummed(a).unwrap_or_else(|| a.to_string());
     Ok(Deployment {
@@ -484,6 +468,29 @@ fn deploy_network(
         run.call(&claims, Contract::ClaimDistributor, "setSigner", &[signer])?;
     }
     Ok((node, claims))
+}
+
+/// Offers every contract to the plan's owner (who accepts with `acceptOwnership`) and sends it
+/// the LVLX the deployer has left.
+fn hand_to_owner(run: &mut Run<'_>, plan: &Plan, lvlx: &str) -> Result<(), DeployError> {
+    let rest = SUPPLY - plan.sale_stock - 2 * plan.staking_reserve - plan.claims_fund;
+    run.call(
+        lvlx,
+        Contract::Lvlx,
+        "transfer",
+        &[&plan.owner, &rest.to_string()],
+    )?;
+    for created in run.created.clone() {
+        if created.contract.abi().function("transferOwnership").is_ok() {
+            run.call(
+                &created.address,
+                created.contract,
+                "transferOwnership",
+                &[&plan.owner],
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Safe's contracts (the singleton, its proxy factory and fallback handler, as Safe built them)

@@ -709,23 +709,7 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
     });
     match result {
         Ok(d) => {
-            println!(
-                "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}, activation node {}, claim distributor {} (signer {signer}); owned by the Safe {} (its one owner {}), treasury {}; written to {}",
-                d.start_block,
-                d.usdt,
-                d.lvlx,
-                d.ico_sale,
-                d.level_nft,
-                d.nft_sale,
-                d.nft_staking,
-                d.lvlx_staking,
-                d.activation_node,
-                d.claim_distributor,
-                d.safe.as_deref().unwrap_or_default(),
-                d.owner,
-                d.treasury,
-                file.display()
-            );
+            print_deployed(rpc_url, &signer, &d, file);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -733,6 +717,32 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
             ExitCode::FAILURE
         }
     }
+}
+
+/// What `chain deploy` made on the development chain, on one line.
+fn print_deployed(
+    rpc_url: &str,
+    signer: &str,
+    d: &crate::chain::deploy::Deployment,
+    file: &std::path::Path,
+) {
+    println!(
+        "deployed on {rpc_url} (block {}): USDT {}, LVLX {}, ICO sale {}, NFT {}, NFT sale {}, NFT staking {}, LVLX staking {}, activation node {}, claim distributor {} (signer {signer}); owned by the Safe {} (its one owner {}), treasury {}; written to {}",
+        d.start_block,
+        d.usdt,
+        d.lvlx,
+        d.ico_sale,
+        d.level_nft,
+        d.nft_sale,
+        d.nft_staking,
+        d.lvlx_staking,
+        d.activation_node,
+        d.claim_distributor,
+        d.safe.as_deref().unwrap_or_default(),
+        d.owner,
+        d.treasury,
+        file.display()
+    );
 }
 
 /// Runs a command against the database without serving.
