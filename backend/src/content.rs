@@ -88,6 +88,19 @@ pub async fn read(app: &App, block: String, language: Option<String>) -> Result<
         .await
 }
 
+/// A block anyone may read (the landing page's terms, privacy and risk notices), as [`read`];
+/// NotFound for any other.
+pub async fn read_public(
+    app: &App,
+    block: String,
+    language: Option<String>,
+) -> Result<Value, Error> {
+    if !content::is_public(&block) {
+        return Err(Error::NotFound);
+    }
+    read(app, block, language).await
+}
+
 /// Every block in every language: `{blocks}`.
 pub async fn all(app: &App) -> Result<Value, Error> {
     let all = app.store.read(blocks::all).await?;

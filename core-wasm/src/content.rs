@@ -2,7 +2,21 @@
 //! the languages they are written in, and the size of their fields.
 
 /// The private-protocol page and the notice on the dashboard.
-pub const BLOCKS: [&str; 2] = ["private-protocol", "dashboard-notice"];
+pub const BLOCKS: [&str; 5] = [
+    "private-protocol",
+    "dashboard-notice",
+    "terms",
+    "privacy",
+    "risk",
+];
+
+/// The blocks anyone may read, signed in or not: the landing page's terms, privacy notice and
+/// risk notice.
+pub const PUBLIC_BLOCKS: [&str; 3] = ["terms", "privacy", "risk"];
+
+pub fn is_public(name: &str) -> bool {
+    PUBLIC_BLOCKS.contains(&name)
+}
 
 pub const TITLE_MAX: usize = 120;
 pub const DESCRIPTION_MAX: usize = 4000;

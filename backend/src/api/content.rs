@@ -28,6 +28,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .then(read)
         .map(reply);
+    // GET /api/v1/public/content/{block}?lang=xx — anyone, no session: the landing page's
+    // terms, privacy and risk notices only; falls back to English.
+    let open = warp::path!("public" / "content" / String)
+        .and(warp::get())
+        .and(warp::query::<Language>())
+        .and(with(&app))
+        .then(read_public)
+        .map(reply);
     // GET /api/v1/admin/content — admin: every block in every language.
     let list = warp::path!("admin" / "content")
         .and(warp::get())
@@ -56,6 +64,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(upload)
         .map(reply);
     public
+        .or(open)
+        .unify()
         .or(list)
         .unify()
         .or(edit)
@@ -67,6 +77,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 
 async fn read(block: String, _: Authed, q: Language, app: App) -> Answer {
     ok(&content::read(&app, block, q.lang).await?)
+}
+
+async fn read_public(block: String, q: Language, app: App) -> Answer {
+    ok(&content::read_public(&app, block, q.lang).await?)
 }
 
 async fn list(_: Authed, app: App) -> Answer {

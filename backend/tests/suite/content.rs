@@ -313,3 +313,42 @@ async fn content_audit(w: &World) -> Vec<String> {
     })
     .await
 }
+
+#[tokio::test]
+async fn the_landing_pages_notices_are_public_and_nothing_else_is() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let edit = json!({"title": "Términos", "description": "Las reglas de la plataforma."});
+    let put = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/terms/es",
+            Some(&admin),
+            Some(edit),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    // No session: the terms in Spanish, the risk notice (unwritten) empty.
+    let terms = w
+        .call("GET", "/api/v1/public/content/terms?lang=es", None, None)
+        .await;
+    assert_eq!(terms.status, StatusCode::OK, "{}", terms.body);
+    assert_eq!(terms.body["title"], "Términos");
+    let risk = w
+        .call("GET", "/api/v1/public/content/risk?lang=pt", None, None)
+        .await;
+    assert_eq!(risk.status, StatusCode::OK);
+    assert_eq!(risk.body["description"], "");
+    // Members' blocks stay behind the session.
+    for block in ["private-protocol", "dashboard-notice", "nothing"] {
+        let hidden = w
+            .call(
+                "GET",
+                &format!("/api/v1/public/content/{block}"),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{block}");
+    }
+}

@@ -12,3 +12,6 @@ export function uploadContentImage(block, language, file) {
   body.append('image', file, file.name);
   return apiUpload(`admin/content/${block}/${language}/image`, body);
 }
+/** A block anyone may read without a session: the landing page's terms, privacy and risk notices. */
+export const readPublicContent = (block, language, signal) =>
+  api(`public/content/${block}?lang=${encodeURIComponent(language)}`, { signal, auth: false });

@@ -6,6 +6,7 @@ import {
   consent,
   DEMO_ADMIN,
   DEMO_USER,
+  en,
   launchBrowser,
   openPage,
   path,
@@ -74,6 +75,7 @@ describe('admin area', () => {
       'Edit Content',
       'Secret Key',
       'Owner changes',
+      'Owner proposals',
       'Audit',
       'Books check',
     ]);
@@ -188,6 +190,23 @@ describe('redirects, referral links, 404 and errors', () => {
     await page.goto('/login');
     await settled(page);
     assert.equal((await cores()).length, 1);
+  });
+  test('the landing page says what, how, the first answers and its three notices', async () => {
+    const page = await openPage(browser, server.url, { cookies: consent, viewport: { width: 390, height: 844 } });
+    await page.goto('/landing');
+    await settled(page);
+    await page.getByRole('heading', { name: en['landing-how'] }).waitFor();
+    assert.equal(await page.locator('.landing-steps li').count(), 3);
+    assert.equal(await page.locator('.faq-item').count(), 6);
+    // Nothing written by the admins yet: each notice shows the translations' text.
+    for (const block of ['terms', 'privacy', 'risk']) {
+      const notice = page.getByTestId(`notice-${block}`);
+      await notice.locator('summary').click();
+      assert.equal(await notice.locator('summary').innerText(), en[`legal-${block}-title`]);
+      assert.ok((await notice.innerText()).length > 200, `${block} has its text`);
+    }
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    assert.deepEqual(page.errors, []);
   });
   test('a well-formed referral code opens registration at step 1', async () => {
     const page = await visit('/register/referred/0123456789ABCDEF');
