@@ -107,16 +107,10 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
         }
         return Ok(body(status(e), e.code(), e.to_string()));
     }
-    // A path that exists with another method is a 405, even though other routes said 404.
-    let e = if rejection.find::<reject::MethodNotAllowed>().is_some() {
-        return Ok(body(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "error-method",
-            "method not allowed".into(),
-        ));
-    } else if rejection.is_not_found() {
-        Error::NotFound
-    } else if rejection.find::<reject::PayloadTooLarge>().is_some() {
+    // What a route that took the request's path and method said about it comes first: a path
+    // served with two methods (GET and POST /owner-proposals) also holds the other method's
+    // 405, which must not hide a malformed body.
+    let e = if rejection.find::<reject::PayloadTooLarge>().is_some() {
         Error::TooLarge
     } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
         return Ok(body(
@@ -140,6 +134,15 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
         // A body cut short or stalled (the client's doing: a Content-Length it never sent, a
         // closed half). warp keeps this rejection's type private, so it is told by its name.
         Error::Malformed("the request body could not be read".into())
+    } else if rejection.find::<reject::MethodNotAllowed>().is_some() {
+        // A path that exists with another method is a 405, even though other routes said 404.
+        return Ok(body(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "error-method",
+            "method not allowed".into(),
+        ));
+    } else if rejection.is_not_found() {
+        Error::NotFound
     } else {
         Error::Internal(format!("unhandled rejection: {rejection:?}"))
     };

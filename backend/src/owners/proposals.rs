@@ -426,6 +426,10 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
 /// Records that transaction `tx` executed proposal `id`, once its receipt shows the Safe's
 /// `ExecutionSuccess` for the proposal's hash. Audited.
 pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<Value, Error> {
+    let hash = tx.strip_prefix("0x").unwrap_or_default();
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(Error::Malformed("tx: a transaction hash".into()));
+    }
     let p = stored(app, id).await?;
     let chain = chain(app)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
