@@ -112,6 +112,8 @@ impl Error {
         "owner-proposal-not-owner",
         "owner-proposal-executed",
         "owner-proposal-not-executed",
+        "owner-proposal-queue-full",
+        "owner-proposal-passed",
         "network-levels-invalid",
         "ranks-id-invalid",
         "ranks-name-invalid",
@@ -213,6 +215,8 @@ mod tests {
             Error::Rule("owner-proposal-not-owner"),
             Error::Rule("owner-proposal-executed"),
             Error::Rule("owner-proposal-not-executed"),
+            Error::Rule("owner-proposal-queue-full"),
+            Error::Rule("owner-proposal-passed"),
             Error::RateLimited {
                 retry_after_secs: 1,
             },

@@ -62,7 +62,18 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(executed)
         .map(reply);
 
+    // POST /api/v1/owner-proposals/{id}/rejection — admin: proposes an empty Safe transaction
+    // at that proposal's nonce (Safe's way to use up a turn a failing proposal blocks) → {id}.
+    let reject = warp::path!("owner-proposals" / i64 / "rejection")
+        .and(warp::post())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .then(reject)
+        .map(reply);
+
     announced
+        .or(reject)
+        .unify()
         .or(list)
         .unify()
         .or(propose)
@@ -106,6 +117,10 @@ async fn propose(who: Authed, app: App, body: Proposal) -> Answer {
     let proposal =
         owners::proposals::propose(&app, who.user.id, &body.contract, &body.function, body.args);
     ok(&proposal.await?)
+}
+
+async fn reject(id: i64, who: Authed, app: App) -> Answer {
+    ok(&owners::proposals::reject(&app, who.user.id, id).await?)
 }
 
 async fn sign(id: i64, who: Authed, app: App, body: Signature) -> Answer {

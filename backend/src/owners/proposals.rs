@@ -78,6 +78,11 @@ fn safe_of(rpc: &Rpc, target: &str, contract: Contract) -> Result<SafeNow, Error
     let block = latest(rpc)?;
     let owner = calls_at(rpc, block, &[(target, contract, "owner", vec![])])?;
     let address = decode_address(&owner[0]).map_err(unavailable)?;
+    safe_at(rpc, block, address)
+}
+
+/// The Safe at `address` as of `block`; `OwnerStep` when it is no Safe.
+fn safe_at(rpc: &Rpc, block: u64, address: String) -> Result<SafeNow, Error> {
     let answers = calls_at(
         rpc,
         block,
@@ -131,6 +136,7 @@ fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
 
 /// Proposes `contract.function(args…)` (arguments in base units, whole numbers, `true`/`false`
 /// or addresses) to the Safe that owns the contract, at the Safe's next free nonce; audited.
+/// Refused once the Safe has [`MAX_OPEN`] proposals waiting.
 pub async fn propose(
     app: &App,
     admin: UserId,
@@ -138,12 +144,14 @@ pub async fn propose(
     function: &str,
     args: Vec<String>,
 ) -> Result<Value, Error> {
+    use core_chain::ChainError;
     let contract =
         Contract::parse(contract).ok_or_else(|| Error::Malformed("unknown contract".into()))?;
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let data = owner_actions::encode(contract, function, &refs).map_err(|e| match e {
-        core_chain::ChainError::Function(_) => {
-            Error::Malformed(format!("{function}: not an owner action"))
+        ChainError::Function(_) => Error::Malformed(format!("{function}: not an owner action")),
+        ChainError::Arity { .. } | ChainError::Type(_) | ChainError::Data(_) => {
+            Error::Malformed(e.to_string())
         }
         other => Error::Rule(other.key()),
     })?;
@@ -156,40 +164,101 @@ pub async fn propose(
         Ok((safe, data, target))
     })
     .await?;
+    let what = format!("{}.{}", contract.name(), function_of(contract, &data));
+    let call = Call {
+        contract: contract.name(),
+        target,
+        data,
+        nonce: None,
+    };
+    keep(app, admin, &chain, safe, call, json!({ "proposed": what })).await
+}
+
+/// Proposes to reject proposal `id`: an empty Safe transaction (to the Safe itself, no data)
+/// at the same nonce, Safe's own way to use up a turn. Once executed, `id` is "replaced" and the
+/// proposals behind it move up. The one for that nonce when it exists already.
+pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<Value, Error> {
+    let p = stored(app, id).await?;
+    if p.executed_tx.is_some() {
+        return Err(Error::Rule("owner-proposal-executed"));
+    }
+    let chain = chain(app)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let address = p.safe.clone();
+    let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
+    if (p.nonce as u64) < safe.nonce {
+        return Err(Error::Rule("owner-proposal-passed"));
+    }
+    let call = Call {
+        contract: Contract::Safe.name(),
+        target: safe.address.clone(),
+        data: "0x".into(),
+        nonce: Some(p.nonce),
+    };
+    keep(app, admin, &chain, safe, call, json!({ "rejects": id })).await
+}
+
+/// A call a proposal makes: on `target` (a `contract`), at `nonce` (the next free one if none).
+struct Call {
+    contract: &'static str,
+    target: String,
+    data: String,
+    nonce: Option<i64>,
+}
+
+/// At most this many proposals wait for a Safe at once: more would only hide the queue.
+pub const MAX_OPEN: i64 = 20;
+
+/// Keeps the Safe transaction of `call` with its hash, audited with `what`: `{id}`. The same
+/// transaction proposed again answers the kept one.
+async fn keep(
+    app: &App,
+    admin: UserId,
+    chain: &config::Chain,
+    safe: SafeNow,
+    call: Call,
+    what: Value,
+) -> Result<Value, Error> {
     let chain_id = chain.chain_id;
     let now = crate::now_ms();
     let id = app
         .store
         .write(move |c| {
             c.transaction(|c| {
-            let nonce = kept::next_nonce(c, &safe.address, safe.nonce as i64)?;
-            let tx = SafeTx::call(&target, &data, nonce as u64).map_err(unavailable)?;
-            let safe_address = core_chain::address(&safe.address).map_err(unavailable)?;
-            let hash = hex0x(&tx.hash(chain_id, safe_address));
-            let id = kept::add(
-                c,
-                &kept::New {
-                    contract: contract.name(),
-                    target: &target,
-                    data: &data,
-                    safe: &safe.address,
-                    nonce,
-                    safe_tx_hash: &hash,
-                    proposed_by: admin,
-                    proposed_at: now,
-                },
-            )?;
-            crate::store::audit::append(
-                c,
-                AUDIT,
-                Some(id),
-                admin,
-                now,
-                None,
-                &json!({"proposed": format!("{}.{}", contract.name(), function_of(contract, &data)), "safeTxHash": hash, "nonce": nonce}),
-            )?;
-            Ok::<_, Error>(id)
-        })
+                let from = safe.nonce as i64;
+                if kept::open(c, &safe.address, from)? >= MAX_OPEN {
+                    return Err(Error::Rule("owner-proposal-queue-full"));
+                }
+                let nonce = match call.nonce {
+                    Some(n) => n,
+                    None => kept::next_nonce(c, &safe.address, from)?,
+                };
+                let tx =
+                    SafeTx::call(&call.target, &call.data, nonce as u64).map_err(unavailable)?;
+                let safe_address = core_chain::address(&safe.address).map_err(unavailable)?;
+                let hash = hex0x(&tx.hash(chain_id, safe_address));
+                if let Some(id) = kept::by_hash(c, &hash)? {
+                    return Ok(id);
+                }
+                let id = kept::add(
+                    c,
+                    &kept::New {
+                        contract: call.contract,
+                        target: &call.target,
+                        data: &call.data,
+                        safe: &safe.address,
+                        nonce,
+                        safe_tx_hash: &hash,
+                        proposed_by: admin,
+                        proposed_at: now,
+                    },
+                )?;
+                let mut audited = what;
+                audited["safeTxHash"] = json!(hash);
+                audited["nonce"] = json!(nonce);
+                crate::store::audit::append(c, AUDIT, Some(id), admin, now, None, &audited)?;
+                Ok::<_, Error>(id)
+            })
         })
         .await?;
     Ok(json!({ "id": id }))
@@ -203,13 +272,25 @@ fn function_of(contract: Contract, data: &str) -> &'static str {
 /// delaySeconds, proposals: [{id, contract, target, function, delayed, args: [{name, kind,
 /// value, now}], state: {name, kind, value}|null, nonce, safeTxHash, typedData, signatures:
 /// [signer], status, execCalldata|null, executedTx, proposedAt, executedAt}]}`. `status` is
-/// "executed", "ready" (enough signatures, next in the Safe's order), "queued" (enough, behind
-/// an earlier nonce), "signing", or "replaced" (the Safe used its nonce for something else).
+/// "executed", "ready" (enough signatures, next in the Safe's order), "failing" (ready, but
+/// its call would revert now: reject it), "queued" (enough, behind an earlier nonce),
+/// "signing", or "replaced" (the Safe used its nonce for something else). A rejection's
+/// function is "reject". Listed: the newest [`LISTED`] and every one still waiting its turn.
 pub async fn list(app: &App) -> Result<Value, Error> {
+    let chain = chain(app)?;
+    let rpc = Rpc::new(chain.rpc_url.expose());
+    let node = target(&chain, Contract::ActivationNode)?;
+    // Every owned contract has the same owner after a deployment; the node's Safe is the one
+    // the page shows (each proposal names its own).
+    let read = rpc.clone();
+    let safe = blocking(move || Ok(safe_of(&read, &node, Contract::ActivationNode).ok())).await?;
+    let (address, from) = safe
+        .as_ref()
+        .map_or((String::new(), 0), |s| (s.address.clone(), s.nonce as i64));
     let proposals = app
         .store
-        .read(|c| {
-            let proposals = kept::newest(c, LISTED)?;
+        .read(move |c| {
+            let proposals = kept::listed(c, LISTED, &address, from)?;
             proposals
                 .into_iter()
                 .map(|p| {
@@ -219,24 +300,15 @@ pub async fn list(app: &App) -> Result<Value, Error> {
                 .collect::<Result<Vec<_>, crate::store::StoreError>>()
         })
         .await?;
-    let chain = chain(app)?;
-    let rpc = Rpc::new(chain.rpc_url.expose());
-    blocking(move || describe_all(&rpc, &chain, proposals)).await
+    blocking(move || describe_all(&rpc, &chain, safe, proposals)).await
 }
 
 fn describe_all(
     rpc: &Rpc,
     chain: &config::Chain,
+    safe: Option<SafeNow>,
     proposals: Vec<(Proposal, Vec<(String, String)>)>,
 ) -> Result<Value, Error> {
-    // Every owned contract has the same owner after a deployment; the node's Safe is the one
-    // the page shows (each proposal names its own).
-    let safe = safe_of(
-        rpc,
-        &target(chain, Contract::ActivationNode)?,
-        Contract::ActivationNode,
-    )
-    .ok();
     let block = latest(rpc)?;
     let delay = calls_at(
         rpc,
@@ -271,53 +343,64 @@ fn describe(
 ) -> Result<Value, Error> {
     let contract =
         Contract::parse(&p.contract).ok_or_else(|| Error::Internal(p.contract.clone()))?;
-    let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
-    let now = current(rpc, &p.target, contract, action, &values, block);
-    let args: Vec<Value> = action
-        .args
-        .iter()
-        .zip(&values)
-        .zip(&now.args)
-        .map(|((arg, value), now)| json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now}))
-        .collect();
-    let state = action
-        .state
-        .map(|(name, kind)| json!({"name": name, "kind": kind, "value": now.state}));
+    // A rejection is the Safe calling itself with nothing: no owner action to decode.
+    let (function, delayed, args, state) = if contract == Contract::Safe && p.data == "0x" {
+        ("reject", false, Vec::new(), None)
+    } else {
+        let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
+        let now = current(rpc, &p.target, contract, action, &values, block);
+        let args: Vec<Value> = action
+            .args
+            .iter()
+            .zip(&values)
+            .zip(&now.args)
+            .map(|((arg, value), now)| {
+                json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now})
+            })
+            .collect();
+        let state = action
+            .state
+            .map(|(name, kind)| json!({"name": name, "kind": kind, "value": now.state}));
+        (action.function, action.delayed, args, state)
+    };
     let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(unavailable)?;
     let safe_address = core_chain::address(&p.safe).map_err(unavailable)?;
     let this_safe = safe.filter(|s| core_chain::same_address(&s.address, &p.safe));
     let threshold = this_safe.map_or(u64::MAX, |s| s.threshold);
     let safe_nonce = this_safe.map_or(0, |s| s.nonce);
     let enough = signatures.len() as u64 >= threshold;
-    let status = match (&p.executed_tx, p.nonce as u64) {
+    let mut status = match (&p.executed_tx, p.nonce as u64) {
         (Some(_), _) => "executed",
         (None, n) if n < safe_nonce => "replaced",
         (None, n) if enough && n == safe_nonce => "ready",
         (None, _) if enough => "queued",
         _ => "signing",
     };
-    let exec = if status == "ready" {
-        let signed = signatures
-            .iter()
-            .map(|(signer, signature)| {
-                Ok((
-                    core_chain::address(signer)?,
-                    ethers_core::utils::hex::decode(signature.trim_start_matches("0x"))
-                        .map_err(|e| core_chain::ChainError::Data(e.to_string()))?,
-                ))
-            })
-            .collect::<Result<Vec<_>, core_chain::ChainError>>()
+    let mut exec = None;
+    if status == "ready" {
+        let calldata = tx
+            .exec_calldata(&decoded(signatures).map_err(unavailable)?)
             .map_err(unavailable)?;
-        Some(tx.exec_calldata(&signed).map_err(unavailable)?)
-    } else {
-        None
-    };
+        // The chain moved since it was proposed: executing it now would revert, and its turn
+        // would block every proposal behind it until a rejection takes it.
+        let runs = rpc
+            .call(
+                "eth_call",
+                json!([{"to": p.safe, "data": calldata}, "latest"]),
+            )
+            .is_ok();
+        if runs {
+            exec = Some(calldata);
+        } else {
+            status = "failing";
+        }
+    }
     Ok(json!({
         "id": p.id,
         "contract": p.contract,
         "target": p.target,
-        "function": action.function,
-        "delayed": action.delayed,
+        "function": function,
+        "delayed": delayed,
         "args": args,
         "state": state,
         "safe": p.safe,
@@ -331,6 +414,22 @@ fn describe(
         "proposedAt": p.proposed_at,
         "executedAt": p.executed_at,
     }))
+}
+
+/// Stored signatures as (owner, bytes).
+fn decoded(
+    signatures: &[(String, String)],
+) -> Result<Vec<(ethers_core::types::Address, Vec<u8>)>, core_chain::ChainError> {
+    signatures
+        .iter()
+        .map(|(signer, signature)| {
+            Ok((
+                core_chain::address(signer)?,
+                ethers_core::utils::hex::decode(signature.trim_start_matches("0x"))
+                    .map_err(|e| core_chain::ChainError::Data(e.to_string()))?,
+            ))
+        })
+        .collect()
 }
 
 /// Current values beside a proposal's arguments (null where no getter answers one).
@@ -398,16 +497,12 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
     let signer = ethers_core::utils::to_checksum(&signer, None);
     let chain = chain(app)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
-    let (target, contract) = (
-        p.target.clone(),
-        Contract::parse(&p.contract).ok_or(Error::NotFound)?,
-    );
-    let safe = blocking(move || safe_of(&rpc, &target, contract)).await?;
-    let is_owner = core_chain::same_address(&safe.address, &p.safe)
-        && safe
-            .owners
-            .iter()
-            .any(|o| core_chain::same_address(o, &signer));
+    let address = p.safe.clone();
+    let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
+    let is_owner = safe
+        .owners
+        .iter()
+        .any(|o| core_chain::same_address(o, &signer));
     if !is_owner {
         return Err(Error::Rule("owner-proposal-not-owner"));
     }

@@ -90,6 +90,41 @@ pub fn newest(c: Conn, limit: i64) -> Result<Vec<Proposal>> {
     )
 }
 
+/// The newest `limit` proposals and, beside them, every unexecuted one of `safe` at or after
+/// `from` (its turn has not passed: it must stay in view however many came after it); newest
+/// first.
+pub fn listed(c: Conn, limit: i64, safe: &str, from: i64) -> Result<Vec<Proposal>> {
+    c.query_all(
+        &format!(
+            "SELECT {COLUMNS} FROM owner_proposals
+             WHERE id IN (SELECT id FROM owner_proposals ORDER BY id DESC LIMIT ?1)
+                OR (safe = ?2 AND nonce >= ?3 AND executed_tx IS NULL)
+             ORDER BY id DESC"
+        ),
+        args![limit, safe, from],
+        proposal,
+    )
+}
+
+/// How many of `safe`'s proposals at or after `from` are not executed.
+pub fn open(c: Conn, safe: &str, from: i64) -> Result<i64> {
+    c.query_one(
+        "SELECT COUNT(*) FROM owner_proposals
+         WHERE safe = ?1 AND nonce >= ?2 AND executed_tx IS NULL",
+        args![safe, from],
+        |r| r.get(0),
+    )
+}
+
+/// The proposal whose Safe transaction hash is `hash`, if any.
+pub fn by_hash(c: Conn, hash: &str) -> Result<Option<i64>> {
+    c.query_opt(
+        "SELECT id FROM owner_proposals WHERE safe_tx_hash = ?1",
+        args![hash],
+        |r| r.get(0),
+    )
+}
+
 /// The next nonce `safe` has no unexecuted proposal for, from `from` (the Safe's own counter):
 /// proposals made one after another queue behind each other.
 pub fn next_nonce(c: Conn, safe: &str, from: i64) -> Result<i64> {

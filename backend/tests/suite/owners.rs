@@ -29,38 +29,40 @@ fn wallet_signs(anvil: &Anvil, account: &str, typed: &Value) -> String {
         .to_string()
 }
 
-#[tokio::test]
-async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_threshold() {
-    let anvil = Anvil::start();
+/// The platform deployed with a Safe of dev accounts 0, 1 and 2 that needs two of them (the
+/// Safe raises its own threshold, sent by its first owner while one signature suffices).
+fn two_of_three(anvil: &Anvil) -> (deploy::Deployment, String) {
     let accounts = anvil.accounts();
-    let (first, second, stranger) = (&accounts[0], &accounts[1], &accounts[5]);
+    let first = &accounts[0];
     let plan = deploy::Plan {
         safe: Some(SafePlan {
-            owners: vec![first.clone(), second.clone(), accounts[2].clone()],
+            owners: accounts[..3].to_vec(),
             threshold: 1,
         }),
         ..deploy::dev_plan(&anvil.rpc).unwrap()
     };
     let d = deploy::deploy(&anvil.rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {}).unwrap();
     let safe = d.safe.clone().unwrap();
-    // Two of the three owners must sign from now on (the Safe changes its own threshold, sent
-    // by its first owner while one signature still suffices).
     let two = chain::calldata(Contract::Safe, "changeThreshold", &["2"]).unwrap();
-    let by_first = chain::hex0x(&lvlx_core::chain::safe::sent_by_owner(
-        chain::address(first).unwrap(),
-    ));
+    let by_first = lvlx_core::chain::safe::sent_by_owner(chain::address(first).unwrap());
     let exec = SafeTx::call(&safe, &two, 0)
         .unwrap()
-        .exec_calldata(&[(
-            chain::address(first).unwrap(),
-            ethers_core::utils::hex::decode(&by_first[2..]).unwrap(),
-        )])
+        .exec_calldata(&[(chain::address(first).unwrap(), by_first)])
         .unwrap();
     owner::send(&anvil.rpc, first, Some(&safe), &exec).unwrap();
     assert_eq!(
         anvil.read_uint(&safe, Contract::Safe, "getThreshold", &[]),
         2
     );
+    (d, safe)
+}
+
+#[tokio::test]
+async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_threshold() {
+    let anvil = Anvil::start();
+    let accounts = anvil.accounts();
+    let (first, second, stranger) = (&accounts[0], &accounts[1], &accounts[5]);
+    let (d, safe) = two_of_three(&anvil);
     for (address, contract) in deploy::dev_section(&anvil.url, &d).owned() {
         let owner = anvil.read(address, contract, "owner", &[]);
         assert_eq!(
@@ -321,4 +323,170 @@ async fn a_contract_owned_by_an_account_is_no_proposal() {
         .await;
     assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.body);
     assert_eq!(refused.body["code"], "error-owner-step");
+}
+
+/// An admin session on a world whose chain is `d`, and calls as that admin.
+struct Admin {
+    w: common::World,
+    token: String,
+}
+
+impl Admin {
+    async fn new(anvil: &Anvil, d: &deploy::Deployment) -> Admin {
+        let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, d))).await;
+        let (token, _) = w.login(ADMIN.0, ADMIN.1).await;
+        Admin { w, token }
+    }
+
+    async fn post(&self, path: &str, body: Value) -> common::Reply {
+        self.w
+            .call(
+                "POST",
+                &format!("/api/v1/owner-proposals{path}"),
+                Some(&self.token),
+                Some(body),
+            )
+            .await
+    }
+
+    async fn listed(&self) -> Value {
+        let listed = self
+            .w
+            .call("GET", "/api/v1/owner-proposals", Some(&self.token), None)
+            .await;
+        assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+        listed.body
+    }
+
+    /// The listed proposal `id`.
+    async fn proposal(&self, id: i64) -> Value {
+        let listed = self.listed().await;
+        listed["proposals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap_or_else(|| panic!("proposal {id} is listed: {listed}"))
+            .clone()
+    }
+
+    async fn propose(&self, contract: &str, function: &str, args: &[&str]) -> i64 {
+        let made = self
+            .post(
+                "",
+                json!({"contract": contract, "function": function, "args": args}),
+            )
+            .await;
+        assert_eq!(made.status, StatusCode::OK, "{}", made.body);
+        made.body["id"].as_i64().unwrap()
+    }
+
+    /// Proposal `id` signed by the Safe's first two owners.
+    async fn signed(&self, anvil: &Anvil, id: i64) {
+        let typed = self.proposal(id).await["typedData"].clone();
+        for owner in &anvil.accounts()[..2] {
+            let kept = self
+                .post(
+                    &format!("/{id}/signatures"),
+                    json!({"signature": wallet_signs(anvil, owner, &typed)}),
+                )
+                .await;
+            assert_eq!(kept.status, StatusCode::OK, "{}", kept.body);
+        }
+    }
+
+    /// Executes the ready proposal `id` from a stranger's account and records it.
+    async fn executed(&self, anvil: &Anvil, id: i64) {
+        let p = self.proposal(id).await;
+        assert_eq!(p["status"], "ready", "{p}");
+        let exec = p["execCalldata"].as_str().unwrap();
+        let ran = owner::send(&anvil.rpc, &anvil.accounts()[5], p["safe"].as_str(), exec).unwrap();
+        let tx = ran["transactionHash"].as_str().unwrap();
+        let recorded = self
+            .post(&format!("/{id}/executed"), json!({ "tx": tx }))
+            .await;
+        assert_eq!(recorded.status, StatusCode::OK, "{}", recorded.body);
+    }
+}
+
+#[tokio::test]
+async fn a_proposal_that_would_fail_says_so_and_a_rejection_frees_its_turn() {
+    let anvil = Anvil::start();
+    let (d, _) = two_of_three(&anvil);
+    let admin = Admin::new(&anvil, &d).await;
+    // Two pauses (a double click, or two admins): the second takes the next turn.
+    let pause = admin.propose("IcoSale", "pause", &[]).await;
+    let again = admin.propose("IcoSale", "pause", &[]).await;
+    admin.signed(&anvil, pause).await;
+    admin.executed(&anvil, pause).await;
+    let unpause = admin.propose("IcoSale", "unpause", &[]).await;
+    // The second pause, signed, would revert now (the sale is paused): said so, never offered
+    // for execution; the unpause behind it waits.
+    admin.signed(&anvil, again).await;
+    let stuck = admin.proposal(again).await;
+    assert_eq!(stuck["status"], "failing", "{stuck}");
+    assert!(stuck["execCalldata"].is_null());
+    admin.signed(&anvil, unpause).await;
+    assert_eq!(admin.proposal(unpause).await["status"], "queued");
+    // A rejection at its nonce (asked twice: one proposal), signed and executed, uses the turn.
+    let rejection = admin
+        .post(&format!("/{again}/rejection"), json!(null))
+        .await;
+    assert_eq!(rejection.status, StatusCode::OK, "{}", rejection.body);
+    let reject = rejection.body["id"].as_i64().unwrap();
+    let twice = admin
+        .post(&format!("/{again}/rejection"), json!(null))
+        .await;
+    assert_eq!(twice.body["id"], reject);
+    let shown = admin.proposal(reject).await;
+    assert_eq!(shown["function"], "reject");
+    assert_eq!(shown["nonce"], stuck["nonce"]);
+    admin.signed(&anvil, reject).await;
+    admin.executed(&anvil, reject).await;
+    assert_eq!(admin.proposal(again).await["status"], "replaced");
+    admin.executed(&anvil, unpause).await;
+    let paused = anvil.read(&d.ico_sale, Contract::IcoSale, "paused", &[]);
+    assert_eq!(paused[0], ethers_core::abi::Token::Bool(false));
+    // A rejection of a proposal whose turn passed is refused.
+    let late = admin
+        .post(&format!("/{again}/rejection"), json!(null))
+        .await;
+    assert_eq!(late.body["code"], "owner-proposal-passed");
+}
+
+#[tokio::test]
+async fn the_queue_is_capped_and_every_waiting_proposal_stays_listed() {
+    let anvil = Anvil::start();
+    let (d, _) = two_of_three(&anvil);
+    let admin = Admin::new(&anvil, &d).await;
+    let first = admin.propose("IcoSale", "setPrice", &["100000"]).await;
+    let mut made = 1;
+    let refused = loop {
+        let next = admin
+            .post("", json!({"contract": "IcoSale", "function": "setPrice", "args": [(100_001 + made).to_string()]}))
+            .await;
+        if next.status != StatusCode::OK {
+            break next;
+        }
+        made += 1;
+    };
+    assert_eq!(made, 20, "at most 20 wait");
+    assert_eq!(refused.body["code"], "owner-proposal-queue-full");
+    // Exactly what is proposed is shown: 0.100001 USDT, not a rounded 0.10.
+    let price = admin.proposal(first + 1).await;
+    assert_eq!(price["args"][0]["value"], "100002");
+    // An argument count the function does not take is the caller's mistake, said as such.
+    let arity = admin
+        .post(
+            "",
+            json!({"contract": "IcoSale", "function": "pause", "args": ["1"]}),
+        )
+        .await;
+    assert_eq!(arity.body["code"], "error-bad-request");
+    let listed = admin.listed().await;
+    assert!(listed["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["id"] == first));
 }

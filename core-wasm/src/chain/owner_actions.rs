@@ -7,6 +7,7 @@ use ethers_core::abi::Token;
 use serde::Serialize;
 
 use super::{bytes, tokens, ChainError, Contract};
+use crate::amount::Units;
 
 /// How an argument is read and written by people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -287,6 +288,13 @@ pub fn decode(
     let values = f
         .decode_input(&raw[4..])
         .map_err(|e| ChainError::Data(e.to_string()))?;
+    // Exactly what the arguments encode to: bytes beyond them would be signed unseen.
+    let again = f
+        .encode_input(&values)
+        .map_err(|e| ChainError::Data(e.to_string()))?;
+    if again != raw {
+        return Err(ChainError::Data("calldata beyond the arguments".into()));
+    }
     Ok((action, values.into_iter().map(text).collect()))
 }
 
@@ -405,15 +413,25 @@ pub fn read_typed(kind: Kind, text: &str, language: &str) -> Result<String, &'st
     }
 }
 
-/// An argument's text (as [`decode`] gives it) as people read it in `language`: tokens with
-/// two decimals and their symbol, a rate in percent, a lock in days. Booleans stay `true`/
-/// `false` for the page to word.
+/// An argument's text (as [`decode`] gives it) as people read it in `language`: tokens exactly
+/// (every decimal that is not zero, at least two) with their symbol, a rate in percent, a lock
+/// in days (two decimals; the page adds the seconds when they are not whole days). Booleans
+/// stay `true`/`false` for the page to word. Owners sign what this shows: nothing is rounded.
 pub fn shown(kind: Kind, value: &str, language: &str) -> String {
-    use crate::amount::{format_token_in, format_units, localize, parse_base};
+    use crate::amount::{format_units, localize, parse_base};
     let units = parse_base(value).ok();
+    let exact = |u: Units, decimals: u32, symbol: &str| -> String {
+        let plain = format_units(u, decimals).unwrap_or_else(|_| u.to_string());
+        let plain = match plain.split_once('.') {
+            None => format!("{plain}.00"),
+            Some((_, fraction)) if fraction.len() < 2 => format!("{plain}0"),
+            Some(_) => plain,
+        };
+        format!("{} {symbol}", localize(&plain, language))
+    };
     match (kind, units) {
-        (Kind::Usdt, Some(u)) => format!("{} USDT", format_token_in(u, "USDT", language)),
-        (Kind::Lvlx, Some(u)) => format!("{} LVLX", format_token_in(u, "LVLX", language)),
+        (Kind::Usdt, Some(u)) => exact(u, crate::USDT_DECIMALS, "USDT"),
+        (Kind::Lvlx, Some(u)) => exact(u, crate::LVLX_DECIMALS, "LVLX"),
         (Kind::Bps, Some(u)) => format_units(u, BPS_DECIMALS)
             .map(|p| format!("{} %", localize(&p, language)))
             .unwrap_or_else(|_| value.to_string()),
@@ -488,6 +506,13 @@ mod tests {
         assert!(read_typed(Kind::Address, "0x12", "en").is_err());
         assert!(read_typed(Kind::Usdt, "abc", "en").is_err());
         assert_eq!(shown(Kind::Usdt, "75000000", "es"), "75,00 USDT");
+        // Nothing rounded: a price 5 % off reads as such, and so does a stray wei.
+        assert_eq!(shown(Kind::Usdt, "104999", "en"), "0.104999 USDT");
+        assert_eq!(shown(Kind::Usdt, "1500000", "en"), "1.50 USDT");
+        assert_eq!(
+            shown(Kind::Lvlx, "1000000000000000000001", "en"),
+            "1,000.000000000000000001 LVLX"
+        );
         assert_eq!(shown(Kind::Bps, "1250", "pt"), "12,5 %");
         assert_eq!(shown(Kind::Seconds, "2592000", "en"), "30");
         assert_eq!(shown(Kind::Number, "1000000", "en"), "1,000,000");
@@ -503,6 +528,8 @@ mod tests {
         )
         .is_err());
         assert!(encode(Contract::ClaimDistributor, "renounceOwnership", &[]).is_err());
+        let price = encode(Contract::IcoSale, "setPrice", &["100000"]).unwrap();
+        assert!(decode(Contract::IcoSale, &format!("{price}deadbeef")).is_err());
         let claim = super::super::calldata(Contract::LvlxStaking, "release", &["1"]).unwrap();
         assert!(decode(Contract::LvlxStaking, &claim).is_err());
     }

@@ -19,3 +19,5 @@ export const signProposal = (id, signature) =>
   api(`owner-proposals/${id}/signatures`, { method: 'POST', body: { signature } });
 /** The transaction that executed proposal `id`. */
 export const recordExecuted = (id, tx) => api(`owner-proposals/${id}/executed`, { method: 'POST', body: { tx } });
+/** Proposes to reject proposal `id` (an empty Safe transaction at its nonce): {id}. */
+export const rejectProposal = (id) => api(`owner-proposals/${id}/rejection`, { method: 'POST' });

@@ -8,8 +8,16 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import settings from '../../settings.js';
-import { coreErrorKey, ownerActions, readOwnerArg, sameAddress, shortWallet, showOwnerArg } from '../../core/index.js';
-import { propose, readProposals, recordExecuted, signProposal } from '../../api/owners.js';
+import {
+  coreErrorKey,
+  localizeNumber,
+  ownerActions,
+  readOwnerArg,
+  sameAddress,
+  shortWallet,
+  showOwnerArg,
+} from '../../core/index.js';
+import { propose, readProposals, recordExecuted, rejectProposal, signProposal } from '../../api/owners.js';
 import useLoad from '../../api/useLoad.js';
 import * as eth from '../../wallet/eip1193.js';
 import { useConnectedAccount } from '../../wallet/wallet.js';
@@ -29,15 +37,28 @@ function Address({ address }) {
   );
 }
 
-/** An argument's value as people read it: tokens, percent, days, yes/no, an address. */
+/**
+ * An argument's value as people read it, exactly (owners sign what they see here): tokens to
+ * their last decimal, percent, days with the seconds when they are not whole, yes/no, and an
+ * address whole (a shortened one is cheap to imitate).
+ */
 function Value({ kind, value }) {
   const { t } = useTranslation();
   if (value === null || value === undefined) return <span className="muted">—</span>;
-  if (kind === 'address') return <Address address={value} />;
+  if (kind === 'address')
+    return (
+      <span translate="no" className="mono owner-address">
+        <Copyable value={value} shown={value} toastKey="copied-wallet" />
+      </span>
+    );
   if (kind === 'bool') return t(value === 'true' ? 'owner-proposals-yes' : 'owner-proposals-no');
   if (kind === 'text') return <span translate="no">{value}</span>;
+  const whole = kind !== 'seconds' || BigInt(value) % 86400n === 0n;
+  const seconds = whole ? '' : ` (${t('owner-proposals-seconds', { seconds: localizeNumber(value) })})`;
   const shown =
-    kind === 'seconds' ? `${showOwnerArg(kind, value)} ${t('owner-proposals-days')}` : showOwnerArg(kind, value);
+    kind === 'seconds'
+      ? `${showOwnerArg(kind, value)} ${t('owner-proposals-days')}${seconds}`
+      : showOwnerArg(kind, value);
   return <span className="owner-figure">{shown}</span>;
 }
 
@@ -137,7 +158,20 @@ function Proposal({ p, safe, account, delay, onChange }) {
   const [signing, setSigning] = useState(false);
   const isOwner = Boolean(account && safe?.owners.some((o) => sameAddress(o, account)));
   const signed = Boolean(account && p.signatures.some((s) => sameAddress(s, account)));
-  const open = ['signing', 'ready', 'queued'].includes(p.status);
+  const open = ['signing', 'ready', 'queued', 'failing'].includes(p.status);
+  const [rejecting, setRejecting] = useState(false);
+  const reject = async () => {
+    setRejecting(true);
+    try {
+      await rejectProposal(p.id);
+      toast.success(t('owner-proposals-rejected'), { toastId: `owner-rejected-${p.id}` });
+      onChange();
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setRejecting(false);
+    }
+  };
   const sign = async () => {
     setSigning(true);
     try {
@@ -225,6 +259,17 @@ function Proposal({ p, safe, account, delay, onChange }) {
       {open && account && isOwner && !signed && (
         <button type="button" className="button small" onClick={sign} disabled={signing} aria-busy={signing}>
           {t('owner-proposals-sign')}
+        </button>
+      )}
+      {open && p.function !== 'reject' && (
+        <button
+          type="button"
+          className="button small secondary"
+          onClick={reject}
+          disabled={rejecting}
+          aria-busy={rejecting}
+        >
+          {t('owner-proposals-reject')}
         </button>
       )}
       {p.status === 'ready' && account && (
