@@ -55,7 +55,12 @@ export async function startAnvil() {
     const exec = calldata('SafeL2', 'execTransaction', [to, 0, data, 0, 0, 0, 0, zero, zero, signature]);
     const sent = await rpc('eth_sendTransaction', [{ from, to: safe, data: exec }]);
     if (!sent.result) throw new Error(`owner call refused: ${JSON.stringify(sent.error)}`);
-    const receipt = (await rpc('eth_getTransactionReceipt', [sent.result])).result;
+    // Mined when the chain mines next (a test may have anvil mine on an interval).
+    let receipt = null;
+    for (let i = 0; i < 300 && !receipt; i += 1) {
+      receipt = (await rpc('eth_getTransactionReceipt', [sent.result])).result;
+      if (!receipt) await new Promise((done) => setTimeout(done, 100));
+    }
     if (receipt?.status !== '0x1') throw new Error(`owner call reverted: ${sent.result}`);
     return sent.result;
   };
