@@ -247,6 +247,11 @@ pub struct Chain {
     pub activation_node: String,
     #[serde(default)]
     pub claim_distributor: String,
+    /// Retired: owner actions are proposals to the owners' Safe, and no owner account is the
+    /// server's. A development `lvlx.toml` written before still names it; it is read and ignored,
+    /// and the next `chain deploy` leaves it out.
+    #[serde(default, skip_serializing)]
+    pub owner: Option<String>,
     /// The admin staking screens warn when the free reward reserve covers fewer weeks of new
     /// stakes than this, at the last 30 days' pace.
     #[serde(default = "default_reserve_weeks")]

@@ -86,9 +86,9 @@ pub struct Deployment {
     pub created: Vec<Created>,
 }
 
-/// Whether the configured contracts have code on the chain at `rpc` (so a persisted dev chain
-/// is reused instead of deployed again; one from before staking or the network existed is
-/// deployed afresh).
+/// Whether the configured contracts have code on the chain at `rpc` and a Safe owns them (so a
+/// persisted dev chain is reused instead of deployed again; one from before staking, the
+/// network or the Safe existed is deployed afresh).
 pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
     for address in [
         &chain.ico_sale,
@@ -100,12 +100,24 @@ pub fn is_deployed(rpc: &Rpc, chain: &config::Chain) -> Result<bool, RpcError> {
         if address.is_empty() {
             return Ok(false);
         }
-        let code = rpc.call("eth_getCode", json!([address, "latest"]))?;
-        if code.as_str().is_none_or(|c| c.len() <= 2) {
+        if !has_code(rpc, address)? {
             return Ok(false);
         }
     }
-    Ok(true)
+    // A development chain deployed before the contracts were a Safe's (its owner an account)
+    // is deployed afresh, so the owner pages work on it.
+    let owner = rpc.call(
+        "eth_call",
+        json!([{"to": chain.ico_sale, "data": chain::calldata(Contract::IcoSale, "owner", &[]).map_err(|e| RpcError::Answer(e.to_string()))?}, "latest"]),
+    )?;
+    let owner = chain::decode_address(owner.as_str().unwrap_or_default())
+        .map_err(|e| RpcError::Answer(e.to_string()))?;
+    has_code(rpc, &owner)
+}
+
+fn has_code(rpc: &Rpc, address: &str) -> Result<bool, RpcError> {
+    let code = rpc.call("eth_getCode", json!([address, "latest"]))?;
+    Ok(code.as_str().is_some_and(|c| c.len() > 2))
 }
 
 /// One transaction of a deployment: what it did, its hash and the gas it used.
@@ -594,6 +606,7 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
         lvlx_staking: d.lvlx_staking.clone(),
         activation_node: d.activation_node.clone(),
         claim_distributor: d.claim_distributor.clone(),
+        owner: None,
         reserve_warning_weeks: 8,
         start_block: d.start_block,
         // Every event final at once: tests and tools mine as they go. The run command asks for
