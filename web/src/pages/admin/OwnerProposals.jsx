@@ -278,7 +278,9 @@ function Proposal({ p, safe, account, delay, onChange }) {
         </button>
       )}
       <TxStatus step={step} confirmed={t('owner-proposals-executed')} testId={`owner-tx-${p.id}`} />
-      {p.executedTx && <TxStatus step={{ state: 'idle', hash: p.executedTx }} testId={`owner-executed-${p.id}`} />}
+      {p.executedTx && step.state !== 'confirmed' && (
+        <TxStatus step={{ state: 'idle', hash: p.executedTx }} testId={`owner-executed-${p.id}`} />
+      )}
     </article>
   );
 }
