@@ -358,9 +358,9 @@ fn describe(
                 json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now})
             })
             .collect();
-        let state = action
-            .state
-            .map(|(name, kind)| json!({"name": name, "kind": kind, "value": now.state}));
+        let state = action.state.map(|(name, kind)| {
+            json!({"name": name, "kind": kind, "value": now.state, "sets": action.sets()})
+        });
         (action.function, action.delayed, args, state)
     };
     let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(unavailable)?;

@@ -425,6 +425,10 @@ async fn a_proposal_that_would_fail_says_so_and_a_rejection_frees_its_turn() {
     admin.signed(&anvil, again).await;
     let stuck = admin.proposal(again).await;
     assert_eq!(stuck["status"], "failing", "{stuck}");
+    assert_eq!(
+        stuck["state"],
+        json!({"name": "paused", "kind": "bool", "value": "true", "sets": "true"})
+    );
     assert!(stuck["execCalldata"].is_null());
     admin.signed(&anvil, unpause).await;
     assert_eq!(admin.proposal(unpause).await["status"], "queued");

@@ -55,6 +55,18 @@ pub struct Action {
     pub delayed: bool,
 }
 
+impl Action {
+    /// The value the action gives its `state` (pausing sets `paused` to true, resuming to false).
+    pub fn sets(&self) -> Option<&'static str> {
+        self.state?;
+        match self.function {
+            "pause" => Some("true"),
+            "unpause" | "applyUnpause" => Some("false"),
+            _ => None,
+        }
+    }
+}
+
 const fn arg(name: &'static str, kind: Kind) -> Arg {
     Arg {
         name,
@@ -467,6 +479,11 @@ mod tests {
             }
             if let Some((getter, _)) = action.state {
                 assert!(action.contract.abi().function(getter).is_ok());
+                assert!(
+                    action.sets().is_some(),
+                    "{} says what it sets",
+                    action.function
+                );
             }
             let samples: Vec<String> = action
                 .args

@@ -224,7 +224,9 @@ function Proposal({ p, safe, account, delay, onChange }) {
             {p.state && (
               <tr>
                 <th scope="row">{t(`owner-arg-${p.state.name}`)}</th>
-                <td data-label={t('owner-proposals-value')}>—</td>
+                <td data-label={t('owner-proposals-value')}>
+                  <Value kind={p.state.kind} value={p.state.sets} />
+                </td>
                 <td data-label={t('owner-proposals-now')}>
                   <Value kind={p.state.kind} value={p.state.value} />
                 </td>
