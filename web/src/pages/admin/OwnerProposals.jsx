@@ -152,7 +152,7 @@ function NewProposal({ onProposed }) {
   );
 }
 
-function Proposal({ p, safe, account, delay, onChange }) {
+function Proposal({ p, safe, account, delay, onChange, all }) {
   const { t, i18n } = useTranslation();
   const [step, run] = useChainAction();
   const [signing, setSigning] = useState(false);
@@ -235,6 +235,15 @@ function Proposal({ p, safe, account, delay, onChange }) {
           </tbody>
         </table>
       )}
+      {p.function === 'reject' &&
+        all
+          .filter((o) => o.nonce === p.nonce && o.function !== 'reject')
+          .map((o) => (
+            <p key={o.id} className="notice" data-testid="owner-rejects">
+              {t('owner-proposals-rejects', { id: o.id })} <span translate="no">{o.contract}</span> ·{' '}
+              {t(`owner-fn-${o.function}`)}
+            </p>
+          ))}
       {p.delayed && delay && <p className="notice">{t('owner-proposals-delayed', { delay })}</p>}
       <p className="muted">
         <span>{t('owner-proposals-hash')}</span>{' '}
@@ -347,7 +356,15 @@ export default function OwnerProposals() {
           <h2>{t('owner-proposals-list')}</h2>
           {data.proposals.length === 0 && <p className="muted">{t('owner-proposals-empty')}</p>}
           {data.proposals.map((p) => (
-            <Proposal key={p.id} p={p} safe={safe} account={account} delay={delay} onChange={reload} />
+            <Proposal
+              key={p.id}
+              p={p}
+              safe={safe}
+              account={account}
+              delay={delay}
+              onChange={reload}
+              all={data.proposals}
+            />
           ))}
         </>
       )}
