@@ -115,17 +115,9 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
         ethers_core::abi::Token::FixedBytes(ours.to_vec())
     );
 
-    let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;
-    let (admin, _) = w.login(ADMIN.0, ADMIN.1).await;
+    let admin = Admin::new(&anvil, &d).await;
+    let w = &admin.w;
     let (member, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
-    let propose = |body: Value| {
-        let admin = admin.clone();
-        let w = &w;
-        async move {
-            w.call("POST", "/api/v1/owner-proposals", Some(&admin), Some(body))
-                .await
-        }
-    };
     // Members cannot propose or read proposals.
     let node_price =
         json!({"contract": "ActivationNode", "function": "setTerms", "args": ["75000000", "true"]});
@@ -157,7 +149,7 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
             "chain-reverted",
         ),
     ] {
-        let refused = propose(body.clone()).await;
+        let refused = admin.post("", body.clone()).await;
         assert_eq!(
             refused.status,
             StatusCode::BAD_REQUEST,
@@ -180,20 +172,13 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
         .call(
             "PUT",
             "/api/v1/activation-node",
-            Some(&admin),
+            Some(&admin.token),
             Some(json!({"price": "75000000", "onSale": true})),
         )
         .await;
     assert_eq!(put.status, StatusCode::OK, "{}", put.body);
     let id = put.body["id"].as_i64().unwrap();
-    let list = || async {
-        let listed = w
-            .call("GET", "/api/v1/owner-proposals", Some(&admin), None)
-            .await;
-        assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
-        listed.body
-    };
-    let listed = list().await;
+    let listed = admin.listed().await;
     assert_eq!(listed["safe"]["threshold"], 2);
     let p = listed["proposals"][0].clone();
     assert_eq!(p["id"], id);
@@ -211,22 +196,25 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
     );
     assert!(p["execCalldata"].is_null());
     // A second proposal queues behind it (the Safe's next nonce).
-    let queued = propose(json!({"contract": "IcoSale", "function": "pause", "args": []})).await;
+    let queued = admin
+        .post(
+            "",
+            json!({"contract": "IcoSale", "function": "pause", "args": []}),
+        )
+        .await;
     assert_eq!(queued.status, StatusCode::OK, "{}", queued.body);
 
     // A stranger's signature is refused; so is garbage; an owner's is kept once.
     let typed = &p["typedData"];
     let sign = |signature: String| {
-        let admin = admin.clone();
-        let w = &w;
+        let admin = &admin;
         async move {
-            w.call(
-                "POST",
-                &format!("/api/v1/owner-proposals/{id}/signatures"),
-                Some(&admin),
-                Some(json!({ "signature": signature })),
-            )
-            .await
+            admin
+                .post(
+                    &format!("/{id}/signatures"),
+                    json!({ "signature": signature }),
+                )
+                .await
         }
     };
     let strange = sign(wallet_signs(&anvil, stranger, typed)).await;
@@ -246,7 +234,7 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
         sign(wallet_signs(&anvil, first, typed)).await.status,
         StatusCode::OK
     );
-    let listed = list().await;
+    let listed = admin.listed().await;
     let p = &listed["proposals"][1];
     assert_eq!(p["signatures"].as_array().unwrap().len(), 1);
     assert_eq!(p["status"], "signing", "one of two is not enough");
@@ -254,7 +242,7 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
 
     // The second owner signs: ready, and anyone may execute it.
     sign(wallet_signs(&anvil, second, typed)).await;
-    let listed = list().await;
+    let listed = admin.listed().await;
     let p = &listed["proposals"][1];
     assert_eq!(p["status"], "ready");
     assert_eq!(listed["proposals"][0]["status"], "signing");
@@ -265,17 +253,12 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
 
     // Recorded from the receipt only: another transaction does not count.
     let record = |tx: &str| {
-        let admin = admin.clone();
-        let w = &w;
+        let admin = &admin;
         let tx = tx.to_string();
         async move {
-            w.call(
-                "POST",
-                &format!("/api/v1/owner-proposals/{id}/executed"),
-                Some(&admin),
-                Some(json!({ "tx": tx })),
-            )
-            .await
+            admin
+                .post(&format!("/{id}/executed"), json!({ "tx": tx }))
+                .await
         }
     };
     let other = anvil.buy(&d, &accounts[3], 1_000_000, None);
@@ -283,7 +266,7 @@ async fn owner_actions_are_safe_proposals_signed_by_the_owners_and_run_at_the_th
     assert_eq!(wrong.body["code"], "owner-proposal-not-executed");
     let right = record(ran["transactionHash"].as_str().unwrap()).await;
     assert_eq!(right.status, StatusCode::OK, "{}", right.body);
-    let listed = list().await;
+    let listed = admin.listed().await;
     assert_eq!(listed["proposals"][1]["status"], "executed");
     assert_eq!(listed["proposals"][1]["args"][0]["now"], "75000000");
     assert_eq!(listed["safe"]["nonce"], nonce as u64 + 1);
