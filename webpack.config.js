@@ -1,24 +1,79 @@
-// Bundles the React app (web/src) and the offline landing page (web/landing) into web/dist.
-// The core arrives as a wasm-pack "bundler" package in web/pkg (scripts/build-wasm.sh).
+// Bundles the React app (web/src) and the offline landing page (web/landing) into web/dist,
+// after the renderer (web/prerender) that writes the landing and sign-in pages already rendered,
+// one per language, for the server to send. The core arrives as a wasm-bindgen "bundler"
+// package in web/pkg (scripts/build-wasm.sh).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import PrerenderPlugin from './web/prerender/plugin.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-export default (env, argv) => ({
+const babel = {
+  test: /\.jsx?$/,
+  include: [path.join(root, 'web/src'), path.join(root, 'web/landing'), path.join(root, 'web/prerender')],
+  use: {
+    loader: 'babel-loader',
+    options: {
+      presets: [
+        ['@babel/preset-env', { targets: 'defaults' }],
+        ['@babel/preset-react', { runtime: 'automatic' }],
+      ],
+    },
+  },
+};
+const assetNames = 'assets/[name].[contenthash:8][ext]';
+const resolve = {
+  extensions: ['.js', '.jsx'],
+  // The package's exports map hides its standalone SVG files; reach them by folder.
+  alias: { 'flag-svgs': path.join(root, 'node_modules/country-flag-icons/3x2') },
+};
+const renderer = path.join(root, 'target/prerender/render.mjs');
+
+/** The renderer, for Node: the pages' markup only (no styles; assets named as the app names them). */
+const prerender = (argv) => ({
+  name: 'prerender',
+  mode: argv.mode ?? 'production',
+  target: 'node',
+  entry: './web/prerender/render.jsx',
+  output: {
+    path: path.dirname(renderer),
+    filename: path.basename(renderer),
+    library: { type: 'module' },
+    assetModuleFilename: assetNames,
+    publicPath: '/',
+    clean: true,
+  },
+  experiments: { asyncWebAssembly: true, outputModule: true },
+  optimization: { minimize: false },
+  resolve,
+  module: {
+    rules: [
+      babel,
+      { test: /\.css$/, type: 'asset/source' },
+      { test: /\.(woff2?|png|jpe?g|svg)$/, type: 'asset/resource', generator: { emit: false } },
+    ],
+  },
+  performance: { hints: false },
+  devtool: false,
+});
+
+const web = (argv) => ({
+  name: 'web',
+  dependencies: ['prerender'],
   mode: argv.mode ?? 'production',
   entry: {
     main: './web/src/main.jsx',
-    landing: './web/landing/landing.jsx',
+    landing: './web/landing/main.jsx',
   },
   output: {
     path: path.join(root, 'web/dist'),
     filename: '[name].[contenthash:8].js',
     chunkFilename: '[name].[contenthash:8].js',
-    assetModuleFilename: 'assets/[name].[contenthash:8][ext]',
+    assetModuleFilename: assetNames,
     publicPath: '/',
     clean: true,
   },
@@ -27,31 +82,17 @@ export default (env, argv) => ({
   // per entry webpack emitted the same bytes twice under two hashes, and a visitor of the landing
   // page downloaded the core again in the app.
   optimization: { runtimeChunk: 'single' },
-  resolve: {
-    extensions: ['.js', '.jsx'],
-    // The package's exports map hides its standalone SVG files; reach them by folder.
-    alias: { 'flag-svgs': path.join(root, 'node_modules/country-flag-icons/3x2') },
-  },
+  resolve,
   module: {
     rules: [
-      {
-        test: /\.jsx?$/,
-        include: [path.join(root, 'web/src'), path.join(root, 'web/landing')],
-        use: {
-          loader: 'babel-loader',
-          options: {
-            presets: [
-              ['@babel/preset-env', { targets: 'defaults' }],
-              ['@babel/preset-react', { runtime: 'automatic' }],
-            ],
-          },
-        },
-      },
-      { test: /\.css$/, use: ['style-loader', 'css-loader'] },
+      babel,
+      // Style sheets as files the pages link: the rendered pages are styled from the first paint.
+      { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
       { test: /\.(woff2?|png|jpe?g|svg)$/, type: 'asset/resource' },
     ],
   },
   plugins: [
+    new MiniCssExtractPlugin({ filename: '[name].[contenthash:8].css', chunkFilename: '[name].[contenthash:8].css' }),
     new HtmlWebpackPlugin({
       template: 'web/index.html',
       filename: 'index.html',
@@ -64,6 +105,11 @@ export default (env, argv) => ({
       chunks: ['landing'],
       favicon: 'web/assets/favicon.svg',
     }),
+    new PrerenderPlugin({
+      bundle: renderer,
+      templates: { landing: 'landing.html', login: 'index.html' },
+      locales: path.join(root, 'locales'),
+    }),
     // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the
     // server to make at start: it serves them to browsers that accept br (the core's wasm
     // 307 → 232 KB, main.js 164 → 137 KB, against gzip -9), and its own gzip to the others.
@@ -74,8 +120,12 @@ export default (env, argv) => ({
       compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
       threshold: 1024,
       minRatio: 0.9,
+      // Not the rendered pages: the server fills the product's name in and compresses them.
+      exclude: /^\w+\.\w+\.html$/,
     }),
   ],
   performance: { hints: false },
   devtool: false,
 });
+
+export default (env, argv) => [prerender(argv), web(argv)];

@@ -50,7 +50,77 @@ pub fn is_language(code: &str) -> bool {
     LANGUAGES.contains(&code)
 }
 
+/// The language of [`LANGUAGES`] an `Accept-Language` header prefers (RFC 9110 §12.5.4): the
+/// highest weight wins, the first listed among equals; a regional tag counts for its language
+/// ("es-MX" → es); `q=0` and unknown languages are skipped; none of ours → the default.
+pub fn preferred_language(accept_language: Option<&str>) -> &'static str {
+    let mut best: Option<(&'static str, u16)> = None;
+    for item in accept_language.unwrap_or("").split(',') {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("").trim();
+        let primary = tag
+            .split(['-', '_'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        // Weights have at most three decimals: in thousandths, no floats.
+        let weight = parts
+            .find_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+            .map_or(Some(1000), weight_thousandths);
+        let (Some(weight), Some(language)) = (weight, LANGUAGES.iter().find(|l| **l == primary))
+        else {
+            continue;
+        };
+        if weight > 0 && best.is_none_or(|(_, w)| weight > w) {
+            best = Some((language, weight));
+        }
+    }
+    best.map_or(DEFAULT_LANGUAGE, |(l, _)| l)
+}
+
+/// "0.8" → 800, "1" → 1000; anything else (over 1, four decimals, not a number) → None.
+fn weight_thousandths(q: &str) -> Option<u16> {
+    let (whole, fraction) = q.split_once('.').unwrap_or((q, ""));
+    if fraction.len() > 3 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let thousandths = format!("{fraction:0<3}").parse::<u16>().ok()?;
+    match whole {
+        "0" => Some(thousandths),
+        "1" if thousandths == 0 => Some(1000),
+        _ => None,
+    }
+}
+
 /// `asked` when it is one of [`LANGUAGES`], else `fallback`.
 pub fn language_or<'a>(asked: Option<&'a str>, fallback: &'a str) -> &'a str {
     asked.filter(|l| is_language(l)).unwrap_or(fallback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::preferred_language;
+
+    #[test]
+    fn the_headers_preferred_language_of_ours_wins() {
+        for (header, want) in [
+            (None, "en"),
+            (Some(""), "en"),
+            (Some("es-MX,es;q=0.9,en-US;q=0.8,en;q=0.7"), "es"),
+            (Some("pt-BR"), "pt"),
+            (Some("PT-br;q=0.5, en;q=0.4"), "pt"),
+            (Some("de-DE,de;q=0.9,es;q=0.5,en;q=0.4"), "es"),
+            (Some("en;q=0.5, es;q=0.8"), "es"),
+            (Some("es;q=0.8, pt;q=0.8"), "es"),
+            (Some("fr, de"), "en"),
+            (Some("es;q=0, pt;q=0.001"), "pt"),
+            (Some("es;q=1.5, pt;q=0.2"), "pt"),
+            (Some("es;q=abc, pt;q=0.2"), "pt"),
+            (Some("es;q=0.1234, pt;q=0.2"), "pt"),
+            (Some("*;q=0.5"), "en"),
+            (Some(" es ; q=0.9 "), "es"),
+        ] {
+            assert_eq!(preferred_language(header), want, "{header:?}");
+        }
+    }
 }

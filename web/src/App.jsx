@@ -1,5 +1,4 @@
 // Every route of SPEC §2, each under the guard SPEC §2 gives it (decided by the core).
-import { useMemo } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { guardLoader, referralGate } from './session/guards.js';
 import Root from './components/Root.jsx';
@@ -75,7 +74,20 @@ function routes(product) {
   ];
 }
 
-export default function App({ settings }) {
-  const router = useMemo(() => createBrowserRouter(routes(settings.product)), [settings.product]);
+/** The router, with the first page's loader and code already on their way. */
+export const createRouter = (product) => createBrowserRouter(routes(product));
+
+/** Once the first page's loader and code are in (a rendered page is replaced by the real one). */
+export const routerReady = (router) =>
+  new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+
+export default function App({ router }) {
   return <RouterProvider router={router} />;
 }

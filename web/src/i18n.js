@@ -5,6 +5,17 @@ import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { KEYS } from './session/storage.js';
 
+/** What every i18next of the app reads: one namespace, flat keys, `product` in every text. */
+export const baseOptions = (product) => ({
+  ns: ['translation'],
+  defaultNS: 'translation',
+  keySeparator: false,
+  nsSeparator: false,
+  returnNull: false,
+  showSupportNotice: false,
+  interpolation: { escapeValue: false, defaultVariables: { product } },
+});
+
 /**
  * `?lng=cimode` renders keys instead of text: the browser tests use it to find untranslated UI.
  * `onLanguage` hears the language in use at start and at each change (the app tells the core,
@@ -21,18 +32,12 @@ export function initI18n({ product, languages }, onLanguage = () => {}) {
     .use(LanguageDetector)
     .use(initReactI18next)
     .init({
+      ...baseOptions(product),
       ...(keysOnly ? { lng: 'cimode' } : {}),
       supportedLngs: languages.length ? languages : false,
       nonExplicitSupportedLngs: true,
       fallbackLng: languages[0] ?? 'en',
       load: 'languageOnly',
-      ns: ['translation'],
-      defaultNS: 'translation',
-      keySeparator: false,
-      nsSeparator: false,
-      returnNull: false,
-      showSupportNotice: false,
-      interpolation: { escapeValue: false, defaultVariables: { product } },
       backend: { loadPath: '/locales/{{lng}}/{{lng}}.json' },
       detection: {
         order: ['querystring', 'localStorage', 'navigator'],

@@ -1,10 +1,13 @@
-// Entry point: read the public settings, load translations, then hand over to the router.
+// Entry point: read the public settings, load translations, then hand over to the router. A page
+// the server sent rendered (sign-in) is replaced once the router has its code, keeping what was
+// typed into it.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadSettings } from './settings.js';
 import { initI18n } from './i18n.js';
 import { languages, setDisplayLanguage } from './core/index.js';
-import App from './App.jsx';
+import App, { createRouter, routerReady } from './App.jsx';
+import { takeOver } from './prerendered.js';
 import './styles/fonts.js';
 import './styles/app.css';
 
@@ -13,8 +16,13 @@ const settings = await loadSettings();
 if (!settings.languages.length) settings.languages = languages();
 await initI18n(settings, setDisplayLanguage);
 
-createRoot(document.getElementById('root')).render(
-  <StrictMode>
-    <App settings={settings} />
-  </StrictMode>,
+const router = createRouter(settings.product);
+const root = document.getElementById('root');
+if (root.dataset.prerendered) await routerReady(router);
+takeOver(root, () =>
+  createRoot(root).render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  ),
 );

@@ -136,6 +136,9 @@ enum Found {
     NftPurchase(NftPurchase, Place),
     Staking(StakingEvent, Pool, Place),
     Network(NetworkEvent, network::events::Logged),
+    /// The sale's price changed (USDT base units per whole LVLX): what members' history values
+    /// LVLX at, from then on.
+    Price(u128, Place),
 }
 
 /// The store lease of the one instance that indexes ("LVLXidxr").
@@ -588,6 +591,7 @@ impl Indexer {
                             Found::Network(event, log) => {
                                 pushes.extend(network::events::record(tx, event, &log)?)
                             }
+                            Found::Price(price, at) => record_price(tx, price, &at)?,
                         }
                     }
                     for (number, hash) in &remembered {
@@ -848,6 +852,7 @@ impl Indexer {
                 referrer: p.referrer,
                 block: block as i64,
             }),
+            Event::PriceChanged(price) => Found::Price(price, place(contract)),
             Event::NftPurchased(p) => Found::NftPurchase(p, place(contract)),
             Event::Staking(e) => {
                 let pool = match which {
@@ -1009,6 +1014,24 @@ fn record_staking(
         // Reserve and terms changes: recorded above; the reserve monitor reads the chain.
         _ => push(None, 0),
     })
+}
+
+/// Records a price of the sale once, as an applied event (a rollback takes it back with them).
+fn record_price(tx: Conn, price: u128, s: &Place) -> Result<(), StoreError> {
+    stakes::event_once(
+        tx,
+        &stakes::Applied {
+            tx_hash: &s.tx_hash,
+            log_index: s.log_index,
+            contract: &s.contract,
+            event: stakes::PRICE_EVENT,
+            amount: Some(price),
+            at: s.at,
+            block: s.block,
+            position: None,
+        },
+    )?;
+    Ok(())
 }
 
 /// Records an NFT sale's purchase once; the push for its pages when it is new.

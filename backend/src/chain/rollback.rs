@@ -122,6 +122,7 @@ pub fn rollback(
             "nft-purchased" => "nft-purchased",
             "funded" => "funded",
             "defunded" => "defunded",
+            // The reserve's terms or the sale's price.
             _ => "terms",
         };
         taken.push(Taken {

@@ -98,6 +98,10 @@ pub struct Applied<'a> {
     pub position: Option<u64>,
 }
 
+/// The applied event that records a new price of the sale (its amount: USDT base units per
+/// whole LVLX).
+pub const PRICE_EVENT: &str = "price";
+
 /// Records an applied event once (tx hash + log index); false when it was already applied.
 pub fn event_once(c: Conn, e: &Applied) -> Result<bool> {
     let n = c.execute(
@@ -392,9 +396,18 @@ fn pool(kind: Kind) -> Pool {
 pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
     let stmt_sql =
         "SELECT s.user_id, u.names || ' ' || u.lastnames, u.email, u.wallet, s.kind, s.amount,
-                s.start_date, s.release_date, s.reward, s.withdrawn
+                s.start_date, s.release_date, s.reward, s.withdrawn, s.position
          FROM stake_positions s JOIN users u ON u.id = s.user_id
          WHERE s.pool = ?1 ORDER BY s.release_date, s.position";
+    // Opened in a block not final yet: the few events above the final block, by their index,
+    // rather than a join for each of a million rows.
+    let pending_sql = "SELECT s.position FROM chain_events e
+         JOIN stake_positions s ON s.tx_hash = e.tx_hash AND s.log_index = e.log_index
+         WHERE e.block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor) AND s.pool = ?1";
+    let pending: std::collections::HashSet<i64> = c
+        .query_all(pending_sql, args![pool(kind).name()], |r| r.get::<i64>(0))?
+        .into_iter()
+        .collect();
 
     let mut users: HashMap<i64, Staker> = HashMap::new();
     let mut raw: Vec<(i64, Stake)> = Vec::new();
@@ -429,6 +442,7 @@ pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
                 release,
                 interests,
                 withdrawn: r.units(9)?,
+                pending: pending.contains(&r.get::<i64>(10)?),
             },
         ));
         Ok(())

@@ -40,6 +40,11 @@ pub struct Assets {
 impl Assets {
     /// Reads `dir` (a missing folder is an empty table: the app may not be built yet).
     pub fn load(dir: &Path) -> Assets {
+        Assets::load_filled(dir, |_, body| body)
+    }
+
+    /// As [`Assets::load`], each file's body first passed through `fill(name, body)`.
+    pub fn load_filled(dir: &Path, fill: impl Fn(&str, Vec<u8>) -> Vec<u8>) -> Assets {
         let mut files = HashMap::new();
         let mut pending = vec![dir.to_path_buf()];
         while let Some(folder) = pending.pop() {
@@ -61,6 +66,7 @@ impl Assets {
                     continue;
                 };
                 let name = relative.to_string_lossy().replace('\\', "/");
+                let body = fill(&name, body);
                 files.insert(name.clone(), Asset::new(&name, body));
             }
         }

@@ -18,6 +18,18 @@ struct AvatarKey {
     k: String,
 }
 
+/// Where the build left the product's name in the pages it rendered (web/prerender/render.jsx).
+const PRODUCT_MARK: &str = "__LVLX_PRODUCT__";
+
+/// The pages the build rendered, one per language (`landing.es.html`), and what each stands for
+/// when none is there for the language (an older build).
+const RENDERED: [(&str, &str); 2] = [("landing", "landing.html"), ("login", "index.html")];
+
+#[derive(serde::Deserialize)]
+struct Lng {
+    lng: Option<String>,
+}
+
 pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let config = &app.config;
     // Profile images: PNGs the server wrote itself (see api::images), named by user id, each
@@ -84,8 +96,17 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(read())
         .and(warp::fs::dir(config.guides_dir.clone()))
         .map(|file: warp::fs::File| revalidate(file.into_response()));
-    // The app and the translations: in memory, gzipped once, ETags (web::assets).
-    let app = Assets::load(&config.web_dir);
+    // The app and the translations: in memory, gzipped once, ETags (web::assets); the rendered
+    // pages with the product's name filled in.
+    let product = html_text(&config.product);
+    let app = Assets::load_filled(&config.web_dir, |name, body| {
+        if !is_rendered(name) {
+            return body;
+        }
+        String::from_utf8(body)
+            .map(|page| page.replace(PRODUCT_MARK, &product).into_bytes())
+            .unwrap_or_else(|e| e.into_bytes())
+    });
     let translations = Assets::load(&config.locales_dir);
     tracing::info!(
         files = app.len(),
@@ -94,12 +115,45 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     );
     let tail = || warp::path::tail().map(|tail: Tail| tail.as_str().to_string());
     let locales = serve(translations, warp::path("locales").and(read()).and(tail()));
-    let landing = serve(
-        app.clone(),
-        warp::path!("landing")
-            .and(read())
-            .map(|| "landing.html".to_string()),
-    );
+    // The landing page and sign-in as the build rendered them, in the visitor's language: the
+    // one `?lng=` names, else the browser's (Accept-Language), as the app itself decides.
+    let rendered = RENDERED
+        .into_iter()
+        .map(|(page, fallback)| {
+            let files = app.clone();
+            let name = warp::path(page)
+                .and(warp::path::end())
+                .and(read())
+                .and(
+                    warp::query::<Lng>()
+                        .or(warp::any().map(|| Lng { lng: None }))
+                        .unify(),
+                )
+                .and(warp::header::optional::<String>("accept-language"))
+                .map(move |query: Lng, accept: Option<String>| {
+                    let language = lvlx_core::language_or(
+                        query.lng.as_deref(),
+                        lvlx_core::preferred_language(accept.as_deref()),
+                    );
+                    let name = format!("{page}.{language}.html");
+                    if files.get(&name).is_some() {
+                        name
+                    } else {
+                        fallback.to_string()
+                    }
+                });
+            serve(app.clone(), name)
+                .map(|mut response: warp::reply::Response| {
+                    response.headers_mut().insert(
+                        warp::http::header::VARY,
+                        HeaderValue::from_static("Accept-Encoding, Accept-Language"),
+                    );
+                    response
+                })
+                .boxed()
+        })
+        .reduce(|a, b| a.or(b).unify().boxed())
+        .expect("two rendered pages");
     let assets = serve(app.clone(), read().and(tail()));
     let index = serve(
         app,
@@ -120,7 +174,7 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(guides)
         .unify()
-        .or(landing)
+        .or(rendered)
         .unify()
         .or(assets)
         .unify()
@@ -152,6 +206,25 @@ where
             },
         )
         .boxed()
+}
+
+/// A page the build rendered for one language: `landing.es.html`.
+fn is_rendered(name: &str) -> bool {
+    RENDERED.iter().any(|(page, _)| {
+        name.strip_prefix(page)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .and_then(|rest| rest.strip_suffix(".html"))
+            .is_some_and(lvlx_core::is_language)
+    })
+}
+
+/// `text` safe inside HTML text and attribute values.
+fn html_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// A client route has no file extension in its last segment; "/main.3f2a.js" is an asset.
@@ -224,7 +297,21 @@ fn revalidate(mut response: warp::reply::Response) -> warp::reply::Response {
 
 #[cfg(test)]
 mod tests {
-    use super::is_client_route;
+    use super::{html_text, is_client_route, is_rendered, PRODUCT_MARK};
+
+    #[test]
+    fn rendered_pages_are_named_by_page_and_language_and_carry_the_builds_mark() {
+        assert!(is_rendered("landing.es.html"));
+        assert!(is_rendered("login.pt.html"));
+        assert!(!is_rendered("landing.html"));
+        assert!(!is_rendered("login.de.html"));
+        assert!(!is_rendered("main.es.html"));
+        assert!(include_str!("../../../web/prerender/render.jsx").contains(PRODUCT_MARK));
+        assert_eq!(
+            html_text("A&B <i>\"x\"</i>"),
+            "A&amp;B &lt;i&gt;&quot;x&quot;&lt;/i&gt;"
+        );
+    }
 
     #[test]
     fn client_routes_have_no_extension() {

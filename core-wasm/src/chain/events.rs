@@ -154,6 +154,8 @@ pub enum NetworkEvent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     Purchased(Purchase),
+    /// The ICO sale's new price: USDT base units per whole LVLX.
+    PriceChanged(Units),
     NftPurchased(NftPurchase),
     Staking(StakingEvent),
     Network(NetworkEvent),
@@ -174,6 +176,7 @@ pub fn indexed() -> impl Iterator<Item = (Contract, &'static str)> {
     let staking = |contract| STAKING.into_iter().map(move |name| (contract, name));
     [
         (Contract::IcoSale, "Purchased"),
+        (Contract::IcoSale, "PriceChanged"),
         (Contract::NftSale, "NftPurchased"),
         (Contract::ActivationNode, "NodeActivated"),
         (Contract::ActivationNode, "NodeTermsChanged"),
@@ -222,6 +225,7 @@ pub fn decode(contract: Contract, topics: &[&str], data: &str) -> Result<Event, 
                     .then(|| ethers_core::utils::to_checksum(&referrer, None)),
             })
         }
+        "PriceChanged" => Event::PriceChanged(f.uint("price")?),
         "NftPurchased" => Event::NftPurchased(NftPurchase {
             buyer: f.wallet("buyer")?,
             id: kind(&f, "id")?,

@@ -13,6 +13,7 @@ mod voucher;
 
 pub use events::*;
 pub use reverts::{revert_key, REVERT_KEYS};
+pub(crate) use sale::LVLX_ONE;
 pub use sale::{quote, usdt_for, DEFAULT_PRICE};
 pub use voucher::Voucher;
 

@@ -7,12 +7,15 @@ import BR from 'flag-svgs/BR.svg';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { KEYS, write } from '../session/storage.js';
+import { usePrerendering } from '../prerendered.js';
 
 const FLAG = { en: US, es: ES, pt: BR };
 
 export default function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage;
+  // In a page sent rendered the flags wait for the app (web/src/prerendered.js).
+  const waiting = usePrerendering();
   return (
     <div className="language-switcher" role="group" aria-label={t('language-label')}>
       {settings.languages.map((lng) => {
@@ -25,6 +28,7 @@ export default function LanguageSwitcher() {
             title={t(`language-${lng}`)}
             aria-label={t(`language-${lng}`)}
             data-lng={lng}
+            disabled={waiting}
             onClick={() => {
               // Remembered as this browser's choice (signing in then keeps it).
               write(KEYS.language, lng);

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldMaxLength } from '../core/index.js';
+import { usePrerendering } from '../prerendered.js';
 
 /** The message line under a field (empty until the field fails a check). */
 export function FieldError({ id, error }) {
@@ -27,6 +28,7 @@ export default function TextField({
 }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
+  const waiting = usePrerendering();
   const error = form.errors[name];
   const id = `field-${name}`;
   const isPassword = type === 'password';
@@ -48,7 +50,13 @@ export default function TextField({
           onChange={(e) => form.set(name, e.target.value)}
         />
         {isPassword && (
-          <button type="button" className="reveal" onClick={() => setVisible((v) => !v)} aria-pressed={visible}>
+          <button
+            type="button"
+            className="reveal"
+            disabled={waiting}
+            onClick={() => setVisible((v) => !v)}
+            aria-pressed={visible}
+          >
             {visible ? t('password-hide') : t('password-show')}
           </button>
         )}

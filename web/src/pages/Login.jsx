@@ -9,13 +9,17 @@ import PublicFrame from '../components/PublicFrame.jsx';
 import TextField from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
 import useSubmit from '../components/useSubmit.js';
+import { typedBefore, usePrerendering } from '../prerendered.js';
 
 const FIELDS = { email: {}, password: { rule: 'currentPassword' } };
 
 export default function Login() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const form = useCoreForm(FIELDS);
+  // Sent rendered (web/prerender): what was typed before the app took over is kept, and nothing
+  // can be sent until then (the disabled button also stops Enter from sending the form as a GET).
+  const prerendering = usePrerendering();
+  const form = useCoreForm(FIELDS, typedBefore());
   const [sending, send] = useSubmit(async () => {
     const { token } = await login(form.values);
     write(KEYS.sessionToken, token);
@@ -42,7 +46,12 @@ export default function Login() {
           autoComplete="current-password"
           maxLength={fieldMaxLength('currentPassword')}
         />
-        <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+        <button
+          type="submit"
+          className="button wide"
+          disabled={sending || prerendering}
+          aria-busy={sending || prerendering}
+        >
           {sending ? t('login-sending') : t('login-submit')}
         </button>
         <Link to="/recover" className="link">

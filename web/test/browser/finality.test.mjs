@@ -1,7 +1,7 @@
 // Pending and final, as members and admins see them, on a chain where an event is final three
 // blocks under the head (`chain deploy --confirmations 3`): a purchase and an LVLX stake sent
 // straight to anvil show at once, marked pending on My assets, Staking (in Spanish at phone
-// width) and the admin's ICO table; three blocks later the marks go, live, without a reload.
+// width) and the admin's ICO and LVLX staking tables; three blocks later the marks go, live, without a reload.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -76,10 +76,14 @@ test('a purchase and a stake are pending at once and final three blocks later, f
   await admin.getByTestId('ico-general').waitFor();
   await admin.getByTestId('chain-pending').first().waitFor({ timeout: 15_000 });
   assert.match(await admin.getByTestId('indexer-standing').innerText(), /· 1 purchases pending ·/);
+  const stakes = await adminPage(browser, server, '/admin/tables/LVLXStaking');
+  const entry = stakes.getByTestId('chain-pending');
+  await entry.waitFor({ timeout: 15_000 });
+  assert.equal(await entry.getAttribute('title'), en['chain-pending-entry-help']);
 
   // Three more blocks: everything above is final; each page drops its marks on the push.
   await server.anvil.rpc('anvil_mine', ['0x3']);
-  for (const page of [actives, staking, admin]) {
+  for (const page of [actives, staking, admin, stakes]) {
     await page.getByTestId('chain-pending').first().waitFor({ state: 'detached', timeout: 15_000 });
   }
   await actives.getByText(es['chain-final']).first().waitFor();
@@ -87,5 +91,5 @@ test('a purchase and a stake are pending at once and final three blocks later, f
   assert.equal(await positions.getByText(es['chain-pending-stake-help']).count(), 0);
   assert.match(await admin.getByTestId('indexer-standing').innerText(), /· 0 purchases pending ·/);
   assert.ok(en['chain-pending'] !== es['chain-pending'], 'the Spanish mark is Spanish');
-  for (const page of [actives, staking, admin]) await page.context().close();
+  for (const page of [actives, staking, admin, stakes]) await page.context().close();
 });

@@ -208,6 +208,49 @@ describe('redirects, referral links, 404 and errors', () => {
     assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
     assert.deepEqual(page.errors, []);
   });
+  test('sign-in and the landing page arrive rendered in the visitor’s language; the app keeps what was typed', async () => {
+    const context = await browser.newContext({ baseURL: server.url, locale: 'es-MX' });
+    await context.addCookies(consent.map((c) => ({ url: server.url, ...c })));
+    const page = await context.newPage();
+    // The app's code is held back until the fields have been typed into.
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/main\.[0-9a-f]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login', { waitUntil: 'commit' });
+    await page.locator('[data-prerendered=login] h1').waitFor();
+    assert.equal(await page.textContent('h1'), 'Iniciar sesión');
+    assert.equal(await page.getAttribute('html', 'lang'), 'es');
+    assert.match(await page.textContent('.brand'), /LVLX/);
+    // Nothing can be sent yet: no Enter, no click.
+    assert.equal(await page.isDisabled('button[type=submit]'), true);
+    await page.locator('#field-email').pressSequentially('demo@lvlx.local');
+    await page.locator('#field-password').pressSequentially('Demo#20');
+    await page.keyboard.press('Enter');
+    assert.equal(path(page), '/login');
+    release();
+    await page.locator('#root:not([data-prerendered]) button[type=submit]:enabled').waitFor();
+    assert.equal(await page.inputValue('#field-email'), 'demo@lvlx.local');
+    assert.equal(await page.inputValue('#field-password'), 'Demo#20');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'field-password');
+    await page.keyboard.type('26x');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/verifycode');
+    // ?lng= wins over the browser's language, as in the app.
+    await page.unroute(/\/main\.[0-9a-f]+\.js$/);
+    const landing = await fetch(`${server.url}/landing?lng=pt`, { headers: { 'accept-language': 'es' } });
+    assert.equal(landing.headers.get('vary'), 'Accept-Encoding, Accept-Language');
+    const html = await landing.text();
+    assert.match(html, /<html lang="?pt/);
+    assert.match(html, /data-prerendered="?landing/);
+    assert.doesNotMatch(html, /__LVLX_PRODUCT__/);
+    assert.deepEqual(page.errors ?? [], []);
+    await context.close();
+  });
   test('a well-formed referral code opens registration at step 1', async () => {
     const page = await visit('/register/referred/0123456789ABCDEF');
     assert.equal(await page.textContent('h1'), 'Create your account');

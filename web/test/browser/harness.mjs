@@ -278,7 +278,8 @@ export async function adminPage(browser, server, route, { width = 1440, height =
 }
 
 /** Waits until the app has rendered a heading (the boot spinner is gone). */
-export const settled = (page) => page.waitForSelector('h1', { timeout: 15_000 });
+/** Once the page shows its heading, rendered by the app (not the page the server sent rendered). */
+export const settled = (page) => page.waitForSelector('#root:not([data-prerendered]) h1', { timeout: 15_000 });
 
 /** An unsigned token: the route guards decode it without verifying, as SPEC §3 describes. */
 export function token({ role = '1', id = '7', expSeconds = Math.floor(Date.now() / 1000) + 3600 } = {}) {

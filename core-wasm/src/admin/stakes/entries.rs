@@ -32,6 +32,8 @@ pub struct EntryRow {
     #[serde(rename = "rewardUSDT")]
     pub reward_usdt: String,
     pub interest_withdrawal_amount: String,
+    /// Opened in a block not final yet: shown, marked pending.
+    pub pending: bool,
 }
 
 const SORTS: [&str; 9] = [
@@ -160,6 +162,7 @@ impl EntryTable {
             current_interests_text: lvlx_text(stake.interests),
             reward_usdt: amount::lvlx_to_usdt(stake.interests),
             interest_withdrawal_amount: stake.withdrawn.to_string(),
+            pending: stake.pending,
         }
     }
 

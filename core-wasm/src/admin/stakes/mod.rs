@@ -37,6 +37,8 @@ pub const NFT_ID: &str = "nftId";
 pub const AMOUNT: &str = "amount";
 pub const INTERESTS: &str = "currentInterests";
 pub const WITHDRAWN: &str = "interestWithdrawalAmount";
+/// 1 for an entry opened in a block not final yet (it may still leave the chain), else 0.
+pub const PENDING: &str = "pending";
 /// Derived columns the screens may sort by.
 pub const REWARD_USDT: &str = "rewardUSDT";
 pub const ENTRIES: &str = "entries";
@@ -94,6 +96,8 @@ pub struct Stake {
     pub release: i64,
     pub interests: Units,
     pub withdrawn: Units,
+    /// Opened in a block not final yet.
+    pub pending: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -168,11 +172,15 @@ pub fn encode(kind: Kind, stakes: &Stakes) -> Result<Vec<u8>, TableError> {
         write::amount(AMOUNT),
         write::amount(INTERESTS),
         write::amount(WITHDRAWN),
+        write::count(PENDING),
     ]);
     columns.extend([
         units(|s| s.amount)?,
         units(|s| s.interests)?,
         units(|s| s.withdrawn)?,
+        Arc::new(UInt32Array::from_iter_values(
+            stakes.stakes.iter().map(|s| u32::from(s.pending)),
+        )),
     ]);
     write::encode(&write::batch(write::schema(fields), columns)?)
 }
@@ -301,6 +309,9 @@ impl StakeFrame {
         frame.amounts(AMOUNT)?;
         frame.amounts(INTERESTS)?;
         frame.amounts(WITHDRAWN)?;
+        if frame.counts(PENDING)?.iter().any(|p| *p > 1) {
+            return Err(TableError::Column(PENDING.into()));
+        }
         Ok(StakeFrame {
             kind,
             now_ms,
@@ -329,6 +340,7 @@ impl StakeFrame {
             release: f.times(RELEASE).map_or(0, |v| v[row]),
             interests: units(INTERESTS),
             withdrawn: units(WITHDRAWN),
+            pending: f.counts(PENDING).is_ok_and(|v| v[row] == 1),
         }
     }
 
@@ -420,6 +432,7 @@ mod tests {
             release: (BASE + day) * DAY,
             interests,
             withdrawn: interests / 2,
+            pending: day == 101,
         };
         Stakes {
             stakers: vec![
@@ -490,6 +503,8 @@ mod tests {
         let page = table.page(0, 10);
         assert_eq!(page.iter().map(|r| r.n).collect::<Vec<_>>(), vec![1, 2]);
         assert_eq!(page[0].names, "Ana Souza");
+        // The entry opened in a block not final yet carries its mark through the stream.
+        assert_eq!((page[0].pending, page[1].pending), (true, false));
         assert_eq!(page[1].nft_id, Some(11));
         assert_eq!(page[1].reward_usdt, "100000000.00");
         assert!(table.csv().contains(",1000000000.000000000000000007,"));

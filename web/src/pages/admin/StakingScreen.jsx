@@ -16,6 +16,7 @@ import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import Dialog from '../../components/Dialog.jsx';
 import ReserveMonitor from '../../staking/ReserveMonitor.jsx';
+import PendingBadge from '../../components/PendingBadge.jsx';
 import { useLiveVersion } from '../../live.js';
 
 export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
@@ -186,7 +187,12 @@ export default function StakingScreen({ kind }) {
       minWidth: '110px',
       label: amount,
       numeric: true,
-      cell: (r) => <Amount value={r.amountText} unit={nft ? null : product} />,
+      cell: (r) => (
+        <>
+          <Amount value={r.amountText} unit={nft ? null : product} />
+          {r.pending && <PendingBadge help="chain-pending-entry-help" />}
+        </>
+      ),
     },
     {
       id: 'startDate',

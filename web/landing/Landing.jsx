@@ -4,12 +4,9 @@
 // privacy notice and the risk notice. Those three are content blocks admins edit (public to
 // read); until one is written, the translations' default text stands in.
 import { useEffect, useState } from 'react';
-import { createRoot } from 'react-dom/client';
 import { useTranslation } from 'react-i18next';
 import '@fontsource/pt-sans/latin-700.css';
 import '@fontsource/didact-gothic/latin-400.css';
-import { loadSettings } from '../src/settings.js';
-import { initI18n } from '../src/i18n.js';
 import { readPublicContent } from '../src/api/content.js';
 import LanguageSwitcher from '../src/components/LanguageSwitcher.jsx';
 import '../src/styles/app.css';
@@ -42,7 +39,7 @@ function Notice({ block, product }) {
   );
 }
 
-function Landing({ product }) {
+export default function Landing({ product }) {
   const { t } = useTranslation();
   return (
     <div className="landing">
@@ -89,7 +86,3 @@ function Landing({ product }) {
     </div>
   );
 }
-
-const settings = await loadSettings();
-await initI18n(settings);
-createRoot(document.getElementById('root')).render(<Landing product={settings.product} />);
