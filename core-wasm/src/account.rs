@@ -43,7 +43,7 @@ pub struct Server {
 #[serde(rename_all = "camelCase")]
 pub struct Account {
     /// LVLX in the linked wallet now; `None` when the chain could not be read.
-    #[serde(serialize_with = "opt_text")]
+    #[serde(serialize_with = "amount::opt_text::serialize")]
     pub wallet: Option<Units>,
     #[serde(with = "amount::text")]
     pub staked: Units,
@@ -65,13 +65,6 @@ pub struct Account {
     pub wallet_counted: bool,
     /// The total's USDT value at SPEC §1's price (2 decimals).
     pub total_usdt: String,
-}
-
-fn opt_text<S: serde::Serializer>(units: &Option<Units>, s: S) -> Result<S::Ok, S::Error> {
-    match units {
-        Some(u) => s.collect_str(u),
-        None => s.serialize_none(),
-    }
 }
 
 /// The account from the server's figures and the wallet's balance on chain (if read).

@@ -14,6 +14,7 @@ pub mod content;
 pub mod date;
 pub mod display;
 pub mod guard;
+pub mod history;
 #[cfg(feature = "images")]
 pub mod images;
 pub mod keys;

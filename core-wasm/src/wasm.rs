@@ -226,6 +226,14 @@ pub fn guard(kind: &str, stored: JsValue, now_ms: f64) -> Result<JsValue, JsErro
     Ok(to_js(&decision)?)
 }
 
+/// `moneyHistoryCsv(entries)`: the money history (as `GET /api/v1/wallet/history` answers its
+/// `entries`) as CSV, exact decimals, UTC times.
+#[wasm_bindgen(js_name = moneyHistoryCsv)]
+pub fn money_history_csv(entries: JsValue) -> Result<String, JsError> {
+    let entries: Vec<crate::history::Valued> = serde_wasm_bindgen::from_value(entries)?;
+    Ok(crate::history::csv(&entries, crate::LVLX_DECIMALS))
+}
+
 /// Absent values become `null` (not `undefined`), as the test vectors and callers expect.
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
     value.serialize(
@@ -468,12 +476,6 @@ pub fn explorer_token(explorer: &str, address: &str) -> Option<String> {
 #[wasm_bindgen(js_name = sameAddress)]
 pub fn same_address(a: &str, b: &str) -> bool {
     crate::chain::same_address(a, b)
-}
-
-/// `ledgerOperation(product, token)`: "purchase" or "retirement".
-#[wasm_bindgen(js_name = ledgerOperation)]
-pub fn ledger_operation(product: &str, token: &str) -> Result<JsValue, JsError> {
-    to_js(&crate::ledger::operation(product, token)).map_err(internal)
 }
 
 /// `tokenDecimals(token)`: 6 for USDT, 18 for the product and MATIC.

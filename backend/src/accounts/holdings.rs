@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::store::{ledger, referrals, reversals, stakes, users};
+use crate::store::{history, ledger, referrals, reversals, stakes, users};
 use crate::user::User;
 use crate::App;
 
@@ -16,6 +16,35 @@ const WALLET_READ: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Reversals myActives lists (the newest).
 const REVERSALS_LIMIT: i64 = 50;
+
+/// The most entries of each kind the money history reads (a member has far fewer).
+const HISTORY_LIMIT: i64 = 5_000;
+
+/// `{entries, prices}`: every credit and payment of the member, newest first, each valued in
+/// USDT on its day (`lvlx_core::history`), and the sale's prices it used.
+pub async fn history(app: &App, member: &User) -> Result<Value, Error> {
+    let user = member.id;
+    let product = app.config.product.clone();
+    // Without a chain configured, only what the server credited itself (and seeded history).
+    let (nft_staking, ico_sale) = app
+        .config
+        .chain
+        .as_ref()
+        .map_or_else(Default::default, |c| {
+            (c.nft_staking.to_lowercase(), c.ico_sale.to_lowercase())
+        });
+    let (entries, prices) = app
+        .store
+        .read(move |c| {
+            Ok::<_, Error>((
+                history::of_member(c, user, &product, &nft_staking, HISTORY_LIMIT)?,
+                history::prices(c, &ico_sale)?,
+            ))
+        })
+        .await?;
+    let valued = lvlx_core::history::value(entries, &app.config.product, &prices);
+    Ok(json!({ "entries": valued, "prices": prices }))
+}
 
 /// `{wallet, balance, entries, reversals}`: the LVLX balance, the newest ledger entries (at
 /// most 500, each pending or final) and what left the chain and was taken back.

@@ -28,7 +28,19 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .then(dashboard)
         .map(reply);
-    actives.or(dashboard).unify().boxed()
+    // GET /api/v1/wallet/history — {entries, prices}: every credit and payment, newest first,
+    // each with its USDT value on its day (lvlx_core::history).
+    let history = warp::path!("wallet" / "history")
+        .and(warp::get())
+        .and(authed(app.clone()))
+        .and(with(&app))
+        .then(history)
+        .map(reply);
+    actives.or(dashboard).unify().or(history).unify().boxed()
+}
+
+async fn history(who: Authed, app: App) -> Answer {
+    ok(&holdings::history(&app, &who.user).await?)
 }
 
 async fn actives(who: Authed, app: App) -> Answer {

@@ -25,6 +25,7 @@ pub mod copy;
 pub mod cursors;
 pub mod digest;
 pub mod faq;
+pub mod history;
 pub mod kyc;
 pub mod ledger;
 pub mod lockouts;

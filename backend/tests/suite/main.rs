@@ -14,6 +14,7 @@ mod codes;
 mod content;
 mod durability;
 mod faq;
+mod history;
 mod http;
 mod instances;
 mod kyc;

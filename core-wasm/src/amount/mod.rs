@@ -245,6 +245,24 @@ pub mod text {
     }
 }
 
+/// Serde: optional base units as decimal text or null.
+pub mod opt_text {
+    use super::Units;
+
+    pub fn serialize<S: serde::Serializer>(units: &Option<Units>, s: S) -> Result<S::Ok, S::Error> {
+        match units {
+            Some(u) => s.collect_str(u),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Units>, D::Error> {
+        let text = <Option<std::borrow::Cow<'de, str>> as serde::Deserialize>::deserialize(d)?;
+        text.map(|t| super::parse_base(&t).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
 /// Exact sum; `None` on overflow.
 pub fn sum<I: IntoIterator<Item = Units>>(amounts: I) -> Option<Units> {
     amounts

@@ -1,18 +1,23 @@
 // CSV of exactly the rows the filters keep, written by the core with exact amounts.
 import { useTranslation } from 'react-i18next';
 
+/** Saves `text` as the CSV file `filename` (the browser's download). */
+export function saveCsv(text, filename) {
+  const blob = new Blob([text], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function CsvButton({ table, name }) {
   const { t } = useTranslation();
   const download = () => {
-    const blob = new Blob([table.csv()], { type: 'text/csv;charset=utf-8' });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
     // The rows are those of the range applied last (a refused one changes nothing).
     const { start, end } = table.applied ?? table.query;
-    a.download = start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveCsv(table.csv(), start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`);
   };
   return (
     <button

@@ -37,8 +37,8 @@ export const tokenDecimals = (token) => core.tokenDecimals(token);
 /** The tokens' decimals, from the core (USDT 6, LVLX 18). */
 export const USDT_DECIMALS = tokenDecimals('USDT');
 export const LVLX_DECIMALS = tokenDecimals('LVLX');
-/** A ledger entry's operation: 'purchase' (the product) or 'retirement' (any other token). */
-export const ledgerOperation = (product, token) => core.ledgerOperation(product, token);
+/** The money history (GET wallet/history's `entries`) as CSV: exact decimals, UTC times. */
+export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
 /** Every owner action an admin may propose to the owners' Safe: [{contract, function, args: [{name, kind}], delayed}]. */
 export const ownerActions = () => core.ownerActions();
 /** An owner action's argument as typed in the page's language (tokens, percent, days) → the proposal's text; throws a key. */

@@ -1,44 +1,50 @@
-// /myActives: the member's money account (as on the dashboard) and purchase / withdrawal history, as the server
-// indexed them from the chain (never what a browser claimed), each purchase pending or final,
-// and what a reorganisation took back. Refreshed live when a purchase of theirs is recorded,
-// becomes final or leaves the chain.
+// /myActives: the member's money account (as on the dashboard) and their money history: every
+// credit and payment the server indexed from the chain or credited itself (never what a browser
+// claimed), each with its transaction, pending or final, and its USDT value that day; exported
+// as CSV by the core. Below, what a reorganisation took back. Refreshed live when a purchase of
+// theirs is recorded, becomes final or leaves the chain.
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import Pagination from '../components/Pagination.jsx';
 import settings from '../settings.js';
-import { readActives, readDashboard } from '../api/holdings.js';
+import { readActives, readDashboard, readHistory } from '../api/holdings.js';
 import MoneyAccount from '../account/MoneyAccount.jsx';
 import useLoad from '../api/useLoad.js';
-import { formatLvlx, formatToken, formatUsdt, ledgerOperation } from '../core/index.js';
+import { formatLvlx, formatToken, formatUsdt, localizeNumber, moneyHistoryCsv } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
 import LoadFailed from '../components/LoadFailed.jsx';
 import PendingBadge from '../components/PendingBadge.jsx';
+import { saveCsv } from '../components/Exports.jsx';
+
+/** An entry's amount as people read it: NFTs counted, tokens in their decimals. */
+function amountText(entry) {
+  return entry.asset === 'NFT'
+    ? `${localizeNumber(entry.amount)} NFT`
+    : `${formatToken(entry.amount, entry.asset)} ${entry.asset}`;
+}
 
 export default function MyActives() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const version = useLiveVersion('purchase', 300);
   // Loaded once the live channel is ready, and again on each of the member's purchases.
-  const history = useLoad(version === null ? null : readActives, [version]);
+  const history = useLoad(version === null ? null : readHistory, [version]);
+  const actives = useLoad(version === null ? null : readActives, [version]);
   // The money account, the same as the dashboard's.
   const money = useLoad(version === null ? null : readDashboard, [version]);
-  const actives = history.data;
+  const entries = history.data?.entries;
   const account = money.data;
 
   const columns = [
-    { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span> },
-    { name: t('ico-type'), cell: (r) => t(`ico-${ledgerOperation(product, r.token)}`) },
+    { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.at, i18n.language)}</span> },
+    { name: t('ico-type'), cell: (r) => t(`history-kind-${r.kind}`) },
+    { name: t('ico-amount'), right: true, cell: (r) => <span translate="no">{amountText(r)}</span> },
     {
-      name: t('ico-amount'),
+      name: t('history-usdt-value'),
       right: true,
-      cell: (r) => <span translate="no">{`${formatToken(r.amount, r.token)} ${r.token}`}</span>,
-    },
-    {
-      name: t('actives-usdt-paid'),
-      right: true,
-      cell: (r) => <span translate="no">{r.usdtPaid ? `${formatUsdt(r.usdtPaid)} USDT` : '—'}</span>,
+      cell: (r) => <span translate="no">{r.usdtValue === null ? '—' : `${formatUsdt(r.usdtValue)} USDT`}</span>,
     },
     {
       name: t('actives-status'),
@@ -46,11 +52,11 @@ export default function MyActives() {
     },
     {
       name: t('tx-hash'),
-      cell: (r) => <TxLink hash={r.txHash} />,
+      cell: (r) => (r.txHash ? <TxLink hash={r.txHash} /> : <span className="muted">{t('history-no-tx')}</span>),
     },
   ];
-  const reversals = actives?.reversals ?? [];
-  const pending = (actives?.entries ?? []).some((r) => r.pending);
+  const reversals = actives.data?.reversals ?? [];
+  const pending = (entries ?? []).some((r) => r.pending);
   return (
     <section className="page">
       <h1>{t('menu-myActives')}</h1>
@@ -64,17 +70,29 @@ export default function MyActives() {
           <p className="muted">{t('loading')}</p>
         )}
       </div>
-      <h2>{t('actives-history')}</h2>
+      <div className="section-head">
+        <h2>{t('actives-history')}</h2>
+        <button
+          type="button"
+          className="button secondary small"
+          disabled={!entries?.length}
+          onClick={() => saveCsv(moneyHistoryCsv(entries), `${product.toLowerCase()}-history.csv`)}
+          data-testid="history-csv"
+        >
+          {t('table-export-csv')}
+        </button>
+      </div>
+      <p className="muted">{t('history-help', { product })}</p>
       {pending && <p className="muted">{t('chain-pending-help')}</p>}
       {history.error && <LoadFailed error={history.error} onRetry={history.retry} testId="actives-failed" />}
-      <div className="data-table" aria-busy={!actives} data-testid="actives-history">
+      <div className="data-table" aria-busy={!entries} data-testid="actives-history">
         <Table
           ariaLabel={t('actives-history')}
           columns={columns}
-          // One transaction can hold more than one entry: its hash alone is not a row's key.
-          data={(actives?.entries ?? []).map((entry, i) => ({ ...entry, key: `${entry.txHash}:${i}` }))}
+          // One transaction can hold more than one entry (a release and its interest).
+          data={(entries ?? []).map((entry, i) => ({ ...entry, key: `${entry.txHash ?? entry.kind}:${i}` }))}
           keyField="key"
-          loading={!actives && !history.error}
+          loading={!entries && !history.error}
           empty={<p className="table-empty">{t('actives-empty')}</p>}
           pagination
           paginationComponent={Pagination}

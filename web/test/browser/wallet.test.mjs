@@ -303,7 +303,16 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   ]);
   assert.equal(await page.getByTestId('account-wallet').innerText(), `${formatLvlx(decodeUint(onChain.result))} LVLX`);
   const row = page.locator('[data-testid="actives-history"] .rdt_TableRow').first();
-  assert.match(await row.innerText(), /25\.00 LVLX[\s\S]*2\.50 USDT/);
+  assert.match(
+    await row.innerText(),
+    new RegExp(`${en['history-kind-purchase']}[\\s\\S]*25\\.00 LVLX[\\s\\S]*2\\.50 USDT`),
+  );
+  // The history as CSV, written by the core: exact decimals, UTC time, the transaction.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('history-csv').click()]);
+  assert.equal(download.suggestedFilename(), 'lvlx-history.csv');
+  const csv = readFileSync(await download.path(), 'utf8').split('\n');
+  assert.equal(csv[0], 'date_utc,type,amount,asset,usdt_value,tx_hash,status');
+  assert.match(csv[1], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,purchase,25,LVLX,2\.5,0x[0-9a-f]{64},final$/);
   await page.screenshot({ path: join(SHOTS, 'wallet-my-actives.png'), fullPage: true });
 
   // A second purchase while myActives is open appears there live.

@@ -1,0 +1,5 @@
+-- A member's money history reads the staking events of their positions (interest withdrawn,
+-- releases) by position: without this index each position scanned every event.
+CREATE INDEX chain_events_position ON chain_events(position) WHERE position IS NOT NULL;
+-- And the sale's prices, the few events the history values LVLX at.
+CREATE INDEX chain_events_price ON chain_events(at) WHERE event = 'price';

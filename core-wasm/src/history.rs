@@ -1,0 +1,316 @@
+//! A member's money history: every credit and payment — purchases, commissions, rank bonuses,
+//! staking interest withdrawn, releases and claims paid — each with its transaction, valued in
+//! USDT on its day, and as CSV (what members ask for their taxes).
+//!
+//! The USDT value of an LVLX amount is what the sale charged for it then: the sale's price in
+//! force at the entry's time (the last `PriceChanged` at or before it; the deployment's
+//! [`DEFAULT_PRICE`] before any), rounded half up to the USDT base unit. A purchase is valued
+//! at what was paid for it. NFTs returned by a release have no USDT value here (no market
+//! price is known); their purchase carries what was paid.
+
+use serde::{Deserialize, Serialize};
+
+use crate::amount::{self, Units};
+use crate::chain::{DEFAULT_PRICE, LVLX_ONE};
+
+/// What an entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// LVLX bought from the sale (the ledger's own other tokens: a withdrawal of that token).
+    Purchase,
+    /// A token other than the product moved out through the ledger (SPEC's "retirement").
+    Retirement,
+    /// NFTs bought from the NFT sale.
+    NftPurchase,
+    /// A commission credited from a downline purchase.
+    Commission,
+    /// A rank's one-time bonus credited.
+    Bonus,
+    /// Staking interest withdrawn to the wallet.
+    Interest,
+    /// A position's principal returned to the wallet at its release.
+    Release,
+    /// Commissions and bonuses paid to the wallet by the distributor.
+    Claim,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Purchase,
+        Kind::Retirement,
+        Kind::NftPurchase,
+        Kind::Commission,
+        Kind::Bonus,
+        Kind::Interest,
+        Kind::Release,
+        Kind::Claim,
+    ];
+
+    /// The name in the CSV and the translation key's tail (`history-kind-<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Purchase => "purchase",
+            Kind::Retirement => "retirement",
+            Kind::NftPurchase => "nft-purchase",
+            Kind::Commission => "commission",
+            Kind::Bonus => "bonus",
+            Kind::Interest => "interest",
+            Kind::Release => "release",
+            Kind::Claim => "claim",
+        }
+    }
+}
+
+/// What the entry's amount counts: the product (LVLX), NFTs, or another ledger token.
+pub const NFT_ASSET: &str = "NFT";
+
+/// One credit or payment as the server recorded it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub kind: Kind,
+    /// Milliseconds.
+    pub at: i64,
+    /// "LVLX" (the product), "NFT", or the ledger's token.
+    pub asset: String,
+    /// Base units of the asset (a count for NFTs).
+    #[serde(with = "amount::text")]
+    pub amount: Units,
+    /// USDT paid for a purchase (base units).
+    #[serde(
+        default,
+        with = "amount::opt_text",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub usdt_paid: Option<Units>,
+    /// Null for what the server credited without a transaction of its own (a rank bonus).
+    pub tx_hash: Option<String>,
+    /// In a block not final yet.
+    #[serde(default)]
+    pub pending: bool,
+}
+
+/// A price of the sale from `at` (milliseconds) on: USDT base units per whole LVLX.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Price {
+    pub at: i64,
+    #[serde(with = "amount::text")]
+    pub price: Units,
+}
+
+/// An entry with its USDT value on its day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Valued {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// USDT base units; null when the asset has no price here.
+    #[serde(default, with = "amount::opt_text")]
+    pub usdt_value: Option<Units>,
+}
+
+/// `entries` newest first, each valued: purchases at what was paid, LVLX at the sale's price in
+/// force then (`prices` in chain order: of two changes at one time the later wins), USDT as
+/// itself, anything else unvalued.
+pub fn value(mut entries: Vec<Entry>, product: &str, prices: &[Price]) -> Vec<Valued> {
+    let mut prices = prices.to_vec();
+    prices.sort_by_key(|p| p.at);
+    entries.sort_by_key(|e| std::cmp::Reverse(e.at));
+    entries
+        .into_iter()
+        .map(|entry| {
+            let usdt_value = match (&entry.usdt_paid, entry.asset.as_str()) {
+                (Some(paid), _) => Some(*paid),
+                (None, "USDT") => Some(entry.amount),
+                (None, asset) if asset == product => {
+                    Some(usdt_of(entry.amount, price_at(&prices, entry.at)))
+                }
+                _ => None,
+            };
+            Valued { entry, usdt_value }
+        })
+        .collect()
+}
+
+/// The price in force at `at`: the last change at or before it (a change in the same second as
+/// the entry counts: block times have seconds only), else the deployment's.
+fn price_at(sorted: &[Price], at: i64) -> Units {
+    match sorted.partition_point(|p| p.at <= at) {
+        0 => DEFAULT_PRICE,
+        n => sorted[n - 1].price,
+    }
+}
+
+/// USDT base units `lvlx` base units are worth at `price`, rounded half up; saturating on
+/// amounts no member holds (over 10^20 LVLX at a price of 10^12 USDT).
+fn usdt_of(lvlx: Units, price: Units) -> Units {
+    match lvlx.checked_mul(price) {
+        Some(product) => product / LVLX_ONE + Units::from(product % LVLX_ONE >= LVLX_ONE / 2),
+        None => Units::MAX,
+    }
+}
+
+/// The history as CSV, one line an entry in the given order: the UTC time (ISO 8601), the
+/// kind, the amount and its asset as exact decimals, the USDT value, the transaction and
+/// whether it is final. Plain decimals with a point, as spreadsheets and tax tools read them.
+pub fn csv(entries: &[Valued], product_decimals: u32) -> String {
+    let mut out = String::from("date_utc,type,amount,asset,usdt_value,tx_hash,status\n");
+    for v in entries {
+        let e = &v.entry;
+        let decimals = match e.asset.as_str() {
+            NFT_ASSET => 0,
+            "USDT" => crate::USDT_DECIMALS,
+            _ => product_decimals,
+        };
+        let date = chrono::DateTime::from_timestamp_millis(e.at)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default();
+        let exact = |units, decimals| amount::format_units(units, decimals).unwrap_or_default();
+        let line = [
+            date,
+            e.kind.name().to_string(),
+            exact(e.amount, decimals),
+            e.asset.clone(),
+            v.usdt_value
+                .map(|u| exact(u, crate::USDT_DECIMALS))
+                .unwrap_or_default(),
+            e.tx_hash.clone().unwrap_or_default(),
+            if e.pending { "pending" } else { "final" }.to_string(),
+        ];
+        // Every field is a number, a fixed word, a symbol or a hash: none holds a comma or a quote.
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LVLX: Units = 1_000_000_000_000_000_000;
+    const DAY: i64 = 86_400_000;
+
+    fn entry(kind: Kind, at: i64, asset: &str, amount: Units) -> Entry {
+        Entry {
+            kind,
+            at,
+            asset: asset.into(),
+            amount,
+            usdt_paid: None,
+            tx_hash: Some(format!("0x{:064x}", at)),
+            pending: false,
+        }
+    }
+
+    #[test]
+    fn lvlx_is_valued_at_the_sale_price_of_its_day_and_a_purchase_at_what_was_paid() {
+        let prices = [
+            Price {
+                at: 10 * DAY,
+                price: 250_000,
+            },
+            Price {
+                at: 5 * DAY,
+                price: 120_000,
+            },
+        ];
+        let mut bought = entry(Kind::Purchase, 6 * DAY, "LVLX", 100 * LVLX);
+        bought.usdt_paid = Some(12_000_000);
+        let valued = value(
+            vec![
+                entry(Kind::Commission, DAY, "LVLX", 3 * LVLX),
+                bought,
+                entry(Kind::Interest, 10 * DAY, "LVLX", LVLX / 3),
+                entry(Kind::Bonus, 7 * DAY, "LVLX", 100 * LVLX),
+                entry(Kind::Release, 11 * DAY, NFT_ASSET, 2),
+                entry(Kind::Retirement, 12 * DAY, "USDT", 5_000_000),
+            ],
+            "LVLX",
+            &prices,
+        );
+        let got: Vec<(Kind, Option<Units>)> = valued
+            .iter()
+            .map(|v| (v.entry.kind, v.usdt_value))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Kind::Retirement, Some(5_000_000)),
+                (Kind::Release, None),
+                // 1/3 LVLX at 0.25 USDT (the change takes effect at its own instant):
+                // 83333.33… base units, rounded to 83333.
+                (Kind::Interest, Some(83_333)),
+                (Kind::Bonus, Some(12_000_000)),
+                (Kind::Purchase, Some(12_000_000)),
+                // Before any price change: the deployment's 0.1 USDT.
+                (Kind::Commission, Some(300_000)),
+            ]
+        );
+        // Half a base unit rounds up, less rounds down.
+        assert_eq!(usdt_of(LVLX / 2, 1), 1);
+        assert_eq!(usdt_of(LVLX / 2 - 1, 1), 0);
+        assert_eq!(usdt_of(Units::MAX, 2), Units::MAX);
+    }
+
+    #[test]
+    fn the_csv_has_exact_decimals_utc_times_and_every_entry() {
+        let mut pending = entry(
+            Kind::Claim,
+            1_764_201_600_000,
+            "LVLX",
+            1_500_000_000_000_000_001,
+        );
+        pending.pending = true;
+        let mut bonus = entry(Kind::Bonus, 1_764_115_200_000, "LVLX", 100 * LVLX);
+        bonus.tx_hash = None;
+        let nft = entry(Kind::Release, 1_764_028_800_000, NFT_ASSET, 3);
+        let csv = csv(&value(vec![nft, bonus, pending], "LVLX", &[]), 18);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[0],
+            "date_utc,type,amount,asset,usdt_value,tx_hash,status"
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                "2025-11-27T00:00:00Z,claim,1.500000000000000001,LVLX,0.15,0x{:064x},pending",
+                1_764_201_600_000i64
+            )
+        );
+        assert_eq!(lines[2], "2025-11-26T00:00:00Z,bonus,100,LVLX,10,,final");
+        assert!(lines[3].starts_with("2025-11-25T00:00:00Z,release,3,NFT,,0x"));
+        assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn entries_read_back_as_the_server_wrote_them() {
+        let mut bought = entry(Kind::Purchase, DAY, "LVLX", 7 * LVLX);
+        bought.usdt_paid = Some(700_000);
+        let valued = value(
+            vec![bought, entry(Kind::Release, DAY, NFT_ASSET, 1)],
+            "LVLX",
+            &[],
+        );
+        let json = serde_json::to_value(&valued).unwrap();
+        assert_eq!(json[0]["kind"], "purchase");
+        assert_eq!(json[0]["usdtPaid"], "700000");
+        assert_eq!(json[0]["usdtValue"], "700000");
+        assert_eq!(json[1]["usdtValue"], serde_json::Value::Null);
+        let back: Vec<Valued> = serde_json::from_value(json).unwrap();
+        assert_eq!(back, valued);
+    }
+
+    #[test]
+    fn every_kind_has_its_name_once() {
+        let mut names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        for k in Kind::ALL {
+            let json = serde_json::to_value(k).unwrap();
+            assert_eq!(json.as_str(), Some(k.name()));
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Kind::ALL.len());
+    }
+}
