@@ -120,8 +120,6 @@ const web = (argv) => ({
       compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } },
       threshold: 1024,
       minRatio: 0.9,
-      // Not the rendered pages: the server fills the product's name in and compresses them.
-      exclude: /^\w+\.\w+\.html$/,
     }),
   ],
   performance: { hints: false },

@@ -283,9 +283,56 @@ pub fn weeks_covered(free: Units, reserved_last_30_days: Units) -> Option<u128> 
     })
 }
 
+/// A lock as people read it: its days (rounded half up), whether that is exact (else the
+/// seconds are worth showing), and a rate over it as the simple rate of a 365-day year, in
+/// basis points rounded half up (1 % over 30 days reads 12.17 % a year).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LockTerms {
+    pub days: u64,
+    pub whole_days: bool,
+    pub yearly_bps: u64,
+}
+
+pub fn lock_terms(rate_bps: u32, lock_seconds: u64) -> LockTerms {
+    let half_up = |n: u128, d: u128| {
+        if d == 0 {
+            0
+        } else {
+            ((2 * n + d) / (2 * d)) as u64
+        }
+    };
+    LockTerms {
+        days: half_up(u128::from(lock_seconds), u128::from(DAY)),
+        whole_days: lock_seconds.is_multiple_of(DAY),
+        yearly_bps: half_up(
+            u128::from(rate_bps) * 365 * u128::from(DAY),
+            u128::from(lock_seconds),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_reads_in_days_and_its_rate_by_the_year() {
+        let t = lock_terms(100, 30 * DAY);
+        assert_eq!((t.days, t.whole_days, t.yearly_bps), (30, true, 1_217));
+        assert_eq!(lock_terms(1_000, 365 * DAY).yearly_bps, 1_000);
+        let odd = lock_terms(100, 30 * DAY + DAY / 2);
+        assert_eq!((odd.days, odd.whole_days), (31, false));
+        assert_eq!(lock_terms(100, DAY / 2 - 1).days, 0);
+        assert_eq!(
+            lock_terms(100, 0),
+            LockTerms {
+                days: 0,
+                whole_days: true,
+                yearly_bps: 0
+            }
+        );
+    }
 
     const LVLX: Units = 1_000_000_000_000_000_000;
 

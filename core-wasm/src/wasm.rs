@@ -596,6 +596,15 @@ pub fn rank_standing(volume: &str, ranks: JsValue, achieved: Vec<u32>) -> Result
     Ok(to_js(&crate::network::standing(volume, &ranks, &achieved))?)
 }
 
+/// `lockTerms(rateBps, lockSeconds)`: {days, wholeDays, yearlyBps} — a lock in days and its
+/// rate as the simple yearly rate.
+#[wasm_bindgen(js_name = lockTerms)]
+pub fn lock_terms(rate_bps: u32, lock_seconds: f64) -> Result<JsValue, JsError> {
+    let seconds = whole_number(lock_seconds)?;
+    let seconds = u64::try_from(seconds).map_err(|_| internal("a negative lock"))?;
+    Ok(to_js(&crate::staking::lock_terms(rate_bps, seconds))?)
+}
+
 /// `stakingQuote(pool, kind, usdtValue, rateBps, lockSeconds, amount, freeReserve, nowSeconds)`:
 /// what staking `amount` (NFTs, or LVLX base units) under these terms brings — {reward,
 /// rewardUsdt, release} — or {error: key} when the contract would refuse it.

@@ -1,6 +1,5 @@
 // The landing page's entry: the server sends it rendered already (web/prerender), in the
-// visitor's language; this takes it over once the settings and translations are read.
-import { createRoot } from 'react-dom/client';
+// visitor's language; this hydrates it once the settings and translations are read.
 import { loadSettings } from '../src/settings.js';
 import { initI18n } from '../src/i18n.js';
 import { takeOver } from '../src/prerendered.js';
@@ -9,4 +8,4 @@ import Landing from './Landing.jsx';
 const settings = await loadSettings();
 await initI18n(settings);
 const root = document.getElementById('root');
-takeOver(root, () => createRoot(root).render(<Landing product={settings.product} />));
+takeOver(root, <Landing product={settings.product} />);

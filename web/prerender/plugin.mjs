@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import webpack from 'webpack';
 
 // The root and whatever it holds, up to the body's end (the templates are minified: no quotes).
 const ROOT = /<div id="?root"?>[\s\S]*<\/div>(\s*<\/body>)/;
@@ -18,32 +17,33 @@ export default class PrerenderPlugin {
   }
 
   apply(compiler) {
-    compiler.hooks.thisCompilation.tap('PrerenderPlugin', (compilation) => {
-      compilation.hooks.processAssets.tapPromise(
-        { name: 'PrerenderPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
-        async () => {
-          const { pages, render } = await import(`${pathToFileURL(this.bundle)}?${Date.now()}`);
-          const languages = fs
-            .readdirSync(this.locales, { withFileTypes: true })
-            .filter((e) => e.isDirectory())
-            .map((e) => e.name)
-            .sort();
-          const translations = Object.fromEntries(
-            languages.map((l) => [l, JSON.parse(fs.readFileSync(path.join(this.locales, l, `${l}.json`), 'utf8'))]),
-          );
-          for (const page of pages) {
-            const template = compilation.getAsset(this.templates[page]).source.source().toString();
-            if (!ROOT.test(template) || !LANG.test(template)) throw new Error(`${this.templates[page]}: no root`);
-            for (const language of languages) {
-              const markup = await render(page, language, translations);
-              const html = template
-                .replace(LANG, `<html lang="${language}"`)
-                .replace(ROOT, (_, end) => `<div id="root" data-prerendered="${page}">${markup}</div>${end}`);
-              compilation.emitAsset(`${page}.${language}.html`, new webpack.sources.RawSource(html));
-            }
-          }
-        },
+    // Once the build is on disk: the pages go beside the HTML they were made from, as React
+    // wrote them (no minifier touches its text markers).
+    compiler.hooks.afterEmit.tapPromise('PrerenderPlugin', async (compilation) => {
+      const out = compilation.outputOptions.path;
+      const { pages, render } = await import(`${pathToFileURL(this.bundle)}?${Date.now()}`);
+      const languages = fs
+        .readdirSync(this.locales, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
+      const translations = Object.fromEntries(
+        languages.map((l) => [l, JSON.parse(fs.readFileSync(path.join(this.locales, l, `${l}.json`), 'utf8'))]),
       );
+      for (const page of pages) {
+        const template = fs.readFileSync(path.join(out, this.templates[page]), 'utf8');
+        if (!ROOT.test(template) || !LANG.test(template)) throw new Error(`${this.templates[page]}: no root`);
+        // `login.es.html` for a visitor yet to decide on cookies, `login.es.decided.html` after.
+        for (const language of languages) {
+          for (const decided of [false, true]) {
+            const markup = await render(page, language, translations, decided);
+            const html = template
+              .replace(LANG, `<html lang="${language}"`)
+              .replace(ROOT, (_, end) => `<div id="root" data-prerendered="${page}">${markup}</div>${end}`);
+            fs.writeFileSync(path.join(out, `${page}.${language}${decided ? '.decided' : ''}.html`), html);
+          }
+        }
+      }
     });
   }
 }

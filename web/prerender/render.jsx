@@ -1,13 +1,14 @@
 // The pages the server sends already rendered, rendered here at build time in each language by
-// the app's own components (webpack builds this for Node; web/prerender/plugin.mjs calls it):
+// the app's own components (renderToString: the markers hydration needs) (webpack builds this for Node; web/prerender/plugin.mjs calls it):
 // the landing page and sign-in, the two pages a visitor on a phone opens first. The product's
 // name is left as PRODUCT_MARK for the server to fill in from its configuration.
-import { renderToStaticMarkup } from 'react-dom/server';
+import { renderToString } from 'react-dom/server';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import Root from '../src/components/Root.jsx';
 import settings from '../src/settings.js';
-import { Prerendering } from '../src/prerendered.js';
+import { ConsentSeen, Prerendering } from '../src/prerendered.js';
 import { baseOptions } from '../src/i18n.js';
 import Landing from '../landing/Landing.jsx';
 import Login from '../src/pages/Login.jsx';
@@ -16,16 +17,25 @@ export const PRODUCT_MARK = '__LVLX_PRODUCT__';
 
 const PAGES = {
   landing: () => <Landing product={PRODUCT_MARK} />,
+  // Inside the app's root (toasts, cookie banner), as the router renders it: the app hydrates
+  // exactly this.
   login: () => (
     <MemoryRouter initialEntries={['/login']}>
-      <Login />
+      <Routes>
+        <Route element={<Root />}>
+          <Route path="/login" element={<Login />} />
+        </Route>
+      </Routes>
     </MemoryRouter>
   ),
 };
 export const pages = Object.keys(PAGES);
 
-/** The markup of `page` in `language`, from `translations` ({language: {key: text}}). */
-export async function render(page, language, translations) {
+/**
+ * The markup of `page` in `language`, from `translations` ({language: {key: text}}): for a
+ * visitor who has not decided on cookies yet (the banner shows), or, `decided`, one who has.
+ */
+export async function render(page, language, translations, decided = false) {
   const languages = Object.keys(translations);
   Object.assign(settings, { product: PRODUCT_MARK, languages });
   const i18n = createInstance();
@@ -37,11 +47,15 @@ export async function render(page, language, translations) {
     ...baseOptions(PRODUCT_MARK),
   });
   const Page = PAGES[page];
-  return renderToStaticMarkup(
+  const markup = renderToString(
     <Prerendering.Provider value>
-      <I18nextProvider i18n={i18n}>
-        <Page />
-      </I18nextProvider>
+      <ConsentSeen.Provider value={decided ? 'accepted' : undefined}>
+        <I18nextProvider i18n={i18n}>
+          <Page />
+        </I18nextProvider>
+      </ConsentSeen.Provider>
     </Prerendering.Provider>,
   );
+  // React puts image preloads first for want of a <head>; the app's render has none of them.
+  return markup.replace(/<link rel="preload"[^>]*\/>/g, '');
 }

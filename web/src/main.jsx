@@ -1,8 +1,7 @@
 // Entry point: read the public settings, load translations, then hand over to the router. A page
-// the server sent rendered (sign-in) is replaced once the router has its code, keeping what was
+// the server sent rendered (sign-in) is hydrated once the router has its code, keeping what was
 // typed into it.
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { loadSettings } from './settings.js';
 import { initI18n } from './i18n.js';
 import { languages, setDisplayLanguage } from './core/index.js';
@@ -19,10 +18,9 @@ await initI18n(settings, setDisplayLanguage);
 const router = createRouter(settings.product);
 const root = document.getElementById('root');
 if (root.dataset.prerendered) await routerReady(router);
-takeOver(root, () =>
-  createRoot(root).render(
-    <StrictMode>
-      <App router={router} />
-    </StrictMode>,
-  ),
+takeOver(
+  root,
+  <StrictMode>
+    <App router={router} />
+  </StrictMode>,
 );

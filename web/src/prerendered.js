@@ -1,12 +1,19 @@
 // Pages the server sends already rendered (the landing page and sign-in, see web/prerender): a
-// phone on a slow network shows them at once, and the app takes them over when its code has
-// arrived. What the person typed meanwhile is kept.
-import { createContext, useContext } from 'react';
-import { flushSync } from 'react-dom';
+// phone on a slow network shows them at once, and the app hydrates them when its code has
+// arrived — the same elements, not a second paint. What the person typed meanwhile is kept.
+import { createContext, createElement, useContext, useEffect, useState } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 
-/** True while the page is being rendered at build time: nothing there can act yet. */
+/**
+ * True while the page is rendered at build time and during the app's first render over it
+ * (which must produce the same markup): nothing can act yet. False from the next render on.
+ */
 export const Prerendering = createContext(false);
 export const usePrerendering = () => useContext(Prerendering);
+
+/** At build time, the consent decision the rendered variant stands for (else the cookie decides). */
+export const ConsentSeen = createContext(undefined);
+export const useConsentSeen = () => useContext(ConsentSeen);
 
 let typed = {};
 
@@ -14,24 +21,32 @@ let typed = {};
 export const typedBefore = () => typed;
 
 /**
- * Takes over the page the server sent rendered (when `root` holds one): reads what was typed
- * into its named fields and which had the focus, lets `render` replace the page (committed at
- * once), then puts the focus back (caret at the end). Answers whether a rendered page was there.
+ * Renders `children` as at build time first (hydration), then as the live app; once hydrated,
+ * `root` loses its mark (what the browser tests wait for) and the typed values are let go.
  */
-export function takeOver(root, render) {
+function Hydrating({ root, children }) {
+  const [first, setFirst] = useState(true);
+  useEffect(() => {
+    setFirst(false);
+    delete root.dataset.prerendered;
+    typed = {};
+  }, [root]);
+  return createElement(Prerendering.Provider, { value: first }, children);
+}
+
+/**
+ * Renders `element` into `root`: a page the server sent rendered is hydrated (its elements kept;
+ * should the language differ, React renders it again), any other root rendered afresh. What was
+ * typed into the rendered page's named fields seeds the forms' state (`typedBefore`).
+ */
+export function takeOver(root, element) {
   if (!root.dataset.prerendered) {
-    render();
-    return false;
+    createRoot(root).render(element);
+    return;
   }
   typed = {};
   for (const input of root.querySelectorAll('input[name]')) if (input.value) typed[input.name] = input.value;
-  const focused = root.contains(document.activeElement) ? document.activeElement.getAttribute('name') : null;
-  delete root.dataset.prerendered;
-  flushSync(render);
-  const input = focused && root.querySelector(`input[name="${CSS.escape(focused)}"]`);
-  if (input) {
-    input.focus();
-    input.setSelectionRange?.(input.value.length, input.value.length);
-  }
-  return true;
+  hydrateRoot(root, createElement(Hydrating, { root }, element), {
+    onRecoverableError: (error) => console.warn('the rendered page was rendered again', error),
+  });
 }

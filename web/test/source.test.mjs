@@ -71,3 +71,20 @@ test('only web/src/core imports the WebAssembly package', () => {
     ['web/src/core/index.js'],
   );
 });
+
+test('every media query width is on the breakpoint scale of SPEC §9', async () => {
+  const { BREAKPOINTS } = await import('../src/styles/breakpoints.js');
+  const allowed = new Set(Object.values(BREAKPOINTS).flatMap((w) => [`min-width: ${w}px`, `max-width: ${w - 1}px`]));
+  const sheets = (dir) =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return sheets(path);
+      return name.endsWith('.css') ? [path] : [];
+    });
+  const off = [];
+  for (const file of [...sheets(join(root, 'web/src')), ...sheets(join(root, 'web/landing'))]) {
+    for (const [, query] of readFileSync(file, 'utf8').matchAll(/@media[^{]*\(((?:min|max)-width:\s*\d+px)\)/g))
+      if (!allowed.has(query.replace(/\s+/g, ' '))) off.push(`${file.slice(root.length)}: ${query}`);
+  }
+  assert.deepEqual(off, []);
+});

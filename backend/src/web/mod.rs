@@ -21,9 +21,13 @@ struct AvatarKey {
 /// Where the build left the product's name in the pages it rendered (web/prerender/render.jsx).
 const PRODUCT_MARK: &str = "__LVLX_PRODUCT__";
 
-/// The pages the build rendered, one per language (`landing.es.html`), and what each stands for
-/// when none is there for the language (an older build).
+/// The pages the build rendered, one per language (`landing.es.html`) and, for a visitor who has
+/// decided on cookies (no banner), one more (`landing.es.decided.html`); and what each stands
+/// for when none is there for the language (an older build).
 const RENDERED: [(&str, &str); 2] = [("landing", "landing.html"), ("login", "index.html")];
+
+/// The cookie the app keeps the visitor's cookie decision in (web/src/components/CookieBanner.jsx).
+const CONSENT_COOKIE: &str = "cookieConsent";
 
 #[derive(serde::Deserialize)]
 struct Lng {
@@ -130,23 +134,30 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
                         .unify(),
                 )
                 .and(warp::header::optional::<String>("accept-language"))
-                .map(move |query: Lng, accept: Option<String>| {
-                    let language = lvlx_core::language_or(
-                        query.lng.as_deref(),
-                        lvlx_core::preferred_language(accept.as_deref()),
-                    );
-                    let name = format!("{page}.{language}.html");
-                    if files.get(&name).is_some() {
-                        name
-                    } else {
-                        fallback.to_string()
-                    }
-                });
+                .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
+                .map(
+                    move |query: Lng, accept: Option<String>, consent: Option<String>| {
+                        let language = lvlx_core::language_or(
+                            query.lng.as_deref(),
+                            lvlx_core::preferred_language(accept.as_deref()),
+                        );
+                        let decided = matches!(consent.as_deref(), Some("accepted" | "declined"));
+                        let name = format!(
+                            "{page}.{language}{}.html",
+                            if decided { ".decided" } else { "" }
+                        );
+                        if files.get(&name).is_some() {
+                            name
+                        } else {
+                            fallback.to_string()
+                        }
+                    },
+                );
             serve(app.clone(), name)
                 .map(|mut response: warp::reply::Response| {
                     response.headers_mut().insert(
                         warp::http::header::VARY,
-                        HeaderValue::from_static("Accept-Encoding, Accept-Language"),
+                        HeaderValue::from_static("Accept-Encoding, Accept-Language, Cookie"),
                     );
                     response
                 })
@@ -208,12 +219,13 @@ where
         .boxed()
 }
 
-/// A page the build rendered for one language: `landing.es.html`.
+/// A page the build rendered for one language: `landing.es.html`, `login.pt.decided.html`.
 fn is_rendered(name: &str) -> bool {
     RENDERED.iter().any(|(page, _)| {
         name.strip_prefix(page)
             .and_then(|rest| rest.strip_prefix('.'))
             .and_then(|rest| rest.strip_suffix(".html"))
+            .map(|rest| rest.strip_suffix(".decided").unwrap_or(rest))
             .is_some_and(lvlx_core::is_language)
     })
 }
@@ -303,6 +315,8 @@ mod tests {
     fn rendered_pages_are_named_by_page_and_language_and_carry_the_builds_mark() {
         assert!(is_rendered("landing.es.html"));
         assert!(is_rendered("login.pt.html"));
+        assert!(is_rendered("login.pt.decided.html"));
+        assert!(!is_rendered("login.pt.other.html"));
         assert!(!is_rendered("landing.html"));
         assert!(!is_rendered("login.de.html"));
         assert!(!is_rendered("main.es.html"));

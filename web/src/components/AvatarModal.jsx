@@ -1,6 +1,7 @@
 // Profile avatar (SPEC "Other UI", §4): pick a JPEG or PNG, crop it in a 390×295 area (the crop
-// never smaller than a radius of 30 px), square or round, Close or Save; Save uploads a PNG
-// (quality 1) and shows the new image.
+// never smaller than a radius of 30 px of the image: an image under 60 px is refused and the zoom
+// stops where the crop would be smaller; nothing is upscaled), square or round, Close or Save;
+// Save uploads a PNG (quality 1) and shows the new image.
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -11,6 +12,7 @@ import Dialog from './Dialog.jsx';
 export const CROP_AREA = { width: 390, height: 295 };
 export const MIN_CROP_RADIUS = 30;
 const TYPES = ['image/jpeg', 'image/png'];
+const MAX_ZOOM = 4;
 // The cropper (a sixth of the app's first file with its wheel helper) loads when a picture is picked.
 const Cropper = lazy(() => import(/* webpackChunkName: "cropper" */ 'react-easy-crop'));
 
@@ -22,7 +24,7 @@ async function cropToPng(src, area, round) {
     img.onerror = reject;
     img.src = src;
   });
-  const side = Math.max(Math.round(area.width), MIN_CROP_RADIUS * 2);
+  const side = Math.round(area.width);
   const canvas = document.createElement('canvas');
   canvas.width = side;
   canvas.height = side;
@@ -43,6 +45,8 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
   const [zoom, setZoom] = useState(1);
   const [round, setRound] = useState(true);
   const [area, setArea] = useState(null);
+  // The most the zoom may go: where the crop is 60 image pixels wide (radius 30).
+  const [maxZoom, setMaxZoom] = useState(MAX_ZOOM);
   const [saving, setSaving] = useState(false);
 
   const pick = (event) => {
@@ -56,6 +60,16 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
     setSrc(URL.createObjectURL(file));
   };
   const onCropComplete = useCallback((_, pixels) => setArea(pixels), []);
+  const onMediaLoaded = ({ naturalWidth, naturalHeight }) => {
+    const short = Math.min(naturalWidth, naturalHeight);
+    if (short < MIN_CROP_RADIUS * 2) {
+      toast.error(t('avatar-too-small', { pixels: MIN_CROP_RADIUS * 2 }));
+      setSrc(null);
+      return;
+    }
+    // At zoom 1 the crop spans the image's short side; at zoom z, a z-th of it.
+    setMaxZoom(Math.min(MAX_ZOOM, short / (MIN_CROP_RADIUS * 2)));
+  };
 
   const close = () => {
     setSrc(null);
@@ -113,6 +127,8 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
               onCropChange={setCrop}
               onZoomChange={setZoom}
               onCropComplete={onCropComplete}
+              onMediaLoaded={onMediaLoaded}
+              maxZoom={maxZoom}
             />
           </Suspense>
         ) : (
@@ -125,7 +141,7 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
           <input
             type="range"
             min={1}
-            max={4}
+            max={maxZoom}
             step={0.05}
             value={zoom}
             onChange={(e) => setZoom(Number(e.target.value))}

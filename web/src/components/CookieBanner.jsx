@@ -3,13 +3,17 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { useTranslation } from 'react-i18next';
+import { useConsentSeen } from '../prerendered.js';
 
 export const CONSENT_COOKIE = 'cookieConsent';
 const DAYS = 365;
 
 export default function CookieBanner() {
   const { t } = useTranslation();
-  const [decision, setDecision] = useState(() => Cookies.get(CONSENT_COOKIE));
+  // Rendered at build time there is no cookie: the page comes in two, decided or not, and the
+  // server sends the one the visitor's cookie says (web/prerender).
+  const seen = useConsentSeen();
+  const [decision, setDecision] = useState(() => seen ?? Cookies.get(CONSENT_COOKIE));
   const box = useRef(null);
   const open = decision !== 'accepted' && decision !== 'declined';
   // While it is shown the banner's height is --cookie-banner-height: the side menu (and its Exit
@@ -28,7 +32,7 @@ export default function CookieBanner() {
       root.style.removeProperty('--cookie-banner-height');
     };
   }, [open]);
-  if (decision === 'accepted' || decision === 'declined') return null;
+  if (!open) return null;
   const decide = (value) => {
     Cookies.set(CONSENT_COOKIE, value, {
       expires: DAYS,

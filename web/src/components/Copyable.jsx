@@ -2,7 +2,8 @@
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 
-export default function Copyable({ value, shown, toastKey }) {
+/** `toastKey`: the confirmation (SPEC §2: wallet, email, or any other text). */
+export default function Copyable({ value, shown, toastKey = 'copied-text' }) {
   const { t } = useTranslation();
   if (!value) return <span className="muted">—</span>;
   const copy = async () => {

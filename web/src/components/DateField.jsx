@@ -1,8 +1,9 @@
 // A date field written in the page's language (mm/dd/yyyy in en, dd/mm/aaaa in es and pt; the
 // browser's own date input follows the browser's locale instead), with a calendar button that
 // opens the browser's picker. The value given and taken is YYYY-MM-DD ('' when emptied); the
-// core converts both ways. A date typed incompletely or impossibly is not passed on: the field
-// says so and the table keeps its last good state.
+// core converts both ways. A date typed incompletely or impossibly, or before `floor` (the
+// earliest the filter allows), is not passed on: `onMalformed` gets the reason's key (false when
+// none), the field says so and the table keeps its last good state.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLocalDay, parseLocalDay } from '../core/index.js';
@@ -23,6 +24,7 @@ export default function DateField({
   onMalformed,
   min,
   max,
+  floor,
   disabled,
   invalid,
   describedBy,
@@ -53,8 +55,10 @@ export default function DateField({
     } catch {
       day = null;
     }
-    onMalformed(day === null);
-    if (day !== null) onChange(day);
+    // YYYY-MM-DD compares as text.
+    const early = day !== null && floor && day < floor;
+    onMalformed(day === null ? 'error-date-malformed' : early ? 'error-date-before' : false);
+    if (day !== null && !early) onChange(day);
   };
 
   return (
@@ -103,7 +107,7 @@ export default function DateField({
         tabIndex={-1}
         aria-hidden="true"
         value={value || ''}
-        min={min}
+        min={min ?? floor}
         max={max}
         onChange={(e) => {
           typing.current = false;

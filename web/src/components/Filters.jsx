@@ -26,13 +26,13 @@ function KeptRange({ kept }) {
  * on a whole range (the core's rangeError), and `kept` the range still applied meanwhile.
  */
 export function DateRangeFields({ value, onChange, onReset, atReset, error: rangeError, kept, startMin, labelKey }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
-  // Per field: whether what is typed there is not (yet) a whole date.
+  // Per field: why what is typed there is not passed on (a translation key), or false.
   const [malformed, setMalformed] = useState({ start: false, end: false });
   const [resets, setResets] = useState(0);
   const typing = malformed.start || malformed.end;
-  const error = typing ? 'error-date-malformed' : rangeError;
+  const error = typing ? malformed.start || malformed.end : rangeError;
   const errorId = `${id}x`;
   const described = error ? errorId : undefined;
   const field = (which, props) => (
@@ -53,7 +53,7 @@ export function DateRangeFields({ value, onChange, onReset, atReset, error: rang
     <fieldset className="filters" aria-describedby={described} data-tool="dates">
       <legend>{t(labelKey)}</legend>
       <label htmlFor={`${id}start`}>{t('filter-start')}</label>
-      {field('start', { min: startMin, max: value.end || undefined })}
+      {field('start', { floor: startMin, max: value.end || undefined })}
       <label htmlFor={`${id}end`}>{t('filter-end')}</label>
       {field('end', { min: value.start || undefined, disabled: !value.start })}
       <button
@@ -69,7 +69,7 @@ export function DateRangeFields({ value, onChange, onReset, atReset, error: rang
         {t('filter-reset')}
       </button>
       <p id={errorId} className="field-error" role="alert" data-testid="filter-error">
-        {error ? t(error) : ''}
+        {error ? t(error, { date: startMin ? formatLocalDay(startMin, i18n.resolvedLanguage ?? 'en') : '' }) : ''}
       </p>
       {error && kept && <KeptRange kept={kept} />}
     </fieldset>

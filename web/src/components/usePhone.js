@@ -1,8 +1,9 @@
-// Whether the page is at phone width: the breakpoint below which tables become cards (the styles'
-// `@media (max-width: 700px)` blocks are the same line).
+// Whether the page is at phone width: below the md breakpoint, where tables become cards (the
+// styles' `@media (max-width: 767px)` blocks are the same line).
 import { useSyncExternalStore } from 'react';
+import { below } from '../styles/breakpoints.js';
 
-const PHONE = '(max-width: 700px)';
+const PHONE = below('md');
 
 const subscribe = (onChange) => {
   const query = window.matchMedia(PHONE);

@@ -37,6 +37,8 @@ export const tokenDecimals = (token) => core.tokenDecimals(token);
 /** The tokens' decimals, from the core (USDT 6, LVLX 18). */
 export const USDT_DECIMALS = tokenDecimals('USDT');
 export const LVLX_DECIMALS = tokenDecimals('LVLX');
+/** A lock as people read it: {days, wholeDays, yearlyBps} (a rate over it as the simple rate of a year). */
+export const lockTerms = (rateBps, lockSeconds) => core.lockTerms(rateBps, Number(lockSeconds));
 /** The money history (GET wallet/history's `entries`) as CSV: exact decimals, UTC times. */
 export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
 /** Every owner action an admin may propose to the owners' Safe: [{contract, function, args: [{name, kind}], delayed}]. */

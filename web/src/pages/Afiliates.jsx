@@ -4,6 +4,7 @@
 // core. Refreshed live when a purchase in the network pays a commission.
 import { Link } from 'react-router';
 import Table from '../components/Table.jsx';
+import Pagination from '../components/Pagination.jsx';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
@@ -70,8 +71,9 @@ function Level({ level, hasNode }) {
           keyField="key"
           dense
           empty={<p className="table-empty">{empty}</p>}
-          pagination={level.members.length > 25}
-          paginationPerPage={25}
+          // Paged like every table (10, 25, 50, 100; SPEC §2 "Data table").
+          pagination
+          paginationComponent={Pagination}
         />
       </div>
     </section>

@@ -21,6 +21,7 @@ import {
   validateAmount,
   parseAmount,
   viewerOffsetMinutes,
+  lockTerms,
 } from '../core/index.js';
 import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
@@ -28,7 +29,7 @@ import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
-import { formatRate, lockDays } from '../staking/format.js';
+import { formatRate } from '../staking/format.js';
 import usePhone from '../components/usePhone.js';
 
 const MAX_BUY = '1000';
@@ -53,7 +54,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
         <dt>{t('nft-price')}</dt>
         <dd translate="no">{formatUsdt(nft.price)} USDT</dd>
         <dt>{t('staking-lock')}</dt>
-        <dd>{t('staking-days', { count: lockDays(nft.lockSeconds) })}</dd>
+        <dd>{t('staking-days', { count: lockTerms(nft.rateBps, nft.lockSeconds).days })}</dd>
         <dt>{t('staking-rate')}</dt>
         <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
         <dt>{t('nft-reward-each', { product })}</dt>
@@ -144,7 +145,8 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
           <strong>{t('nft-id', { id: nft.kind })}</strong>
           <span translate="no">{formatUsdt(nft.price)} USDT</span>
           <span className="muted" translate="no">
-            {formatRate(nft.rateBps, i18n.language)} · {t('staking-days', { count: lockDays(nft.lockSeconds) })}
+            {formatRate(nft.rateBps, i18n.language)} ·{' '}
+            {t('staking-days', { count: lockTerms(nft.rateBps, nft.lockSeconds).days })}
           </span>
           {BigInt(held) > 0n && (
             <span className="nft-held-badge" translate="no">
@@ -273,7 +275,8 @@ function NftPage({ data, now, account, reload }) {
         onInterest={interest}
         onRelease={release}
         label={t('nft-staked-title')}
-        empty={t(rows.length ? 'table-no-results' : 'nft-staked-empty')}
+        empty={rows.length ? null : t('nft-staked-empty')}
+        filtered={rows.length > 0}
       />
       <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
     </section>

@@ -22,7 +22,7 @@ function UsdtAddress({ data }) {
   const link = explorerToken(data.explorer, data.usdt);
   return (
     <div className="faq-usdt" data-testid="faq-usdt">
-      <span>{t('faq-usdt-contract')}</span> <Copyable value={data.usdt} toastKey="copied-address" />{' '}
+      <span>{t('faq-usdt-contract')}</span> <Copyable value={data.usdt} />{' '}
       {link && (
         <a href={link} target="_blank" rel="noreferrer noopener">
           {t('faq-usdt-explorer')}

@@ -17,6 +17,7 @@ import { useLiveVersion } from '../live.js';
 import LoadFailed from '../components/LoadFailed.jsx';
 import PendingBadge from '../components/PendingBadge.jsx';
 import { saveCsv } from '../components/Exports.jsx';
+import EmptyTable from '../components/EmptyTable.jsx';
 
 /** An entry's amount as people read it: NFTs counted, tokens in their decimals. */
 function amountText(entry) {
@@ -93,7 +94,7 @@ export default function MyActives() {
           data={(entries ?? []).map((entry, i) => ({ ...entry, key: `${entry.txHash ?? entry.kind}:${i}` }))}
           keyField="key"
           loading={!entries && !history.error}
-          empty={<p className="table-empty">{t('actives-empty')}</p>}
+          empty={<EmptyTable hint={t('actives-empty')} />}
           pagination
           paginationComponent={Pagination}
         />

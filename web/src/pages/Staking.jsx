@@ -16,6 +16,7 @@ import {
   stakingQuote,
   validateAmount,
   LVLX_DECIMALS,
+  lockTerms,
 } from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
@@ -23,7 +24,7 @@ import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
-import { formatDay, formatRate, lockDays, yearlyBps } from '../staking/format.js';
+import { formatDay, formatRate } from '../staking/format.js';
 
 function LvlxPage({ data, now, account, reload }) {
   const { t, i18n } = useTranslation();
@@ -93,14 +94,18 @@ function LvlxPage({ data, now, account, reload }) {
                 disabled={busy}
                 onChange={() => setTier(x.kind)}
               />
-              <span className="tier-lock">{t('staking-days', { count: lockDays(x.lockSeconds) })}</span>
+              <span className="tier-lock">
+                {t('staking-days', { count: lockTerms(x.rateBps, x.lockSeconds).days })}
+              </span>
               <span className="tier-rate" translate="no">
                 {formatRate(x.rateBps, i18n.language)}
               </span>
               {/* Over the lock or a year? Both, and when the stake comes back if made now. */}
               <span className="tier-note">
                 {t('staking-rate-over-lock')} ·{' '}
-                {t('staking-rate-yearly', { rate: formatRate(yearlyBps(x.rateBps, x.lockSeconds), i18n.language) })}
+                {t('staking-rate-yearly', {
+                  rate: formatRate(lockTerms(x.rateBps, x.lockSeconds).yearlyBps, i18n.language),
+                })}
               </span>
               <span className="tier-note">
                 {t('staking-comes-back', { date: formatDay((now + x.lockSeconds) * 1000, i18n.language) })}

@@ -15,6 +15,9 @@ export function storeSignedIn({ token, user, admin }) {
     remove(KEYS.userInfo);
   } else {
     writeJson(KEYS.userInfo, user);
+    // SPEC §3 "Stored wallet": tokenData holds the linked wallet's address.
+    if (user.wallet) writeJson(KEYS.tokenData, { address: user.wallet });
+    else remove(KEYS.tokenData);
     // SPEC §3 keeps these two under their own keys too.
     writeJson(KEYS.userRankData, user.userRankData ?? null);
     write(KEYS.maticClaim, user.maticClaim ?? '0');

@@ -7,13 +7,15 @@
 import { useTranslation } from 'react-i18next';
 import Table from '../components/Table.jsx';
 import Pagination from '../components/Pagination.jsx';
+import EmptyTable from '../components/EmptyTable.jsx';
 import useRowKeys from '../components/useRowKeys.js';
 import { formatDate } from '../components/dates.js';
-import { formatFixed, localizeNumber, formatLvlx, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
+import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
 import settings from '../settings.js';
 import PendingBadge from '../components/PendingBadge.jsx';
 
-export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, label }) {
+/** `empty`: what to do about an empty table (under SPEC's text); `filtered`: rows there are, a filter hides them. */
+export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const nft = pool === 'nft';
@@ -26,7 +28,8 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
           name: t('staking-tier'),
           width: '110px',
           // The lock the position was opened with, in days (the tier's number says nothing).
-          cell: (r) => t('staking-days', { count: Math.round((r.withdrawDate - r.startDate) / 86_400_000) }),
+          cell: (r) =>
+            t('staking-days', { count: lockTerms(0, Math.round((r.withdrawDate - r.startDate) / 1000)).days }),
         },
     {
       name: nft ? t('nft-count') : t('lvlx-amount', { product }),
@@ -117,7 +120,7 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
         data={data}
         keyField="position"
         loading={loading && !rows}
-        empty={<p className="table-empty">{empty}</p>}
+        empty={<EmptyTable hint={empty} filtered={filtered} />}
         pagination
         paginationComponent={Pagination}
       />

@@ -8,11 +8,6 @@ export function formatRate(rateBps, language) {
   return percents.get(language).format(rateBps / 10_000);
 }
 
-export const lockDays = (lockSeconds) => Math.round(lockSeconds / 86_400);
-
-/** A rate over a lock as the simple rate of a year (365 days), in basis points: 1 % over 30 days ≈ 12.17 %. */
-export const yearlyBps = (rateBps, lockSeconds) => (lockSeconds > 0 ? (rateBps * 365 * 86_400) / lockSeconds : 0);
-
 const days = new Map();
 /** A day as the viewer's language writes it, without the time. */
 export function formatDay(ms, language) {

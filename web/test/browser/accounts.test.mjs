@@ -267,12 +267,29 @@ test('avatar: pick, crop, save; the new image shows and stays after a reload', a
     buffer: Buffer.from('hello'),
   });
   await page.locator('.Toastify__toast--error', { hasText: 'Only JPEG or PNG images.' }).waitFor();
+  // An image under 60 × 60 pixels cannot give a crop of radius 30.
+  const tiny = await page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = 40;
+    c.height = 40;
+    return c.toDataURL('image/png').split(',')[1];
+  });
+  await page.setInputFiles('[data-testid=avatar-file]', {
+    name: 'tiny.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from(tiny, 'base64'),
+  });
+  await page
+    .locator('.Toastify__toast--error', { hasText: en['avatar-too-small'].replaceAll('{{pixels}}', '60') })
+    .waitFor();
   await page.setInputFiles('[data-testid=avatar-file]', {
     name: 'me.jpg',
     mimeType: 'image/jpeg',
     buffer: Buffer.from(jpeg, 'base64'),
   });
   await page.locator('.reactEasyCrop_Container').waitFor();
+  // The zoom stops where the crop is 60 of the image's pixels wide (150 / 60): never upscaled.
+  await page.waitForFunction(() => document.querySelector('.crop-controls input[type=range]').max === '2.5');
   const box = await page.locator('.crop-area').boundingBox();
   assert.deepEqual([Math.round(box.width), Math.round(box.height)], [390, 295]);
   await dialog.getByRole('button', { name: 'Save' }).click();

@@ -212,6 +212,8 @@ describe('redirects, referral links, 404 and errors', () => {
     const context = await browser.newContext({ baseURL: server.url, locale: 'es-MX' });
     await context.addCookies(consent.map((c) => ({ url: server.url, ...c })));
     const page = await context.newPage();
+    const warnings = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
     // The app's code is held back until the fields have been typed into.
     let release;
     const held = new Promise((resolve) => {
@@ -232,8 +234,18 @@ describe('redirects, referral links, 404 and errors', () => {
     await page.locator('#field-password').pressSequentially('Demo#20');
     await page.keyboard.press('Enter');
     assert.equal(path(page), '/login');
+    // The app hydrates the page: the same elements, not a second paint of new ones.
+    await page.evaluate(() => {
+      document.querySelector('h1').dataset.seen = 'before';
+    });
     release();
     await page.locator('#root:not([data-prerendered]) button[type=submit]:enabled').waitFor();
+    assert.equal(await page.getAttribute('h1', 'data-seen'), 'before');
+    assert.deepEqual(
+      warnings.filter((w) => w.includes('rendered again')),
+      [],
+      'hydrated, not rendered again',
+    );
     assert.equal(await page.inputValue('#field-email'), 'demo@lvlx.local');
     assert.equal(await page.inputValue('#field-password'), 'Demo#20');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'field-password');
@@ -243,7 +255,7 @@ describe('redirects, referral links, 404 and errors', () => {
     // ?lng= wins over the browser's language, as in the app.
     await page.unroute(/\/main\.[0-9a-f]+\.js$/);
     const landing = await fetch(`${server.url}/landing?lng=pt`, { headers: { 'accept-language': 'es' } });
-    assert.equal(landing.headers.get('vary'), 'Accept-Encoding, Accept-Language');
+    assert.equal(landing.headers.get('vary'), 'Accept-Encoding, Accept-Language, Cookie');
     const html = await landing.text();
     assert.match(html, /<html lang="?pt/);
     assert.match(html, /data-prerendered="?landing/);

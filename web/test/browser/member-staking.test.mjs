@@ -201,6 +201,13 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
     reward,
     'the whole reward, once',
   );
+  // Returned NFTs set the filter's earliest start (SPEC §2): a start typed before it is refused
+  // and named, the table keeps its range.
+  const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
+  await typeDate(dateFields(page).first(), isoDay(position.withdrawDate));
+  const refused = page.getByTestId('filter-error');
+  await refused.filter({ hasText: en['error-date-before'].split('{{date}}')[0] }).waitFor();
+  assert.ok((await refused.innerText()).includes(localDay(isoDay(position.withdrawDate + DAY * 1000))));
   await admin.close();
   await page.context().close();
 });

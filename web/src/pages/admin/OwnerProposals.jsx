@@ -16,6 +16,7 @@ import {
   sameAddress,
   shortWallet,
   showOwnerArg,
+  lockTerms,
 } from '../../core/index.js';
 import { propose, readProposals, recordExecuted, rejectProposal, signProposal } from '../../api/owners.js';
 import useLoad from '../../api/useLoad.js';
@@ -53,7 +54,7 @@ function Value({ kind, value }) {
     );
   if (kind === 'bool') return t(value === 'true' ? 'owner-proposals-yes' : 'owner-proposals-no');
   if (kind === 'text') return <span translate="no">{value}</span>;
-  const whole = kind !== 'seconds' || BigInt(value) % 86400n === 0n;
+  const whole = kind !== 'seconds' || lockTerms(0, value).wholeDays;
   const seconds = whole ? '' : ` (${t('owner-proposals-seconds', { seconds: localizeNumber(value) })})`;
   const shown =
     kind === 'seconds'
