@@ -1,4 +1,4 @@
--- Wallet linking (issue 5, DESIGN §5): the nonces the server issues for Sign-In-With-Ethereum
+-- Wallet linking (DESIGN §5): the nonces the server issues for Sign-In-With-Ethereum
 -- messages. Each is good for 10 minutes and for one attempt.
 CREATE TABLE wallet_nonces (
     nonce      TEXT    PRIMARY KEY,

@@ -1,4 +1,4 @@
--- The chain indexer (issue 5, DESIGN §5). Also corrects 0003's comment on the sealed key: it is
+-- The chain indexer (DESIGN §5). Also corrects 0003's comment on the sealed key: it is
 -- AES-256-GCM (see secret.rs), not XChaCha20-Poly1305.
 
 -- Where the indexer of one contract (the ICO sale) goes on: the next block to read, and the hash

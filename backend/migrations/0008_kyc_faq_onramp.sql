@@ -1,4 +1,4 @@
--- Issue 14: identity verification (KYC), the FAQ's video metadata, card on-ramp sessions.
+-- Identity verification (KYC), the FAQ's video metadata, card on-ramp sessions.
 
 -- DESIGN §6: none | pending | approved | rejected. `kyc_reference` is the opaque id the
 -- platform hands the provider (Persona's reference-id) so its events name the account without

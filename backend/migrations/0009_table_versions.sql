@@ -1,4 +1,4 @@
--- Issue 16: a version per table that kept answers depend on, moved by every insert, update and
+-- A version per table that kept answers depend on, moved by every insert, update and
 -- delete of that table, so the admin snapshots (store::snapshots) are remade when their tables
 -- change and kept when only others do (sessions, codes and lockouts are written all day).
 CREATE TABLE table_versions (

@@ -1,4 +1,4 @@
--- Issue 16: lookups in any letter case are written `lower(x) = lower(?)`, which SQLite and
+-- Lookups in any letter case are written `lower(x) = lower(?)`, which SQLite and
 -- PostgreSQL both read (COLLATE NOCASE is SQLite's alone); these indexes answer them.
 DROP INDEX stake_positions_wallet;
 DROP INDEX claim_payments_wallet;

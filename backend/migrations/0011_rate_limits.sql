@@ -1,4 +1,4 @@
--- Issue 16: per-IP request limits counted in the store, so several instances on one database
+-- Per-IP request limits counted in the store, so several instances on one database
 -- enforce one limit, not one each. A row per (limit, address, minute); old minutes are dropped.
 CREATE TABLE rate_limits (
     bucket TEXT    NOT NULL,                 -- which limit ('auth', 'code')

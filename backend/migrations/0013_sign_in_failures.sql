@@ -1,4 +1,4 @@
--- Issue 27: failed sign-ins counted per email as typed (whether or not an account has it) and per
+-- Failed sign-ins counted per email as typed (whether or not an account has it) and per
 -- address, so the answers never tell which emails have accounts and an attacker cannot lock an
 -- owner out (the account lock on five failures is gone: the mailed code stands between a
 -- password and a session).

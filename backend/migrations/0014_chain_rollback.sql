@@ -1,4 +1,4 @@
--- Issue 30: what the indexer needs to take back what a reorganisation removed, and to tell
+-- What the indexer needs to take back what a reorganisation removed, and to tell
 -- pending events from final ones.
 -- The hash of every block the indexer read an event in, and of each step's last block, while
 -- they are not final: where a reorganised chain forks from what was recorded.

@@ -1,4 +1,4 @@
--- Issue 34: uploaded images (avatars, content images) live in the database, not in one
+-- Uploaded images (avatars, content images) live in the database, not in one
 -- machine's data folder: every instance serves them, and `lvlx db copy` and backups carry them.
 CREATE TABLE uploads (
     name       TEXT    NOT NULL PRIMARY KEY,     -- 'avatars/12.png', 'content/hero-en-3f2a….png'

@@ -1,4 +1,4 @@
--- Issue 33: the admin audit chained by hash. Each audit row gets a link naming the row before
+-- The admin audit chained by hash. Each audit row gets a link naming the row before
 -- it and SHA-256 over that row's link and its own content, written in the same transaction as
 -- the row (store::audit). Triggers only stop mistakes; whoever holds the database file can drop
 -- them, but not rewrite a row without `lvlx audit verify` naming it, unless they recompute

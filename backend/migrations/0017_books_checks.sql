@@ -1,4 +1,4 @@
--- Issue 33: every check of the books against the chain (`lvlx books verify`, the daily run,
+-- Every check of the books against the chain (`lvlx books verify`, the daily run,
 -- an admin's "check now"): when, as of which block, how many lines, and what differed.
 CREATE TABLE books_checks (
     id          INTEGER PRIMARY KEY,

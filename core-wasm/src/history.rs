@@ -23,6 +23,8 @@ pub enum Kind {
     Retirement,
     /// NFTs bought from the NFT sale.
     NftPurchase,
+    /// The activation node bought (USDT paid).
+    NodePurchase,
     /// A commission credited from a downline purchase.
     Commission,
     /// A rank's one-time bonus credited.
@@ -36,10 +38,11 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Purchase,
         Kind::Retirement,
         Kind::NftPurchase,
+        Kind::NodePurchase,
         Kind::Commission,
         Kind::Bonus,
         Kind::Interest,
@@ -53,6 +56,7 @@ impl Kind {
             Kind::Purchase => "purchase",
             Kind::Retirement => "retirement",
             Kind::NftPurchase => "nft-purchase",
+            Kind::NodePurchase => "node-purchase",
             Kind::Commission => "commission",
             Kind::Bonus => "bonus",
             Kind::Interest => "interest",
@@ -108,6 +112,23 @@ pub struct Valued {
     /// USDT base units; null when the asset has no price here.
     #[serde(default, with = "amount::opt_text")]
     pub usdt_value: Option<Units>,
+}
+
+/// `entries` as the store read them, up to `limit` of each kind, cut where the history stops
+/// being whole: when a kind reached its limit, its older entries are missing, so every entry older
+/// than its oldest one read goes too. Answers the rest and, if cut, the time it is whole from.
+pub fn whole(mut entries: Vec<Entry>, limit: usize) -> (Vec<Entry>, Option<i64>) {
+    let mut from = None;
+    for kind in Kind::ALL {
+        let times = entries.iter().filter(|e| e.kind == kind).map(|e| e.at);
+        if times.clone().count() >= limit {
+            from = from.max(times.min());
+        }
+    }
+    if let Some(from) = from {
+        entries.retain(|e| e.at >= from);
+    }
+    (entries, from)
 }
 
 /// `entries` newest first, each valued: purchases at what was paid, LVLX at the sale's price in
@@ -178,8 +199,13 @@ pub fn csv(entries: &[Valued], product_decimals: u32) -> String {
             e.tx_hash.clone().unwrap_or_default(),
             if e.pending { "pending" } else { "final" }.to_string(),
         ];
-        // Every field is a number, a fixed word, a symbol or a hash: none holds a comma or a quote.
-        out.push_str(&line.join(","));
+        // The asset is the configured product's name: quoted, and never a spreadsheet formula.
+        for (i, text) in line.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::admin::csv_field(&mut out, text);
+        }
         out.push('\n');
     }
     out
@@ -300,6 +326,43 @@ mod tests {
         assert_eq!(json[1]["usdtValue"], serde_json::Value::Null);
         let back: Vec<Valued> = serde_json::from_value(json).unwrap();
         assert_eq!(back, valued);
+    }
+
+    #[test]
+    fn a_kind_at_its_limit_cuts_the_history_where_it_stops_being_whole() {
+        let entries = vec![
+            entry(Kind::Commission, 9 * DAY, "LVLX", 1),
+            entry(Kind::Commission, 8 * DAY, "LVLX", 1),
+            entry(Kind::Purchase, 7 * DAY, "LVLX", 1),
+            entry(Kind::Purchase, 2 * DAY, "LVLX", 1),
+            entry(Kind::Bonus, DAY, "LVLX", 1),
+        ];
+        // Two commissions read, the limit: older ones may be missing, so everything before the
+        // oldest of them goes.
+        let (kept, from) = whole(entries.clone(), 2);
+        assert_eq!(from, Some(8 * DAY));
+        assert_eq!(kept.len(), 2);
+        let (kept, from) = whole(entries, 3);
+        assert_eq!((kept.len(), from), (5, None));
+    }
+
+    #[test]
+    fn a_product_named_like_a_formula_or_with_a_comma_is_quoted() {
+        let csv = csv(
+            &value(
+                vec![entry(Kind::Bonus, DAY, "=HYPERLINK(1,2)", 1)],
+                "x",
+                &[],
+            ),
+            0,
+        );
+        assert!(
+            csv.lines()
+                .nth(1)
+                .unwrap()
+                .contains(",\"'=HYPERLINK(1,2)\","),
+            "{csv}"
+        );
     }
 
     #[test]

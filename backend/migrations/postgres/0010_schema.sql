@@ -1,4 +1,4 @@
--- Issue 16: the schema SQLite's migrations 0001–0010 build, in PostgreSQL's words, as one step.
+-- The schema SQLite's migrations 0001–0010 build, in PostgreSQL's words, as one step.
 -- Integers are BIGINT (SQLite's INTEGER is 64-bit); amounts are base units as decimal text, as
 -- in SQLite (DESIGN §3: exact, read by the core's parser); flags are 0/1 integers; times are
 -- UTC milliseconds. The same indexes, the same append-only audit tables, the same table

@@ -1,4 +1,4 @@
--- Issue 16: per-IP request limits counted in the store (SQLite's 0011 in PostgreSQL's words).
+-- Per-IP request limits counted in the store (SQLite's 0011 in PostgreSQL's words).
 CREATE TABLE rate_limits (
     bucket TEXT   NOT NULL,
     key    TEXT   NOT NULL,

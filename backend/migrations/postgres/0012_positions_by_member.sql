@@ -1,3 +1,3 @@
--- Issue 16: a member's positions newest first from one index (SQLite's 0012, the same here).
+-- A member's positions newest first from one index (SQLite's 0012, the same here).
 DROP INDEX stake_positions_user;
 CREATE INDEX stake_positions_user ON stake_positions(user_id, pool, start_date, position);

@@ -1,4 +1,4 @@
--- Issue 27: failed sign-ins per email as typed and per address (SQLite's 0013 in PostgreSQL's words).
+-- Failed sign-ins per email as typed and per address (SQLite's 0013 in PostgreSQL's words).
 DROP TABLE login_failures;
 CREATE TABLE sign_in_failures (
     email TEXT   NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 30: rollback and finality (SQLite's 0014 in PostgreSQL's words).
+-- Rollback and finality (SQLite's 0014 in PostgreSQL's words).
 CREATE TABLE chain_blocks (
     number BIGINT PRIMARY KEY,
     hash   TEXT   NOT NULL

@@ -1,4 +1,4 @@
--- Issue 34: uploaded images in the database (SQLite's 0015 in PostgreSQL's words).
+-- Uploaded images in the database (SQLite's 0015 in PostgreSQL's words).
 CREATE TABLE uploads (
     name       TEXT   NOT NULL PRIMARY KEY,
     body       BYTEA  NOT NULL,

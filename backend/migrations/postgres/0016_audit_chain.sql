@@ -1,4 +1,4 @@
--- Issue 33: the admin audit chained by hash (SQLite's 0016 in PostgreSQL's words).
+-- The admin audit chained by hash (SQLite's 0016 in PostgreSQL's words).
 CREATE TABLE audit_chain (
     audit_id BIGINT NOT NULL PRIMARY KEY,
     prev_id  BIGINT,

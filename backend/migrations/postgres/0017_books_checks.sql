@@ -1,4 +1,4 @@
--- Issue 33: every check of the books against the chain (SQLite's 0017 in PostgreSQL's words).
+-- Every check of the books against the chain (SQLite's 0017 in PostgreSQL's words).
 CREATE TABLE books_checks (
     id          BIGSERIAL PRIMARY KEY,
     at          BIGINT NOT NULL,

@@ -20,30 +20,41 @@ const REVERSALS_LIMIT: i64 = 50;
 /// The most entries of each kind the money history reads (a member has far fewer).
 const HISTORY_LIMIT: i64 = 5_000;
 
-/// `{entries, prices}`: every credit and payment of the member, newest first, each valued in
-/// USDT on its day (`lvlx_core::history`), and the sale's prices it used.
+/// `{entries, prices, wholeFrom}`: every credit and payment of the member, newest first, each
+/// valued in USDT on its day (`lvlx_core::history`), and the sale's prices it used. A member
+/// with more than 5,000 entries of one kind gets the history from where it is whole
+/// (`wholeFrom`, milliseconds; null when it is whole from the start).
 pub async fn history(app: &App, member: &User) -> Result<Value, Error> {
     let user = member.id;
     let product = app.config.product.clone();
     // Without a chain configured, only what the server credited itself (and seeded history).
-    let (nft_staking, ico_sale) = app
+    let (nft, lvlx, ico_sale) = app
         .config
         .chain
         .as_ref()
         .map_or_else(Default::default, |c| {
-            (c.nft_staking.to_lowercase(), c.ico_sale.to_lowercase())
+            (
+                c.nft_staking.to_lowercase(),
+                c.lvlx_staking.to_lowercase(),
+                c.ico_sale.to_lowercase(),
+            )
         });
     let (entries, prices) = app
         .store
         .read(move |c| {
+            let pools = history::Pools {
+                nft: &nft,
+                lvlx: &lvlx,
+            };
             Ok::<_, Error>((
-                history::of_member(c, user, &product, &nft_staking, HISTORY_LIMIT)?,
+                history::of_member(c, user, &product, &pools, HISTORY_LIMIT)?,
                 history::prices(c, &ico_sale)?,
             ))
         })
         .await?;
+    let (entries, whole_from) = lvlx_core::history::whole(entries, HISTORY_LIMIT as usize);
     let valued = lvlx_core::history::value(entries, &app.config.product, &prices);
-    Ok(json!({ "entries": valued, "prices": prices }))
+    Ok(json!({ "entries": valued, "prices": prices, "wholeFrom": whole_from }))
 }
 
 /// `{wallet, balance, entries, reversals}`: the LVLX balance, the newest ledger entries (at

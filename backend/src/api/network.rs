@@ -57,6 +57,12 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+    member_routes(&app).or(admin_routes(&app)).unify().boxed()
+}
+
+/// What a member reads of their network, and their claims.
+fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+    let app = app.clone();
     // GET /api/v1/network — the member's network: referral code, node, downline by level with
     // totals, rank standing, bonuses, rewards, claims and what is claimable; with the node's
     // price and sale flag from the chain when it answers (null otherwise).
@@ -109,6 +115,21 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(confirm_claim)
         .map(reply);
 
+    overview
+        .or(glance)
+        .unify()
+        .or(sponsor)
+        .unify()
+        .or(request)
+        .unify()
+        .or(confirm)
+        .unify()
+        .boxed()
+}
+
+/// The admins' ranks and activation node.
+fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+    let app = app.clone();
     // GET /api/v1/ranks — admin: the ranks and the newest changes (who, when, before, after).
     let ranks = warp::path!("ranks")
         .and(warp::get())
@@ -145,9 +166,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(node_admin)
         .map(reply);
 
-    // PUT /api/v1/activation-node {price, onSale} — admin: the node's terms, written on chain
-    // by the configured owner account (development chain); refused with error-owner-step where
-    // the owner signs with their own key (production).
+    // PUT /api/v1/activation-node {price, onSale} — admin: proposes the node's new terms to the
+    // owners' Safe (owners::proposals); refused with error-owner-step when the contract's owner
+    // is not a Safe.
     let put_node = warp::path!("activation-node")
         .and(warp::put())
         .and(admin(app.clone()))
@@ -156,17 +177,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(put_node)
         .map(reply);
 
-    overview
-        .or(glance)
-        .unify()
-        .or(sponsor)
-        .unify()
-        .or(request)
-        .unify()
-        .or(confirm)
-        .unify()
-        .or(ranks)
-        .unify()
+    ranks
         .or(put_rank)
         .unify()
         .or(node_rows)

@@ -35,91 +35,103 @@ pub fn stake(rpc: &Rpc, chain: &config::Chain) -> Result<Vec<String>, DeployErro
             .map_err(|e| RpcError::Answer(e.to_string()))?;
     let wallets: Vec<String> = accounts.iter().skip(2).take(WALLETS).cloned().collect();
     for (i, w) in wallets.iter().enumerate() {
-        // NFTs: ids 1–6, one to three of them, all but one staked.
-        let id = i as u32 % 6 + 1;
-        let quantity = (i % 3 + 1) as u128;
-        let cost = DEFAULT_NFT_TERMS[id as usize - 1].usdt_value * quantity;
-        let (id, quantity, cost) = (id.to_string(), quantity.to_string(), cost.to_string());
-        transact(
-            rpc,
-            w,
-            &chain.usdt,
-            Contract::Lvlx,
-            "approve",
-            &[&chain.nft_sale, &cost],
-        )?;
-        transact(
-            rpc,
-            w,
-            &chain.nft_sale,
-            Contract::NftSale,
-            "buy",
-            &[&id, &quantity, &cost],
-        )?;
-        transact(
-            rpc,
-            w,
-            &chain.level_nft,
-            Contract::LevelNft,
-            "setApprovalForAll",
-            &[&chain.nft_staking, "true"],
-        )?;
-        if i % 2 == 0 || quantity != "1" {
-            let staked = if quantity == "1" {
-                "1".to_string()
-            } else {
-                (quantity.parse::<u128>().unwrap_or(1) - 1).to_string()
-            };
-            transact(
-                rpc,
-                w,
-                &chain.nft_staking,
-                Contract::NftStaking,
-                "stake",
-                &[&id, &staked, "0", ANY_RELEASE],
-            )?;
-        }
-        // LVLX: buy with 100–600 USDT at the sale's price, stake half in tier 1–4.
-        let usdt = ((i as u128 + 1) * 100_000_000).to_string();
-        transact(
-            rpc,
-            w,
-            &chain.usdt,
-            Contract::Lvlx,
-            "approve",
-            &[&chain.ico_sale, &usdt],
-        )?;
-        let zero = "0x0000000000000000000000000000000000000000";
-        transact(
-            rpc,
-            w,
-            &chain.ico_sale,
-            Contract::IcoSale,
-            "buy",
-            &[&usdt, "0", zero],
-        )?;
-        let lvlx = (i as u128 + 1) * 500 * 10u128.pow(18);
-        let tier = (i % 4 + 1).to_string();
-        let amount = lvlx.to_string();
-        transact(
-            rpc,
-            w,
-            &chain.lvlx,
-            Contract::Lvlx,
-            "approve",
-            &[&chain.lvlx_staking, &amount],
-        )?;
-        transact(
-            rpc,
-            w,
-            &chain.lvlx_staking,
-            Contract::LvlxStaking,
-            "stake",
-            &[&tier, &amount, "0", ANY_RELEASE],
-        )?;
+        stake_nfts(rpc, chain, i, w)?;
+        stake_lvlx(rpc, chain, i, w)?;
     }
     Ok(wallets
         .iter()
         .map(|w| lvlx_core::siwe::checksummed(w).unwrap_or_else(|| w.clone()))
         .collect())
+}
+
+/// Demo wallet `i` (`w`) buys one to three NFTs of id 1–6 and stakes all but one of them.
+fn stake_nfts(rpc: &Rpc, chain: &config::Chain, i: usize, w: &str) -> Result<(), DeployError> {
+    // NFTs: ids 1–6, one to three of them, all but one staked.
+    let id = i as u32 % 6 + 1;
+    let quantity = (i % 3 + 1) as u128;
+    let cost = DEFAULT_NFT_TERMS[id as usize - 1].usdt_value * quantity;
+    let (id, quantity, cost) = (id.to_string(), quantity.to_string(), cost.to_string());
+    transact(
+        rpc,
+        w,
+        &chain.usdt,
+        Contract::Lvlx,
+        "approve",
+        &[&chain.nft_sale, &cost],
+    )?;
+    transact(
+        rpc,
+        w,
+        &chain.nft_sale,
+        Contract::NftSale,
+        "buy",
+        &[&id, &quantity, &cost],
+    )?;
+    transact(
+        rpc,
+        w,
+        &chain.level_nft,
+        Contract::LevelNft,
+        "setApprovalForAll",
+        &[&chain.nft_staking, "true"],
+    )?;
+    if i.is_multiple_of(2) || quantity != "1" {
+        let staked = if quantity == "1" {
+            "1".to_string()
+        } else {
+            (quantity.parse::<u128>().unwrap_or(1) - 1).to_string()
+        };
+        transact(
+            rpc,
+            w,
+            &chain.nft_staking,
+            Contract::NftStaking,
+            "stake",
+            &[&id, &staked, "0", ANY_RELEASE],
+        )?;
+    }
+    Ok(())
+}
+
+/// Demo wallet `i` (`w`) buys LVLX with 100–600 USDT and stakes half of it in tier 1–4.
+fn stake_lvlx(rpc: &Rpc, chain: &config::Chain, i: usize, w: &str) -> Result<(), DeployError> {
+    // LVLX: buy with 100–600 USDT at the sale's price, stake half in tier 1–4.
+    let usdt = ((i as u128 + 1) * 100_000_000).to_string();
+    transact(
+        rpc,
+        w,
+        &chain.usdt,
+        Contract::Lvlx,
+        "approve",
+        &[&chain.ico_sale, &usdt],
+    )?;
+    let zero = "0x0000000000000000000000000000000000000000";
+    transact(
+        rpc,
+        w,
+        &chain.ico_sale,
+        Contract::IcoSale,
+        "buy",
+        &[&usdt, "0", zero],
+    )?;
+    let lvlx = (i as u128 + 1) * 500 * 10u128.pow(18);
+    let tier = (i % 4 + 1).to_string();
+    let amount = lvlx.to_string();
+    transact(
+        rpc,
+        w,
+        &chain.lvlx,
+        Contract::Lvlx,
+        "approve",
+        &[&chain.lvlx_staking, &amount],
+    )?;
+    transact(
+        rpc,
+        w,
+        &chain.lvlx_staking,
+        Contract::LvlxStaking,
+        "stake",
+        &[&tier, &amount, "0", ANY_RELEASE],
+    )?;
+    Ok(())
 }

@@ -341,28 +341,12 @@ fn describe(
     signatures: &[(String, String)],
     safe: Option<&SafeNow>,
 ) -> Result<Value, Error> {
-    let contract =
-        Contract::parse(&p.contract).ok_or_else(|| Error::Internal(p.contract.clone()))?;
-    // A rejection is the Safe calling itself with nothing: no owner action to decode.
-    let (function, delayed, args, state) = if contract == Contract::Safe && p.data == "0x" {
-        ("reject", false, Vec::new(), None)
-    } else {
-        let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
-        let now = current(rpc, &p.target, contract, action, &values, block);
-        let args: Vec<Value> = action
-            .args
-            .iter()
-            .zip(&values)
-            .zip(&now.args)
-            .map(|((arg, value), now)| {
-                json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now})
-            })
-            .collect();
-        let state = action.state.map(|(name, kind)| {
-            json!({"name": name, "kind": kind, "value": now.state, "sets": action.sets()})
-        });
-        (action.function, action.delayed, args, state)
-    };
+    let Called {
+        function,
+        delayed,
+        args,
+        state,
+    } = action_of(rpc, block, p)?;
     let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(unavailable)?;
     let safe_address = core_chain::address(&p.safe).map_err(unavailable)?;
     let this_safe = safe.filter(|s| core_chain::same_address(&s.address, &p.safe));
@@ -414,6 +398,53 @@ fn describe(
         "proposedAt": p.proposed_at,
         "executedAt": p.executed_at,
     }))
+}
+
+/// What a proposal calls, as the page shows it.
+struct Called {
+    function: &'static str,
+    /// Executing it only announces a change the contract applies after its delay.
+    delayed: bool,
+    /// Each argument beside its value on chain.
+    args: Vec<Value>,
+    /// The state it sets (pause, resume), beside today's.
+    state: Option<Value>,
+}
+
+/// What proposal `p` calls, its arguments read against the chain at `block`.
+fn action_of(rpc: &Rpc, block: u64, p: &Proposal) -> Result<Called, Error> {
+    let contract =
+        Contract::parse(&p.contract).ok_or_else(|| Error::Internal(p.contract.clone()))?;
+    // A rejection is the Safe calling itself with nothing: no owner action to decode.
+    Ok(if contract == Contract::Safe && p.data == "0x" {
+        Called {
+            function: "reject",
+            delayed: false,
+            args: Vec::new(),
+            state: None,
+        }
+    } else {
+        let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
+        let now = current(rpc, &p.target, contract, action, &values, block);
+        let args: Vec<Value> = action
+            .args
+            .iter()
+            .zip(&values)
+            .zip(&now.args)
+            .map(|((arg, value), now)| {
+                json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now})
+            })
+            .collect();
+        let state = action.state.map(|(name, kind)| {
+            json!({"name": name, "kind": kind, "value": now.state, "sets": action.sets()})
+        });
+        Called {
+            function: action.function,
+            delayed: action.delayed,
+            args,
+            state,
+        }
+    })
 }
 
 /// Stored signatures as (owner, bytes).

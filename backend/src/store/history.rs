@@ -19,22 +19,39 @@ fn pending_sql(block: &str) -> String {
     )
 }
 
-/// Every credit and payment of `user`, up to `limit` of each kind (`product`: the ledger's
-/// token for a purchase; `nft_staking`: the NFT pool's lowercase address).
+/// The staking pools' lowercase addresses: their events are told apart by them.
+pub struct Pools<'a> {
+    pub nft: &'a str,
+    pub lvlx: &'a str,
+}
+
+/// Every credit and payment of `user`, newest first by kind, up to `limit` of each kind
+/// (`product`: the ledger's token for a purchase).
 pub fn of_member(
     c: Conn,
     user: UserId,
     product: &str,
-    nft_staking: &str,
+    pools: &Pools,
     limit: i64,
 ) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
-    let ledger = format!(
+    ledger(c, user, product, limit, &mut out)?;
+    nft_purchases(c, user, limit, &mut out)?;
+    node(c, user, &mut out)?;
+    credits(c, user, product, limit, &mut out)?;
+    staking(c, user, product, pools, limit, &mut out)?;
+    claims(c, user, product, limit, &mut out)?;
+    Ok(out)
+}
+
+/// The ledger's purchases (the product) and withdrawals (any other token).
+fn ledger(c: Conn, user: UserId, product: &str, limit: i64, out: &mut Vec<Entry>) -> Result<()> {
+    let sql = format!(
         "SELECT created_at, token, amount, usdt_paid, tx_hash, {}
          FROM ico_transactions WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT ?2",
         pending_sql("block")
     );
-    c.query_each(&ledger, args![user.0, limit], |r| {
+    c.query_each(&sql, args![user.0, limit], |r| {
         let token: String = r.get(1)?;
         let usdt_paid: Option<String> = r.get(3)?;
         out.push(Entry {
@@ -51,13 +68,16 @@ pub fn of_member(
             pending: r.get::<i64>(5)? == 1,
         });
         Ok(())
-    })?;
-    let nfts = format!(
+    })
+}
+
+fn nft_purchases(c: Conn, user: UserId, limit: i64, out: &mut Vec<Entry>) -> Result<()> {
+    let sql = format!(
         "SELECT created_at, quantity, usdt_paid, tx_hash, {}
          FROM nft_purchases WHERE user_id = ?1 ORDER BY created_at DESC LIMIT ?2",
         pending_sql("block")
     );
-    c.query_each(&nfts, args![user.0, limit], |r| {
+    c.query_each(&sql, args![user.0, limit], |r| {
         out.push(Entry {
             kind: Kind::NftPurchase,
             at: r.get(0)?,
@@ -68,7 +88,32 @@ pub fn of_member(
             pending: r.get::<i64>(4)? == 1,
         });
         Ok(())
-    })?;
+    })
+}
+
+/// The activation node the member's wallet bought (one per wallet, ever).
+fn node(c: Conn, user: UserId, out: &mut Vec<Entry>) -> Result<()> {
+    let sql = format!(
+        "SELECT created_at, usdt_paid, tx_hash, {} FROM activation_nodes WHERE user_id = ?1",
+        pending_sql("block")
+    );
+    c.query_each(&sql, args![user.0], |r| {
+        let paid = r.units(1)?;
+        out.push(Entry {
+            kind: Kind::NodePurchase,
+            at: r.get(0)?,
+            asset: "USDT".into(),
+            amount: paid,
+            usdt_paid: Some(paid),
+            tx_hash: Some(r.get(2)?),
+            pending: r.get::<i64>(3)? == 1,
+        });
+        Ok(())
+    })
+}
+
+/// Commissions and rank bonuses: what the server credited.
+fn credits(c: Conn, user: UserId, product: &str, limit: i64, out: &mut Vec<Entry>) -> Result<()> {
     // Commissions count once their purchase is final (never pending), dated by the purchase's
     // block: what it earned then, whenever the server settled it.
     let commissions = "SELECT i.created_at, m.amount, i.tx_hash
@@ -89,22 +134,32 @@ pub fn of_member(
     c.query_each(bonuses, args![user.0, limit], |r| {
         out.push(credited(Kind::Bonus, product, r.get(0)?, r.units(1)?, None));
         Ok(())
-    })?;
-    // Interest withdrawn, and at a release the principal back (LVLX, or NFTs) with the
-    // interest paid then.
-    let staking = format!(
+    })
+}
+
+/// Interest withdrawn, and at a release the principal back (LVLX, or NFTs) with the interest
+/// paid then.
+fn staking(
+    c: Conn,
+    user: UserId,
+    product: &str,
+    pools: &Pools,
+    limit: i64,
+    out: &mut Vec<Entry>,
+) -> Result<()> {
+    let sql = format!(
         "SELECT e.event, e.at, e.amount, e.tx_hash, s.pool, s.amount, {}
          FROM stake_positions s
          JOIN chain_events e ON e.position = s.position
-              AND s.pool = CASE WHEN e.contract = ?3 THEN 'nft' ELSE 'lvlx' END
+              AND s.pool = CASE e.contract WHEN ?3 THEN 'nft' WHEN ?4 THEN 'lvlx' END
          WHERE s.user_id = ?1 AND e.event IN ('interest', 'released')
          ORDER BY e.at DESC LIMIT ?2",
         pending_sql("e.block")
     );
-    c.query_each(&staking, args![user.0, limit, nft_staking], |r| {
+    c.query_each(&sql, args![user.0, limit, pools.nft, pools.lvlx], |r| {
         let (event, at, tx_hash): (String, i64, String) = (r.get(0)?, r.get(1)?, r.get(3)?);
-        let interest: Units = r
-            .get::<Option<String>>(2)?
+        let interest = r.get::<Option<String>>(2)?;
+        let interest = interest
             .as_deref()
             .map(super::units)
             .transpose()?
@@ -128,21 +183,30 @@ pub fn of_member(
             out.push(entry(Kind::Interest, product, interest));
         }
         Ok(())
-    })?;
-    // A payment covering several claims carries its transaction on the last of them.
-    let claims = format!(
-        "SELECT c.paid_at, c.amount, c.tx_hash, {}
-         FROM claims c LEFT JOIN claim_payments p ON p.tx_hash = c.tx_hash AND p.log_index = c.log_index
+    })
+}
+
+/// Claims paid, each with the payment that paid it: the distributor's first payment to the
+/// claim's wallet whose cumulative reaches the claim's (one payment can cover several claims;
+/// cumulatives are whole numbers without leading zeros, compared by length, then as text).
+fn claims(c: Conn, user: UserId, product: &str, limit: i64, out: &mut Vec<Entry>) -> Result<()> {
+    let sql = format!(
+        "SELECT c.paid_at, c.amount, p.tx_hash, {}
+         FROM claims c LEFT JOIN claim_payments p ON (p.tx_hash, p.log_index) = (
+             SELECT q.tx_hash, q.log_index FROM claim_payments q
+             WHERE lower(q.wallet) = lower(c.wallet)
+               AND (length(q.cumulative) > length(c.cumulative)
+                    OR (length(q.cumulative) = length(c.cumulative) AND q.cumulative >= c.cumulative))
+             ORDER BY length(q.cumulative), q.cumulative LIMIT 1)
          WHERE c.user_id = ?1 AND c.status = 'paid' ORDER BY c.paid_at DESC LIMIT ?2",
         pending_sql("p.block")
     );
-    c.query_each(&claims, args![user.0, limit], |r| {
+    c.query_each(&sql, args![user.0, limit], |r| {
         let mut entry = credited(Kind::Claim, product, r.get(0)?, r.units(1)?, r.get(2)?);
         entry.pending = r.get::<i64>(3)? == 1;
         out.push(entry);
         Ok(())
-    })?;
-    Ok(out)
+    })
 }
 
 fn credited(kind: Kind, product: &str, at: i64, amount: Units, tx_hash: Option<String>) -> Entry {

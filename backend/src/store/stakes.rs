@@ -400,10 +400,12 @@ pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
          FROM stake_positions s JOIN users u ON u.id = s.user_id
          WHERE s.pool = ?1 ORDER BY s.release_date, s.position";
     // Opened in a block not final yet: the few events above the final block, by their index,
-    // rather than a join for each of a million rows.
+    // rather than a join for each of a million rows (CROSS JOIN: SQLite keeps that order even
+    // without statistics; PostgreSQL plans it from its own).
     let pending_sql = "SELECT s.position FROM chain_events e
-         JOIN stake_positions s ON s.tx_hash = e.tx_hash AND s.log_index = e.log_index
-         WHERE e.block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor) AND s.pool = ?1";
+         CROSS JOIN stake_positions s
+         WHERE e.block > (SELECT COALESCE(MAX(final_block), 0) FROM chain_cursor)
+           AND s.tx_hash = e.tx_hash AND s.log_index = e.log_index AND s.pool = ?1";
     let pending: std::collections::HashSet<i64> = c
         .query_all(pending_sql, args![pool(kind).name()], |r| r.get::<i64>(0))?
         .into_iter()

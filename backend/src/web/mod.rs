@@ -36,63 +36,7 @@ struct Lng {
 
 pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let config = &app.config;
-    // Profile images: PNGs the server wrote itself (see api::images), named by user id, each
-    // opened by its key (?k=): without it, or with another's, 404 as if absent. Stored in the
-    // database, so any instance serves any upload.
-    let mac_key = app.mac_key.clone();
-    let store = app.store.clone();
-    let avatars = warp::path!("avatars" / String)
-        .and(warp::get().or(warp::head()).unify())
-        .and(
-            warp::query::<AvatarKey>()
-                .map(Some)
-                .or(warp::any().map(|| None))
-                .unify(),
-        )
-        .and(warp::header::optional::<String>("if-none-match"))
-        .and_then(
-            move |file: String, key: Option<AvatarKey>, seen: Option<String>| {
-                let id = file
-                    .strip_suffix(".png")
-                    .and_then(|id| id.parse::<i64>().ok());
-                let opened = match (id, &key) {
-                    (Some(id), Some(key)) => {
-                        crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
-                    }
-                    _ => false,
-                };
-                let store = store.clone();
-                async move {
-                    match id.filter(|_| opened) {
-                        Some(id) => {
-                            uploaded(&store, crate::api::images::avatar_name(id), seen).await
-                        }
-                        None => Err(warp::reject::not_found()),
-                    }
-                }
-            },
-        );
-    // Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
-    let store = app.store.clone();
-    let content = warp::path!("content" / String)
-        .and(warp::get().or(warp::head()).unify())
-        .and(warp::header::optional::<String>("if-none-match"))
-        .and_then(move |file: String, seen: Option<String>| {
-            let store = store.clone();
-            async move {
-                // A content image's name is new with every upload: browsers and proxies keep
-                // it for good instead of asking again.
-                uploaded(&store, crate::content::stored_name(&file), seen)
-                    .await
-                    .map(|mut response| {
-                        response.headers_mut().insert(
-                            CACHE_CONTROL,
-                            HeaderValue::from_static("public, max-age=31536000, immutable"),
-                        );
-                        response
-                    })
-            }
-        });
+    let (avatars, content) = (avatars(app), content_images(app));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     // The FAQ guide's screenshots, per language.
@@ -119,52 +63,7 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     );
     let tail = || warp::path::tail().map(|tail: Tail| tail.as_str().to_string());
     let locales = serve(translations, warp::path("locales").and(read()).and(tail()));
-    // The landing page and sign-in as the build rendered them, in the visitor's language: the
-    // one `?lng=` names, else the browser's (Accept-Language), as the app itself decides.
-    let rendered = RENDERED
-        .into_iter()
-        .map(|(page, fallback)| {
-            let files = app.clone();
-            let name = warp::path(page)
-                .and(warp::path::end())
-                .and(read())
-                .and(
-                    warp::query::<Lng>()
-                        .or(warp::any().map(|| Lng { lng: None }))
-                        .unify(),
-                )
-                .and(warp::header::optional::<String>("accept-language"))
-                .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
-                .map(
-                    move |query: Lng, accept: Option<String>, consent: Option<String>| {
-                        let language = lvlx_core::language_or(
-                            query.lng.as_deref(),
-                            lvlx_core::preferred_language(accept.as_deref()),
-                        );
-                        let decided = matches!(consent.as_deref(), Some("accepted" | "declined"));
-                        let name = format!(
-                            "{page}.{language}{}.html",
-                            if decided { ".decided" } else { "" }
-                        );
-                        if files.get(&name).is_some() {
-                            name
-                        } else {
-                            fallback.to_string()
-                        }
-                    },
-                );
-            serve(app.clone(), name)
-                .map(|mut response: warp::reply::Response| {
-                    response.headers_mut().insert(
-                        warp::http::header::VARY,
-                        HeaderValue::from_static("Accept-Encoding, Accept-Language, Cookie"),
-                    );
-                    response
-                })
-                .boxed()
-        })
-        .reduce(|a, b| a.or(b).unify().boxed())
-        .expect("two rendered pages");
+    let rendered = rendered_pages(&app);
     let assets = serve(app.clone(), read().and(tail()));
     let index = serve(
         app,
@@ -198,6 +97,136 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         })
         .unify()
         .boxed()
+}
+
+/// Profile images: PNGs the server wrote itself (see api::images), named by user id, each opened
+/// by its key (?k=): without it, or with another's, 404 as if absent. Stored in the database, so
+/// any instance serves any upload.
+fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+    let mac_key = app.mac_key.clone();
+    let store = app.store.clone();
+    warp::path!("avatars" / String)
+        .and(warp::get().or(warp::head()).unify())
+        .and(
+            warp::query::<AvatarKey>()
+                .map(Some)
+                .or(warp::any().map(|| None))
+                .unify(),
+        )
+        .and(warp::header::optional::<String>("if-none-match"))
+        .and_then(
+            move |file: String, key: Option<AvatarKey>, seen: Option<String>| {
+                let id = file
+                    .strip_suffix(".png")
+                    .and_then(|id| id.parse::<i64>().ok());
+                let opened = match (id, &key) {
+                    (Some(id), Some(key)) => {
+                        crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
+                    }
+                    _ => false,
+                };
+                let store = store.clone();
+                async move {
+                    match id.filter(|_| opened) {
+                        Some(id) => {
+                            uploaded(&store, crate::api::images::avatar_name(id), seen).await
+                        }
+                        None => Err(warp::reject::not_found()),
+                    }
+                }
+            },
+        )
+        .boxed()
+}
+
+/// Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
+fn content_images(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+    let store = app.store.clone();
+    warp::path!("content" / String)
+        .and(warp::get().or(warp::head()).unify())
+        .and(warp::header::optional::<String>("if-none-match"))
+        .and_then(move |file: String, seen: Option<String>| {
+            let store = store.clone();
+            async move {
+                // A content image's name is new with every upload: browsers and proxies keep
+                // it for good instead of asking again.
+                uploaded(&store, crate::content::stored_name(&file), seen)
+                    .await
+                    .map(|mut response| {
+                        response.headers_mut().insert(
+                            CACHE_CONTROL,
+                            HeaderValue::from_static("public, max-age=31536000, immutable"),
+                        );
+                        response
+                    })
+            }
+        })
+        .boxed()
+}
+
+/// The landing page and sign-in as the build rendered them, in the visitor's language (the one
+/// `?lng=` names, else the browser's Accept-Language, as the app itself decides) and with or
+/// without the cookie banner as their consent cookie says.
+fn rendered_pages(app: &Assets) -> BoxedFilter<(warp::reply::Response,)> {
+    RENDERED
+        .into_iter()
+        .map(|(page, fallback)| {
+            let files = app.clone();
+            let name = warp::path(page)
+                .and(warp::path::end())
+                .and(warp::get().or(warp::head()).unify())
+                .and(
+                    warp::query::<Lng>()
+                        .or(warp::any().map(|| Lng { lng: None }))
+                        .unify(),
+                )
+                .and(warp::header::optional::<String>("accept-language"))
+                .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
+                .map(
+                    move |query: Lng, accept: Option<String>, consent: Option<String>| {
+                        let name = rendered_name(page, query.lng, accept, consent);
+                        if files.get(&name).is_some() {
+                            name
+                        } else {
+                            fallback.to_string()
+                        }
+                    },
+                );
+            serve(app.clone(), name)
+                .map(|mut response: warp::reply::Response| {
+                    response.headers_mut().insert(
+                        warp::http::header::VARY,
+                        HeaderValue::from_static("Accept-Encoding, Accept-Language, Cookie"),
+                    );
+                    response
+                })
+                .boxed()
+        })
+        .reduce(|a, b| a.or(b).unify().boxed())
+        .expect("two rendered pages")
+}
+
+/// The rendered file of `page` for this request: `login.es.html`, `landing.pt.decided.html`.
+fn rendered_name(
+    page: &str,
+    lng: Option<String>,
+    accept_language: Option<String>,
+    consent: Option<String>,
+) -> String {
+    // `?lng=pt-BR` or `ES` names pt or es, as i18next reads it.
+    let asked = lng.map(|l| {
+        let primary = l.split(['-', '_']).next().unwrap_or_default();
+        primary.to_ascii_lowercase()
+    });
+    let language = lvlx_core::language_or(
+        asked.as_deref(),
+        lvlx_core::preferred_language(accept_language.as_deref()),
+    );
+    let decided = matches!(consent.as_deref(), Some("accepted" | "declined"));
+    format!(
+        "{page}.{language}{}.html",
+        if decided { ".decided" } else { "" }
+    )
 }
 
 /// Answers the file that `name` extracts from `files` (with 304 and gzip as the request asks),
@@ -309,7 +338,7 @@ fn revalidate(mut response: warp::reply::Response) -> warp::reply::Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{html_text, is_client_route, is_rendered, PRODUCT_MARK};
+    use super::{html_text, is_client_route, is_rendered, rendered_name, PRODUCT_MARK};
 
     #[test]
     fn rendered_pages_are_named_by_page_and_language_and_carry_the_builds_mark() {
@@ -321,6 +350,26 @@ mod tests {
         assert!(!is_rendered("login.de.html"));
         assert!(!is_rendered("main.es.html"));
         assert!(include_str!("../../../web/prerender/render.jsx").contains(PRODUCT_MARK));
+        let name = |lng: Option<&str>, accept: Option<&str>, consent: Option<&str>| {
+            rendered_name(
+                "login",
+                lng.map(Into::into),
+                accept.map(Into::into),
+                consent.map(Into::into),
+            )
+        };
+        assert_eq!(name(None, None, None), "login.en.html");
+        assert_eq!(name(Some("pt"), Some("es-MX,es"), None), "login.pt.html");
+        assert_eq!(
+            name(Some("<script>"), Some("es-MX,es"), Some("accepted")),
+            "login.es.decided.html"
+        );
+        assert_eq!(name(None, Some("pt-BR"), Some("maybe")), "login.pt.html");
+        assert_eq!(
+            name(Some("ES"), None, Some("declined")),
+            "login.es.decided.html"
+        );
+        assert_eq!(name(Some("pt-BR"), Some("es"), None), "login.pt.html");
         assert_eq!(
             html_text("A&B <i>\"x\"</i>"),
             "A&amp;B &lt;i&gt;&quot;x&quot;&lt;/i&gt;"

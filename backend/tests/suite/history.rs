@@ -163,6 +163,15 @@ async fn the_history_lists_every_credit_and_payment_valued_on_its_day() {
     // Newest first.
     let times: Vec<i64> = entries.iter().map(|e| e["at"].as_i64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] >= w[1]), "{times:?}");
+    // The activation node: a payment in USDT, its price.
+    let node = &of("node-purchase")[0];
+    let node_price = anvil.read_uint(&d.activation_node, Contract::ActivationNode, "price", &[]);
+    assert_eq!(
+        (units(&node["amount"]), units(&node["usdtValue"])),
+        (node_price, node_price)
+    );
+    assert_eq!(node["asset"], "USDT");
+    assert_eq!(answer.body["wholeFrom"], Value::Null);
     // The purchase: valued at what was paid, 10 USDT for 100 LVLX.
     let purchase = of("purchase");
     assert_eq!(purchase.len(), 1, "{entries:?}");

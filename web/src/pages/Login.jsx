@@ -36,7 +36,9 @@ export default function Login() {
 
   return (
     <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
-      <form className="form" onSubmit={submit} noValidate>
+      {/* POST: were the rendered form ever sent before the app took over (a password manager's
+          auto-submit), the password would not land in a URL, a history or a log. */}
+      <form className="form" method="post" onSubmit={submit} noValidate>
         <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" />
         <TextField
           name="password"

@@ -84,6 +84,11 @@ export default function MyActives() {
         </button>
       </div>
       <p className="muted">{t('history-help', { product })}</p>
+      {history.data?.wholeFrom != null && (
+        <p className="muted" data-testid="history-whole-from">
+          {t('history-whole-from', { date: formatDate(history.data.wholeFrom, i18n.language) })}
+        </p>
+      )}
       {pending && <p className="muted">{t('chain-pending-help')}</p>}
       {history.error && <LoadFailed error={history.error} onRetry={history.retry} testId="actives-failed" />}
       <div className="data-table" aria-busy={!entries} data-testid="actives-history">
