@@ -52,7 +52,9 @@ pub async fn inviter(app: &App, code: String) -> Result<Value, Error> {
     Ok(json!({ "name": lvlx_core::display::inviter_name(&names, &lastnames) }))
 }
 
-pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
+/// Every field by the core's rules (the same the page applies), the phone number as a real one,
+/// and the referral code's form.
+fn check_fields(body: &Register) -> Result<(), Error> {
     for (field, value, other) in [
         (Field::Names, &body.names, None),
         (Field::Lastnames, &body.lastnames, None),
@@ -72,6 +74,13 @@ pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
     if !validation::is_referral_code(&body.referral_code) {
         return Err(Error::ReferralUnknown);
     }
+    Ok(())
+}
+
+/// A registration asked for: the fields checked, the captcha spent, then a code mailed (or, for an
+/// email that has an account, a notice to its owner), answered alike either way: `{attemptId}`.
+pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
+    check_fields(&body)?;
     crate::captcha::spend(app, body.captcha.clone()).await?;
     let hash = app.passwords.hash(body.password.clone()).await?;
     let language = lvlx_core::language_or(body.language.as_deref(), "en").to_string();

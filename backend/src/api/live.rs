@@ -80,6 +80,14 @@ async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
     session::authenticate(app, &token).await.ok()
 }
 
+/// Says why the channel ends (an error's translation key) and closes it.
+async fn refuse(socket: &mut WebSocket, code: &str) {
+    let _ = send(socket, json!({"type": "error", "code": code})).await;
+    let _ = socket.close().await;
+}
+
+/// One live channel: authenticated by its first message, then every push the viewer may see,
+/// pings, and the session re-checked, until either side closes or the server stops.
 async fn serve(
     app: App,
     mut socket: WebSocket,
@@ -91,25 +99,13 @@ async fn serve(
     // Authenticated or not, it no longer waits: its place goes back.
     drop(admitted);
     let Some(who) = who else {
-        let _ = send(
-            &mut socket,
-            json!({"type": "error", "code": "error-unauthorized"}),
-        )
-        .await;
-        let _ = socket.close().await;
-        return;
+        return refuse(&mut socket, "error-unauthorized").await;
     };
     let viewer = who.user.id;
     // One account holds a few channels (a tab each); more are refused, so a stolen or shared
     // session cannot hold thousands of sockets (3,000 from one member took 375 MiB).
     let Some(_channel) = app.channels.admit(viewer) else {
-        let _ = send(
-            &mut socket,
-            json!({"type": "error", "code": "error-rate-limit"}),
-        )
-        .await;
-        let _ = socket.close().await;
-        return;
+        return refuse(&mut socket, "error-rate-limit").await;
     };
     let admin = who.user.is_admin();
     if !send(&mut socket, json!({"type": "ready"})).await {
@@ -156,9 +152,7 @@ async fn serve(
             },
             _ = recheck.tick() => {
                 if !session::is_live(&app, &who.session_id).await {
-                    let _ = send(&mut socket, json!({"type": "error", "code": "error-unauthorized"})).await;
-                    let _ = socket.close().await;
-                    return;
+                    return refuse(&mut socket, "error-unauthorized").await;
                 }
             }
         }

@@ -103,26 +103,7 @@ async fn verify_in(
     chain: crate::config::Chain,
     scratch: &std::path::Path,
 ) -> Result<Report, String> {
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(scratch)
-        .map_err(|e| e.to_string())?;
-    let store = match live.dialect() {
-        // A PostgreSQL store: one snapshot of it, copied into a scratch SQLite one.
-        Dialect::Postgres => {
-            let store = Store::open(scratch).map_err(|e| e.to_string())?;
-            copy::into_sqlite(live, &store)
-                .await
-                .map_err(|e| e.to_string())?;
-            store
-        }
-        Dialect::Sqlite => {
-            let copy = scratch.join(crate::store::FILE_NAME);
-            backup::backup(&config.data_dir, &copy).map_err(|e| e.to_string())?;
-            Store::open(scratch).map_err(|e| e.to_string())?
-        }
-    };
+    let store = scratch_copy(config, live, scratch).await?;
     let kept = read(&store, digest::sections).await?;
     let sale = chain.ico_sale.clone();
     let cursor = read(&store, move |c| cursors::get(c, &sale)).await?;
@@ -170,7 +151,46 @@ async fn verify_in(
         ));
     }
     let replayed = read(&store, digest::sections).await?;
-    for ((section, before), (_, after)) in kept.iter().zip(&replayed) {
+    compare(&kept, &replayed, &mut report);
+    Ok(report)
+}
+
+/// One snapshot of the live store as a scratch SQLite store in `scratch` (made private): a
+/// PostgreSQL store copied table by table, a SQLite one by its backup.
+async fn scratch_copy(
+    config: &Config,
+    live: &Store,
+    scratch: &std::path::Path,
+) -> Result<Store, String> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(scratch)
+        .map_err(|e| e.to_string())?;
+    match live.dialect() {
+        Dialect::Postgres => {
+            let store = Store::open(scratch).map_err(|e| e.to_string())?;
+            copy::into_sqlite(live, &store)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(store)
+        }
+        Dialect::Sqlite => {
+            let copy = scratch.join(crate::store::FILE_NAME);
+            backup::backup(&config.data_dir, &copy).map_err(|e| e.to_string())?;
+            Store::open(scratch).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The store's digest sections as kept against the same sections after the replay: each
+/// section whose lines differ, with the first lines found on one side only.
+fn compare(
+    kept: &[(&'static str, Vec<String>)],
+    replayed: &[(&'static str, Vec<String>)],
+    report: &mut Report,
+) {
+    for ((section, before), (_, after)) in kept.iter().zip(replayed) {
         report.lines += before.len().max(after.len());
         let only = |a: &Vec<String>, b: &Vec<String>| -> Vec<String> {
             let b: std::collections::HashSet<&String> = b.iter().collect();
@@ -186,7 +206,6 @@ async fn verify_in(
             });
         }
     }
-    Ok(report)
 }
 
 async fn read<T: Send + 'static>(

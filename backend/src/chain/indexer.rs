@@ -928,6 +928,25 @@ fn record_purchase(
     Ok(pushes)
 }
 
+/// How a staking event is kept among the applied events: its name, its amount (LVLX, NFTs, or
+/// the interest paid at a release) and the position it concerns.
+fn applied_as(event: &StakingEvent) -> (&'static str, Option<u128>, Option<u64>) {
+    match event {
+        StakingEvent::Staked {
+            amount, position, ..
+        } => ("staked", Some(*amount), Some(*position)),
+        StakingEvent::InterestWithdrawn {
+            amount, position, ..
+        } => ("interest", Some(*amount), Some(*position)),
+        StakingEvent::Released {
+            interest, position, ..
+        } => ("released", Some(*interest), Some(*position)),
+        StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount), None),
+        StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount), None),
+        StakingEvent::TermsChanged { .. } => ("terms", None, None),
+    }
+}
+
 /// Applies a staking event once; the push for its pages when it is new.
 fn record_staking(
     tx: Conn,
@@ -935,20 +954,7 @@ fn record_staking(
     pool: Pool,
     s: Place,
 ) -> Result<Option<Push>, StoreError> {
-    let (name, amount) = match &event {
-        StakingEvent::Staked { amount, .. } => ("staked", Some(*amount)),
-        StakingEvent::InterestWithdrawn { amount, .. } => ("interest", Some(*amount)),
-        StakingEvent::Released { interest, .. } => ("released", Some(*interest)),
-        StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount)),
-        StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount)),
-        StakingEvent::TermsChanged { .. } => ("terms", None),
-    };
-    let position = match &event {
-        StakingEvent::Staked { position, .. }
-        | StakingEvent::InterestWithdrawn { position, .. }
-        | StakingEvent::Released { position, .. } => Some(*position),
-        _ => None,
-    };
+    let (name, amount, position) = applied_as(&event);
     let applied = stakes::Applied {
         tx_hash: &s.tx_hash,
         log_index: s.log_index,

@@ -238,16 +238,7 @@ pub fn main() -> ExitCode {
         } => books_verify(&config),
         Command::Claims {
             command: ClaimsCommand::Signer,
-        } => match claim_signer(&config) {
-            Ok(signer) => {
-                println!("{}", signer.address());
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("{e}");
-                ExitCode::FAILURE
-            }
-        },
+        } => print_claim_signer(&config),
         Command::Chain {
             command: ChainCommand::Demo,
         } => chain_demo(&config),
@@ -278,16 +269,32 @@ pub fn main() -> ExitCode {
         Command::Db {
             command: DbCommand::Restore { file },
         } => db_backup(&config, &file, true),
-        Command::Config => {
-            // Secrets print as "***". A reader that stops early (`lvlx config | head`) closes
-            // the pipe: that ends the output, not in a panic.
-            use std::io::Write;
-            let text = serde_json::to_string_pretty(&config).unwrap_or_default();
-            match writeln!(std::io::stdout().lock(), "{text}") {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
-                _ => ExitCode::SUCCESS,
-            }
+        Command::Config => print_config(&config),
+    }
+}
+
+/// `lvlx claims signer`: the address the server's claim vouchers are signed by.
+fn print_claim_signer(config: &Config) -> ExitCode {
+    match claim_signer(config) {
+        Ok(signer) => {
+            println!("{}", signer.address());
+            ExitCode::SUCCESS
         }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `lvlx config`: the configuration in force, secrets as "***". A reader that stops early
+/// (`lvlx config | head`) closes the pipe: that ends the output, not in a panic.
+fn print_config(config: &Config) -> ExitCode {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(config).unwrap_or_default();
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        _ => ExitCode::SUCCESS,
     }
 }
 
