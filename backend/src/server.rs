@@ -64,17 +64,9 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             },
             () = &mut shutdown => break,
         };
-        let place = if trusted.iter().any(|net| net.contains(&peer.ip())) {
-            match proxies.admit(()) {
-                Some(held) => Place::Proxy { _held: held },
-                None => continue,
-            }
-        } else {
-            match gate.admit(crate::limits::subscriber_of(peer.ip())) {
-                Some(held) => Place::Client { _held: held },
-                // Over a cap: closed at once, before any byte is read.
-                None => continue,
-            }
+        // Over a cap: closed at once, before any byte is read.
+        let Some(place) = admit(peer.ip(), &trusted, &gate, &proxies) else {
+            continue;
         };
         let _ = stream.set_nodelay(true);
         let service = warp::service(routes.clone());
@@ -95,22 +87,7 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
                     Ok(answer) => answer,
                     Err(_) => Ok(crate::api::error::request_timeout()),
                 };
-                answer.map(|mut response| {
-                    let status = response.status().as_u16();
-                    let took = started.elapsed();
-                    crate::metrics::answered(&path, method.as_str(), status, took);
-                    // One line a request, at debug; a server error at error, whatever the level.
-                    let ms = took.as_secs_f64() * 1000.0;
-                    if status >= 500 {
-                        tracing::error!(status, ms, "answered with a server error");
-                    } else {
-                        tracing::debug!(status, ms, "answered");
-                    }
-                    if let Ok(value) = HeaderValue::from_str(&id) {
-                        response.headers_mut().insert("x-request-id", value);
-                    }
-                    response
-                })
+                answer.map(|response| finish(response, &path, method.as_str(), started, &id))
             }
             .instrument(span)
         });
@@ -133,9 +110,57 @@ pub async fn serve(app: &App, listener: TcpListener, shutdown: impl Future<Outpu
             crate::metrics::METRICS.connections.dec();
         });
     }
-    // Stopping: no new connections; open requests finish within the request deadline (they
-    // could not take longer anyway); live channels close with 1001 so pages reconnect.
     drop(listener);
+    drain(app, deadline, graceful).await;
+}
+
+/// A place for a connection from `ip`: under its subscriber's cap and the total, or, from a
+/// trusted proxy, under the total alone.
+fn admit(
+    ip: IpAddr,
+    trusted: &[ipnet::IpNet],
+    gate: &Gate<IpAddr>,
+    proxies: &Gate<()>,
+) -> Option<Place> {
+    if trusted.iter().any(|net| net.contains(&ip)) {
+        proxies.admit(()).map(|held| Place::Proxy { _held: held })
+    } else {
+        gate.admit(crate::limits::subscriber_of(ip))
+            .map(|held| Place::Client { _held: held })
+    }
+}
+
+/// A request's answer on its way out: counted, logged (one line a request at debug; a server
+/// error at error, whatever the level) and named by its request id.
+fn finish(
+    mut response: warp::reply::Response,
+    path: &str,
+    method: &str,
+    started: Instant,
+    id: &str,
+) -> warp::reply::Response {
+    let status = response.status().as_u16();
+    let took = started.elapsed();
+    crate::metrics::answered(path, method, status, took);
+    let ms = took.as_secs_f64() * 1000.0;
+    if status >= 500 {
+        tracing::error!(status, ms, "answered with a server error");
+    } else {
+        tracing::debug!(status, ms, "answered");
+    }
+    if let Ok(value) = HeaderValue::from_str(id) {
+        response.headers_mut().insert("x-request-id", value);
+    }
+    response
+}
+
+/// Stopping (the listener already closed): open requests finish within the request deadline
+/// (they could not take longer anyway); live channels close with 1001 so pages reconnect.
+async fn drain(
+    app: &App,
+    deadline: Duration,
+    graceful: hyper_util::server::graceful::GracefulShutdown,
+) {
     let _ = app.stopping.send_replace(true);
     let drain = deadline + Duration::from_secs(1);
     tracing::info!(

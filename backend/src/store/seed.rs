@@ -170,6 +170,27 @@ fn write(
     })
 }
 
+/// Seeded member number `i` (id `id`): a language, a first name, last names as that language
+/// writes them, and an email made of them (the draws in the order the seed has always made).
+fn person(rng: &mut StdRng, i: usize, id: i64) -> (&'static str, &'static str, String, String) {
+    let (language, firsts, lasts) = NAMES[rng.gen_range(0..NAMES.len())];
+    let first = firsts[rng.gen_range(0..10)];
+    let (last1, last2) = (lasts[rng.gen_range(0..10)], lasts[rng.gen_range(0..10)]);
+    let lastnames = if language == "en" {
+        last1.to_string()
+    } else {
+        format!("{last1} {last2}")
+    };
+    let email = format!(
+        "{}.{}{}@{}",
+        ascii(first),
+        ascii(last1),
+        id,
+        DOMAINS[i % DOMAINS.len()]
+    );
+    (language, first, lastnames, email)
+}
+
 /// Members, in registration order, in referral trees under the demo member when there is one.
 fn write_members(
     c: Conn,
@@ -201,22 +222,8 @@ fn write_members(
              referral_code, referrer_id, wallet, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, ?7, ?8, ?9, ?10, ?11)";
         for (i, &created_at) in times.iter().enumerate() {
-            let (language, firsts, lasts) = NAMES[rng.gen_range(0..NAMES.len())];
-            let first = firsts[rng.gen_range(0..10)];
-            let (last1, last2) = (lasts[rng.gen_range(0..10)], lasts[rng.gen_range(0..10)]);
-            let lastnames = if language == "en" {
-                last1.to_string()
-            } else {
-                format!("{last1} {last2}")
-            };
             let id = first_id + i as i64;
-            let email = format!(
-                "{}.{}{}@{}",
-                ascii(first),
-                ascii(last1),
-                id,
-                DOMAINS[i % DOMAINS.len()]
-            );
+            let (language, first, lastnames, email) = person(rng, i, id);
             // Referral trees: most members were brought by an earlier one.
             let referrer = if i > 0 && rng.gen_bool(0.9) {
                 Some(first_id + rng.gen_range(0..i) as i64)

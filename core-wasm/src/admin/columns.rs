@@ -182,43 +182,7 @@ impl Frame {
                     let mut cursor = Cursor::new(&batch, body)?;
                     let mut columns = Vec::with_capacity(fields.len());
                     for field in &fields {
-                        let column = match (field.shape, field.dictionary) {
-                            (Shape::Int64, None) => {
-                                Column::Int64(cursor.fixed(i64::from_le_bytes)?)
-                            }
-                            (Shape::UInt32, None) => {
-                                Column::UInt32(cursor.fixed(u32::from_le_bytes)?)
-                            }
-                            (Shape::Decimal128, None) => {
-                                let amounts = cursor.fixed(i128::from_le_bytes)?;
-                                if amounts.iter().any(|&a| a < 0) {
-                                    return Err(TableError::Overflow);
-                                }
-                                Column::Amount(amounts)
-                            }
-                            (Shape::Utf8, None) => Column::Text(cursor.texts()?),
-                            (shape, Some(id)) => {
-                                let keys = match shape {
-                                    Shape::UInt8 => cursor
-                                        .fixed(u8::from_le_bytes)?
-                                        .into_iter()
-                                        .map(u32::from)
-                                        .collect(),
-                                    Shape::UInt32 => cursor.fixed(u32::from_le_bytes)?,
-                                    _ => return Err(bad("dictionary key type")),
-                                };
-                                let values = dictionaries
-                                    .iter()
-                                    .find(|(d, _)| *d == id)
-                                    .map(|(_, v)| v.clone())
-                                    .ok_or_else(|| bad("dictionary missing"))?;
-                                if keys.iter().any(|&k| k as usize >= values.len()) {
-                                    return Err(bad("dictionary key out of range"));
-                                }
-                                Column::Keyed { keys, values }
-                            }
-                            (Shape::UInt8, None) => return Err(bad("unsupported column type")),
-                        };
+                        let column = read_column(&mut cursor, field, &dictionaries)?;
                         columns.push(column);
                     }
                     let length = usize::try_from(batch.length()).map_err(bad)?;
@@ -233,6 +197,16 @@ impl Frame {
                 _ => return Err(bad("unsupported message")),
             }
         }
+        Frame::assemble(&fields, parts, rows)
+    }
+
+    /// The frame of `rows` rows whose columns are `fields`, each joined from its piece in every
+    /// record batch (`parts`, batch by batch).
+    fn assemble(
+        fields: &[FieldKind],
+        mut parts: Vec<Vec<Column>>,
+        rows: usize,
+    ) -> Result<Frame, TableError> {
         let mut frame = Frame {
             rows,
             columns: Vec::new(),
@@ -429,6 +403,48 @@ fn slice(bytes: &[u8], at: usize, len: usize) -> Option<&[u8]> {
 fn read_u32(bytes: &[u8], at: usize) -> Result<u32, TableError> {
     let word = slice(bytes, at, 4).ok_or_else(|| bad("truncated stream"))?;
     Ok(u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+}
+
+/// One column of a record batch at `cursor`, as `field` describes it; a keyed column's values
+/// from `dictionaries`, every key checked against them.
+fn read_column(
+    cursor: &mut Cursor<'_>,
+    field: &FieldKind,
+    dictionaries: &[(i64, Texts)],
+) -> Result<Column, TableError> {
+    Ok(match (field.shape, field.dictionary) {
+        (Shape::Int64, None) => Column::Int64(cursor.fixed(i64::from_le_bytes)?),
+        (Shape::UInt32, None) => Column::UInt32(cursor.fixed(u32::from_le_bytes)?),
+        (Shape::Decimal128, None) => {
+            let amounts = cursor.fixed(i128::from_le_bytes)?;
+            if amounts.iter().any(|&a| a < 0) {
+                return Err(TableError::Overflow);
+            }
+            Column::Amount(amounts)
+        }
+        (Shape::Utf8, None) => Column::Text(cursor.texts()?),
+        (shape, Some(id)) => {
+            let keys = match shape {
+                Shape::UInt8 => cursor
+                    .fixed(u8::from_le_bytes)?
+                    .into_iter()
+                    .map(u32::from)
+                    .collect(),
+                Shape::UInt32 => cursor.fixed(u32::from_le_bytes)?,
+                _ => return Err(bad("dictionary key type")),
+            };
+            let values = dictionaries
+                .iter()
+                .find(|(d, _)| *d == id)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| bad("dictionary missing"))?;
+            if keys.iter().any(|&k| k as usize >= values.len()) {
+                return Err(bad("dictionary key out of range"));
+            }
+            Column::Keyed { keys, values }
+        }
+        (Shape::UInt8, None) => return Err(bad("unsupported column type")),
+    })
 }
 
 /// Walks a batch's field nodes and buffers in schema order.
