@@ -17,7 +17,7 @@ use crate::chain::{DEFAULT_PRICE, LVLX_ONE};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
-    /// LVLX bought from the sale (the ledger's own other tokens: a withdrawal of that token).
+    /// The product bought from the sale (a ledger entry in the product).
     Purchase,
     /// A token other than the product moved out through the ledger (SPEC's "retirement").
     Retirement,

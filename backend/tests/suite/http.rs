@@ -346,3 +346,65 @@ async fn oversized_unknown_and_malformed_bodies_are_refused() {
         .await;
     assert_eq!(ok.status(), StatusCode::OK);
 }
+
+/// The pages the build rendered: the visitor's language, the banner or not as their cookie
+/// says, the configured product's name filled in (escaped), and the plain page when the build
+/// has none for the language.
+#[tokio::test]
+async fn rendered_pages_follow_language_and_consent_and_carry_the_product_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let web = dir.path().join("web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "<!doctype html><title>app</title>").unwrap();
+    for (file, text) in [
+        ("login.es.html", "es, banner: __LVLX_PRODUCT__"),
+        ("login.es.decided.html", "es, decided: __LVLX_PRODUCT__"),
+        ("login.en.html", "en, banner: __LVLX_PRODUCT__"),
+    ] {
+        std::fs::write(web.join(file), format!("<!doctype html><p>{text}</p>")).unwrap();
+    }
+    let config = Config {
+        data_dir: dir.path().join("data"),
+        web_dir: web,
+        locales_dir: concat!(env!("CARGO_MANIFEST_DIR"), "/../locales").into(),
+        product: "A&B <x>".into(),
+        ..Config::default()
+    };
+    let db = lvlx_backend::store::open_for_test(&config.data_dir).await;
+    let f = Fixture {
+        app: App::new(config, db).unwrap(),
+        _dir: dir,
+    };
+    let text =
+        |r: &warp::http::Response<bytes::Bytes>| String::from_utf8_lossy(r.body()).to_string();
+    let es = ask(
+        &f,
+        "/login",
+        &[("accept-language", "es-MX,es;q=0.9,en;q=0.5")],
+    )
+    .await;
+    assert_eq!(
+        text(&es),
+        "<!doctype html><p>es, banner: A&amp;B &lt;x&gt;</p>"
+    );
+    assert_eq!(
+        es.headers()["vary"],
+        "Accept-Encoding, Accept-Language, Cookie"
+    );
+    let decided = ask(
+        &f,
+        "/login?lng=ES",
+        &[
+            ("accept-language", "en"),
+            ("cookie", "cookieConsent=accepted"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        text(&decided),
+        "<!doctype html><p>es, decided: A&amp;B &lt;x&gt;</p>"
+    );
+    // No Portuguese page in this build: the app's own page, rendered in the browser.
+    let pt = ask(&f, "/login?lng=pt", &[]).await;
+    assert_eq!(text(&pt), "<!doctype html><title>app</title>");
+}

@@ -3,7 +3,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { useTranslation } from 'react-i18next';
-import { useConsentSeen } from '../prerendered.js';
+import { useConsentSeen, usePrerendering } from '../prerendered.js';
 
 export const CONSENT_COOKIE = 'cookieConsent';
 const DAYS = 365;
@@ -13,6 +13,8 @@ export default function CookieBanner() {
   // Rendered at build time there is no cookie: the page comes in two, decided or not, and the
   // server sends the one the visitor's cookie says (web/prerender).
   const seen = useConsentSeen();
+  // In a page sent rendered, the buttons wait for the app (web/src/prerendered.js).
+  const waiting = usePrerendering();
   const [decision, setDecision] = useState(() => seen ?? Cookies.get(CONSENT_COOKIE));
   const box = useRef(null);
   const open = decision !== 'accepted' && decision !== 'declined';
@@ -45,10 +47,10 @@ export default function CookieBanner() {
     <section className="cookie-banner" role="region" aria-label={t('cookie-label')} ref={box}>
       <p>{t('cookie-text')}</p>
       <div className="cookie-actions">
-        <button type="button" className="button secondary" onClick={() => decide('declined')}>
+        <button type="button" className="button secondary" disabled={waiting} onClick={() => decide('declined')}>
           {t('cookie-decline')}
         </button>
-        <button type="button" className="button" onClick={() => decide('accepted')}>
+        <button type="button" className="button" disabled={waiting} onClick={() => decide('accepted')}>
           {t('cookie-accept')}
         </button>
       </div>
