@@ -7,8 +7,8 @@
 
 use lvlx_core::content;
 use lvlx_core::validation::{self, Field};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::Error;
 use crate::store::content::{self as blocks, Block, Edit as StoredEdit};
@@ -36,22 +36,57 @@ pub struct Edit {
     clear_image: bool,
 }
 
-fn block_json(b: &Block) -> Value {
-    json!({
-        "block": b.block,
-        "language": b.language,
-        "title": b.title,
-        "description": b.description,
-        "image": b.image.as_ref().map(|file| format!("{PUBLIC_PATH}{file}")),
-        "updatedAt": b.updated_at,
-    })
+/// A content block as pages show it (empty when nobody wrote it yet).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentBlock {
+    block: String,
+    language: String,
+    title: String,
+    description: String,
+    /// Where the browser finds its image.
+    image: Option<String>,
+    /// Milliseconds; null when never written.
+    updated_at: Option<i64>,
+}
+
+impl ContentBlock {
+    fn of(b: &Block) -> Self {
+        ContentBlock {
+            block: b.block.clone(),
+            language: b.language.clone(),
+            title: b.title.clone(),
+            description: b.description.clone(),
+            image: b.image.as_ref().map(|file| format!("{PUBLIC_PATH}{file}")),
+            updated_at: Some(b.updated_at),
+        }
+    }
+
+    /// As the audit keeps it.
+    fn value(&self) -> Result<Value, Error> {
+        serde_json::to_value(self).map_err(|e| Error::Internal(e.to_string()))
+    }
+}
+
+/// Every block in every language.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ContentBlocks {
+    blocks: Vec<ContentBlock>,
 }
 
 /// The block in `language`, else in the fallback language, else empty.
-fn shown(found: Option<Block>, block: &str, language: &str) -> Value {
-    found.as_ref().map(block_json).unwrap_or_else(|| {
-        json!({"block": block, "language": language, "title": "", "description": "", "image": null, "updatedAt": null})
-    })
+fn shown(found: Option<Block>, block: &str, language: &str) -> ContentBlock {
+    found
+        .as_ref()
+        .map(ContentBlock::of)
+        .unwrap_or_else(|| ContentBlock {
+            block: block.into(),
+            language: language.into(),
+            title: String::new(),
+            description: String::new(),
+            image: None,
+            updated_at: None,
+        })
 }
 
 /// Appends an admin's change of a block (as shown before and after) to the append-only audit.
@@ -76,7 +111,11 @@ pub fn checked(block: &str, language: &str) -> Result<(), Error> {
 }
 
 /// Block `block` in `language` (English when it has none), as user pages show it.
-pub async fn read(app: &App, block: String, language: Option<String>) -> Result<Value, Error> {
+pub async fn read(
+    app: &App,
+    block: String,
+    language: Option<String>,
+) -> Result<ContentBlock, Error> {
     let language = language.unwrap_or_else(|| lvlx_core::DEFAULT_LANGUAGE.into());
     checked(&block, &language)?;
     app.store
@@ -94,7 +133,7 @@ pub async fn read_public(
     app: &App,
     block: String,
     language: Option<String>,
-) -> Result<Value, Error> {
+) -> Result<ContentBlock, Error> {
     if !content::is_public(&block) {
         return Err(Error::NotFound);
     }
@@ -102,10 +141,10 @@ pub async fn read_public(
 }
 
 /// Every block in every language: `{blocks}`.
-pub async fn all(app: &App) -> Result<Value, Error> {
+pub async fn all(app: &App) -> Result<ContentBlocks, Error> {
     let all = app.store.read(blocks::all).await?;
-    let blocks: Vec<Value> = all.iter().map(block_json).collect();
-    Ok(json!({ "blocks": blocks }))
+    let blocks = all.iter().map(ContentBlock::of).collect();
+    Ok(ContentBlocks { blocks })
 }
 
 /// An admin's edit of a block's text (and clearing its image), with its audit row.
@@ -115,7 +154,7 @@ pub async fn edit(
     block: String,
     language: String,
     edit: Edit,
-) -> Result<Value, Error> {
+) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
     let title = edit.title.trim().to_string();
     let description = edit.description.trim().to_string();
@@ -126,7 +165,10 @@ pub async fn edit(
             c.transaction(|tx| {
                 let before = blocks::first_of(tx, &block, &[&language])?;
                 let old = before.as_ref().and_then(|b| b.image.clone());
-                let before = before.map(|b| shown(Some(b), &block, &language));
+                let before = match before {
+                    Some(b) => Some(shown(Some(b), &block, &language).value()?),
+                    None => None,
+                };
                 let at = now_ms();
                 blocks::write_text(
                     tx,
@@ -145,7 +187,7 @@ pub async fn edit(
                     &block,
                     &language,
                 );
-                audit(tx, admin, at, before, &value)?;
+                audit(tx, admin, at, before, &value.value()?)?;
                 if let Some(file) = old.filter(|_| edit.clear_image) {
                     uploads::remove(tx, &stored_name(&file))?;
                 }
@@ -163,7 +205,7 @@ pub async fn set_image(
     block: String,
     language: String,
     png: Vec<u8>,
-) -> Result<Value, Error> {
+) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
@@ -173,7 +215,7 @@ pub async fn set_image(
                 // The text comes first: an image alone is not a block.
                 let before = blocks::first_of(tx, &block, &[&language])?.ok_or(Error::NotFound)?;
                 let old = before.image.clone();
-                let before = shown(Some(before), &block, &language);
+                let before = shown(Some(before), &block, &language).value()?;
                 let at = now_ms();
                 uploads::put(tx, &stored_name(&file), &png, at)?;
                 blocks::set_image(tx, &block, &language, &file, admin, at)?;
@@ -185,7 +227,7 @@ pub async fn set_image(
                     &block,
                     &language,
                 );
-                audit(tx, admin, at, Some(before), &value)?;
+                audit(tx, admin, at, Some(before), &value.value()?)?;
                 Ok(value)
             })
         })

@@ -103,6 +103,13 @@ pub struct Shared {
     pub solvency: solvency::Cache,
 }
 
+/// The node holders' outcomes last counted: when (ms), for which node price, what.
+pub type NodeOutcomesKept = Option<(
+    i64,
+    lvlx_core::amount::Units,
+    Option<lvlx_core::node_outcomes::Outcomes>,
+)>;
+
 /// The chain reads pages share: the staking offer, wallets' holdings, the activation node's
 /// terms, each at a block.
 #[derive(Default)]
@@ -114,7 +121,7 @@ pub struct ChainReads {
     pub owners: chain::reads::AtBlock<serde_json::Value>,
     /// What node holders have earned (`network::pages`), and when it was counted (ms): read
     /// from every holder's row, so kept a minute rather than counted at each page load.
-    pub node_outcomes: tokio::sync::Mutex<Option<(i64, serde_json::Value)>>,
+    pub node_outcomes: tokio::sync::Mutex<NodeOutcomesKept>,
 }
 
 #[derive(Debug, thiserror::Error)]

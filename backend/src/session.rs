@@ -97,6 +97,13 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Err
     })
 }
 
+/// The answer to signing out (SPEC §7's shape).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct SignedOut {
+    /// Always true.
+    pub auth: bool,
+}
+
 /// Ends session `id` server-side: its token gets 401 from then on.
 pub async fn sign_out(app: &App, id: String) -> Result<(), Error> {
     app.store

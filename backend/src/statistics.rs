@@ -8,7 +8,6 @@ use bytes::Bytes;
 use lvlx_core::admin::ico as ico_table;
 use lvlx_core::admin::stakes::Kind;
 use lvlx_core::admin::users as users_table;
-use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::staking::admin as stakes;
@@ -21,7 +20,37 @@ fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
     (range.0.unwrap_or(now), range.1.unwrap_or(now))
 }
 
-fn to_bytes(value: &Value) -> Result<Bytes, Error> {
+/// SPEC §7 statistics-ico: the totals, the newest transactions, the table's first page
+/// (oldest first, numbered from 1, shown while the whole ledger streams) and the data's dates.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IcoStatistics {
+    #[serde(rename = "General")]
+    general: ico_table::Shown,
+    /// Newest first.
+    transactions: Vec<ledger::Newest>,
+    first_page: Vec<ico_table::Row>,
+    /// The first operation's time (ms), or now without one.
+    init_date: i64,
+    /// The last operation's time (ms), or now without one.
+    last_date: i64,
+}
+
+/// SPEC §7 statistics-users: the summary, the newest members (`result`), the table's first
+/// page (oldest first) and the registration dates.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserStatistics {
+    #[serde(rename = "General")]
+    general: users_table::Summary,
+    /// Newest first, numbered by registration.
+    result: Vec<users_table::Row>,
+    first_page: Vec<users_table::Row>,
+    init_date: i64,
+    last_date: i64,
+}
+
+fn to_bytes(value: &impl serde::Serialize) -> Result<Bytes, Error> {
     serde_json::to_vec(value)
         .map(Bytes::from)
         .map_err(|e| Error::Internal(e.to_string()))
@@ -54,15 +83,14 @@ pub async fn ico(app: &App, limit: u32) -> Result<Bytes, Error> {
                 .enumerate()
                 .map(|(i, (id, entry))| ico_table::Row::of(i + 1, *id, entry, &product))
                 .collect();
-            let mut general: Value = general.to_json();
-            if let Some(g) = general.as_object_mut() {
-                g.remove("totalUsers");
-            }
-            let (init, last) = dates(range);
-            to_bytes(&json!({
-                "General": general, "transactions": transactions, "firstPage": first_page,
-                "initDate": init, "lastDate": last,
-            }))
+            let (init_date, last_date) = dates(range);
+            to_bytes(&IcoStatistics {
+                general: general.shown(),
+                transactions,
+                first_page,
+                init_date,
+                last_date,
+            })
         })
         .await
 }
@@ -81,9 +109,8 @@ pub async fn ico_rows(app: &App) -> Result<Bytes, Error> {
 }
 
 /// The wallet and transaction of each entry of `ids` (which the rows stream leaves out).
-pub async fn ico_trails(app: &App, ids: Vec<u32>) -> Result<Value, Error> {
-    let trails = app.store.read(move |c| ledger::trails(c, &ids)).await?;
-    serde_json::to_value(trails).map_err(|e| Error::Internal(e.to_string()))
+pub async fn ico_trails(app: &App, ids: Vec<u32>) -> Result<Vec<ledger::Trail>, Error> {
+    Ok(app.store.read(move |c| ledger::trails(c, &ids)).await?)
 }
 
 /// `{General, result (newest first), firstPage (oldest first), initDate, lastDate}` as JSON,
@@ -117,11 +144,14 @@ pub async fn users(app: &App, limit: u32) -> Result<Bytes, Error> {
             };
             let result = rows(&newest, &|i| total.saturating_sub(i));
             let first_page = rows(&oldest, &|i| i + 1);
-            let (init, last) = dates(range);
-            to_bytes(&json!({
-                "General": general, "result": result, "firstPage": first_page,
-                "initDate": init, "lastDate": last,
-            }))
+            let (init_date, last_date) = dates(range);
+            to_bytes(&UserStatistics {
+                general,
+                result,
+                first_page,
+                init_date,
+                last_date,
+            })
         })
         .await
 }
@@ -145,7 +175,7 @@ pub async fn user_rows(app: &App) -> Result<Bytes, Error> {
 }
 
 /// A staking pool's `{General, result (first stakers), initDate, lastDate}`.
-pub async fn staking(app: &App, kind: Kind, limit: u32) -> Result<Value, Error> {
+pub async fn staking(app: &App, kind: Kind, limit: u32) -> Result<stakes::Statistics, Error> {
     let now = now_ms();
     let all = app
         .store

@@ -77,6 +77,22 @@ pub fn payload(user: &User, affiliates: &[Affiliate], avatar_key: &str) -> Value
 }
 
 /// What the browser stores after an admin signs in (SPEC §3 "Admin info").
-pub fn admin_payload(user: &User) -> Value {
-    json!({"names": user.names, "lastnames": user.lastnames, "roleAdmin": user.role, "email": user.email})
+pub fn admin_payload(user: &User) -> AdminPayload {
+    AdminPayload {
+        names: user.names.clone(),
+        lastnames: user.lastnames.clone(),
+        role_admin: user.role.clone(),
+        email: user.email.clone(),
+    }
+}
+
+/// The signed-in admin, as the side menu shows them.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminPayload {
+    names: String,
+    lastnames: String,
+    /// The admin's role.
+    role_admin: String,
+    email: String,
 }

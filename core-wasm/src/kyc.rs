@@ -8,6 +8,7 @@ use crate::amount::Units;
 
 /// none → pending → approved | rejected; an admin may set any status (with a reason).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum KycStatus {
     #[default]

@@ -101,13 +101,16 @@ pub fn commissions(amount: Units, levels_bps: &[u32], upline: &[bool]) -> Vec<Co
 /// A rank: reached when the network volume (USDT base units) is at least `threshold`; pays
 /// `bonus` LVLX base units once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Rank {
     pub id: u32,
     pub name: String,
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub threshold: Units,
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub bonus: Units,
 }
 
@@ -183,10 +186,13 @@ pub fn revoked(volume: Units, credited: &[(u32, Units)]) -> Vec<u32> {
 
 /// userRankData: where a member stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = RankStanding))]
 #[serde(rename_all = "camelCase")]
 pub struct Standing {
     /// USDT base units.
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub volume: Units,
     /// The highest rank credited (by today's thresholds), if any.
     pub rank: Option<Rank>,
@@ -194,6 +200,7 @@ pub struct Standing {
     pub next: Option<Rank>,
     /// USDT base units of volume still missing for `next` (0 without one).
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub missing: Units,
     /// Progress to `next` in basis points of its threshold, from the current rank's threshold
     /// (0–10 000; 10 000 without a next rank).

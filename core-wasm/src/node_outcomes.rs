@@ -12,14 +12,19 @@ pub const MIN_HOLDERS: usize = 5;
 
 /// The outcomes, in USDT base units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = NodeOutcomes))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcomes {
     pub holders: usize,
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub q1: Units,
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub median: Units,
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub q3: Units,
     /// Holders who earned less than the node's price.
     pub below_price: usize,

@@ -52,11 +52,14 @@ const LVLX_PER_USDT_UNIT: u128 = 10_000_000_000_000;
 /// Terms of one NFT id or tier, as the contract's `terms(kind)` holds them. `rate_bps` is the
 /// reward over the whole lock in basis points of the stake's LVLX value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = StakeTerms))]
 #[serde(rename_all = "camelCase")]
 pub struct Terms {
     pub kind: u32,
     /// USDT base units: an NFT's value (and its sale price); 0 for LVLX tiers.
     #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub usdt_value: Units,
     pub rate_bps: u32,
     pub lock_seconds: u64,

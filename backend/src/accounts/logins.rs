@@ -10,8 +10,8 @@
 use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
@@ -29,13 +29,31 @@ pub const EMAIL_FAILURES: i64 = 5;
 /// How long an answer for such an email waits.
 pub const EMAIL_DELAY: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// A code is on its way: the token that carries this sign-in to `/verifycode`.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeSent {
+    token: String,
+    /// Always true: the next step is the emailed code.
+    verify_code: bool,
+}
+
+impl CodeSent {
+    fn new(token: String) -> Self {
+        CodeSent {
+            token,
+            verify_code: true,
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Resend {
     language: Option<String>,
 }
 
-pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<Value, Error> {
+pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<CodeSent, Error> {
     let claims = app.keys.verify(token, Scope::Verify)?;
     let user_id = claims
         .id
@@ -62,7 +80,7 @@ pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<Value, 
         .send_code(&user.email, &lang, "login", &code)
         .await?;
     let token = session::attempt_token(app, Scope::Verify, &user, &attempt)?;
-    Ok(json!({"token": token, "verifyCode": true}))
+    Ok(CodeSent::new(token))
 }
 
 #[derive(Deserialize)]
@@ -74,7 +92,7 @@ pub struct Login {
     captcha: crate::captcha::Answer,
 }
 
-pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<Value, Error> {
+pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSent, Error> {
     validation::validate(Field::Email, &body.email, None)?;
     validation::validate(Field::CurrentPassword, &body.password, None)?;
     crate::captcha::spend(app, body.captcha.clone()).await?;
@@ -133,7 +151,7 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<Value, 
         .await?;
     // A narrow token: it opens POST verifycode for this attempt and nothing else.
     let token = session::attempt_token(app, Scope::Verify, &user, &attempt)?;
-    Ok(json!({"token": token, "verifyCode": true}))
+    Ok(CodeSent::new(token))
 }
 
 /// A new sign-in attempt for `user` and its code (within the sends allowed per email and hour).

@@ -2,7 +2,7 @@
 //! exists) a code by mail → a reset token → a new password, which ends every session.
 
 use lvlx_core::validation::{self, Field};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::registrations::CodeAnswer;
@@ -119,7 +119,14 @@ pub struct Reset {
     password_c: String,
 }
 
-pub async fn reset(app: &App, body: Reset) -> Result<Value, Error> {
+/// The password is changed and every session of the member ended.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PasswordReset {
+    /// Always true.
+    ok: bool,
+}
+
+pub async fn reset(app: &App, body: Reset) -> Result<PasswordReset, Error> {
     validation::validate(Field::Password, &body.password, None)?;
     validation::validate(Field::PasswordC, &body.password_c, Some(&body.password))?;
     let claims = app.keys.verify(&body.user_token, Scope::Reset)?;
@@ -141,5 +148,5 @@ pub async fn reset(app: &App, body: Reset) -> Result<Value, Error> {
         })
         .await?;
     tracing::info!(user = user_id.0, sessions_ended = revoked, "password reset");
-    Ok(json!({"ok": true}))
+    Ok(PasswordReset { ok: true })
 }

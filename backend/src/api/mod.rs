@@ -23,6 +23,7 @@ mod live;
 mod logins;
 mod network;
 mod onramp;
+pub mod openapi;
 mod owners;
 mod recovery;
 mod registrations;
@@ -37,20 +38,6 @@ use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::{Filter, Reply};
 
 use crate::App;
-
-/// The API's OpenAPI 3.1 document, kept beside the code (`backend/openapi.json`); the
-/// `openapi` test fails when a route and the document disagree.
-pub const OPENAPI: &str = include_str!("../../openapi.json");
-
-// GET /api/v1/openapi.json — this API's OpenAPI 3.1 document.
-fn openapi() -> BoxedFilter<(warp::reply::Response,)> {
-    warp::path!("openapi.json")
-        .and(warp::get())
-        .map(|| {
-            warp::reply::with_header(OPENAPI, "content-type", "application/json").into_response()
-        })
-        .boxed()
-}
 
 /// Largest JSON body any endpoint of this version accepts.
 pub const MAX_JSON_BODY: u64 = 16 * 1024;
@@ -106,7 +93,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(indexer::routes(app))
         .unify()
-        .or(openapi())
+        .or(openapi::route())
         .unify()
         .boxed();
     warp::path("api")

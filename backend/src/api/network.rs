@@ -8,7 +8,6 @@ use lvlx_core::amount::{self, Units};
 use lvlx_core::network::Rank;
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
@@ -223,7 +222,8 @@ async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
         threshold: base_units(&body.threshold, "threshold")?,
         bonus: base_units(&body.bonus, "bonus")?,
     };
-    ok(&json!({ "ranks": ranks::put(&app, who.user.id, rank).await? }))
+    let ranks = ranks::put(&app, who.user.id, rank).await?;
+    ok(&ranks::RankTable { ranks })
 }
 
 async fn node_rows(_: Authed, app: App) -> Answer {

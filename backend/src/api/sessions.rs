@@ -54,5 +54,5 @@ fn refresh(who: Authed, app: App) -> warp::reply::Response {
 
 async fn signout(who: Authed, app: App, _: Signout) -> Answer {
     session::sign_out(&app, who.session_id).await?;
-    ok(&json!({"auth": true}))
+    ok(&session::SignedOut { auth: true })
 }

@@ -2,7 +2,6 @@
 //! correction with a required reason, written with its audit row in one transaction.
 
 use lvlx_core::kyc::KycStatus;
-use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::live::Push;
@@ -14,14 +13,29 @@ const HISTORY_ROWS: i64 = 50;
 /// The longest reason an admin may give.
 const REASON_MAX: usize = 500;
 
-/// The account's `{status, updatedAt, history}`.
-pub async fn view(app: &crate::App, user: UserId) -> Result<Value, Error> {
+/// An account's verification with its newest changes, for an admin.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KycView {
+    status: KycStatus,
+    /// When the status was set (ms; 0 = never).
+    updated_at: i64,
+    /// Newest first.
+    history: Vec<records::Change>,
+}
+
+/// The account's status, when it was set and its history.
+pub async fn view(app: &crate::App, user: UserId) -> Result<KycView, Error> {
     app.store
         .read(move |c| {
             users::by_id(c, user)?.ok_or(Error::NotFound)?;
             let kyc = records::of(c, user)?;
             let history = records::history(c, user, HISTORY_ROWS)?;
-            Ok(json!({ "status": kyc.status, "updatedAt": kyc.updated_at, "history": history }))
+            Ok(KycView {
+                status: kyc.status,
+                updated_at: kyc.updated_at,
+                history,
+            })
         })
         .await
 }
@@ -34,7 +48,7 @@ pub async fn set(
     user: UserId,
     status: &str,
     reason: &str,
-) -> Result<Value, Error> {
+) -> Result<records::Kyc, Error> {
     let next = KycStatus::parse(status)
         .ok_or_else(|| Error::Malformed("status: none | pending | approved | rejected".into()))?;
     let reason = reason.trim().to_string();
@@ -61,5 +75,5 @@ pub async fn set(
         })
         .await?;
     app.hub.push(Push::Network { user, event: "kyc" });
-    serde_json::to_value(kyc).map_err(|e| Error::Internal(e.to_string()))
+    Ok(kyc)
 }

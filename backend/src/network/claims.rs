@@ -15,7 +15,6 @@
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{Contract, Voucher};
 use lvlx_core::claims::{Caps, Payable};
-use serde_json::{json, Value};
 
 use crate::chain::rpc::Rpc;
 use crate::config;
@@ -85,7 +84,7 @@ async fn payable_now(chain: &config::Chain, wallet: &str, earned: Units) -> Resu
 /// Asks to claim what the distributor pays now of everything claimable: checks the identity
 /// rule, records the claim and mails its code → {attempt, amount, rest, heldForIdentity}
 /// (`rest` waits for the caps or an identity; `heldForIdentity` is the identity's part of it).
-pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Value, Error> {
+pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Requested, Error> {
     let chain = super::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
@@ -155,12 +154,54 @@ pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Va
     // (said apart: the page names the reason each part waits for).
     let held_for_identity = now.amount - amount;
     let rest = now.rest + held_for_identity;
-    Ok(json!({
-        "attempt": attempt,
-        "amount": amount.to_string(),
-        "rest": rest.to_string(),
-        "heldForIdentity": held_for_identity.to_string(),
-    }))
+    Ok(Requested {
+        attempt,
+        amount,
+        rest,
+        held_for_identity,
+    })
+}
+
+/// A claim asked for: its code is on its way.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ClaimRequested)]
+#[serde(rename_all = "camelCase")]
+pub struct Requested {
+    /// Names this claim when its code comes back.
+    attempt: String,
+    /// What the claim distributor pays now (its per-claim cap and what is left of the day).
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    amount: Units,
+    /// Still claimable after this claim.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    rest: Units,
+    /// The part of `rest` that waits for a verified identity (the rest waits for the caps).
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    held_for_identity: Units,
+}
+
+/// The signed voucher of a confirmed claim, which the member's wallet submits.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedVoucher {
+    /// The wallet paid.
+    account: String,
+    /// Everything the distributor will have paid this wallet after this claim.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    cumulative: Units,
+    /// Seconds since the epoch, by the chain's clock.
+    deadline: u64,
+    /// The server's EIP-712 signature.
+    signature: String,
+    /// The ClaimDistributor's address.
+    contract: String,
+    chain_id: u64,
+    /// `claim(account, cumulative, deadline, signature)`, ready to send.
+    calldata: String,
 }
 
 /// The claim `attempt` of `user`, once its code is right: {id, wallet, cumulative}.
@@ -191,7 +232,7 @@ pub async fn confirm(
     user: UserId,
     attempt: String,
     claim_code: String,
-) -> Result<Value, Error> {
+) -> Result<SignedVoucher, Error> {
     let chain = super::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
@@ -217,17 +258,24 @@ pub async fn confirm(
         .write(move |c| store::claims::sign_claim(c, id, deadline, &stored_signature))
         .await
         .map_err(Error::from)?;
-    Ok(json!({
-        "account": wallet,
-        "cumulative": cumulative.to_string(),
-        "deadline": deadline,
-        "signature": signature,
-        "contract": chain.claim_distributor,
-        "chainId": chain.chain_id,
-        "calldata": lvlx_core::chain::calldata(
-            Contract::ClaimDistributor,
-            "claim",
-            &[&wallet, &cumulative.to_string(), &deadline.to_string(), &signature],
-        ).map_err(|e| Error::Internal(e.to_string()))?,
-    }))
+    let calldata = lvlx_core::chain::calldata(
+        Contract::ClaimDistributor,
+        "claim",
+        &[
+            &wallet,
+            &cumulative.to_string(),
+            &deadline.to_string(),
+            &signature,
+        ],
+    )
+    .map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(SignedVoucher {
+        account: wallet,
+        cumulative,
+        deadline,
+        signature,
+        contract: chain.claim_distributor,
+        chain_id: chain.chain_id,
+        calldata,
+    })
 }

@@ -66,16 +66,29 @@ fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Unit
 /// Changes to the node's terms the admin page lists.
 const AUDIT_ROWS: i64 = 200;
 
-pub(crate) fn terms_json(t: &NodeTerms) -> Value {
-    json!({ "price": t.price.to_string(), "onSale": t.on_sale })
+/// The node's terms as the member and admin pages show them.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShownTerms {
+    /// USDT.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    price: Units,
+    on_sale: bool,
 }
 
-/// The node's terms as the member and admin pages show them (null when the chain does not
-/// answer).
-pub async fn shown_terms(app: &crate::App) -> Value {
-    node_terms(app)
-        .await
-        .map_or(Value::Null, |t| terms_json(&t))
+impl ShownTerms {
+    pub(crate) fn of(t: &NodeTerms) -> Self {
+        ShownTerms {
+            price: t.price,
+            on_sale: t.on_sale,
+        }
+    }
+}
+
+/// The node's terms (None when the chain does not answer).
+pub async fn shown_terms(app: &crate::App) -> Option<ShownTerms> {
+    node_terms(app).await.ok().map(|t| ShownTerms::of(&t))
 }
 
 /// Every node sold (member, wallet, date, USDT paid, transaction) in activation order, as the
@@ -97,13 +110,22 @@ pub async fn rows(app: &crate::App) -> Result<Vec<u8>, Error> {
 }
 
 /// The admin's page: the terms (null when the chain does not answer) and the newest changes.
-pub async fn admin_view(app: &crate::App) -> Result<Value, Error> {
+pub async fn admin_view(app: &crate::App) -> Result<NodeAdmin, Error> {
     let terms = shown_terms(app).await;
     let audit = app
         .store
         .read(|c| crate::store::audit::changes(c, "activation-node", AUDIT_ROWS))
         .await?;
-    Ok(json!({ "audit": audit, "terms": terms }))
+    Ok(NodeAdmin { audit, terms })
+}
+
+/// The admin's node page.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct NodeAdmin {
+    /// The newest changes first.
+    audit: Vec<crate::store::audit::Change>,
+    /// Null when the chain does not answer.
+    terms: Option<ShownTerms>,
 }
 
 /// Proposes the node's new terms to the owners' Safe (`crate::owners::proposals`): they take

@@ -3,6 +3,9 @@
 //! claimable.
 
 use lvlx_core::amount::Units;
+use lvlx_core::network::{Rank, Standing};
+use lvlx_core::node_outcomes::Outcomes;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::Error;
@@ -17,7 +20,7 @@ pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
     let (paid, _) = claims_split(c, user, figures.paid_out)?;
     Ok(json!({
         "activationNode": figures.node.is_some(),
-        "claims": claims_json(&paid),
+        "claims": PaidClaims::of(paid)?,
         // The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
         // SPEC §3's shape, always zero (README "Network").
         "maticClaim": "0",
@@ -43,12 +46,21 @@ fn claims_split(
     Ok((paid, pending))
 }
 
-fn claims_json(paid: &[store::claims::Claim]) -> Value {
-    let total = paid
-        .iter()
-        .try_fold(0u128, |s, c| s.checked_add(c.amount))
-        .unwrap_or(u128::MAX);
-    json!({ "claims": paid, "total": total.to_string() })
+/// The claims the distributor paid, and their sum.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct PaidClaims {
+    claims: Vec<store::claims::Claim>,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    total: Units,
+}
+
+impl PaidClaims {
+    fn of(claims: Vec<store::claims::Claim>) -> Result<Self, Error> {
+        let total = lvlx_core::amount::sum(claims.iter().map(|c| c.amount))
+            .ok_or_else(|| Error::Internal("claims total overflow".into()))?;
+        Ok(PaidClaims { claims, total })
+    }
 }
 
 /// What the member may claim now: every reward credited minus what the distributor paid.
@@ -57,21 +69,114 @@ pub fn claimable(c: Conn, user: &User) -> Result<(Units, Units), Error> {
     Ok((figures.claimable(), figures.rewards))
 }
 
-fn node_json(node: Option<(i64, Units)>) -> Value {
-    json!(node.map(|(at, paid)| json!({ "activatedAt": at, "usdtPaid": paid.to_string() })))
+/// The member's activation node.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivationNode {
+    /// Milliseconds since the epoch.
+    activated_at: i64,
+    /// What it cost.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    usdt_paid: Units,
+}
+
+fn activation_node(node: Option<(i64, Units)>) -> Option<ActivationNode> {
+    node.map(|(activated_at, usdt_paid)| ActivationNode {
+        activated_at,
+        usdt_paid,
+    })
 }
 
 /// The dashboard's network card: the referral code, the node, rank standing and what is
-/// claimable — without walking the downline.
-pub fn glance(c: Conn, user: &User) -> Result<Value, Error> {
+/// claimable.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = NetworkGlance)]
+#[serde(rename_all = "camelCase")]
+pub struct Glance {
+    user_code_link: String,
+    activation_node: Option<ActivationNode>,
+    user_rank_data: Standing,
+    /// LVLX.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    claimable: Units,
+}
+
+/// The dashboard's network card, without walking the downline.
+pub fn glance(c: Conn, user: &User) -> Result<Glance, Error> {
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
-    Ok(json!({
-        "userCodeLink": user.referral_code,
-        "activationNode": node_json(figures.node),
-        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
-        "claimable": figures.claimable().to_string(),
-    }))
+    Ok(Glance {
+        user_code_link: user.referral_code.clone(),
+        activation_node: activation_node(figures.node),
+        user_rank_data: lvlx_core::network::standing(figures.volume, &ranks, &achieved),
+        claimable: figures.claimable(),
+    })
+}
+
+/// One level of the downline: its commission rate, its members and their totals.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = NetworkLevel)]
+pub struct Level {
+    /// 1 = direct referrals.
+    level: u32,
+    /// The commission rate of this level, in basis points.
+    bps: u32,
+    members: Vec<store::referrals::Downline>,
+    totals: LevelTotals,
+}
+
+/// A level's member count, USDT volume and LVLX commission.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = NetworkLevelTotals)]
+pub struct LevelTotals {
+    members: usize,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    volume: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    commission: Units,
+}
+
+/// The member's network page.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = NetworkPage)]
+#[serde(rename_all = "camelCase")]
+pub struct Overview {
+    user_code_link: String,
+    /// The member's linked wallet.
+    wallet: Option<String>,
+    activation_node: Option<ActivationNode>,
+    levels: Vec<Level>,
+    user_rank_data: Standing,
+    ranks: Vec<Rank>,
+    bonuses: Vec<store::ranks::Bonus>,
+    /// Every reward credited (LVLX: commissions and bonuses).
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    rewards: Units,
+    claims: PaidClaims,
+    /// Claims asked for that can still pay.
+    pending_claims: Vec<store::claims::Claim>,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    claimable: Units,
+    /// How much the identity rule lets a claim pay; null when it never stops one.
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    claim_room: Option<Units>,
+    /// The configured identity threshold (LVLX), null without one.
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    kyc_threshold: Option<Units>,
+    /// The node's terms from the chain; null when it does not answer.
+    node: Option<super::nodes::ShownTerms>,
+    /// What node holders earned so far; null under `nodeOutcomesMin` holders or without terms.
+    node_outcomes: Option<Outcomes>,
+    /// Fewest holders the outcomes are shown for.
+    node_outcomes_min: usize,
 }
 
 /// /afiliates and /rank-bonus: the referral code, the node, the
@@ -83,66 +188,70 @@ pub fn overview(
     user: &User,
     levels_bps: &[u32],
     kyc_threshold: Option<Units>,
-) -> Result<Value, Error> {
+) -> Result<Overview, Error> {
     let downline = store::referrals::downline(c, user.id, levels_bps.len() as u32)?;
-    let mut levels: Vec<Value> = Vec::new();
-    for (i, bps) in levels_bps.iter().enumerate() {
+    let mut levels = Vec::new();
+    for (i, &bps) in levels_bps.iter().enumerate() {
         let level = i as u32 + 1;
-        let members: Vec<&store::referrals::Downline> =
-            downline.iter().filter(|d| d.level == level).collect();
-        let volume = members
+        let members: Vec<store::referrals::Downline> = downline
             .iter()
-            .try_fold(0u128, |s, d| s.checked_add(d.volume));
-        let commission = members
-            .iter()
-            .try_fold(0u128, |s, d| s.checked_add(d.commission));
+            .filter(|d| d.level == level)
+            .cloned()
+            .collect();
+        let volume = lvlx_core::amount::sum(members.iter().map(|d| d.volume));
+        let commission = lvlx_core::amount::sum(members.iter().map(|d| d.commission));
         let (Some(volume), Some(commission)) = (volume, commission) else {
             return Err(Error::Internal("network totals overflow".into()));
         };
-        levels.push(json!({
-            "level": level,
-            "bps": bps,
-            "members": members,
-            "totals": { "members": members.len(), "volume": volume.to_string(), "commission": commission.to_string() },
-        }));
+        let totals = LevelTotals {
+            members: members.len(),
+            volume,
+            commission,
+        };
+        levels.push(Level {
+            level,
+            bps,
+            members,
+            totals,
+        });
     }
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
     let (paid, pending) = claims_split(c, user, figures.paid_out)?;
-    Ok(json!({
-        "userCodeLink": user.referral_code,
-        "wallet": user.wallet,
-        "activationNode": node_json(figures.node),
-        "levels": levels,
-        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
-        "ranks": ranks,
-        "bonuses": store::ranks::bonuses(c, user.id)?,
-        "rewards": figures.rewards.to_string(),
-        "claims": claims_json(&paid),
-        "pendingClaims": pending,
-        "claimable": figures.claimable().to_string(),
-        "claimRoom": crate::kyc::claim_room(c, kyc_threshold, user.id, figures.paid_out)?
-            .map(|room| room.to_string()),
-        "kycThreshold": kyc_threshold.map(|t| t.to_string()),
-    }))
+    Ok(Overview {
+        user_code_link: user.referral_code.clone(),
+        wallet: user.wallet.clone(),
+        activation_node: activation_node(figures.node),
+        levels,
+        user_rank_data: lvlx_core::network::standing(figures.volume, &ranks, &achieved),
+        bonuses: store::ranks::bonuses(c, user.id)?,
+        ranks,
+        rewards: figures.rewards,
+        claims: PaidClaims::of(paid)?,
+        pending_claims: pending,
+        claimable: figures.claimable(),
+        claim_room: crate::kyc::claim_room(c, kyc_threshold, user.id, figures.paid_out)?,
+        kyc_threshold,
+        node: None,
+        node_outcomes: None,
+        node_outcomes_min: lvlx_core::node_outcomes::MIN_HOLDERS,
+    })
 }
 
 /// The member's network page: [`overview`] with the node's terms from the chain.
-pub async fn overview_of(app: &crate::App, user: &User) -> Result<Value, Error> {
+pub async fn overview_of(app: &crate::App, user: &User) -> Result<Overview, Error> {
     let levels = app.config.commission_levels_bps.clone();
     let member = user.clone();
     let threshold = app.kyc_threshold;
-    let mut body = app
+    let mut page = app
         .store
         .read(move |c| overview(c, &member, &levels, threshold))
         .await?;
-    let terms = super::nodes::node_terms(app).await.ok();
-    body["node"] = terms.as_ref().map_or(Value::Null, super::nodes::terms_json);
-    if let Some(terms) = terms {
-        body["nodeOutcomes"] = node_outcomes(app, terms.price).await?;
-        body["nodeOutcomesMin"] = json!(lvlx_core::node_outcomes::MIN_HOLDERS);
+    if let Ok(terms) = super::nodes::node_terms(app).await {
+        page.node_outcomes = node_outcomes(app, terms.price).await?;
+        page.node = Some(super::nodes::ShownTerms::of(&terms));
     }
-    Ok(body)
+    Ok(page)
 }
 
 /// How long the node holders' figures are kept before they are counted again.
@@ -150,12 +259,12 @@ const OUTCOMES_KEPT_MS: i64 = 60_000;
 
 /// What node holders earned here so far against the node's `price` (both in USDT): counted
 /// from every holder's row at most once a minute per instance (a member page loads it often).
-async fn node_outcomes(app: &crate::App, price: lvlx_core::amount::Units) -> Result<Value, Error> {
+async fn node_outcomes(app: &crate::App, price: Units) -> Result<Option<Outcomes>, Error> {
     let mut kept = app.chain_reads.node_outcomes.lock().await;
     let now = crate::now_ms();
-    if let Some((at, value)) = kept.as_ref() {
-        if now - *at < OUTCOMES_KEPT_MS && value["price"] == json!(price.to_string()) {
-            return Ok(value["outcomes"].clone());
+    if let Some((at, for_price, outcomes)) = kept.as_ref() {
+        if now - *at < OUTCOMES_KEPT_MS && *for_price == price {
+            return Ok(outcomes.clone());
         }
     }
     let rewards = app
@@ -166,27 +275,31 @@ async fn node_outcomes(app: &crate::App, price: lvlx_core::amount::Units) -> Res
         .into_iter()
         .map(lvlx_core::amount::lvlx_to_usdt_units)
         .collect();
-    let outcomes = json!(lvlx_core::node_outcomes::outcomes(earned, price));
-    *kept = Some((
-        now,
-        json!({ "price": price.to_string(), "outcomes": outcomes }),
-    ));
+    let outcomes = lvlx_core::node_outcomes::outcomes(earned, price);
+    *kept = Some((now, price, outcomes.clone()));
     Ok(outcomes)
 }
 
 /// The dashboard's card ([`glance`]).
-pub async fn glance_of(app: &crate::App, user: &User) -> Result<Value, Error> {
+pub async fn glance_of(app: &crate::App, user: &User) -> Result<Glance, Error> {
     let member = user.clone();
     app.store.read(move |c| glance(c, &member)).await
 }
 
 /// The linked wallet of the member's sponsor (null when none): the on-chain referrer of their
 /// purchases.
-pub async fn sponsor_wallet(app: &crate::App, user: &User) -> Result<Value, Error> {
+pub async fn sponsor_wallet(app: &crate::App, user: &User) -> Result<Sponsor, Error> {
     let id = user.id;
     let wallet = app
         .store
         .read(move |c| store::referrals::sponsor_wallet(c, id))
         .await?;
-    Ok(json!({ "wallet": wallet }))
+    Ok(Sponsor { wallet })
+}
+
+/// The sponsor's linked wallet: the referrer the sale is told of.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = SponsorWallet)]
+pub struct Sponsor {
+    wallet: Option<String>,
 }

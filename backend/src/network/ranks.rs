@@ -2,7 +2,6 @@
 //! applied from now on (bonuses already credited stay).
 
 use lvlx_core::network::{self, Rank};
-use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::store;
@@ -12,7 +11,7 @@ use crate::user::UserId;
 const AUDIT_ROWS: i64 = 200;
 
 /// The ranks and the newest changes (who, when, before, after).
-pub async fn admin_view(app: &crate::App) -> Result<Value, Error> {
+pub async fn admin_view(app: &crate::App) -> Result<RanksAdmin, Error> {
     let (ranks, audit) = app
         .store
         .read(|c| {
@@ -22,7 +21,21 @@ pub async fn admin_view(app: &crate::App) -> Result<Value, Error> {
             ))
         })
         .await?;
-    Ok(json!({ "ranks": ranks, "audit": audit }))
+    Ok(RanksAdmin { ranks, audit })
+}
+
+/// The admin's rank page.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct RanksAdmin {
+    ranks: Vec<Rank>,
+    /// The newest changes first.
+    audit: Vec<store::audit::Change>,
+}
+
+/// The rank table after a change.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct RankTable {
+    pub ranks: Vec<Rank>,
 }
 
 /// Writes one rank (new or changed) with its audit row, in one transaction; the whole table

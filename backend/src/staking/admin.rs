@@ -2,9 +2,13 @@
 //! summary, §7 statistics-nftstaking). Every figure comes from the core: the General from its
 //! tally, the per-staker sums from its staking engine over the same stream the browser loads.
 
-use lvlx_core::admin::stakes::{encode, Kind, StakerTable, Stakes, TallyBuilder};
-use lvlx_core::amount;
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use lvlx_core::admin::stakes::{
+    encode, Kind, LvlxSummary, NftSummary, StakerRow, StakerTable, Stakes, TallyBuilder,
+};
+use lvlx_core::amount::{self, Units};
+use serde::Serialize;
 
 use crate::error::Error;
 
@@ -17,72 +21,203 @@ pub fn stream(kind: Kind, stakes: &Stakes) -> Result<Vec<u8>, Error> {
     encode(kind, stakes).map_err(internal)
 }
 
-/// `{General, result, initDate, lastDate}`: the summary over every stake and the first
-/// `limit` stakers (user order) as SPEC §3 NFT user records (LVLX: the same shape with
-/// `lvlxStaking` / `stakingLVLXs`).
-pub fn statistics(stakes: &Stakes, kind: Kind, limit: u32, now: i64) -> Result<Value, Error> {
+/// One stake of a staker's record (SPEC §3 NFT user record), dates in milliseconds.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StakeShown {
+    /// The NFT id; null for LVLX stakes.
+    #[serde(rename = "NFTId")]
+    nft_id: Option<u32>,
+    /// NFTs, or LVLX base units.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    amount: Units,
+    start_date: i64,
+    withdraw_date: i64,
+    /// LVLX earned so far.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    current_interests: Units,
+    #[serde(rename = "rewardUSDT")]
+    reward_usdt: String,
+    /// LVLX withdrawn so far.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    interest_withdrawal_amount: Units,
+}
+
+/// A staker's NFT sums.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NftSums {
+    #[serde(rename = "totalNFT")]
+    total_nft: u64,
+    /// Still locked.
+    #[serde(rename = "totalStakingNFT")]
+    total_staking_nft: u64,
+    /// LVLX rewards so far, base units.
+    #[schema(pattern = "^[0-9]+$")]
+    total: String,
+    #[serde(rename = "totalUSDT")]
+    total_usdt: String,
+    /// `userNFTsById1` … one count per NFT id.
+    #[serde(flatten)]
+    by_id: BTreeMap<String, u32>,
+}
+
+/// A staker's LVLX sums (base units).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LvlxSums {
+    #[serde(rename = "totalLVLX")]
+    #[schema(pattern = "^[0-9]+$")]
+    total_lvlx: String,
+    /// Still locked.
+    #[serde(rename = "totalStakingLVLX")]
+    #[schema(pattern = "^[0-9]+$")]
+    total_staking_lvlx: String,
+    /// LVLX rewards so far.
+    #[schema(pattern = "^[0-9]+$")]
+    total: String,
+    #[serde(rename = "totalUSDT")]
+    total_usdt: String,
+}
+
+/// SPEC §3 NFT user record.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NftStaker {
+    names: String,
+    email: String,
+    wallet: Option<String>,
+    nft_staking: NftSums,
+    #[serde(rename = "stakingNFTs")]
+    staking_nfts: Vec<StakeShown>,
+}
+
+/// The LVLX staker's record: the NFT record's shape under LVLX names.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LvlxStaker {
+    names: String,
+    email: String,
+    wallet: Option<String>,
+    lvlx_staking: LvlxSums,
+    #[serde(rename = "stakingLVLXs")]
+    staking_lvlxs: Vec<StakeShown>,
+}
+
+/// SPEC §7 statistics-nftstaking: the summary over every stake, the first stakers (user
+/// order), and the release dates' range.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NftStatistics {
+    #[serde(rename = "General")]
+    general: NftSummary,
+    result: Vec<NftStaker>,
+    init_date: i64,
+    last_date: i64,
+}
+
+/// statistics-lvlxstaking: the NFT statistics' shape under LVLX names.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LvlxStatistics {
+    #[serde(rename = "General")]
+    general: LvlxSummary,
+    result: Vec<LvlxStaker>,
+    init_date: i64,
+    last_date: i64,
+}
+
+/// Either pool's statistics.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Statistics {
+    Nft(NftStatistics),
+    Lvlx(LvlxStatistics),
+}
+
+/// The summary over every stake and the first `limit` stakers (user order) as SPEC §3 NFT user
+/// records (LVLX: the same shape with `lvlxStaking` / `stakingLVLXs`).
+pub fn statistics(stakes: &Stakes, kind: Kind, limit: u32, now: i64) -> Result<Statistics, Error> {
     let mut tally = TallyBuilder::default();
     for stake in &stakes.stakes {
         tally.add(stake, now).map_err(internal)?;
     }
-    let (init, last) = match (stakes.stakes.first(), stakes.stakes.last()) {
+    let (init_date, last_date) = match (stakes.stakes.first(), stakes.stakes.last()) {
         (Some(first), Some(last)) => (first.release, last.release),
         _ => (now, now),
     };
     let bytes = stream(kind, stakes)?;
     let per_staker = StakerTable::load(&bytes, kind, now).map_err(internal)?;
     let shown = per_staker.page(0, limit as usize);
-    let mut entries: Vec<Vec<Value>> = vec![Vec::new(); shown.len()];
+    let mut entries: Vec<Vec<StakeShown>> = (0..shown.len()).map(|_| Vec::new()).collect();
     for stake in &stakes.stakes {
         if let Some(list) = entries.get_mut(stake.staker as usize) {
-            list.push(json!({
-                "NFTId": (kind == Kind::Nft).then_some(stake.nft_id),
-                "amount": stake.amount.to_string(),
-                "startDate": stake.start,
-                "withdrawDate": stake.release,
-                "currentInterests": stake.interests.to_string(),
-                "rewardUSDT": amount::lvlx_to_usdt(stake.interests),
-                "interestWithdrawalAmount": stake.withdrawn.to_string(),
-            }));
+            list.push(StakeShown {
+                nft_id: (kind == Kind::Nft).then_some(stake.nft_id),
+                amount: stake.amount,
+                start_date: stake.start,
+                withdraw_date: stake.release,
+                current_interests: stake.interests,
+                reward_usdt: amount::lvlx_to_usdt(stake.interests),
+                interest_withdrawal_amount: stake.withdrawn,
+            });
         }
     }
+    let tally = tally.finish();
+    let rows = shown.into_iter().zip(entries);
+    Ok(match kind {
+        Kind::Nft => Statistics::Nft(NftStatistics {
+            general: tally.nft_summary(),
+            result: rows.map(nft_staker).collect::<Result<_, _>>()?,
+            init_date,
+            last_date,
+        }),
+        Kind::Lvlx => Statistics::Lvlx(LvlxStatistics {
+            general: tally.lvlx_summary(),
+            result: rows.map(lvlx_staker).collect(),
+            init_date,
+            last_date,
+        }),
+    })
+}
+
+fn wallet(row: &StakerRow) -> Option<String> {
+    (!row.wallet.is_empty()).then(|| row.wallet.clone())
+}
+
+fn nft_staker((row, list): (StakerRow, Vec<StakeShown>)) -> Result<NftStaker, Error> {
     let count = |text: &str| text.parse::<u64>().map_err(internal);
-    let result = shown
-        .into_iter()
-        .zip(entries)
-        .map(|(row, list)| {
-            let (sums, list_name) = match kind {
-                Kind::Nft => {
-                    let mut sums = json!({
-                        "totalNFT": count(&row.amount)?,
-                        "totalStakingNFT": count(&row.staking)?,
-                        "total": row.total, "totalUSDT": row.total_usdt,
-                    });
-                    for (i, n) in row.by_id.iter().enumerate() {
-                        sums[format!("userNFTsById{}", i + 1)] = (*n).into();
-                    }
-                    (json!({ "nftStaking": sums }), "stakingNFTs")
-                }
-                Kind::Lvlx => (
-                    json!({ "lvlxStaking": {
-                        "totalLVLX": row.amount, "totalStakingLVLX": row.staking,
-                        "total": row.total, "totalUSDT": row.total_usdt,
-                    }}),
-                    "stakingLVLXs",
-                ),
-            };
-            let mut record = json!({
-                "names": row.names, "email": row.email,
-                "wallet": (!row.wallet.is_empty()).then_some(row.wallet),
-            });
-            if let (Some(record), Some(sums)) = (record.as_object_mut(), sums.as_object()) {
-                record.extend(sums.clone());
-                record.insert(list_name.into(), Value::Array(list));
-            }
-            Ok(record)
-        })
-        .collect::<Result<Vec<Value>, Error>>()?;
-    Ok(json!({
-        "General": tally.finish().to_json(kind), "result": result, "initDate": init, "lastDate": last,
-    }))
+    Ok(NftStaker {
+        names: row.names.clone(),
+        email: row.email.clone(),
+        wallet: wallet(&row),
+        nft_staking: NftSums {
+            total_nft: count(&row.amount)?,
+            total_staking_nft: count(&row.staking)?,
+            by_id: (row.by_id.iter().enumerate())
+                .map(|(i, n)| (format!("userNFTsById{}", i + 1), *n))
+                .collect(),
+            total: row.total,
+            total_usdt: row.total_usdt,
+        },
+        staking_nfts: list,
+    })
+}
+
+fn lvlx_staker((row, list): (StakerRow, Vec<StakeShown>)) -> LvlxStaker {
+    LvlxStaker {
+        names: row.names.clone(),
+        email: row.email.clone(),
+        wallet: wallet(&row),
+        lvlx_staking: LvlxSums {
+            total_lvlx: row.amount,
+            total_staking_lvlx: row.staking,
+            total: row.total,
+            total_usdt: row.total_usdt,
+        },
+        staking_lvlxs: list,
+    }
 }

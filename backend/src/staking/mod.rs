@@ -239,26 +239,74 @@ fn read_holdings(
     })
 }
 
-/// A position with its figures at `now` (seconds), for the member pages.
-pub fn position_json(h: &Held, now: u64) -> Value {
-    let standing = h.core().standing(now);
-    json!({
-        "position": h.position,
-        "kind": h.kind,
-        "amount": h.amount.to_string(),
-        "reward": h.reward.to_string(),
-        "rewardUsdt": amount::lvlx_to_usdt(h.reward),
-        "startDate": h.start,
-        "withdrawDate": h.release,
-        "withdrawn": h.withdrawn.to_string(),
-        "closedAt": h.closed_at,
-        "txHash": h.tx_hash,
-        "pending": h.pending,
-        "accrued": standing.accrued.to_string(),
-        "accruedUsdt": standing.accrued_usdt,
-        "withdrawable": if h.closed_at.is_some() { "0".to_string() } else { standing.withdrawable.to_string() },
-        "released": standing.released,
-    })
+/// A position with its figures at a moment, for the member pages. Dates in milliseconds.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = StakePosition)]
+#[serde(rename_all = "camelCase")]
+pub struct Position {
+    position: u64,
+    /// The NFT id or the LVLX tier.
+    kind: u32,
+    /// NFTs, or LVLX.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    amount: Units,
+    /// LVLX over the whole lock.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    reward: Units,
+    /// USDT value of `reward`, 2 decimals.
+    reward_usdt: String,
+    start_date: i64,
+    /// When the principal can come back.
+    withdraw_date: i64,
+    /// Interest withdrawn so far.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    withdrawn: Units,
+    closed_at: Option<i64>,
+    tx_hash: String,
+    /// Opened in a block not final yet.
+    pending: bool,
+    /// Earned so far, withdrawn or not.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    accrued: Units,
+    accrued_usdt: String,
+    /// What "withdraw interest" pays now (0 once closed).
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    withdrawable: Units,
+    /// Whether the lock has ended.
+    released: bool,
+}
+
+impl Position {
+    /// `h` with its figures at `now` (seconds).
+    pub fn of(h: &Held, now: u64) -> Self {
+        let standing = h.core().standing(now);
+        Position {
+            position: h.position,
+            kind: h.kind,
+            amount: h.amount,
+            reward: h.reward,
+            reward_usdt: amount::lvlx_to_usdt(h.reward),
+            start_date: h.start,
+            withdraw_date: h.release,
+            withdrawn: h.withdrawn,
+            closed_at: h.closed_at,
+            tx_hash: h.tx_hash.clone(),
+            pending: h.pending,
+            accrued: standing.accrued,
+            accrued_usdt: standing.accrued_usdt,
+            withdrawable: if h.closed_at.is_some() {
+                0
+            } else {
+                standing.withdrawable
+            },
+            released: standing.released,
+        }
+    }
 }
 
 /// The dashboard's staking box: open positions, NFTs and LVLX staked in them, and the reward
@@ -338,54 +386,183 @@ pub fn withdrawals(held: &[Held]) -> Result<Value, Error> {
     Ok(json!({ "interests": interests, "total": total.to_string() }))
 }
 
-fn terms_json(t: &Terms, pool: Pool) -> Value {
-    let mut v = serde_json::to_value(t).unwrap_or(Value::Null);
-    if pool == Pool::Nft {
-        // What one NFT earns over its lock.
-        v["rewardPerNft"] = json!(staking::reward(pool, t, 1).unwrap_or(0).to_string());
-    }
-    v
+/// An NFT on offer: its terms, what one earns over its lock and its price (USDT).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NftOffer {
+    #[serde(flatten)]
+    terms: Terms,
+    /// LVLX one NFT earns over its lock.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    reward_per_nft: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    price: Units,
 }
 
-fn reserve_json(r: Reserve) -> Value {
-    json!({"free": r.free.to_string(), "reserved": r.reserved.to_string()})
+/// A staking contract's reward reserve (LVLX).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = StakeReserve)]
+pub struct ReserveShown {
+    /// Not promised to any position yet.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    free: Units,
+    /// Promised to open positions.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    reserved: Units,
+}
+
+impl From<Reserve> for ReserveShown {
+    fn from(r: Reserve) -> Self {
+        ReserveShown {
+            free: r.free,
+            reserved: r.reserved,
+        }
+    }
+}
+
+/// Both pools' reserves.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = StakeReserves)]
+pub struct Reserves {
+    nft: ReserveShown,
+    lvlx: ReserveShown,
+}
+
+/// The member's positions in both pools.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = StakePositions)]
+pub struct Positions {
+    nft: Vec<Position>,
+    lvlx: Vec<Position>,
+}
+
+/// The member's staking page; only `available: false` when no staking contracts are
+/// configured.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StakingPage {
+    available: bool,
+    /// The moment the figures are for, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    now: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nfts: Option<Vec<NftOffer>>,
+    /// The LVLX tiers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiers: Option<Vec<Terms>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reserve: Option<Reserves>,
+    /// How many of each NFT id (1–11) the wallet holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>)]
+    held: Option<Vec<String>>,
+    /// The wallet's LVLX; null without a wallet.
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    lvlx_balance: Option<Units>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<Positions>,
+}
+
+impl StakingPage {
+    fn unavailable() -> Self {
+        StakingPage {
+            available: false,
+            now: None,
+            nfts: None,
+            tiers: None,
+            reserve: None,
+            held: None,
+            lvlx_balance: None,
+            positions: None,
+        }
+    }
 }
 
 /// The member's staking page data: terms, prices, reserves, holdings and positions.
-pub fn overview(on_chain: &OnChain, nft: &[Held], lvlx: &[Held], now: u64) -> Value {
-    json!({
-        "available": true,
-        "now": now,
-        "nfts": on_chain.nfts.iter().map(|(t, price)| {
-            let mut v = terms_json(t, Pool::Nft);
-            v["price"] = json!(price.to_string());
-            v
-        }).collect::<Vec<_>>(),
-        "tiers": on_chain.tiers.iter().map(|t| terms_json(t, Pool::Lvlx)).collect::<Vec<_>>(),
-        "reserve": {
-            "nft": reserve_json(on_chain.nft_reserve),
-            "lvlx": reserve_json(on_chain.lvlx_reserve),
-        },
-        "held": on_chain.held.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
-        "lvlxBalance": on_chain.lvlx_balance.map(|b| b.to_string()),
-        "positions": {
-            "nft": nft.iter().map(|h| position_json(h, now)).collect::<Vec<_>>(),
-            "lvlx": lvlx.iter().map(|h| position_json(h, now)).collect::<Vec<_>>(),
-        },
-    })
+pub fn overview(on_chain: &OnChain, nft: &[Held], lvlx: &[Held], now: u64) -> StakingPage {
+    let nfts = on_chain
+        .nfts
+        .iter()
+        .map(|&(terms, price)| NftOffer {
+            terms,
+            reward_per_nft: staking::reward(Pool::Nft, &terms, 1).unwrap_or(0),
+            price,
+        })
+        .collect();
+    StakingPage {
+        available: true,
+        now: Some(now),
+        nfts: Some(nfts),
+        tiers: Some(on_chain.tiers.clone()),
+        reserve: Some(Reserves {
+            nft: on_chain.nft_reserve.into(),
+            lvlx: on_chain.lvlx_reserve.into(),
+        }),
+        held: Some(on_chain.held.iter().map(|n| n.to_string()).collect()),
+        lvlx_balance: on_chain.lvlx_balance,
+        positions: Some(Positions {
+            nft: nft.iter().map(|h| Position::of(h, now)).collect(),
+            lvlx: lvlx.iter().map(|h| Position::of(h, now)).collect(),
+        }),
+    }
+}
+
+/// One pool's line of the admin reserve monitor (LVLX).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = ReserveLine)]
+#[serde(rename_all = "camelCase")]
+pub struct Monitor {
+    /// Not promised to any position yet.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    free: Units,
+    /// Promised to open positions.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    reserved: Units,
+    /// Everything the contract holds for rewards.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    funded: Units,
+    /// Rewards promised in the last 30 days.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    reserved_last30_days: Units,
+    /// Weeks of stakes at that pace the free reserve covers; null when nothing was promised.
+    weeks_covered: Option<u64>,
+    /// Under the configured number of weeks.
+    warning: bool,
 }
 
 /// One pool's line of the admin reserve monitor.
-pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u64) -> Value {
+pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u64) -> Monitor {
     let weeks = staking::weeks_covered(reserve.free, reserved_last_30_days);
-    json!({
-        "free": reserve.free.to_string(),
-        "reserved": reserve.reserved.to_string(),
-        "funded": reserve.free.saturating_add(reserve.reserved).to_string(),
-        "reservedLast30Days": reserved_last_30_days.to_string(),
-        "weeksCovered": weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
-        "warning": weeks.is_some_and(|w| w < u128::from(warning_weeks)),
-    })
+    Monitor {
+        free: reserve.free,
+        reserved: reserve.reserved,
+        funded: reserve.free.saturating_add(reserve.reserved),
+        reserved_last30_days: reserved_last_30_days,
+        weeks_covered: weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
+        warning: weeks.is_some_and(|w| w < u128::from(warning_weeks)),
+    }
+}
+
+/// The admin's reserve monitor; only `available: false` without staking contracts.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReserveMonitor {
+    available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warning_weeks: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nft: Option<Monitor>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lvlx: Option<Monitor>,
 }
 
 const DAY_MS: i64 = 86_400_000;
@@ -394,9 +571,9 @@ const DAY_MS: i64 = 86_400_000;
 /// the wallet's NFTs and LVLX, the member's positions with their figures at `now` (seconds: the
 /// later of the server's clock and the latest block's), or `{available: false}` when no
 /// staking contracts are configured.
-pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<Value, Error> {
+pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<StakingPage, Error> {
     let Some(chain) = contracts(&app.config).cloned() else {
-        return Ok(json!({ "available": false }));
+        return Ok(StakingPage::unavailable());
     };
     let on_chain = on_chain(app, &chain, member.wallet.as_deref()).await?;
     let user = member.id;
@@ -411,10 +588,15 @@ pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<Value,
 /// The admin's reserve monitor: per pool the free and reserved reward reserve (from the
 /// chain), the rewards reserved in the last 30 days and how many weeks of stakes at that pace
 /// the free reserve covers, with a warning under the configured number of weeks.
-pub async fn reserve(app: &crate::App) -> Result<Value, Error> {
+pub async fn reserve(app: &crate::App) -> Result<ReserveMonitor, Error> {
     use crate::store::stakes;
     let Some(chain) = contracts(&app.config).cloned() else {
-        return Ok(json!({ "available": false }));
+        return Ok(ReserveMonitor {
+            available: false,
+            warning_weeks: None,
+            nft: None,
+            lvlx: None,
+        });
     };
     let weeks = chain.reserve_warning_weeks;
     let on_chain = on_chain(app, &chain, None).await?;
@@ -428,10 +610,10 @@ pub async fn reserve(app: &crate::App) -> Result<Value, Error> {
             ))
         })
         .await?;
-    Ok(json!({
-        "available": true,
-        "warningWeeks": weeks,
-        "nft": monitor(on_chain.nft_reserve, nft, weeks),
-        "lvlx": monitor(on_chain.lvlx_reserve, lvlx, weeks),
-    }))
+    Ok(ReserveMonitor {
+        available: true,
+        warning_weeks: Some(weeks),
+        nft: Some(monitor(on_chain.nft_reserve, nft, weeks)),
+        lvlx: Some(monitor(on_chain.lvlx_reserve, lvlx, weeks)),
+    })
 }

@@ -193,7 +193,8 @@ fn verify_in(c: Conn) -> Result<Verdict> {
 
 /// One audit row: what changed (the rank's id for a rank), the admin's email, when, and the
 /// value before and after.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = AuditChange)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     pub item: Option<i64>,

@@ -9,13 +9,15 @@ use lvlx_core::amount::Units;
 use serde::Serialize;
 
 /// A claim as the member's pages list it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Claim {
     pub id: i64,
     #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
     pub amount: Units,
     #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
     pub cumulative: Units,
     pub status: String,
     pub created_at: i64,

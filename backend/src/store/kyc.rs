@@ -10,7 +10,8 @@ use super::{Conn, Dialect, Result, StoreError};
 use crate::user::UserId;
 
 /// An account's verification as the member and admins see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = KycState)]
 #[serde(rename_all = "camelCase")]
 pub struct Kyc {
     pub status: KycStatus,
@@ -134,7 +135,8 @@ pub fn set_by_admin(
 
 /// One status change of an account: by an admin (with their email and reason) or by the
 /// provider (an applied event).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = KycChange)]
 #[serde(rename_all = "camelCase")]
 pub struct Change {
     pub at: i64,

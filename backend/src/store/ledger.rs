@@ -42,7 +42,8 @@ pub struct Held {
 }
 
 /// A newest-first row of SPEC §7 statistics-ico.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = IcoNewest)]
 #[serde(rename_all = "camelCase")]
 pub struct Newest {
     pub email: String,
@@ -306,7 +307,7 @@ pub fn oldest(c: Conn, limit: u32) -> Result<Vec<(u32, ico::Transaction)>> {
 }
 
 /// Where an entry came from: the wallet that bought and the transaction that carried it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Trail {
     pub id: i64,

@@ -109,12 +109,14 @@ pub fn set_rank(c: Conn, user: UserId, name: &str) -> Result<()> {
 }
 
 /// A rank bonus a member received.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = RankBonus)]
 #[serde(rename_all = "camelCase")]
 pub struct Bonus {
     pub rank_id: u32,
     pub name: String,
     #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
     pub amount: Units,
     pub created_at: i64,
 }

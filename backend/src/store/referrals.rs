@@ -38,7 +38,7 @@ pub fn upline(c: Conn, user: UserId) -> Result<Vec<UserId>> {
 }
 
 /// A member of someone's downline, as /afiliates lists them.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Downline {
     #[serde(skip)]
@@ -48,9 +48,11 @@ pub struct Downline {
     pub joined_at: i64,
     /// USDT their own purchases paid.
     #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
     pub volume: Units,
     /// LVLX their purchases paid the member.
     #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
     pub commission: Units,
 }
 

@@ -137,9 +137,13 @@ pub fn encode_ledger(ledger: Ledger) -> Result<Vec<u8>, TableError> {
 /// `totalUSDTTrasanctions` count the rows in each coin; `usdtRetired` sums retirements paid in
 /// USDT (6 decimals).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = IcoTotals))]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
-    pub total_users: u64,
+    /// Only in a filtered query's totals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_users: Option<u64>,
     pub total_transactions: u64,
     pub total_buy_transactions: u64,
     pub total_withdraw_transactions: u64,
@@ -148,8 +152,10 @@ pub struct Totals {
     #[serde(rename = "totalUSDTTrasanctions")]
     pub total_usdt_transactions: u64,
     #[serde(rename = "totalLVLX", with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub total_lvlx: Units,
     #[serde(rename = "usdtRetired", with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub usdt_retired: Units,
 }
 
@@ -184,14 +190,36 @@ impl Totals {
     }
 
     /// The SPEC shape, with the derived USDT values.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut value = serde_json::to_value(self).unwrap_or_default();
+    pub fn shown(&self) -> Shown {
         let usdt = amount::lvlx_to_usdt(self.total_lvlx);
-        value["totalUSDT"] = usdt.clone().into();
-        value["usdt"] = usdt.into();
-        value["LVLX"] = value["totalLVLX"].clone();
-        value
+        Shown {
+            totals: self.clone(),
+            total_usdt: usdt.clone(),
+            usdt,
+            lvlx: self.total_lvlx,
+        }
     }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.shown()).unwrap_or_default()
+    }
+}
+
+/// [`Totals`] as SPEC §3 names them: `totalUSDT` and `usdt` are the USDT value of `totalLVLX`,
+/// `LVLX` repeats it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = IcoGeneral))]
+#[serde(rename_all = "camelCase")]
+pub struct Shown {
+    #[serde(flatten)]
+    pub totals: Totals,
+    #[serde(rename = "totalUSDT")]
+    pub total_usdt: String,
+    pub usdt: String,
+    #[serde(rename = "LVLX", with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub lvlx: Units,
 }
 
 pub(crate) mod base {
@@ -203,6 +231,8 @@ pub(crate) mod base {
 
 /// One displayed row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = IcoRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub n: usize,
@@ -468,7 +498,7 @@ impl IcoTable {
             return Err(TableError::Overflow);
         }
         let mut totals = Totals {
-            total_users: user_count,
+            total_users: Some(user_count),
             ..Totals::default()
         };
         for (key, &(count, sum)) in per_token.iter().enumerate() {

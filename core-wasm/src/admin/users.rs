@@ -104,20 +104,25 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
 /// SPEC §3 "User general summary" (also the filtered box). LVLX amounts are base units; the
 /// USDT ones their value ÷10 at two decimals.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UsersSummary))]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub total_users: u64,
     #[serde(rename = "totalUsersLVLX", with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub total_users_lvlx: Units,
     #[serde(rename = "totalUsersUSDT")]
     pub total_users_usdt: String,
     #[serde(with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub total_add_rewards: Units,
     #[serde(rename = "totalUSDTAddReward")]
     pub total_usdt_add_reward: String,
     pub total_users_with_wallet: u64,
     pub total_users_add_reward: u64,
     #[serde(rename = "totalLVLXWithAddReward", with = "base")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     pub total_lvlx_with_add_reward: Units,
     /// The spec's spelling.
     #[serde(rename = "totalUSTDWithAddReward")]
@@ -167,6 +172,8 @@ impl SummaryBuilder {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = UserRow))]
 #[serde(rename_all = "camelCase")]
 pub struct Row {
     pub n: usize,

@@ -243,6 +243,16 @@ pub mod text {
         let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
         super::parse_base(&text).map_err(serde::de::Error::custom)
     }
+
+    /// The OpenAPI shape of such a field: decimal digits.
+    #[cfg(feature = "openapi")]
+    pub fn schema() -> utoipa::openapi::Object {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::Type::String)
+            .pattern(Some("^[0-9]+$"))
+            .description(Some("base units"))
+            .build()
+    }
 }
 
 /// Serde: optional base units as decimal text or null.
@@ -260,6 +270,17 @@ pub mod opt_text {
         let text = <Option<std::borrow::Cow<'de, str>> as serde::Deserialize>::deserialize(d)?;
         text.map(|t| super::parse_base(&t).map_err(serde::de::Error::custom))
             .transpose()
+    }
+
+    /// The OpenAPI shape of such a field: decimal digits or null.
+    #[cfg(feature = "openapi")]
+    pub fn schema() -> utoipa::openapi::Object {
+        use utoipa::openapi::{schema::SchemaType, Type};
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+            .pattern(Some("^[0-9]+$"))
+            .description(Some("base units, or null"))
+            .build()
     }
 }
 

@@ -13,7 +13,8 @@
 //! - `totalLVLXByNFT` sums the current LVLX rewards, `totalUSDTByNFT` is their USDT value
 //!   (LVLX ÷ 10, DESIGN §6), and likewise per staker (`total`, `totalUSDT`) and per entry.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::columns::Frame;
 use super::engine::Table;
@@ -246,36 +247,95 @@ impl Tally {
     /// not only 1–4), the same measures under LVLX names for LVLX stakes. Amounts are base-unit
     /// strings (NFT counts are numbers); USDT values have two decimals.
     pub fn to_json(&self, kind: Kind) -> Value {
-        let rewards_usdt = amount::lvlx_to_usdt(self.interests);
         match kind {
-            Kind::Nft => {
-                let count = |u: Units| u64::try_from(u).unwrap_or(u64::MAX);
-                let mut value = json!({
-                    "totalNFTStakingProcess": count(self.locked),
-                    "totalNFTInStake": count(self.amount),
-                    "totalUserNFTStaking": self.stakers,
-                    "totalStakes": self.entries,
-                    "totalLVLXByNFT": self.interests.to_string(),
-                    "totalUSDTByNFT": rewards_usdt,
-                    "totalLVLXWithdrawnByNFT": self.withdrawn.to_string(),
-                });
-                for (i, n) in self.by_id.iter().enumerate() {
-                    value[format!("totalNFTInStakeById{}", i + 1)] = count(*n).into();
-                }
-                value
-            }
-            Kind::Lvlx => json!({
-                "totalLVLXStakes": self.entries,
-                "totalUserLVLXStaking": self.stakers,
-                "totalLVLXInStake": self.amount.to_string(),
-                "totalLVLXInStakeUSDT": amount::lvlx_to_usdt(self.amount),
-                "totalLVLXStaking": self.locked.to_string(),
-                "totalLVLXRewards": self.interests.to_string(),
-                "totalUSDTRewards": rewards_usdt,
-                "totalLVLXRewardsWithdrawn": self.withdrawn.to_string(),
-            }),
+            Kind::Nft => serde_json::to_value(self.nft_summary()),
+            Kind::Lvlx => serde_json::to_value(self.lvlx_summary()),
+        }
+        .unwrap_or_default()
+    }
+
+    pub fn nft_summary(&self) -> NftSummary {
+        let count = |u: Units| u64::try_from(u).unwrap_or(u64::MAX);
+        NftSummary {
+            locked: count(self.locked),
+            in_stake: count(self.amount),
+            stakers: self.stakers,
+            entries: self.entries,
+            rewards: self.interests,
+            rewards_usdt: amount::lvlx_to_usdt(self.interests),
+            withdrawn: self.withdrawn,
+            by_id: (self.by_id.iter().enumerate())
+                .map(|(i, n)| (format!("totalNFTInStakeById{}", i + 1), count(*n)))
+                .collect(),
         }
     }
+
+    pub fn lvlx_summary(&self) -> LvlxSummary {
+        LvlxSummary {
+            entries: self.entries,
+            stakers: self.stakers,
+            in_stake: self.amount,
+            in_stake_usdt: amount::lvlx_to_usdt(self.amount),
+            locked: self.locked,
+            rewards: self.interests,
+            rewards_usdt: amount::lvlx_to_usdt(self.interests),
+            withdrawn: self.withdrawn,
+        }
+    }
+}
+
+/// SPEC §3 "NFT general summary", for every NFT id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NftSummary {
+    /// NFTs still locked.
+    #[serde(rename = "totalNFTStakingProcess")]
+    pub locked: u64,
+    #[serde(rename = "totalNFTInStake")]
+    pub in_stake: u64,
+    #[serde(rename = "totalUserNFTStaking")]
+    pub stakers: u64,
+    #[serde(rename = "totalStakes")]
+    pub entries: u64,
+    /// LVLX rewards earned so far.
+    #[serde(rename = "totalLVLXByNFT", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub rewards: Units,
+    #[serde(rename = "totalUSDTByNFT")]
+    pub rewards_usdt: String,
+    #[serde(rename = "totalLVLXWithdrawnByNFT", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub withdrawn: Units,
+    /// `totalNFTInStakeById1` … one count per NFT id.
+    #[serde(flatten)]
+    pub by_id: std::collections::BTreeMap<String, u64>,
+}
+
+/// The LVLX staking summary: the NFT summary's measures under LVLX names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct LvlxSummary {
+    #[serde(rename = "totalLVLXStakes")]
+    pub entries: u64,
+    #[serde(rename = "totalUserLVLXStaking")]
+    pub stakers: u64,
+    #[serde(rename = "totalLVLXInStake", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub in_stake: Units,
+    #[serde(rename = "totalLVLXInStakeUSDT")]
+    pub in_stake_usdt: String,
+    /// LVLX still locked.
+    #[serde(rename = "totalLVLXStaking", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub locked: Units,
+    #[serde(rename = "totalLVLXRewards", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub rewards: Units,
+    #[serde(rename = "totalUSDTRewards")]
+    pub rewards_usdt: String,
+    #[serde(rename = "totalLVLXRewardsWithdrawn", with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub withdrawn: Units,
 }
 
 /// The validated entries stream both tables read: one [`Stake`] a row, the staker's texts
