@@ -2,8 +2,6 @@
 //! newest first, a page at a time or as one CSV (the core writes it). Reading it is itself not
 //! audited; changing it is impossible (`store::audit`).
 
-use serde_json::{json, Value};
-
 use crate::error::Error;
 use crate::store::audit::{self, Filter};
 use crate::App;
@@ -15,7 +13,20 @@ pub const CSV_MAX: usize = 100_000;
 
 /// Page `page` (from 1) of the rows `filter` keeps, with how many it keeps in all and the
 /// subjects there are.
-pub async fn page(app: &App, filter: Filter, page: u32) -> Result<Value, Error> {
+/// A page of the audit.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditPage {
+    /// Rows the filter keeps in all.
+    total: u64,
+    page_size: usize,
+    /// Newest first.
+    rows: Vec<audit::Listed>,
+    /// Every subject there is, for the filter.
+    subjects: Vec<String>,
+}
+
+pub async fn page(app: &App, filter: Filter, page: u32) -> Result<AuditPage, Error> {
     let offset = (page.max(1) as usize - 1) * PAGE;
     let (total, rows, subjects) = app
         .store
@@ -24,12 +35,12 @@ pub async fn page(app: &App, filter: Filter, page: u32) -> Result<Value, Error> 
             Ok::<_, Error>((total, rows, audit::subjects(c)?))
         })
         .await?;
-    Ok(json!({
-        "total": total,
-        "pageSize": PAGE,
-        "rows": rows,
-        "subjects": subjects,
-    }))
+    Ok(AuditPage {
+        total,
+        page_size: PAGE,
+        rows,
+        subjects,
+    })
 }
 
 /// The rows `filter` keeps (newest first, [`CSV_MAX`] at most) as CSV.

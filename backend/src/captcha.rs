@@ -8,14 +8,16 @@ use crate::error::Error;
 
 const LIFE_MS: i64 = 5 * 60 * 1000;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = CaptchaChallenge)]
 pub struct Challenge {
     pub challenge: String,
     pub difficulty: u32,
 }
 
 /// What a form sends back.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[schema(as = CaptchaAnswer)]
 #[serde(deny_unknown_fields)]
 pub struct Answer {
     pub challenge: String,

@@ -27,7 +27,8 @@ pub fn stored_name(file: &str) -> String {
     format!("content/{file}")
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ContentEdit)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Edit {
     title: String,

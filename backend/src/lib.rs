@@ -118,7 +118,7 @@ pub struct ChainReads {
     pub holdings: chain::reads::AtBlock<staking::Holdings>,
     pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
     /// What the contracts' owners have announced (`owners::read`).
-    pub owners: chain::reads::AtBlock<serde_json::Value>,
+    pub owners: chain::reads::AtBlock<owners::Owners>,
     /// What node holders have earned (`network::pages`), and when it was counted (ms): read
     /// from every holder's row, so kept a minute rather than counted at each page load.
     pub node_outcomes: tokio::sync::Mutex<NodeOutcomesKept>,

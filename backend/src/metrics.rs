@@ -102,118 +102,133 @@ impl Metrics {
             claims_uncovered: Gauge::default(),
             registry: Registry::default(),
         };
-        registry.register(
-            "http_requests",
-            "Requests answered, by route, method and status",
-            m.requests.clone(),
-        );
-        registry.register(
-            "http_request_duration_seconds",
-            "Time from a request's head to its answer, by route",
-            m.latency.clone(),
-        );
-        registry.register(
-            "connections_open",
-            "Client connections open now",
-            m.connections.clone(),
-        );
-        registry.register(
-            "live_channels_open",
-            "Authenticated live channels open now",
-            m.live_channels.clone(),
-        );
-        registry.register(
-            "chain_head_block",
-            "The chain's head as the indexer last read it",
-            m.chain_head.clone(),
-        );
-        registry.register(
-            "chain_final_block",
-            "The highest block counted final",
-            m.chain_final.clone(),
-        );
-        registry.register(
-            "indexer_next_block",
-            "The next block the indexer reads",
-            m.indexer_next.clone(),
-        );
-        registry.register(
-            "indexer_leader",
-            "1 while this instance holds the indexer's lease",
-            m.indexer_leader.clone(),
-        );
-        registry.register(
-            "indexer_step_errors",
-            "Indexer steps that failed, by kind",
-            m.indexer_errors.clone(),
-        );
-        registry.register(
-            "sign_in_failures",
-            "Sign-ins refused for a wrong email or password",
-            m.sign_in_failures.clone(),
-        );
-        registry.register(
-            "sign_in_refused",
-            "Sign-ins refused because their address failed too often",
-            m.sign_in_refused.clone(),
-        );
-        registry.register(
-            "mail_sent",
-            "Mails handed to the relay (or the outbox)",
-            m.mail_sent.clone(),
-        );
-        registry.register(
-            "mail_failures",
-            "Mails the relay (or the outbox) refused",
-            m.mail_failures.clone(),
-        );
-        registry.register(
-            "reserve_weeks_covered",
-            "Weeks of new stakes the free reward reserve covers at the last 30 days' pace, by pool",
-            m.reserve_weeks.clone(),
-        );
-        registry.register(
-            "reserve_warning_weeks",
-            "chain.reserve_warning_weeks: the reserve alert's threshold",
-            m.reserve_warning_weeks.clone(),
-        );
-        registry.register(
-            "indexer_lag_alert_blocks",
-            "indexer_lag_alert_blocks: the indexer alert's threshold",
-            m.indexer_lag_alert.clone(),
-        );
-        registry.register(
-            "books_differences",
-            "Lines the newest check of the books found differing from the chain",
-            m.books_differences.clone(),
-        );
-        registry.register(
-            "books_checked_timestamp_seconds",
-            "When the newest check of the books that ran ended (0: never)",
-            m.books_checked.clone(),
-        );
-        registry.register(
-            "books_every_seconds",
-            "books_every_hours in seconds: the stale-books alert's period (0: no schedule)",
-            m.books_every.clone(),
-        );
-        registry.register(
-            "claims_owed_lvlx",
-            "LVLX members are owed: rewards credited less what the distributor paid them",
-            m.claims_owed.clone(),
-        );
-        registry.register(
-            "distributor_held_lvlx",
-            "LVLX the claim distributor holds",
-            m.distributor_held.clone(),
-        );
-        registry.register(
-            "claims_uncovered",
-            "1 while members are owed more LVLX than the distributor holds (compared exactly)",
-            m.claims_uncovered.clone(),
-        );
+        register_serving(&mut registry, &m);
+        register_chain(&mut registry, &m);
+        register_money(&mut registry, &m);
         Metrics { registry, ..m }
     }
+}
+
+/// The server's answers, its connections, sign-ins and mail.
+fn register_serving(registry: &mut Registry, m: &Metrics) {
+    registry.register(
+        "http_requests",
+        "Requests answered, by route, method and status",
+        m.requests.clone(),
+    );
+    registry.register(
+        "http_request_duration_seconds",
+        "Time from a request's head to its answer, by route",
+        m.latency.clone(),
+    );
+    registry.register(
+        "connections_open",
+        "Client connections open now",
+        m.connections.clone(),
+    );
+    registry.register(
+        "live_channels_open",
+        "Authenticated live channels open now",
+        m.live_channels.clone(),
+    );
+    registry.register(
+        "sign_in_failures",
+        "Sign-ins refused for a wrong email or password",
+        m.sign_in_failures.clone(),
+    );
+    registry.register(
+        "sign_in_refused",
+        "Sign-ins refused because their address failed too often",
+        m.sign_in_refused.clone(),
+    );
+    registry.register(
+        "mail_sent",
+        "Mails handed to the relay (or the outbox)",
+        m.mail_sent.clone(),
+    );
+    registry.register(
+        "mail_failures",
+        "Mails the relay (or the outbox) refused",
+        m.mail_failures.clone(),
+    );
+}
+
+/// The indexer and the chain it reads.
+fn register_chain(registry: &mut Registry, m: &Metrics) {
+    registry.register(
+        "chain_head_block",
+        "The chain's head as the indexer last read it",
+        m.chain_head.clone(),
+    );
+    registry.register(
+        "chain_final_block",
+        "The highest block counted final",
+        m.chain_final.clone(),
+    );
+    registry.register(
+        "indexer_next_block",
+        "The next block the indexer reads",
+        m.indexer_next.clone(),
+    );
+    registry.register(
+        "indexer_leader",
+        "1 while this instance holds the indexer's lease",
+        m.indexer_leader.clone(),
+    );
+    registry.register(
+        "indexer_step_errors",
+        "Indexer steps that failed, by kind",
+        m.indexer_errors.clone(),
+    );
+    registry.register(
+        "indexer_lag_alert_blocks",
+        "indexer_lag_alert_blocks: the indexer alert's threshold",
+        m.indexer_lag_alert.clone(),
+    );
+}
+
+/// Whether the platform holds what it owes: the reserves, the books, the claims.
+fn register_money(registry: &mut Registry, m: &Metrics) {
+    registry.register(
+        "reserve_weeks_covered",
+        "Weeks of new stakes the free reward reserve covers at the last 30 days' pace, by pool",
+        m.reserve_weeks.clone(),
+    );
+    registry.register(
+        "reserve_warning_weeks",
+        "chain.reserve_warning_weeks: the reserve alert's threshold",
+        m.reserve_warning_weeks.clone(),
+    );
+    registry.register(
+        "books_differences",
+        "Lines the newest check of the books found differing from the chain",
+        m.books_differences.clone(),
+    );
+    registry.register(
+        "books_checked_timestamp_seconds",
+        "When the newest check of the books that ran ended (0: never)",
+        m.books_checked.clone(),
+    );
+    registry.register(
+        "books_every_seconds",
+        "books_every_hours in seconds: the stale-books alert's period (0: no schedule)",
+        m.books_every.clone(),
+    );
+    registry.register(
+        "claims_owed_lvlx",
+        "LVLX members are owed: rewards credited less what the distributor paid them",
+        m.claims_owed.clone(),
+    );
+    registry.register(
+        "distributor_held_lvlx",
+        "LVLX the claim distributor holds",
+        m.distributor_held.clone(),
+    );
+    registry.register(
+        "claims_uncovered",
+        "1 while members are owed more LVLX than the distributor holds (compared exactly)",
+        m.claims_uncovered.clone(),
+    );
 }
 
 /// The process's metrics.
@@ -291,26 +306,28 @@ pub async fn render(app: &App) -> String {
         if let Ok(Ok(solvency)) =
             tokio::time::timeout(Duration::from_secs(2), crate::solvency::read(app)).await
         {
-            for pool in ["nft", "lvlx"] {
-                if let Some(weeks) = solvency["reserves"][pool]["weeksCovered"].as_u64() {
+            for (pool, weeks) in solvency.weeks_covered() {
+                if let Some(weeks) = weeks {
                     m.reserve_weeks
                         .get_or_create(&Pool { pool: pool.into() })
                         .set(weeks.min(i64::MAX as u64) as i64);
                 }
             }
-            let lvlx = |v: &serde_json::Value| {
-                v.as_str()
-                    .and_then(|t| lvlx_core::amount::format_units(t.parse().ok()?, 18).ok())
+            // Gauges are floats: whole LVLX, for dashboards (the exact figures are the API's).
+            let lvlx = |units: lvlx_core::amount::Units| {
+                lvlx_core::amount::format_units(units, 18)
+                    .ok()
                     .and_then(|t| t.parse::<f64>().ok())
             };
-            if let Some(owed) = lvlx(&solvency["claims"]["owed"]) {
+            let cover = solvency.cover();
+            if let Some(owed) = lvlx(cover.owed) {
                 m.claims_owed.set(owed);
             }
-            if let Some(held) = lvlx(&solvency["claims"]["held"]) {
+            if let Some(held) = cover.held.and_then(lvlx) {
                 m.distributor_held.set(held);
             }
             m.claims_uncovered
-                .set(i64::from(solvency["claims"]["covered"] == false));
+                .set(i64::from(cover.covered == Some(false)));
         }
         // The period only where checks are scheduled (the stale-books alert reads it).
         m.books_every

@@ -5,9 +5,9 @@
 
 pub mod proposals;
 
+use lvlx_core::amount::Units;
 use lvlx_core::chain::{decode_address, decode_uint, Contract};
 use lvlx_core::claims::{self, Announced};
-use serde_json::{json, Value};
 
 use crate::chain::reads::{calls_at, head, Call};
 use crate::chain::rpc::Rpc;
@@ -37,7 +37,49 @@ const FIELDS: [&str; 13] = [
 /// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay, maxPerAccountDay},
 /// pending: [...],
 /// owners: [{contract, address, owner, pendingOwner}]}`.
-pub async fn read(app: &App) -> Result<Value, Error> {
+/// What the contracts' owners have announced, at a block.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Owners {
+    /// The block's time, seconds.
+    block_time: u64,
+    /// How long the distributor's owner waits between announcing a change and making it.
+    delay_seconds: u64,
+    claims: ClaimTerms,
+    /// Changes waiting for their time, soonest first.
+    pending: Vec<lvlx_core::claims::Pending>,
+    owners: Vec<Owner>,
+}
+
+/// The claim distributor's terms now (LVLX).
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimTerms {
+    paused: bool,
+    /// The key whose vouchers the distributor pays.
+    signer: String,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_claim: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_day: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_account_day: Units,
+}
+
+/// A contract's owner, and the one it was handed to that has not accepted yet.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Owner {
+    contract: &'static str,
+    address: String,
+    owner: String,
+    pending_owner: Option<String>,
+}
+
+pub async fn read(app: &App) -> Result<Owners, Error> {
     let chain = crate::network::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
@@ -49,7 +91,7 @@ pub async fn read(app: &App) -> Result<Value, Error> {
         .await
 }
 
-fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Value, Error> {
+fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Owners, Error> {
     let distributor = chain.claim_distributor.as_str();
     let contracts = chain.owned();
     let mut calls: Vec<Call> = FIELDS
@@ -84,25 +126,25 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Va
         .map(|(i, (at, contract))| {
             let owner = address(FIELDS.len() + 2 * i)?;
             let pending = address(FIELDS.len() + 2 * i + 1)?;
-            Ok(json!({
-                "contract": contract.name(),
-                "address": at,
-                "owner": owner,
-                "pendingOwner": (!pending.eq_ignore_ascii_case(ZERO)).then_some(pending),
-            }))
+            Ok(Owner {
+                contract: contract.name(),
+                address: at.to_string(),
+                owner,
+                pending_owner: (!pending.eq_ignore_ascii_case(ZERO)).then_some(pending),
+            })
         })
-        .collect::<Result<Vec<Value>, Error>>()?;
-    Ok(json!({
-        "blockTime": time,
-        "delaySeconds": seconds(0)?,
-        "claims": {
-            "paused": uint(1)? == 1,
-            "signer": announced.signer,
-            "maxPerClaim": announced.max_per_claim.to_string(),
-            "maxPerDay": announced.max_per_day.to_string(),
-            "maxPerAccountDay": announced.max_per_account_day.to_string(),
+        .collect::<Result<Vec<Owner>, Error>>()?;
+    Ok(Owners {
+        block_time: time,
+        delay_seconds: seconds(0)?,
+        claims: ClaimTerms {
+            paused: uint(1)? == 1,
+            signer: announced.signer.clone(),
+            max_per_claim: announced.max_per_claim,
+            max_per_day: announced.max_per_day,
+            max_per_account_day: announced.max_per_account_day,
         },
-        "pending": claims::pending(&announced, time),
-        "owners": owners,
-    }))
+        pending: claims::pending(&announced, time),
+        owners,
+    })
 }

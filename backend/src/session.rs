@@ -72,29 +72,65 @@ pub async fn is_live(app: &App, id: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// What signing in answers: a new session's token, and the user (or admin) payload to store.
-pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<serde_json::Value, Error> {
+/// What signing in answers: a new session's token, the role, and the member's payload (`user`)
+/// or the admin's (`admin`) for the browser to store.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct SignedIn {
+    token: String,
+    role: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<Box<crate::user::MemberPayload>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    admin: Option<crate::user::AdminPayload>,
+}
+
+/// Opens a session for `user`: its token and what the browser stores.
+pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
     let (sid, expires) = open(c, user.id, now_ms())?;
     let token = token(app, user, &sid, expires)?;
-    Ok(if user.is_admin() {
-        serde_json::json!({"token": token, "role": user.role, "admin": crate::user::admin_payload(user)})
-    } else {
-        let affiliates = users::affiliates(c, user.id)?;
-        let avatar_key = crate::api::images::avatar_key(&app.mac_key, user.id.0);
-        let mut payload = crate::user::payload(user, &affiliates, &avatar_key);
-        let (nft, lvlx) = stakes::of_member(c, user.id)?;
-        payload["withdrawNFTs"] = crate::staking::withdrawals(&nft)?;
-        payload["withdrawLVLXs"] = crate::staking::withdrawals(&lvlx)?;
-        if let (Some(target), serde_json::Value::Object(parts)) = (
-            payload.as_object_mut(),
-            crate::network::pages::payload_parts(c, user)?,
-        ) {
-            target.extend(parts);
-        }
-        // SPEC §3 kycStatus (client data): none | pending | approved | rejected.
-        payload["kycStatus"] = serde_json::json!(crate::store::kyc::of(c, user.id)?.status);
-        serde_json::json!({"token": token, "role": user.role, "user": payload})
+    let role = user.role.clone();
+    if user.is_admin() {
+        let admin = Some(crate::user::admin_payload(user));
+        return Ok(SignedIn {
+            token,
+            role,
+            user: None,
+            admin,
+        });
+    }
+    let (nft, lvlx) = stakes::of_member(c, user.id)?;
+    let payload = crate::user::MemberPayload {
+        names: user.names.clone(),
+        lastnames: user.lastnames.clone(),
+        email: user.email.clone(),
+        id: user.id,
+        wallet: user.wallet.clone(),
+        status: user.status.clone(),
+        role: user.role.clone(),
+        language: user.language.clone(),
+        affiliates: users::affiliates(c, user.id)?,
+        user_code_link: user.referral_code.clone(),
+        withdraw_nfts: crate::staking::withdrawals(&nft)?,
+        withdraw_lvlxs: crate::staking::withdrawals(&lvlx)?,
+        network: crate::network::pages::payload_parts(c, user)?,
+        has_avatar: user.has_avatar,
+        avatar_key: crate::api::images::avatar_key(&app.mac_key, user.id.0),
+        kyc_status: crate::store::kyc::of(c, user.id)?.status,
+    };
+    Ok(SignedIn {
+        token,
+        role,
+        user: Some(Box::new(payload)),
+        admin: None,
     })
+}
+
+/// A fresh token while the session lives (SPEC §7 tokenVerify).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Refreshed {
+    /// Always true.
+    pub auth: bool,
+    pub token: String,
 }
 
 /// The answer to signing out (SPEC §7's shape).

@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
+use lvlx_core::amount::Units;
 use lvlx_core::chain::{self, Contract};
-use serde_json::{json, Value};
 
 use crate::chain::reads;
 use crate::chain::rpc::Rpc;
@@ -21,9 +21,52 @@ use crate::App;
 pub const FRESH: Duration = Duration::from_secs(10);
 
 /// The last answer (None: the read failed) and when it was read.
-pub type Cache = tokio::sync::Mutex<Option<(Instant, Option<Value>)>>;
+pub type Cache = tokio::sync::Mutex<Option<(Instant, Option<Solvency>)>>;
 
-pub async fn read(app: &App) -> Result<Value, Error> {
+/// Whether the platform holds what it owes: the staking reserves, the claims owed against the
+/// distributor's LVLX, and the newest check of the books. `at` in milliseconds.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Solvency {
+    reserves: crate::staking::ReserveMonitor,
+    claims: Cover,
+    books: Option<crate::books::schedule::BooksSummary>,
+    at: i64,
+}
+
+impl Solvency {
+    /// Each pool's weeks of stakes the free reserve covers (None without a figure).
+    pub fn weeks_covered(&self) -> [(&'static str, Option<u64>); 2] {
+        let weeks = |m: &Option<crate::staking::Monitor>| m.as_ref().and_then(|m| m.weeks_covered);
+        [
+            ("nft", weeks(&self.reserves.nft)),
+            ("lvlx", weeks(&self.reserves.lvlx)),
+        ]
+    }
+
+    pub fn cover(&self) -> &Cover {
+        &self.claims
+    }
+}
+
+/// The claims owed (LVLX) against what the distributor holds; null fields without one.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Cover {
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    pub owed: Units,
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    pub held: Option<Units>,
+    pub covered: Option<bool>,
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    shortfall: Option<Units>,
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    surplus: Option<Units>,
+}
+
+pub async fn read(app: &App) -> Result<Solvency, Error> {
     let mut last = app.solvency.lock().await;
     if let Some((at, value)) = last.as_ref() {
         if at.elapsed() < FRESH {
@@ -38,7 +81,7 @@ pub async fn read(app: &App) -> Result<Value, Error> {
     value
 }
 
-async fn compute(app: &App) -> Result<Value, Error> {
+async fn compute(app: &App) -> Result<Solvency, Error> {
     let reserves = crate::staking::reserve(app).await?;
     let (owed, books) = app
         .store
@@ -65,22 +108,16 @@ async fn compute(app: &App) -> Result<Value, Error> {
         }
         _ => None,
     };
-    Ok(json!({
-        "reserves": reserves,
-        "claims": {
-            "owed": owed.to_string(),
-            "held": held.map(|h| h.to_string()),
-            "covered": held.map(|h| h >= owed),
-            "shortfall": held.map(|h| owed.saturating_sub(h).to_string()),
-            "surplus": held.map(|h| h.saturating_sub(owed).to_string()),
+    Ok(Solvency {
+        reserves,
+        claims: Cover {
+            owed,
+            held,
+            covered: held.map(|h| h >= owed),
+            shortfall: held.map(|h| owed.saturating_sub(h)),
+            surplus: held.map(|h| h.saturating_sub(owed)),
         },
-        "books": books.map(|k| json!({
-            "at": k.at,
-            "block": k.block,
-            "lines": k.lines,
-            "differences": k.differences,
-            "failed": k.failed(),
-        })),
-        "at": crate::now_ms(),
-    }))
+        books: books.as_ref().map(crate::books::schedule::BooksSummary::of),
+        at: crate::now_ms(),
+    })
 }

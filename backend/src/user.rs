@@ -1,7 +1,6 @@
 //! The account model (SPEC §3 "User") and the payload the browser keeps after sign-in.
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
@@ -42,7 +41,7 @@ pub struct NewUser<'a> {
 }
 
 /// A member someone brought in (SPEC §3 User.affiliates).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Affiliate {
     pub names: String,
@@ -50,30 +49,33 @@ pub struct Affiliate {
     pub created_at: i64,
 }
 
-/// What the browser stores after a member signs in (SPEC §3 "User"). Sign-in fills the
-/// staking and network parts (withdrawals, claims, activationNode, userRankData).
-/// `avatar_key` opens the member's avatar (`api::images::avatar_key`).
-pub fn payload(user: &User, affiliates: &[Affiliate], avatar_key: &str) -> Value {
-    json!({
-        "names": user.names,
-        "lastnames": user.lastnames,
-        "email": user.email,
-        "id": user.id,
-        "wallet": user.wallet,
-        "status": user.status,
-        "role": user.role,
-        "language": user.language,
-        "affiliates": affiliates,
-        "userCodeLink": user.referral_code,
-        "claims": {"claims": [], "total": "0"},
-        "maticClaim": "0",
-        "withdrawNFTs": {"interests": [], "total": "0"},
-        "withdrawLVLXs": {"interests": [], "total": "0"},
-        "activationNode": user.activation_node,
-        "userRankData": null,
-        "hasAvatar": user.has_avatar,
-        "avatarKey": avatar_key,
-    })
+/// What the browser stores after a member signs in (SPEC §3 "User"): the account, its
+/// referrals, the interest its positions paid (`withdrawNFTs`, `withdrawLVLXs`) and its network
+/// parts. `avatarKey` opens the member's avatar (`api::images::avatar_key`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberPayload {
+    pub names: String,
+    pub lastnames: String,
+    pub email: String,
+    #[schema(value_type = i64)]
+    pub id: UserId,
+    pub wallet: Option<String>,
+    pub status: String,
+    pub role: String,
+    pub language: String,
+    pub affiliates: Vec<Affiliate>,
+    pub user_code_link: String,
+    #[serde(rename = "withdrawNFTs")]
+    pub withdraw_nfts: crate::staking::Withdrawals,
+    #[serde(rename = "withdrawLVLXs")]
+    pub withdraw_lvlxs: crate::staking::Withdrawals,
+    #[serde(flatten)]
+    pub network: crate::network::pages::PayloadParts,
+    pub has_avatar: bool,
+    pub avatar_key: String,
+    /// none | pending | approved | rejected.
+    pub kyc_status: lvlx_core::kyc::KycStatus,
 }
 
 /// What the browser stores after an admin signs in (SPEC §3 "Admin info").

@@ -12,13 +12,17 @@ use crate::amount::{self, Units};
 
 /// What the server knows (`GET /api/v1/dashboard` → `account`), base units as decimal text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AccountPart))]
 #[serde(rename_all = "camelCase")]
 pub struct Server {
     /// LVLX bought through the sale, as the ledger records it.
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub bought: Units,
     /// LVLX in open staking positions.
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub staked: Units,
     /// NFTs in open staking positions.
     pub nfts: u64,
@@ -26,15 +30,19 @@ pub struct Server {
     pub next_release: Option<u64>,
     /// Staking rewards accrued and not yet withdrawn, at the server's second.
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub accrued: Units,
     /// Staking interest already paid out (SPEC §3 withdrawNFTs + withdrawLVLXs totals).
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub interest_paid: Units,
     /// Commissions and rank bonuses credited and not yet paid by the distributor.
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub claimable: Units,
     /// What the distributor has paid the member.
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub claims_paid: Units,
 }
 

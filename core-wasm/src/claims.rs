@@ -105,11 +105,9 @@ pub struct Announced {
 /// One owner change waiting for its time: what it changes, from what to what, and from when
 /// (`at`, seconds) it may apply; `due` once that time has come at the block read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase",
-    tag = "change"
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = PendingOwnerChange))]
+#[serde(rename_all = "camelCase", tag = "change")]
 pub enum Pending {
     Signer {
         from: String,
@@ -117,18 +115,25 @@ pub enum Pending {
         at: u64,
         due: bool,
     },
+    #[serde(rename_all = "camelCase")]
     Caps {
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         from_per_claim: Units,
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         from_per_day: Units,
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         from_per_account_day: Units,
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         to_per_claim: Units,
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         to_per_day: Units,
         #[serde(with = "crate::amount::text")]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
         to_per_account_day: Units,
         at: u64,
         due: bool,

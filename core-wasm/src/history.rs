@@ -15,6 +15,8 @@ use crate::chain::{DEFAULT_PRICE, LVLX_ONE};
 
 /// What an entry records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = HistoryKind))]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// The product bought from the sale (a ledger entry in the product).
@@ -71,6 +73,8 @@ pub const NFT_ASSET: &str = "NFT";
 
 /// One credit or payment as the server recorded it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = HistoryItem))]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     pub kind: Kind,
@@ -80,6 +84,7 @@ pub struct Entry {
     pub asset: String,
     /// Base units of the asset (a count for NFTs).
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub amount: Units,
     /// USDT paid for a purchase (base units).
     #[serde(
@@ -87,6 +92,7 @@ pub struct Entry {
         with = "amount::opt_text",
         skip_serializing_if = "Option::is_none"
     )]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::opt_text::schema))]
     pub usdt_paid: Option<Units>,
     /// Null for what the server credited without a transaction of its own (a rank bonus).
     pub tx_hash: Option<String>,
@@ -97,20 +103,26 @@ pub struct Entry {
 
 /// A price of the sale from `at` (milliseconds) on: USDT base units per whole LVLX.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = SalePrice))]
 pub struct Price {
     pub at: i64,
     #[serde(with = "amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub price: Units,
 }
 
 /// An entry with its USDT value on its day.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = HistoryEntry))]
 #[serde(rename_all = "camelCase")]
 pub struct Valued {
     #[serde(flatten)]
     pub entry: Entry,
     /// USDT base units; null when the asset has no price here.
     #[serde(default, with = "amount::opt_text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::opt_text::schema))]
     pub usdt_value: Option<Units>,
 }
 

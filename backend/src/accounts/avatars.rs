@@ -2,8 +2,6 @@
 //! the name the server chooses with the member's avatar flag, in one transaction, so every
 //! instance serves it at once and a failure leaves neither.
 
-use serde_json::{json, Value};
-
 use crate::api::images::{avatar_key, avatar_name, PUBLIC_PATH};
 use crate::error::Error;
 use crate::store::{uploads, users};
@@ -11,7 +9,16 @@ use crate::user::UserId;
 use crate::App;
 
 /// Stores `png` as `user`'s avatar → {path, key} (the key opens it: `api::images::avatar_key`).
-pub async fn set(app: &App, user: UserId, png: Vec<u8>) -> Result<Value, Error> {
+/// Where the new avatar is served, and the key that opens it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct AvatarSet {
+    /// "/avatars/".
+    path: &'static str,
+    /// Opens the image: ?k={key}.
+    key: String,
+}
+
+pub async fn set(app: &App, user: UserId, png: Vec<u8>) -> Result<AvatarSet, Error> {
     let id = user.0;
     app.store
         .write(move |c| {
@@ -21,5 +28,8 @@ pub async fn set(app: &App, user: UserId, png: Vec<u8>) -> Result<Value, Error> 
             })
         })
         .await?;
-    Ok(json!({"path": PUBLIC_PATH, "key": avatar_key(&app.mac_key, id)}))
+    Ok(AvatarSet {
+        path: PUBLIC_PATH,
+        key: avatar_key(&app.mac_key, id),
+    })
 }

@@ -1,7 +1,7 @@
 //! What a member holds as indexed: the LVLX balance with the newest ledger entries (myActives)
 //! and the dashboard's figures.
 
-use serde_json::{json, Value};
+use lvlx_core::amount::Units;
 
 use crate::error::Error;
 use crate::store::{history, ledger, referrals, reversals, stakes, users};
@@ -24,7 +24,7 @@ const HISTORY_LIMIT: i64 = 5_000;
 /// valued in USDT on its day (`lvlx_core::history`), and the sale's prices it used. A member
 /// with more than 5,000 entries of one kind gets the history from where it is whole
 /// (`wholeFrom`, milliseconds; null when it is whole from the start).
-pub async fn history(app: &App, member: &User) -> Result<Value, Error> {
+pub async fn history(app: &App, member: &User) -> Result<History, Error> {
     let user = member.id;
     let product = app.config.product.clone();
     // Without a chain configured, only what the server credited itself (and seeded history).
@@ -54,12 +54,60 @@ pub async fn history(app: &App, member: &User) -> Result<Value, Error> {
         .await?;
     let (entries, whole_from) = lvlx_core::history::whole(entries, HISTORY_LIMIT as usize);
     let valued = lvlx_core::history::value(entries, &app.config.product, &prices);
-    Ok(json!({ "entries": valued, "prices": prices, "wholeFrom": whole_from }))
+    Ok(History {
+        entries: valued,
+        prices,
+        whole_from,
+    })
+}
+
+/// The member's money history.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    /// Newest first.
+    entries: Vec<lvlx_core::history::Valued>,
+    /// The sale's prices, oldest first.
+    prices: Vec<lvlx_core::history::Price>,
+    /// Where the history is whole from (ms); null when it is whole from the start.
+    whole_from: Option<i64>,
+}
+
+/// The member's LVLX bought, their ledger entries and what was taken back.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Actives {
+    /// The linked wallet.
+    wallet: Option<String>,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    balance: Units,
+    /// Newest first; each pending until the chain's final block passes it.
+    entries: Vec<ledger::Held>,
+    /// Events that left the chain in a reorganisation, newest first.
+    reversals: Vec<reversals::Reversal>,
+}
+
+/// The dashboard's figures.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    /// LVLX bought through the sale.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    balance: Units,
+    balance_usdt: String,
+    staking: crate::staking::Glance,
+    /// The server's part of the member's money account (the page adds the wallet's balance).
+    account: lvlx_core::account::Server,
+    /// The linked wallet's LVLX on chain; null without a wallet or when the chain cannot be read.
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    wallet_lvlx: Option<Units>,
 }
 
 /// `{wallet, balance, entries, reversals}`: the LVLX balance, the newest ledger entries (at
 /// most 500, each pending or final) and what left the chain and was taken back.
-pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
+pub async fn actives(app: &App, member: &User) -> Result<Actives, Error> {
     let user = member.id;
     let (balance, entries, reversals) = app
         .store
@@ -71,12 +119,12 @@ pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
             ))
         })
         .await?;
-    Ok(json!({
-        "wallet": member.wallet,
-        "balance": balance.to_string(),
-        "entries": entries,
-        "reversals": reversals,
-    }))
+    Ok(Actives {
+        wallet: member.wallet.clone(),
+        balance,
+        entries,
+        reversals,
+    })
 }
 
 /// The dashboard's figures: `{balance, balanceUsdt, staking: {positions, nfts, lvlx, accrued,
@@ -84,10 +132,10 @@ pub async fn actives(app: &App, member: &User) -> Result<Value, Error> {
 /// account (`lvlx_core::account::Server`); `walletLvlx` the linked wallet's LVLX on chain (the
 /// staking pages' per-block read, shared; null without a wallet or when the chain cannot be
 /// read), which the page adds to it through the core.
-pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
+pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
     let user = member.id;
     let now = (crate::now_ms() / 1000) as u64;
-    let mut body = app
+    let mut dashboard = app
         .store
         .read(move |c| {
             let balance = users::balance(c, user)?;
@@ -100,12 +148,13 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
                 claims_paid: network.paid_out,
                 ..crate::staking::account_part(&nft, &lvlx, now)?
             };
-            Ok::<_, Error>(json!({
-                "balance": balance.to_string(),
-                "balanceUsdt": lvlx_core::amount::lvlx_to_usdt(balance),
-                "staking": staking,
-                "account": account,
-            }))
+            Ok::<_, Error>(Dashboard {
+                balance,
+                balance_usdt: lvlx_core::amount::lvlx_to_usdt(balance),
+                staking,
+                account,
+                wallet_lvlx: None,
+            })
         })
         .await?;
     let wallet = match (
@@ -124,6 +173,6 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Value, Error> {
         .and_then(|o| o.lvlx_balance),
         _ => None,
     };
-    body["walletLvlx"] = json!(wallet.map(|w| w.to_string()));
-    Ok(body)
+    dashboard.wallet_lvlx = wallet;
+    Ok(dashboard)
 }

@@ -11,7 +11,6 @@ use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
@@ -47,9 +46,11 @@ impl CodeSent {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = CodeResend)]
 #[serde(deny_unknown_fields)]
 pub struct Resend {
+    #[schema(schema_with = crate::api::openapi::language)]
     language: Option<String>,
 }
 
@@ -83,11 +84,12 @@ pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<CodeSen
     Ok(CodeSent::new(token))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Login {
     email: String,
     password: String,
+    #[schema(schema_with = crate::api::openapi::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }
@@ -169,13 +171,14 @@ fn new_code(c: Conn, key: &[u8], user: &crate::user::User) -> Result<(String, St
     Ok((attempt, code))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = LoginCode)]
 #[serde(deny_unknown_fields)]
 pub struct Code {
     code: String,
 }
 
-pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<Value, Error> {
+pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<session::SignedIn, Error> {
     validation::validate(Field::Code, &body.code, None)?;
     let claims = app.keys.verify(token, Scope::Verify)?;
     let key = app.mac_key.clone();

@@ -3,9 +3,8 @@
 
 use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
-use super::registrations::CodeAnswer;
+use super::registrations::{Attempt, CodeAnswer};
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::jwt::Scope;
@@ -23,15 +22,16 @@ pub const WRONG_TRIES_PER_WEEK: i64 = 9;
 /// The window [`WRONG_TRIES_PER_WEEK`] counts in.
 pub const WRONG_TRIES_WINDOW_MS: i64 = 7 * 24 * 3_600_000;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Recover {
     email: String,
+    #[schema(schema_with = crate::api::openapi::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }
 
-pub async fn recover(app: &App, body: Recover) -> Result<Value, Error> {
+pub async fn recover(app: &App, body: Recover) -> Result<Attempt, Error> {
     validation::validate(Field::Email, &body.email, None)?;
     crate::captcha::spend(app, body.captcha.clone()).await?;
     let attempt = crypto::random_hex(16);
@@ -77,10 +77,20 @@ pub async fn recover(app: &App, body: Recover) -> Result<Value, Error> {
             .send_code(&body.email, lang, "recover", &code)
             .await?;
     }
-    Ok(json!({"attemptId": attempt}))
+    Ok(Attempt {
+        attempt_id: attempt,
+    })
 }
 
-pub async fn verify(app: &App, body: CodeAnswer) -> Result<Value, Error> {
+/// The recovery code was right: the two tokens that together allow one new password.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ResetTokens {
+    user_token: String,
+    reset_token: String,
+}
+
+pub async fn verify(app: &App, body: CodeAnswer) -> Result<ResetTokens, Error> {
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let reset_token = crypto::random_hex(32);
@@ -106,10 +116,14 @@ pub async fn verify(app: &App, body: CodeAnswer) -> Result<Value, Error> {
         })
         .await?;
     let user_token = session::attempt_token(app, Scope::Reset, &user, &attempt)?;
-    Ok(json!({"userToken": user_token, "resetToken": reset_token}))
+    Ok(ResetTokens {
+        user_token,
+        reset_token,
+    })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = PasswordNew)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Reset {
     user_token: String,

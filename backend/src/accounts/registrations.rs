@@ -4,7 +4,6 @@
 
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::code::{self, Purpose};
 use crate::error::Error;
@@ -20,7 +19,7 @@ enum Mail {
     Notice,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Register {
     names: String,
@@ -33,6 +32,7 @@ pub struct Register {
     #[serde(rename = "passwordC")]
     password_c: String,
     referral_code: String,
+    #[schema(schema_with = crate::api::openapi::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }
@@ -40,7 +40,7 @@ pub struct Register {
 /// Who invited someone registering through `code`: `{name}`, their first name and the initial
 /// of their last name (`lvlx_core::display::inviter_name`), never more;
 /// `error-referral-unknown` (as registering with it would answer) for a code no account has.
-pub async fn inviter(app: &App, code: String) -> Result<Value, Error> {
+pub async fn inviter(app: &App, code: String) -> Result<Inviter, Error> {
     if !validation::is_referral_code(&code) {
         return Err(Error::ReferralUnknown);
     }
@@ -49,7 +49,22 @@ pub async fn inviter(app: &App, code: String) -> Result<Value, Error> {
         .read(move |c| users::names_by_referral_code(c, &code))
         .await?
         .ok_or(Error::ReferralUnknown)?;
-    Ok(json!({ "name": lvlx_core::display::inviter_name(&names, &lastnames) }))
+    Ok(Inviter {
+        name: lvlx_core::display::inviter_name(&names, &lastnames),
+    })
+}
+
+/// Who invited the person registering: their first name and the initial of their last name.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Inviter {
+    name: String,
+}
+
+/// A code is on its way: the attempt it answers.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Attempt {
+    pub attempt_id: String,
 }
 
 /// Every field by the core's rules (the same the page applies), the phone number as a real one,
@@ -79,7 +94,7 @@ fn check_fields(body: &Register) -> Result<(), Error> {
 
 /// A registration asked for: the fields checked, the captcha spent, then a code mailed (or, for an
 /// email that has an account, a notice to its owner), answered alike either way: `{attemptId}`.
-pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
+pub async fn register(app: &App, body: Register) -> Result<Attempt, Error> {
     check_fields(&body)?;
     crate::captcha::spend(app, body.captcha.clone()).await?;
     let hash = app.passwords.hash(body.password.clone()).await?;
@@ -143,17 +158,19 @@ pub async fn register(app: &App, body: Register) -> Result<Value, Error> {
         Err(Error::RateLimited { .. }) => {}
         Err(e) => return Err(e),
     }
-    Ok(json!({"attemptId": attempt}))
+    Ok(Attempt {
+        attempt_id: attempt,
+    })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CodeAnswer {
     pub attempt_id: String,
     pub code: String,
 }
 
-pub async fn verify(app: &App, body: CodeAnswer) -> Result<Value, Error> {
+pub async fn verify(app: &App, body: CodeAnswer) -> Result<session::SignedIn, Error> {
     validation::validate(Field::Code, &body.code, None)?;
     let key = app.mac_key.clone();
     let signer = app.clone();

@@ -13,7 +13,6 @@
 
 use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
 use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::store::{ledger, stakes, users, wallets, Conn};
@@ -24,15 +23,33 @@ use crate::{crypto, now_ms, App};
 const OUTSTANDING: i64 = 5;
 
 /// A signed wallet-linking message.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = WalletLink)]
 #[serde(deny_unknown_fields)]
 pub struct Link {
     message: String,
+    #[schema(pattern = "^0x[0-9a-fA-F]*$")]
     signature: String,
 }
 
-/// A nonce for the member's next linking message: `{nonce, issuedAt, expirationTime, chainId}`.
-pub async fn nonce(app: &App, user: UserId) -> Result<Value, Error> {
+/// What the member's next linking message must carry. Times in milliseconds.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Nonce {
+    nonce: String,
+    issued_at: i64,
+    expiration_time: i64,
+    chain_id: u64,
+}
+
+/// The wallet now linked to the member.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Linked {
+    wallet: String,
+}
+
+/// A nonce for the member's next linking message.
+pub async fn nonce(app: &App, user: UserId) -> Result<Nonce, Error> {
     let chain_id = app.config.chain_id();
     app.store
         .write(move |c| issue(c, user, chain_id, now_ms()))
@@ -40,8 +57,7 @@ pub async fn nonce(app: &App, user: UserId) -> Result<Value, Error> {
 }
 
 /// Links the wallet that signed `body` to the member, and tells those whose figures moved.
-/// `{wallet}`.
-pub async fn link(app: &App, user: UserId, body: Link) -> Result<Value, Error> {
+pub async fn link(app: &App, user: UserId, body: Link) -> Result<Linked, Error> {
     let product = app.config.product.clone();
     let levels = app.config.commission_levels_bps.clone();
     let (wallet, pushes) = app
@@ -63,10 +79,10 @@ pub async fn link(app: &App, user: UserId, body: Link) -> Result<Value, Error> {
     for push in pushes {
         app.hub.push(push);
     }
-    Ok(json!({ "wallet": wallet }))
+    Ok(Linked { wallet })
 }
 
-fn issue(c: Conn, user: UserId, chain_id: u64, now: i64) -> Result<serde_json::Value, Error> {
+fn issue(c: Conn, user: UserId, chain_id: u64, now: i64) -> Result<Nonce, Error> {
     if wallets::outstanding(c, user, now)? >= OUTSTANDING {
         return Err(Error::RateLimited {
             retry_after_secs: (NONCE_TTL_MS / 1000) as u64,
@@ -75,9 +91,12 @@ fn issue(c: Conn, user: UserId, chain_id: u64, now: i64) -> Result<serde_json::V
     let nonce = crypto::random_hex(16);
     let expires = now + NONCE_TTL_MS;
     wallets::insert_nonce(c, &nonce, user, now, expires)?;
-    Ok(json!({
-        "nonce": nonce, "issuedAt": now, "expirationTime": expires, "chainId": chain_id,
-    }))
+    Ok(Nonce {
+        nonce,
+        issued_at: now,
+        expiration_time: expires,
+        chain_id,
+    })
 }
 
 /// `at`: the origins, the chain and the time to check against (its nonce is the message's own).

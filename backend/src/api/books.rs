@@ -47,7 +47,7 @@ async fn standing(_: Authed, app: App) -> Answer {
 async fn start(_: Authed, app: App) -> Answer {
     schedule::start(&app).await?;
     Ok(warp::reply::with_status(
-        warp::reply::json(&serde_json::json!({ "running": true })),
+        warp::reply::json(&schedule::BooksStarted { running: true }),
         StatusCode::ACCEPTED,
     )
     .into_response())

@@ -53,8 +53,11 @@ fn status(e: &Error) -> StatusCode {
     }
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+/// Every error's body.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub(crate) struct Body<'a> {
+    /// A translation key.
     code: &'a str,
     message: String,
 }

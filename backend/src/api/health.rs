@@ -6,7 +6,6 @@
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::http::StatusCode;
@@ -17,8 +16,9 @@ use super::{ok, with, Answer};
 use crate::chain::rpc;
 use crate::{store, App};
 
-#[derive(Serialize)]
-struct Health {
+/// The server is up: its version and its database's schema version.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Health {
     status: &'static str,
     version: &'static str,
     /// Schema version the database is at.
@@ -82,6 +82,16 @@ async fn check(app: &App) -> (bool, Option<bool>) {
     (database, chain)
 }
 
+/// Whether this instance can serve: its database, and its chain's node when one is configured.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Readiness)]
+pub struct Ready {
+    ready: bool,
+    database: bool,
+    /// Null without a chain configured.
+    chain: Option<bool>,
+}
+
 fn answer_ready(database: bool, chain: Option<bool>) -> warp::reply::Response {
     let ready = database && chain != Some(false);
     let status = if ready {
@@ -90,7 +100,11 @@ fn answer_ready(database: bool, chain: Option<bool>) -> warp::reply::Response {
         StatusCode::SERVICE_UNAVAILABLE
     };
     let mut answer = warp::reply::with_status(
-        warp::reply::json(&json!({"ready": ready, "database": database, "chain": chain})),
+        warp::reply::json(&Ready {
+            ready,
+            database,
+            chain,
+        }),
         status,
     )
     .into_response();

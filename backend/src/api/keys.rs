@@ -4,7 +4,6 @@
 use std::net::IpAddr;
 
 use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
@@ -15,11 +14,18 @@ use super::{json_body, ok, with, Answer};
 use crate::session::Authed;
 use crate::{secret, App};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct KeyRequest {
+pub(crate) struct KeyRequest {
     /// The admin secret, sealed for transport by the core.
     key: String,
+}
+
+/// The member's wallet key, once.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Revealed {
+    private_key: String,
 }
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
@@ -38,5 +44,5 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 async fn reveal(who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest) -> Answer {
     let ip = addr.map(|a| a.to_string()).unwrap_or_default();
     let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
-    ok(&json!({ "privateKey": private_key }))
+    ok(&Revealed { private_key })
 }

@@ -15,10 +15,13 @@ use crate::session::Authed;
 use crate::user::UserId;
 use crate::App;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = KycSet)]
 #[serde(deny_unknown_fields)]
-struct AdminSet {
+pub(crate) struct AdminSet {
+    #[schema(schema_with = crate::api::openapi::kyc_status)]
     status: String,
+    #[schema(min_length = 1, max_length = 500)]
     reason: String,
 }
 

@@ -20,33 +20,39 @@ use crate::network::{claims, nodes, pages, ranks};
 use crate::session::Authed;
 use crate::App;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ClaimRequest)]
 #[serde(deny_unknown_fields)]
-struct Language {
+pub(crate) struct Language {
+    #[schema(schema_with = crate::api::openapi::language)]
     language: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ClaimConfirm)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Confirm {
+pub(crate) struct Confirm {
     attempt: String,
     claim_code: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct RankEdit {
+pub(crate) struct RankEdit {
     name: String,
     /// USDT base units.
+    #[schema(pattern = "^[0-9]+$")]
     threshold: String,
     /// LVLX base units.
+    #[schema(pattern = "^[0-9]+$")]
     bonus: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct NodeEdit {
+pub(crate) struct NodeEdit {
     /// USDT base units.
+    #[schema(pattern = "^[0-9]+$")]
     price: String,
     on_sale: bool,
 }

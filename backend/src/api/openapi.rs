@@ -16,31 +16,109 @@ const OPERATIONS: &str = include_str!("../../openapi.json");
 /// Every shape an operation names; each brings the shapes it holds.
 #[derive(OpenApi)]
 #[openapi(components(schemas(
+    super::error::Body,
+    // Accounts: sign-in, registration, recovery, the session.
+    crate::accounts::logins::Login,
+    crate::accounts::logins::Code,
+    crate::accounts::logins::Resend,
     crate::accounts::logins::CodeSent,
+    crate::accounts::registrations::Register,
+    crate::accounts::registrations::CodeAnswer,
+    crate::accounts::registrations::Attempt,
+    crate::accounts::registrations::Inviter,
+    crate::accounts::recovery::Recover,
+    crate::accounts::recovery::Reset,
+    crate::accounts::recovery::ResetTokens,
     crate::accounts::recovery::PasswordReset,
+    crate::captcha::Challenge,
+    crate::session::SignedIn,
+    crate::session::Refreshed,
     crate::session::SignedOut,
+    super::sessions::Signout,
     crate::user::AdminPayload,
+    // The server and its settings.
+    super::health::Health,
+    super::health::Ready,
+    super::settings::PublicConfig,
+    // The member's pages.
+    crate::accounts::avatars::AvatarSet,
+    crate::accounts::wallets::Link,
+    crate::accounts::wallets::Nonce,
+    crate::accounts::wallets::Linked,
+    crate::accounts::holdings::Actives,
+    crate::accounts::holdings::History,
+    crate::accounts::holdings::Dashboard,
+    crate::staking::StakingPage,
     crate::network::pages::Glance,
     crate::network::pages::Overview,
     crate::network::pages::Sponsor,
+    super::network::Language,
+    super::network::Confirm,
     crate::network::claims::Requested,
     crate::network::claims::SignedVoucher,
+    crate::kyc::MemberKyc,
+    crate::kyc::Received,
+    crate::faq::FaqPage,
+    crate::onramp::Session,
+    super::keys::KeyRequest,
+    super::keys::Revealed,
+    // The admin's pages.
+    super::network::RankEdit,
+    super::network::NodeEdit,
     crate::network::ranks::RanksAdmin,
     crate::network::ranks::RankTable,
     crate::network::nodes::NodeAdmin,
-    crate::staking::StakingPage,
     crate::staking::ReserveMonitor,
     crate::statistics::IcoStatistics,
     crate::statistics::UserStatistics,
     crate::staking::admin::NftStatistics,
     crate::staking::admin::LvlxStatistics,
     crate::store::ledger::Trail,
+    crate::content::Edit,
     crate::content::ContentBlock,
     crate::content::ContentBlocks,
+    super::kyc::AdminSet,
     crate::kyc::admin::KycView,
     crate::store::kyc::Kyc,
+    crate::chain::status::Standing,
+    crate::books::schedule::Books,
+    crate::books::schedule::BooksStarted,
+    crate::solvency::Solvency,
+    crate::admin_audit::AuditPage,
+    crate::owners::Owners,
+    super::owners::Proposal,
+    super::owners::Signature,
+    super::owners::Executed,
+    crate::owners::proposals::Proposals,
+    crate::owners::proposals::ProposalId,
+    crate::owners::proposals::Signed,
 )))]
 struct Shapes;
+
+/// A language field: one of the app's languages.
+pub fn language() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(lvlx_core::LANGUAGES))
+        .build()
+}
+
+/// An identity status as an admin sets it.
+pub fn kyc_status() -> utoipa::openapi::Object {
+    use lvlx_core::kyc::KycStatus;
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(
+            [
+                KycStatus::None,
+                KycStatus::Pending,
+                KycStatus::Approved,
+                KycStatus::Rejected,
+            ]
+            .map(KycStatus::as_str),
+        ))
+        .build()
+}
 
 /// The whole document: the operations with the derived shapes among their components. A
 /// derived shape may not take the name of one written by hand.
@@ -100,6 +178,30 @@ mod tests {
         let mut missing = Vec::new();
         unresolved(&doc, &doc, &mut missing);
         assert_eq!(missing, Vec::<String>::new());
+    }
+
+    /// Every property name in `value` holding a `_`.
+    fn snake_names(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Object(properties)) = map.get("properties") {
+                    out.extend(properties.keys().filter(|k| k.contains('_')).cloned());
+                }
+                map.values().for_each(|v| snake_names(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| snake_names(v, out)),
+            _ => {}
+        }
+    }
+
+    /// The answers are camelCase; a Rust name in the document means a serde renaming the
+    /// derivation did not follow (as `rename_all_fields` once was).
+    #[test]
+    fn shapes_name_fields_as_they_are_sent() {
+        let doc: Value = serde_json::from_str(document()).unwrap();
+        let mut snake = Vec::new();
+        snake_names(&doc["components"], &mut snake);
+        assert_eq!(snake, Vec::<String>::new());
     }
 
     #[test]

@@ -85,23 +85,28 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ProposalNew)]
 #[serde(deny_unknown_fields)]
-struct Proposal {
+pub(crate) struct Proposal {
     contract: String,
     function: String,
     args: Vec<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ProposalSignature)]
 #[serde(deny_unknown_fields)]
-struct Signature {
+pub(crate) struct Signature {
+    #[schema(pattern = "^0x[0-9a-fA-F]*$")]
     signature: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = ProposalExecuted)]
 #[serde(deny_unknown_fields)]
-struct Executed {
+pub(crate) struct Executed {
+    #[schema(pattern = "^0x[0-9a-fA-F]*$")]
     tx: String,
 }
 

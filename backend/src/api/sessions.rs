@@ -1,7 +1,6 @@
 //! Session calls of SPEC §7: tokenVerify (refresh) and signout, plus the admin's own details.
 
 use serde::Deserialize;
-use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
@@ -11,9 +10,9 @@ use super::{json, json_body, ok, with, Answer};
 use crate::session::{self, Authed};
 use crate::App;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Signout {
+pub(crate) struct Signout {
     #[allow(dead_code)] // SPEC §7 sends it; the Authorization header is what is checked.
     token: String,
 }
@@ -48,7 +47,7 @@ fn admin_session(who: Authed) -> warp::reply::Response {
 fn refresh(who: Authed, app: App) -> warp::reply::Response {
     reply(
         session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
-            .and_then(|token| ok(&json!({"auth": true, "token": token}))),
+            .and_then(|token| ok(&session::Refreshed { auth: true, token })),
     )
 }
 

@@ -7,9 +7,9 @@ use warp::Filter;
 use super::{json, with};
 use crate::App;
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct PublicConfig {
+pub(crate) struct PublicConfig {
     landing_url: String,
     product: String,
     languages: &'static [&'static str],
@@ -26,9 +26,9 @@ struct PublicConfig {
     support_email: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct PublicChain {
+pub(crate) struct PublicChain {
     chain_id: u64,
     chain_id_hex: String,
     rpc_url: String,

@@ -156,20 +156,71 @@ pub fn spawn(app: &App) {
 
 /// What the admin's Books page shows: the schedule, whether a check runs now, the newest check
 /// with its report.
-pub async fn standing(app: &App) -> Result<serde_json::Value, Error> {
+pub async fn standing(app: &App) -> Result<Books, Error> {
     let latest = app.store.read(books_checks::latest).await?;
-    Ok(serde_json::json!({
-        "available": app.config.chain.is_some(),
-        "everyHours": app.config.books_every_hours,
-        "running": running(app).await?,
-        "latest": latest.map(|k| serde_json::json!({
-            "at": k.at,
-            "block": k.block,
-            "finalBlock": k.final_block,
-            "lines": k.lines,
-            "differences": k.differences,
-            "failed": k.failed(),
-            "report": serde_json::from_str::<serde_json::Value>(&k.report).unwrap_or_default(),
-        })),
-    }))
+    Ok(Books {
+        available: app.config.chain.is_some(),
+        every_hours: app.config.books_every_hours,
+        running: running(app).await?,
+        latest: latest.map(|k| BooksCheck {
+            summary: BooksSummary::of(&k),
+            final_block: k.final_block,
+            report: serde_json::from_str(&k.report).unwrap_or_default(),
+        }),
+    })
+}
+
+/// The admin's Books page.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Books {
+    /// False without a chain configured.
+    available: bool,
+    every_hours: u64,
+    /// A check runs now.
+    running: bool,
+    latest: Option<BooksCheck>,
+}
+
+/// A check of the books, in brief. `at` in milliseconds.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct BooksSummary {
+    at: i64,
+    /// The block the chain was read at.
+    block: i64,
+    /// Lines compared.
+    lines: i64,
+    differences: i64,
+    /// The check could not run (its report is the error).
+    failed: bool,
+}
+
+impl BooksSummary {
+    pub fn of(k: &books_checks::Check) -> Self {
+        BooksSummary {
+            at: k.at,
+            block: k.block,
+            lines: k.lines,
+            differences: k.differences,
+            failed: k.failed(),
+        }
+    }
+}
+
+/// The newest check with its report.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BooksCheck {
+    #[serde(flatten)]
+    summary: BooksSummary,
+    final_block: i64,
+    /// Each line compared, or `{error}`.
+    report: serde_json::Value,
+}
+
+/// A check was started.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BooksStarted {
+    /// Always true.
+    pub running: bool,
 }

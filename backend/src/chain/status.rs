@@ -10,7 +10,8 @@ use crate::{now_ms, App};
 /// The window `reversals_day` counts.
 const DAY_MS: i64 = 86_400_000;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = IndexerStanding)]
 #[serde(rename_all = "camelCase")]
 pub struct Standing {
     /// The next block to read (None before the first step, or without a chain).

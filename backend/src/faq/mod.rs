@@ -38,7 +38,8 @@ pub fn image_size(path: &Path) -> Option<(u32, u32)> {
 }
 
 /// One screenshot as the page places it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = GuideImage)]
 pub struct Shot {
     pub src: String,
     pub width: u32,
@@ -61,7 +62,7 @@ pub fn guide_images(dir: &Path, language: &str) -> Vec<Shot> {
 }
 
 /// A video's metadata as the page shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Video {
     pub id: String,
     pub url: String,
@@ -233,7 +234,10 @@ pub fn keep_video(c: Conn, v: &Video, now: i64) {
 /// height}], videos: {faqsN: {id, url, title, duration, thumbnail}}, onramp}`. Images in
 /// `language` (the default language's when it has none); video metadata from the cache, the
 /// provider asked for what is missing or stale and the answers kept.
-pub async fn page(app: &crate::App, language: Option<&str>) -> Result<Value, crate::error::Error> {
+pub async fn page(
+    app: &crate::App,
+    language: Option<&str>,
+) -> Result<FaqPage, crate::error::Error> {
     use crate::error::Error;
     let config = app.config.clone();
     let language = lvlx_core::language_or(language, lvlx_core::DEFAULT_LANGUAGE).to_string();
@@ -274,18 +278,29 @@ pub async fn page(app: &crate::App, language: Option<&str>) -> Result<Value, cra
             })
             .await?;
     }
-    let videos: serde_json::Map<String, Value> = videos
-        .into_iter()
-        .map(|(entry, v)| (entry, serde_json::to_value(v).unwrap_or_default()))
-        .collect();
     let chain = app.config.chain.as_ref();
-    Ok(serde_json::json!({
-        "usdt": chain.map(|c| c.usdt.clone()),
-        "explorer": chain.map(|c| c.explorer_url.clone()),
-        "images": images,
-        "videos": videos,
-        "onramp": app.config.card.is_some(),
-    }))
+    Ok(FaqPage {
+        usdt: chain.map(|c| c.usdt.clone()),
+        explorer: chain.map(|c| c.explorer_url.clone()),
+        images,
+        videos: videos.into_iter().collect(),
+        onramp: app.config.card.is_some(),
+    })
+}
+
+/// What the FAQ page shows beside its translated text.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct FaqPage {
+    /// The USDT contract, for the wallet guide; null without a chain.
+    usdt: Option<String>,
+    /// The block explorer's address; null without a chain.
+    explorer: Option<String>,
+    /// The guide's screenshots in the page's language.
+    images: Vec<Shot>,
+    /// Each FAQ entry's video, by entry (faqsN).
+    videos: std::collections::BTreeMap<String, Video>,
+    /// Whether a card on-ramp is configured.
+    onramp: bool,
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ pub fn member_view(
     config: &Config,
     user: UserId,
     write: bool,
-) -> Result<Option<Value>, Error> {
+) -> Result<Option<MemberKyc>, Error> {
     let kyc = store::kyc::of(c, user)?;
     let start = match (&config.kyc, kyc.status) {
         (Some(provider), KycStatus::None | KycStatus::Rejected) => {
@@ -143,12 +143,32 @@ pub fn member_view(
         }
         _ => None,
     };
-    Ok(Some(serde_json::json!({
-        "status": kyc.status,
-        "updatedAt": kyc.updated_at,
-        "startUrl": start,
-        "available": config.kyc.is_some(),
-    })))
+    Ok(Some(MemberKyc {
+        status: kyc.status,
+        updated_at: kyc.updated_at,
+        start_url: start,
+        available: config.kyc.is_some(),
+    }))
+}
+
+/// The member's verification.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberKyc {
+    status: KycStatus,
+    /// When the status was set (ms; 0 = never).
+    updated_at: i64,
+    /// Where to verify; null without a provider or with nothing left to do.
+    start_url: Option<String>,
+    /// Whether a provider is configured.
+    available: bool,
+}
+
+/// A webhook delivery was taken: applied now, or seen before.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Received {
+    #[schema(value_type = String, pattern = "^(accepted|duplicate)$")]
+    received: &'static str,
 }
 
 /// Persona's hosted flow for this account's reference.
@@ -221,7 +241,7 @@ pub fn claim_room(
 
 /// The member's view ([`member_view`]): read, and on the first visit written, where the
 /// account's provider reference is made.
-pub async fn member(app: &crate::App, user: UserId) -> Result<Value, Error> {
+pub async fn member(app: &crate::App, user: UserId) -> Result<MemberKyc, Error> {
     let config = app.config.clone();
     let read = config.clone();
     if let Some(view) = app
@@ -239,7 +259,7 @@ pub async fn member(app: &crate::App, user: UserId) -> Result<Value, Error> {
 
 /// A webhook delivery: its signature checked against the raw body, then the event applied
 /// once in one transaction, and the member told. `{received: accepted | duplicate}`.
-pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<Value, Error> {
+pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<Received, Error> {
     let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
     verify_signature(
         signature,
@@ -257,7 +277,9 @@ pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<V
         app.hub
             .push(crate::live::Push::Network { user, event: "kyc" });
     }
-    Ok(serde_json::json!({ "received": if fresh { "accepted" } else { "duplicate" } }))
+    Ok(Received {
+        received: if fresh { "accepted" } else { "duplicate" },
+    })
 }
 
 #[cfg(test)]

@@ -135,7 +135,7 @@ pub async fn steer(
     admin: crate::user::UserId,
     price: Units,
     on_sale: bool,
-) -> Result<Value, Error> {
+) -> Result<crate::owners::proposals::ProposalId, Error> {
     if price == 0 {
         return Err(Error::Malformed("price: above zero".into()));
     }

@@ -6,26 +6,36 @@ use lvlx_core::amount::Units;
 use lvlx_core::network::{Rank, Standing};
 use lvlx_core::node_outcomes::Outcomes;
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::store::{self, Conn};
 use crate::user::User;
 
-/// The network parts of the sign-in payload (SPEC §3 User): activationNode, claims as
-/// {claims, total} (paid claims; total = their sum), maticClaim and userRankData.
-pub fn payload_parts(c: Conn, user: &User) -> Result<Value, Error> {
+/// The network parts of the sign-in payload (SPEC §3 User).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PayloadParts {
+    /// Whether the member holds an activation node.
+    activation_node: bool,
+    /// The claims paid.
+    claims: PaidClaims,
+    /// The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
+    /// SPEC §3's shape, always "0" (README "Network").
+    matic_claim: String,
+    user_rank_data: Standing,
+}
+
+/// The network parts of the sign-in payload.
+pub fn payload_parts(c: Conn, user: &User) -> Result<PayloadParts, Error> {
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
     let (paid, _) = claims_split(c, user, figures.paid_out)?;
-    Ok(json!({
-        "activationNode": figures.node.is_some(),
-        "claims": PaidClaims::of(paid)?,
-        // The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
-        // SPEC §3's shape, always zero (README "Network").
-        "maticClaim": "0",
-        "userRankData": lvlx_core::network::standing(figures.volume, &ranks, &achieved),
-    }))
+    Ok(PayloadParts {
+        activation_node: figures.node.is_some(),
+        claims: PaidClaims::of(paid)?,
+        matic_claim: "0".into(),
+        user_rank_data: lvlx_core::network::standing(figures.volume, &ranks, &achieved),
+    })
 }
 
 /// Paid claims, and the pending ones that can still pay: a claim whose voucher brings the

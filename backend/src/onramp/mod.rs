@@ -15,7 +15,8 @@ use crate::error::Error;
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A created session, as the page needs it (what it keeps as stripeData).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = OnrampSession)]
 #[serde(rename_all = "camelCase")]
 pub struct Session {
     pub id: String,

@@ -11,6 +11,7 @@ use ethers_core::utils::keccak256;
 use lvlx_core::chain::owner_actions::{self, Action};
 use lvlx_core::chain::safe::{self, SafeTx};
 use lvlx_core::chain::{self as core_chain, decode_address, decode_uint, hex0x, Contract};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::chain::reads::calls_at;
@@ -143,7 +144,7 @@ pub async fn propose(
     contract: &str,
     function: &str,
     args: Vec<String>,
-) -> Result<Value, Error> {
+) -> Result<ProposalId, Error> {
     use core_chain::ChainError;
     let contract =
         Contract::parse(contract).ok_or_else(|| Error::Malformed("unknown contract".into()))?;
@@ -177,7 +178,7 @@ pub async fn propose(
 /// Proposes to reject proposal `id`: an empty Safe transaction (to the Safe itself, no data)
 /// at the same nonce, Safe's own way to use up a turn. Once executed, `id` is "replaced" and the
 /// proposals behind it move up. The one for that nonce when it exists already.
-pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<Value, Error> {
+pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<ProposalId, Error> {
     let p = stored(app, id).await?;
     if p.executed_tx.is_some() {
         return Err(Error::Rule("owner-proposal-executed"));
@@ -218,7 +219,7 @@ async fn keep(
     safe: SafeNow,
     call: Call,
     what: Value,
-) -> Result<Value, Error> {
+) -> Result<ProposalId, Error> {
     let chain_id = chain.chain_id;
     let now = crate::now_ms();
     let id = app
@@ -261,7 +262,7 @@ async fn keep(
             })
         })
         .await?;
-    Ok(json!({ "id": id }))
+    Ok(ProposalId { id })
 }
 
 fn function_of(contract: Contract, data: &str) -> &'static str {
@@ -276,7 +277,7 @@ fn function_of(contract: Contract, data: &str) -> &'static str {
 /// its call would revert now: reject it), "queued" (enough, behind an earlier nonce),
 /// "signing", or "replaced" (the Safe used its nonce for something else). A rejection's
 /// function is "reject". Listed: the newest [`LISTED`] and every one still waiting its turn.
-pub async fn list(app: &App) -> Result<Value, Error> {
+pub async fn list(app: &App) -> Result<Proposals, Error> {
     let chain = chain(app)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let node = target(&chain, Contract::ActivationNode)?;
@@ -308,7 +309,7 @@ fn describe_all(
     chain: &config::Chain,
     safe: Option<SafeNow>,
     proposals: Vec<(Proposal, Vec<(String, String)>)>,
-) -> Result<Value, Error> {
+) -> Result<Proposals, Error> {
     let block = latest(rpc)?;
     let delay = calls_at(
         rpc,
@@ -326,11 +327,16 @@ fn describe_all(
     for (p, signatures) in proposals {
         out.push(describe(rpc, chain, block, &p, &signatures, safe.as_ref())?);
     }
-    Ok(json!({
-        "safe": safe.map(|s| json!({"address": s.address, "owners": s.owners, "threshold": s.threshold, "nonce": s.nonce})),
-        "delaySeconds": delay.map(|d| d.to_string()),
-        "proposals": out,
-    }))
+    Ok(Proposals {
+        safe: safe.map(|s| SafeShown {
+            address: s.address,
+            owners: s.owners,
+            threshold: s.threshold,
+            nonce: s.nonce,
+        }),
+        delay_seconds: delay.map(|d| d.to_string()),
+        proposals: out,
+    })
 }
 
 fn describe(
@@ -340,7 +346,7 @@ fn describe(
     p: &Proposal,
     signatures: &[(String, String)],
     safe: Option<&SafeNow>,
-) -> Result<Value, Error> {
+) -> Result<OwnerProposal, Error> {
     let Called {
         function,
         delayed,
@@ -379,25 +385,25 @@ fn describe(
             status = "failing";
         }
     }
-    Ok(json!({
-        "id": p.id,
-        "contract": p.contract,
-        "target": p.target,
-        "function": function,
-        "delayed": delayed,
-        "args": args,
-        "state": state,
-        "safe": p.safe,
-        "nonce": p.nonce,
-        "safeTxHash": p.safe_tx_hash,
-        "typedData": tx.typed_data(chain.chain_id, safe_address),
-        "signatures": signatures.iter().map(|(s, _)| s).collect::<Vec<_>>(),
-        "status": status,
-        "execCalldata": exec,
-        "executedTx": p.executed_tx,
-        "proposedAt": p.proposed_at,
-        "executedAt": p.executed_at,
-    }))
+    Ok(OwnerProposal {
+        id: p.id,
+        contract: p.contract.clone(),
+        target: p.target.clone(),
+        function,
+        delayed,
+        args,
+        state,
+        safe: p.safe.clone(),
+        nonce: p.nonce,
+        safe_tx_hash: p.safe_tx_hash.clone(),
+        typed_data: tx.typed_data(chain.chain_id, safe_address),
+        signatures: signatures.iter().map(|(s, _)| s.clone()).collect(),
+        status,
+        exec_calldata: exec,
+        executed_tx: p.executed_tx.clone(),
+        proposed_at: p.proposed_at,
+        executed_at: p.executed_at,
+    })
 }
 
 /// What a proposal calls, as the page shows it.
@@ -406,9 +412,99 @@ struct Called {
     /// Executing it only announces a change the contract applies after its delay.
     delayed: bool,
     /// Each argument beside its value on chain.
-    args: Vec<Value>,
+    args: Vec<ArgShown>,
     /// The state it sets (pause, resume), beside today's.
-    state: Option<Value>,
+    state: Option<StateShown>,
+}
+
+/// A proposed argument beside its value on chain now.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ArgShown {
+    /// The Solidity argument's name.
+    name: &'static str,
+    kind: owner_actions::Kind,
+    /// As proposed: base units, a whole number, true/false, an address or text.
+    value: String,
+    /// The current value on chain, in the same form; null where no getter answers it.
+    now: Option<String>,
+}
+
+/// For an action without arguments: the state it changes (paused), now and as the action sets
+/// it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct StateShown {
+    name: &'static str,
+    kind: owner_actions::Kind,
+    value: Option<String>,
+    sets: Option<&'static str>,
+}
+
+/// A proposal to the owners' Safe, decoded for people.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerProposal {
+    id: i64,
+    contract: String,
+    #[schema(pattern = "^0x[0-9a-fA-F]{40}$")]
+    target: String,
+    function: &'static str,
+    /// Executing only announces the change; it applies after the contract's delay.
+    delayed: bool,
+    args: Vec<ArgShown>,
+    state: Option<StateShown>,
+    #[schema(pattern = "^0x[0-9a-fA-F]{40}$")]
+    safe: String,
+    nonce: i64,
+    #[schema(pattern = "^0x[0-9a-fA-F]*$")]
+    safe_tx_hash: String,
+    /// What eth_signTypedData_v4 takes (EIP-712 SafeTx).
+    typed_data: Value,
+    /// Owners who signed.
+    signatures: Vec<String>,
+    #[schema(value_type = String, pattern = "^(executed|ready|failing|queued|signing|replaced)$")]
+    status: &'static str,
+    /// execTransaction's calldata, once ready.
+    exec_calldata: Option<String>,
+    executed_tx: Option<String>,
+    proposed_at: i64,
+    executed_at: Option<i64>,
+}
+
+/// The owners' Safe now.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SafeShown {
+    #[schema(pattern = "^0x[0-9a-fA-F]{40}$")]
+    address: String,
+    owners: Vec<String>,
+    threshold: u64,
+    nonce: u64,
+}
+
+/// The owners' Safe, the distributor's delay, and the newest proposals.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposals {
+    /// Null when the contracts' owner is not a Safe.
+    safe: Option<SafeShown>,
+    /// The claim distributor's delay; null when it does not answer.
+    #[schema(pattern = "^[0-9]+$")]
+    delay_seconds: Option<String>,
+    proposals: Vec<OwnerProposal>,
+}
+
+/// The proposal an action made or named.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ProposalId {
+    id: i64,
+}
+
+/// A signature was kept.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Signed {
+    id: i64,
+    /// The owner who signed.
+    #[schema(pattern = "^0x[0-9a-fA-F]{40}$")]
+    signer: String,
 }
 
 /// What proposal `p` calls, its arguments read against the chain at `block`.
@@ -426,17 +522,23 @@ fn action_of(rpc: &Rpc, block: u64, p: &Proposal) -> Result<Called, Error> {
     } else {
         let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
         let now = current(rpc, &p.target, contract, action, &values, block);
-        let args: Vec<Value> = action
+        let args = action
             .args
             .iter()
-            .zip(&values)
-            .zip(&now.args)
-            .map(|((arg, value), now)| {
-                json!({"name": arg.name, "kind": arg.kind, "value": value, "now": now})
+            .zip(values)
+            .zip(now.args)
+            .map(|((arg, value), now)| ArgShown {
+                name: arg.name,
+                kind: arg.kind,
+                value,
+                now,
             })
             .collect();
-        let state = action.state.map(|(name, kind)| {
-            json!({"name": name, "kind": kind, "value": now.state, "sets": action.sets()})
+        let state = action.state.map(|(name, kind)| StateShown {
+            name,
+            kind,
+            value: now.state,
+            sets: action.sets(),
         });
         Called {
             function: action.function,
@@ -514,7 +616,7 @@ fn current(
 
 /// Keeps an owner's signature of proposal `id`: it must recover, from the proposal's hash, to
 /// one of the Safe's owners now. Audited.
-pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Result<Value, Error> {
+pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Result<Signed, Error> {
     let p = stored(app, id).await?;
     if p.executed_tx.is_some() {
         return Err(Error::Rule("owner-proposal-executed"));
@@ -546,12 +648,12 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
         move |c, now| kept::sign(c, id, &who, &signature, now),
     )
     .await?;
-    Ok(json!({ "id": id, "signer": signer }))
+    Ok(Signed { id, signer })
 }
 
 /// Records that transaction `tx` executed proposal `id`, once its receipt shows the Safe's
 /// `ExecutionSuccess` for the proposal's hash. Audited.
-pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<Value, Error> {
+pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<ProposalId, Error> {
     let hash = tx.strip_prefix("0x").unwrap_or_default();
     if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::Malformed("tx: a transaction hash".into()));
@@ -578,7 +680,7 @@ pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<V
         move |c, now| kept::executed(c, id, &tx, now),
     )
     .await?;
-    Ok(json!({ "id": id }))
+    Ok(ProposalId { id })
 }
 
 /// Runs `change` on proposal `id` and, when it changed something, audits `what`: one

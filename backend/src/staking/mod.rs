@@ -309,9 +309,31 @@ impl Position {
     }
 }
 
+/// The dashboard's staking box.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[schema(as = StakingGlance)]
+#[serde(rename_all = "camelCase")]
+pub struct Glance {
+    /// Open positions.
+    positions: usize,
+    /// NFTs in open positions.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    nfts: Units,
+    /// LVLX in open positions.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    lvlx: Units,
+    /// Rewards earned so far over every position.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    accrued: Units,
+    accrued_usdt: String,
+}
+
 /// The dashboard's staking box: open positions, NFTs and LVLX staked in them, and the reward
 /// earned so far over every position (accrued at `now`, seconds), exact.
-pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Value, Error> {
+pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Glance, Error> {
     let open = |h: &&Held| h.closed_at.is_none();
     let overflow = || Error::Internal("staking totals overflow".into());
     let nfts = amount::sum(nft.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
@@ -322,13 +344,13 @@ pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Value, Error> {
             .map(|h| h.core().standing(now).accrued),
     )
     .ok_or_else(overflow)?;
-    Ok(json!({
-        "positions": nft.iter().chain(lvlx).filter(open).count(),
-        "nfts": nfts.to_string(),
-        "lvlx": staked.to_string(),
-        "accrued": accrued.to_string(),
-        "accruedUsdt": amount::lvlx_to_usdt(accrued),
-    }))
+    Ok(Glance {
+        positions: nft.iter().chain(lvlx).filter(open).count(),
+        nfts,
+        lvlx: staked,
+        accrued,
+        accrued_usdt: amount::lvlx_to_usdt(accrued),
+    })
 }
 
 /// The staking part of a member's money account (`lvlx_core::account::Server`): LVLX and NFTs
@@ -366,24 +388,43 @@ pub fn account_part(
     })
 }
 
-/// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out (a list) and
-/// their total, in 18-decimal base units.
-pub fn withdrawals(held: &[Held]) -> Result<Value, Error> {
+/// The interest one position has paid out.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Interest {
+    position: u64,
+    kind: u32,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    amount: Units,
+    closed_at: Option<i64>,
+}
+
+/// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out and their
+/// total (LVLX).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Withdrawals {
+    interests: Vec<Interest>,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    total: Units,
+}
+
+/// The interest `held` positions have paid out.
+pub fn withdrawals(held: &[Held]) -> Result<Withdrawals, Error> {
     let total = amount::sum(held.iter().map(|h| h.withdrawn))
         .ok_or_else(|| Error::Internal("withdrawn interest overflows".into()))?;
-    let interests: Vec<Value> = held
+    let interests = held
         .iter()
         .filter(|h| h.withdrawn > 0)
-        .map(|h| {
-            json!({
-                "position": h.position,
-                "kind": h.kind,
-                "amount": h.withdrawn.to_string(),
-                "closedAt": h.closed_at,
-            })
+        .map(|h| Interest {
+            position: h.position,
+            kind: h.kind,
+            amount: h.withdrawn,
+            closed_at: h.closed_at,
         })
         .collect();
-    Ok(json!({ "interests": interests, "total": total.to_string() }))
+    Ok(Withdrawals { interests, total })
 }
 
 /// An NFT on offer: its terms, what one earns over its lock and its price (USDT).
@@ -513,7 +554,7 @@ pub fn overview(on_chain: &OnChain, nft: &[Held], lvlx: &[Held], now: u64) -> St
 }
 
 /// One pool's line of the admin reserve monitor (LVLX).
-#[derive(serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
 #[schema(as = ReserveLine)]
 #[serde(rename_all = "camelCase")]
 pub struct Monitor {
@@ -534,7 +575,7 @@ pub struct Monitor {
     #[schema(schema_with = lvlx_core::amount::text::schema)]
     reserved_last30_days: Units,
     /// Weeks of stakes at that pace the free reserve covers; null when nothing was promised.
-    weeks_covered: Option<u64>,
+    pub weeks_covered: Option<u64>,
     /// Under the configured number of weeks.
     warning: bool,
 }
@@ -553,16 +594,16 @@ pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u6
 }
 
 /// The admin's reserve monitor; only `available: false` without staking contracts.
-#[derive(serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReserveMonitor {
     available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     warning_weeks: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    nft: Option<Monitor>,
+    pub nft: Option<Monitor>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    lvlx: Option<Monitor>,
+    pub lvlx: Option<Monitor>,
 }
 
 const DAY_MS: i64 = 86_400_000;

@@ -234,7 +234,8 @@ pub struct Filter {
 }
 
 /// An audit row as the admin page lists it: who acted by email and name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[schema(as = AuditRow)]
 #[serde(rename_all = "camelCase")]
 pub struct Listed {
     pub id: i64,

@@ -29,7 +29,8 @@ pub struct Entry {
 }
 
 /// A ledger entry as its owner sees it on myActives.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[schema(as = LedgerEntry)]
 #[serde(rename_all = "camelCase")]
 pub struct Held {
     pub created_at: i64,

@@ -8,7 +8,7 @@ use crate::args;
 use crate::user::UserId;
 
 /// One event taken back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reversal {
     /// purchase, staked, interest, released, nft-purchased, node, claim.

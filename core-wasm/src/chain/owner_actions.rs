@@ -11,6 +11,8 @@ use crate::amount::Units;
 
 /// How an argument is read and written by people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = ArgKind))]
 #[serde(rename_all = "camelCase")]
 pub enum Kind {
     /// USDT base units (6 decimals).
