@@ -43,7 +43,7 @@ const input = {
     evmVersion: EVM_VERSION,
     optimizer: { enabled: true, runs: 200 },
     metadata: { bytecodeHash: 'none' },
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'devdoc'] } },
   },
 };
 const imported = {};
@@ -59,6 +59,35 @@ const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImpo
 const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
 for (const e of output.errors ?? []) console.error(e.formattedMessage);
 if (errors.length) process.exit(1);
+
+// NatSpec: every function our sources declare (in a contract or the bases it takes from them)
+// names each parameter and each returned value (`@param`, `@return`); solc already refuses a tag
+// that names nothing.
+const declared = (file) => {
+  const text = sources[file]?.content ?? '';
+  const bases = (text.match(/contract \w+ is ([^{]+)\{/)?.[1] ?? '').split(',').map((b) => `${b.trim()}.sol`);
+  const own = [...text.matchAll(/function (\w+)\(/g)].map((m) => m[1]);
+  return new Set([...own, 'constructor', ...bases.filter((b) => sources[b]).flatMap((b) => [...declared(b)])]);
+};
+let undocumented = 0;
+for (const name of CONTRACTS) {
+  const { abi, devdoc } = output.contracts[`${name}.sol`][name];
+  const ours = declared(`${name}.sol`);
+  for (const item of abi.filter((i) => ['function', 'constructor'].includes(i.type))) {
+    const key = item.type === 'constructor' ? 'constructor' : item.name;
+    if (!ours.has(key)) continue;
+    const sig =
+      item.type === 'constructor' ? 'constructor' : `${item.name}(${item.inputs.map((i) => i.type).join(',')})`;
+    const doc = devdoc?.methods?.[sig] ?? {};
+    const missing = item.inputs.filter((i) => i.name && !doc.params?.[i.name]).map((i) => `@param ${i.name}`);
+    if ((item.outputs ?? []).length > Object.keys(doc.returns ?? {}).length) missing.push('@return');
+    if (missing.length) {
+      console.error(`${name}.${sig}: no ${missing.join(', ')}`);
+      undocumented += 1;
+    }
+  }
+}
+if (undocumented) process.exit(1);
 
 // What an explorer needs to rebuild the bytecode: every source (sorted, so the file is stable)
 // and the settings that shape the code.

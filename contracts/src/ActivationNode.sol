@@ -29,6 +29,10 @@ contract ActivationNode is Owned, ReentrancyGuard {
     error ActivationNodeAlreadyActive();
     error ActivationNodePriceMoved(uint256 price, uint256 maxUsdt);
 
+    /// @param usdt_ The USDT token paid with.
+    /// @param treasury_ Where every payment goes.
+    /// @param price_ The first price, USDT base units.
+    /// @param owner_ Who may set the terms.
     constructor(IERC20 usdt_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || treasury_ == address(0)) revert ActivationNodeZeroAddress();
         if (price_ == 0) revert ActivationNodeZeroAmount();
@@ -40,6 +44,7 @@ contract ActivationNode is Owned, ReentrancyGuard {
     }
 
     /// Activates the caller's wallet, paying the price (at most `maxUsdt`, approved beforehand).
+    /// @param maxUsdt The most USDT (base units) the buyer lets it take.
     function buy(uint256 maxUsdt) external nonReentrant {
         if (!onSale) revert ActivationNodeNotOnSale();
         if (activatedAt[msg.sender] != 0) revert ActivationNodeAlreadyActive();
@@ -50,6 +55,9 @@ contract ActivationNode is Owned, ReentrancyGuard {
         emit NodeActivated(msg.sender, cost);
     }
 
+    /// @notice The node's price and whether it is on sale; nodes already bought are not touched.
+    /// @param price_ USDT base units; never zero.
+    /// @param onSale_ Whether new nodes may be bought.
     function setTerms(uint256 price_, bool onSale_) external onlyOwner {
         if (price_ == 0) revert ActivationNodeZeroAmount();
         price = price_;

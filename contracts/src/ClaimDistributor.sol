@@ -87,6 +87,13 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     error ClaimDistributorOverAccountDailyCap(uint256 amount, uint256 left);
 
     /// `signer_` may be zero: then the first `setSigner` acts at once.
+    /// @param token_ The LVLX token paid.
+    /// @param signer_ The voucher signer; zero lets the first `setSigner` act at once.
+    /// @param maxPerClaim_ The most one claim pays, LVLX base units.
+    /// @param maxPerDay_ The most all claims pay in one UTC day.
+    /// @param maxPerAccountDay_ The most one account receives in one UTC day.
+    /// @param delay_ Seconds a raise must wait; at least `MIN_DELAY`.
+    /// @param owner_ Who may pause, change the signer and the caps.
     constructor(
         IERC20 token_,
         address signer_,
@@ -107,6 +114,10 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
 
     /// Pays `account` what the voucher adds to what it already received. Anyone may submit it;
     /// the tokens go to `account` only.
+    /// @param account Who is paid.
+    /// @param cumulative Everything the account has earned, LVLX base units.
+    /// @param deadline The voucher's last second.
+    /// @param signature The signer's EIP-712 signature of the voucher.
     function claim(address account, uint256 cumulative, uint256 deadline, bytes calldata signature)
         external
         whenNotPaused
@@ -138,23 +149,30 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     }
 
     /// @notice What `account` has received so far.
+    /// @param account An account.
+    /// @return LVLX base units.
     function claimed(address account) external view returns (uint256) {
         return _tally[account].claimed;
     }
 
     /// @notice The UTC day `account`'s daily tally counts, and what it received on that day.
+    /// @param account An account.
+    /// @return day_ The UTC day (days since the epoch).
+    /// @return paid LVLX base units received that day.
     function accountDay(address account) external view returns (uint256 day_, uint256 paid) {
         Tally memory mine = _tally[account];
         return (mine.day, mine.paid);
     }
 
     /// The EIP-712 domain separator (chain id and this contract), for off-chain signers.
+    /// @return The EIP-712 domain separator.
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
 
     /// @notice Makes `signer_` the voucher signer: at once while there is none, else after the
     /// delay (`applySigner`).
+    /// @param signer_ The new signer; never zero.
     function setSigner(address signer_) external onlyOwner {
         if (signer_ == address(0)) revert ClaimDistributorZeroAddress();
         if (signer == address(0)) {
@@ -167,6 +185,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit SignerScheduled(signer_, signerAt);
     }
 
+    /// @notice Applies the signer change once its time has come.
     function applySigner() external onlyOwner {
         _due(signerAt);
         signer = pendingSigner;
@@ -175,6 +194,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit SignerChanged(signer);
     }
 
+    /// @notice Drops the signer change waiting.
     function cancelSigner() external onlyOwner {
         _scheduled(signerAt);
         delete pendingSigner;
@@ -184,6 +204,9 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
 
     /// @notice New caps. What lowers a cap acts at once; what raises one waits the delay
     /// (`applyCaps`). A new call replaces any raise waiting.
+    /// @param maxPerClaim_ The most one claim pays, LVLX base units.
+    /// @param maxPerDay_ The most all claims pay in one UTC day.
+    /// @param maxPerAccountDay_ The most one account receives in one UTC day.
     function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_, uint256 maxPerAccountDay_) external onlyOwner {
         bool raises = maxPerClaim_ > maxPerClaim || maxPerDay_ > maxPerDay || maxPerAccountDay_ > maxPerAccountDay;
         if (capsAt != 0) {
@@ -205,12 +228,14 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         }
     }
 
+    /// @notice Applies the raise of the caps once its time has come.
     function applyCaps() external onlyOwner {
         _due(capsAt);
         delete capsAt;
         _setCaps(pendingMaxPerClaim, pendingMaxPerDay, pendingMaxPerAccountDay);
     }
 
+    /// @notice Drops the raise of the caps waiting.
     function cancelCaps() external onlyOwner {
         _scheduled(capsAt);
         delete capsAt;
@@ -233,6 +258,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit UnpauseScheduled(unpauseAt);
     }
 
+    /// @notice Resumes claims once the requested unpause's time has come.
     function applyUnpause() external onlyOwner {
         _due(unpauseAt);
         delete unpauseAt;
@@ -242,6 +268,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @notice Offers ownership to `newOwner`, who may accept only after the delay: whoever holds
     /// the owner key cannot take the distributor out of its owner's reach at once. The zero
     /// address withdraws the offer.
+    /// @param newOwner The owner offered; zero withdraws the offer.
     function transferOwnership(address newOwner) public override onlyOwner {
         super.transferOwnership(newOwner);
         if (newOwner == address(0)) {
@@ -252,6 +279,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         }
     }
 
+    /// @notice Takes the ownership offered, once the delay has passed.
     function acceptOwnership() public override {
         _due(ownerAt);
         delete ownerAt;

@@ -33,6 +33,11 @@ contract IcoSale is Owned, Pausable, ReentrancyGuard {
     error IcoSalePriceMoved(uint256 lvlxAmount, uint256 minLvlx);
     error IcoSaleSoldOut(uint256 available, uint256 wanted);
 
+    /// @param usdt_ The USDT token paid with.
+    /// @param lvlx_ The LVLX token sold.
+    /// @param treasury_ Where every payment goes.
+    /// @param price_ USDT base units for one whole LVLX.
+    /// @param owner_ Who may set the price, pause and take back unsold LVLX.
     constructor(IERC20 usdt_, IERC20 lvlx_, address treasury_, uint256 price_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(lvlx_) == address(0) || treasury_ == address(0)) {
             revert IcoSaleZeroAddress();
@@ -46,12 +51,18 @@ contract IcoSale is Owned, Pausable, ReentrancyGuard {
     }
 
     /// LVLX base units `usdtAmount` buys at the current price (rounded down).
+    /// @param usdtAmount USDT base units paid.
+    /// @return LVLX base units bought.
     function quote(uint256 usdtAmount) public view returns (uint256) {
         return (usdtAmount * 1e18) / price;
     }
 
     /// Pays `usdtAmount` (approved beforehand) and receives at least `minLvlx` LVLX. `referrer`
     /// is recorded in the event; zero for none, never the buyer.
+    /// @param usdtAmount USDT base units paid.
+    /// @param minLvlx The least LVLX (base units) the buyer accepts.
+    /// @param referrer The buyer's sponsor's wallet, or zero.
+    /// @return lvlxAmount LVLX base units bought.
     function buy(uint256 usdtAmount, uint256 minLvlx, address referrer)
         external
         whenNotPaused
@@ -69,22 +80,28 @@ contract IcoSale is Owned, Pausable, ReentrancyGuard {
         emit Purchased(msg.sender, usdtAmount, lvlxAmount, referrer);
     }
 
+    /// @notice A new price for purchases from now on.
+    /// @param price_ USDT base units for one whole LVLX; never zero.
     function setPrice(uint256 price_) external onlyOwner {
         if (price_ == 0) revert IcoSaleInvalidPrice();
         price = price_;
         emit PriceChanged(price_);
     }
 
+    /// @notice Stops new purchases.
     function pause() external onlyOwner {
         _pause();
     }
 
+    /// @notice Resumes purchases.
     function unpause() external onlyOwner {
         _unpause();
     }
 
     /// Unsold LVLX back to the owner's choice of address. Only this sale's own stock: bought
     /// LVLX is already in its buyers' wallets.
+    /// @param to Who receives the LVLX.
+    /// @param amount LVLX base units.
     function withdrawUnsold(address to, uint256 amount) external onlyOwner {
         lvlx.safeTransfer(to, amount);
         emit UnsoldWithdrawn(to, amount);

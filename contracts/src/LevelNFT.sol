@@ -22,24 +22,38 @@ contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
     error LevelNFTNotMinter(address account);
 
     /// `uri_` is the ERC1155 URI template (`{id}` replaced by clients); `setURI` overrides one id.
+    /// @param uri_ The ERC1155 URI template.
+    /// @param owner_ Who may name minters and set URIs.
     constructor(string memory uri_, address owner_) ERC1155(uri_) Owned(owner_) {}
 
+    /// @notice Lets `account` mint, or stops it.
+    /// @param account The minter (the NFT sale).
+    /// @param allowed Whether it may mint.
     function setMinter(address account, bool allowed) external onlyOwner {
         minter[account] = allowed;
         emit MinterChanged(account, allowed);
     }
 
+    /// @notice The metadata URI of one id.
+    /// @param id The NFT id (1 to 11).
+    /// @param tokenURI Its URI.
     function setURI(uint256 id, string calldata tokenURI) external onlyOwner {
         if (id < FIRST_ID || id > LAST_ID) revert LevelNFTUnknownId(id);
         _setURI(id, tokenURI);
     }
 
+    /// @notice Creates NFTs; only for the minters the owner names.
+    /// @param to Who receives them.
+    /// @param id The NFT id (1 to 11).
+    /// @param quantity How many.
     function mint(address to, uint256 id, uint256 quantity) external {
         if (!minter[msg.sender]) revert LevelNFTNotMinter(msg.sender);
         if (id < FIRST_ID || id > LAST_ID) revert LevelNFTUnknownId(id);
         _mint(to, id, quantity, "");
     }
 
+    /// @param id The NFT id.
+    /// @return Its metadata URI.
     function uri(uint256 id) public view override(ERC1155, ERC1155URIStorage) returns (string memory) {
         return ERC1155URIStorage.uri(id);
     }

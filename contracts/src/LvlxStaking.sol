@@ -13,18 +13,28 @@ contract LvlxStaking is RewardReserve {
     uint256 public constant MAX_TIER = 8;
     uint256 public totalStaked;
 
+    /// @param lvlx_ The LVLX token staked and paid.
+    /// @param owner_ Who may set terms, pause and take back the free reserve.
     constructor(IERC20 lvlx_, address owner_) RewardReserve(lvlx_, owner_) {}
 
     function _validKind(uint256 kind) internal pure override returns (bool) {
         return kind >= 1 && kind <= MAX_TIER;
     }
 
+    /// @param kind The lock tier.
+    /// @param amount LVLX base units staked.
+    /// @return LVLX base units over the whole lock.
     function rewardFor(uint256 kind, uint256 amount) public view override returns (uint256) {
         return (amount * terms[kind].rateBps) / 10_000;
     }
 
     /// Stakes `amount` LVLX (approved beforehand) in lock tier `tier` for at least `minReward` LVLX,
     /// released no later than `maxRelease` (seconds).
+    /// @param tier The lock tier (1 to 8).
+    /// @param amount LVLX base units.
+    /// @param minReward The least reward (LVLX base units) the member accepts.
+    /// @param maxRelease The latest release (seconds) the member accepts.
+    /// @return position The new position.
     function stake(uint256 tier, uint256 amount, uint256 minReward, uint256 maxRelease)
         external
         whenNotPaused

@@ -8,10 +8,14 @@ import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 contract MockUSDT is ERC20 {
     constructor() ERC20("Tether USD (dev)", "USDT") {}
 
+    /// @return 6, as Polygon's USDT.
     function decimals() public pure override returns (uint8) {
         return 6;
     }
 
+    /// @notice The development faucet: anyone may mint.
+    /// @param to Who receives the USDT.
+    /// @param amount USDT base units.
     function mint(address to, uint256 amount) external {
         _mint(to, amount);
     }

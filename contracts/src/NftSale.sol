@@ -28,6 +28,10 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
     error NftSaleUnknownId(uint256 id);
     error NftSalePriceMoved(uint256 cost, uint256 maxUsdt);
 
+    /// @param usdt_ The USDT token paid with.
+    /// @param nft_ The LevelNFT contract this sale mints on.
+    /// @param treasury_ Where every payment goes.
+    /// @param owner_ Who may set prices and pause.
     constructor(IERC20 usdt_, ILevelNFT nft_, address treasury_, address owner_) Owned(owner_) {
         if (address(usdt_) == address(0) || address(nft_) == address(0) || treasury_ == address(0)) {
             revert NftSaleZeroAddress();
@@ -38,6 +42,9 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
     }
 
     /// Buys `quantity` NFTs of `id`, paying at most `maxUsdt` (approved beforehand).
+    /// @param id The NFT id (1 to 11).
+    /// @param quantity How many.
+    /// @param maxUsdt The most USDT (base units) the buyer lets it take.
     function buy(uint256 id, uint256 quantity, uint256 maxUsdt) external whenNotPaused nonReentrant {
         uint256 each = price[id];
         if (each == 0) revert NftSaleNotForSale(id);
@@ -49,16 +56,21 @@ contract NftSale is Owned, Pausable, ReentrancyGuard {
         emit NftPurchased(msg.sender, id, quantity, cost);
     }
 
+    /// @notice The price of one NFT of `id` from now on; 0 takes it off sale.
+    /// @param id The NFT id (1 to 11).
+    /// @param price_ USDT base units.
     function setPrice(uint256 id, uint256 price_) external onlyOwner {
         if (id < nft.FIRST_ID() || id > nft.LAST_ID()) revert NftSaleUnknownId(id);
         price[id] = price_;
         emit NftPriceChanged(id, price_);
     }
 
+    /// @notice Stops new purchases.
     function pause() external onlyOwner {
         _pause();
     }
 
+    /// @notice Resumes purchases.
     function unpause() external onlyOwner {
         _unpause();
     }

@@ -20,6 +20,9 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
 
     error NftStakingNotAccepted();
 
+    /// @param lvlx_ The LVLX token rewards are paid in.
+    /// @param nft_ The LevelNFT contract staked.
+    /// @param owner_ Who may set terms, pause and take back the free reserve.
     constructor(IERC20 lvlx_, IERC1155 nft_, address owner_) RewardReserve(lvlx_, owner_) {
         if (address(nft_) == address(0)) revert RewardReserveZeroAddress();
         nft = nft_;
@@ -29,6 +32,9 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         return kind >= 1 && kind <= 11;
     }
 
+    /// @param kind The NFT id.
+    /// @param amount How many NFTs.
+    /// @return LVLX base units over the whole lock.
     function rewardFor(uint256 kind, uint256 amount) public view override returns (uint256) {
         Terms memory t = terms[kind];
         // USDT base units (6 decimals) to LVLX base units (18) at 0.1 USDT per LVLX: × 10^13.
@@ -37,6 +43,11 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
 
     /// Stakes `quantity` NFTs of `id` (this contract approved with setApprovalForAll) for at least
     /// `minReward` LVLX, released no later than `maxRelease` (seconds).
+    /// @param id The NFT id.
+    /// @param quantity How many NFTs.
+    /// @param minReward The least reward (LVLX base units) the member accepts.
+    /// @param maxRelease The latest release (seconds) the member accepts.
+    /// @return position The new position.
     function stake(uint256 id, uint256 quantity, uint256 minReward, uint256 maxRelease)
         external
         whenNotPaused
@@ -56,6 +67,9 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         nft.safeTransferFrom(address(this), p.owner, p.kind, p.amount, "");
     }
 
+    /// @notice Accepts only the NFTs `stake` moves here.
+    /// @param operator Who moved them; only this contract.
+    /// @return The ERC1155 acceptance selector.
     function onERC1155Received(address operator, address, uint256, uint256, bytes calldata)
         external
         view
@@ -65,6 +79,8 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         return this.onERC1155Received.selector;
     }
 
+    /// @notice Refuses every batch: NFTs arrive only through `stake`.
+    /// @return Never returns.
     function onERC1155BatchReceived(address, address, uint256[] calldata, uint256[] calldata, bytes calldata)
         external
         pure
@@ -73,6 +89,8 @@ contract NftStaking is RewardReserve, IERC1155Receiver {
         revert NftStakingNotAccepted();
     }
 
+    /// @param interfaceId An ERC165 interface id.
+    /// @return Whether it is ERC1155Receiver or ERC165.
     function supportsInterface(bytes4 interfaceId) external pure returns (bool) {
         return interfaceId == type(IERC1155Receiver).interfaceId || interfaceId == type(IERC165).interfaceId;
     }

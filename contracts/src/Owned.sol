@@ -11,6 +11,7 @@ import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 abstract contract Owned is Ownable2Step {
     error OwnedRenounceDisabled();
 
+    /// @param owner_ The first owner.
     constructor(address owner_) Ownable(owner_) {}
 
     /// @notice Always reverts: every contract keeps an owner.

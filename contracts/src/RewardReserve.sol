@@ -86,6 +86,8 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     error RewardReserveNothingToWithdraw(uint256 position);
     error RewardReserveFreeReserveShort(uint256 free, uint256 wanted);
 
+    /// @param lvlx_ The LVLX token rewards are paid in.
+    /// @param owner_ Who may set terms, pause and take back the free reserve.
     constructor(IERC20 lvlx_, address owner_) Owned(owner_) {
         if (address(lvlx_) == address(0)) revert RewardReserveZeroAddress();
         lvlx = lvlx_;
@@ -95,12 +97,18 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     function _validKind(uint256 kind) internal pure virtual returns (bool);
 
     /// The whole LVLX reward of staking `amount` under `t`.
+    /// @param kind The NFT id or the LVLX tier.
+    /// @param amount NFTs, or LVLX base units.
+    /// @return LVLX base units over the whole lock.
     function rewardFor(uint256 kind, uint256 amount) public view virtual returns (uint256);
 
     /// Hands a closed position's principal and its last `interest` (LVLX) back to its owner.
     function _payOut(Position memory p, uint256 interest) internal virtual;
 
     /// LVLX a position has earned by `at` (seconds), withdrawn or not.
+    /// @param id The position.
+    /// @param at Seconds since the epoch.
+    /// @return LVLX base units.
     function accrued(uint256 id, uint256 at) public view returns (uint256) {
         Position memory p = positions[id];
         if (at >= p.release) return p.reward;
@@ -109,10 +117,17 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     }
 
     /// LVLX the position's owner could withdraw now.
+    /// @param id The position.
+    /// @return LVLX base units.
     function withdrawable(uint256 id) external view returns (uint256) {
         return accrued(id, block.timestamp) - positions[id].withdrawn;
     }
 
+    /// @notice Terms for new positions of `kind`; open positions keep theirs.
+    /// @param kind The NFT id or the LVLX tier.
+    /// @param usdtValue An NFT's value, USDT base units (0 for LVLX tiers).
+    /// @param rateBps The reward over the whole lock, basis points of the stake's LVLX value.
+    /// @param lockSeconds The lock; 0 takes the kind off offer.
     function setTerms(uint256 kind, uint128 usdtValue, uint32 rateBps, uint32 lockSeconds) external onlyOwner {
         if (!_validKind(kind)) revert RewardReserveUnknownTerms(kind);
         if (lockSeconds != 0 && rateBps == 0) revert RewardReserveInvalidTerms();
@@ -124,6 +139,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     }
 
     /// Adds `amount` LVLX (approved beforehand) to the free reserve. Anyone may fund.
+    /// @param amount LVLX base units.
     function fund(uint256 amount) external nonReentrant {
         if (amount == 0) revert RewardReserveZeroAmount();
         freeReserve += amount;
@@ -146,6 +162,8 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     function _principalHeld() internal view virtual returns (uint256);
 
     /// Takes back LVLX the reserve has not promised to anyone.
+    /// @param to Who receives the LVLX.
+    /// @param amount LVLX base units, at most the free reserve.
     function withdrawFree(address to, uint256 amount) external onlyOwner nonReentrant {
         if (amount > freeReserve) revert RewardReserveFreeReserveShort(freeReserve, amount);
         freeReserve -= amount;
@@ -153,10 +171,12 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
         emit ReserveWithdrawn(to, amount);
     }
 
+    /// @notice Stops new stakes; withdrawals go on.
     function pause() external onlyOwner {
         _pause();
     }
 
+    /// @notice Resumes new stakes.
     function unpause() external onlyOwner {
         _unpause();
     }
@@ -194,6 +214,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     }
 
     /// Pays the interest a position has accrued so far.
+    /// @param id The caller's open position.
     function withdrawInterest(uint256 id) external nonReentrant {
         Position storage p = _mine(id);
         uint256 pay = accrued(id, block.timestamp) - p.withdrawn;
@@ -205,6 +226,7 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
     }
 
     /// After the release date: the principal and the rest of the interest, and the position closes.
+    /// @param id The caller's open position.
     function release(uint256 id) external nonReentrant {
         Position storage p = _mine(id);
         if (block.timestamp < p.release) revert RewardReserveNotReleased(p.release);
