@@ -500,15 +500,7 @@ impl Indexer {
             Some((h, f)) => (head.min(h), reported_final.min(f)),
             None => (head, reported_final),
         };
-        // The live indexer's figures only: a replay of the past (the books) is not where the
-        // platform stands.
-        if self.as_of.is_none() {
-            METRICS.chain_head.set(head as i64);
-            METRICS
-                .chain_final
-                .set(reported_final.max(cursor.final_block) as i64);
-            METRICS.indexer_next.set(from as i64);
-        }
+        self.show_heights(head, reported_final.max(cursor.final_block), from);
         // A node whose head is below what was read (it lags, or claims an older head) moves
         // nothing; another node may be ahead.
         if head + 1 < from {
@@ -546,69 +538,14 @@ impl Indexer {
             .iter()
             .map(|log| self.decode(log, &blocks_read))
             .collect::<Result<Vec<_>, _>>()?;
-        let last_hash = blocks_read.get(&to).map(|(_, h)| h.clone());
-        // Blocks a reorganisation can still reach, and the range's last (the fork point of last
-        // resort); final ones are never looked at again.
-        let remembered: Vec<(u64, String)> = blocks_read
-            .iter()
-            .filter(|(n, _)| **n >= from && (**n > final_block || **n == to))
-            .map(|(n, (_, h))| (*n, h.clone()))
-            .collect();
-        let key = self.sale.clone();
-        let product = self.product.clone();
-        let levels = self.levels_bps.clone();
-        let before = cursor.final_block;
-        let now = now_ms();
-        let recorded = self
-            .store
-            .write(move |c| {
-                c.transaction(|tx| {
-                    unchanged(tx, &key, &seen)?;
-                    // Purchases that became final first, in chain order before this range's.
-                    let mut pushes = rollback::finalize(
-                        tx,
-                        &product,
-                        &levels,
-                        before,
-                        final_block.min(from.saturating_sub(1)).max(before),
-                        now,
-                    )?;
-                    for f in found {
-                        match f {
-                            Found::Purchase(p) => pushes.extend(record_purchase(
-                                tx,
-                                &product,
-                                &levels,
-                                final_block,
-                                p,
-                            )?),
-                            Found::Staking(event, pool, at) => {
-                                pushes.extend(record_staking(tx, event, pool, at)?)
-                            }
-                            Found::NftPurchase(p, at) => {
-                                pushes.extend(record_nft_purchase(tx, p, at)?)
-                            }
-                            Found::Network(event, log) => {
-                                pushes.extend(network::events::record(tx, event, &log)?)
-                            }
-                            Found::Price(price, at) => record_price(tx, price, &at)?,
-                        }
-                    }
-                    for (number, hash) in &remembered {
-                        blocks::put(tx, *number, hash)?;
-                    }
-                    // (This range's final purchases were settled as they were recorded.)
-                    blocks::forget_final(tx, final_block)?;
-                    let next = Cursor {
-                        next: to + 1,
-                        last_hash,
-                        final_block: final_block.min(to).max(before),
-                    };
-                    cursors::set(tx, &key, &next, now)?;
-                    Ok::<_, IndexError>(pushes)
-                })
-            })
-            .await?;
+        let step = Step::of(
+            found,
+            &blocks_read,
+            from..=to,
+            final_block,
+            cursor.final_block,
+        );
+        let recorded = self.record_step(seen, step).await?;
         let count = recorded.len();
         for push in recorded {
             self.hub.push(push);
@@ -625,6 +562,65 @@ impl Indexer {
                 recorded: count,
             }
         })
+    }
+
+    /// The heights the node reports and the next block to read, for the metrics: the live
+    /// indexer's only (a replay of the past, the books, is not where the platform stands).
+    fn show_heights(&self, head: u64, final_block: u64, next: u64) {
+        if self.as_of.is_none() {
+            METRICS.chain_head.set(head as i64);
+            METRICS.chain_final.set(final_block as i64);
+            METRICS.indexer_next.set(next as i64);
+        }
+    }
+
+    /// Writes what one step read, in one transaction while the cursor is still `seen`: the
+    /// purchases that became final first, then this range's events in chain order, the blocks
+    /// a reorganisation can reach, and the cursor past the range. The pushes it made.
+    async fn record_step(&self, seen: Option<Cursor>, step: Step) -> Result<Vec<Push>, IndexError> {
+        let key = self.sale.clone();
+        let product = self.product.clone();
+        let levels = self.levels_bps.clone();
+        let now = now_ms();
+        self.store
+            .write(move |c| {
+                c.transaction(|tx| {
+                    unchanged(tx, &key, &seen)?;
+                    let Step {
+                        found,
+                        remembered,
+                        last_hash,
+                        from,
+                        to,
+                        final_block,
+                        before,
+                    } = step;
+                    let mut pushes = rollback::finalize(
+                        tx,
+                        &product,
+                        &levels,
+                        before,
+                        final_block.min(from.saturating_sub(1)).max(before),
+                        now,
+                    )?;
+                    for f in found {
+                        pushes.extend(record_found(tx, &product, &levels, final_block, f)?);
+                    }
+                    for (number, hash) in &remembered {
+                        blocks::put(tx, *number, hash)?;
+                    }
+                    // (This range's final purchases were settled as they were recorded.)
+                    blocks::forget_final(tx, final_block)?;
+                    let next = Cursor {
+                        next: to + 1,
+                        last_hash,
+                        final_block: final_block.min(to).max(before),
+                    };
+                    cursors::set(tx, &key, &next, now)?;
+                    Ok::<_, IndexError>(pushes)
+                })
+            })
+            .await
     }
 
     /// With nothing new to read: settles the purchases the final block passed since the last
@@ -697,72 +693,21 @@ impl Indexer {
                 let before = r.call("eth_getBlockByNumber", json!([rpc::hex(to), false]))?;
                 let logs = r.call("eth_getLogs", filter)?;
                 let logs = logs.as_array().cloned().unwrap_or_default();
-                let mut numbers: Vec<u64> = logs
+                let numbers = logs
                     .iter()
                     .filter_map(|l| quantity(&l["blockNumber"]).ok())
                     .chain(parent)
                     .chain([to])
-                    .chain(tail.max(from)..=to)
-                    .collect();
-                numbers.sort_unstable();
-                numbers.dedup();
-                let calls: Vec<(&str, Value)> = numbers
-                    .iter()
-                    .map(|n| ("eth_getBlockByNumber", json!([rpc::hex(*n), false])))
-                    .collect();
-                let answers = r.batch(&calls)?;
-                let mut blocks = BTreeMap::new();
-                for (number, b) in numbers.iter().zip(&answers) {
-                    if let Some(hash) = b["hash"].as_str() {
-                        blocks.insert(*number, (quantity(&b["timestamp"])?, hash.to_string()));
-                    }
-                }
-                // The newest blocks' logs again, each by its hash (EIP-234): a node that does not
-                // have the block answers an error instead of an empty list, so logs a backend
-                // behind the head left out of the range's answer are noticed.
-                let tail: Vec<(u64, &String)> = blocks
-                    .iter()
-                    .filter(|(n, _)| **n >= tail.max(from) && **n <= to)
-                    .map(|(n, (_, h))| (*n, h))
-                    .collect();
-                let calls: Vec<(&str, Value)> = tail
-                    .iter()
-                    .map(|(_, h)| {
-                        let f = json!([{"address": addresses_again, "topics": [chain::topics()], "blockHash": h}]);
-                        ("eth_getLogs", f)
-                    })
-                    .collect();
-                let mut incomplete = None;
-                match r.batch(&calls) {
-                    Ok(answers) => {
-                        for ((number, _), answer) in tail.iter().zip(&answers) {
-                            let found = logs
-                                .iter()
-                                .filter(|l| quantity(&l["blockNumber"]).ok() == Some(*number))
-                                .count();
-                            if answer.as_array().map_or(0, Vec::len) != found {
-                                incomplete = Some(*number);
-                                break;
-                            }
-                        }
-                    }
-                    // A block this node does not have (yet): read again.
-                    Err(RpcError::Node { message, .. })
-                        if ["unknown block", "not found"]
-                            .iter()
-                            .any(|w| message.to_lowercase().contains(w)) =>
-                    {
-                        incomplete = tail.first().map(|(n, _)| *n)
-                    }
-                    // A node that refuses logs by block hash cannot index here: another may.
-                    Err(RpcError::Node { code, message, .. }) => {
-                        return Err(RpcError::Transport(format!(
-                            "eth_getLogs by block hash refused ({code}: {message})"
-                        )))
-                    }
-                    Err(e) => return Err(e),
-                }
-                Ok((logs, blocks, before["hash"].as_str().map(str::to_string), incomplete))
+                    .chain(tail.max(from)..=to);
+                let blocks = blocks_of(r, numbers)?;
+                let newest = tail.max(from)..=to;
+                let incomplete = first_incomplete(r, &addresses_again, &logs, &blocks, newest)?;
+                Ok((
+                    logs,
+                    blocks,
+                    before["hash"].as_str().map(str::to_string),
+                    incomplete,
+                ))
             })
             .await;
         let (logs, blocks, before, incomplete) = match read {
@@ -786,16 +731,7 @@ impl Indexer {
         if let Some(number) = incomplete {
             return Err(IndexError::Moved(number));
         }
-        for log in &logs {
-            let number = quantity(&log["blockNumber"])?;
-            if !(from..=to).contains(&number) {
-                return Err(IndexError::Moved(number));
-            }
-            let read = blocks.get(&number).map(|(_, h)| h.as_str());
-            if log["removed"] == json!(true) || log["blockHash"].as_str() != read {
-                return Err(IndexError::Moved(number));
-            }
-        }
+        consistent(&logs, &blocks, from..=to)?;
         Ok((logs, blocks))
     }
 
@@ -886,6 +822,162 @@ fn unchanged(tx: Conn, contract: &str, seen: &Option<Cursor>) -> Result<(), Inde
     } else {
         Err(IndexError::Overtaken)
     }
+}
+
+/// The blocks `numbers` (any order, repeats allowed) by number: (timestamp, hash), in one batch.
+/// A block the node does not have is left out.
+fn blocks_of(
+    r: &Rpc,
+    numbers: impl Iterator<Item = u64>,
+) -> Result<BTreeMap<u64, (u64, String)>, RpcError> {
+    let mut numbers: Vec<u64> = numbers.collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let calls: Vec<(&str, Value)> = numbers
+        .iter()
+        .map(|n| ("eth_getBlockByNumber", json!([rpc::hex(*n), false])))
+        .collect();
+    let answers = r.batch(&calls)?;
+    let mut blocks = BTreeMap::new();
+    for (number, b) in numbers.iter().zip(&answers) {
+        if let Some(hash) = b["hash"].as_str() {
+            blocks.insert(*number, (quantity(&b["timestamp"])?, hash.to_string()));
+        }
+    }
+    Ok(blocks)
+}
+
+/// The newest blocks' logs again, each by its hash (EIP-234): a node that does not have the
+/// block answers an error instead of an empty list, so logs a backend behind the head left out
+/// of the range's answer (`logs`) are noticed. The first block of `newest` whose logs differ,
+/// or that the node does not have yet.
+fn first_incomplete(
+    r: &Rpc,
+    addresses: &[String],
+    logs: &[Value],
+    blocks: &BTreeMap<u64, (u64, String)>,
+    newest: std::ops::RangeInclusive<u64>,
+) -> Result<Option<u64>, RpcError> {
+    // (Empty when the range ends before the newest blocks: `newest` starts past its end.)
+    let tail: Vec<(u64, &String)> = blocks
+        .iter()
+        .filter(|(n, _)| newest.contains(n))
+        .map(|(n, (_, h))| (*n, h))
+        .collect();
+    let calls: Vec<(&str, Value)> = tail
+        .iter()
+        .map(|(_, h)| {
+            let f = json!([{"address": addresses, "topics": [chain::topics()], "blockHash": h}]);
+            ("eth_getLogs", f)
+        })
+        .collect();
+    match r.batch(&calls) {
+        Ok(answers) => Ok(tail.iter().zip(&answers).find_map(|((number, _), answer)| {
+            let found = logs
+                .iter()
+                .filter(|l| quantity(&l["blockNumber"]).ok() == Some(*number))
+                .count();
+            (answer.as_array().map_or(0, Vec::len) != found).then_some(*number)
+        })),
+        // A block this node does not have (yet): read again.
+        Err(RpcError::Node { message, .. })
+            if ["unknown block", "not found"]
+                .iter()
+                .any(|w| message.to_lowercase().contains(w)) =>
+        {
+            Ok(tail.first().map(|(n, _)| *n))
+        }
+        // A node that refuses logs by block hash cannot index here: another may.
+        Err(RpcError::Node { code, message, .. }) => Err(RpcError::Transport(format!(
+            "eth_getLogs by block hash refused ({code}: {message})"
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Every log of `range` is in a block read, with that block's hash, and not removed.
+fn consistent(
+    logs: &[Value],
+    blocks: &BTreeMap<u64, (u64, String)>,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<(), IndexError> {
+    for log in logs {
+        let number = quantity(&log["blockNumber"])?;
+        if !range.contains(&number) {
+            return Err(IndexError::Moved(number));
+        }
+        let read = blocks.get(&number).map(|(_, h)| h.as_str());
+        if log["removed"] == json!(true) || log["blockHash"].as_str() != read {
+            return Err(IndexError::Moved(number));
+        }
+    }
+    Ok(())
+}
+
+/// What one step read from blocks `from..=to`, to be written together.
+struct Step {
+    found: Vec<Found>,
+    /// The blocks a reorganisation can still reach, and the range's last.
+    remembered: Vec<(u64, String)>,
+    /// Block `to`'s hash.
+    last_hash: Option<String>,
+    from: u64,
+    to: u64,
+    /// The final block as the node reports it (never below the cursor's).
+    final_block: u64,
+    /// The cursor's final block before this step.
+    before: u64,
+}
+
+impl Step {
+    fn of(
+        found: Vec<Found>,
+        blocks_read: &BTreeMap<u64, (u64, String)>,
+        range: std::ops::RangeInclusive<u64>,
+        final_block: u64,
+        before: u64,
+    ) -> Step {
+        let (from, to) = range.into_inner();
+        Step {
+            found,
+            last_hash: blocks_read.get(&to).map(|(_, h)| h.clone()),
+            // Blocks a reorganisation can still reach, and the range's last (the fork point of
+            // last resort); final ones are never looked at again.
+            remembered: blocks_read
+                .iter()
+                .filter(|(n, _)| **n >= from && (**n > final_block || **n == to))
+                .map(|(n, (_, h))| (*n, h.clone()))
+                .collect(),
+            from,
+            to,
+            final_block,
+            before,
+        }
+    }
+}
+
+/// Records one event found (a purchase by the finality it has at `final_block`).
+fn record_found(
+    tx: Conn,
+    product: &str,
+    levels: &[u32],
+    final_block: u64,
+    found: Found,
+) -> Result<Vec<Push>, IndexError> {
+    Ok(match found {
+        Found::Purchase(p) => record_purchase(tx, product, levels, final_block, p)?,
+        Found::Staking(event, pool, at) => {
+            record_staking(tx, event, pool, at)?.into_iter().collect()
+        }
+        Found::NftPurchase(p, at) => record_nft_purchase(tx, p, at)?.into_iter().collect(),
+        Found::Network(event, log) => network::events::record(tx, event, &log)?
+            .into_iter()
+            .collect(),
+        Found::Price(price, at) => {
+            record_price(tx, price, &at)?;
+            Vec::new()
+        }
+    })
 }
 
 fn record_purchase(

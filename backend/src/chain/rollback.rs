@@ -66,6 +66,41 @@ pub fn rollback(
     now: i64,
 ) -> Result<Vec<Push>, StoreError> {
     let mut taken: Vec<Taken> = Vec::new();
+    let mut pushes = take_purchases(tx, product, ancestor, now, &mut taken)?;
+    take_staking(tx, nft_staking, ancestor, &mut taken)?;
+    take_nodes(tx, ancestor, &mut taken)?;
+    take_payments(tx, ancestor, &mut taken)?;
+    blocks::forget_above(tx, ancestor)?;
+    for t in taken {
+        reversals::add(
+            tx,
+            t.user,
+            &Reversal {
+                event: t.event.to_string(),
+                tx_hash: t.tx_hash.clone(),
+                amount: t.amount,
+                block: t.block,
+                at: now,
+            },
+        )?;
+        pushes.push(Push::Chain {
+            user: t.user,
+            event: t.event,
+            tx_hash: t.tx_hash,
+        });
+    }
+    Ok(pushes)
+}
+
+/// Takes back the purchases above `ancestor` with their commissions, then checks again the
+/// ranks of the upline members whose volume fell. The pushes that tells them.
+fn take_purchases(
+    tx: Conn,
+    product: &str,
+    ancestor: u64,
+    now: i64,
+    taken: &mut Vec<Taken>,
+) -> Result<Vec<Push>, StoreError> {
     // Upline members whose volume fell, with their volume after it.
     let mut fell: BTreeMap<UserId, lvlx_core::amount::Units> = BTreeMap::new();
     for entry in ledger::above(tx, ancestor)? {
@@ -95,6 +130,17 @@ pub fn rollback(
             event: "volume",
         });
     }
+    Ok(pushes)
+}
+
+/// Takes back the staking contracts' events above `ancestor` (and the NFT sale's), undoing
+/// what each did to its position.
+fn take_staking(
+    tx: Conn,
+    nft_staking: &str,
+    ancestor: u64,
+    taken: &mut Vec<Taken>,
+) -> Result<(), StoreError> {
     for e in stakes::events_above(tx, ancestor)? {
         let pool = if e.contract == nft_staking {
             Pool::Nft
@@ -133,6 +179,11 @@ pub fn rollback(
             block: e.block,
         });
     }
+    Ok(())
+}
+
+/// Takes back the activation nodes bought above `ancestor`.
+fn take_nodes(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), StoreError> {
     for node in nodes::above(tx, ancestor)? {
         nodes::remove(tx, &node.wallet, node.user)?;
         taken.push(Taken {
@@ -143,6 +194,11 @@ pub fn rollback(
             block: node.block,
         });
     }
+    Ok(())
+}
+
+/// Takes back the distributor's payments above `ancestor`: each claim it paid is pending again.
+fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), StoreError> {
     for payment in claims::payments_above(tx, ancestor)? {
         let owners = claims::remove_payment(tx, &payment)?;
         let users: Vec<Option<UserId>> = if owners.is_empty() {
@@ -160,24 +216,5 @@ pub fn rollback(
             });
         }
     }
-    blocks::forget_above(tx, ancestor)?;
-    for t in taken {
-        reversals::add(
-            tx,
-            t.user,
-            &Reversal {
-                event: t.event.to_string(),
-                tx_hash: t.tx_hash.clone(),
-                amount: t.amount,
-                block: t.block,
-                at: now,
-            },
-        )?;
-        pushes.push(Push::Chain {
-            user: t.user,
-            event: t.event,
-            tx_hash: t.tx_hash,
-        });
-    }
-    Ok(pushes)
+    Ok(())
 }
