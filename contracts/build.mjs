@@ -78,9 +78,11 @@ for (const name of CONTRACTS) {
     if (!ours.has(key)) continue;
     const sig =
       item.type === 'constructor' ? 'constructor' : `${item.name}(${item.inputs.map((i) => i.type).join(',')})`;
-    const doc = devdoc?.methods?.[sig] ?? {};
+    // A public state variable's getter is documented on the variable.
+    const doc = devdoc?.methods?.[sig] ?? devdoc?.stateVariables?.[item.name] ?? {};
     const missing = item.inputs.filter((i) => i.name && !doc.params?.[i.name]).map((i) => `@param ${i.name}`);
-    if ((item.outputs ?? []).length > Object.keys(doc.returns ?? {}).length) missing.push('@return');
+    const returns = Object.keys(doc.returns ?? {}).length || (doc.return ? 1 : 0);
+    if ((item.outputs ?? []).length > returns) missing.push('@return');
     if (missing.length) {
       console.error(`${name}.${sig}: no ${missing.join(', ')}`);
       undocumented += 1;

@@ -12,10 +12,13 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 contract ActivationNode is Owned, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
+    /// @notice The USDT token paid with.
     IERC20 public immutable usdt;
+    /// @notice Where every payment goes.
     address public immutable treasury;
     /// USDT base units.
     uint256 public price;
+    /// @notice Whether nodes may be bought now.
     bool public onSale;
     /// When each wallet activated (block time, seconds); 0 = not active.
     mapping(address => uint256) public activatedAt;

@@ -31,6 +31,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     bytes32 public constant CLAIM_TYPEHASH =
         keccak256("Claim(address account,uint256 cumulative,uint256 deadline)");
 
+    /// @notice The LVLX token paid.
     IERC20 public immutable token;
     /// @notice Seconds between announcing a change that raises what can leave and applying it.
     uint256 public immutable delay;
@@ -45,21 +46,28 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
 
     /// The server's claim-signing address.
     address public signer;
+    /// @notice The most one claim pays, LVLX base units.
     uint256 public maxPerClaim;
+    /// @notice The most all claims pay in one UTC day.
     uint256 public maxPerDay;
     /// @notice What one account may receive in one UTC day.
     uint256 public maxPerAccountDay;
     mapping(address => Tally) private _tally;
     /// The UTC day the daily tally counts, and what was paid on it (one storage slot).
     uint64 public day;
+    /// @notice What claims paid on `day`.
     uint192 public paidToday;
     /// A signer change waiting for its time (`signerAt` 0: none).
     address public pendingSigner;
+    /// @notice When `pendingSigner` may apply (0: none waiting).
     uint256 public signerAt;
     /// A raise of the caps waiting for its time (`capsAt` 0: none).
     uint256 public pendingMaxPerClaim;
+    /// @notice The raised daily cap waiting.
     uint256 public pendingMaxPerDay;
+    /// @notice The raised per-account daily cap waiting.
     uint256 public pendingMaxPerAccountDay;
+    /// @notice When the raise of the caps may apply (0: none waiting).
     uint256 public capsAt;
     /// When a requested unpause may apply (0: none requested).
     uint256 public unpauseAt;

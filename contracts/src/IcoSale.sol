@@ -16,8 +16,11 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 contract IcoSale is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
+    /// @notice The USDT token paid with.
     IERC20 public immutable usdt;
+    /// @notice The LVLX token sold.
     IERC20 public immutable lvlx;
+    /// @notice Where every payment goes.
     address public immutable treasury;
     /// USDT base units for one whole LVLX (10^18 base units); 100000 = 0.1 USDT.
     uint256 public price;

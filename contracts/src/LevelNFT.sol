@@ -5,15 +5,19 @@ import {ERC1155} from "@openzeppelin/contracts/token/ERC1155/ERC1155.sol";
 import {ERC1155Supply} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155Supply.sol";
 import {ERC1155URIStorage} from "@openzeppelin/contracts/token/ERC1155/extensions/ERC1155URIStorage.sol";
 import {Owned} from "./Owned.sol";
+import {ILevelNFT} from "./ILevelNFT.sol";
 
 /// The platform's NFTs: ERC1155 ids 1 to 11 with supply tracking and a metadata URI per id.
 ///
 /// Only minters the owner names (the NFT sale) create NFTs; nobody, the owner included, can move
 /// or burn a holder's NFTs.
-contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
-    uint256 public constant FIRST_ID = 1;
-    uint256 public constant LAST_ID = 11;
+contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned, ILevelNFT {
+    /// @inheritdoc ILevelNFT
+    uint256 public constant override FIRST_ID = 1;
+    /// @inheritdoc ILevelNFT
+    uint256 public constant override LAST_ID = 11;
 
+    /// @notice Whether an account may mint (the NFT sale).
     mapping(address => bool) public minter;
 
     event MinterChanged(address indexed account, bool allowed);
@@ -46,7 +50,7 @@ contract LevelNFT is ERC1155Supply, ERC1155URIStorage, Owned {
     /// @param to Who receives them.
     /// @param id The NFT id (1 to 11).
     /// @param quantity How many.
-    function mint(address to, uint256 id, uint256 quantity) external {
+    function mint(address to, uint256 id, uint256 quantity) external override {
         if (!minter[msg.sender]) revert LevelNFTNotMinter(msg.sender);
         if (id < FIRST_ID || id > LAST_ID) revert LevelNFTUnknownId(id);
         _mint(to, id, quantity, "");

@@ -10,7 +10,9 @@ import {RewardReserve} from "./RewardReserve.sol";
 contract LvlxStaking is RewardReserve {
     using SafeERC20 for IERC20;
 
+    /// @notice The highest lock tier.
     uint256 public constant MAX_TIER = 8;
+    /// @notice LVLX principal of open positions, never reward budget.
     uint256 public totalStaked;
 
     /// @param lvlx_ The LVLX token staked and paid.

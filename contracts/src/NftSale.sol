@@ -13,8 +13,11 @@ import {ILevelNFT} from "./ILevelNFT.sol";
 contract NftSale is Owned, Pausable, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
+    /// @notice The USDT token paid with.
     IERC20 public immutable usdt;
+    /// @notice The LevelNFT contract this sale mints on.
     ILevelNFT public immutable nft;
+    /// @notice Where every payment goes.
     address public immutable treasury;
     /// USDT base units per NFT of an id; 0 = not on sale.
     mapping(uint256 => uint256) public price;

@@ -16,6 +16,7 @@ import {RewardReserve} from "./RewardReserve.sol";
 contract NftStaking is RewardReserve, IERC1155Receiver {
     using SafeERC20 for IERC20;
 
+    /// @notice The LevelNFT contract staked.
     IERC1155 public immutable nft;
 
     error NftStakingNotAccepted();

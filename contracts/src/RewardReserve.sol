@@ -50,11 +50,17 @@ abstract contract RewardReserve is Owned, Pausable, ReentrancyGuard {
         uint128 withdrawn;
     }
 
+    /// @notice The LVLX token rewards are paid in.
     IERC20 public immutable lvlx;
+    /// @notice Funded rewards not promised to any position yet.
     uint256 public freeReserve;
+    /// @notice Rewards promised to open positions and not yet paid.
     uint256 public reserved;
+    /// @notice Positions opened so far (the last id).
     uint256 public positionCount;
+    /// @notice The terms of each NFT id or tier.
     mapping(uint256 => Terms) public terms;
+    /// @notice Every position by id.
     mapping(uint256 => Position) public positions;
 
     event Staked(
