@@ -2,6 +2,7 @@
 // after the renderer (web/prerender) that writes the landing and sign-in pages already rendered,
 // one per language, for the server to send. The core arrives as a wasm-bindgen "bundler"
 // package in web/pkg (scripts/build-wasm.sh).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
@@ -107,7 +108,7 @@ const web = (argv) => ({
     }),
     new PrerenderPlugin({
       bundle: renderer,
-      templates: { landing: 'landing.html', login: 'index.html' },
+      templates: JSON.parse(readFileSync(path.join(root, 'web/prerender/pages.json'), 'utf8')),
       locales: path.join(root, 'locales'),
     }),
     // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the

@@ -11,8 +11,30 @@ pub const PAGE: usize = 50;
 /// Rows one CSV holds at most (the newest).
 pub const CSV_MAX: usize = 100_000;
 
-/// Page `page` (from 1) of the rows `filter` keeps, with how many it keeps in all and the
-/// subjects there are.
+/// The longest filter text kept; longer text is cut there.
+pub const FILTER_TEXT_MAX: usize = 200;
+
+/// The rows an admin asks for: by subject, by part of the acting admin's email, and by time
+/// (`from` at or after, `to` before; milliseconds). Blank text filters nothing.
+pub fn filter(
+    subject: Option<&str>,
+    admin: Option<&str>,
+    from: Option<i64>,
+    to: Option<i64>,
+) -> Filter {
+    let text = |v: Option<&str>| {
+        v.map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.chars().take(FILTER_TEXT_MAX).collect())
+    };
+    Filter {
+        subject: text(subject),
+        admin: text(admin),
+        from,
+        to,
+    }
+}
+
 /// A page of the audit.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -26,6 +48,8 @@ pub struct AuditPage {
     subjects: Vec<String>,
 }
 
+/// Page `page` (from 1) of the rows `filter` keeps, with how many it keeps in all and the
+/// subjects there are.
 pub async fn page(app: &App, filter: Filter, page: u32) -> Result<AuditPage, Error> {
     let offset = (page.max(1) as usize - 1) * PAGE;
     let (total, rows, subjects) = app

@@ -198,16 +198,19 @@ pub async fn edit(
         .await
 }
 
-/// An admin's new image for a block whose text exists: stored under a fresh name with the
-/// block and its audit row in one transaction; the old image goes in the same one.
+/// An admin's new image (what `image` reads) for a block whose text exists, re-encoded
+/// (`crate::images`): stored under a fresh name with the block and its audit row in one
+/// transaction; the old image goes in the same one. The block is checked before the image is
+/// read: no decode for a block that does not exist.
 pub async fn set_image(
     app: &App,
     admin: UserId,
     block: String,
     language: String,
-    png: Vec<u8>,
+    image: impl std::future::Future<Output = Result<Vec<u8>, Error>>,
 ) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
+    let png = crate::images::png_from(app, image).await?;
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
     app.store

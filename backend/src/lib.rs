@@ -19,6 +19,8 @@ pub mod content;
 pub mod crypto;
 pub mod error;
 pub mod faq;
+pub mod health;
+pub mod images;
 pub mod jwt;
 pub mod kyc;
 pub mod limits;
@@ -77,14 +79,14 @@ pub struct Shared {
     pub sockets: limits::SocketGate,
     /// Chain reads shared across requests at a block (`chain::reads`).
     pub chain_reads: ChainReads,
-    /// Turns to decode an uploaded image (`api::images::DECODES_AT_ONCE`).
+    /// Turns to decode an uploaded image (`images::DECODES_AT_ONCE`).
     pub decodes: tokio::sync::Semaphore,
-    /// Upload bodies read at once (`api::images::UPLOADS_AT_ONCE`).
+    /// Upload bodies read at once (`images::UPLOADS_AT_ONCE`).
     pub uploads: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
     /// The last readiness answer and when it was checked (`GET /ready`).
-    pub readiness: api::health::Readiness,
+    pub readiness: health::Readiness,
     /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// Signs claim vouchers (its key never leaves the process).
@@ -195,8 +197,8 @@ impl App {
                 config.ws_unauthenticated_total,
             ),
             chain_reads: ChainReads::default(),
-            decodes: tokio::sync::Semaphore::new(api::images::DECODES_AT_ONCE),
-            uploads: tokio::sync::Semaphore::new(api::images::UPLOADS_AT_ONCE),
+            decodes: tokio::sync::Semaphore::new(images::DECODES_AT_ONCE),
+            uploads: tokio::sync::Semaphore::new(images::UPLOADS_AT_ONCE),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             stopping: tokio::sync::watch::channel(false).0,

@@ -298,8 +298,7 @@ mod relay {
             }
             Ok(())
         });
-        client
-            .batch_execute(&format!("LISTEN {CHANNEL}"))
+        crate::store::notify::listen(&client, CHANNEL)
             .await
             .map_err(fail)?;
         tracing::info!("live pushes relayed through the database");
@@ -307,8 +306,7 @@ mod relay {
             tokio::select! {
                 out = outbox.recv() => match out {
                     Some(wire) => {
-                        client
-                            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &wire.to_string()])
+                        crate::store::notify::notify(&client, CHANNEL, &wire.to_string())
                             .await
                             .map_err(fail)?;
                     }

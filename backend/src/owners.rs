@@ -34,9 +34,6 @@ const FIELDS: [&str; 13] = [
     "pendingMaxPerAccountDay",
 ];
 
-/// `{blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay, maxPerAccountDay},
-/// pending: [...],
-/// owners: [{contract, address, owner, pendingOwner}]}`.
 /// What the contracts' owners have announced, at a block.
 #[derive(Clone, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -79,6 +76,8 @@ pub struct Owner {
     pending_owner: Option<String>,
 }
 
+/// The owners' terms and announced changes at the chain's head (shared by every call at that
+/// block).
 pub async fn read(app: &App) -> Result<Owners, Error> {
     let chain = crate::network::contracts(&app.config)
         .cloned()

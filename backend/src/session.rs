@@ -114,7 +114,7 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
         withdraw_lvlxs: crate::staking::withdrawals(&lvlx)?,
         network: crate::network::pages::payload_parts(c, user)?,
         has_avatar: user.has_avatar,
-        avatar_key: crate::api::images::avatar_key(&app.mac_key, user.id.0),
+        avatar_key: crate::accounts::avatars::avatar_key(&app.mac_key, user.id.0),
         kyc_status: crate::store::kyc::of(c, user.id)?.status,
     };
     Ok(SignedIn {

@@ -51,7 +51,7 @@ pub struct Affiliate {
 
 /// What the browser stores after a member signs in (SPEC §3 "User"): the account, its
 /// referrals, the interest its positions paid (`withdrawNFTs`, `withdrawLVLXs`) and its network
-/// parts. `avatarKey` opens the member's avatar (`api::images::avatar_key`).
+/// parts. `avatarKey` opens the member's avatar (`accounts::avatars::avatar_key`).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberPayload {

@@ -4,7 +4,7 @@
 //! none counted twice.
 //!
 //! "Bought" is the ledger's record of purchases (the server's), not a holding: LVLX bought and
-//! then staked sits in "staked", not in the wallet, which is why the two used to disagree.
+//! then staked sits in "staked", not in the wallet, so the two never count the same LVLX.
 
 use serde::{Deserialize, Serialize};
 

@@ -98,6 +98,7 @@ pub struct Entry {
     pub tx_hash: Option<String>,
     /// In a block not final yet.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub pending: bool,
 }
 
@@ -122,7 +123,10 @@ pub struct Valued {
     pub entry: Entry,
     /// USDT base units; null when the asset has no price here.
     #[serde(default, with = "amount::opt_text")]
-    #[cfg_attr(feature = "openapi", schema(schema_with = amount::opt_text::schema))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(schema_with = amount::opt_text::schema, required = true)
+    )]
     pub usdt_value: Option<Units>,
 }
 

@@ -25,18 +25,12 @@ struct Query {
 
 impl Query {
     fn filter(&self) -> Kept {
-        let text = |v: &Option<String>| {
-            v.as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| s.chars().take(200).collect())
-        };
-        Kept {
-            subject: text(&self.subject),
-            admin: text(&self.admin),
-            from: self.from,
-            to: self.to,
-        }
+        admin_audit::filter(
+            self.subject.as_deref(),
+            self.admin.as_deref(),
+            self.from,
+            self.to,
+        )
     }
 }
 

@@ -57,10 +57,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
-        .and(warp::body::content_length_limit(
-            images::MAX_BYTES + 16 * 1024,
-        ))
-        .and(warp::multipart::form().max_length(images::MAX_BYTES + 16 * 1024))
+        .and(warp::body::content_length_limit(images::MAX_BODY))
+        .and(warp::multipart::form().max_length(images::MAX_BODY))
         .then(upload)
         .map(reply);
     public
@@ -92,8 +90,6 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
 }
 
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
-    // Checked before the image is decoded: no decode for a block that does not exist.
-    content::checked(&block, &language)?;
-    let png = images::png_from_part(&app, form, "image").await?;
-    ok(&content::set_image(&app, who.user.id, block, language, png).await?)
+    let image = images::read_part(form, "image");
+    ok(&content::set_image(&app, who.user.id, block, language, image).await?)
 }

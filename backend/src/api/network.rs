@@ -6,7 +6,6 @@ use std::net::IpAddr;
 
 use lvlx_core::amount::{self, Units};
 use lvlx_core::network::Rank;
-use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
@@ -207,14 +206,11 @@ async fn sponsor(who: Authed, app: App) -> Answer {
 }
 
 async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language) -> Answer {
-    app.code_limit.check(ip).await?;
-    ok(&claims::request(&app, &who.user, body.language.as_deref()).await?)
+    ok(&claims::request(&app, ip, &who.user, body.language.as_deref()).await?)
 }
 
 async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm) -> Answer {
-    app.code_limit.check(ip).await?;
-    validation::validate(Field::ClaimCode, &body.claim_code, None)?;
-    ok(&claims::confirm(&app, who.user.id, body.attempt, body.claim_code).await?)
+    ok(&claims::confirm(&app, ip, who.user.id, body.attempt, body.claim_code).await?)
 }
 
 async fn ranks(_: Authed, app: App) -> Answer {
@@ -224,7 +220,7 @@ async fn ranks(_: Authed, app: App) -> Answer {
 async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
     let rank = Rank {
         id,
-        name: body.name.trim().to_string(),
+        name: body.name,
         threshold: base_units(&body.threshold, "threshold")?,
         bonus: base_units(&body.bonus, "bonus")?,
     };

@@ -37,8 +37,8 @@ const OPERATIONS: &str = include_str!("../../openapi.json");
     super::sessions::Signout,
     crate::user::AdminPayload,
     // The server and its settings.
-    super::health::Health,
-    super::health::Ready,
+    crate::health::Health,
+    crate::health::Ready,
     super::settings::PublicConfig,
     // The member's pages.
     crate::accounts::avatars::AvatarSet,
@@ -95,6 +95,43 @@ const OPERATIONS: &str = include_str!("../../openapi.json");
 )))]
 struct Shapes;
 
+/// The shapes of the operations' parameters, from the constants the code checks them with.
+fn parameters() -> [(String, Value); 4] {
+    use serde_json::json;
+    [
+        (
+            "Language".into(),
+            json!({"type": "string", "enum": lvlx_core::LANGUAGES}),
+        ),
+        (
+            "PublicBlock".into(),
+            json!({"type": "string", "enum": lvlx_core::content::PUBLIC_BLOCKS}),
+        ),
+        (
+            "RowLimit".into(),
+            json!({
+                "type": "integer",
+                "minimum": 0,
+                "description": format!(
+                    "rows; {} when absent, at most {} (a larger limit is capped)",
+                    super::statistics::ROWS_DEFAULT,
+                    super::statistics::ROWS_MAX
+                ),
+            }),
+        ),
+        (
+            "FilterText".into(),
+            json!({
+                "type": "string",
+                "description": format!(
+                    "blank filters nothing; longer text is cut at {} characters",
+                    crate::admin_audit::FILTER_TEXT_MAX
+                ),
+            }),
+        ),
+    ]
+}
+
 /// A language field: one of the app's languages.
 pub fn language() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
@@ -131,8 +168,14 @@ pub fn document() -> &'static str {
         let schemas = doc["components"]["schemas"]
             .as_object_mut()
             .expect("openapi.json has components.schemas");
-        for (name, shape) in derived["schemas"].as_object().into_iter().flatten() {
-            let taken = schemas.insert(name.clone(), shape.clone());
+        let derived = derived["schemas"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(name, shape)| (name.clone(), shape.clone()))
+            .chain(parameters());
+        for (name, shape) in derived {
+            let taken = schemas.insert(name.clone(), shape);
             assert!(taken.is_none(), "the shape {name} is written and derived");
         }
         doc.to_string()
@@ -195,7 +238,7 @@ mod tests {
     }
 
     /// The answers are camelCase; a Rust name in the document means a serde renaming the
-    /// derivation did not follow (as `rename_all_fields` once was).
+    /// derivation does not follow (utoipa ignores `rename_all_fields`, say).
     #[test]
     fn shapes_name_fields_as_they_are_sent() {
         let doc: Value = serde_json::from_str(document()).unwrap();

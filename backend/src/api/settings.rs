@@ -61,7 +61,7 @@ fn settings(app: App) -> warp::reply::Response {
         product: config.product.clone(),
         languages: &lvlx_core::LANGUAGES,
         secret_pass_key: config.secret_pass_key.clone(),
-        max_image_bytes: super::images::MAX_BYTES,
+        max_image_bytes: crate::images::MAX_BYTES,
         card_payment_key: config.card.as_ref().map(|c| c.publishable_key.clone()),
         support_email: config.support_email.clone(),
         card_currency: config.card.as_ref().map(|c| c.destination_currency.clone()),

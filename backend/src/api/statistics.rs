@@ -25,9 +25,13 @@ struct Limit {
     limit: Option<u32>,
 }
 
+/// Rows a JSON answer holds without `?limit=`, and at most (a larger limit is capped).
+pub const ROWS_DEFAULT: u32 = 100;
+pub const ROWS_MAX: u32 = 1000;
+
 impl Limit {
     fn get(&self) -> u32 {
-        self.limit.unwrap_or(100).min(1000)
+        self.limit.unwrap_or(ROWS_DEFAULT).min(ROWS_MAX)
     }
 }
 
@@ -39,7 +43,7 @@ struct Ids {
 
 impl Ids {
     /// At most one table page of ids, comma separated.
-    const MAX: usize = 100;
+    pub const MAX: usize = 100;
 
     fn parse(&self) -> Result<Vec<u32>, Error> {
         let ids = self

@@ -2,26 +2,26 @@
 //! indexed (sales, staking, activation node, claims: one filter, one cursor) in bounded
 //! block ranges up to `confirmations` below the head, decodes them with the core (ethers-core)
 //! and records each once (unique tx hash + log index) in the same database transaction that
-//! moves its cursor. A restart resumes at the cursor; an unreachable node is retried with
-//! backoff; the amounts recorded are the events'.
+//! moves its cursor (what each event records: `recording`). A restart resumes at the cursor; an
+//! unreachable node is retried with backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use lvlx_core::chain::{self, Contract, Event, NetworkEvent, NftPurchase, StakingEvent};
+use lvlx_core::chain::{self, Contract, Event};
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
+use super::recording::{record_found, Found, Place, Purchase};
 use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
 use crate::metrics::METRICS;
 use crate::network;
 use crate::store::cursors::{self, Cursor};
-use crate::store::ledger::{self, Entry};
-use crate::store::stakes::{self, Opened};
-use crate::store::{blocks, users, Conn, Store, StoreError};
+use crate::store::ledger::Entry;
+use crate::store::{blocks, Conn, Store, StoreError};
 use crate::{config, now_ms, App};
 
 /// Longest pause between retries while the node is unreachable.
@@ -110,35 +110,6 @@ pub struct Indexer {
     /// The chain as of a moment (`lvlx books verify` replays a copy to the head and final block
     /// its cursor held): no block above the first, none final above the second.
     as_of: Option<(u64, u64)>,
-}
-
-/// One decoded purchase, ready for the ledger.
-struct Purchase {
-    entry: Entry,
-    usdt_paid: u128,
-    referrer: Option<String>,
-    block: i64,
-}
-
-/// Where a staking or NFT-sale event sits.
-struct Place {
-    /// Lowercase address of the contract that emitted it.
-    contract: String,
-    tx_hash: String,
-    log_index: i64,
-    /// Block time, milliseconds.
-    at: i64,
-    block: i64,
-}
-
-enum Found {
-    Purchase(Purchase),
-    NftPurchase(NftPurchase, Place),
-    Staking(StakingEvent, Pool, Place),
-    Network(NetworkEvent, network::events::Logged),
-    /// The sale's price changed (USDT base units per whole LVLX): what members' history values
-    /// LVLX at, from then on.
-    Price(u128, Place),
 }
 
 /// The store lease of the one instance that indexes ("LVLXidxr").
@@ -954,220 +925,4 @@ impl Step {
             before,
         }
     }
-}
-
-/// Records one event found (a purchase by the finality it has at `final_block`).
-fn record_found(
-    tx: Conn,
-    product: &str,
-    levels: &[u32],
-    final_block: u64,
-    found: Found,
-) -> Result<Vec<Push>, IndexError> {
-    Ok(match found {
-        Found::Purchase(p) => record_purchase(tx, product, levels, final_block, p)?,
-        Found::Staking(event, pool, at) => {
-            record_staking(tx, event, pool, at)?.into_iter().collect()
-        }
-        Found::NftPurchase(p, at) => record_nft_purchase(tx, p, at)?.into_iter().collect(),
-        Found::Network(event, log) => network::events::record(tx, event, &log)?
-            .into_iter()
-            .collect(),
-        Found::Price(price, at) => {
-            record_price(tx, price, &at)?;
-            Vec::new()
-        }
-    })
-}
-
-fn record_purchase(
-    tx: Conn,
-    product: &str,
-    levels_bps: &[u32],
-    final_block: u64,
-    mut f: Purchase,
-) -> Result<Vec<Push>, StoreError> {
-    // The account that linked the buying wallet, if any (else the entry waits for the link).
-    // Both sides are EIP-55, so the unique index answers.
-    f.entry.user = users::by_wallet(tx, f.entry.wallet.as_deref().unwrap_or_default())?;
-    if !ledger::record(tx, product, &f.entry)? {
-        return Ok(Vec::new());
-    }
-    let id = ledger::set_payment(
-        tx,
-        &f.entry.tx_hash,
-        f.entry.log_index,
-        f.usdt_paid,
-        f.referrer.as_deref(),
-        f.block,
-    )?;
-    // Commissions, volume and ranks count final purchases only; a pending one is settled by
-    // `rollback::finalize` when the final block passes it.
-    let mut pushes = match f.entry.user {
-        Some(_) if f.block as u64 <= final_block => {
-            network::events::settle(tx, product, levels_bps, id, f.entry.created_at)?
-        }
-        _ => Vec::new(),
-    };
-    pushes.push(Push::Purchase {
-        user: f.entry.user,
-        tx_hash: f.entry.tx_hash,
-        wallet: f.entry.wallet.unwrap_or_default(),
-        lvlx: f.entry.amount,
-        usdt: f.usdt_paid,
-        created_at: f.entry.created_at,
-    });
-    Ok(pushes)
-}
-
-/// How a staking event is kept among the applied events: its name, its amount (LVLX, NFTs, or
-/// the interest paid at a release) and the position it concerns.
-fn applied_as(event: &StakingEvent) -> (&'static str, Option<u128>, Option<u64>) {
-    match event {
-        StakingEvent::Staked {
-            amount, position, ..
-        } => ("staked", Some(*amount), Some(*position)),
-        StakingEvent::InterestWithdrawn {
-            amount, position, ..
-        } => ("interest", Some(*amount), Some(*position)),
-        StakingEvent::Released {
-            interest, position, ..
-        } => ("released", Some(*interest), Some(*position)),
-        StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount), None),
-        StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount), None),
-        StakingEvent::TermsChanged { .. } => ("terms", None, None),
-    }
-}
-
-/// Applies a staking event once; the push for its pages when it is new.
-fn record_staking(
-    tx: Conn,
-    event: StakingEvent,
-    pool: Pool,
-    s: Place,
-) -> Result<Option<Push>, StoreError> {
-    let (name, amount, position) = applied_as(&event);
-    let applied = stakes::Applied {
-        tx_hash: &s.tx_hash,
-        log_index: s.log_index,
-        contract: &s.contract,
-        event: name,
-        amount,
-        at: s.at,
-        block: s.block,
-        position,
-    };
-    if !stakes::event_once(tx, &applied)? {
-        return Ok(None);
-    }
-    let push = |user, position: u64| {
-        Some(Push::Stake {
-            user,
-            pool: Some(pool),
-            event: name,
-            position,
-            amount: amount.unwrap_or(0),
-            at: s.at,
-        })
-    };
-    Ok(match event {
-        StakingEvent::Staked {
-            position,
-            owner,
-            kind,
-            amount,
-            reward,
-            start,
-            release,
-        } => {
-            let user = users::by_wallet(tx, &owner)?;
-            stakes::open(
-                tx,
-                &Opened {
-                    pool,
-                    position,
-                    user,
-                    wallet: owner,
-                    kind,
-                    amount,
-                    reward,
-                    start: start as i64 * 1000,
-                    release: release as i64 * 1000,
-                    tx_hash: s.tx_hash.clone(),
-                    log_index: s.log_index,
-                },
-            )?;
-            push(user, position)
-        }
-        StakingEvent::InterestWithdrawn {
-            position, amount, ..
-        } => {
-            stakes::add_withdrawn(tx, pool, position, amount)?;
-            push(stakes::owner(tx, pool, position)?.flatten(), position)
-        }
-        StakingEvent::Released { position, .. } => {
-            stakes::close(tx, pool, position, s.at)?;
-            push(stakes::owner(tx, pool, position)?.flatten(), position)
-        }
-        // Reserve and terms changes: recorded above; the reserve monitor reads the chain.
-        _ => push(None, 0),
-    })
-}
-
-/// Records a price of the sale once, as an applied event (a rollback takes it back with them).
-fn record_price(tx: Conn, price: u128, s: &Place) -> Result<(), StoreError> {
-    stakes::event_once(
-        tx,
-        &stakes::Applied {
-            tx_hash: &s.tx_hash,
-            log_index: s.log_index,
-            contract: &s.contract,
-            event: stakes::PRICE_EVENT,
-            amount: Some(price),
-            at: s.at,
-            block: s.block,
-            position: None,
-        },
-    )?;
-    Ok(())
-}
-
-/// Records an NFT sale's purchase once; the push for its pages when it is new.
-fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push>, StoreError> {
-    let name = "nft-purchased";
-    let at = s.at;
-    let applied = stakes::Applied {
-        tx_hash: &s.tx_hash,
-        log_index: s.log_index,
-        contract: &s.contract,
-        event: name,
-        amount: Some(p.quantity),
-        at,
-        block: s.block,
-        position: None,
-    };
-    if !stakes::event_once(tx, &applied)? {
-        return Ok(None);
-    }
-    let user = users::by_wallet(tx, &p.buyer)?;
-    stakes::record_nft_purchase(
-        tx,
-        &s.tx_hash,
-        s.log_index,
-        user,
-        &p.buyer,
-        p.id,
-        p.quantity,
-        p.usdt_paid,
-        at,
-        s.block,
-    )?;
-    Ok(Some(Push::Stake {
-        user,
-        pool: None,
-        event: name,
-        position: u64::from(p.id),
-        amount: p.quantity,
-        at,
-    }))
 }

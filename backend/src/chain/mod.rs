@@ -6,6 +6,7 @@ pub mod indexer;
 pub mod keyed;
 pub mod owner;
 pub mod reads;
+mod recording;
 pub mod rollback;
 pub mod rollout;
 pub mod rpc;

@@ -63,14 +63,20 @@ pub async fn set(
                 if member.is_admin() {
                     return Err(Error::Forbidden);
                 }
-                Ok(records::set_by_admin(
+                // The audit row says who, why and what it was.
+                let now = crate::now_ms();
+                let before = records::of(tx, user)?;
+                records::set(tx, user, next, now)?;
+                crate::store::audit::append(
                     tx,
-                    user,
+                    "kyc",
+                    Some(user.0),
                     admin,
-                    next,
-                    &reason,
-                    crate::now_ms(),
-                )?)
+                    now,
+                    Some(serde_json::json!({ "status": before.status })),
+                    &serde_json::json!({ "status": next, "reason": reason }),
+                )?;
+                Ok(records::of(tx, user)?)
             })
         })
         .await?;

@@ -84,7 +84,13 @@ async fn payable_now(chain: &config::Chain, wallet: &str, earned: Units) -> Resu
 /// Asks to claim what the distributor pays now of everything claimable: checks the identity
 /// rule, records the claim and mails its code → {attempt, amount, rest, heldForIdentity}
 /// (`rest` waits for the caps or an identity; `heldForIdentity` is the identity's part of it).
-pub async fn request(app: &App, who: &User, language: Option<&str>) -> Result<Requested, Error> {
+pub async fn request(
+    app: &App,
+    ip: Option<std::net::IpAddr>,
+    who: &User,
+    language: Option<&str>,
+) -> Result<Requested, Error> {
+    app.code_limit.check(ip).await?;
     let chain = super::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
@@ -229,10 +235,13 @@ fn check(
 /// deadline, signature, contract, chainId, calldata}.
 pub async fn confirm(
     app: &App,
+    ip: Option<std::net::IpAddr>,
     user: UserId,
     attempt: String,
     claim_code: String,
 ) -> Result<SignedVoucher, Error> {
+    app.code_limit.check(ip).await?;
+    lvlx_core::validation::validate(lvlx_core::validation::Field::ClaimCode, &claim_code, None)?;
     let chain = super::contracts(&app.config)
         .cloned()
         .ok_or(Error::ChainUnavailable)?;

@@ -41,16 +41,36 @@ pub struct RankTable {
 /// Writes one rank (new or changed) with its audit row, in one transaction; the whole table
 /// after the change.
 pub async fn put(app: &crate::App, admin: UserId, rank: Rank) -> Result<Vec<Rank>, Error> {
+    let rank = Rank {
+        name: rank.name.trim().to_string(),
+        ..rank
+    };
     app.store
         .write(move |c| {
             c.transaction(|tx| {
                 let mut table = store::ranks::table(tx)?;
+                let before = table.iter().find(|r| r.id == rank.id).cloned();
                 match table.iter_mut().find(|r| r.id == rank.id) {
                     Some(r) => *r = rank.clone(),
                     None => table.push(rank.clone()),
                 }
                 network::validate_ranks(&table)?;
-                store::ranks::put_rank(tx, &rank, admin, crate::now_ms())?;
+                let now = crate::now_ms();
+                store::ranks::put_rank(tx, &rank, now)?;
+                // Members' stored rank names follow a renamed rank.
+                if let Some(old) = before.as_ref().filter(|old| old.name != rank.name) {
+                    store::users::rename_rank(tx, rank.id, &old.name, &rank.name)?;
+                }
+                let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
+                store::audit::append(
+                    tx,
+                    "rank",
+                    Some(i64::from(rank.id)),
+                    admin,
+                    now,
+                    before.as_ref().map(json),
+                    &json(&rank),
+                )?;
                 Ok::<_, Error>(store::ranks::table(tx)?)
             })
         })

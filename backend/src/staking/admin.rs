@@ -27,6 +27,7 @@ pub fn stream(kind: Kind, stakes: &Stakes) -> Result<Vec<u8>, Error> {
 pub struct StakeShown {
     /// The NFT id; null for LVLX stakes.
     #[serde(rename = "NFTId")]
+    #[schema(required = true)]
     nft_id: Option<u32>,
     /// NFTs, or LVLX base units.
     #[serde(with = "lvlx_core::amount::text")]

@@ -30,6 +30,7 @@ pub mod kyc;
 pub mod ledger;
 pub mod lockouts;
 pub mod nodes;
+pub mod notify;
 pub mod onramp;
 pub mod owner_proposals;
 pub mod pg;

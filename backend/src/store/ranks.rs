@@ -1,6 +1,6 @@
 //! The rank table (edited by id, audited) and the one-time bonuses members were credited.
 
-use super::{audit, Conn, Result};
+use super::{Conn, Result};
 use crate::args;
 use crate::user::UserId;
 use lvlx_core::amount::Units;
@@ -24,10 +24,8 @@ pub fn table(c: Conn) -> Result<Vec<Rank>> {
     Ok(out)
 }
 
-/// Writes rank `rank.id` (new or changed) and its audit row. The caller validated the whole
-/// table with the core. Members' stored rank names follow a renamed rank.
-pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
-    let before = table(c)?.into_iter().find(|r| r.id == rank.id);
+/// Writes rank `rank.id` (new or changed). The caller validated the whole table with the core.
+pub fn put_rank(c: Conn, rank: &Rank, now: i64) -> Result<()> {
     c.execute(
         "INSERT INTO ranks (id, name, threshold, bonus, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (id) DO UPDATE SET name = ?2, threshold = ?3, bonus = ?4, updated_at = ?5",
@@ -39,22 +37,7 @@ pub fn put_rank(c: Conn, rank: &Rank, admin: UserId, now: i64) -> Result<()> {
             now
         ],
     )?;
-    if let Some(old) = &before {
-        if old.name != rank.name {
-            c.execute(
-                "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)", args![&old.name, &rank.name, rank.id])?;
-        }
-    }
-    let json = |r: &Rank| serde_json::to_value(r).unwrap_or_default();
-    audit::append(
-        c,
-        "rank",
-        Some(i64::from(rank.id)),
-        admin,
-        now,
-        before.as_ref().map(json),
-        &json(rank),
-    )
+    Ok(())
 }
 
 /// The ids of the ranks `user` was credited.

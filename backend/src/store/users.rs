@@ -106,6 +106,15 @@ pub fn set_password(c: Conn, id: UserId, hash: &str) -> Result<()> {
     Ok(())
 }
 
+/// The members credited rank `rank` keep its name: `old` becomes `new` where they store it.
+pub fn rename_rank(c: Conn, rank: u32, old: &str, new: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET rank = ?2 WHERE rank = ?1 AND id IN (SELECT user_id FROM rank_bonuses WHERE rank_id = ?3)",
+        args![old, new, rank],
+    )?;
+    Ok(())
+}
+
 pub fn set_has_avatar(c: Conn, id: UserId) -> Result<()> {
     c.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", args![id.0])?;
     Ok(())

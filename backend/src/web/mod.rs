@@ -23,8 +23,12 @@ const PRODUCT_MARK: &str = "__LVLX_PRODUCT__";
 
 /// The pages the build rendered, one per language (`landing.es.html`) and, for a visitor who has
 /// decided on cookies (no banner), one more (`landing.es.decided.html`); and what each stands
-/// for when none is there for the language (an older build).
-const RENDERED: [(&str, &str); 2] = [("landing", "landing.html"), ("login", "index.html")];
+/// for when none is there for the language (an older build). The build reads the same list.
+static RENDERED: std::sync::LazyLock<std::collections::BTreeMap<String, String>> =
+    std::sync::LazyLock::new(|| {
+        serde_json::from_str(include_str!("../../../web/prerender/pages.json"))
+            .expect("web/prerender/pages.json names the rendered pages")
+    });
 
 /// The cookie the app keeps the visitor's cookie decision in (web/src/components/CookieBanner.jsx).
 const CONSENT_COOKIE: &str = "cookieConsent";
@@ -99,7 +103,7 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
-/// Profile images: PNGs the server wrote itself (see api::images), named by user id, each opened
+/// Profile images: PNGs the server wrote itself (see accounts::avatars), named by user id, each opened
 /// by its key (?k=): without it, or with another's, 404 as if absent. Stored in the database, so
 /// any instance serves any upload.
 fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
@@ -120,16 +124,17 @@ fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
                     .strip_suffix(".png")
                     .and_then(|id| id.parse::<i64>().ok());
                 let opened = match (id, &key) {
-                    (Some(id), Some(key)) => {
-                        crate::crypto::same(&key.k, &crate::api::images::avatar_key(&mac_key, id))
-                    }
+                    (Some(id), Some(key)) => crate::crypto::same(
+                        &key.k,
+                        &crate::accounts::avatars::avatar_key(&mac_key, id),
+                    ),
                     _ => false,
                 };
                 let store = store.clone();
                 async move {
                     match id.filter(|_| opened) {
                         Some(id) => {
-                            uploaded(&store, crate::api::images::avatar_name(id), seen).await
+                            uploaded(&store, crate::accounts::avatars::avatar_name(id), seen).await
                         }
                         None => Err(warp::reject::not_found()),
                     }
@@ -169,7 +174,7 @@ fn content_images(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
 /// without the cookie banner as their consent cookie says.
 fn rendered_pages(app: &Assets) -> BoxedFilter<(warp::reply::Response,)> {
     RENDERED
-        .into_iter()
+        .iter()
         .map(|(page, fallback)| {
             let files = app.clone();
             let name = warp::path(page)

@@ -762,7 +762,7 @@ async fn uploads_in_the_data_folder_move_into_the_database_once() {
     assert_eq!(moved, 2, "the PNGs, not the half-written part");
     assert!(data.path().join("avatars.imported").is_dir());
     assert!(!data.path().join("avatars").exists());
-    let key = lvlx_backend::api::images::avatar_key(&w.app.mac_key, id);
+    let key = lvlx_backend::accounts::avatars::avatar_key(&w.app.mac_key, id);
     let served = warp::test::request()
         .path(&format!("/avatars/{id}.png?k={key}"))
         .reply(&routes(w.app.clone()))
@@ -818,7 +818,7 @@ async fn avatars_are_checked_reencoded_and_served_as_png() {
         get(format!("/avatars/{id}.png")).await.status(),
         StatusCode::NOT_FOUND
     );
-    let other = lvlx_backend::api::images::avatar_key(&w.app.mac_key, id + 1);
+    let other = lvlx_backend::accounts::avatars::avatar_key(&w.app.mac_key, id + 1);
     assert_eq!(
         get(format!("/avatars/{id}.png?k={other}")).await.status(),
         StatusCode::NOT_FOUND
@@ -961,7 +961,7 @@ async fn upload_bodies_are_read_a_few_at_a_time() {
     let places = w
         .app
         .uploads
-        .acquire_many(lvlx_backend::api::images::UPLOADS_AT_ONCE as u32)
+        .acquire_many(lvlx_backend::images::UPLOADS_AT_ONCE as u32)
         .await
         .unwrap();
     let waiting = upload(&w, &token, "a.png", png.get_ref());

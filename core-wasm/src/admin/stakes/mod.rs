@@ -6,7 +6,7 @@
 //! and wallet are dictionary-encoded with the staker as the key, so the per-staker table (the
 //! searchable one, with the NFT detail) is grouped from the entries in the core.
 //!
-//! Meanings the spec leaves open (documented in the README and the issue note):
+//! Meanings the spec leaves open (documented in the README):
 //! - an entry is *locked* while its release (withdraw) date is ahead of `now`;
 //! - `totalNFTInStake` counts every staked NFT, `totalNFTStakingProcess` the locked ones,
 //!   `totalNFTInStakeById{n}` every staked NFT of id n, `totalUserNFTStaking` the stakers;

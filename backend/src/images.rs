@@ -1,0 +1,51 @@
+//! Uploaded images (SPEC §4 "Avatar", §7 POST image; content images): at most 2 MB, JPEG or
+//! PNG by their magic bytes, decoded (at most 4096×4096) and re-encoded as PNG by the core, a
+//! few at a time so a burst of uploads cannot take the server's memory.
+
+use std::future::Future;
+
+use lvlx_core::images::{self, ImageError};
+
+use crate::error::Error;
+use crate::App;
+
+pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
+
+/// Images decoded at once: each may take up to 64 MiB (`images::MAX_DECODED`) and a core, so
+/// uploads beyond these wait their turn (16 bombs at once took the server to 3.9 GiB).
+pub const DECODES_AT_ONCE: usize = 2;
+
+/// Upload bodies read into memory at once (up to [`MAX_BYTES`] each): the rest wait, their bytes
+/// still in the network's buffers, until a place frees or the request deadline passes (250
+/// uploads of 2 MB at once took 630 MB when every body was read before waiting to decode).
+pub const UPLOADS_AT_ONCE: usize = 8;
+
+/// The image `read` brings (at most [`MAX_BYTES`]), re-encoded as PNG off the async threads:
+/// [`UPLOADS_AT_ONCE`] read at a time, [`DECODES_AT_ONCE`] decoded.
+pub async fn png_from(
+    app: &App,
+    read: impl Future<Output = Result<Vec<u8>, Error>>,
+) -> Result<Vec<u8>, Error> {
+    let _place = app
+        .uploads
+        .acquire()
+        .await
+        .map_err(|e| Error::Internal(format!("image uploads: {e}")))?;
+    let bytes = read.await?;
+    let _turn = app
+        .decodes
+        .acquire()
+        .await
+        .map_err(|e| Error::Internal(format!("image decodes: {e}")))?;
+    tokio::task::spawn_blocking(move || reencode(&bytes))
+        .await
+        .map_err(|e| Error::Internal(format!("image task: {e}")))?
+}
+
+/// The core's acceptance rule ([`lvlx_core::images::reencode`]) in the server's errors.
+fn reencode(bytes: &[u8]) -> Result<Vec<u8>, Error> {
+    images::reencode(bytes).map_err(|e| match e {
+        ImageError::NotAnImage => Error::NotAnImage,
+        ImageError::Encode(e) => Error::Internal(e),
+    })
+}
