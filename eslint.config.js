@@ -11,7 +11,7 @@ export default [
   { ignores: ['web/dist/**', 'web/pkg/**', 'target/**', 'fuzz/**', 'contracts/artifacts/**', 'node_modules/**'] },
   js.configs.recommended,
   {
-    files: ['web/src/**/*.{js,jsx}'],
+    files: ['web/src/**/*.{js,jsx}', 'web/landing/**/*.{js,jsx}', 'web/prerender/**/*.{js,jsx,mjs}'],
     plugins: { react, 'react-hooks': reactHooks },
     languageOptions: {
       ecmaVersion: 2024,
@@ -37,6 +37,10 @@ export default [
         {
           patterns: [
             { group: ['**/core/pkg/*', '**/core/pkg'], message: 'Import the core through web/src/core/index.js.' },
+            {
+              group: ['**/wallet/eip1193*'],
+              message: 'Reach the wallet through web/src/wallet (wallet.js, allowance.js, useChainAction.js).',
+            },
           ],
         },
       ],
@@ -44,8 +48,13 @@ export default [
     },
   },
   {
-    files: ['web/src/api/client.js', 'web/src/i18n.js', 'web/src/live.js'],
+    files: ['web/src/api/client.js'],
     rules: { 'no-restricted-globals': 'off' },
+  },
+  {
+    // The wallet's own modules speak EIP-1193.
+    files: ['web/src/wallet/**/*.{js,jsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/core/pkg/*', '**/core/pkg'] }] }] },
   },
   {
     files: [
@@ -65,4 +74,10 @@ export default [
     },
   },
   prettier,
+  // After Prettier's config, which turns max-len off: Prettier keeps code within 120 characters
+  // but leaves comments and long strings; this holds them to it too (an SVG path excepted).
+  {
+    files: ['web/src/**/*.{js,jsx}', 'web/landing/**/*.{js,jsx}', 'web/prerender/**/*.{js,jsx,mjs}'],
+    rules: { 'max-len': ['error', { code: 120, ignorePattern: '^\\s*d="', ignoreUrls: true }] },
+  },
 ];

@@ -1,7 +1,8 @@
 // The pages the server sends already rendered, rendered here at build time in each language by
-// the app's own components (renderToString: the markers hydration needs) (webpack builds this for Node; web/prerender/plugin.mjs calls it):
-// the landing page and sign-in, the two pages a visitor on a phone opens first. The product's
-// name is left as PRODUCT_MARK for the server to fill in from its configuration.
+// the app's own components (renderToString: the markers hydration needs; webpack builds this
+// for Node, web/prerender/plugin.mjs calls it): the landing page and sign-in, the two pages a
+// visitor on a phone opens first. The product's name is left as PRODUCT_MARK for the server to
+// fill in from its configuration.
 import { renderToString } from 'react-dom/server';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';

@@ -6,7 +6,10 @@ import Shell from './components/Shell.jsx';
 import RouteError from './pages/RouteError.jsx';
 import LandingRedirect from './pages/LandingRedirect.jsx';
 import NotFound from './pages/NotFound.jsx';
-import { adminRoutes, page, userRoutes } from './routes.js';
+import { adminRoutes, landingPaths, page, publicRoutes, userRoutes } from './routes.js';
+
+/** The loader of a public page's guard: the referral gate, a guard of the core's, or none. */
+const publicGuard = (guard) => (guard === 'referral' ? referralGate : guard ? guardLoader(guard) : undefined);
 
 function routes(product) {
   return [
@@ -19,37 +22,8 @@ function routes(product) {
           // Errors of a page render inside Root, so toasts and the cookie banner stay.
           errorElement: <RouteError />,
           children: [
-            ...['/', '/home', '/faqs', '/register'].map((path) => ({ path, element: <LandingRedirect /> })),
-            {
-              path: '/register/referred/:referralCode',
-              loader: referralGate,
-              lazy: page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
-            },
-            {
-              path: '/login',
-              loader: guardLoader('public'),
-              lazy: page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx')),
-            },
-            {
-              path: '/recover',
-              loader: guardLoader('public'),
-              lazy: page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx')),
-            },
-            {
-              // Anyone, signed in or not: no guard.
-              path: '/solvency',
-              lazy: page(() => import(/* webpackChunkName: "page-solvency" */ './pages/Solvency.jsx')),
-            },
-            {
-              path: '/verifycode',
-              loader: guardLoader('verifyCode'),
-              lazy: page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx')),
-            },
-            {
-              path: '/reset',
-              loader: guardLoader('reset'),
-              lazy: page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx')),
-            },
+            ...landingPaths.map((path) => ({ path: `/${path}`, element: <LandingRedirect /> })),
+            ...publicRoutes.map(([path, guard, lazy]) => ({ path: `/${path}`, loader: publicGuard(guard), lazy })),
             {
               loader: guardLoader('user'),
               element: <Shell area="user" />,

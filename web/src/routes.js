@@ -5,6 +5,26 @@
 /** A page loaded on demand (a page that fails to load shows the router's error page). */
 export const page = (load) => async () => ({ Component: (await load()).default });
 
+/**
+ * Public pages (SPEC §2 "Public routes"): [path, guard (the core's name; null: anyone), page].
+ * The landing paths (`/`, `/home`, `/faqs`, `/register`) go to the landing page instead.
+ */
+export const publicRoutes = [
+  [
+    'register/referred/:referralCode',
+    'referral',
+    page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
+  ],
+  ['login', 'public', page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx'))],
+  ['recover', 'public', page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx'))],
+  ['solvency', null, page(() => import(/* webpackChunkName: "page-solvency" */ './pages/Solvency.jsx'))],
+  ['verifycode', 'verifyCode', page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx'))],
+  ['reset', 'reset', page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx'))],
+];
+
+/** Paths the landing page answers. */
+export const landingPaths = ['', 'home', 'faqs', 'register'];
+
 /** User area (SPEC §2 "User routes"): [path, menu/title key, page]. */
 export const userRoutes = (product) => [
   ['dashboard', 'menu-dashboard', page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx'))],

@@ -1,7 +1,7 @@
 // The books checked against the chain (admins) and the platform's solvency (anyone).
 import { api } from './client.js';
 
-/** {reserves: {available, warningWeeks, nft, lvlx}, claims: {owed, held, covered}, books: {at, block, lines, differences, failed} | null, at}. */
+/** The platform's solvency: the OpenAPI document's `Solvency`. */
 export const readSolvency = (signal) => api('solvency', { signal, auth: false });
 /** {available, everyHours, running, latest: {at, block, finalBlock, lines, differences, report} | null}. */
 export const readBooks = (signal) => api('books', { signal });

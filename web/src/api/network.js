@@ -1,7 +1,7 @@
 // The referral network: the member's network, claims, and the admins' ranks and nodes.
 import { api, apiBytes } from './client.js';
 
-/** {userCodeLink, wallet, activationNode, levels, userRankData, ranks, bonuses, rewards, claims, pendingClaims, claimable, node}. */
+/** The member's network page: the OpenAPI document's `NetworkPage`. */
 export const readNetwork = (signal) => api('network', { signal });
 /** The dashboard's card: {userCodeLink, activationNode, userRankData, claimable}. */
 export const readGlance = (signal) => api('network/glance', { signal });
@@ -9,7 +9,7 @@ export const readGlance = (signal) => api('network/glance', { signal });
 export const readSponsor = (signal) => api('network/sponsor', { signal });
 /** Mails a 6-digit claimCode for a claim of everything claimable → {attempt, amount}. */
 export const requestClaim = (language) => api('claims', { method: 'POST', body: { language } });
-/** The code confirms the claim → the signed voucher {account, cumulative, deadline, signature, contract, calldata}. */
+/** The code confirms the claim → the signed voucher (`SignedVoucher`) the wallet submits. */
 export const confirmClaim = (attempt, claimCode) =>
   api('claims/confirm', { method: 'POST', body: { attempt, claimCode } });
 

@@ -1,7 +1,7 @@
 // What the contracts' owners have announced, and the owner actions proposed to their Safe.
 import { api } from './client.js';
 
-/** {blockTime, delaySeconds, claims: {paused, signer, maxPerClaim, maxPerDay, maxPerAccountDay}, pending: [{change, at, due, …}], owners: [{contract, address, owner, pendingOwner}]}. */
+/** What the contracts' owners have announced: the OpenAPI document's `Owners`. */
 export const readOwners = (signal) => api('owners', { signal });
 
 /**

@@ -22,6 +22,7 @@ export default function ColumnChooser({ columns, choice }) {
     e.stopPropagation();
   };
   const optional = columns.filter((c) => c.optional);
+  const choose = (c) => (e) => choice.choose(c.id, e.target.checked);
   if (!optional.length) return null;
   const shown = columns.filter(choice.shown).length;
   return (
@@ -31,8 +32,7 @@ export default function ColumnChooser({ columns, choice }) {
         <legend>{t('table-columns-legend')}</legend>
         {optional.map((c) => (
           <label key={c.id}>
-            <input type="checkbox" checked={choice.shown(c)} onChange={(e) => choice.choose(c.id, e.target.checked)} />{' '}
-            {c.label}
+            <input type="checkbox" checked={choice.shown(c)} onChange={choose(c)} /> {c.label}
           </label>
         ))}
       </fieldset>

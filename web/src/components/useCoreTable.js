@@ -32,8 +32,9 @@ export function sharedFetch(fetch) {
 }
 
 /**
- * `load(signal, onProgress)` resolves to a core table (an AdminRows: ICO, users or staking); null: not yet. Answers the loading
- * state and its progress ({received, total} bytes of the rows, null before the first), the full date range, the current query,
+ * `load(signal, onProgress)` resolves to a core table (an AdminRows: ICO, users or staking); null:
+ * not yet. Answers the loading state and its progress ({received, total} bytes of the rows, null
+ * before the first), the full date range, the current query,
  * the last answer ({kept, totals|summary}) and the page.
  */
 export function useCoreTable(load) {

@@ -1,6 +1,7 @@
-// A date range as typed and the last one that could filter. Every date filter (the admin tables,
-// the audit, the member's staked NFTs) applies a range only when the core's rangeError says it
-// can; meanwhile it keeps its last good range, which DateRangeFields names beside the error.
+// A date range as typed and the last one that could filter, for the filters that hold their own
+// range (the audit, the member's staked NFTs): a range applies only when the core's rangeError
+// says it can; meanwhile the last good one stays, which DateRangeFields names beside the error.
+// The admin tables' ranges are their core table's query (useCoreTable), refused by the same rule.
 import { useState } from 'react';
 import { rangeError } from '../core/index.js';
 

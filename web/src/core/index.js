@@ -25,7 +25,7 @@ export const setDisplayLanguage = (language) => {
 };
 /** A plain decimal ("8855540174.38") as the page's language writes it (en 8,855,540,174.38; es/pt 8.855.540.174,38). */
 export const localizeNumber = (plain, language = displayLanguage) => core.localizeNumber(String(plain), language);
-/** An amount as the interface shows it: 2 decimals in the token's own decimals (USDT 6, else 18), in the page's language. */
+/** An amount as the interface shows it: 2 decimals of the token's own decimals, in the page's language. */
 export const formatToken = (baseUnits, token, language = displayLanguage) =>
   core.formatTokenIn(baseUnits, token, language);
 export const formatLvlx = (baseUnits, language) => formatToken(baseUnits, 'LVLX', language);
@@ -41,9 +41,9 @@ export const LVLX_DECIMALS = tokenDecimals('LVLX');
 export const lockTerms = (rateBps, lockSeconds) => core.lockTerms(rateBps, Number(lockSeconds));
 /** The money history (GET wallet/history's `entries`) as CSV: exact decimals, UTC times. */
 export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
-/** Every owner action an admin may propose to the owners' Safe: [{contract, function, args: [{name, kind}], delayed}]. */
+/** Every owner action an admin may propose to the owners' Safe: [{contract, function, args, delayed}]. */
 export const ownerActions = () => core.ownerActions();
-/** An owner action's argument as typed in the page's language (tokens, percent, days) → the proposal's text; throws a key. */
+/** An owner action's argument as typed in the page's language → the proposal's text; throws a key. */
 export const readOwnerArg = (kind, text, language = displayLanguage) => core.readOwnerArg(kind, text, language);
 /** A proposal's argument (its text) as people read it in the page's language. */
 export const showOwnerArg = (kind, value, language = displayLanguage) => core.showOwnerArg(kind, value, language);

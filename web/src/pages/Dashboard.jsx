@@ -17,6 +17,7 @@ import useLoad from '../api/useLoad.js';
 import { readGlance } from '../api/network.js';
 import { readDashboard } from '../api/holdings.js';
 import { useLiveVersion } from '../live.js';
+import { rankName } from '../network/rankName.js';
 
 function Box({ titleKey, testId, loading, error, retry, children, link }) {
   const { t } = useTranslation();
@@ -107,10 +108,7 @@ function Staking({ state }) {
 function NetworkGlance({ state }) {
   const { t, i18n } = useTranslation();
   const data = state.data;
-  const rank = data?.userRankData.rank;
-  const key = rank ? `rank-${rank.name.toLowerCase()}` : 'rank-none';
-  // Known rank names are translated; a rank an admin names later shows as written.
-  const name = !rank || i18n.exists(key) ? t(key) : rank.name;
+  const name = rankName(t, i18n, data?.userRankData.rank?.name);
   return (
     <Box
       titleKey="network-glance"

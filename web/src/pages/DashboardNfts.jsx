@@ -12,7 +12,6 @@ import {
   calendarDate,
   calldata,
   dayInRange,
-  decodeUint,
   formatLvlx,
   formatUsdt,
   lvlxToUsdt,
@@ -23,9 +22,8 @@ import {
   viewerOffsetMinutes,
   lockTerms,
 } from '../core/index.js';
-import * as eth from '../wallet/eip1193.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
-import { spending } from '../wallet/allowance.js';
+import { operating, spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
@@ -208,23 +206,13 @@ function NftPage({ data, now, account, reload }) {
     run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
   };
   const stake = async (nft, quantity, quote) => {
-    const approved = decodeUint(
-      await eth.ethCall(chain.levelNft, calldata('LevelNFT', 'isApprovedForAll', [account, chain.nftStaking])),
-    );
-    const txs = [];
-    if (approved === '0')
-      txs.push({
-        to: chain.levelNft,
-        data: calldata('LevelNFT', 'setApprovalForAll', [chain.nftStaking, 'true']),
-        approval: true,
-      });
     // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
     const bounds = [quote.reward, String(quote.maxRelease)];
-    txs.push({
-      to: chain.nftStaking,
-      data: calldata('NftStaking', 'stake', [nft.kind, quantity, ...bounds]),
-      simulate: true,
-    });
+    const txs = await operating(
+      account,
+      { collection: chain.levelNft, operator: chain.nftStaking },
+      { to: chain.nftStaking, data: calldata('NftStaking', 'stake', [nft.kind, quantity, ...bounds]), simulate: true },
+    );
     run(account, txs, { label: 'stake', id: nft.kind, quantity }, reload);
   };
 

@@ -11,7 +11,6 @@ import AmountField from '../components/AmountField.jsx';
 import {
   localizeNumber,
   calldata,
-  decodeUint,
   formatLvlx,
   formatUnits,
   editableNumber,
@@ -23,22 +22,20 @@ import {
 } from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
-import * as eth from '../wallet/eip1193.js';
 import { spending } from '../wallet/allowance.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
-import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
+import { connectWallet, readUint, useConnectedAccount } from '../wallet/wallet.js';
 import { useLive } from '../live.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 async function readChain(chain, account) {
-  const uint = async (to, contract, fn, args) => decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));
   const [price, usdt, allowance, lvlx] = await Promise.all([
-    uint(chain.icoSale, 'IcoSale', 'price', []),
-    uint(chain.usdt, 'LVLX', 'balanceOf', [account]),
-    uint(chain.usdt, 'LVLX', 'allowance', [account, chain.icoSale]),
-    uint(chain.lvlx, 'LVLX', 'balanceOf', [account]),
+    readUint(chain.icoSale, 'IcoSale', 'price', []),
+    readUint(chain.usdt, 'LVLX', 'balanceOf', [account]),
+    readUint(chain.usdt, 'LVLX', 'allowance', [account, chain.icoSale]),
+    readUint(chain.lvlx, 'LVLX', 'balanceOf', [account]),
   ]);
   return { price, usdt, allowance, lvlx };
 }

@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import i18n from '../i18n.js';
 import settings from '../settings.js';
 import { linkWallet as sendLink, walletNonce } from '../api/wallet.js';
-import { siweMessage } from '../core/index.js';
+import { calldata, decodeUint, LVLX_DECIMALS, siweMessage } from '../core/index.js';
 import { KEYS, readJson, writeJson } from '../session/storage.js';
 import { toastError } from '../toast.jsx';
 import * as eth from './eip1193.js';
@@ -55,6 +55,20 @@ export async function connectWallet() {
   }
 }
 
+/** Whether `e` is the member declining in their wallet (nothing to tell them). */
+export const isRejection = eth.isRejection;
+
+/** `typed` (EIP-712) signed by `account` on Polygon; throws what the wallet throws. */
+export async function signTyped(account, typed) {
+  await eth.ensureChain(settings.chain, i18n.t('chain-name'));
+  return eth.signTypedData(account, typed);
+}
+
+/** A uint a contract's view function answers (decimal text): `fn(args)` of `contract` at `to`. */
+export async function readUint(to, contract, fn, args) {
+  return decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));
+}
+
 /** Links `account` to the signed-in account by signature; answers the stored wallet or null. */
 export async function linkWallet(account) {
   try {
@@ -94,7 +108,7 @@ export async function addToken() {
     const added = await eth.watchAsset({
       address: settings.chain.lvlx,
       symbol: settings.product,
-      decimals: 18,
+      decimals: LVLX_DECIMALS,
       image: settings.chain.tokenImage || new URL(tokenLogo, location.origin).href,
     });
     if (added === false) throw Object.assign(new Error('declined'), { code: eth.USER_REJECTED });

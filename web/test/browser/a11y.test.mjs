@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
 import { announced, tabTo } from './keyboard.mjs';
-import { adminRoutes, userRoutes } from '../../src/routes.js';
+import { adminRoutes, publicRoutes, userRoutes } from '../../src/routes.js';
 
 // Evaluated, not injected as a <script>: the app's CSP (script-src 'self') rightly refuses inline scripts.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -77,6 +77,15 @@ const open = [
   ['/register/referred/0123456789abcdef', 'form'],
   ['/no/such/page', 'h1'],
 ];
+// Reached only in the middle of a sign-in or a recovery (their guards send anyone else away).
+const midway = ['/verifycode', '/reset'];
+test('every public route is checked here, or named as reached midway', () => {
+  const pattern = (path) => new RegExp(`^/${path.replace(/:[a-zA-Z]+/g, '[^/]+')}$`);
+  for (const [path] of publicRoutes) {
+    const checked = open.some(([route]) => pattern(path).test(route)) || midway.includes(`/${path}`);
+    assert.ok(checked, `/${path} has no line here`);
+  }
+});
 
 /** Serious and critical violations on the page as it stands, as "rule: target" lines. */
 async function violations(page) {

@@ -10,7 +10,8 @@ import Spinner from '../../components/Spinner.jsx';
 import LoadFailed from '../../components/LoadFailed.jsx';
 import { DateRangeFields } from '../../components/Filters.jsx';
 import { formatDate } from '../../components/dates.js';
-import { localizeNumber, rangeError as coreRangeError } from '../../core/index.js';
+import { localizeNumber } from '../../core/index.js';
+import useDateRange from '../../components/useDateRange.js';
 import { toastError } from '../../toast.jsx';
 
 /** Local midnight of a YYYY-MM-DD day, in ms; the day after for an end date (excluded). */
@@ -74,7 +75,8 @@ function Row({ row }) {
 export default function Audit() {
   const { t, i18n } = useTranslation();
   const id = useId();
-  const [form, setForm] = useState({ subject: '', admin: '', start: '', end: '' });
+  const [form, setForm] = useState({ subject: '', admin: '' });
+  const range = useDateRange();
   const [applied, setApplied] = useState({ subject: '', admin: '', start: '', end: '' });
   const [page, setPage] = useState(1);
   const subject = useSubject();
@@ -87,12 +89,11 @@ export default function Audit() {
   };
   const key = JSON.stringify(query);
   const { data, error, retry } = useLoad((signal) => readAudit(query, signal), [key]);
-  const rangeError = coreRangeError(form.start, form.end);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   const apply = (e) => {
     e.preventDefault();
-    if (rangeError) return;
-    setApplied(form);
+    if (range.error) return;
+    setApplied({ ...form, ...range.typed });
     setPage(1);
   };
   const download = async () => {
@@ -135,11 +136,11 @@ export default function Audit() {
           onChange={(e) => setForm((f) => ({ ...f, admin: e.target.value }))}
         />
         <DateRangeFields
-          value={{ start: form.start, end: form.end }}
-          onChange={(which, day) => setForm((f) => ({ ...f, [which]: day }))}
-          onReset={() => setForm((f) => ({ ...f, start: '', end: '' }))}
-          atReset={!form.start && !form.end}
-          error={rangeError}
+          value={range.typed}
+          onChange={(which, day) => range.set({ ...range.typed, [which]: day })}
+          onReset={() => range.set({ start: '', end: '' })}
+          atReset={!range.typed.start && !range.typed.end}
+          error={range.error}
           kept={applied}
           labelKey="filter-dates"
         />

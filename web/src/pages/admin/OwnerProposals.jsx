@@ -7,7 +7,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import settings from '../../settings.js';
 import {
   coreErrorKey,
   localizeNumber,
@@ -20,8 +19,7 @@ import {
 } from '../../core/index.js';
 import { propose, readProposals, recordExecuted, rejectProposal, signProposal } from '../../api/owners.js';
 import useLoad from '../../api/useLoad.js';
-import * as eth from '../../wallet/eip1193.js';
-import { useConnectedAccount } from '../../wallet/wallet.js';
+import { connectWallet, isRejection, signTyped, useConnectedAccount } from '../../wallet/wallet.js';
 import useChainAction from '../../wallet/useChainAction.js';
 import TxStatus from '../../wallet/TxStatus.jsx';
 import Copyable from '../../components/Copyable.jsx';
@@ -176,13 +174,12 @@ function Proposal({ p, safe, account, delay, onChange, all }) {
   const sign = async () => {
     setSigning(true);
     try {
-      await eth.ensureChain(settings.chain, t('chain-name'));
-      const signature = await eth.signTypedData(account, p.typedData);
+      const signature = await signTyped(account, p.typedData);
       await signProposal(p.id, signature);
       toast.success(t('owner-proposals-signed'), { toastId: `owner-signed-${p.id}` });
       onChange();
     } catch (e) {
-      if (!eth.isRejection(e)) toastError(e);
+      if (!isRejection(e)) toastError(e);
     } finally {
       setSigning(false);
     }
@@ -304,11 +301,8 @@ export default function OwnerProposals() {
   const { data, error, retry } = useLoad((signal) => readProposals(signal), [version]);
   const [account, setAccount] = useConnectedAccount();
   const connect = async () => {
-    try {
-      setAccount(await eth.requestAccount(settings.chain, t('chain-name')));
-    } catch (e) {
-      if (!eth.isRejection(e)) toastError(e);
-    }
+    const account = await connectWallet();
+    if (account) setAccount(account);
   };
   const safe = data?.safe;
   const delay =

@@ -27,6 +27,11 @@ const asText = (rank) => ({
   bonus: editableNumber(formatUnits(rank.bonus, LVLX_DECIMALS)),
 });
 
+/** A rank as the audit lists it: its name, threshold in USDT and bonus in the product. */
+const rankText = (rank) =>
+  `${rank.name} ${localizeNumber(formatUnits(rank.threshold, USDT_DECIMALS))} USDT / ` +
+  `${localizeNumber(formatUnits(rank.bonus, LVLX_DECIMALS))} ${settings.product}`;
+
 function RankRow({ rank, onSaved, isNew = false }) {
   const { t } = useTranslation();
   const [edit, setEdit] = useState(() => (rank ? asText(rank) : { name: '', threshold: '', bonus: '' }));
@@ -137,13 +142,8 @@ export default function Ranks() {
                   <li key={i}>
                     {formatDate(a.at, i18n.language)} · <span translate="no">{a.admin}</span> · #{a.item}{' '}
                     {a.before
-                      ? t('ranks-audit-changed', {
-                          before: `${a.before.name} ${localizeNumber(formatUnits(a.before.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.before.bonus, LVLX_DECIMALS))} ${settings.product}`,
-                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.after.bonus, LVLX_DECIMALS))} ${settings.product}`,
-                        })
-                      : t('ranks-audit-added', {
-                          after: `${a.after.name} ${localizeNumber(formatUnits(a.after.threshold, USDT_DECIMALS))} USDT / ${localizeNumber(formatUnits(a.after.bonus, LVLX_DECIMALS))} ${settings.product}`,
-                        })}
+                      ? t('ranks-audit-changed', { before: rankText(a.before), after: rankText(a.after) })
+                      : t('ranks-audit-added', { after: rankText(a.after) })}
                   </li>
                 ))}
               </ul>

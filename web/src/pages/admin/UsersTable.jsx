@@ -41,7 +41,9 @@ export default function UsersTable() {
   const general = statistics?.General ?? null;
   // A saved KYC change reloads the rows (the status is one of their columns).
   const [version, setVersion] = useState(0);
-  const load = useCallback(async (signal, onProgress) => loadUserRows(await userRows(signal, onProgress)), [version]); // eslint-disable-line react-hooks/exhaustive-deps
+  // `version` is a dependency on purpose: each saved change makes a new fetch, hence a reload.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const load = useCallback(async (signal, onProgress) => loadUserRows(await userRows(signal, onProgress)), [version]);
   const [kycOf, setKycOf] = useState(null);
   const table = useCoreTable(load);
 
