@@ -64,10 +64,13 @@ export function subscribe(listener) {
 /**
  * A counter for pages that reload what they show when something new is recorded: null until the
  * channel is ready (so a load that starts then cannot miss a push; after 2 s the page loads
- * anyway), then growing after each push of `type` (trailing, at most once per `quietMs`), after
+ * anyway), then growing after each push of `type` (a kind, or a list of kinds; trailing, at most
+ * once per `quietMs`), after
  * a "reload" push, and after a reconnection (pushes may have been missed meanwhile).
  */
 export function useLiveVersion(type, quietMs = 0) {
+  // One kind of push, or several (a page that shows what each of them moves).
+  const types = [type].flat().join(' ');
   const [version, setVersion] = useState(null);
   const timer = useRef(null);
   useEffect(() => {
@@ -80,7 +83,7 @@ export function useLiveVersion(type, quietMs = 0) {
         return;
       }
       // 'chain': events became final or left the chain; every page reads its figures again.
-      if (message.type !== type && message.type !== 'reload' && message.type !== 'chain') return;
+      if (!types.split(' ').includes(message.type) && message.type !== 'reload' && message.type !== 'chain') return;
       if (timer.current) return;
       timer.current = setTimeout(() => {
         timer.current = null;
@@ -93,7 +96,7 @@ export function useLiveVersion(type, quietMs = 0) {
       clearTimeout(timer.current);
       timer.current = null;
     };
-  }, [type, quietMs]);
+  }, [types, quietMs]);
   return version;
 }
 

@@ -26,11 +26,14 @@ function amountText(entry) {
     : `${formatToken(entry.amount, entry.asset)} ${entry.asset}`;
 }
 
+const LIVE_KINDS = ['purchase', 'stake', 'network'];
+
 export default function MyActives() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
-  const version = useLiveVersion('purchase', 300);
-  // Loaded once the live channel is ready, and again on each of the member's purchases.
+  // Loaded once the live channel is ready, and again on each of the member's purchases, staking
+  // events (interest, releases, NFTs bought) and network credits (commissions, bonuses, claims).
+  const version = useLiveVersion(LIVE_KINDS, 300);
   const history = useLoad(version === null ? null : readHistory, [version]);
   const actives = useLoad(version === null ? null : readActives, [version]);
   // The money account, the same as the dashboard's.

@@ -162,11 +162,26 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   await page.getByRole('button', { name: en['filter-reset'] }).click();
   assert.equal(await page.getByTestId('filter-error').innerText(), '');
 
-  // Thirty days later the interest withdrawn is what the contract paid, to the base unit.
+  // Thirty days later the interest withdrawn is what the contract paid, to the base unit; My
+  // assets, open in another tab, lists it as it is recorded (no reload).
+  const assets = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_USER),
+    cookies: consent,
+    viewport: { width: 1280, height: 900 },
+  });
+  await assets.goto('/myActives');
+  await settled(assets);
+  const interestRows = assets
+    .getByTestId('actives-history')
+    .locator('.rdt_TableRow')
+    .filter({ hasText: en['history-kind-interest'] });
+  assert.equal(await interestRows.count(), 0);
   await advance(30 * DAY);
   const before = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]]));
   await row.getByRole('button', { name: label('staking-withdraw-interest-of', 1) }).click();
   await confirmed(page, 'position-status');
+  await interestRows.first().waitFor({ timeout: 15_000 });
+  await assets.close();
   const paid = BigInt(await read(chain().lvlx, 'LVLX', 'balanceOf', [accounts[1]])) - before;
   assert.ok(paid > 0n);
   const withdrawnCell = row.locator('.rdt_TableCell').nth(6);
