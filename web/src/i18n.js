@@ -3,7 +3,8 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
-import { KEYS } from './session/storage.js';
+import Cookies from 'js-cookie';
+import { KEYS, read, write } from './session/storage.js';
 
 /** What every i18next of the app reads: one namespace, flat keys, `product` in every text. */
 export const baseOptions = (product) => ({
@@ -49,5 +50,26 @@ export function initI18n({ product, languages }, onLanguage = () => {}) {
       },
     });
 }
+
+/**
+ * The language chosen with the switcher, kept for this browser: in storage for the app, and in
+ * a cookie for the server, which sends the pages it renders in the same language (backend
+ * web::LANGUAGE_COOKIE). A preference, like the choice itself: it names no one.
+ */
+export function chooseLanguage(lng) {
+  write(KEYS.language, lng);
+  languageCookie(lng);
+  return i18n.changeLanguage(lng);
+}
+
+const languageCookie = (lng) => Cookies.set(LANGUAGE_COOKIE, lng, { expires: 365, sameSite: 'Lax', path: '/' });
+
+/** A choice made before the server read the cookie: told once, at start. */
+export function keepLanguageCookie() {
+  const chosen = read(KEYS.language);
+  if (chosen && Cookies.get(LANGUAGE_COOKIE) !== chosen) languageCookie(chosen);
+}
+
+export const LANGUAGE_COOKIE = 'lng';
 
 export default i18n;

@@ -3,7 +3,7 @@
 // typed into it.
 import { StrictMode } from 'react';
 import { loadSettings } from './settings.js';
-import { initI18n } from './i18n.js';
+import { initI18n, keepLanguageCookie } from './i18n.js';
 import { languages, setDisplayLanguage } from './core/index.js';
 import App, { createRouter, routerReady } from './App.jsx';
 import { takeOver } from './prerendered.js';
@@ -14,6 +14,7 @@ const settings = await loadSettings();
 // The server could not be reached: the languages are the core's.
 if (!settings.languages.length) settings.languages = languages();
 await initI18n(settings, setDisplayLanguage);
+keepLanguageCookie();
 
 const router = createRouter(settings.product);
 const root = document.getElementById('root');

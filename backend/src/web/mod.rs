@@ -33,6 +33,10 @@ static RENDERED: std::sync::LazyLock<std::collections::BTreeMap<String, String>>
 /// The cookie the app keeps the visitor's cookie decision in (web/src/components/CookieBanner.jsx).
 const CONSENT_COOKIE: &str = "cookieConsent";
 
+/// The cookie the app keeps the language chosen with its switcher in, for the server to render
+/// the same (web/src/i18n.js).
+const LANGUAGE_COOKIE: &str = "lng";
+
 #[derive(serde::Deserialize)]
 struct Lng {
     lng: Option<String>,
@@ -186,10 +190,15 @@ fn rendered_pages(app: &Assets) -> BoxedFilter<(warp::reply::Response,)> {
                         .unify(),
                 )
                 .and(warp::header::optional::<String>("accept-language"))
+                .and(warp::cookie::optional::<String>(LANGUAGE_COOKIE))
                 .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
                 .map(
-                    move |query: Lng, accept: Option<String>, consent: Option<String>| {
-                        let name = rendered_name(page, query.lng, accept, consent);
+                    move |query: Lng,
+                          accept: Option<String>,
+                          chosen: Option<String>,
+                          consent: Option<String>| {
+                        // As the app decides: `?lng=`, then the switcher's choice, then the browser.
+                        let name = rendered_name(page, query.lng.or(chosen), accept, consent);
                         if files.get(&name).is_some() {
                             name
                         } else {

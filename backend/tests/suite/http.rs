@@ -404,6 +404,23 @@ async fn rendered_pages_follow_language_and_consent_and_carry_the_product_name()
         text(&decided),
         "<!doctype html><p>es, decided: A&amp;B &lt;x&gt;</p>"
     );
+    // The language chosen with the app's switcher (its cookie) beats the browser's; `?lng=`
+    // beats both.
+    let chosen = ask(
+        &f,
+        "/login",
+        &[("accept-language", "en"), ("cookie", "lng=es")],
+    )
+    .await;
+    assert_eq!(
+        text(&chosen),
+        "<!doctype html><p>es, banner: A&amp;B &lt;x&gt;</p>"
+    );
+    let asked = ask(&f, "/login?lng=en", &[("cookie", "lng=es")]).await;
+    assert_eq!(
+        text(&asked),
+        "<!doctype html><p>en, banner: A&amp;B &lt;x&gt;</p>"
+    );
     // No Portuguese page in this build: the app's own page, rendered in the browser.
     let pt = ask(&f, "/login?lng=pt", &[]).await;
     assert_eq!(text(&pt), "<!doctype html><title>app</title>");

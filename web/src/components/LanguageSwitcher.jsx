@@ -6,7 +6,7 @@ import ES from 'flag-svgs/ES.svg';
 import BR from 'flag-svgs/BR.svg';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
-import { KEYS, write } from '../session/storage.js';
+import { chooseLanguage } from '../i18n.js';
 import { usePrerendering } from '../prerendered.js';
 
 const FLAG = { en: US, es: ES, pt: BR };
@@ -31,8 +31,7 @@ export default function LanguageSwitcher() {
             disabled={waiting}
             onClick={() => {
               // Remembered as this browser's choice (signing in then keeps it).
-              write(KEYS.language, lng);
-              i18n.changeLanguage(lng);
+              chooseLanguage(lng);
             }}
           >
             <img src={FLAG[lng]} alt="" />

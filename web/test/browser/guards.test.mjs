@@ -263,6 +263,32 @@ describe('redirects, referral links, 404 and errors', () => {
     assert.deepEqual(page.errors ?? [], []);
     await context.close();
   });
+  test('a language chosen with the switcher comes back rendered in it, the browser’s aside', async () => {
+    const context = await browser.newContext({ baseURL: server.url, locale: 'en-US' });
+    await context.addCookies(consent.map((c) => ({ url: server.url, ...c })));
+    const page = await context.newPage();
+    const warnings = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    await page.goto('/login');
+    await settled(page);
+    assert.equal(await page.textContent('h1'), 'Sign in');
+    await page.locator('.language-switcher button[data-lng="pt"]').click();
+    await page.locator('h1', { hasText: 'Entrar' }).waitFor();
+    // The server sends the rendered page in the chosen language (the cookie the switcher set)…
+    const html = await (await context.request.get('/login')).text();
+    assert.match(html, /<html lang="?pt/);
+    // …so the next visit arrives in it and is hydrated, not rendered again in another.
+    await page.reload({ waitUntil: 'commit' });
+    await page.locator('h1', { hasText: 'Entrar' }).waitFor();
+    await page.locator('#root:not([data-prerendered]) button[type=submit]:enabled').waitFor();
+    assert.equal(await page.getAttribute('html', 'lang'), 'pt');
+    assert.deepEqual(
+      warnings.filter((w) => w.includes('rendered again')),
+      [],
+      'hydrated, not rendered again',
+    );
+    await context.close();
+  });
   test('a well-formed referral code opens registration at step 1', async () => {
     const page = await visit('/register/referred/0123456789ABCDEF');
     assert.equal(await page.textContent('h1'), 'Create your account');
