@@ -443,7 +443,7 @@ pub struct NftOffer {
 }
 
 /// A staking contract's reward reserve (LVLX).
-#[derive(serde::Serialize, utoipa::ToSchema)]
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
 #[schema(as = StakeReserve)]
 pub struct ReserveShown {
     /// Not promised to any position yet.
@@ -558,14 +558,8 @@ pub fn overview(on_chain: &OnChain, nft: &[Held], lvlx: &[Held], now: u64) -> St
 #[schema(as = ReserveLine)]
 #[serde(rename_all = "camelCase")]
 pub struct Monitor {
-    /// Not promised to any position yet.
-    #[serde(with = "lvlx_core::amount::text")]
-    #[schema(schema_with = lvlx_core::amount::text::schema)]
-    free: Units,
-    /// Promised to open positions.
-    #[serde(with = "lvlx_core::amount::text")]
-    #[schema(schema_with = lvlx_core::amount::text::schema)]
-    reserved: Units,
+    #[serde(flatten)]
+    reserve: ReserveShown,
     /// Everything the contract holds for rewards.
     #[serde(with = "lvlx_core::amount::text")]
     #[schema(schema_with = lvlx_core::amount::text::schema)]
@@ -584,8 +578,7 @@ pub struct Monitor {
 pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u64) -> Monitor {
     let weeks = staking::weeks_covered(reserve.free, reserved_last_30_days);
     Monitor {
-        free: reserve.free,
-        reserved: reserve.reserved,
+        reserve: reserve.into(),
         funded: reserve.free.saturating_add(reserve.reserved),
         reserved_last30_days: reserved_last_30_days,
         weeks_covered: weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
