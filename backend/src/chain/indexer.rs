@@ -337,6 +337,8 @@ impl Indexer {
         read_to: u64,
         seen: Option<Option<Cursor>>,
     ) -> Result<(), IndexError> {
+        // Only a reorganisation comes with the cursor it found; a replay or a bench asks for it.
+        let reorganised = seen.is_some();
         let start = self.chain.start_block;
         let key = self.sale.clone();
         let product = self.product.clone();
@@ -365,12 +367,20 @@ impl Indexer {
                 })
             })
             .await?;
-        tracing::warn!(
-            from = ancestor + 1,
-            to = read_to,
-            taken_back = pushes.len(),
-            "blocks left the chain: what they recorded was taken back"
-        );
+        if reorganised {
+            tracing::warn!(
+                from = ancestor + 1,
+                to = read_to,
+                taken_back = pushes.len(),
+                "blocks left the chain: what they recorded was taken back"
+            );
+        } else {
+            tracing::info!(
+                from = ancestor + 1,
+                taken_back = pushes.len(),
+                "recorded events taken back, to be indexed again"
+            );
+        }
         for push in pushes {
             self.hub.push(push);
         }
