@@ -401,6 +401,20 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The chain section, when the activation node and claim distributor are configured.
+    pub fn network_chain(&self) -> Option<&Chain> {
+        self.chain
+            .as_ref()
+            .filter(|c| !c.activation_node.is_empty() && !c.claim_distributor.is_empty())
+    }
+
+    /// The chain section, when the staking contracts are configured.
+    pub fn staking_chain(&self) -> Option<&Chain> {
+        self.chain.as_ref().filter(|c| {
+            !c.nft_staking.is_empty() && !c.lvlx_staking.is_empty() && !c.nft_sale.is_empty()
+        })
+    }
+
     /// The chain the app runs on: the configured one's id, Polygon's without a `[chain]`.
     pub fn chain_id(&self) -> u64 {
         self.chain

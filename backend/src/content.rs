@@ -210,7 +210,7 @@ pub async fn set_image(
     image: impl std::future::Future<Output = Result<Vec<u8>, Error>>,
 ) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
-    let png = crate::images::png_from(app, image).await?;
+    let png = crate::images::png_from(app, crate::images::Kind::Content, image).await?;
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
     app.store

@@ -37,6 +37,9 @@ pub enum Error {
     EmailTaken,
     #[error("not allowed for this account")]
     Forbidden,
+    /// An admin blocked the account: no sign-in, no session.
+    #[error("this account is blocked")]
+    Blocked,
     #[error("the secret is wrong")]
     SecretWrong,
     #[error("no operational key has been provisioned")]
@@ -84,6 +87,13 @@ impl From<Invalid> for Error {
 }
 
 impl Error {
+    /// A chain read that failed, logged with its cause; the caller is told the chain is not
+    /// available.
+    pub fn unavailable(e: impl std::fmt::Display) -> Error {
+        tracing::warn!(error = %e, "chain read failed");
+        Error::ChainUnavailable
+    }
+
     /// Every code the server can emit, for the translation test (locales must have each).
     pub const CODES: &'static [&'static str] = &[
         "error-not-found",
@@ -97,6 +107,7 @@ impl Error {
         "error-referral-unknown",
         "error-email-taken",
         "error-forbidden",
+        "error-account-blocked",
         "error-secret-wrong",
         "error-secret-missing",
         "error-wallet-link-expired",
@@ -144,6 +155,7 @@ impl Error {
             Error::WalletTaken => "error-wallet-taken",
             Error::WalletAlreadyLinked => "error-wallet-already-linked",
             Error::Forbidden => "error-forbidden",
+            Error::Blocked => "error-account-blocked",
             Error::SecretWrong => "error-secret-wrong",
             Error::SecretMissing => "error-secret-missing",
             Error::RateLimited { .. } => "error-rate-limit",
@@ -191,6 +203,7 @@ mod tests {
             Error::ReferralUnknown,
             Error::EmailTaken,
             Error::Forbidden,
+            Error::Blocked,
             Error::SecretWrong,
             Error::SecretMissing,
             Error::WalletLink(SiweError::Nonce),

@@ -1,9 +1,11 @@
 //! Uploaded images (SPEC §4 "Avatar", §7 POST image; content images): at most 2 MB, JPEG or
-//! PNG by their magic bytes, decoded (at most 4096×4096) and re-encoded as PNG by the core, a
-//! few at a time so a burst of uploads cannot take the server's memory.
+//! PNG by their magic bytes, decoded (at most 4096×4096), scaled to their kind's bound and
+//! re-encoded as PNG by the core, a few at a time so a burst of uploads cannot take the
+//! server's memory.
 
 use std::future::Future;
 
+pub use lvlx_core::images::Kind;
 use lvlx_core::images::{self, ImageError};
 
 use crate::error::Error;
@@ -24,6 +26,7 @@ pub const UPLOADS_AT_ONCE: usize = 8;
 /// [`UPLOADS_AT_ONCE`] read at a time, [`DECODES_AT_ONCE`] decoded.
 pub async fn png_from(
     app: &App,
+    kind: Kind,
     read: impl Future<Output = Result<Vec<u8>, Error>>,
 ) -> Result<Vec<u8>, Error> {
     let _place = app
@@ -37,14 +40,14 @@ pub async fn png_from(
         .acquire()
         .await
         .map_err(|e| Error::Internal(format!("image decodes: {e}")))?;
-    tokio::task::spawn_blocking(move || reencode(&bytes))
+    tokio::task::spawn_blocking(move || reencode(&bytes, kind))
         .await
         .map_err(|e| Error::Internal(format!("image task: {e}")))?
 }
 
 /// The core's acceptance rule ([`lvlx_core::images::reencode`]) in the server's errors.
-fn reencode(bytes: &[u8]) -> Result<Vec<u8>, Error> {
-    images::reencode(bytes).map_err(|e| match e {
+fn reencode(bytes: &[u8], kind: Kind) -> Result<Vec<u8>, Error> {
+    images::reencode(bytes, kind).map_err(|e| match e {
         ImageError::NotAnImage => Error::NotAnImage,
         ImageError::Encode(e) => Error::Internal(e),
     })

@@ -79,7 +79,9 @@ pub struct Owner {
 /// The owners' terms and announced changes at the chain's head (shared by every call at that
 /// block).
 pub async fn read(app: &App) -> Result<Owners, Error> {
-    let chain = crate::network::contracts(&app.config)
+    let chain = app
+        .config
+        .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let rpc = Rpc::new(chain.rpc_url.expose());

@@ -46,7 +46,7 @@ impl Passwords {
     }
 
     pub async fn hash(&self, password: String) -> Result<String, Error> {
-        self.blocking(move || {
+        self.on_hash_thread(move || {
             let salt = SaltString::generate(&mut OsRng);
             argon2()
                 .hash_password(password.as_bytes(), &salt)
@@ -58,7 +58,7 @@ impl Passwords {
 
     /// Verifies against `hash`, or against a decoy when there is none (unknown account).
     pub async fn verify(&self, password: String, hash: Option<String>) -> Result<bool, Error> {
-        self.blocking(move || {
+        self.on_hash_thread(move || {
             let known = hash.is_some();
             let stored = hash.unwrap_or_else(|| DECOY.to_string());
             let parsed = PasswordHash::new(&stored)
@@ -71,7 +71,7 @@ impl Passwords {
         .await
     }
 
-    async fn blocking<T: Send + 'static>(
+    async fn on_hash_thread<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, Error> + Send + 'static,
     ) -> Result<T, Error> {

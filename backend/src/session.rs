@@ -86,6 +86,10 @@ pub struct SignedIn {
 
 /// Opens a session for `user`: its token and what the browser stores.
 pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
+    // Whichever way in (sign-in, registration, recovery): a blocked account gets no session.
+    if user.is_blocked() {
+        return Err(Error::Blocked);
+    }
     let (sid, expires) = open(c, user.id, now_ms())?;
     let token = token(app, user, &sid, expires)?;
     let role = user.role.clone();

@@ -22,9 +22,17 @@ pub struct User {
     pub has_avatar: bool,
 }
 
+/// The statuses an account has: `active`, or `blocked` by an admin (no sign-in, no session).
+pub const ACTIVE: &str = "active";
+pub const BLOCKED: &str = "blocked";
+
 impl User {
     pub fn is_admin(&self) -> bool {
         self.role == lvlx_core::ADMIN_ROLE
+    }
+
+    pub fn is_blocked(&self) -> bool {
+        self.status == BLOCKED
     }
 }
 

@@ -53,10 +53,21 @@ impl Limit {
     }
 }
 
+/// What is still owed to a member who has `earned` in all and been paid `claimed` on chain.
+pub fn owed(earned: Units, claimed: Units) -> Units {
+    earned.saturating_sub(claimed)
+}
+
+/// Whether a claim whose voucher brings the wallet to `cumulative` can still pay once the
+/// distributor has paid the wallet `paid_out`: one that brings it no further never will.
+pub fn can_still_pay(cumulative: Units, paid_out: Units) -> bool {
+    cumulative > paid_out
+}
+
 /// What a member who has `earned` in all and been paid `claimed` on chain can claim at
 /// `now` (the block's seconds) under `caps`.
 pub fn payable(earned: Units, claimed: Units, caps: &Caps, now: u64) -> Payable {
-    let owed = earned.saturating_sub(claimed);
+    let owed = owed(earned, claimed);
     let today = now / DAY_SECONDS;
     let counted = |day: u64, paid: Units| if day == today { paid } else { 0 };
     let left_today = caps

@@ -60,6 +60,9 @@ impl SiweError {
 /// The fields of a message; times are UTC milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Message {
+    /// The optional scheme before the domain (`https://example.com wants you…`); when given it
+    /// must be the origin's.
+    pub scheme: Option<String>,
     /// An RFC 3986 authority (host, optional port and user information).
     pub domain: String,
     pub address: String,
@@ -172,10 +175,23 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// RFC 3986's `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+fn is_scheme(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
 impl Message {
     /// The exact text the wallet shows and signs.
     pub fn to_text(&self) -> String {
-        let mut text = format!("{}{PREAMBLE}\n{}\n\n", self.domain, self.address);
+        let scheme = self
+            .scheme
+            .as_ref()
+            .map(|s| format!("{s}://"))
+            .unwrap_or_default();
+        let mut text = format!("{scheme}{}{PREAMBLE}\n{}\n\n", self.domain, self.address);
         if let Some(statement) = &self.statement {
             text.push_str(statement);
             text.push('\n');
@@ -211,11 +227,19 @@ impl Message {
         let mut lines = Lines {
             lines: text.split('\n').peekable(),
         };
-        let domain = lines
+        let first = lines
             .next()?
             .strip_suffix(PREAMBLE)
-            .filter(|d| is_authority(d))
             .ok_or(SiweError::Malformed)?;
+        // EIP-4361: `[ scheme "://" ] domain`, scheme as RFC 3986 writes it.
+        let (scheme, domain) = match first.split_once("://") {
+            Some((scheme, domain)) if is_scheme(scheme) => (Some(scheme.to_string()), domain),
+            Some(_) => return Err(SiweError::Malformed),
+            None => (None, first),
+        };
+        if !is_authority(domain) {
+            return Err(SiweError::Malformed);
+        }
         let address = lines.next()?;
         if !address.starts_with("0x")
             || checksummed(address).as_deref() != Some(address)
@@ -265,6 +289,7 @@ impl Message {
             return Err(SiweError::Malformed);
         }
         Ok(Message {
+            scheme,
             domain: domain.to_string(),
             address: address.to_string(),
             statement,
@@ -345,11 +370,14 @@ pub struct Expect<'a> {
 pub fn verify(text: &str, signature: &str, expect: &Expect) -> Result<String, SiweError> {
     let message = Message::parse(text)?;
     // The domain and the URI name one of this app's own origins.
-    if !expect
-        .origins
-        .iter()
-        .any(|o| message.domain.eq_ignore_ascii_case(o.authority()) && o.holds(&message.uri))
-    {
+    if !expect.origins.iter().any(|o| {
+        message.domain.eq_ignore_ascii_case(o.authority())
+            && o.holds(&message.uri)
+            && message
+                .scheme
+                .as_ref()
+                .is_none_or(|s| s.eq_ignore_ascii_case(&o.scheme))
+    }) {
         return Err(SiweError::Domain);
     }
     if message.chain_id != expect.chain_id {
@@ -390,20 +418,24 @@ fn signature_of(text: &str) -> Result<Signature, SiweError> {
     if signature.v < 27 {
         signature.v += 27;
     }
-    let half = U256::from_str_radix(HALF_ORDER, 16).expect("constant");
-    if !matches!(signature.v, 27 | 28) || signature.s > half || signature.s.is_zero() {
+    if !matches!(signature.v, 27 | 28) || !is_low_s(signature.s) {
         return Err(SiweError::Signature);
     }
     Ok(signature)
 }
 
-/// The EIP-55 form of an address, or `None` when it is not one.
+/// The EIP-55 form of an address, or `None` when it is not one (a mixed-case address whose
+/// checksum is wrong is none: [`crate::chain::address`]).
 pub fn checksummed(address: &str) -> Option<String> {
-    let hex = address.strip_prefix("0x")?;
-    (hex.len() == 40)
-        .then(|| Address::from_str(hex).ok())
-        .flatten()
+    crate::chain::address(address)
+        .ok()
         .map(|a| to_checksum(&a, None))
+}
+
+/// Whether `s` is in the lower half of the curve's order (EIP-2): every signature has a high-s
+/// twin that recovers to the same key, and only one form is accepted, here and for owners.
+pub fn is_low_s(s: U256) -> bool {
+    s <= U256::from_str_radix(HALF_ORDER, 16).expect("constant") && !s.is_zero()
 }
 
 /// A wallet in tests: anvil's public development keys signing as `personal_sign` does.
@@ -550,6 +582,33 @@ mod tests {
             );
         }
         assert_eq!(check("hello", &good, &m.nonce), Err(SiweError::Malformed));
+    }
+
+    /// EIP-4361 lets the first line carry the scheme (`https://example.com wants you…`): taken
+    /// when scheme and authority name a configured origin, refused for another scheme.
+    #[test]
+    fn a_first_line_with_the_origins_scheme_is_accepted() {
+        let k = key(0);
+        let m = message(&k);
+        let with = |scheme: &str| {
+            let text = Message {
+                scheme: Some(scheme.into()),
+                ..m.clone()
+            }
+            .to_text();
+            (text.clone(), check(&text, &sign(&k, &text), &m.nonce))
+        };
+        let (text, checked) = with("http");
+        assert!(
+            text.starts_with("http://127.0.0.1:8080 wants you to sign in"),
+            "{text}"
+        );
+        assert_eq!(checked, Ok(address(&k)));
+        assert_eq!(with("HTTP").1, Ok(address(&k)));
+        assert_eq!(with("https").1, Err(SiweError::Domain));
+        assert_eq!(with("1http").1, Err(SiweError::Malformed));
+        let text = m.to_text().replacen("127.0.0.1", "://127.0.0.1", 1);
+        assert_eq!(Message::parse(&text), Err(SiweError::Malformed));
     }
 
     /// A phishing page has the victim sign a message for its own site with a nonce this server

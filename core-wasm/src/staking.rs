@@ -212,6 +212,80 @@ impl Position {
     }
 }
 
+/// A member's position as the totals read it: how much it holds (NFTs or LVLX), its schedule,
+/// and whether it is still open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stake {
+    pub amount: Units,
+    pub position: Position,
+    pub open: bool,
+}
+
+/// A member's staking totals at one second (`None` when a sum overflows 128 bits).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Open positions in both pools.
+    pub positions: usize,
+    /// NFTs in open positions.
+    pub nfts: Units,
+    /// LVLX in open positions.
+    pub lvlx: Units,
+    /// Rewards earned so far over every position, open or closed, withdrawn or not.
+    pub accrued: Units,
+    /// Earned in open positions and not yet withdrawn.
+    pub withdrawable: Units,
+    /// Interest paid out over every position.
+    pub interest_paid: Units,
+    /// The next release still ahead among open positions (one already past is not a lock).
+    pub next_release: Option<u64>,
+}
+
+/// The totals of `nft` and `lvlx` positions at `now` (seconds).
+pub fn totals(nft: &[Stake], lvlx: &[Stake], now: u64) -> Option<Totals> {
+    let open = || nft.iter().chain(lvlx).filter(|s| s.open);
+    let held = |pool: &[Stake]| amount::sum(pool.iter().filter(|s| s.open).map(|s| s.amount));
+    Some(Totals {
+        positions: open().count(),
+        nfts: held(nft)?,
+        lvlx: held(lvlx)?,
+        accrued: amount::sum(
+            nft.iter()
+                .chain(lvlx)
+                .map(|s| s.position.standing(now).accrued),
+        )?,
+        withdrawable: amount::sum(open().map(|s| s.position.standing(now).withdrawable))?,
+        interest_paid: amount::sum(nft.iter().chain(lvlx).map(|s| s.position.withdrawn))?,
+        next_release: open()
+            .map(|s| s.position.release)
+            .filter(|&release| release > now)
+            .min(),
+    })
+}
+
+/// One pool's reserve as the admin's monitor reads it: everything it holds for rewards, the
+/// weeks of stakes at the last 30 days' pace its free part covers, and whether that is under
+/// `warning_weeks`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cover {
+    pub funded: Units,
+    pub weeks_covered: Option<u64>,
+    pub warning: bool,
+}
+
+pub fn cover(
+    free: Units,
+    reserved: Units,
+    reserved_last_30_days: Units,
+    warning_weeks: u64,
+) -> Cover {
+    let weeks = weeks_covered(free, reserved_last_30_days);
+    Cover {
+        funded: free.saturating_add(reserved),
+        weeks_covered: weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
+        warning: weeks.is_some_and(|w| w < u128::from(warning_weeks)),
+    }
+}
+
 /// What a stake would bring, shown before the member signs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -157,10 +157,7 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
             })
         })
         .await?;
-    let wallet = match (
-        crate::staking::contracts(&app.config),
-        member.wallet.as_deref(),
-    ) {
+    let wallet = match (app.config.staking_chain(), member.wallet.as_deref()) {
         // The dashboard never waits long on the node: past WALLET_READ the wallet line says it
         // could not be read, and the rest of the page is the store's.
         (Some(chain), Some(wallet)) => tokio::time::timeout(

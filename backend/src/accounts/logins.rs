@@ -142,6 +142,10 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSen
             return Err(Error::Credentials);
         }
     };
+    // Said only to who knows the password; no code is mailed.
+    if user.is_blocked() {
+        return Err(Error::Blocked);
+    }
     let key = app.mac_key.clone();
     let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
     let (attempt, code) = {

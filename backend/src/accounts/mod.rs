@@ -3,6 +3,7 @@
 //! its mail; the routes in `api` parse and reply.
 
 pub mod avatars;
+pub mod blocking;
 pub mod holdings;
 pub mod logins;
 pub mod recovery;

@@ -36,7 +36,7 @@ fn status(e: &Error) -> StatusCode {
         | Error::ReferralUnknown
         | Error::WalletLink(_) => StatusCode::BAD_REQUEST,
         Error::Unauthorized | Error::Credentials => StatusCode::UNAUTHORIZED,
-        Error::Forbidden | Error::SecretWrong => StatusCode::FORBIDDEN,
+        Error::Forbidden | Error::Blocked | Error::SecretWrong => StatusCode::FORBIDDEN,
         Error::EmailTaken
         | Error::WalletTaken
         | Error::WalletAlreadyLinked

@@ -11,7 +11,7 @@ use super::auth::authed;
 use super::error::reply;
 use super::{ok, with, Answer};
 use crate::error::Error;
-use crate::images::MAX_BYTES;
+use crate::images::{Kind, MAX_BYTES};
 use crate::session::Authed;
 use crate::App;
 
@@ -32,13 +32,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 }
 
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
-    let png = png_from_part(&app, form, "profile").await?;
+    let png = crate::images::png_from(&app, Kind::Avatar, read_part(form, "profile")).await?;
     ok(&crate::accounts::avatars::set(&app, who.user.id, png).await?)
-}
-
-/// The multipart part `name` (at most [`MAX_BYTES`]) as a PNG (`crate::images::png_from`).
-pub async fn png_from_part(app: &App, form: FormData, name: &str) -> Result<Vec<u8>, Error> {
-    crate::images::png_from(app, read_part(form, name)).await
 }
 
 /// The bytes of the multipart part `name`, refused past [`MAX_BYTES`].

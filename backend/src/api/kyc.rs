@@ -1,5 +1,6 @@
 //! Identity verification routes: the member's status and where to verify, the provider's
-//! signed webhook, and admins' corrections (audited). Each handler parses, calls one function
+//! signed webhook, and admins' corrections (audited); beside them an admin's block of an
+//! account (`accounts::blocking`). Each handler parses, calls one function
 //! of `crate::kyc` and replies.
 
 use bytes::Bytes;
@@ -20,6 +21,17 @@ use crate::App;
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdminSet {
     #[schema(schema_with = crate::api::openapi::kyc_status)]
+    status: String,
+    #[schema(min_length = 1, max_length = 500)]
+    reason: String,
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(as = AccountStatusSet)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatusSet {
+    /// active | blocked.
+    #[schema(pattern = "^(active|blocked)$")]
     status: String,
     #[schema(min_length = 1, max_length = 500)]
     reason: String,
@@ -64,7 +76,19 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(admin_set)
         .map(reply);
 
+    // PUT /api/v1/users/{id}/status {status, reason} — admin: blocks (no sign-in, sessions
+    // ended) or unblocks a member; the reason (1–500 characters) goes into the audit.
+    let status = warp::path!("users" / u32 / "status")
+        .and(warp::put())
+        .and(admin(app.clone()))
+        .and(with(&app))
+        .and(json_body::<StatusSet>())
+        .then(status_set)
+        .map(reply);
+
     member
+        .or(status)
+        .unify()
         .or(webhook)
         .unify()
         .or(view)
@@ -84,6 +108,12 @@ async fn webhook(signature: Option<String>, body: Bytes, app: App) -> Answer {
 
 async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
     ok(&kyc::admin::view(&app, UserId(i64::from(id))).await?)
+}
+
+async fn status_set(id: u32, who: Authed, app: App, body: StatusSet) -> Answer {
+    let user = UserId(i64::from(id));
+    let set = crate::accounts::blocking::set(&app, who.user.id, user, &body.status, &body.reason);
+    ok(&set.await?)
 }
 
 async fn admin_set(id: u32, who: Authed, app: App, body: AdminSet) -> Answer {

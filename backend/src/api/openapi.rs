@@ -78,6 +78,8 @@ const OPERATIONS: &str = include_str!("../../openapi.json");
     crate::content::ContentBlock,
     crate::content::ContentBlocks,
     super::kyc::AdminSet,
+    super::kyc::StatusSet,
+    crate::accounts::blocking::Status,
     crate::kyc::admin::KycView,
     crate::store::kyc::Kyc,
     crate::chain::status::Standing,

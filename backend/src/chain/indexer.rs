@@ -13,16 +13,16 @@ use lvlx_core::chain::{self, Contract, Event};
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
-use super::recording::{record_found, Found, Place, Purchase};
+use super::recording::{record_found, Found, Purchase};
 use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
 use crate::live::{Hub, Push};
 use crate::metrics::METRICS;
-use crate::network;
 use crate::store::cursors::{self, Cursor};
 use crate::store::ledger::Entry;
 use crate::store::{blocks, Conn, Store, StoreError};
 use crate::{config, now_ms, App};
+use lvlx_core::chain::Place;
 
 /// Longest pause between retries while the node is unreachable.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -778,15 +778,7 @@ impl Indexer {
                 };
                 Found::Staking(e, pool, place(contract))
             }
-            Event::Network(e) => Found::Network(
-                e,
-                network::events::Logged {
-                    tx_hash: tx_hash.clone(),
-                    log_index,
-                    block: block as i64,
-                    at,
-                },
-            ),
+            Event::Network(e) => Found::Network(e, place(contract)),
         })
     }
 }

@@ -112,6 +112,15 @@ impl<V: Clone + Send + 'static> AtBlock<V> {
     }
 }
 
+/// Runs blocking chain reads off the runtime.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
+) -> Result<T, Error> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

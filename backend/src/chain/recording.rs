@@ -2,7 +2,7 @@
 //! a purchase into the ledger (settled at once when final), a staking event onto its position,
 //! an NFT purchase, the network's events, the sale's price.
 
-use lvlx_core::chain::{NetworkEvent, NftPurchase, StakingEvent};
+use lvlx_core::chain::{NetworkEvent, NftPurchase, Place, StakingEvent};
 use lvlx_core::staking::Pool;
 
 use super::indexer::IndexError;
@@ -20,22 +20,11 @@ pub(super) struct Purchase {
     pub(super) block: i64,
 }
 
-/// Where a staking or NFT-sale event sits.
-pub(super) struct Place {
-    /// Lowercase address of the contract that emitted it.
-    pub(super) contract: String,
-    pub(super) tx_hash: String,
-    pub(super) log_index: i64,
-    /// Block time, milliseconds.
-    pub(super) at: i64,
-    pub(super) block: i64,
-}
-
 pub(super) enum Found {
     Purchase(Purchase),
     NftPurchase(NftPurchase, Place),
     Staking(StakingEvent, Pool, Place),
-    Network(NetworkEvent, network::events::Logged),
+    Network(NetworkEvent, Place),
     /// The sale's price changed (USDT base units per whole LVLX): what members' history values
     /// LVLX at, from then on.
     Price(u128, Place),

@@ -116,7 +116,8 @@ fn take_purchases(
             block: entry.block,
         });
     }
-    let table = ranks::table(tx)?;
+    // The ranks in force where the chain now ends.
+    let table = ranks::table_at(tx, ancestor as i64)?;
     let mut pushes: Vec<Push> = Vec::new();
     for (&member, &volume) in &fell {
         if settlement::recheck_ranks(tx, member, volume, &table, now)? {

@@ -397,7 +397,7 @@ fn set_secret(config: &Config) -> ExitCode {
 
 /// `lvlx chain demo`: links the demo wallets and makes their purchases and stakes on chain.
 fn chain_demo(config: &Config) -> ExitCode {
-    let Some(chain) = crate::staking::contracts(config).cloned() else {
+    let Some(chain) = config.staking_chain().cloned() else {
         eprintln!("no staking contracts configured: run `lvlx chain deploy` first");
         return ExitCode::from(2);
     };

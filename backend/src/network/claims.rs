@@ -91,7 +91,9 @@ pub async fn request(
     language: Option<&str>,
 ) -> Result<Requested, Error> {
     app.code_limit.check(ip).await?;
-    let chain = super::contracts(&app.config)
+    let chain = app
+        .config
+        .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let wallet = who.wallet.clone().ok_or(Error::WalletRequired)?;
@@ -242,7 +244,9 @@ pub async fn confirm(
 ) -> Result<SignedVoucher, Error> {
     app.code_limit.check(ip).await?;
     lvlx_core::validation::validate(lvlx_core::validation::Field::ClaimCode, &claim_code, None)?;
-    let chain = super::contracts(&app.config)
+    let chain = app
+        .config
+        .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let terms = super::nodes::node_terms(app).await?;

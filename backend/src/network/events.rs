@@ -2,7 +2,7 @@
 //! commissions, volume and ranks; activation nodes and the distributor's payments recorded;
 //! each returning the pushes that tell members their figures moved.
 
-use lvlx_core::chain::NetworkEvent;
+use lvlx_core::chain::{NetworkEvent, Place};
 
 use super::settlement;
 use crate::live::Push;
@@ -40,8 +40,7 @@ pub fn settle(
     id: i64,
     now: i64,
 ) -> Result<Vec<Push>, StoreError> {
-    let ranks = store::ranks::table(tx)?;
-    let settled = settlement::settle_purchase(tx, id, product, levels_bps, &ranks, now)?;
+    let settled = settlement::settle_purchase(tx, id, product, levels_bps, now)?;
     Ok(pushes(&settled))
 }
 
@@ -62,28 +61,18 @@ pub fn on_link(
             event: "node",
         });
     }
-    let ranks = store::ranks::table(tx)?;
     // Only final purchases count; pending ones are settled when they become final.
     let final_block = store::cursors::final_block(tx)?;
     for id in store::settlement::unsettled_of(tx, user, product, final_block)? {
         out.extend(pushes(&settlement::settle_purchase(
-            tx, id, product, levels_bps, &ranks, now,
+            tx, id, product, levels_bps, now,
         )?));
     }
     Ok(out)
 }
 
-/// Where an event sat on the chain.
-pub struct Logged {
-    pub tx_hash: String,
-    pub log_index: i64,
-    pub block: i64,
-    /// Block time, milliseconds.
-    pub at: i64,
-}
-
 /// Applies an activation node or claim distributor event once.
-pub fn record(tx: Conn, event: NetworkEvent, log: &Logged) -> Result<Vec<Push>, StoreError> {
+pub fn record(tx: Conn, event: NetworkEvent, log: &Place) -> Result<Vec<Push>, StoreError> {
     Ok(match event {
         NetworkEvent::NodeActivated { wallet, usdt_paid } => {
             let user = users::by_wallet(tx, &wallet)?;

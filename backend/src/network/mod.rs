@@ -9,13 +9,3 @@ pub mod pages;
 pub mod ranks;
 pub mod settlement;
 pub mod signer;
-
-use crate::config;
-
-/// The chain section, when the activation node and claim distributor are configured.
-pub fn contracts(config: &config::Config) -> Option<&config::Chain> {
-    config
-        .chain
-        .as_ref()
-        .filter(|c| !c.activation_node.is_empty() && !c.claim_distributor.is_empty())
-}

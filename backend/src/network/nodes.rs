@@ -5,7 +5,6 @@ use lvlx_core::amount::Units;
 use lvlx_core::chain::Contract;
 use serde_json::{json, Value};
 
-use super::contracts;
 use crate::chain::rpc::Rpc;
 use crate::config;
 use crate::error::Error;
@@ -20,15 +19,12 @@ pub struct NodeTerms {
     pub block_time: u64,
 }
 
-fn unavailable(e: impl std::fmt::Display) -> Error {
-    tracing::warn!(error = %e, "chain read failed");
-    Error::ChainUnavailable
-}
-
 /// The node's price and sale flag and the latest block's time: the head read per call, the
 /// terms shared by every call at that block (`chain::reads`).
 pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
-    let chain = contracts(&app.config)
+    let chain = app
+        .config
+        .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
@@ -49,7 +45,7 @@ pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
 fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Units, bool), Error> {
     let call = |function| -> Result<(&'static str, Value), Error> {
         let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[])
-            .map_err(unavailable)?;
+            .map_err(Error::unavailable)?;
         Ok((
             "eth_call",
             json!([{"to": chain.activation_node, "data": data}, crate::chain::rpc::hex(block)]),
@@ -57,9 +53,10 @@ fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Unit
     };
     let answers = rpc
         .batch(&[call("price")?, call("onSale")?])
-        .map_err(unavailable)?;
-    let word =
-        |v: &Value| lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(unavailable);
+        .map_err(Error::unavailable)?;
+    let word = |v: &Value| {
+        lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(Error::unavailable)
+    };
     Ok((word(&answers[0])?, word(&answers[1])? == 1))
 }
 

@@ -51,7 +51,7 @@ fn claims_split(
         .partition(|claim| claim.status == "paid");
     let pending = pending
         .into_iter()
-        .filter(|claim| claim.cumulative > paid_out)
+        .filter(|claim| lvlx_core::claims::can_still_pay(claim.cumulative, paid_out))
         .collect();
     Ok((paid, pending))
 }

@@ -1,5 +1,6 @@
 //! The rank table as admins edit it: each write checked whole by the core, audited, and
-//! applied from now on (bonuses already credited stay).
+//! applied from now on: to purchases in chain blocks the indexer has not read yet (bonuses
+//! already credited stay, and reading the chain again credits what was credited).
 
 use lvlx_core::network::{self, Rank};
 
@@ -57,6 +58,8 @@ pub async fn put(app: &crate::App, admin: UserId, rank: Rank) -> Result<Vec<Rank
                 network::validate_ranks(&table)?;
                 let now = crate::now_ms();
                 store::ranks::put_rank(tx, &rank, now)?;
+                let from = store::cursors::next_block(tx)?;
+                store::ranks::keep_version(tx, from)?;
                 // Members' stored rank names follow a renamed rank.
                 if let Some(old) = before.as_ref().filter(|old| old.name != rank.name) {
                     store::users::rename_rank(tx, rank.id, &old.name, &rank.name)?;

@@ -101,12 +101,13 @@ pub fn settle_purchase(
     id: i64,
     product: &str,
     levels_bps: &[u32],
-    table: &[Rank],
     now: i64,
 ) -> Result<Settled> {
     let Some(p) = settlement::purchase(c, id, product)? else {
         return Ok(Settled::default());
     };
+    // The ranks in force at the purchase's block: the same whenever the chain is read.
+    let table = &ranks::table_at(c, p.at_chain.map_or(i64::MAX, |(block, _)| block))?;
     if !settlement::mark_settled(c, id, p.buyer, p.usdt, now)? {
         return Ok(Settled::default());
     }

@@ -14,7 +14,7 @@ use lvlx_core::chain::{self as core_chain, decode_address, decode_uint, hex0x, C
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::chain::reads::calls_at;
+use crate::chain::reads::{blocking, calls_at};
 use crate::chain::rpc::{quantity, Rpc, RpcError};
 use crate::config;
 use crate::error::Error;
@@ -36,23 +36,10 @@ struct SafeNow {
 }
 
 fn chain(app: &App) -> Result<config::Chain, Error> {
-    crate::network::contracts(&app.config)
+    app.config
+        .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)
-}
-
-fn unavailable(e: impl std::fmt::Display) -> Error {
-    tracing::warn!(error = %e, "owner proposal: chain read failed");
-    Error::ChainUnavailable
-}
-
-/// Runs blocking chain reads off the runtime.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
-) -> Result<T, Error> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))?
 }
 
 /// `contract`'s address in this configuration.
@@ -68,9 +55,9 @@ fn target(chain: &config::Chain, contract: Contract) -> Result<String, Error> {
 fn latest(rpc: &Rpc) -> Result<u64, Error> {
     quantity(
         &rpc.call("eth_blockNumber", json!([]))
-            .map_err(unavailable)?,
+            .map_err(Error::unavailable)?,
     )
-    .map_err(unavailable)
+    .map_err(Error::unavailable)
 }
 
 /// The Safe that owns `target`; `OwnerStep` when its owner is not a Safe (an account signs for
@@ -78,7 +65,7 @@ fn latest(rpc: &Rpc) -> Result<u64, Error> {
 fn safe_of(rpc: &Rpc, target: &str, contract: Contract) -> Result<SafeNow, Error> {
     let block = latest(rpc)?;
     let owner = calls_at(rpc, block, &[(target, contract, "owner", vec![])])?;
-    let address = decode_address(&owner[0]).map_err(unavailable)?;
+    let address = decode_address(&owner[0]).map_err(Error::unavailable)?;
     safe_at(rpc, block, address)
 }
 
@@ -131,13 +118,15 @@ fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
             d.as_str().unwrap_or_default(),
         ))),
         Err(RpcError::Node { .. }) => Err(Error::Rule("chain-reverted")),
-        Err(e) => Err(unavailable(e)),
+        Err(e) => Err(Error::unavailable(e)),
     }
 }
 
 /// Proposes `contract.function(args…)` (arguments in base units, whole numbers, `true`/`false`
 /// or addresses) to the Safe that owns the contract, at the Safe's next free nonce; audited.
-/// Refused once the Safe has [`MAX_OPEN`] proposals waiting.
+/// Refused once the Safe has [`MAX_OPEN`] proposals waiting, except a pause: with the queue
+/// full it takes the turn of the proposal at the head (as a rejection would), so no number of
+/// waiting proposals keeps the owners from stopping a contract.
 pub async fn propose(
     app: &App,
     admin: UserId,
@@ -169,6 +158,7 @@ pub async fn propose(
     let call = Call {
         contract: contract.name(),
         target,
+        urgent: function_of(contract, &data) == "pause",
         data,
         nonce: None,
     };
@@ -195,23 +185,27 @@ pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<ProposalId, Err
         target: safe.address.clone(),
         data: "0x".into(),
         nonce: Some(p.nonce),
+        urgent: true,
     };
     keep(app, admin, &chain, safe, call, json!({ "rejects": id })).await
 }
 
 /// A call a proposal makes: on `target` (a `contract`), at `nonce` (the next free one if none).
+/// An `urgent` one (a rejection, a pause) is never refused for a full queue: each is bounded
+/// anyway (one rejection a nonce, one pause a contract at the head's turn).
 struct Call {
     contract: &'static str,
     target: String,
     data: String,
     nonce: Option<i64>,
+    urgent: bool,
 }
 
 /// At most this many proposals wait for a Safe at once: more would only hide the queue.
 pub const MAX_OPEN: i64 = 20;
 
 /// Keeps the Safe transaction of `call` with its hash, audited with `what`: `{id}`. The same
-/// transaction proposed again answers the kept one.
+/// transaction proposed again answers the kept one, whatever the queue holds.
 async fn keep(
     app: &App,
     admin: UserId,
@@ -227,19 +221,23 @@ async fn keep(
         .write(move |c| {
             c.transaction(|c| {
                 let from = safe.nonce as i64;
-                if kept::open(c, &safe.address, from)? >= MAX_OPEN {
-                    return Err(Error::Rule("owner-proposal-queue-full"));
-                }
+                let full = kept::open(c, &safe.address, from)? >= MAX_OPEN;
                 let nonce = match call.nonce {
                     Some(n) => n,
+                    // Behind a full queue a pause would wait for every proposal before it.
+                    None if full && call.urgent => from,
                     None => kept::next_nonce(c, &safe.address, from)?,
                 };
-                let tx =
-                    SafeTx::call(&call.target, &call.data, nonce as u64).map_err(unavailable)?;
-                let safe_address = core_chain::address(&safe.address).map_err(unavailable)?;
+                let tx = SafeTx::call(&call.target, &call.data, nonce as u64)
+                    .map_err(Error::unavailable)?;
+                let safe_address =
+                    core_chain::address(&safe.address).map_err(Error::unavailable)?;
                 let hash = hex0x(&tx.hash(chain_id, safe_address));
                 if let Some(id) = kept::by_hash(c, &hash)? {
                     return Ok(id);
+                }
+                if full && !call.urgent {
+                    return Err(Error::Rule("owner-proposal-queue-full"));
                 }
                 let id = kept::add(
                     c,
@@ -353,8 +351,8 @@ fn describe(
         args,
         state,
     } = action_of(rpc, block, p)?;
-    let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(unavailable)?;
-    let safe_address = core_chain::address(&p.safe).map_err(unavailable)?;
+    let tx = SafeTx::call(&p.target, &p.data, p.nonce as u64).map_err(Error::unavailable)?;
+    let safe_address = core_chain::address(&p.safe).map_err(Error::unavailable)?;
     let this_safe = safe.filter(|s| core_chain::same_address(&s.address, &p.safe));
     let threshold = this_safe.map_or(u64::MAX, |s| s.threshold);
     let safe_nonce = this_safe.map_or(0, |s| s.nonce);
@@ -369,8 +367,8 @@ fn describe(
     let mut exec = None;
     if status == "ready" {
         let calldata = tx
-            .exec_calldata(&decoded(signatures).map_err(unavailable)?)
-            .map_err(unavailable)?;
+            .exec_calldata(&decoded(signatures).map_err(Error::unavailable)?)
+            .map_err(Error::unavailable)?;
         // The chain moved since it was proposed: executing it now would revert, and its turn
         // would block every proposal behind it until a rejection takes it.
         let runs = rpc
@@ -520,7 +518,8 @@ fn action_of(rpc: &Rpc, block: u64, p: &Proposal) -> Result<Called, Error> {
             state: None,
         }
     } else {
-        let (action, values) = owner_actions::decode(contract, &p.data).map_err(unavailable)?;
+        let (action, values) =
+            owner_actions::decode(contract, &p.data).map_err(Error::unavailable)?;
         let now = current(rpc, &p.target, contract, action, &values, block);
         let args = action
             .args
@@ -665,7 +664,7 @@ pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<P
     let ran = blocking(move || {
         let receipt = rpc
             .call("eth_getTransactionReceipt", json!([tx_hash]))
-            .map_err(unavailable)?;
+            .map_err(Error::unavailable)?;
         Ok(ran_in(&receipt, &safe, &hash))
     })
     .await?;

@@ -36,18 +36,6 @@ pub struct OnChain {
     pub lvlx_balance: Option<Units>,
 }
 
-fn unavailable(e: impl std::fmt::Display) -> Error {
-    tracing::warn!(error = %e, "chain read failed");
-    Error::ChainUnavailable
-}
-
-/// The chain section, when the staking contracts are configured.
-pub fn contracts(config: &config::Config) -> Option<&config::Chain> {
-    config.chain.as_ref().filter(|c| {
-        !c.nft_staking.is_empty() && !c.lvlx_staking.is_empty() && !c.nft_sale.is_empty()
-    })
-}
-
 /// The contracts' side of [`OnChain`]: the same for every member at a block.
 #[derive(Debug, Clone)]
 pub struct Offer {
@@ -116,7 +104,7 @@ fn call_at(
     args: &[&str],
     block: u64,
 ) -> Result<(&'static str, Value), Error> {
-    let data = chain::calldata(contract, function, args).map_err(unavailable)?;
+    let data = chain::calldata(contract, function, args).map_err(Error::unavailable)?;
     Ok((
         "eth_call",
         json!([{"to": to, "data": data}, crate::chain::rpc::hex(block)]),
@@ -126,7 +114,7 @@ fn call_at(
 fn text(v: &Value) -> Result<String, Error> {
     v.as_str()
         .map(str::to_string)
-        .ok_or_else(|| unavailable(RpcError::Answer(v.to_string())))
+        .ok_or_else(|| Error::unavailable(RpcError::Answer(v.to_string())))
 }
 
 /// Terms, NFT prices and both reserves at `block`, in one batch (blocking).
@@ -169,26 +157,29 @@ fn read_offer(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<Offer, Err
         )?);
         calls.push(call_at(pool, Contract::NftStaking, "reserved", &[], block)?);
     }
-    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let answers = rpc.batch(&calls).map_err(Error::unavailable)?;
     let mut it = answers.iter();
-    let mut next = || it.next().ok_or_else(|| unavailable("short batch answer"));
+    let mut next = || {
+        it.next()
+            .ok_or_else(|| Error::unavailable("short batch answer"))
+    };
     let mut nfts = Vec::new();
     for kind in Pool::Nft.kinds() {
-        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(unavailable)?;
-        let price = chain::decode_uint(&text(next()?)?).map_err(unavailable)?;
+        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(Error::unavailable)?;
+        let price = chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?;
         nfts.push((terms, price));
     }
     let mut offered = Vec::new();
     for kind in Pool::Lvlx.kinds() {
-        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(unavailable)?;
+        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(Error::unavailable)?;
         if terms.lock_seconds > 0 {
             offered.push(terms);
         }
     }
     let mut reserve = || -> Result<Reserve, Error> {
         Ok(Reserve {
-            free: chain::decode_uint(&text(next()?)?).map_err(unavailable)?,
-            reserved: chain::decode_uint(&text(next()?)?).map_err(unavailable)?,
+            free: chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?,
+            reserved: chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?,
         })
     };
     let nft_reserve = reserve()?;
@@ -225,14 +216,14 @@ fn read_holdings(
         &[wallet],
         block,
     )?);
-    let answers = rpc.batch(&calls).map_err(unavailable)?;
+    let answers = rpc.batch(&calls).map_err(Error::unavailable)?;
     let mut values = answers
         .iter()
-        .map(|v| chain::decode_uint(&text(v)?).map_err(unavailable))
+        .map(|v| chain::decode_uint(&text(v)?).map_err(Error::unavailable))
         .collect::<Result<Vec<Units>, Error>>()?;
     let lvlx_balance = values
         .pop()
-        .ok_or_else(|| unavailable("short batch answer"))?;
+        .ok_or_else(|| Error::unavailable("short batch answer"))?;
     Ok(Holdings {
         held: values,
         lvlx_balance,
@@ -331,25 +322,23 @@ pub struct Glance {
     accrued_usdt: String,
 }
 
+/// The core's totals of `nft` and `lvlx` at `now` (seconds).
+fn totals(nft: &[Held], lvlx: &[Held], now: u64) -> Result<staking::Totals, Error> {
+    let stakes = |held: &[Held]| held.iter().map(Held::stake).collect::<Vec<_>>();
+    staking::totals(&stakes(nft), &stakes(lvlx), now)
+        .ok_or_else(|| Error::Internal("staking totals overflow".into()))
+}
+
 /// The dashboard's staking box: open positions, NFTs and LVLX staked in them, and the reward
 /// earned so far over every position (accrued at `now`, seconds), exact.
 pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Glance, Error> {
-    let open = |h: &&Held| h.closed_at.is_none();
-    let overflow = || Error::Internal("staking totals overflow".into());
-    let nfts = amount::sum(nft.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
-    let staked = amount::sum(lvlx.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
-    let accrued = amount::sum(
-        nft.iter()
-            .chain(lvlx)
-            .map(|h| h.core().standing(now).accrued),
-    )
-    .ok_or_else(overflow)?;
+    let t = totals(nft, lvlx, now)?;
     Ok(Glance {
-        positions: nft.iter().chain(lvlx).filter(open).count(),
-        nfts,
-        lvlx: staked,
-        accrued,
-        accrued_usdt: amount::lvlx_to_usdt(accrued),
+        positions: t.positions,
+        nfts: t.nfts,
+        lvlx: t.lvlx,
+        accrued: t.accrued,
+        accrued_usdt: amount::lvlx_to_usdt(t.accrued),
     })
 }
 
@@ -361,29 +350,14 @@ pub fn account_part(
     lvlx: &[Held],
     now: u64,
 ) -> Result<lvlx_core::account::Server, Error> {
-    let overflow = || Error::Internal("staking totals overflow".into());
-    let open = |h: &&Held| h.closed_at.is_none();
-    let nfts = amount::sum(nft.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?;
+    let t = totals(nft, lvlx, now)?;
     Ok(lvlx_core::account::Server {
-        staked: amount::sum(lvlx.iter().filter(open).map(|h| h.amount)).ok_or_else(overflow)?,
-        nfts: u64::try_from(nfts).map_err(|_| overflow())?,
-        // The next release still ahead, of LVLX or NFTs (one already past is not a lock).
-        next_release: nft
-            .iter()
-            .chain(lvlx)
-            .filter(open)
-            .map(|h| (h.release / 1000) as u64)
-            .filter(|&release| release > now)
-            .min(),
-        accrued: amount::sum(
-            nft.iter()
-                .chain(lvlx)
-                .filter(open)
-                .map(|h| h.core().standing(now).withdrawable),
-        )
-        .ok_or_else(overflow)?,
-        interest_paid: amount::sum(nft.iter().chain(lvlx).map(|h| h.withdrawn))
-            .ok_or_else(overflow)?,
+        staked: t.lvlx,
+        nfts: u64::try_from(t.nfts)
+            .map_err(|_| Error::Internal("staking totals overflow".into()))?,
+        next_release: t.next_release,
+        accrued: t.withdrawable,
+        interest_paid: t.interest_paid,
         ..Default::default()
     })
 }
@@ -412,8 +386,7 @@ pub struct Withdrawals {
 
 /// The interest `held` positions have paid out.
 pub fn withdrawals(held: &[Held]) -> Result<Withdrawals, Error> {
-    let total = amount::sum(held.iter().map(|h| h.withdrawn))
-        .ok_or_else(|| Error::Internal("withdrawn interest overflows".into()))?;
+    let total = totals(held, &[], 0)?.interest_paid;
     let interests = held
         .iter()
         .filter(|h| h.withdrawn > 0)
@@ -576,13 +549,18 @@ pub struct Monitor {
 
 /// One pool's line of the admin reserve monitor.
 pub fn monitor(reserve: Reserve, reserved_last_30_days: Units, warning_weeks: u64) -> Monitor {
-    let weeks = staking::weeks_covered(reserve.free, reserved_last_30_days);
+    let cover = staking::cover(
+        reserve.free,
+        reserve.reserved,
+        reserved_last_30_days,
+        warning_weeks,
+    );
     Monitor {
         reserve: reserve.into(),
-        funded: reserve.free.saturating_add(reserve.reserved),
+        funded: cover.funded,
         reserved_last30_days: reserved_last_30_days,
-        weeks_covered: weeks.map(|w| w.min(u128::from(u32::MAX)) as u64),
-        warning: weeks.is_some_and(|w| w < u128::from(warning_weeks)),
+        weeks_covered: cover.weeks_covered,
+        warning: cover.warning,
     }
 }
 
@@ -606,7 +584,7 @@ const DAY_MS: i64 = 86_400_000;
 /// later of the server's clock and the latest block's), or `{available: false}` when no
 /// staking contracts are configured.
 pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<StakingPage, Error> {
-    let Some(chain) = contracts(&app.config).cloned() else {
+    let Some(chain) = app.config.staking_chain().cloned() else {
         return Ok(StakingPage::unavailable());
     };
     let on_chain = on_chain(app, &chain, member.wallet.as_deref()).await?;
@@ -624,7 +602,7 @@ pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<Stakin
 /// the free reserve covers, with a warning under the configured number of weeks.
 pub async fn reserve(app: &crate::App) -> Result<ReserveMonitor, Error> {
     use crate::store::stakes;
-    let Some(chain) = contracts(&app.config).cloned() else {
+    let Some(chain) = app.config.staking_chain().cloned() else {
         return Ok(ReserveMonitor {
             available: false,
             warning_weeks: None,

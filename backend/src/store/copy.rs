@@ -35,6 +35,7 @@ const TABLES: &[(&str, &[&str])] = &[
     ("commissions", &["amount"]),
     ("settled_purchases", &["usdt"]),
     ("ranks", &["threshold", "bonus"]),
+    ("rank_versions", &["threshold", "bonus"]),
     ("admin_audit", &[]),
     ("audit_chain", &[]),
     ("rank_bonuses", &["amount", "volume"]),

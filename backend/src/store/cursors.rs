@@ -38,6 +38,16 @@ pub fn set(c: Conn, contract: &str, cursor: &Cursor, now: i64) -> Result<()> {
     Ok(())
 }
 
+/// The first block no contract's cursor has read (0 when nothing was indexed): where a rule
+/// changed now starts to apply.
+pub fn next_block(c: Conn) -> Result<i64> {
+    c.query_one(
+        "SELECT COALESCE(MAX(next_block), 0) FROM chain_cursor",
+        args![],
+        |r| r.get(0),
+    )
+}
+
 /// The final block any contract's cursor holds (0 when nothing was indexed): what the wallet
 /// link settles up to.
 pub fn final_block(c: Conn) -> Result<u64> {

@@ -24,6 +24,43 @@ pub fn table(c: Conn) -> Result<Vec<Rank>> {
     Ok(out)
 }
 
+/// The rank table in force at chain block `block`: the version with the latest start at or
+/// before it (a seeded entry without a block settles by the newest, `i64::MAX`).
+pub fn table_at(c: Conn, block: i64) -> Result<Vec<Rank>> {
+    let mut out = Vec::new();
+    c.query_each(
+        "SELECT id, name, threshold, bonus FROM rank_versions
+         WHERE from_block = (SELECT MAX(from_block) FROM rank_versions WHERE from_block <= ?1)
+         ORDER BY id",
+        args![block],
+        |r| {
+            out.push(Rank {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                threshold: r.units(2)?,
+                bonus: r.units(3)?,
+            });
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// Keeps the rank table as it is now as the version applying from chain block `from`: what a
+/// later version said from there on (a cursor taken back by a reorg) gives way to it.
+pub fn keep_version(c: Conn, from: i64) -> Result<()> {
+    c.execute(
+        "DELETE FROM rank_versions WHERE from_block >= ?1",
+        args![from],
+    )?;
+    c.execute(
+        "INSERT INTO rank_versions (from_block, id, name, threshold, bonus)
+         SELECT ?1, id, name, threshold, bonus FROM ranks",
+        args![from],
+    )?;
+    Ok(())
+}
+
 /// Writes rank `rank.id` (new or changed). The caller validated the whole table with the core.
 pub fn put_rank(c: Conn, rank: &Rank, now: i64) -> Result<()> {
     c.execute(

@@ -111,7 +111,7 @@ pub struct Figures {
 impl Figures {
     /// What the member may claim now: every reward credited minus what was paid.
     pub fn claimable(&self) -> Units {
-        self.rewards.saturating_sub(self.paid_out)
+        lvlx_core::claims::owed(self.rewards, self.paid_out)
     }
 }
 

@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{ledger, ranks, Conn, Result, StoreError};
+use super::{ledger, Conn, Result, StoreError};
 use crate::network::settlement;
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
@@ -368,12 +368,11 @@ fn write_network(
             }
         }
     }
-    let ranks = ranks::table(c)?;
     let levels = lvlx_core::network::DEFAULT_LEVELS_BPS;
     // Settled at its own time: a rank reached, and its bonus, carry the day of the purchase
     // that reached it (not all the seed's end).
     for (id, at) in purchases {
-        settlement::settle_purchase(c, id, product, &levels, &ranks, at)?;
+        settlement::settle_purchase(c, id, product, &levels, at)?;
     }
     Ok(())
 }

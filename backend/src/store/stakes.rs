@@ -49,6 +49,15 @@ pub struct Held {
 }
 
 impl Held {
+    /// The position as the core's totals read it.
+    pub fn stake(&self) -> staking::Stake {
+        staking::Stake {
+            amount: self.amount,
+            position: self.core(),
+            open: self.closed_at.is_none(),
+        }
+    }
+
     /// The core's position (seconds).
     pub fn core(&self) -> staking::Position {
         staking::Position {

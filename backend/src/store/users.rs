@@ -58,11 +58,29 @@ pub fn in_live_session(
     c.query_opt(
         &format!(
             "SELECT {COLUMNS}, s.expires_at FROM sessions s JOIN users ON users.id = s.user_id
-             WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > ?3"
+             WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > ?3
+               AND users.status <> 'blocked'"
         ),
         args![session, user.0, now],
         |r| Ok((from_row(r)?, r.get(12)?)),
     )
+}
+
+/// Sets user `user`'s status (`active` or `blocked`); the status before, None when there is no
+/// such account.
+pub fn set_status(c: Conn, user: UserId, status: &str) -> Result<Option<String>> {
+    let before = c.query_opt(
+        "SELECT status FROM users WHERE id = ?1",
+        args![user.0],
+        |r| r.get::<String>(0),
+    )?;
+    if before.is_some() {
+        c.execute(
+            "UPDATE users SET status = ?2 WHERE id = ?1",
+            args![user.0, status],
+        )?;
+    }
+    Ok(before)
 }
 
 pub fn id_by_referral_code(c: Conn, code: &str) -> Result<Option<UserId>> {
@@ -233,7 +251,7 @@ pub fn registration_range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
 
 const ADMIN_ROW: &str = "SELECT u.created_at, u.names || ' ' || u.lastnames, u.email, u.wallet,
     (SELECT COUNT(*) FROM users r WHERE r.referrer_id = u.id), u.lvlx_balance, u.add_rewards, u.rank,
-    u.id, u.kyc_status
+    u.id, u.kyc_status, u.status
     FROM users u";
 
 fn admin_row(r: &Row) -> Result<table::User> {
@@ -249,6 +267,7 @@ fn admin_row(r: &Row) -> Result<table::User> {
         id: r.get(8)?,
         kyc: lvlx_core::kyc::KycStatus::parse(&r.get::<String>(9)?)
             .ok_or_else(|| StoreError::Corrupt("kyc_status".into()))?,
+        blocked: r.get::<String>(10)? == crate::user::BLOCKED,
     })
 }
 

@@ -133,8 +133,9 @@ impl Asset {
             .header(CACHE_CONTROL, self.cache.clone())
             .header(VARY, "Accept-Encoding");
         let matches = if_none_match.is_some_and(|tags| {
-            tags.split(',')
-                .any(|t| t.trim() == "*" || t.trim().trim_start_matches("W/") == self.etag)
+            self.etag
+                .to_str()
+                .is_ok_and(|etag| super::uploaded::names_tag(tags, etag))
         });
         if matches {
             return builder

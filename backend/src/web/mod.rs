@@ -8,8 +8,10 @@ use warp::path::{FullPath, Tail};
 use warp::{Filter, Rejection, Reply};
 
 use assets::Assets;
+use uploaded::Shared;
 
 mod assets;
+mod uploaded;
 
 use crate::App;
 
@@ -44,7 +46,9 @@ struct Lng {
 
 pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let config = &app.config;
-    let (avatars, content) = (avatars(app), content_images(app));
+    // One shared copy of each image being served, for avatars and content images alike.
+    let shared = std::sync::Arc::new(Shared::default());
+    let (avatars, content) = (avatars(app, shared.clone()), content_images(app, shared));
     // HEAD too: monitors and link checkers ask with it.
     let read = || warp::get().or(warp::head()).unify().boxed();
     // The FAQ guide's screenshots, per language.
@@ -110,7 +114,7 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
 /// Profile images: PNGs the server wrote itself (see accounts::avatars), named by user id, each opened
 /// by its key (?k=): without it, or with another's, 404 as if absent. Stored in the database, so
 /// any instance serves any upload.
-fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+fn avatars(app: &App, shared: std::sync::Arc<Shared>) -> BoxedFilter<(warp::reply::Response,)> {
     let mac_key = app.mac_key.clone();
     let store = app.store.clone();
     warp::path!("avatars" / String)
@@ -134,11 +138,15 @@ fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
                     ),
                     _ => false,
                 };
-                let store = store.clone();
+                let (store, shared) = (store.clone(), shared.clone());
                 async move {
                     match id.filter(|_| opened) {
                         Some(id) => {
-                            uploaded(&store, crate::accounts::avatars::avatar_name(id), seen).await
+                            let name = crate::accounts::avatars::avatar_name(id);
+                            shared
+                                .answer(&store, name, seen)
+                                .await
+                                .map(own_site_revalidated)
                         }
                         None => Err(warp::reject::not_found()),
                     }
@@ -149,18 +157,24 @@ fn avatars(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
 }
 
 /// Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
-fn content_images(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+fn content_images(
+    app: &App,
+    shared: std::sync::Arc<Shared>,
+) -> BoxedFilter<(warp::reply::Response,)> {
     let store = app.store.clone();
     warp::path!("content" / String)
         .and(warp::get().or(warp::head()).unify())
         .and(warp::header::optional::<String>("if-none-match"))
         .and_then(move |file: String, seen: Option<String>| {
-            let store = store.clone();
+            let (store, shared) = (store.clone(), shared.clone());
             async move {
                 // A content image's name is new with every upload: browsers and proxies keep
                 // it for good instead of asking again.
-                uploaded(&store, crate::content::stored_name(&file), seen)
+                let name = crate::content::stored_name(&file);
+                shared
+                    .answer(&store, name, seen)
                     .await
+                    .map(own_site_revalidated)
                     .map(|mut response| {
                         response.headers_mut().insert(
                             CACHE_CONTROL,
@@ -288,51 +302,10 @@ fn is_client_route(path: &str) -> bool {
     !last.contains('.')
 }
 
-/// Pages and translations must be re-checked so a deploy shows at once; hashed assets need not.
 /// Members' uploads are read by this site's pages only (another site cannot embed a member's
 /// face or fetch it with no-cors): `Cross-Origin-Resource-Policy: same-origin`.
-/// The stored upload `name` as a PNG (304 when `seen` names its ETag), or a 404.
-async fn uploaded(
-    store: &crate::store::Store,
-    name: String,
-    seen: Option<String>,
-) -> Result<warp::reply::Response, Rejection> {
-    use crate::store::uploads;
-    let failed = |e: crate::store::StoreError| {
-        tracing::warn!(error = %e, "upload read failed");
-        warp::reject::not_found()
-    };
-    let key = name.clone();
-    let etag = store
-        .read(move |c| uploads::etag(c, &key))
-        .await
-        .map_err(failed)?
-        .ok_or_else(warp::reject::not_found)?;
-    let mut response = if seen.as_deref() == Some(etag.as_str()) {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        let found = store
-            .read(move |c| uploads::get(c, &name))
-            .await
-            .map_err(failed)?
-            .ok_or_else(warp::reject::not_found)?;
-        let mut response = found.body.into_response();
-        response.headers_mut().insert(
-            warp::http::header::CONTENT_TYPE,
-            HeaderValue::from_static("image/png"),
-        );
-        response
-    };
-    if let Ok(etag) = HeaderValue::from_str(&etag) {
-        response
-            .headers_mut()
-            .insert(warp::http::header::ETAG, etag);
-    }
-    response.headers_mut().insert(
-        "x-content-type-options",
-        HeaderValue::from_static("nosniff"),
-    );
-    Ok(own_site(revalidate(response)))
+fn own_site_revalidated(response: warp::reply::Response) -> warp::reply::Response {
+    own_site(revalidate(response))
 }
 
 fn own_site(mut response: warp::reply::Response) -> warp::reply::Response {

@@ -1080,3 +1080,86 @@ async fn recovery_codes_cannot_be_guessed_past_a_weekly_budget() {
         "no fourth code once 9 wrong tries are spent"
     );
 }
+
+/// `users.status` existed but nothing set or read it. An admin blocks a member with a reason:
+/// the member's open session ends at once, a sign-in with the right password is refused
+/// before any code is mailed (a wrong password still answers as wrong), the change is audited
+/// and the admin table's rows say so; unblocked, the member signs in again. Another admin's
+/// account cannot be blocked, and a member cannot block anyone.
+#[tokio::test]
+async fn an_admin_blocks_a_member_who_then_cannot_sign_in_or_use_a_session() {
+    let w = world().await;
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    let (session, body) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let id = body["user"]["id"].as_i64().unwrap();
+    assert_eq!(body["user"]["status"], "active");
+    let set = |token: String, who: i64, status: &str, reason: &str| {
+        let body = json!({"status": status, "reason": reason});
+        let w = &w;
+        async move {
+            w.call(
+                "PUT",
+                &format!("/api/v1/users/{who}/status"),
+                Some(&token),
+                Some(body),
+            )
+            .await
+        }
+    };
+    let by_member = set(session.clone(), id, "blocked", "no").await;
+    assert_eq!(by_member.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        set(admin.clone(), id, "blocked", " ").await.body["code"],
+        "kyc-reason-required"
+    );
+    let blocked = set(admin.clone(), id, "blocked", "fraud report 42").await;
+    assert_eq!(blocked.status, StatusCode::OK, "{}", blocked.body);
+    assert_eq!(blocked.body["status"], "blocked");
+    let me = w.call("GET", "/api/v1/network", Some(&session), None).await;
+    assert_eq!(me.status, StatusCode::UNAUTHORIZED, "the session ended");
+    let again = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(again.status, StatusCode::FORBIDDEN);
+    assert_eq!(again.body["code"], "error-account-blocked");
+    let wrong = w.login_step1(DEMO_USER.0, "Wrong#2026x").await;
+    assert_eq!(
+        wrong.body["code"], "error-credentials",
+        "no hint without the password"
+    );
+    let audit: Vec<(String, String)> = w
+        .sql(move |c| {
+            c.query_all(
+                "SELECT subject, after FROM admin_audit WHERE subject = 'account-status' AND item = ?1",
+                lvlx_backend::args![id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
+        .await;
+    assert_eq!(audit.len(), 1);
+    assert!(audit[0].1.contains("fraud report 42"), "{audit:?}");
+    let rows = w
+        .call("GET", "/api/v1/statistics-users/rows", Some(&admin), None)
+        .await;
+    let table = lvlx_core::admin::users::UserTable::load(&rows.bytes).unwrap();
+    assert!(table
+        .csv()
+        .lines()
+        .any(|l| l.contains(DEMO_USER.0) && l.ends_with(",blocked")));
+    let admin_id = w
+        .sql(|c| {
+            c.query_one(
+                "SELECT id FROM users WHERE email = 'admin@lvlx.local'",
+                lvlx_backend::args![],
+                |r| r.get::<i64>(0),
+            )
+        })
+        .await;
+    assert_eq!(
+        set(admin.clone(), admin_id, "blocked", "lockout")
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let unblocked = set(admin.clone(), id, "active", "cleared").await;
+    assert_eq!(unblocked.body["status"], "active");
+    w.login(DEMO_USER.0, DEMO_USER.1).await;
+}

@@ -1082,6 +1082,29 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
         .await
         .unwrap();
     assert!(honest.differences.is_empty(), "{:?}", honest.differences);
+    // A legitimate admin change is no difference: a rank every member's volume already passes
+    // and a raised bonus apply from now on, and the chain read again credits what was credited
+    // (adding rank 99 made honest books report bonuses "on chain, not in the store").
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    for (id, name, threshold, bonus) in [
+        (99, "Starter", "1", "5000000000000000000"),
+        (1, "Bronze", "1000000000", "900000000000000000000"),
+    ] {
+        let body = json!({"name": name, "threshold": threshold, "bonus": bonus});
+        let put = w
+            .call(
+                "PUT",
+                &format!("/api/v1/ranks/{id}"),
+                Some(&admin),
+                Some(body),
+            )
+            .await;
+        assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    }
+    let changed = lvlx_backend::books::verify(&w.app.config, &w.app.store)
+        .await
+        .unwrap();
+    assert!(changed.differences.is_empty(), "{:?}", changed.differences);
     w.sql(move |c| {
         c.execute(
             "UPDATE users SET add_rewards = add_rewards || '0', rank = 'Forged' WHERE id = ?1",

@@ -477,3 +477,92 @@ async fn the_queue_is_capped_and_every_waiting_proposal_stays_listed() {
         .iter()
         .any(|p| p["id"] == first));
 }
+
+/// One admin filled the queue behind a failing head (a second pause, then 19 prices): the
+/// rejection of the head and a pause of the distributor were refused as "queue full", so the
+/// owners could do nothing from the platform. Now both are accepted: the rejection at the
+/// head's turn (asked again: the same one), the pause at the head's turn too, once a contract;
+/// executed, the pause takes effect and the head is replaced. Other proposals stay refused.
+#[tokio::test]
+async fn a_full_queue_behind_a_failing_head_still_takes_a_rejection_and_a_pause() {
+    let anvil = Anvil::start();
+    let (d, _) = two_of_three(&anvil);
+    let admin = Admin::new(&anvil, &d).await;
+    // Owners sign what the page shows: a typo'd checksum, hidden text and an endless URI are
+    // refused before anything is kept.
+    for (function, args, code) in [
+        (
+            "transferOwnership",
+            json!(["0xF39fd6e51aad88F6F4ce6aB8827279cffFb92266"]),
+            "validations-wallet-checksum-msg",
+        ),
+        (
+            "setURI",
+            json!(["1", "ipfs://good/{id}.json\u{202e}\u{0}nosj.live/"]),
+            "validations-owner-text-msg",
+        ),
+        (
+            "setURI",
+            json!(["1", "ipfs://".to_string() + &"a".repeat(15_000)]),
+            "validations-owner-text-msg",
+        ),
+    ] {
+        let contract = if function == "setURI" {
+            "LevelNFT"
+        } else {
+            "NftSale"
+        };
+        let refused = admin
+            .post(
+                "",
+                json!({"contract": contract, "function": function, "args": args}),
+            )
+            .await;
+        assert_eq!(refused.body["code"], code, "{function}: {}", refused.body);
+    }
+    let pause = admin.propose("NftSale", "pause", &[]).await;
+    let head = admin.propose("NftSale", "pause", &[]).await;
+    admin.signed(&anvil, pause).await;
+    admin.executed(&anvil, pause).await;
+    for i in 0..19 {
+        admin
+            .propose("IcoSale", "setPrice", &[&(100_000 + i).to_string()])
+            .await;
+    }
+    admin.signed(&anvil, head).await;
+    assert_eq!(admin.proposal(head).await["status"], "failing");
+    let full = admin
+        .post(
+            "",
+            json!({"contract": "IcoSale", "function": "setPrice", "args": ["99"]}),
+        )
+        .await;
+    assert_eq!(full.body["code"], "owner-proposal-queue-full");
+    let rejection = admin.post(&format!("/{head}/rejection"), json!(null)).await;
+    assert_eq!(rejection.status, StatusCode::OK, "{}", rejection.body);
+    let again = admin.post(&format!("/{head}/rejection"), json!(null)).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!(again.body["id"], rejection.body["id"]);
+    let stop = || {
+        admin.post(
+            "",
+            json!({"contract": "ClaimDistributor", "function": "pause", "args": []}),
+        )
+    };
+    let emergency = stop().await;
+    assert_eq!(emergency.status, StatusCode::OK, "{}", emergency.body);
+    let emergency = emergency.body["id"].as_i64().unwrap();
+    assert_eq!(stop().await.body["id"], emergency, "one pause a contract");
+    let shown = admin.proposal(emergency).await;
+    assert_eq!(shown["nonce"], admin.proposal(head).await["nonce"]);
+    admin.signed(&anvil, emergency).await;
+    admin.executed(&anvil, emergency).await;
+    let paused = anvil.read(
+        &d.claim_distributor,
+        Contract::ClaimDistributor,
+        "paused",
+        &[],
+    );
+    assert_eq!(paused[0], ethers_core::abi::Token::Bool(true));
+    assert_eq!(admin.proposal(head).await["status"], "replaced");
+}

@@ -270,10 +270,24 @@ async fn purchases_show_pending_and_count_once_final() {
     assert_eq!(digest(&w).await, before);
 }
 
+/// What a reorganisation left: the demo member's and B's figures, the stake positions, and
+/// whether everything equals the store before the scenario began.
+struct Left {
+    network: String,
+    rewards: String,
+    rank: String,
+    node: i64,
+    own_b: String,
+    balance_b: String,
+    positions: i64,
+    as_before: bool,
+}
+
 /// The scenario under a reorganisation `depth` blocks deep: the demo member (node) sponsors B
 /// (linked) who sponsors C (linked only after buying); B buys enough for the demo member's
-/// Bronze, C buys, B stakes LVLX. Returns the world, the indexer and (demo, B, C).
-async fn reorganised(depth: u64) {
+/// Bronze, C buys, B stakes LVLX. Whatever the depth, B is told at once and has a line in their
+/// history, and every figure equals a replay of the chain; what is left is each test's to say.
+async fn reorganised(depth: u64) -> Left {
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let a = anvil.accounts();
@@ -336,37 +350,16 @@ async fn reorganised(depth: u64) {
     let after = digest(&w).await;
     let (_, network, rewards, rank, _, node) = figures(&w, demo).await;
     let (own_b, _, _, _, balance_b, _) = figures(&w, b).await;
-    match depth {
-        1 => {
-            assert_eq!(
-                w.count("stake_positions").await,
-                0,
-                "the stake left the chain"
-            );
-            assert_eq!(rank, "Bronze", "the purchases stay");
-            assert_eq!(
-                balance_b,
-                (15_000 * LVLX).to_string(),
-                "B's LVLX back in the wallet"
-            );
-        }
-        5 => {
-            assert_eq!(
-                (network.as_str(), rank.as_str(), rewards.as_str(), node),
-                ("0", "None", "0", 1),
-                "B's and C's purchases, the commission, the volume, the rank and its bonus are gone; the node stays"
-            );
-            assert_eq!((own_b.as_str(), balance_b.as_str()), ("0", "0"));
-        }
-        _ => {
-            assert_eq!(
-                (after.clone(), figures(&w, demo).await),
-                before.clone(),
-                "everything since the scenario began is gone"
-            );
-            assert_eq!(node, 0);
-        }
-    }
+    let left = Left {
+        as_before: (after.clone(), figures(&w, demo).await) == before,
+        network,
+        rewards,
+        rank,
+        node,
+        own_b,
+        balance_b,
+        positions: w.count("stake_positions").await,
+    };
     let told: i64 = w
         .sql(move |c| {
             c.query_one(
@@ -390,21 +383,40 @@ async fn reorganised(depth: u64) {
         after,
         "depth {depth}: replay from the first block"
     );
+    left
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reorganisation_one_block_deep_takes_back_the_stake() {
-    reorganised(1).await;
+    let left = reorganised(1).await;
+    assert_eq!(left.positions, 0, "the stake left the chain");
+    assert_eq!(left.rank, "Bronze", "the purchases stay");
+    assert_eq!(
+        left.balance_b,
+        (15_000 * LVLX).to_string(),
+        "B's LVLX back in the wallet"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reorganisation_five_blocks_deep_takes_back_purchases_commission_and_rank() {
-    reorganised(5).await;
+    let left = reorganised(5).await;
+    assert_eq!(
+        (left.network.as_str(), left.rank.as_str(), left.rewards.as_str(), left.node),
+        ("0", "None", "0", 1),
+        "B's and C's purchases, the commission, the volume, the rank and its bonus are gone; the node stays"
+    );
+    assert_eq!((left.own_b.as_str(), left.balance_b.as_str()), ("0", "0"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reorganisation_64_blocks_deep_takes_back_everything_since() {
-    reorganised(64).await;
+    let left = reorganised(64).await;
+    assert!(
+        left.as_before,
+        "everything since the scenario began is gone"
+    );
+    assert_eq!(left.node, 0);
 }
 
 #[tokio::test(flavor = "multi_thread")]

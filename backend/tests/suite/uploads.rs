@@ -139,3 +139,109 @@ async fn decompression_bombs_and_large_images_at_once_keep_memory_bounded() {
     assert!(stored[0].starts_with(b"\x89PNG") && stored[0].ends_with(b"IEND\xaeB`\x82"));
     assert!(!w.dir.path().join("data/avatars").exists());
 }
+
+/// A JPEG of noise, `side` a side, at `quality`: small to upload, huge as a full-size PNG.
+fn noise_jpeg(side: u32, quality: u8) -> Vec<u8> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let image = image::RgbImage::from_fn(side, side, |_, _| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let [r, g, b, ..] = state.to_le_bytes();
+        image::Rgb([r, g, b])
+    });
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality)
+        .encode_image(&image)
+        .unwrap();
+    out
+}
+
+/// A 4096 × 4096 JPEG of noise at a low quality is under the 2 MB upload limit; re-encoded at
+/// full size it was a 50 MB PNG row (98.7 MB of database files) served as 50 MB to each reader.
+/// Stored now: at most 512 a side and 1 MiB as an avatar, 1600 and 4 MiB as a content image,
+/// and never more than four times the upload. A revalidation naming the tag in a list, or `*`,
+/// answers 304 without a body.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_of_noise_is_stored_scaled_to_its_bound() {
+    use lvlx_core::images::{dimensions, stored_bound, Kind};
+    let w = common::world().await;
+    let (token, body) = w.login("demo@lvlx.local", "Demo#2026x").await;
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    let id = body["user"]["id"].as_i64().unwrap();
+    // The highest quality that stays under the upload limit (the was PIL's quality 8,
+    // 1.57 MB; this encoder's quality 8 is larger).
+    let jpeg = [6, 4, 2, 1]
+        .into_iter()
+        .map(|quality| noise_jpeg(MAX_SIDE, quality))
+        .find(|jpeg| jpeg.len() < 2 * 1024 * 1024)
+        .unwrap();
+    println!("noise JPEG: {} bytes", jpeg.len());
+    assert_eq!(
+        upload(&w, &token, "/api/v1/image", "profile", &jpeg).await,
+        StatusCode::OK
+    );
+    // A content image belongs to a block whose text exists.
+    let text = serde_json::json!({"title": "Notice", "description": "Read me."});
+    let put = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/dashboard-notice/en",
+            Some(&admin),
+            Some(text),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    assert_eq!(
+        upload(
+            &w,
+            &admin,
+            "/api/v1/admin/content/dashboard-notice/en/image",
+            "image",
+            &jpeg,
+        )
+        .await,
+        StatusCode::OK
+    );
+    let stored: Vec<(String, Vec<u8>, String)> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT name, body, etag FROM uploads ORDER BY name",
+                lvlx_backend::args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+        })
+        .await;
+    assert_eq!(stored.len(), 2);
+    for (name, png, _) in &stored {
+        let kind = if name.starts_with("avatars/") {
+            Kind::Avatar
+        } else {
+            Kind::Content
+        };
+        let (width, height) = dimensions(png).unwrap();
+        println!("{name}: {width} × {height}, {} bytes", png.len());
+        assert!(width <= kind.max_side() && height <= kind.max_side());
+        assert!(png.len() <= stored_bound(kind, jpeg.len()), "{name}");
+        assert!(png.len() <= kind.max_stored() && png.len() <= 4 * jpeg.len());
+    }
+    let (name, png, etag) = &stored[0];
+    assert_eq!(name, &format!("avatars/{id}.png"));
+    let key = lvlx_backend::accounts::avatars::avatar_key(&w.app.mac_key, id);
+    let get = |seen: Option<&str>| {
+        let mut request = warp::test::request().path(&format!("/avatars/{id}.png?k={key}"));
+        if let Some(seen) = seen {
+            request = request.header("if-none-match", seen);
+        }
+        let routes = routes(w.app.clone());
+        async move { request.reply(&routes).await }
+    };
+    let served = get(None).await;
+    assert_eq!(served.body().as_ref(), png.as_slice());
+    for seen in [etag.clone(), "*".into(), format!("\"other\", W/{etag}")] {
+        let again = get(Some(&seen)).await;
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{seen}");
+        assert!(again.body().is_empty());
+    }
+    assert_eq!(get(Some("\"other\"")).await.status(), StatusCode::OK);
+}

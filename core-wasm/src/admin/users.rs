@@ -25,6 +25,9 @@ pub const REWARDS: &str = "addRewards";
 pub const RANK: &str = "rank";
 pub const ID: &str = "id";
 pub const KYC: &str = "kyc";
+pub const STATUS: &str = "status";
+/// The status of an account an admin blocked (`active` otherwise).
+const BLOCKED: &str = "blocked";
 
 /// One user as the server writes it into the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +44,8 @@ pub struct User {
     /// The account's id (what an admin's KYC change names).
     pub id: u32,
     pub kyc: KycStatus,
+    /// Blocked by an admin: no sign-in, no session.
+    pub blocked: bool,
 }
 
 /// The server's side: the rows stream in registration order.
@@ -62,6 +67,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         write::text(RANK, false),
         write::count(ID),
         write::text(KYC, false),
+        write::text(STATUS, false),
     ]);
     let mut created = Int64Builder::new();
     let mut names = StringBuilder::new();
@@ -73,6 +79,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
     let mut rank = StringBuilder::new();
     let mut id = UInt32Builder::new();
     let mut kyc = StringBuilder::new();
+    let mut status = StringBuilder::new();
     let units = |u: Units| i128::try_from(u).map_err(|_| TableError::Overflow);
     for row in rows {
         created.append_value(row.created_at);
@@ -85,6 +92,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         rank.append_value(&row.rank);
         id.append_value(row.id);
         kyc.append_value(row.kyc.as_str());
+        status.append_value(if row.blocked { BLOCKED } else { "active" });
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(created.finish()),
@@ -97,6 +105,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         Arc::new(rank.finish()),
         Arc::new(id.finish()),
         Arc::new(kyc.finish()),
+        Arc::new(status.finish()),
     ];
     write::encode(&write::batch(schema, columns)?)
 }
@@ -194,6 +203,7 @@ pub struct Row {
     pub rank: String,
     pub id: u32,
     pub kyc: String,
+    pub blocked: bool,
 }
 
 impl Row {
@@ -221,6 +231,7 @@ impl Row {
             rank: user.rank.clone(),
             id: user.id,
             kyc: user.kyc.as_str().to_string(),
+            blocked: user.blocked,
         }
     }
 }
@@ -240,8 +251,8 @@ pub struct UserTable {
     summary: Summary,
 }
 
-const SORTS: [&str; 10] = [
-    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK, KYC,
+const SORTS: [&str; 11] = [
+    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK, KYC, STATUS,
 ];
 
 impl UserTable {
@@ -256,6 +267,7 @@ impl UserTable {
         frame.texts(WALLET)?;
         frame.texts(RANK)?;
         frame.counts(ID)?;
+        frame.texts(STATUS)?;
         let kyc = frame
             .texts(KYC)?
             .iter()
@@ -404,6 +416,7 @@ impl UserTable {
                 rank: text(RANK),
                 id: frame.counts(ID).expect("checked at load")[row],
                 kyc: self.kyc[row],
+                blocked: text(STATUS) == BLOCKED,
             },
         )
     }
@@ -422,7 +435,7 @@ impl UserTable {
     pub fn csv(&self) -> String {
         let exact = |units| amount::format_units(units, LVLX_DECIMALS).expect("18 decimals");
         csv(
-            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank,kyc",
+            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank,kyc,status",
             self.engine.rows(),
             |out, row| {
                 let r = self.row(0, row);
@@ -445,6 +458,7 @@ impl UserTable {
                 super::csv_field(out, &r.rank);
                 out.push(',');
                 out.push_str(&r.kyc);
+                out.push_str(if r.blocked { ",blocked" } else { ",active" });
             },
         )
     }

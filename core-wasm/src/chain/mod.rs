@@ -172,6 +172,12 @@ pub enum ChainError {
     Arity { expected: usize, got: usize },
     #[error("not an address: {0:?}")]
     Address(String),
+    /// Mixed case that is not the address's EIP-55 checksum: a typo somewhere in it.
+    #[error("wrong address checksum: {0:?}")]
+    Checksum(String),
+    /// A text argument with control or direction characters, or longer than an owner can read.
+    #[error("text argument refused")]
+    Text,
     #[error("not a whole number of base units: {0:?}")]
     Amount(String),
     #[error("argument type {0} is not supported")]
@@ -187,6 +193,8 @@ impl ChainError {
     pub fn key(&self) -> &'static str {
         match self {
             ChainError::Address(_) => "validations-wallet-msg",
+            ChainError::Checksum(_) => "validations-wallet-checksum-msg",
+            ChainError::Text => "validations-owner-text-msg",
             ChainError::Amount(_) => "validations-amount-msg",
             ChainError::TooLarge => "buy-amount-too-large",
             _ => "error-internal",
@@ -194,14 +202,21 @@ impl ChainError {
     }
 }
 
-/// A 20-byte address from 0x-prefixed hex (any case; the checksum is not demanded here).
+/// A 20-byte address from 0x-prefixed hex. Mixed case is an EIP-55 checksum and must be the
+/// address's own (it is what catches a typo); all lower or all upper case carries none.
 pub fn address(text: &str) -> Result<Address, ChainError> {
     let hex = text
         .strip_prefix("0x")
         .filter(|h| h.len() == 40)
         .ok_or_else(|| ChainError::Address(text.into()))?;
     let bytes = hex::decode(hex).map_err(|_| ChainError::Address(text.into()))?;
-    Ok(Address::from_slice(&bytes))
+    let address = Address::from_slice(&bytes);
+    let mixed =
+        hex.bytes().any(|b| b.is_ascii_lowercase()) && hex.bytes().any(|b| b.is_ascii_uppercase());
+    if mixed && ethers_core::utils::to_checksum(&address, None)[2..] != *hex {
+        return Err(ChainError::Checksum(text.into()));
+    }
+    Ok(address)
 }
 
 fn units(text: &str) -> Result<Units, ChainError> {
@@ -346,6 +361,32 @@ pub fn same_address(a: &str, b: &str) -> bool {
 mod tests {
     use super::sale::LVLX_ONE;
     use super::*;
+
+    /// EIP-55: mixed case is a checksum and a wrong one is a typo; one case carries none.
+    #[test]
+    fn a_mixed_case_address_must_carry_its_own_checksum() {
+        let good = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+        assert!(address(good).is_ok());
+        assert!(address(&good.to_lowercase()).is_ok());
+        assert!(address(&format!("0x{}", good[2..].to_uppercase())).is_ok());
+        // The example: two letters' case swapped.
+        let typo = "0xF39fd6e51aad88F6F4ce6aB8827279cffFb92266";
+        assert_eq!(address(typo), Err(ChainError::Checksum(typo.into())));
+        assert_eq!(
+            ChainError::Checksum(typo.into()).key(),
+            "validations-wallet-checksum-msg"
+        );
+        assert_eq!(crate::siwe::checksummed(typo), None);
+        // The EIP's own examples.
+        for example in [
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+            "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+            "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+        ] {
+            assert_eq!(crate::siwe::checksummed(example).as_deref(), Some(example));
+        }
+    }
     use ethers_core::types::H256;
 
     const WALLET: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";

@@ -271,8 +271,30 @@ pub fn find(contract: Contract, function: &str) -> Option<&'static Action> {
 /// Calldata of an owner action, its arguments as text in base units (an amount), whole numbers
 /// (seconds, basis points, ids), `true`/`false` or 0x addresses.
 pub fn encode(contract: Contract, function: &str, args: &[&str]) -> Result<String, ChainError> {
-    find(contract, function).ok_or_else(|| ChainError::Function(function.into()))?;
+    let action = find(contract, function).ok_or_else(|| ChainError::Function(function.into()))?;
+    for (arg, text) in action.args.iter().zip(args) {
+        if arg.kind == Kind::Text && !readable_text(text) {
+            return Err(ChainError::Text);
+        }
+    }
     super::calldata(contract, function, args)
+}
+
+/// The longest text argument, in bytes: a metadata URI is well under it, and owners must be
+/// able to read in full what they sign (a 15,000-character URI needed 25 M gas).
+pub const MAX_TEXT_BYTES: usize = 256;
+
+/// Whether owners can read `text` as it will be stored: within [`MAX_TEXT_BYTES`], without
+/// control characters (NUL, newlines) or the invisible marks that reorder or hide what is shown
+/// (bidirectional overrides and isolates, zero-width characters).
+pub fn readable_text(text: &str) -> bool {
+    text.len() <= MAX_TEXT_BYTES
+        && !text.chars().any(|c| {
+            c.is_control()
+                || matches!(c,
+                    '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+                    | '\u{061C}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+        })
 }
 
 /// An owner action read back from its calldata: the action and each argument as text (the form
@@ -422,8 +444,11 @@ pub fn read_typed(kind: Kind, text: &str, language: &str) -> Result<String, &'st
             "true" | "false" => Ok(text.to_string()),
             _ => Err("validations-amount-msg"),
         },
-        Kind::Address => crate::siwe::checksummed(text).ok_or("validations-wallet-msg"),
-        Kind::Text => Ok(text.to_string()),
+        Kind::Address => super::address(text)
+            .map(|a| ethers_core::utils::to_checksum(&a, None))
+            .map_err(|e| e.key()),
+        Kind::Text if readable_text(text) => Ok(text.to_string()),
+        Kind::Text => Err(ChainError::Text.key()),
     }
 }
 
@@ -461,6 +486,39 @@ pub fn shown(kind: Kind, value: &str, language: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Owners sign what the page shows: text that hides or reorders itself, or runs past what a
+    /// person reads, is refused on the server (encode) and in the form (read_typed) alike.
+    #[test]
+    fn text_arguments_are_bounded_and_free_of_control_and_direction_marks() {
+        let uri = |text: &str| encode(Contract::LevelNft, "setURI", &["1", text]);
+        assert!(uri("ipfs://good/{id}.json").is_ok());
+        for bad in [
+            "ipfs://good/{id}.json\u{202e}\u{0}nosj.live/",
+            "ipfs://a\nb",
+            "ipfs://a\u{2066}b",
+            "ipfs://a\u{200b}b",
+        ] {
+            assert_eq!(uri(bad), Err(ChainError::Text), "{bad:?}");
+            assert_eq!(
+                read_typed(Kind::Text, bad, "en"),
+                Err("validations-owner-text-msg")
+            );
+        }
+        let long = format!("ipfs://{}", "a".repeat(MAX_TEXT_BYTES));
+        assert_eq!(uri(&long), Err(ChainError::Text));
+        assert!(uri(&long[..MAX_TEXT_BYTES]).is_ok());
+        // A mixed-case address with a wrong checksum is a typo, said as such.
+        let typo = "0xF39fd6e51aad88F6F4ce6aB8827279cffFb92266";
+        assert_eq!(
+            encode(Contract::IcoSale, "transferOwnership", &[typo]),
+            Err(ChainError::Checksum(typo.into()))
+        );
+        assert_eq!(
+            read_typed(Kind::Address, typo, "en"),
+            Err("validations-wallet-checksum-msg")
+        );
+    }
+
     #[test]
     fn every_action_matches_its_abi_and_reads_back() {
         for action in ACTIONS {
@@ -491,7 +549,7 @@ mod tests {
                 .args
                 .iter()
                 .map(|a| match a.kind {
-                    Kind::Address => "0x00000000000000000000000000000000000000aA".to_string(),
+                    Kind::Address => "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266".to_string(),
                     Kind::Bool => "true".into(),
                     Kind::Text => "ipfs://x/{id}.json".into(),
                     _ => "7".into(),

@@ -145,6 +145,10 @@ pub fn signer(hash: [u8; 32], signature: &str) -> Result<Address, ChainError> {
     if sig.v != 27 && sig.v != 28 {
         return Err(ChainError::Data("not an EIP-712 signature".into()));
     }
+    // One form of each signature, as the wallet link takes (EIP-2's low s).
+    if !crate::siwe::is_low_s(sig.s) {
+        return Err(ChainError::Data("high-s signature".into()));
+    }
     sig.recover(RecoveryMessage::Hash(H256(hash)))
         .map_err(|_| ChainError::Data("signature does not recover".into()))
 }
@@ -214,6 +218,35 @@ mod tests {
         // A personal_sign-style v (31/32) is not taken as a typed-data signature.
         raw[64] += 4;
         assert!(signer(hash, &hex0x(&raw)).is_err());
+    }
+
+    /// EIP-2: the twin (n − s, v flipped) recovers to the same owner; as for the wallet link,
+    /// only the low-s form is kept.
+    #[test]
+    fn a_high_s_twin_is_refused() {
+        use ethers_core::types::{Signature, U256};
+        let key = SigningKey::from_slice(&[9u8; 32]).unwrap();
+        let hash = SafeTx::call("0x2222222222222222222222222222222222222222", "0x", 0)
+            .unwrap()
+            .hash(137, Address::zero());
+        let (sig, recovery) = key.sign_prehash_recoverable(&hash).unwrap();
+        let mut raw = sig.to_bytes().to_vec();
+        raw.push(27 + recovery.to_byte());
+        let low = Signature::try_from(raw.as_slice()).unwrap();
+        let n = U256::from_str_radix(
+            "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141",
+            16,
+        )
+        .unwrap();
+        let high = Signature {
+            r: low.r,
+            s: n - low.s,
+            v: if low.v == 27 { 28 } else { 27 },
+        };
+        let recovered = high.recover(RecoveryMessage::Hash(H256(hash))).unwrap();
+        assert_eq!(recovered, secret_key_to_address(&key), "the twin recovers");
+        assert!(signer(hash, &hex0x(&raw)).is_ok());
+        assert!(signer(hash, &format!("0x{high}")).is_err());
     }
 
     #[test]

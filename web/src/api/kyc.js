@@ -6,3 +6,6 @@ export const readKyc = (signal) => api('kyc', { signal });
 /** Admin: {status, updatedAt, history: [{at, status, admin, reason, event}]}. */
 export const readUserKyc = (id, signal) => api(`users/${id}/kyc`, { signal });
 export const putUserKyc = (id, status, reason) => api(`users/${id}/kyc`, { method: 'PUT', body: { status, reason } });
+/** Admin: blocks (`blocked`: no sign-in, sessions ended) or unblocks (`active`) a member → {status}. */
+export const putUserStatus = (id, status, reason) =>
+  api(`users/${id}/status`, { method: 'PUT', body: { status, reason } });

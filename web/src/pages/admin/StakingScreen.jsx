@@ -19,8 +19,6 @@ import ReserveMonitor from '../../staking/ReserveMonitor.jsx';
 import PendingBadge from '../../components/PendingBadge.jsx';
 import { useLiveVersion } from '../../live.js';
 
-export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
-
 /** The summary box of each kind, in SPEC order (NFT) or the same measures (LVLX). */
 function summaryItems(kind, s, product) {
   if (kind === 'nft') {
@@ -42,17 +40,21 @@ function summaryItems(kind, s, product) {
   ];
 }
 
-/** The NFT detail (SPEC §2): counts of ids 1–11, odd ids in one column and even in the other. */
+/** The NFT detail (SPEC §2): the count of each NFT id the core's row holds (ids from 1), odd
+ *  ids in one column and even in the other. */
 function NftDetail({ staker, onClose }) {
   const { t } = useTranslation();
+  const counts = (staker?.byId ?? []).map((count, i) => [i + 1, count]);
   const column = (odd) => (
     <dl className="nft-column" data-testid={odd ? 'nft-odd' : 'nft-even'}>
-      {NFT_IDS.filter((id) => id % 2 === (odd ? 1 : 0)).map((id) => (
-        <div key={id} className="summary-item" data-id={id}>
-          <dt>{t('nft-id', { id })}</dt>
-          <dd translate="no">{staker?.byId[id - 1] ?? 0}</dd>
-        </div>
-      ))}
+      {counts
+        .filter(([id]) => id % 2 === (odd ? 1 : 0))
+        .map(([id, count]) => (
+          <div key={id} className="summary-item" data-id={id}>
+            <dt>{t('nft-id', { id })}</dt>
+            <dd translate="no">{count}</dd>
+          </div>
+        ))}
     </dl>
   );
   return (

@@ -18,6 +18,7 @@ import TableTools from '../../components/TableTools.jsx';
 import { formatDate } from '../../components/dates.js';
 import { isTranslatedRank, rankName } from '../../network/rankName.js';
 import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
+import { AccountStatusCell, AccountStatusDialog } from './AccountStatus.jsx';
 
 function summaryItems(s, product) {
   return [
@@ -39,12 +40,13 @@ export default function UsersTable() {
   // The totals and the newest rows first (one small call); the whole table follows.
   const { data: statistics } = useLoad(userStatistics, [], { onError: toastError });
   const general = statistics?.General ?? null;
-  // A saved KYC change reloads the rows (the status is one of their columns).
+  // A saved KYC or account status change reloads the rows (both are columns).
   const [version, setVersion] = useState(0);
   // `version` is a dependency on purpose: each saved change makes a new fetch, hence a reload.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const load = useCallback(async (signal, onProgress) => loadUserRows(await userRows(signal, onProgress)), [version]);
   const [kycOf, setKycOf] = useState(null);
+  const [statusOf, setStatusOf] = useState(null);
   const table = useCoreTable(load);
 
   // Remade when the answer changes, not with each render's `table` object.
@@ -125,6 +127,12 @@ export default function UsersTable() {
         </span>
       ),
     },
+    {
+      id: 'status',
+      minWidth: '170px',
+      label: t('users-account-status'),
+      cell: (r) => <AccountStatusCell member={r} onChange={setStatusOf} />,
+    },
   ];
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
@@ -159,6 +167,16 @@ export default function UsersTable() {
           onClose={() => setKycOf(null)}
           onChanged={() => {
             setKycOf(null);
+            setVersion((v) => v + 1);
+          }}
+        />
+      )}
+      {statusOf && (
+        <AccountStatusDialog
+          member={statusOf}
+          onClose={() => setStatusOf(null)}
+          onChanged={() => {
+            setStatusOf(null);
             setVersion((v) => v + 1);
           }}
         />
