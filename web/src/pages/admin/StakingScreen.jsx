@@ -1,4 +1,4 @@
-// admin/tables/NFTStaking and admin/tables/LVLXStaking (SPEC §2 "Admin NFT staking screen"):
+// admin/tables/NFTStaking and admin/tables/LVLXStaking (docs/product/admin.md#staking-screens):
 // the summary box, the searchable stakers table (with the NFT detail modal for NFTs), and the
 // staking entries filtered on release date with a filtered box when the filter hides some.
 // Both tables are the core's, loaded from one Arrow stream.
@@ -21,7 +21,7 @@ import { useLiveVersion } from '../../live.js';
 
 export const NFT_IDS = Array.from({ length: 11 }, (_, i) => i + 1);
 
-/** The summary box of each kind, in SPEC order (NFT) or the same measures (LVLX). */
+/** The summary box of each kind, in the documented order (NFT) or the same measures (LVLX). */
 function summaryItems(kind, s, product) {
   if (kind === 'nft') {
     return [
@@ -42,7 +42,7 @@ function summaryItems(kind, s, product) {
   ];
 }
 
-/** The NFT detail (SPEC §2): counts of ids 1–11, odd ids in one column and even in the other. */
+/** The NFT detail: counts of ids 1–11, odd ids in one column and even in the other. */
 function NftDetail({ staker, onClose }) {
   const { t } = useTranslation();
   const column = (odd) => (
