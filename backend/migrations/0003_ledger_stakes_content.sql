@@ -8,7 +8,8 @@ ALTER TABLE users ADD COLUMN rank         TEXT NOT NULL DEFAULT 'None';
 -- Covers the members' summary (statistics-users) without reading the wide user rows.
 CREATE INDEX users_members_summary ON users(role, lvlx_balance, add_rewards, wallet);
 
--- token = the product symbol for a purchase; any other token is a retirement (SPEC §3).
+-- token = the product symbol for a purchase; any other token is a retirement
+-- (docs/product/money.md#ledger).
 CREATE TABLE ico_transactions (
     id         INTEGER PRIMARY KEY,
     user_id    INTEGER REFERENCES users(id),   -- null while the buying wallet is not linked

@@ -1,5 +1,5 @@
--- Wallet linking (DESIGN §5): the nonces the server issues for Sign-In-With-Ethereum
--- messages. Each is good for 10 minutes and for one attempt.
+-- Wallet linking (docs/product/chain.md#wallet-linking): the nonces the server issues for
+-- Sign-In-With-Ethereum messages. Each is good for 10 minutes and for one attempt.
 CREATE TABLE wallet_nonces (
     nonce      TEXT    PRIMARY KEY,
     user_id    INTEGER NOT NULL REFERENCES users(id),

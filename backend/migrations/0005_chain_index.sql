@@ -1,5 +1,5 @@
--- The chain indexer (DESIGN §5). Also corrects 0003's comment on the sealed key: it is
--- AES-256-GCM (see secret.rs), not XChaCha20-Poly1305.
+-- The chain indexer (docs/product/chain.md#indexer). Also corrects 0003's comment on the sealed
+-- key: it is AES-256-GCM (see secret.rs), not XChaCha20-Poly1305.
 
 -- Where the indexer of one contract (the ICO sale) goes on: the next block to read, and the hash
 -- of the last block read, so a reorganisation deeper than the confirmation depth (or a reset

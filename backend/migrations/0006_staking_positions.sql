@@ -1,4 +1,4 @@
--- Staking as the chain holds it (DESIGN §6). The positions of NftStaking and
+-- Staking as the chain holds it (docs/product/staking.md). The positions of NftStaking and
 -- LvlxStaking as their events describe them, replacing 0003's nft_stakes and lvlx_stakes (whose
 -- stored "current interests" never moved; accrual is now computed at read time by the core from
 -- the position and the clock). Amounts are base-unit decimal TEXT; times are milliseconds.

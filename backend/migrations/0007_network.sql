@@ -1,4 +1,4 @@
--- The referral network (DESIGN §6): activation nodes, commissions, network volume,
+-- The referral network (docs/product/network.md): activation nodes, commissions, network volume,
 -- ranks with their audit and one-time bonuses, and claims. Amounts are base-unit decimal TEXT
 -- (LVLX 18 decimals, USDT 6); times are milliseconds.
 

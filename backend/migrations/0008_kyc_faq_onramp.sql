@@ -1,7 +1,7 @@
 -- Identity verification (KYC), the FAQ's video metadata, card on-ramp sessions.
 
--- DESIGN §6: none | pending | approved | rejected. `kyc_reference` is the opaque id the
--- platform hands the provider (Persona's reference-id) so its events name the account without
+-- docs/product/help.md#kyc: none | pending | approved | rejected. `kyc_reference` is the opaque id
+-- the platform hands the provider (Persona's reference-id) so its events name the account without
 -- exposing ours; `kyc_inquiry` the provider's own applicant (inquiry) id once it names one;
 -- `kyc_updated_at` the time of the event or admin change that set the status (ms), so a late
 -- older event never overrides a newer status.

@@ -1,5 +1,6 @@
-//! The self-hosted captcha (DESIGN §4): the server hands out an HMAC-signed, expiring challenge;
-//! the browser proves work on it with the core; each challenge is accepted once.
+//! The self-hosted captcha (docs/product/accounts.md#captcha): the server hands out an HMAC-signed,
+//! expiring challenge; the browser proves work on it with the core; each challenge is accepted
+//! once.
 
 use serde::{Deserialize, Serialize};
 

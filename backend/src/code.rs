@@ -1,6 +1,6 @@
-//! One-time email codes (DESIGN §4): 4 digits (6 for a claim) from the OS CSPRNG, stored as an HMAC bound to
-//! their attempt, 10 minutes, single use, void after 3 wrong tries; at most 5 sent per email
-//! address an hour.
+//! One-time email codes (docs/product/accounts.md#codes): 4 digits (6 for a claim) from the OS
+//! CSPRNG, stored as an HMAC bound to their attempt, 10 minutes, single use, void after 3 wrong
+//! tries; at most 5 sent per email address an hour.
 
 use crate::crypto;
 use crate::error::Error;
@@ -17,7 +17,7 @@ pub enum Purpose {
     Login,
     Register,
     Recover,
-    /// Confirms a claim (SPEC §5 claimCode: 6 digits), bound to that claim.
+    /// Confirms a claim (claimCode: 6 digits), bound to that claim.
     Claim,
 }
 

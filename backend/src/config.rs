@@ -109,11 +109,12 @@ pub struct Config {
     pub mail_from: String,
     /// SMTP relay. Without it every message is written to `data_dir/outbox` as an .eml file.
     pub smtp: Option<Smtp>,
-    /// Pass key the secret-key form seals its value with before sending (SPEC §7 POST key). It
-    /// is public (every browser gets it): it keeps the value out of logs, it protects nothing.
+    /// Pass key the secret-key form seals its value with before sending (POST key,
+    /// docs/product/admin.md#secret-key). It is public (every browser gets it): it keeps the value
+    /// out of logs, it protects nothing.
     pub secret_pass_key: String,
-    /// The chain and the platform's contracts (DESIGN §5). Without it wallets cannot be used
-    /// and nothing is indexed; `lvlx chain deploy` writes it for the development chain.
+    /// The chain and the platform's contracts (docs/product/chain.md). Without it wallets cannot be
+    /// used and nothing is indexed; `lvlx chain deploy` writes it for the development chain.
     pub chain: Option<Chain>,
     /// Commission per upline level (level 1 = the buyer's sponsor), in basis points of the LVLX
     /// bought; at most 20 levels paying at most 100 % together (checked at start).

@@ -1,5 +1,5 @@
 //! The domain's one error type. It knows nothing of HTTP: each variant has a stable `code`,
-//! which is also a translation key (`error-…`, or SPEC §8's `validations-…` for a field rule);
+//! which is also a translation key (`error-…`, or a field rule's `validations-…`);
 //! the API's edge (`api::error`) alone maps it to a status and a `{code, message}` body, and the
 //! command line prints it.
 

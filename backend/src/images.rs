@@ -1,4 +1,4 @@
-//! Uploaded images (SPEC §4 "Avatar", §7 POST image; content images): at most 2 MB, JPEG or
+//! Uploaded images (docs/product/accounts.md#avatars; content images): at most 2 MB, JPEG or
 //! PNG by their magic bytes, decoded (at most 4096×4096), scaled to their kind's bound and
 //! re-encoded as PNG by the core, a few at a time so a burst of uploads cannot take the
 //! server's memory.

@@ -10,7 +10,8 @@ pub const ISSUER: &str = "lvlx";
 pub const AUDIENCE: &str = "lvlx-web";
 /// A session token lives this long; tokenVerify (every 16 min) hands out a fresh one.
 pub const SESSION_TOKEN_SECS: i64 = 30 * 60;
-/// Sessions end this long after sign-in, whatever the refreshes (DESIGN §4).
+/// Sessions end this long after sign-in, whatever the refreshes
+/// (docs/product/accounts.md#sessions).
 pub const SESSION_ABSOLUTE_SECS: i64 = 12 * 3600;
 /// Codes, verify and reset tokens live this long.
 pub const CODE_SECS: i64 = 10 * 60;
@@ -29,9 +30,9 @@ pub enum Scope {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
-    /// User id (SPEC §3 "id").
+    /// User id (`id`, docs/product/api.md#session-token).
     pub id: String,
-    /// Role code (SPEC §3 "role"); "1001" is an admin. The server re-reads it from the database.
+    /// Role code (`role`); "1001" is an admin. The server re-reads it from the database.
     pub role: String,
     pub exp: i64,
     pub iat: i64,

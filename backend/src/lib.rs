@@ -63,8 +63,8 @@ impl std::ops::Deref for App {
     }
 }
 
-/// The app's parts. Holds no state a second instance would need (DESIGN §9): on PostgreSQL
-/// even the per-IP rate limits are counted in the store.
+/// The app's parts. Holds no state a second instance would need (docs/architecture.md#scale): on
+/// PostgreSQL even the per-IP rate limits are counted in the store.
 pub struct Shared {
     pub config: Arc<Config>,
     pub store: Store,
@@ -269,7 +269,7 @@ fn security_headers() -> HeaderMap {
     // 'wasm-unsafe-eval' lets the page compile the core's WebAssembly; nothing else is eval'd.
     // style-src keeps 'unsafe-inline': style-loader injects the CSS as <style> elements, and
     // react-easy-crop (the avatar cropper) and react-toastify set style attributes. HSTS is set
-    // where TLS ends (the proxy; deploy/nginx, README "Security").
+    // where TLS ends (the proxy; deploy/nginx, docs/security.md#what-holds).
     set(
         "content-security-policy",
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \

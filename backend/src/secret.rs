@@ -1,4 +1,4 @@
-//! The platform's operational wallet key (SPEC §2 "Secret key screen", §7 POST key).
+//! The platform's operational wallet key (docs/product/admin.md#secret-key).
 //!
 //! Stored sealed: AES-256-GCM under a key derived with argon2id from the admin secret, so the
 //! database alone reveals nothing. Revealing it needs that secret, an admin whose role is read

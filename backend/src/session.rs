@@ -129,7 +129,7 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
     })
 }
 
-/// A fresh token while the session lives (SPEC §7 tokenVerify).
+/// A fresh token while the session lives (tokenVerify, docs/product/accounts.md#sessions).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Refreshed {
     /// Always true.
@@ -137,7 +137,7 @@ pub struct Refreshed {
     pub token: String,
 }
 
-/// The answer to signing out (SPEC §7's shape).
+/// The answer to signing out (docs/product/api.md#calls).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct SignedOut {
     /// Always true.

@@ -1,5 +1,6 @@
-//! Admin statistics (SPEC §7 statistics-ico, statistics-users, statistics-nftstaking, and our
-//! statistics-lvlxstaking; DESIGN §7). The JSON answers keep the SPEC shapes with the newest rows
+//! Admin statistics (statistics-ico, statistics-users, statistics-nftstaking, and our
+//! statistics-lvlxstaking; docs/product/admin.md#tables-at-scale). The JSON answers keep the
+//! shapes of docs/product/api.md#statistics with the newest rows
 //! only; the whole row lists are Arrow IPC streams, which the browser's core loads. The ICO and
 //! users answers are kept until the tables they read change (`store::snapshots`); the staking
 //! ones change with the clock (rewards accrue by the second) and are made per request.
@@ -20,8 +21,9 @@ fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
     (range.0.unwrap_or(now), range.1.unwrap_or(now))
 }
 
-/// SPEC §7 statistics-ico: the totals, the newest transactions, the table's first page
-/// (oldest first, numbered from 1, shown while the whole ledger streams) and the data's dates.
+/// statistics-ico (docs/product/api.md#calls): the totals, the newest transactions, the table's
+/// first page (oldest first, numbered from 1, shown while the whole ledger streams) and the data's
+/// dates.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IcoStatistics {
@@ -36,8 +38,8 @@ pub struct IcoStatistics {
     last_date: i64,
 }
 
-/// SPEC §7 statistics-users: the summary, the newest members (`result`), the table's first
-/// page (oldest first) and the registration dates.
+/// statistics-users (docs/product/api.md#calls): the summary, the newest members (`result`), the
+/// table's first page (oldest first) and the registration dates.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserStatistics {
@@ -131,9 +133,9 @@ pub async fn users(app: &App, limit: u32) -> Result<Bytes, Error> {
                     ))
                 })
                 .await?;
-            // SPEC §3's admin user rows (amounts in base units) in the table's own row shape,
-            // numbered by registration: `result` newest first (SPEC), `firstPage` the table's
-            // first page (oldest first), shown while the whole table loads.
+            // The admin user rows of docs/product/api.md#statistics (amounts in base units) in the
+            // table's own row shape, numbered by registration: `result` newest first,
+            // `firstPage` the table's first page (oldest first), shown while the whole table loads.
             let total = general.total_users as usize;
             let rows = |users: &[users_table::User], n: &dyn Fn(usize) -> usize| {
                 users

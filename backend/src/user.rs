@@ -1,4 +1,4 @@
-//! The account model (SPEC §3 "User") and the payload the browser keeps after sign-in.
+//! The account model (docs/product/api.md#user) and the payload the browser keeps after sign-in.
 
 use serde::Serialize;
 
@@ -48,7 +48,7 @@ pub struct NewUser<'a> {
     pub referrer: Option<UserId>,
 }
 
-/// A member someone brought in (SPEC §3 User.affiliates).
+/// A member someone brought in (`affiliates`, docs/product/api.md#user).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Affiliate {
@@ -57,7 +57,7 @@ pub struct Affiliate {
     pub created_at: i64,
 }
 
-/// What the browser stores after a member signs in (SPEC §3 "User"): the account, its
+/// What the browser stores after a member signs in (docs/product/api.md#user): the account, its
 /// referrals, the interest its positions paid (`withdrawNFTs`, `withdrawLVLXs`) and its network
 /// parts. `avatarKey` opens the member's avatar (`accounts::avatars::avatar_key`).
 #[derive(Serialize, utoipa::ToSchema)]
@@ -86,7 +86,7 @@ pub struct MemberPayload {
     pub kyc_status: lvlx_core::kyc::KycStatus,
 }
 
-/// What the browser stores after an admin signs in (SPEC §3 "Admin info").
+/// What the browser stores after an admin signs in (docs/product/api.md#admin-info).
 pub fn admin_payload(user: &User) -> AdminPayload {
     AdminPayload {
         names: user.names.clone(),

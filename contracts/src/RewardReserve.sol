@@ -8,7 +8,7 @@ import {Pausable} from "@openzeppelin/contracts/utils/Pausable.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 
-/// Staking positions whose whole LVLX reward is reserved when they open (DESIGN §6).
+/// Staking positions whose whole LVLX reward is reserved when they open (docs/product/staking.md).
 ///
 /// The contract's LVLX is kept in three parts that never mix: principal staked (LvlxStaking
 /// only), `reserved` (rewards promised to open positions and not yet paid) and `freeReserve`

@@ -32,7 +32,8 @@ pub struct Server {
     #[serde(with = "amount::text")]
     #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub accrued: Units,
-    /// Staking interest already paid out (SPEC §3 withdrawNFTs + withdrawLVLXs totals).
+    /// Staking interest already paid out (the withdrawNFTs + withdrawLVLXs totals,
+    /// docs/product/api.md#user).
     #[serde(with = "amount::text")]
     #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub interest_paid: Units,
@@ -71,7 +72,7 @@ pub struct Account {
     #[serde(with = "amount::text")]
     pub total: Units,
     pub wallet_counted: bool,
-    /// The total's USDT value at SPEC §1's price (2 decimals).
+    /// The total's USDT value at the price of docs/product/money.md#price (2 decimals).
     pub total_usdt: String,
 }
 

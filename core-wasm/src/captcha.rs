@@ -1,6 +1,6 @@
-//! The self-hosted captcha's proof of work (DESIGN §4): find a number whose SHA-256 together
-//! with the server's challenge starts with `difficulty` zero bits. The browser solves it here
-//! (through WebAssembly) and the server checks it here, so both use the same rule.
+//! The self-hosted captcha's proof of work (docs/product/accounts.md#captcha): find a number whose
+//! SHA-256 together with the server's challenge starts with `difficulty` zero bits. The browser
+//! solves it here (through WebAssembly) and the server checks it here, so both use the same rule.
 
 use sha2::{Digest, Sha256};
 

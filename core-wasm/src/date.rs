@@ -1,9 +1,9 @@
-//! Time rules (SPEC §9, DESIGN §3). Timestamps are UTC milliseconds; the caller passes "now"
-//! and the viewer's UTC offset, so nothing here reads a clock.
+//! Time rules (docs/product/money.md#dates-and-time). Timestamps are UTC milliseconds; the caller
+//! passes "now" and the viewer's UTC offset, so nothing here reads a clock.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, Utc, Weekday};
 
-/// Timestamps below this are seconds, not milliseconds (SPEC §9).
+/// Timestamps below this are seconds, not milliseconds (docs/product.md#constants).
 pub const SECONDS_BELOW: i64 = 100_000_000_000;
 
 /// Hour (UTC) of the weekly payout date.

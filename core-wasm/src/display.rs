@@ -1,4 +1,4 @@
-//! How identifiers are shortened on screen (SPEC §2, §9).
+//! How identifiers are shortened on screen (docs/product.md#constants).
 
 /// Emails longer than this are cut and followed by dots.
 pub const EMAIL_MAX: usize = 20;

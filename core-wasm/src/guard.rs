@@ -1,5 +1,6 @@
-//! Route guards (SPEC §2 "Route guards"): from what the browser has stored and the time, decide
-//! whether a page shows or where the browser goes. The React router only carries out the answer.
+//! Route guards (docs/product/screens.md#route-guards): from what the browser has stored and the
+//! time, decide whether a page shows or where the browser goes. The React router only carries out
+//! the answer.
 
 use serde::{Deserialize, Serialize};
 
@@ -98,7 +99,7 @@ fn present(value: &Option<String>) -> Option<&str> {
         .filter(|v| !v.is_empty() && *v != "null" && *v != "undefined")
 }
 
-/// Admin = token role "1001" and stored admin role "1001" (SPEC §6).
+/// Admin = token role "1001" and stored admin role "1001" (docs/product/accounts.md#roles).
 fn is_admin(claims: &Claims, stored: &Stored) -> bool {
     claims.role == ADMIN_ROLE && stored_admin_role(stored).as_deref() == Some(ADMIN_ROLE)
 }

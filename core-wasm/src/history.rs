@@ -21,7 +21,8 @@ use crate::chain::{DEFAULT_PRICE, LVLX_ONE};
 pub enum Kind {
     /// The product bought from the sale (a ledger entry in the product).
     Purchase,
-    /// A token other than the product moved out through the ledger (SPEC's "retirement").
+    /// A token other than the product moved out through the ledger (a "retirement",
+    /// docs/product/money.md#ledger).
     Retirement,
     /// NFTs bought from the NFT sale.
     NftPurchase,

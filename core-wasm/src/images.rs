@@ -1,6 +1,6 @@
-//! Images from outside (SPEC §4 "Avatar", §9): what the server accepts and how it reads them.
-//! Pure bytes in, bytes out; the server does the reading and writing (feature `images`, so the
-//! browser's WASM does not carry an image decoder).
+//! Images from outside (docs/product/accounts.md#avatars): what the server accepts and how it reads
+//! them. Pure bytes in, bytes out; the server does the reading and writing (feature `images`, so
+//! the browser's WASM does not carry an image decoder).
 
 use std::io::Cursor;
 

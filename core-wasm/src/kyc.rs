@@ -1,6 +1,6 @@
-//! Identity verification (KYC, DESIGN §6): an account's status, how a provider's event moves
-//! it, and the claim rule that depends on it. The provider is Persona (its inquiry events); the
-//! server checks the webhook's signature, this module decides what the event means.
+//! Identity verification (KYC, docs/product/help.md#kyc): an account's status, how a provider's
+//! event moves it, and the claim rule that depends on it. The provider is Persona (its inquiry
+//! events); the server checks the webhook's signature, this module decides what the event means.
 
 use serde::{Deserialize, Serialize};
 

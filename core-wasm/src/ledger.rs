@@ -1,6 +1,6 @@
-//! The ICO ledger's rules (SPEC §3 "ICO transaction"): an entry in the product is a purchase,
+//! The ICO ledger's rules (docs/product/money.md#ledger): an entry in the product is a purchase,
 //! any other token a retirement; a retirement takes the LVLX value of its amount at the sale's
-//! price (1 LVLX = 0.1 USDT, DESIGN §3), never below zero.
+//! price (1 LVLX = 0.1 USDT, docs/product/money.md#price), never below zero.
 
 use serde::Serialize;
 

@@ -32,7 +32,7 @@ pub mod validation;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
-/// Role code of an administrator (SPEC §6, §9).
+/// Role code of an administrator (docs/product/accounts.md#roles).
 pub const ADMIN_ROLE: &str = "1001";
 /// LVLX and MATIC decimals.
 pub const LVLX_DECIMALS: u32 = 18;
@@ -41,8 +41,8 @@ pub const USDT_DECIMALS: u32 = 6;
 /// Role code of a member (every account registered through a referral link).
 pub const MEMBER_ROLE: &str = "1";
 
-/// The languages of the interface (SPEC §1, §9): the server serves this list, the browser
-/// offers it.
+/// The languages of the interface (docs/product/screens.md#languages): the server serves this list,
+/// the browser offers it.
 pub const LANGUAGES: [&str; 3] = ["en", "es", "pt"];
 /// The default language, and the one every other falls back to.
 pub const DEFAULT_LANGUAGE: &str = "en";

@@ -1,5 +1,6 @@
-//! The referral network's rules (DESIGN §6), computed off chain from indexed events, exactly:
-//! multi-level commissions on LVLX purchases, network volume, ranks and their one-time bonuses.
+//! The referral network's rules (docs/product/network.md#rules), computed off chain from indexed
+//! events, exactly: multi-level commissions on LVLX purchases, network volume, ranks and their
+//! one-time bonuses.
 //!
 //! - A purchase pays level `n` of the buyer's upline (level 1 = the buyer's sponsor) `bps[n-1]`
 //!   basis points of the LVLX bought, rounded down; what rounding leaves is not paid (it stays

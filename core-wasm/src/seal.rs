@@ -1,8 +1,8 @@
 //! AES-256-GCM sealing, shared by the browser and the server.
 //!
-//! Transport (SPEC §7 POST key): the admin's secret is sealed with the configured pass key
-//! before it is sent. That pass key ships to every browser, so this hides the value from logs
-//! and proxies, nothing more; TLS and the server-side checks are the protection.
+//! Transport (POST key, docs/product/admin.md#secret-key): the admin's secret is sealed with the
+//! configured pass key before it is sent. That pass key ships to every browser, so this hides the
+//! value from logs and proxies, nothing more; TLS and the server-side checks are the protection.
 //!
 //! At rest: the operational wallet key is sealed under a key the server derives from the
 //! admin secret with argon2id (the derivation lives in the backend; this module only seals).

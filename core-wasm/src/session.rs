@@ -1,5 +1,5 @@
-//! Reading a session token on the client (SPEC §3 "Session token"). This decodes, it does not
-//! verify: the browser uses the payload only to route; the server verifies every call.
+//! Reading a session token on the client (docs/product/api.md#session-token). This decodes, it does
+//! not verify: the browser uses the payload only to route; the server verifies every call.
 
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -37,7 +37,7 @@ pub fn decode(token: &str) -> Option<Claims> {
     serde_json::from_slice(&bytes).ok()
 }
 
-/// A token is expired when its exp is earlier than now (SPEC §4).
+/// A token is expired when its exp is earlier than now (docs/product/accounts.md#sessions).
 pub fn is_expired(claims: &Claims, now_ms: i64) -> bool {
     claims.exp.saturating_mul(1000) < now_ms
 }

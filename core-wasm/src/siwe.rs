@@ -1,5 +1,6 @@
-//! Wallet linking by Sign-In-With-Ethereum (EIP-4361; DESIGN §5). The browser builds the message
-//! here, the wallet signs it (personal_sign), and the server checks it here.
+//! Wallet linking by Sign-In-With-Ethereum (EIP-4361; docs/product/chain.md#wallet-linking). The
+//! browser builds the message here, the wallet signs it (personal_sign), and the server checks it
+//! here.
 //!
 //! The whole text is read against EIP-4361's grammar (the domain an RFC 3986 authority, the URI
 //! an RFC 3986 URI, the address EIP-55, the nonce at least 8 alphanumerics, the statement one
@@ -17,7 +18,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use ethers_core::types::{Address, Signature, U256};
 use ethers_core::utils::to_checksum;
 
-/// Polygon mainnet (SPEC §9); the dev chain uses the same id.
+/// Polygon mainnet (docs/product.md#constants); the dev chain uses the same id.
 pub const CHAIN_ID: u64 = 137;
 /// How long a nonce (and so a message) stays good.
 pub const NONCE_TTL_MS: i64 = 10 * 60 * 1000;

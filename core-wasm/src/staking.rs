@@ -1,7 +1,8 @@
-//! Staking (DESIGN §6): the terms of each NFT id and LVLX lock tier, the whole reward of a
-//! position, its accrual by the second, the quote a member sees before staking and the reserve's
-//! cover. The contracts (contracts/src/RewardReserve.sol, NftStaking.sol, LvlxStaking.sol) apply
-//! the same integer rules; the tests on anvil check both with the same vectors.
+//! Staking (docs/product/staking.md): the terms of each NFT id and LVLX lock tier, the whole reward
+//! of a position, its accrual by the second, the quote a member sees before staking and the
+//! reserve's cover. The contracts (contracts/src/RewardReserve.sol, NftStaking.sol,
+//! LvlxStaking.sol) apply the same integer rules; the tests on anvil check both with the same
+//! vectors.
 
 use ethers_core::types::U256;
 use serde::Serialize;
@@ -46,7 +47,8 @@ pub const NFT_LAST: u32 = 11;
 /// LvlxStaking's highest tier number.
 pub const MAX_TIER: u32 = 8;
 const DAY: u64 = 86_400;
-/// LVLX base units per USDT base unit at 1 LVLX = 0.1 USDT (SPEC §1): 10^12 · 10.
+/// LVLX base units per USDT base unit at 1 LVLX = 0.1 USDT: 10^12 · 10
+/// (docs/product/money.md#price).
 const LVLX_PER_USDT_UNIT: u128 = 10_000_000_000_000;
 
 /// Terms of one NFT id or tier, as the contract's `terms(kind)` holds them. `rate_bps` is the

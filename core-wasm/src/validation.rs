@@ -1,5 +1,6 @@
-//! Form validation (SPEC §5). Every failure is a translation key from SPEC §8, so the browser
-//! shows it and the server returns it as an error code without a second copy of the rule.
+//! Form validation (docs/product/accounts.md#validation). Every failure is a translation key, so
+//! the browser shows it and the server returns it as an error code without a second copy of the
+//! rule.
 
 use unicode_normalization::char::is_combining_mark;
 
@@ -75,7 +76,7 @@ impl Invalid {
     }
 }
 
-/// The form fields SPEC §5 names.
+/// The form fields of docs/product/accounts.md#validation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
     Names,
@@ -122,8 +123,9 @@ impl Field {
     }
 }
 
-/// SPEC §5's "external phone validity check": the number (already in the core's `+` and 7–15
-/// digits form) is one libphonenumber knows as a real number of its country.
+/// The phone check beyond the pattern (docs/product/accounts.md#validation): the number (already in
+/// the core's `+` and 7–15 digits form) is one libphonenumber knows as a real number of its
+/// country.
 #[cfg(feature = "phone")]
 pub fn phone_exists(value: &str) -> Result<(), Invalid> {
     // The `phonenumber` crate (0.3) refused genuine numbers libphonenumber accepts (Russian
@@ -135,11 +137,11 @@ pub fn phone_exists(value: &str) -> Result<(), Invalid> {
     }
 }
 
-/// Longest names and last names (SPEC §5: 3 to 40 characters).
+/// Longest names and last names (3 to 40 characters).
 pub const NAME_MAX: usize = 40;
 /// Longest email address (RFC 5321).
 pub const EMAIL_MAX: usize = 254;
-/// Longest password (SPEC §5: 8 to 20 characters).
+/// Longest password (8 to 20 characters).
 pub const PASSWORD_MAX: usize = 20;
 /// Sign-in takes passwords a little longer than the rules make, so none ever set is cut.
 pub const CURRENT_PASSWORD_MAX: usize = 64;
@@ -313,7 +315,7 @@ fn email(value: &str) -> Result<(), Invalid> {
     ok.ok_or(Invalid::Email)
 }
 
-/// The special characters a password must contain one of (SPEC §5).
+/// The special characters a password must contain one of.
 pub const PASSWORD_SPECIALS: &str = "@$#.!%*?&";
 
 /// 8 to 20 characters from letters, digits and the specials, with one of each kind.

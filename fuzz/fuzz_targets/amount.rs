@@ -1,5 +1,5 @@
-//! Amounts typed by people and read from the chain (SPEC §8): parse within the token's
-//! decimals, write back exactly, localize without changing a digit.
+//! Amounts typed by people and read from the chain (docs/product/money.md#typed-amounts): parse
+//! within the token's decimals, write back exactly, localize without changing a digit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,6 +1,7 @@
-//! The admin tables' Arrow IPC reader (DESIGN §7): the browser loads whatever stream it is
-//! given. Either raw bytes into every table, or a real users stream from arbitrary rows with
-//! some of its bytes changed; then a query, a page and the CSV export. An error, never a panic.
+//! The admin tables' Arrow IPC reader (docs/product/admin.md#tables-at-scale): the browser loads
+//! whatever stream it is given. Either raw bytes into every table, or a real users stream from
+//! arbitrary rows with some of its bytes changed; then a query, a page and the CSV export. An
+//! error, never a panic.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Arbitrary, Result, Unstructured};

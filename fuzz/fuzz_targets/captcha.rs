@@ -1,4 +1,5 @@
-//! The captcha answer a form posts (DESIGN §4): the challenge's parts and the proof of work.
+//! The captcha answer a form posts (docs/product/accounts.md#captcha): the challenge's parts and
+//! the proof of work.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,5 +1,5 @@
-//! The image upload path (SPEC §4 avatar, content images) and the guide images' header reader:
-//! any bytes are refused or become a PNG within the size limit.
+//! The image upload path (avatars and content images, docs/product/accounts.md#avatars) and the
+//! guide images' header reader: any bytes are refused or become a PNG within the size limit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,5 +1,5 @@
-//! The session token's payload as the browser reads it (SPEC §4): any text decodes to claims or
-//! to nothing.
+//! The session token's payload as the browser reads it (docs/product/api.md#session-token): any
+//! text decodes to claims or to nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

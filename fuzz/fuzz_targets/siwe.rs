@@ -1,6 +1,7 @@
-//! The wallet-linking message (SPEC §6): whatever text a browser posts, parsing never panics,
-//! what parses writes back to the same message, and verification answers an error, not a crash.
-//! Inputs are raw text, or a real message from arbitrary fields with one of its lines replaced.
+//! The wallet-linking message (docs/product/chain.md#wallet-linking): whatever text a browser
+//! posts, parsing never panics, what parses writes back to the same message, and verification
+//! answers an error, not a crash. Inputs are raw text, or a real message from arbitrary fields with
+//! one of its lines replaced.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Arbitrary, Result, Unstructured};

@@ -1,5 +1,5 @@
-//! Every form field's rule (SPEC §5), the phone check and the date fields: any text answers
-//! valid or a translated reason, never a panic.
+//! Every form field's rule (docs/product/accounts.md#validation), the phone check and the date
+//! fields: any text answers valid or a translated reason, never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

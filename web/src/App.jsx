@@ -1,4 +1,4 @@
-// Every route of SPEC §2, each under the guard SPEC §2 gives it (decided by the core).
+// Every route of docs/product/screens.md#routes, each under its guard (decided by the core).
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { guardLoader, referralGate } from './session/guards.js';
 import Root from './components/Root.jsx';

@@ -1,6 +1,7 @@
 // The live channel (/api/v1/ws): opened on demand by the first subscriber, closed with
-// the last, reconnecting forever (1 s, growing by a second to 5 s, SPEC §7). The first message
-// carries the session token; then the server pushes what this viewer may see.
+// the last, reconnecting forever (1 s, growing by a second to 5 s;
+// docs/product/chain.md#live-pushes). The first message carries the session token; then the server
+// pushes what this viewer may see.
 import { useEffect, useRef, useState } from 'react';
 import { KEYS, read } from './session/storage.js';
 

@@ -1,13 +1,14 @@
-// The route tables of SPEC §2, the one list the router (App.jsx), the side menu (Shell.jsx) and
-// the browser tests read: path → menu and page-title key → the page, loaded on demand, in menu
-// order.
+// The route tables (docs/product/screens.md#routes), the one list the router (App.jsx), the side
+// menu (Shell.jsx) and the browser tests read: path → menu and page-title key → the page, loaded on
+// demand, in menu order.
 
 /** A page loaded on demand (a page that fails to load shows the router's error page). */
 export const page = (load) => async () => ({ Component: (await load()).default });
 
 /**
- * Public pages (SPEC §2 "Public routes"): [path, guard (the core's name; null: anyone), page].
- * The landing paths (`/`, `/home`, `/faqs`, `/register`) go to the landing page instead.
+ * Public pages (docs/product/screens.md#public-routes): [path, guard (the core's name; null:
+ * anyone), page]. The landing paths (`/`, `/home`, `/faqs`, `/register`) go to the landing page
+ * instead.
  */
 export const publicRoutes = [
   [
@@ -25,7 +26,7 @@ export const publicRoutes = [
 /** Paths the landing page answers. */
 export const landingPaths = ['', 'home', 'faqs', 'register'];
 
-/** User area (SPEC §2 "User routes"): [path, menu/title key, page]. */
+/** User area (docs/product/screens.md#member-routes): [path, menu/title key, page]. */
 export const userRoutes = (product) => [
   ['dashboard', 'menu-dashboard', page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx'))],
   [`token${product}`, 'menu-token', page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx'))],
@@ -64,7 +65,7 @@ export const userRoutes = (product) => [
   ],
 ];
 
-/** Admin area, in SPEC's menu order: [path, menu/title key, page]. */
+/** Admin area, in menu order (docs/product/screens.md#admin-routes): [path, menu/title key, page]. */
 export const adminRoutes = [
   [
     'admin/tables/users',

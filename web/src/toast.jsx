@@ -1,4 +1,5 @@
-// Toasts as SPEC §9 gives them: 6000 ms by default, top, progress bar, pause on hover, dark.
+// Toasts (docs/product/screens.md#toasts): 6000 ms by default, top, progress bar, pause on hover,
+// dark.
 import { toast } from 'react-toastify';
 import i18n from './i18n.js';
 

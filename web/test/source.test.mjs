@@ -72,7 +72,7 @@ test('only web/src/core imports the WebAssembly package', () => {
   );
 });
 
-test('every media query width is on the breakpoint scale of SPEC §9', async () => {
+test('every media query width is on the breakpoint scale', async () => {
   const { BREAKPOINTS } = await import('../src/styles/breakpoints.js');
   const allowed = new Set(Object.values(BREAKPOINTS).flatMap((w) => [`min-width: ${w}px`, `max-width: ${w - 1}px`]));
   const sheets = (dir) =>

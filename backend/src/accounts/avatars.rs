@@ -10,7 +10,8 @@ use crate::store::{uploads, users};
 use crate::user::UserId;
 use crate::App;
 
-/// Where the browser finds avatars: this path, the user id, ".png" (SPEC §7).
+/// Where the browser finds avatars: this path, the user id, ".png"
+/// (docs/product/accounts.md#avatars).
 pub const PUBLIC_PATH: &str = "/avatars/";
 
 /// The key that opens user `id`'s avatar (128 bits of a MAC under the server's key).

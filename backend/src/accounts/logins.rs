@@ -1,4 +1,5 @@
-//! Sign-in (SPEC §2, DESIGN §4): email and password → a 4-digit code by mail → the session.
+//! Sign-in (docs/product/accounts.md#sign-in): email and password → a 4-digit code by mail → the
+//! session.
 //!
 //! No failure locks an account: five wrong passwords from five addresses locked the owner out
 //! (admins too), and the lock's 429 told which emails had accounts. The mailed code stands

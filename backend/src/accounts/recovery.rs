@@ -1,5 +1,5 @@
-//! Password recovery (SPEC §2, DESIGN §4): email → (the same answer whether or not the account
-//! exists) a code by mail → a reset token → a new password, which ends every session.
+//! Password recovery (docs/product/accounts.md#recovery): email → (the same answer whether or not
+//! the account exists) a code by mail → a reset token → a new password, which ends every session.
 
 use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};

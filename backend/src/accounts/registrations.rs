@@ -1,6 +1,6 @@
-//! Registration through a referral link (SPEC §2, DESIGN §4): personal data and password →
-//! a 4-digit code by mail → the account and its session. Every field is checked by the core's
-//! rules, exactly as the browser checks them.
+//! Registration through a referral link (docs/product/accounts.md#registration): personal data and
+//! password → a 4-digit code by mail → the account and its session. Every field is checked by the
+//! core's rules, exactly as the browser checks them.
 
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;

@@ -1,4 +1,5 @@
-//! Wallet linking by Sign-In-With-Ethereum (DESIGN §5; the rules are `lvlx_core::siwe`).
+//! Wallet linking by Sign-In-With-Ethereum (docs/product/chain.md#wallet-linking; the rules are
+//! `lvlx_core::siwe`).
 //!
 //! The nonce is good for 10 minutes and one attempt (at most 5 outstanding per account); the
 //! message must name one of the app's public origins as its domain and URI, the configured chain

@@ -1,5 +1,5 @@
-//! The self-hosted proof-of-work captcha (DESIGN §4) that guards sign-in, registration and
-//! recovery.
+//! The self-hosted proof-of-work captcha (docs/product/accounts.md#captcha) that guards sign-in,
+//! registration and recovery.
 
 use warp::filters::BoxedFilter;
 use warp::Filter;

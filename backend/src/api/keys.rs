@@ -1,5 +1,5 @@
-//! POST /api/v1/key (SPEC §7): reveals the operational wallet key to an admin who knows the
-//! admin secret. See `crate::secret` for the rules.
+//! POST /api/v1/key (docs/product/admin.md#secret-key): reveals the operational wallet key to an
+//! admin who knows the admin secret. See `crate::secret` for the rules.
 
 use std::net::IpAddr;
 

@@ -1,5 +1,5 @@
-//! Sign-in routes (SPEC §2): email and password → a 4-digit code by mail → the session
-//! (`accounts::logins`).
+//! Sign-in routes (docs/product/accounts.md#sign-in): email and password → a 4-digit code by mail →
+//! the session (`accounts::logins`).
 
 use std::net::IpAddr;
 

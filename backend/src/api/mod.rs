@@ -1,5 +1,6 @@
-//! The JSON API under /api/v1 (DESIGN §8): `Cache-Control: no-store` on every answer, errors
-//! as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web app.
+//! The JSON API under /api/v1 (docs/product/api.md#conventions): `Cache-Control: no-store` on every
+//! answer, errors as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web
+//! app.
 //!
 //! One module per resource; each has `routes(app)` whose filters carry a doc line with the
 //! method and path, and handlers that return `Result<Response, Error>` (the domain error),

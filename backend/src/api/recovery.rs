@@ -1,5 +1,5 @@
-//! Password recovery routes (SPEC §2): email → a code by mail → a reset token → a new
-//! password (`accounts::recovery`).
+//! Password recovery routes (docs/product/accounts.md#recovery): email → a code by mail → a reset
+//! token → a new password (`accounts::recovery`).
 
 use std::net::IpAddr;
 

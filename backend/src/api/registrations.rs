@@ -1,5 +1,5 @@
-//! Registration routes (SPEC §2): personal data and password → a code by mail → the account
-//! and its session (`accounts::registrations`).
+//! Registration routes (docs/product/accounts.md#registration): personal data and password → a code
+//! by mail → the account and its session (`accounts::registrations`).
 
 use std::net::IpAddr;
 

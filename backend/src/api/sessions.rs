@@ -1,4 +1,5 @@
-//! Session calls of SPEC §7: tokenVerify (refresh) and signout, plus the admin's own details.
+//! Session calls (docs/product/api.md#calls): tokenVerify (refresh) and signout, plus the admin's
+//! own details.
 
 use serde::Deserialize;
 use warp::filters::BoxedFilter;
@@ -13,7 +14,7 @@ use crate::App;
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Signout {
-    #[allow(dead_code)] // SPEC §7 sends it; the Authorization header is what is checked.
+    #[allow(dead_code)] // The browser sends it; the Authorization header is what is checked.
     token: String,
 }
 

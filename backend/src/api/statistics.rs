@@ -1,6 +1,6 @@
-//! Admin statistics routes (`crate::statistics`): the JSON calls keep the SPEC shapes with the
-//! newest rows only (`?limit=`, default 100, at most 1000); the whole row lists travel as Arrow
-//! IPC streams from `…/rows`.
+//! Admin statistics routes (`crate::statistics`): the JSON calls keep the shapes of
+//! docs/product/api.md#statistics with the newest rows only (`?limit=`, default 100, at most 1000);
+//! the whole row lists travel as Arrow IPC streams from `…/rows`.
 
 use bytes::Bytes;
 use lvlx_core::admin::stakes::Kind;

@@ -1,9 +1,9 @@
-//! The platform's indexer (DESIGN §5): polls eth_getLogs for every event the core lists as
-//! indexed (sales, staking, activation node, claims: one filter, one cursor) in bounded
-//! block ranges up to `confirmations` below the head, decodes them with the core (ethers-core)
-//! and records each once (unique tx hash + log index) in the same database transaction that
-//! moves its cursor (what each event records: `recording`). A restart resumes at the cursor; an
-//! unreachable node is retried with backoff; the amounts recorded are the events'.
+//! The platform's indexer (docs/product/chain.md#indexer): polls eth_getLogs for every event the
+//! core lists as indexed (sales, staking, activation node, claims: one filter, one cursor) in
+//! bounded block ranges up to `confirmations` below the head, decodes them with the core
+//! (ethers-core) and records each once (unique tx hash + log index) in the same database
+//! transaction that moves its cursor (what each event records: `recording`). A restart resumes at
+//! the cursor; an unreachable node is retried with backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};

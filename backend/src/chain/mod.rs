@@ -1,4 +1,5 @@
-//! The chain (DESIGN §5): a JSON-RPC client, the development deployment, the owner's development transactions, shared reads and the indexer.
+//! The chain (docs/product/chain.md): a JSON-RPC client, the development deployment, the owner's
+//! development transactions, shared reads and the indexer.
 
 pub mod demo;
 pub mod deploy;

@@ -1,7 +1,7 @@
-//! What the indexer does when the chain changes under it (DESIGN §5): events become final and
-//! count (commissions, volume, ranks), or their blocks leave the chain and everything recorded
-//! from them is taken back, newest first, in the caller's transaction, each member concerned
-//! told by a push and a line in their history.
+//! What the indexer does when the chain changes under it (docs/product/chain.md#rollback): events
+//! become final and count (commissions, volume, ranks), or their blocks leave the chain and
+//! everything recorded from them is taken back, newest first, in the caller's transaction, each
+//! member concerned told by a push and a line in their history.
 
 use std::collections::BTreeMap;
 

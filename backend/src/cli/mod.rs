@@ -611,7 +611,9 @@ fn audit_verify(config: &Config) -> ExitCode {
 fn db_backup(config: &Config, file: &std::path::Path, restore: bool) -> ExitCode {
     use crate::store::backup;
     if config.database_url.is_some() {
-        eprintln!("database_url is set: back up PostgreSQL with pg_dump or a base backup (README)");
+        eprintln!(
+            "database_url is set: back up PostgreSQL with pg_dump or a base backup (docs/operations.md)"
+        );
         return ExitCode::FAILURE;
     }
     let done = if restore {

@@ -1,6 +1,6 @@
 //! The FAQ's server side: the guide screenshots' dimensions (read from at most the
-//! first 262,144 bytes of each file, SPEC §9, so the page reserves their space), and the FAQ
-//! videos' metadata from the video provider (YouTube Data API v3, `videos?part=snippet,
+//! first 262,144 bytes of each file, docs/product/help.md#faq, so the page reserves their space),
+//! and the FAQ videos' metadata from the video provider (YouTube Data API v3, `videos?part=snippet,
 //! contentDetails`), with the key kept on the server and answers cached in the store.
 
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::store::Conn;
 
-/// The most bytes the image metadata reader reads of a file (SPEC §9).
+/// The most bytes the image metadata reader reads of a file (docs/product/help.md#faq).
 pub const IMAGE_READ_LIMIT: u64 = 262_144;
 /// The guide's screenshots, per language: `{guides_dir}/{lng}/{name}`.
 pub const GUIDE_IMAGES: [&str; 3] = ["buy-1.jpg", "buy-2.jpg", "buy-3.jpg"];

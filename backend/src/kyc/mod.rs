@@ -1,5 +1,5 @@
-//! Identity verification glue (DESIGN §6). The provider is Persona: members verify in
-//! its hosted flow, opened with the account's opaque reference; Persona reports each inquiry's
+//! Identity verification glue (docs/product/help.md#kyc). The provider is Persona: members verify
+//! in its hosted flow, opened with the account's opaque reference; Persona reports each inquiry's
 //! progress to a webhook whose body is signed (`Persona-Signature: t=<unix>,v1=<hex>`, an
 //! HMAC-SHA256 of "t.body" with the webhook secret). What an event means is the core's
 //! (`lvlx_core::kyc`); the records are `store::kyc`.

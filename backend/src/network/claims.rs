@@ -1,5 +1,5 @@
-//! Claims (SPEC §5, DESIGN §6): a member asks to claim everything claimable, a 6-digit code
-//! mailed to them confirms it, and the server signs the voucher their wallet submits to the
+//! Claims (docs/product/network.md#claims): a member asks to claim everything claimable, a 6-digit
+//! code mailed to them confirms it, and the server signs the voucher their wallet submits to the
 //! ClaimDistributor.
 //!
 //! Two rules an outside review found broken when they lived in the handler:

@@ -1,6 +1,6 @@
-//! The referral network (DESIGN §6): settling purchases, recording the chain's network events,
-//! the activation node, ranks, claims, and what the member pages read. The HTTP routes live in
-//! `api::network`.
+//! The referral network (docs/product/network.md): settling purchases, recording the chain's
+//! network events, the activation node, ranks, claims, and what the member pages read. The HTTP
+//! routes live in `api::network`.
 
 pub mod claims;
 pub mod events;

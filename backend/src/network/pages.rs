@@ -11,7 +11,7 @@ use crate::error::Error;
 use crate::store::{self, Conn};
 use crate::user::User;
 
-/// The network parts of the sign-in payload (SPEC §3 User).
+/// The network parts of the sign-in payload (docs/product/api.md#user).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PayloadParts {
@@ -20,7 +20,7 @@ pub struct PayloadParts {
     /// The claims paid.
     claims: PaidClaims,
     /// The platform pays rewards in LVLX only; gas is the member's own wallet's. Kept for
-    /// SPEC §3's shape, always "0" (README "Network").
+    /// the payload's shape, always "0" (docs/product/network.md#claims).
     matic_claim: String,
     user_rank_data: Standing,
 }

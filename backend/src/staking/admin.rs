@@ -1,6 +1,7 @@
-//! NFT and LVLX stakes for the admin staking screens (SPEC §3 NFT user record and NFT general
-//! summary, §7 statistics-nftstaking). Every figure comes from the core: the General from its
-//! tally, the per-staker sums from its staking engine over the same stream the browser loads.
+//! NFT and LVLX stakes for the admin staking screens (statistics-nftstaking: the NFT user records
+//! and NFT general summary of docs/product/api.md#statistics). Every figure comes from the core:
+//! the General from its tally, the per-staker sums from its staking engine over the same stream the
+//! browser loads.
 
 use std::collections::BTreeMap;
 
@@ -21,7 +22,8 @@ pub fn stream(kind: Kind, stakes: &Stakes) -> Result<Vec<u8>, Error> {
     encode(kind, stakes).map_err(internal)
 }
 
-/// One stake of a staker's record (SPEC §3 NFT user record), dates in milliseconds.
+/// One stake of a staker's record (an NFT user record, docs/product/api.md#statistics), dates in
+/// milliseconds.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StakeShown {
@@ -84,7 +86,7 @@ pub struct LvlxSums {
     total_usdt: String,
 }
 
-/// SPEC §3 NFT user record.
+/// An NFT user record (docs/product/api.md#statistics).
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NftStaker {
@@ -108,8 +110,8 @@ pub struct LvlxStaker {
     staking_lvlxs: Vec<StakeShown>,
 }
 
-/// SPEC §7 statistics-nftstaking: the summary over every stake, the first stakers (user
-/// order), and the release dates' range.
+/// statistics-nftstaking (docs/product/api.md#calls): the summary over every stake, the first
+/// stakers (user order), and the release dates' range.
 #[derive(Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NftStatistics {
@@ -139,8 +141,9 @@ pub enum Statistics {
     Lvlx(LvlxStatistics),
 }
 
-/// The summary over every stake and the first `limit` stakers (user order) as SPEC §3 NFT user
-/// records (LVLX: the same shape with `lvlxStaking` / `stakingLVLXs`).
+/// The summary over every stake and the first `limit` stakers (user order) as the NFT user
+/// records of docs/product/api.md#statistics (LVLX: the same shape with `lvlxStaking` /
+/// `stakingLVLXs`).
 pub fn statistics(stakes: &Stakes, kind: Kind, limit: u32, now: i64) -> Result<Statistics, Error> {
     let mut tally = TallyBuilder::default();
     for stake in &stakes.stakes {

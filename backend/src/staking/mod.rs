@@ -1,4 +1,4 @@
-//! Staking (DESIGN §6): what the member pages and the admin reserve monitor read. The
+//! Staking (docs/product/staking.md): what the member pages and the admin reserve monitor read. The
 //! contracts are the truth for terms, prices and the reserve (read here with one batched
 //! eth_call); the index (store::stakes) holds the positions; every figure is the core's.
 
@@ -374,8 +374,8 @@ pub struct Interest {
     closed_at: Option<i64>,
 }
 
-/// SPEC §3 withdrawNFTs / withdrawLVLXs: the interest each position has paid out and their
-/// total (LVLX).
+/// withdrawNFTs / withdrawLVLXs (docs/product/api.md#user): the interest each position has paid out
+/// and their total (LVLX).
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Withdrawals {
     interests: Vec<Interest>,

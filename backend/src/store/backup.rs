@@ -9,7 +9,8 @@
 //! integrity and schema, keeps the database it replaces beside it
 //! (`lvlx.sqlite3.replaced-{ms}`), and puts the backup in place by rename.
 //!
-//! PostgreSQL has its own tools (pg_dump, or a base backup with WAL archiving): README.
+//! PostgreSQL has its own tools (pg_dump, or a base backup with WAL archiving):
+//! docs/operations.md#backups.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,4 +1,4 @@
-//! The ICO ledger (SPEC §3 "ICO transaction"): purchases and retirements, each stored once
+//! The ICO ledger (docs/product/money.md#ledger): purchases and retirements, each stored once
 //! (unique tx hash + log index), with the per-user LVLX balance and the daily rollup kept in the
 //! same transaction, so statistics read a few thousand rollup rows, never 10^6 ledger rows.
 //! The balance rule is the core's (`lvlx_core::ledger`).
@@ -42,7 +42,7 @@ pub struct Held {
     pub pending: bool,
 }
 
-/// A newest-first row of SPEC §7 statistics-ico.
+/// A newest-first row of statistics-ico (docs/product/api.md#calls).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[schema(as = IcoNewest)]
 #[serde(rename_all = "camelCase")]
@@ -235,8 +235,8 @@ pub fn remove(c: Conn, product: &str, d: &Dropped) -> Result<()> {
     Ok(())
 }
 
-/// SPEC §3 General, from the rollup (`totalUsers` is only in the filtered totals, which the
-/// core computes).
+/// The ICO General (docs/product/api.md#statistics), from the rollup (`totalUsers` is only in the
+/// filtered totals, which the core computes).
 pub fn general(c: Conn, product: &str) -> Result<Totals> {
     let mut per_token: HashMap<String, (u64, Units)> = HashMap::new();
     let stmt_sql = "SELECT token, count, amount FROM ico_daily";
@@ -266,8 +266,8 @@ pub fn range(c: Conn) -> Result<(Option<i64>, Option<i64>)> {
         |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
-/// The newest `limit` transactions (SPEC §7: newest first), amounts in base units. A row names
-/// its owner by the account's email, or by the wallet while unlinked.
+/// The newest `limit` transactions (newest first, docs/product/api.md#calls), amounts in base
+/// units. A row names its owner by the account's email, or by the wallet while unlinked.
 pub fn newest(c: Conn, limit: u32) -> Result<Vec<Newest>> {
     let stmt_sql = "SELECT COALESCE(u.email, t.wallet, ''), t.created_at, t.token, t.amount FROM ico_transactions t
          LEFT JOIN users u ON u.id = t.user_id ORDER BY t.created_at DESC, t.id DESC LIMIT ?1";

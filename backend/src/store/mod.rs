@@ -3,7 +3,8 @@
 //! [`Conn`] and returns [`StoreError`]; the domain and the HTTP handlers call these functions and
 //! never see SQL or a database client.
 //!
-//! Two backends answer the same functions (DESIGN §9), chosen by `database_url`:
+//! Two backends answer the same functions (docs/architecture.md#the-server), chosen by
+//! `database_url`:
 //! - SQLite (the embedded default): one file in the data folder, WAL, writes through one
 //!   connection ([`Store::write`]), reads through a small pool of read-only connections
 //!   ([`Store::read`]) so they never queue behind a write.
@@ -565,7 +566,8 @@ pub fn schema_version(c: Conn) -> Result<i64> {
     }
 }
 
-/// A stored amount: base units as decimal text (DESIGN §3), read by the core's parser.
+/// A stored amount: base units as decimal text (docs/product/money.md#base-units), read by the
+/// core's parser.
 pub(crate) fn units(text: &str) -> Result<Units> {
     amount::parse_base(text).map_err(|e| StoreError::Corrupt(format!("amount {text:?}: {e}")))
 }

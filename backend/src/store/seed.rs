@@ -108,7 +108,8 @@ const NAMES: [(&str, [&str; 10], [&str; 10]); 3] = [
 ];
 const DOMAINS: [&str; 3] = ["example.com", "example.org", "example.net"];
 
-/// "Conceição" → "conceicao": the email local part is lowercase ASCII (SPEC §5).
+/// "Conceição" → "conceicao": the email local part is lowercase ASCII
+/// (docs/product/accounts.md#validation).
 fn ascii(name: &str) -> String {
     name.nfd()
         .filter(char::is_ascii_alphabetic)

@@ -3,7 +3,8 @@
 //! their SQL once, in the dialect SQLite and PostgreSQL share, with `?N` placeholders;
 //! [`postgres_text`] turns it into PostgreSQL's (`$N`, `ON CONFLICT DO NOTHING`).
 //!
-//! Amounts never pass as numbers: base units travel as decimal text both ways (DESIGN §3).
+//! Amounts never pass as numbers: base units travel as decimal text both ways
+//! (docs/product/money.md#base-units).
 
 use std::borrow::Cow;
 use std::error::Error as StdError;

@@ -222,7 +222,7 @@ fn members() -> String {
     format!("role != '{ADMIN_ROLE}'")
 }
 
-/// SPEC §3 "User general summary" over every member.
+/// The user general summary (docs/product/api.md#statistics) over every member.
 pub fn summary(c: Conn) -> Result<Summary> {
     let corrupt = |e: lvlx_core::admin::TableError| StoreError::Corrupt(e.to_string());
     let mut builder = SummaryBuilder::default();

@@ -1,4 +1,5 @@
-//! Wallet-linking nonces (SIWE, DESIGN §5): issued per account, spent by one attempt.
+//! Wallet-linking nonces (SIWE, docs/product/chain.md#wallet-linking): issued per account, spent by
+//! one attempt.
 
 use crate::args;
 

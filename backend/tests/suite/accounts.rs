@@ -1,5 +1,6 @@
 //! Accounts and sessions through the HTTP API (warp::test, temp-file database, the outbox as
-//! the mailbox). Each server rule of DESIGN §4 has a test that fails if the rule goes.
+//! the mailbox). Each server rule of docs/product/accounts.md has a test that fails if the rule
+//! goes.
 
 use crate::common;
 

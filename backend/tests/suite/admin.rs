@@ -1,5 +1,6 @@
-//! Admin statistics through the HTTP API: permissions on every admin call, the SPEC shapes,
-//! the Arrow row streams read back by the core, the seed, and the ledger's bookkeeping.
+//! Admin statistics through the HTTP API: permissions on every admin call, the shapes of
+//! docs/product/api.md#statistics, the Arrow row streams read back by the core, the seed, and the
+//! ledger's bookkeeping.
 
 use crate::common;
 
@@ -108,7 +109,7 @@ async fn statistics_match_the_rows_the_core_reads() {
     let mut totals = table.query(&Query::default()).unwrap().to_json();
     totals.as_object_mut().unwrap().remove("totalUsers");
     assert_eq!(totals, stats["General"]);
-    // SPEC §7: newest first, and the range is the first and last operation.
+    // docs/product/api.md#calls: newest first, and the range is the first and last operation.
     let newest: Vec<i64> = stats["transactions"]
         .as_array()
         .unwrap()
@@ -215,7 +216,7 @@ async fn staking_statistics_match_the_entries_the_core_reads() {
         assert_eq!(entries.len(), if kind == Kind::Nft { 80 } else { 60 });
         let general = entries.query(&Query::default()).unwrap().to_json(kind);
         assert_eq!(general, stats["General"], "{path}");
-        // SPEC §7: the range is the earliest and latest withdraw date.
+        // docs/product/api.md#calls: the range is the earliest and latest withdraw date.
         let page = entries.page(0, entries.len());
         assert_eq!(stats["initDate"], page[0].withdraw_date);
         assert_eq!(stats["lastDate"], page[page.len() - 1].withdraw_date);
@@ -264,7 +265,7 @@ async fn staking_statistics_with_no_stakes_answer_today_and_corrupt_rows_answer_
     assert!(init >= before && r.body["lastDate"] == init);
 
     // A stored amount that is not a number is the server's fault: 500, which the screen shows
-    // as SPEC §8's 'TimeOut Connections!' notice.
+    // as the 'TimeOut Connections!' notice (docs/product/api.md#errors).
     w.sql(move |c| {
         c.batch(
             "INSERT INTO stake_positions (pool, position, user_id, wallet, kind, amount, reward, start_date, release_date, tx_hash, log_index)

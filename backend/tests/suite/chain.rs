@@ -429,8 +429,8 @@ async fn wallets_get_the_public_rpc_never_the_servers_own() {
     assert!(!body.to_string().contains("provider-api-key"));
 }
 
-/// The README's table of owner functions lists every function the contracts' sources guard
-/// with `onlyOwner`, under its contract, and nothing that is not one.
+/// The table of owner functions in docs/owners.md lists every function the contracts' sources
+/// guard with `onlyOwner`, under its contract, and nothing that is not one.
 #[test]
 fn the_readme_lists_every_owner_function() {
     use std::collections::BTreeSet;
@@ -449,11 +449,11 @@ fn the_readme_lists_every_owner_function() {
             }
         }
     }
-    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
-    let table = readme
+    let doc = std::fs::read_to_string(format!("{root}/docs/owners.md")).unwrap();
+    let table = doc
         .split("### Owner functions")
         .nth(1)
-        .expect("README has an owner functions section");
+        .expect("docs/owners.md has an owner functions section");
     let mut listed = BTreeSet::new();
     for row in table
         .lines()
@@ -470,7 +470,7 @@ fn the_readme_lists_every_owner_function() {
     assert!(in_source.len() > 20, "{in_source:?}");
     assert_eq!(
         listed, in_source,
-        "README lists the owner functions as the sources have them"
+        "docs/owners.md lists the owner functions as the sources have them"
     );
     // And the owners' Safe can be asked for each of them from the admin's page.
     use lvlx_core::chain::{owner_actions, Contract};

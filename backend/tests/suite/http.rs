@@ -126,10 +126,10 @@ async fn public_config_has_only_public_settings() {
     assert_eq!(body["landingUrl"], "/landing");
     assert_eq!(body["product"], "LVLX");
     let keys: Vec<_> = body.as_object().unwrap().keys().cloned().collect();
-    // The secret-key form's pass key is public by nature (SPEC §7 has the browser use it); the
-    // image limit is the server's own rule, told to the browser so it refuses early; the card
-    // provider's publishable key is public by design (null without an on-ramp); the support
-    // address is what members write to.
+    // The secret-key form's pass key is public by nature (the browser uses it,
+    // docs/product/admin.md#secret-key); the image limit is the server's own rule, told to the
+    // browser so it refuses early; the card provider's publishable key is public by design (null
+    // without an on-ramp); the support address is what members write to.
     assert_eq!(
         keys,
         [

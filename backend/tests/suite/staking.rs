@@ -1,6 +1,6 @@
 //! The NFT sale and both staking contracts on a real anvil chain: every staking rule of
-//! DESIGN §6, the core's reward and accrual figures checked against the contracts with the same
-//! vectors, and the gas each member action costs.
+//! docs/product/staking.md, the core's reward and accrual figures checked against the contracts
+//! with the same vectors, and the gas each member action costs.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Arrow IPC in and out (DESIGN §7).
+//! Arrow IPC in and out (docs/product/admin.md#tables-at-scale).
 //!
 //! Reading is this crate's own: the browser needs five column types (Int64, UInt32,
 //! Decimal128, Utf8 and Utf8 dictionaries), and arrow-rs's general reader, which handles every

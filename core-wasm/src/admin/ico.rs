@@ -1,6 +1,6 @@
-//! The admin ICO table (SPEC §2 "Admin ICO table", §3 ICO statistics): the ledger of purchases
-//! (token = the product) and retirements (any other token), each amount in its token's base
-//! units.
+//! The admin ICO table (docs/product/admin.md#ico-table, docs/product/api.md#statistics): the
+//! ledger of purchases (token = the product) and retirements (any other token), each amount in its
+//! token's base units.
 
 use serde::Serialize;
 
@@ -129,7 +129,7 @@ pub fn encode_ledger(ledger: Ledger) -> Result<Vec<u8>, TableError> {
     write::encode(&write::batch(schema, columns)?)
 }
 
-/// General statistics (SPEC §3 "ICO statistics response") and, with `totalUsers`, the filtered
+/// General statistics (docs/product/api.md#statistics) and, with `totalUsers`, the filtered
 /// totals. Amounts are base-unit decimal strings except `totalUSDT` and `usdt`, which are the
 /// USDT value of `totalLVLX` (÷10, two decimals, half up).
 ///
@@ -189,7 +189,7 @@ impl Totals {
         Ok(())
     }
 
-    /// The SPEC shape, with the derived USDT values.
+    /// The shape of docs/product/api.md#statistics, with the derived USDT values.
     pub fn shown(&self) -> Shown {
         let usdt = amount::lvlx_to_usdt(self.total_lvlx);
         Shown {
@@ -205,8 +205,8 @@ impl Totals {
     }
 }
 
-/// [`Totals`] as SPEC §3 names them: `totalUSDT` and `usdt` are the USDT value of `totalLVLX`,
-/// `LVLX` repeats it.
+/// [`Totals`] as docs/product/api.md#statistics names them: `totalUSDT` and `usdt` are the USDT
+/// value of `totalLVLX`, `LVLX` repeats it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "openapi", schema(as = IcoGeneral))]
@@ -423,7 +423,7 @@ impl IcoTable {
     }
 
     /// First and last operation dates at the viewer's offset; today when there are none
-    /// (SPEC §7 statistics-ico).
+    /// (statistics-ico, docs/product/api.md#calls).
     pub fn range(&self, offset_minutes: i32, now_ms: i64) -> (String, String) {
         super::date_range(self.created(), offset_minutes, now_ms)
     }

@@ -1,10 +1,10 @@
-//! Admin tables at scale (DESIGN §7): rows arrive as one Arrow IPC stream, stay in columns, and
-//! the core answers every question the admin screens ask (date filter, search, sort, pages,
-//! summary boxes, daily series, CSV) without one object per row.
+//! Admin tables at scale (docs/product/admin.md#tables-at-scale): rows arrive as one Arrow IPC
+//! stream, stay in columns, and the core answers every question the admin screens ask (date filter,
+//! search, sort, pages, summary boxes, daily series, CSV) without one object per row.
 //!
 //! The schemas live here, so the server that writes a stream and the browser that reads it agree
 //! by construction. Rows arrive in the order the tables number them: registration or operation
-//! date ascending (SPEC §9).
+//! date ascending (docs/product/admin.md#tables-at-scale).
 
 pub mod audit;
 pub mod columns;
@@ -86,7 +86,8 @@ pub enum Direction {
     Asc,
 }
 
-/// The sort after a click on `column` (SPEC §2 data table: descending → ascending → none).
+/// The sort after a click on `column` (docs/product/screens.md#data-tables: descending → ascending
+/// → none).
 pub fn next_sort(current: Option<&Sort>, column: &str) -> Option<Sort> {
     let direction = match current {
         Some(s) if s.column == column => match s.direction {
@@ -128,7 +129,7 @@ fn days_since_epoch(day: NaiveDate) -> i64 {
 }
 
 /// First and last calendar dates of date-ordered rows at the viewer's offset; today when there
-/// are none (SPEC §7).
+/// are none (docs/product/api.md#calls).
 pub(crate) fn date_range(created: &[i64], offset_minutes: i32, now_ms: i64) -> (String, String) {
     let day = |ms| crate::date::calendar_date(ms, offset_minutes).unwrap_or_default();
     match (created.first(), created.last()) {

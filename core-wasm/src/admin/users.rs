@@ -1,5 +1,5 @@
-//! The admin users table (SPEC §2 "Admin users table", §3 admin user row and user general
-//! summary). Rows arrive in registration order.
+//! The admin users table (docs/product/admin.md#users-table; the admin user row and user
+//! general summary of docs/product/api.md#statistics). Rows arrive in registration order.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -110,8 +110,8 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
     write::encode(&write::batch(schema, columns)?)
 }
 
-/// SPEC §3 "User general summary" (also the filtered box). LVLX amounts are base units; the
-/// USDT ones their value ÷10 at two decimals.
+/// The user general summary (docs/product/api.md#statistics), also the filtered box. LVLX amounts
+/// are base units; the USDT ones their value ÷10 at two decimals.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[cfg_attr(feature = "openapi", schema(as = UsersSummary))]

@@ -213,16 +213,16 @@ pub fn format_token_in(units: Units, token: &str, language: &str) -> String {
     localize(&format_token(units, token), language)
 }
 
-/// Price rule of SPEC §1: the USDT value of an LVLX amount is LVLX / 10, in USDT base units,
-/// rounded half up to the USDT unit.
+/// Price rule (docs/product/money.md#price): the USDT value of an LVLX amount is LVLX / 10, in USDT
+/// base units, rounded half up to the USDT unit.
 pub fn lvlx_to_usdt_units(lvlx: Units) -> Units {
     // LVLX base units (10^-18) / 10 = USDT base units (10^-6) · 10^13.
     let divisor = 10u128.pow(LVLX_DECIMALS - USDT_DECIMALS + 1);
     lvlx / divisor + u128::from(lvlx % divisor >= divisor / 2)
 }
 
-/// The USDT value of an LVLX amount as SPEC §1 shows it: LVLX / 10, rounded half up to 2
-/// decimals. "12345000000000000000" (12.345 LVLX) → "1.23"; 12.35 LVLX → "1.24".
+/// The USDT value of an LVLX amount as docs/product/money.md#price shows it: LVLX / 10, rounded
+/// half up to 2 decimals. "12345000000000000000" (12.345 LVLX) → "1.23"; 12.35 LVLX → "1.24".
 pub fn lvlx_to_usdt(lvlx: Units) -> String {
     // Round once, from the exact value, straight to cents (10^17 LVLX base units per cent).
     let per_cent = 10u128.pow(LVLX_DECIMALS - 1);

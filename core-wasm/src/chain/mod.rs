@@ -1,8 +1,8 @@
-//! The platform's contracts as the browser and the server use them (DESIGN §5): the ABI registry
-//! built from the artifacts solc-js writes into contracts/artifacts, calldata and call answers
-//! encoded and decoded by ethers-core. One file a job: the contracts' events (`events`), the claim
-//! voucher (`voucher`), revert reasons (`reverts`), the sale's price arithmetic (`sale`), the
-//! owners' Safe transactions (`safe`) and what an owner may change (`owner_actions`).
+//! The platform's contracts as the browser and the server use them (docs/product/chain.md): the ABI
+//! registry built from the artifacts solc-js writes into contracts/artifacts, calldata and call
+//! answers encoded and decoded by ethers-core. One file a job: the contracts' events (`events`),
+//! the claim voucher (`voucher`), revert reasons (`reverts`), the sale's price arithmetic (`sale`),
+//! the owners' Safe transactions (`safe`) and what an owner may change (`owner_actions`).
 
 mod events;
 pub mod owner_actions;

@@ -139,7 +139,7 @@ const WITHDRAW_FREE: &[Arg] = &[
     now("amount", Kind::Lvlx, "freeReserve"),
 ];
 
-/// Every owner function, contract by contract (the README's "Owner functions" table).
+/// Every owner function, contract by contract (the "Owner functions" table of docs/owners.md).
 pub const ACTIONS: &[Action] = &[
     action(
         Contract::IcoSale,

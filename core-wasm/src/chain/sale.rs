@@ -3,7 +3,8 @@
 use crate::amount::Units;
 use crate::LVLX_DECIMALS;
 
-/// The sale's default price: USDT base units per whole LVLX (1 LVLX = 0.1 USDT, SPEC §1).
+/// The sale's default price: USDT base units per whole LVLX (1 LVLX = 0.1 USDT,
+/// docs/product/money.md#price).
 pub const DEFAULT_PRICE: Units = 100_000;
 
 pub(crate) const LVLX_ONE: Units = 10u128.pow(LVLX_DECIMALS);

@@ -1,4 +1,4 @@
-// The secret-key tool's call (SPEC §7 POST key).
+// The secret-key tool's call (POST key, docs/product/admin.md#secret-key).
 import { api } from './client.js';
 
 /** {privateKey}, for the admin secret sealed for transport by the core. */

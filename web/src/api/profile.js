@@ -1,5 +1,5 @@
-// POST image (SPEC §7): multipart, the file named after the user id → {path}. The image is then
-// at base URL + path + user id + ".png".
+// POST image (docs/product/api.md#calls): multipart, the file named after the user id → {path}. The
+// image is then at base URL + path + user id + ".png".
 import { apiUpload } from './client.js';
 
 export async function uploadAvatar(blob, userId) {

@@ -1,4 +1,4 @@
-// Session calls of SPEC §7: tokenVerify (refresh) and signout.
+// Session calls (docs/product/api.md#calls): tokenVerify (refresh) and signout.
 import { api } from './client.js';
 import { KEYS, read } from '../session/storage.js';
 

@@ -1,4 +1,5 @@
-// Admin statistics (SPEC §7): the JSON summaries and the Arrow row streams the core loads.
+// Admin statistics (docs/product/api.md#calls): the JSON summaries and the Arrow row streams the
+// core loads.
 import { api, apiBytes, ApiError } from './client.js';
 
 export const icoStatistics = (signal) => api('statistics-ico?limit=100', { signal });
@@ -9,7 +10,8 @@ export const icoTrails = (ids, signal) => api(`statistics-ico/trails?ids=${ids.j
 export const userStatistics = (signal) => api('statistics-users?limit=100', { signal });
 export const userRows = (signal, onProgress) => apiBytes('statistics-users/rows', { signal, onProgress });
 
-// SPEC §8: statistics-nftstaking failing with 500 is shown as the 'TimeOut Connections!' notice.
+// docs/product/api.md#errors: statistics-nftstaking failing with 500 is shown as the 'TimeOut
+// Connections!' notice.
 const timeoutOn500 = (pending) =>
   pending.catch((e) => {
     throw e.status === 500 ? new ApiError(500, 'statistics-timeout', e.message) : e;

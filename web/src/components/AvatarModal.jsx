@@ -1,7 +1,7 @@
-// Profile avatar (SPEC "Other UI", §4): pick a JPEG or PNG, crop it in a 390×295 area (the crop
-// never smaller than a radius of 30 px of the image: an image under 60 px is refused and the zoom
-// stops where the crop would be smaller; nothing is upscaled), square or round, Close or Save;
-// Save uploads a PNG (quality 1) and shows the new image.
+// Profile avatar (docs/product/screens.md#avatar): pick a JPEG or PNG, crop it in a 390×295 area
+// (the crop never smaller than a radius of 30 px of the image: an image under 60 px is refused and
+// the zoom stops where the crop would be smaller; nothing is upscaled), square or round, Close or
+// Save; Save uploads a PNG (quality 1) and shows the new image.
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';

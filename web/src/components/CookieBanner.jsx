@@ -1,5 +1,5 @@
-// Cookie consent (SPEC "Other UI"): shown until the visitor decides; the decision is kept in a
-// cookie for 365 days.
+// Cookie consent (docs/product/screens.md#cookie-consent): shown until the visitor decides; the
+// decision is kept in a cookie for 365 days.
 import { useLayoutEffect, useRef, useState } from 'react';
 import Cookies from 'js-cookie';
 import { useTranslation } from 'react-i18next';

@@ -1,8 +1,9 @@
-// Click to copy (SPEC §2, §8): shows `shown`, copies `value`, confirms with a success toast.
+// Click to copy (docs/product/screens.md#toasts): shows `shown`, copies `value`, confirms with a
+// success toast.
 import { toast } from 'react-toastify';
 import { useTranslation } from 'react-i18next';
 
-/** `toastKey`: the confirmation (SPEC §2: wallet, email, or any other text). */
+/** `toastKey`: the confirmation (wallet, email, or any other text). */
 export default function Copyable({ value, shown, toastKey = 'copied-text' }) {
   const { t } = useTranslation();
   if (!value) return <span className="muted">—</span>;

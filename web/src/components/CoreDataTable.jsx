@@ -1,6 +1,6 @@
-// react-data-table-component in server-side mode, with the WASM core as the server (SPEC §2
-// "Data table": page sizes 10/25/50/100, sort desc → asc → none, no checkboxes, height 400,
-// pagination with 2 pages in range and 3 margin pages).
+// react-data-table-component in server-side mode, with the WASM core as the server
+// (docs/product/screens.md#data-tables: page sizes 10/25/50/100, sort desc → asc → none, no
+// checkboxes, height 400, pagination with 2 pages in range and 3 margin pages).
 import { useEffect, useRef, useState } from 'react';
 import Table from './Table.jsx';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
-// What an empty table says: SPEC §2's text ("No information available yet"), or that the
-// filters hide every row; under it, when given, what the member can do about it.
+// What an empty table says: the tables' text ("No information available yet",
+// docs/product/screens.md#data-tables), or that the filters hide every row; under it, when given,
+// what the member can do about it.
 import { useTranslation } from 'react-i18next';
 
 export default function EmptyTable({ hint, filtered = false }) {

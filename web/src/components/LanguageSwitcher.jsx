@@ -1,6 +1,6 @@
-// Language switcher with flag icons (SPEC "Other UI"). Flags are the offline SVGs of
-// country-flag-icons (the set react-phone-number-input uses), as three standalone files so the
-// full flag set stays in the registration page's chunk.
+// Language switcher with flag icons (docs/product/screens.md#language-switcher). Flags are the
+// offline SVGs of country-flag-icons (the set react-phone-number-input uses), as three standalone
+// files so the full flag set stays in the registration page's chunk.
 import US from 'flag-svgs/US.svg';
 import ES from 'flag-svgs/ES.svg';
 import BR from 'flag-svgs/BR.svg';

@@ -1,6 +1,6 @@
-// The pages under a table (SPEC §2 "Data table": page sizes 10/25/50/100, 2 pages in range and 3
-// margin pages), for react-data-table-component's `paginationComponent` and the phone cards;
-// nothing under a table whose rows fit the smallest page.
+// The pages under a table (docs/product/screens.md#data-tables: page sizes 10/25/50/100, 2 pages in
+// range and 3 margin pages), for react-data-table-component's `paginationComponent` and the phone
+// cards; nothing under a table whose rows fit the smallest page.
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from './useCoreTable.js';
 

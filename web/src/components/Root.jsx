@@ -1,4 +1,5 @@
-// What every page has: the page itself, toasts (SPEC §9) and the cookie banner.
+// What every page has: the page itself, toasts (docs/product/screens.md#toasts) and the cookie
+// banner.
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
-// The shared layout of the user and admin areas (SPEC §2 "Shared layout", "Admin side menu"):
-// a side menu on wide screens, a drawer from a top bar on small ones, a top-right control,
-// at most 1600px wide. It refreshes the session on load and, in the user area, runs the wallet
-// check (SPEC §4).
+// The shared layout of the user and admin areas (docs/product/screens.md#shared-layout and
+// #admin-side-menu): a side menu on wide screens, a drawer from a top bar on small ones, a
+// top-right control, at most 1600px wide. It refreshes the session on load and, in the user area,
+// runs the wallet check (docs/product/chain.md#wallet-check).
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-// A box of labelled figures (the general and filtered summaries of SPEC §2).
+// A box of labelled figures (the general and filtered summaries of docs/product/admin.md).
 import { useTranslation } from 'react-i18next';
 import { localizeNumber } from '../core/index.js';
 

@@ -1,4 +1,5 @@
-// Dates are shown in the browser's locale (SPEC §9); filters use YYYY-MM-DD via the core.
+// Dates are shown in the page's language (docs/product/money.md#dates-and-time); filters use
+// YYYY-MM-DD via the core.
 const formats = new Map();
 
 export function formatDate(ms, language) {

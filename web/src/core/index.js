@@ -143,7 +143,7 @@ export const usdtFor = (lvlx, price) => core.usdtFor(lvlx, price);
  * ({kind, usdtValue, rateBps, lockSeconds}) brings with `free` LVLX in the reserve at `now`
  * (seconds): {reward, rewardUsdt, release} or {error} (a translation key).
  */
-/** The network (DESIGN §6): a purchase's commissions, and where a volume stands among ranks. */
+/** The network (docs/product/network.md): a purchase's commissions, and where a volume stands among ranks. */
 export const commissions = (amount, levelsBps, upline) => core.commissions(amount, Uint32Array.from(levelsBps), upline);
 export const rankStanding = (volume, ranks, achieved) => core.rankStanding(volume, ranks, Uint32Array.from(achieved));
 export const stakingQuote = (pool, terms, amount, free, now) =>

@@ -14,7 +14,7 @@ export default function Onramp() {
   const [opened, setOpened] = useState(null);
   const [sending, open] = useSubmit(async () => {
     const session = await createOnrampSession();
-    // SPEC §3 stripeData: the session the member last opened.
+    // stripeData (docs/product/help.md#card-on-ramp): the session the member last opened.
     writeJson(KEYS.stripeData, {
       id: session.id,
       clientSecret: session.clientSecret,

@@ -1,4 +1,4 @@
-// The FAQ's text pages (SPEC §2 "Further FAQ text pages"), in the order the FAQ lists them.
+// The FAQ's text pages (docs/product/help.md#faq), in the order the FAQ lists them.
 export const FAQ_TOPICS = ['wallet', 'explorer', 'card', 'answers'];
 
 /** Each topic's sections: a heading key and its step (or answer) keys. */

@@ -71,7 +71,7 @@ function Level({ level, hasNode }) {
           keyField="key"
           dense
           empty={<p className="table-empty">{empty}</p>}
-          // Paged like every table (10, 25, 50, 100; SPEC §2 "Data table").
+          // Paged like every table (10, 25, 50, 100; docs/product/screens.md#data-tables).
           pagination
           paginationComponent={Pagination}
         />

@@ -1,7 +1,8 @@
 // /dashboardNFTs: the 11 NFTs with their price, lock and reward; buying (USDT approval,
 // then the NFT sale, simulated first) and staking (the staking contract's approval, then the
 // stake, refused up front when the reward reserve cannot cover it); the member's staked NFTs in
-// the data table of SPEC §2 with its date filter, rewards ticking live, and withdrawals.
+// the data table (docs/product/staking.md#pages) with its date filter, rewards ticking live, and
+// withdrawals.
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
@@ -164,7 +165,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
   );
 }
 
-/** SPEC §2's staked-NFT date filter: release date between start and end (inclusive, viewer's days). */
+/** The staked-NFT date filter: release date between start and end (inclusive, viewer's days). */
 function ReleaseFilter({ rows, range }) {
   // The earliest start: the day after the latest release among the member's returned NFTs.
   const returned = rows.filter((r) => r.closedAt).map((r) => r.withdrawDate);

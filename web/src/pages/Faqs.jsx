@@ -1,5 +1,5 @@
-// /dashboardfaqs (SPEC §2 "FAQ pages"): the seven questions as native disclosures (several open
-// at once, keyboard operable as the browser gives them), the seventh a step-by-step guide with
+// /dashboardfaqs (docs/product/help.md#faq): the seven questions as native disclosures (several
+// open at once, keyboard operable as the browser gives them), the seventh a step-by-step guide with
 // three screenshots of this product in the page's language (their dimensions from the server,
 // so nothing shifts as they load) and the USDT contract from configuration; links to the FAQ's
 // text pages.

@@ -1,4 +1,5 @@
-// /, /home, /faqs and /register: a spinner, then the landing site (SPEC §2).
+// /, /home, /faqs and /register: a spinner, then the landing site
+// (docs/product/screens.md#public-routes).
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../settings.js';

@@ -1,5 +1,5 @@
-// /login (SPEC §2, §4): email and password, checked by the core's rules; the server mails a
-// 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
+// /login (docs/product/accounts.md#sign-in): email and password, checked by the core's rules; the
+// server mails a 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
 import { Link, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
-// /recover (SPEC §2, DESIGN §4): email → code by email → userToken and resetToken stored →
-// /reset. The server answers the same whether or not the email has an account.
+// /recover (docs/product/accounts.md#recovery): email → code by email → userToken and resetToken
+// stored → /reset. The server answers the same whether or not the email has an account.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
-// /register/referred/{referralCode} (SPEC §2): the multi-step registration, its step counter
-// starting at 1. The route's loader (referralGate) has already checked the code.
+// /register/referred/{referralCode} (docs/product/accounts.md#registration): the multi-step
+// registration, its step counter starting at 1. The route's loader (referralGate) has already
+// checked the code.
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -63,7 +64,8 @@ export default function RegisterReferred() {
   // Who invited: a person's name, not the 32-character code (a failed read keeps the plain line).
   const inviter = useLoad((signal) => readInviter(referralCode, signal), [referralCode]);
 
-  // The international input must also pass the phone library's validity check (SPEC §5).
+  // The international input must also pass the phone library's validity check
+  // (docs/product/accounts.md#validation).
   const phoneError = () => {
     const byCore = validateField('cel', form.values.cel);
     if (byCore) return byCore;
@@ -150,7 +152,8 @@ export default function RegisterReferred() {
       {step === 3 && (
         <CodeForm
           onCode={async (code) => {
-            // Registering clears userCodeLink (SPEC §4); storeSignedIn does.
+            // Registering clears userCodeLink (docs/product/accounts.md#registration);
+            // storeSignedIn does.
             storeSignedIn(await registerVerify(attemptId, code));
             navigate('/dashboard', { replace: true });
           }}

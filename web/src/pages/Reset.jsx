@@ -1,4 +1,5 @@
-// /reset (SPEC §2): a new password; the server ends every session of the account.
+// /reset (docs/product/accounts.md#recovery): a new password; the server ends every session of the
+// account.
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';

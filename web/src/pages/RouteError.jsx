@@ -1,4 +1,5 @@
-// The generic router error page (SPEC "Other UI"): 'Unexpected Application Error!' and the text.
+// The generic router error page (docs/product/screens.md#public-routes): 'Unexpected Application
+// Error!' and the text.
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
 

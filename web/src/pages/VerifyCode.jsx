@@ -1,6 +1,6 @@
-// /verifycode (SPEC §2, §4): the code mailed at sign-in — to the address named here, sent again
-// on request (within the sends allowed per hour), submitted at its fourth digit; then the
-// dashboard (the user guard sends admins on to the admin area).
+// /verifycode (docs/product/accounts.md#sign-in): the code mailed at sign-in — to the address named
+// here, sent again on request (within the sends allowed per hour), submitted at its fourth digit;
+// then the dashboard (the user guard sends admins on to the admin area).
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -12,7 +12,7 @@ export const guardLoader = (kind) => () => {
   throw redirect(decision.to);
 };
 
-/** /register/referred/{code}: a malformed code leaves for the landing site (SPEC §2). */
+/** /register/referred/{code}: a malformed code leaves for the landing site (docs/product/screens.md#route-guards). */
 export function referralGate({ params }) {
   if (!isReferralCode(params.referralCode)) {
     window.location.replace(settings.landingUrl);

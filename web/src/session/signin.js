@@ -1,5 +1,5 @@
-// What the browser keeps after signing in (SPEC §3): the session token and the user or admin
-// payload; the verifyCode marker and the steps are done with.
+// What the browser keeps after signing in (docs/product/api.md#shapes): the session token and the
+// user or admin payload; the verifyCode marker and the steps are done with.
 import i18n from '../i18n.js';
 import settings from '../settings.js';
 import { KEYS, read, write, writeJson, remove } from './storage.js';
@@ -15,10 +15,10 @@ export function storeSignedIn({ token, user, admin }) {
     remove(KEYS.userInfo);
   } else {
     writeJson(KEYS.userInfo, user);
-    // SPEC §3 "Stored wallet": tokenData holds the linked wallet's address.
+    // The stored wallet: tokenData holds the linked wallet's address.
     if (user.wallet) writeJson(KEYS.tokenData, { address: user.wallet });
     else remove(KEYS.tokenData);
-    // SPEC §3 keeps these two under their own keys too.
+    // These two are kept under their own keys too (docs/product/api.md#local-storage).
     writeJson(KEYS.userRankData, user.userRankData ?? null);
     write(KEYS.maticClaim, user.maticClaim ?? '0');
     remove(KEYS.adminInfo);

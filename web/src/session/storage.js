@@ -1,5 +1,5 @@
-// Local-storage keys of SPEC §3 and every read and write of them: the one module that touches
-// localStorage. No decisions here: the core decides from these raw values.
+// Local-storage keys (docs/product/api.md#local-storage) and every read and write of them: the one
+// module that touches localStorage. No decisions here: the core decides from these raw values.
 
 export const KEYS = {
   userInfo: 'userInfo',
@@ -16,7 +16,7 @@ export const KEYS = {
   loginStep: 'loginStep',
   registerStep: 'registerStep',
   userCodeLink: 'userCodeLink',
-  /** The email a sign-in code went to (SPEC §3 client data userEmail). */
+  /** The email a sign-in code went to (userEmail). */
   userEmail: 'userEmail',
   /** The browser wallet the person chose among several (its EIP-6963 rdns). */
   walletChoice: 'walletChoice',

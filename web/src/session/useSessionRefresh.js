@@ -1,6 +1,6 @@
-// Session refresh (SPEC §4, §7): GET tokenVerify when the layout loads and every 16 minutes.
-// auth false → clear storage and go to /login; a new token replaces the stored one; a failed
-// call is only logged.
+// Session refresh (docs/product/accounts.md#sessions): GET tokenVerify when the layout loads and
+// every 16 minutes. auth false → clear storage and go to /login; a new token replaces the stored
+// one; a failed call is only logged.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { verifyToken } from '../api/session.js';

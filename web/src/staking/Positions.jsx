@@ -1,7 +1,7 @@
-// A member's staking positions (SPEC §2 "the data table"): amount, start and release dates, the
-// LVLX rewards accrued so far ticking by the second with their USDT value (the core's figures at
-// the chain's clock), interest already withdrawn, and per row the actions the contract allows
-// now: withdraw interest, and after the release the principal with the rest of the interest
+// A member's staking positions (docs/product/screens.md#data-tables): amount, start and release
+// dates, the LVLX rewards accrued so far ticking by the second with their USDT value (the core's
+// figures at the chain's clock), interest already withdrawn, and per row the actions the contract
+// allows now: withdraw interest, and after the release the principal with the rest of the interest
 // (until then the button says until when). A position opened in a block not final yet is marked
 // pending.
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LV
 import settings from '../settings.js';
 import PendingBadge from '../components/PendingBadge.jsx';
 
-/** `empty`: what to do about an empty table (under SPEC's text); `filtered`: rows there are, a filter hides them. */
+/** `empty`: what to do about an empty table (under the empty text); `filtered`: rows there are, a filter hides them. */
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;

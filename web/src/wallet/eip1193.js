@@ -1,6 +1,7 @@
 // The browser wallet through EIP-1193 only (the wallet discovery.js picks: EIP-6963, else
-// window.ethereum; DESIGN §5): accounts, the Polygon network, transactions and receipts. Calldata
-// and amounts come from the core; this module only speaks the wallet protocol.
+// window.ethereum; docs/product/chain.md#the-browser-wallet): accounts, the Polygon network,
+// transactions and receipts. Calldata and amounts come from the core; this module only speaks the
+// wallet protocol.
 import { checksumAddress } from '../core/index.js';
 import { current } from './discovery.js';
 

@@ -1,7 +1,7 @@
-// SPEC §4 "Wallet check on protected pages": a member with no linked wallet is told so (5 s) and
-// sent to /dashboard, where linking happens; one whose connected wallet is not the linked one is
-// told which wallet to connect (7 s) and sent there too. Admins skip it (they never reach the
-// user area). Run on load, every 12 s and when the wallet's account or network changes.
+// The wallet check (docs/product/chain.md#wallet-check): a member with no linked wallet is told so
+// (5 s) and sent to /dashboard, where linking happens; one whose connected wallet is not the linked
+// one is told which wallet to connect (7 s) and sent there too. Admins skip it (they never reach
+// the user area). Run on load, every 12 s and when the wallet's account or network changes.
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';

@@ -1,4 +1,4 @@
-// What the app does with the browser wallet, with the toasts SPEC §4 and §8 give: connect
+// What the app does with the browser wallet, with the toasts of docs/product/api.md#errors: connect
 // (metamask-install / metamask-error; a rejection is a calm note), link by a signed EIP-4361
 // message, add the token, and the wallet the account has linked.
 import { useCallback, useEffect, useState } from 'react';
@@ -100,7 +100,7 @@ export async function linkWallet(account) {
   }
 }
 
-/** Asks the wallet to watch the token (SPEC §4 "Add token"). */
+/** Asks the wallet to watch the token (docs/product/chain.md#the-browser-wallet). */
 export async function addToken() {
   if (!ready()) return;
   try {

@@ -1,5 +1,5 @@
-// SPEC §2 "Route guards", public redirects, the referral-code check, 404 and the router error
-// page, in headless Chromium against the real server.
+// The route guards (docs/product/screens.md#route-guards), public redirects, the referral-code
+// check, 404 and the router error page, in headless Chromium against the real server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -60,7 +60,7 @@ describe('admin area', () => {
     assert.equal(left.adminInfo, undefined);
     assert.equal(left.language, 'es', 'the language is a preference, not part of the session');
   });
-  test('an admin sees the admin page, menu in SPEC order (then the owner changes) with names and exit', async () => {
+  test('an admin sees the admin page, menu in order (then the owner changes) with names and exit', async () => {
     const page = await visit('/admin/tables/ICO', admin);
     assert.equal(path(page), '/admin/tables/ICO');
     assert.equal(await page.textContent('h1'), 'ICO Tokens');

@@ -281,7 +281,7 @@ export async function adminPage(browser, server, route, { width = 1440, height =
 /** Once the page shows its heading, rendered by the app (not the page the server sent rendered). */
 export const settled = (page) => page.waitForSelector('#root:not([data-prerendered]) h1', { timeout: 15_000 });
 
-/** An unsigned token: the route guards decode it without verifying, as SPEC §3 describes. */
+/** An unsigned token: the route guards decode it without verifying, as docs/product/api.md#session-token describes. */
 export function token({ role = '1', id = '7', expSeconds = Math.floor(Date.now() / 1000) + 3600 } = {}) {
   const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
   return `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ id, role, exp: expSeconds })}.c2lnbmF0dXJl`;

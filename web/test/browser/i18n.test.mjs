@@ -1,5 +1,5 @@
-// Languages (SPEC §9: en, es, pt; default and fallback en; remembered) and the rule that the UI
-// shows no string that is not a translation.
+// Languages (docs/product/screens.md#languages: en, es, pt; default and fallback en; remembered)
+// and the rule that the UI shows no string that is not a translation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

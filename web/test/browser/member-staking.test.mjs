@@ -216,8 +216,8 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
     reward,
     'the whole reward, once',
   );
-  // Returned NFTs set the filter's earliest start (SPEC §2): a start typed before it is refused
-  // and named, the table keeps its range.
+  // Returned NFTs set the filter's earliest start (docs/product/screens.md#date-filters): a start
+  // typed before it is refused and named, the table keeps its range.
   const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
   await typeDate(dateFields(page).first(), isoDay(position.withdrawDate));
   const refused = page.getByTestId('filter-error');

@@ -58,8 +58,8 @@ test('without a wallet extension, connecting warns to install one; a protected p
   await page.getByRole('button', { name: en['wallet-connect'] }).click();
   await toast(page, 'warning', en['metamask-install']);
   // No wallet linked yet: the menu marks the pages that need one (not the dashboard or the FAQ),
-  // and myActives sends the member back to the dashboard with the SPEC's notice, as information
-  // (a state a new member is expected to be in, not an error).
+  // and myActives sends the member back to the dashboard with the wallet check's notice, as
+  // information (a state a new member is expected to be in, not an error).
   const marked = page.getByRole('navigation', { name: en['menu-label'] }).getByTestId('menu-needs-wallet');
   assert.equal(await marked.count(), 9);
   const dashboard = page.getByRole('link', { name: en['menu-dashboard'], exact: true });

@@ -1,17 +1,19 @@
-//! The admin staking screens (SPEC §2 "Admin NFT staking screen", §3 NFT user record and NFT
-//! general summary; DESIGN §6): NFT stakes (ids 1–11, the amount is a count of NFTs) and LVLX
-//! stakes (the amount is LVLX base units) follow one pattern, so one engine serves both.
+//! The admin staking screens (docs/product/admin.md#staking-screens; the NFT user record and
+//! NFT general summary of docs/product/api.md#statistics): NFT stakes (ids 1–11, the amount is a
+//! count of NFTs) and LVLX stakes (the amount is LVLX base units) follow one pattern, so one engine
+//! serves both.
 //!
 //! The stream holds one row per staking entry in release-date order; the staker's email, name
 //! and wallet are dictionary-encoded with the staker as the key, so the per-staker table (the
 //! searchable one, with the NFT detail) is grouped from the entries in the core.
 //!
-//! Meanings the spec leaves open (documented in the README):
+//! Meanings the spec leaves open (docs/product/admin.md#staking-screens):
 //! - an entry is *locked* while its release (withdraw) date is ahead of `now`;
 //! - `totalNFTInStake` counts every staked NFT, `totalNFTStakingProcess` the locked ones,
 //!   `totalNFTInStakeById{n}` every staked NFT of id n, `totalUserNFTStaking` the stakers;
 //! - `totalLVLXByNFT` sums the current LVLX rewards, `totalUSDTByNFT` is their USDT value
-//!   (LVLX ÷ 10, DESIGN §6), and likewise per staker (`total`, `totalUSDT`) and per entry.
+//!   (LVLX ÷ 10, docs/product/money.md#price), and likewise per staker (`total`, `totalUSDT`)
+//!   and per entry.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -243,9 +245,10 @@ impl TallyBuilder {
 }
 
 impl Tally {
-    /// The summary box in the screen's names: SPEC §3 "NFT general summary" for NFTs (every id,
-    /// not only 1–4), the same measures under LVLX names for LVLX stakes. Amounts are base-unit
-    /// strings (NFT counts are numbers); USDT values have two decimals.
+    /// The summary box in the screen's names: the NFT general summary
+    /// (docs/product/api.md#statistics) for NFTs (every id, not only 1–4), the same measures under
+    /// LVLX names for LVLX stakes. Amounts are base-unit strings (NFT counts are numbers); USDT
+    /// values have two decimals.
     pub fn to_json(&self, kind: Kind) -> Value {
         match kind {
             Kind::Nft => serde_json::to_value(self.nft_summary()),
@@ -284,7 +287,7 @@ impl Tally {
     }
 }
 
-/// SPEC §3 "NFT general summary", for every NFT id.
+/// The NFT general summary (docs/product/api.md#statistics), for every NFT id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NftSummary {

@@ -1,7 +1,7 @@
 // /admin/audit: every admin change (content, images, ranks, node terms, identity decisions,
 // secret-key reveals, admins created), newest first, filtered by subject, admin and dates, 50 a
 // page, with the change's before and after; the rows the filters keep download as CSV. The audit
-// cannot be edited: `lvlx audit verify` proves it (README "Backups and the audit").
+// cannot be edited: `lvlx audit verify` proves it (docs/security.md#the-admin-audit).
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditCsv, readAudit } from '../../api/audit.js';

@@ -1,4 +1,4 @@
-// admin/tables/ICO (SPEC §2 "Admin ICO table"): general statistics, date filter, the ledger
+// admin/tables/ICO (docs/product/admin.md#ico-table): general statistics, date filter, the ledger
 // table, filtered totals when the filter hides rows, purchases chart and CSV export. Purchases
 // the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -19,7 +19,7 @@ import { useLiveVersion } from '../../live.js';
 import IndexerStanding from './IndexerStanding.jsx';
 import PendingBadge from '../../components/PendingBadge.jsx';
 
-/** The SPEC's ICO totals as summary items (filtered: the six of "ICO filtered totals"). */
+/** The ICO totals of docs/product/api.md#statistics as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {
   const items = [
     ['ico-total-transactions', totals.totalTransactions],

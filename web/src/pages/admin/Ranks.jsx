@@ -1,7 +1,7 @@
-// admin/ranks: the rank table (SPEC §3: ranks updatable by id). Each rank's name, the network
-// volume (USDT) that reaches it and the LVLX bonus it pays once, edited in place; a new rank by
-// a new id. The server checks the whole table with the core and audits every change (listed
-// below, newest first); a change applies from then on, never to bonuses already paid.
+// admin/ranks: the rank table (docs/product/network.md#ranks: ranks updatable by id). Each rank's
+// name, the network volume (USDT) that reaches it and the LVLX bonus it pays once, edited in place;
+// a new rank by a new id. The server checks the whole table with the core and audits every change
+// (listed below, newest first); a change applies from then on, never to bonuses already paid.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';

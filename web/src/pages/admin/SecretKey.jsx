@@ -1,4 +1,4 @@
-// admin/secret-key (SPEC §2 "Secret key screen", §7 POST key): one masked input, required, the
+// admin/secret-key (docs/product/admin.md#secret-key): one masked input, required, the
 // value sent trimmed (trimmed on submit: a secret with an inner space can be typed); the value
 // is sealed by the core with the configured pass key. The
 // answer's privateKey is shown in a read-only box of its own with a copy button and hidden

@@ -1,4 +1,4 @@
-// admin/tables/NFTStaking and admin/tables/LVLXStaking (SPEC §2 "Admin NFT staking screen"):
+// admin/tables/NFTStaking and admin/tables/LVLXStaking (docs/product/admin.md#staking-screens):
 // the summary box, the searchable stakers table (with the NFT detail modal for NFTs), and the
 // staking entries filtered on release date with a filtered box when the filter hides some.
 // Both tables are the core's, loaded from one Arrow stream.
@@ -19,7 +19,7 @@ import ReserveMonitor from '../../staking/ReserveMonitor.jsx';
 import PendingBadge from '../../components/PendingBadge.jsx';
 import { useLiveVersion } from '../../live.js';
 
-/** The summary box of each kind, in SPEC order (NFT) or the same measures (LVLX). */
+/** The summary box of each kind, in the documented order (NFT) or the same measures (LVLX). */
 function summaryItems(kind, s, product) {
   if (kind === 'nft') {
     return [
@@ -40,8 +40,8 @@ function summaryItems(kind, s, product) {
   ];
 }
 
-/** The NFT detail (SPEC §2): the count of each NFT id the core's row holds (ids from 1), odd
- *  ids in one column and even in the other. */
+/** The NFT detail: the count of each NFT id the core's row holds (ids from 1), odd ids in one
+ *  column and even in the other. */
 function NftDetail({ staker, onClose }) {
   const { t } = useTranslation();
   const counts = (staker?.byId ?? []).map((count, i) => [i + 1, count]);

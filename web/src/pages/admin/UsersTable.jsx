@@ -1,4 +1,4 @@
-// admin/tables/users (SPEC §2 "Admin users table"): general data box, search, registration
+// admin/tables/users (docs/product/admin.md#users-table): general data box, search, registration
 // date filter, the members table, a filtered box when the filter narrows the list, a
 // registrations chart and CSV export.
 import { useCallback, useMemo, useState } from 'react';
