@@ -58,8 +58,7 @@ pub fn in_live_session(
     c.query_opt(
         &format!(
             "SELECT {COLUMNS}, s.expires_at FROM sessions s JOIN users ON users.id = s.user_id
-             WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > ?3
-               AND users.status <> 'blocked'"
+             WHERE s.id = ?1 AND s.user_id = ?2 AND s.revoked_at IS NULL AND s.expires_at > ?3"
         ),
         args![session, user.0, now],
         |r| Ok((from_row(r)?, r.get(12)?)),
