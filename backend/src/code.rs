@@ -8,7 +8,7 @@ use crate::jwt::CODE_SECS;
 use crate::store::{codes, Conn};
 use crate::user::UserId;
 
-pub const MAX_TRIES: i64 = 3;
+pub use crate::store::codes::MAX_TRIES;
 pub const SENDS_PER_HOUR: i64 = 5;
 const HOUR_MS: i64 = 3_600_000;
 

@@ -6,6 +6,12 @@
 //! HTTP) → `store` (all SQL, returning `store::StoreError`). `cli` is the command line.
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
+/// The store is its own crate below this one (every SQL statement, both dialects): here under
+/// its old path, so `crate::store::…` reads as before.
+pub use lvlx_config as config;
+pub use lvlx_store as store;
+pub use lvlx_store::{args, now_ms};
+
 pub mod accounts;
 pub mod admin_audit;
 pub mod api;
@@ -14,7 +20,6 @@ pub mod captcha;
 pub mod chain;
 pub mod cli;
 pub mod code;
-pub mod config;
 pub mod content;
 pub mod crypto;
 pub mod error;
@@ -37,7 +42,6 @@ pub mod session;
 pub mod solvency;
 pub mod staking;
 pub mod statistics;
-pub mod store;
 pub mod uploads;
 pub mod user;
 pub mod web;
@@ -232,13 +236,6 @@ pub fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpList
     socket.set_nodelay(true)?;
     socket.bind(addr)?;
     socket.listen(1024)
-}
-
-/// Milliseconds since the epoch, UTC: the only clock read of the server's rules.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// Every route of the server, with the headers every response carries.

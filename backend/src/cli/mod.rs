@@ -3,6 +3,7 @@
 //! [`main`].
 
 pub mod accounts;
+pub mod seed;
 mod rollout;
 
 use crate::error::Error;
@@ -10,7 +11,7 @@ use crate::error::Error;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::store::{seed, users, Store};
+use crate::store::{users, Store};
 use crate::{App, Config};
 use clap::{Parser, Subcommand};
 use lvlx_core::ADMIN_ROLE;

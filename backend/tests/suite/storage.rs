@@ -9,7 +9,8 @@ use bytes::Bytes;
 use lvlx_backend::args;
 use lvlx_backend::cli::accounts;
 use lvlx_backend::store::copy::{self, CopyError};
-use lvlx_backend::store::{self, seed, users, Dialect, Store, StoreError};
+use lvlx_backend::cli::seed;
+use lvlx_backend::store::{self, users, Dialect, Store, StoreError};
 
 const PLAN: seed::Plan = seed::Plan {
     users: 150,

@@ -1,29 +1,29 @@
 //! `lvlx chain deploy`: the platform's contracts from the artifacts solc-js built
 //! (contracts/artifacts), one [`Plan`] for every network: on the development chain (anvil)
 //! anvil's unlocked dev accounts send the transactions; on a real network a key from a keystore
-//! signs them (`super::keyed`, `super::rollout`).
+//! signs them (`lvlx_rpc::keyed`, `super::rollout`).
 
 use lvlx_core::chain::{self, Contract, DEFAULT_PRICE};
 use serde_json::json;
 use std::path::Path;
 
-use super::owner::{transact, SendError, Sender, Unlocked};
-use super::rpc::{quantity, Rpc, RpcError};
-use crate::config;
+use lvlx_rpc::owner::{transact, SendError, Sender, Unlocked};
+use lvlx_rpc::rpc::{quantity, Rpc, RpcError};
+use lvlx_config as config;
 
-const USDT_BIN: &str = include_str!("../../../contracts/artifacts/MockUSDT.bin");
-const LVLX_BIN: &str = include_str!("../../../contracts/artifacts/LVLX.bin");
-const SALE_BIN: &str = include_str!("../../../contracts/artifacts/IcoSale.bin");
-const NFT_BIN: &str = include_str!("../../../contracts/artifacts/LevelNFT.bin");
-const NFT_SALE_BIN: &str = include_str!("../../../contracts/artifacts/NftSale.bin");
-const NFT_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/NftStaking.bin");
-const LVLX_STAKING_BIN: &str = include_str!("../../../contracts/artifacts/LvlxStaking.bin");
-const NODE_BIN: &str = include_str!("../../../contracts/artifacts/ActivationNode.bin");
-const CLAIMS_BIN: &str = include_str!("../../../contracts/artifacts/ClaimDistributor.bin");
-const SAFE_BIN: &str = include_str!("../../../contracts/artifacts/SafeL2.bin");
-const SAFE_FACTORY_BIN: &str = include_str!("../../../contracts/artifacts/SafeProxyFactory.bin");
+const USDT_BIN: &str = include_str!("../../contracts/artifacts/MockUSDT.bin");
+const LVLX_BIN: &str = include_str!("../../contracts/artifacts/LVLX.bin");
+const SALE_BIN: &str = include_str!("../../contracts/artifacts/IcoSale.bin");
+const NFT_BIN: &str = include_str!("../../contracts/artifacts/LevelNFT.bin");
+const NFT_SALE_BIN: &str = include_str!("../../contracts/artifacts/NftSale.bin");
+const NFT_STAKING_BIN: &str = include_str!("../../contracts/artifacts/NftStaking.bin");
+const LVLX_STAKING_BIN: &str = include_str!("../../contracts/artifacts/LvlxStaking.bin");
+const NODE_BIN: &str = include_str!("../../contracts/artifacts/ActivationNode.bin");
+const CLAIMS_BIN: &str = include_str!("../../contracts/artifacts/ClaimDistributor.bin");
+const SAFE_BIN: &str = include_str!("../../contracts/artifacts/SafeL2.bin");
+const SAFE_FACTORY_BIN: &str = include_str!("../../contracts/artifacts/SafeProxyFactory.bin");
 const SAFE_HANDLER_BIN: &str =
-    include_str!("../../../contracts/artifacts/CompatibilityFallbackHandler.bin");
+    include_str!("../../contracts/artifacts/CompatibilityFallbackHandler.bin");
 /// LVLX the claim distributor holds on the development chain, and its caps (one claim, one day).
 pub const DEV_CLAIMS: u128 = 10_000_000 * 10u128.pow(18);
 pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);

@@ -26,8 +26,8 @@ pub enum Arg<'a> {
 /// `args![a, b, c]`: a statement's arguments from anything [`Arg`] converts from.
 #[macro_export]
 macro_rules! args {
-    () => { &[] as &[$crate::store::sql::Arg<'_>] };
-    ($($a:expr),+ $(,)?) => { &[$($crate::store::sql::Arg::from($a)),+] as &[$crate::store::sql::Arg<'_>] };
+    () => { &[] as &[$crate::sql::Arg<'_>] };
+    ($($a:expr),+ $(,)?) => { &[$($crate::sql::Arg::from($a)),+] as &[$crate::sql::Arg<'_>] };
 }
 
 macro_rules! int_args {

@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{ledger, Conn, Result, StoreError};
+use crate::store::{ledger, Conn, Result, StoreError};
 use crate::network::settlement;
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
@@ -161,7 +161,7 @@ fn write(
     let (entries, purchases) = write_ledger(c, rng, plan, product, &mut members)?;
     write_network(c, rng, product, &members, purchases)?;
     let (nft_stakes, lvlx_stakes) = write_stakes(c, rng, plan, &members)?;
-    super::copy::continue_numbering(c)?;
+    crate::store::copy::continue_numbering(c)?;
     Ok(Report {
         users: members.len(),
         ico_tx: entries,

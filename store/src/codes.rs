@@ -5,6 +5,9 @@ use crate::args;
 use super::{Conn, Result};
 use crate::user::UserId;
 
+/// Wrong tries after which a code is void (a claim's code counts its tries in the claim).
+pub const MAX_TRIES: i64 = 3;
+
 /// A stored code: its digest, wrong tries, expiry, when it was used, and for whom.
 pub struct Stored {
     pub hash: String,

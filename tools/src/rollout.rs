@@ -12,14 +12,14 @@ use lvlx_core::chain::Contract;
 use serde_json::json;
 
 use super::deploy::{self, Deployment, Plan, Step};
-use super::keyed::{Keyed, KeystoreError};
-use super::rpc::{quantity, Rpc, RpcError};
+use lvlx_rpc::keyed::{Keyed, KeystoreError};
+use lvlx_rpc::rpc::{quantity, Rpc, RpcError};
 
 /// Tether's USDT on Polygon PoS (6 decimals).
 pub const POLYGON_USDT: &str = "0xc2132D05D31c914a87C6611C10748AEb04B58e8F";
 
 /// The compiler input and version the artifacts were built from (contracts/build.mjs).
-const VERIFICATION: &str = include_str!("../../../contracts/artifacts/verification.json");
+const VERIFICATION: &str = include_str!("../../contracts/artifacts/verification.json");
 
 /// Where the contracts go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -130,7 +130,7 @@ pub fn run(options: &Options) -> Result<Outcome, RolloutError> {
     );
     let claim_signer = checksummed(&options.claim_signer)?;
     let keyed = Keyed::open(&options.keystore, &options.password, chain_id)?;
-    let deployer = super::owner::Sender::address(&keyed);
+    let deployer = lvlx_rpc::owner::Sender::address(&keyed);
     let balance = wei(&rpc.call("eth_getBalance", json!([deployer, "latest"]))?)?;
     let plan = Plan {
         usdt,

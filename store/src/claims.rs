@@ -48,7 +48,7 @@ pub fn claims_of(c: Conn, user: UserId, now: i64) -> Result<Vec<Claim>> {
          ORDER BY c.id";
 
     let mut out = Vec::new();
-    c.query_each(stmt_sql, args![user.0, crate::code::MAX_TRIES, now], |r| {
+    c.query_each(stmt_sql, args![user.0, crate::codes::MAX_TRIES, now], |r| {
         out.push(claim_row(r)?);
         Ok(())
     })?;

@@ -7,56 +7,17 @@ use bytes::Bytes;
 use super::sql::{Arg, Cell};
 use super::{pg, units, Backend, Conn, Result, Store, StoreError};
 use crate::args;
-
-/// Every table, parents before children, with its money columns (base-unit text).
-const TABLES: &[(&str, &[&str])] = &[
-    (
-        "users",
-        &["lvlx_balance", "add_rewards", "network_usdt", "own_usdt"],
-    ),
-    ("sessions", &[]),
-    ("registrations", &[]),
-    ("codes", &[]),
-    ("sign_in_failures", &[]),
-    ("captcha_used", &[]),
-    ("ico_transactions", &["amount", "usdt_paid"]),
-    ("ico_daily", &["amount"]),
-    ("content_blocks", &[]),
-    ("uploads", &[]),
-    ("sealed_secrets", &[]),
-    ("secret_audit", &[]),
-    ("wallet_nonces", &[]),
-    ("chain_cursor", &[]),
-    ("chain_blocks", &[]),
-    ("stake_positions", &["amount", "reward", "withdrawn"]),
-    ("chain_events", &["amount"]),
-    ("nft_purchases", &["usdt_paid"]),
-    ("activation_nodes", &["usdt_paid"]),
-    ("commissions", &["amount"]),
-    ("settled_purchases", &["usdt"]),
-    ("ranks", &["threshold", "bonus"]),
-    ("rank_versions", &["threshold", "bonus"]),
-    ("admin_audit", &[]),
-    ("audit_chain", &[]),
-    ("rank_bonuses", &["amount", "volume"]),
-    ("claims", &["amount", "cumulative"]),
-    ("claim_payments", &["amount", "cumulative"]),
-    ("chain_reversals", &["amount"]),
-    ("kyc_events", &[]),
-    ("video_meta", &[]),
-    ("onramp_sessions", &[]),
-    ("table_versions", &[]),
-    ("books_checks", &[]),
-    ("owner_proposals", &[]),
-    ("owner_signatures", &[]),
-];
-
-/// Tables the copy leaves behind on purpose: per-minute request counts, void a minute later.
-pub const NOT_COPIED: &[&str] = &["rate_limits"];
+use crate::tables::ALL;
+pub use crate::tables::NOT_COPIED;
 
 /// The names of the tables the copy moves, parents before children.
 pub fn tables() -> impl Iterator<Item = &'static str> {
-    TABLES.iter().map(|(name, _)| *name)
+    ALL.iter().map(|t| t.name)
+}
+
+/// Every table with its money columns.
+fn each() -> impl Iterator<Item = (&'static str, &'static [&'static str])> {
+    ALL.iter().map(|t| (t.name, t.money))
 }
 
 /// Tables whose ids PostgreSQL numbers itself: their sequences continue after the copied ids.
@@ -111,7 +72,7 @@ pub async fn copy(from: &Store, to: &Store) -> Result<Vec<Table>, CopyError> {
         let target = std::cell::RefCell::new(pool.session()?);
         copy_tables(Conn::sqlite(&source), &target)?;
         let mut out = Vec::new();
-        for (name, money) in TABLES {
+        for (name, money) in each() {
             let left = figures(Conn::sqlite(&source), name, money)?;
             let right = figures(Conn::postgres(&target), name, money)?;
             if left != right {
@@ -143,7 +104,7 @@ pub async fn into_sqlite(from: &Store, to: &Store) -> Result<Vec<Table>, CopyErr
             s.batch("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")?;
             t.transaction(|t| copy_rows(s, t))?;
             let mut out = Vec::new();
-            for (name, money) in TABLES {
+            for (name, money) in each() {
                 let (left, right) = (figures(s, name, money)?, figures(t, name, money)?);
                 if left != right {
                     return Err(CopyError::Differs {
@@ -167,7 +128,7 @@ fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
     // its member's after an edit.
     target
         .batch("PRAGMA defer_foreign_keys = ON; DELETE FROM ranks; DELETE FROM table_versions")?;
-    for (name, _) in TABLES {
+    for (name, _) in each() {
         let columns: Vec<String> = target.query_all(
             &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
             args![],
@@ -201,7 +162,7 @@ fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
 
 fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result<(), CopyError> {
     let t = Conn::postgres(target);
-    for (name, _) in TABLES {
+    for (name, _) in each() {
         // A new database holds only what its migration wrote (the default ranks, the table
         // versions): those are the source's to give.
         if !matches!(*name, "ranks" | "table_versions") && count(t, name)? > 0 {
@@ -210,7 +171,7 @@ fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result
     }
     t.transaction(|t| {
         t.batch("DELETE FROM ranks; DELETE FROM table_versions")?;
-        for (name, _) in TABLES {
+        for (name, _) in each() {
             let columns: Vec<String> = source.query_all(
                 &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
                 args![],
@@ -302,7 +263,7 @@ pub fn books(c: Conn) -> Result<Vec<Table>> {
     };
     // A database of an older schema (a backup before an upgrade) lacks the newer tables.
     let mut out = Vec::new();
-    for (name, money) in TABLES {
+    for (name, money) in each() {
         if exists(name)? {
             out.push(figures(c, name, money)?);
         }

@@ -41,13 +41,14 @@ pub mod referrals;
 pub mod registrations;
 pub mod reversals;
 pub mod secrets;
-pub mod seed;
 pub mod sessions;
 pub mod settlement;
 pub mod snapshots;
 pub mod sql;
 pub mod stakes;
+pub mod tables;
 pub mod uploads;
+pub mod user;
 pub mod users;
 pub mod wallets;
 
@@ -71,6 +72,13 @@ pub(crate) mod migrations {
 }
 
 pub const FILE_NAME: &str = "lvlx.sqlite3";
+
+/// The wall clock, milliseconds since the Unix epoch (the store's and the server's one clock).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
 /// Read-only connections, and so reads running at once: more wait for one (measured with
 /// bench:load: with 4 kept and any number running, 64 concurrent requests opened and
 /// dropped a connection each, and session checks ran at half the speed of GET health).
@@ -568,12 +576,12 @@ pub fn schema_version(c: Conn) -> Result<i64> {
 
 /// A stored amount: base units as decimal text (docs/product/money.md#base-units), read by the
 /// core's parser.
-pub(crate) fn units(text: &str) -> Result<Units> {
+pub fn units(text: &str) -> Result<Units> {
     amount::parse_base(text).map_err(|e| StoreError::Corrupt(format!("amount {text:?}: {e}")))
 }
 
 /// A sum that left the 128-bit range: refused, never wrapped.
-pub(crate) fn overflow(what: &str) -> StoreError {
+pub fn overflow(what: &str) -> StoreError {
     StoreError::Corrupt(format!("{what} overflows 128 bits"))
 }
 
