@@ -137,7 +137,7 @@ fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
         let list = columns.join(", ");
         let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
         let insert = format!("INSERT INTO {name} ({list}) VALUES ({})", marks.join(", "));
-        let order = if NUMBERED.contains(name) {
+        let order = if NUMBERED.contains(&name) {
             " ORDER BY id"
         } else {
             ""
@@ -165,7 +165,7 @@ fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result
     for (name, _) in each() {
         // A new database holds only what its migration wrote (the default ranks, the table
         // versions): those are the source's to give.
-        if !matches!(*name, "ranks" | "table_versions") && count(t, name)? > 0 {
+        if !matches!(name, "ranks" | "table_versions") && count(t, name)? > 0 {
             return Err(CopyError::NotEmpty(name));
         }
     }
@@ -178,7 +178,7 @@ fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result
                 |r| r.get(0),
             )?;
             let list = columns.join(", ");
-            let order = if NUMBERED.contains(name) { " ORDER BY id" } else { "" };
+            let order = if NUMBERED.contains(&name) { " ORDER BY id" } else { "" };
             let mut session = target
                 .try_borrow_mut()
                 .map_err(|_| StoreError::Task("copy target in use".into()))?;

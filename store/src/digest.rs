@@ -38,7 +38,7 @@ pub fn sections(c: Conn) -> Result<Vec<(&'static str, Vec<String>)>> {
             lines.push(line);
             Ok(())
         })?;
-        out.push((*name, lines));
+        out.push((name, lines));
     }
     Ok(out)
 }

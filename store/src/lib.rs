@@ -61,7 +61,6 @@ use lvlx_core::amount::{self, Units};
 use rusqlite::{Connection, OpenFlags};
 use rusqlite_migration::{Migrations, M};
 
-use crate::args;
 pub use sql::{Arg, Row};
 
 /// The numbered migrations of both databases, from the files in `migrations/` (build.rs).

@@ -7,9 +7,9 @@ use lvlx_core::chain::Contract;
 use lvlx_core::staking::DEFAULT_NFT_TERMS;
 
 use super::deploy::DeployError;
+use lvlx_config as config;
 use lvlx_rpc::owner::transact;
 use lvlx_rpc::rpc::{Rpc, RpcError};
-use lvlx_config as config;
 
 /// How many dev accounts take part (accounts 2–7; 0 owns the contracts, 1 is the demo user's).
 pub const WALLETS: usize = 6;

@@ -7,9 +7,9 @@ use lvlx_core::chain::{self, Contract, DEFAULT_PRICE};
 use serde_json::json;
 use std::path::Path;
 
+use lvlx_config as config;
 use lvlx_rpc::owner::{transact, SendError, Sender, Unlocked};
 use lvlx_rpc::rpc::{quantity, Rpc, RpcError};
-use lvlx_config as config;
 
 const USDT_BIN: &str = include_str!("../../contracts/artifacts/MockUSDT.bin");
 const LVLX_BIN: &str = include_str!("../../contracts/artifacts/LVLX.bin");

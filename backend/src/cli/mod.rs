@@ -3,8 +3,8 @@
 //! [`main`].
 
 pub mod accounts;
-pub mod seed;
 mod rollout;
+pub mod seed;
 
 use crate::error::Error;
 

@@ -13,8 +13,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::store::{ledger, Conn, Result, StoreError};
 use crate::network::settlement;
+use crate::store::{ledger, Conn, Result, StoreError};
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
 pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use bytes::Bytes;
 use lvlx_backend::args;
 use lvlx_backend::cli::accounts;
-use lvlx_backend::store::copy::{self, CopyError};
 use lvlx_backend::cli::seed;
+use lvlx_backend::store::copy::{self, CopyError};
 use lvlx_backend::store::{self, users, Dialect, Store, StoreError};
 
 const PLAN: seed::Plan = seed::Plan {
