@@ -7,8 +7,8 @@ use bytes::Bytes;
 use super::sql::{Arg, Cell};
 use super::{pg, units, Backend, Conn, Result, Store, StoreError};
 use crate::args;
-use crate::tables::ALL;
 pub use crate::tables::NOT_COPIED;
+use crate::tables::{ALL, SEEDED};
 
 /// The names of the tables the copy moves, parents before children.
 pub fn tables() -> impl Iterator<Item = &'static str> {
@@ -126,8 +126,10 @@ pub async fn into_sqlite(from: &Store, to: &Store) -> Result<Vec<Table>, CopyErr
 fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
     // References are checked at commit: rows come in id order, but a sponsor's id may follow
     // its member's after an edit.
-    target
-        .batch("PRAGMA defer_foreign_keys = ON; DELETE FROM ranks; DELETE FROM table_versions")?;
+    target.batch("PRAGMA defer_foreign_keys = ON")?;
+    for name in SEEDED {
+        target.execute(&format!("DELETE FROM {name}"), args![])?;
+    }
     for (name, _) in each() {
         let columns: Vec<String> = target.query_all(
             &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
@@ -163,14 +165,15 @@ fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
 fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result<(), CopyError> {
     let t = Conn::postgres(target);
     for (name, _) in each() {
-        // A new database holds only what its migration wrote (the default ranks, the table
-        // versions): those are the source's to give.
-        if !matches!(name, "ranks" | "table_versions") && count(t, name)? > 0 {
+        // A new database holds only what its migration wrote: those are the source's to give.
+        if !SEEDED.contains(&name) && count(t, name)? > 0 {
             return Err(CopyError::NotEmpty(name));
         }
     }
     t.transaction(|t| {
-        t.batch("DELETE FROM ranks; DELETE FROM table_versions")?;
+        for name in SEEDED {
+            t.execute(&format!("DELETE FROM {name}"), args![])?;
+        }
         for (name, _) in each() {
             let columns: Vec<String> = source.query_all(
                 &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),

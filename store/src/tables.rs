@@ -151,5 +151,9 @@ pub const ALL: &[Table] = &[
     table("owner_signatures", &[]),
 ];
 
+/// Tables whose migration writes rows (the default ranks and their first version, the table
+/// versions): a copy replaces those with the source's.
+pub const SEEDED: &[&str] = &["ranks", "rank_versions", "table_versions"];
+
 /// Tables the copy leaves behind on purpose: per-minute request counts, void a minute later.
 pub const NOT_COPIED: &[&str] = &["rate_limits"];

@@ -66,7 +66,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 19);
+    assert_eq!(body["schema"], 20);
 }
 
 /// Readiness: what a proxy's health check asks before sending members to an
