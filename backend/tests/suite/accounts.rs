@@ -335,18 +335,6 @@ async fn a_code_is_bound_to_its_attempt() {
     );
 }
 
-async fn sign_in_from(w: &World, email: &str, password: &str, ip: &str) -> common::Reply {
-    let captcha = w.captcha().await;
-    w.call_from(
-        "POST",
-        "/api/v1/login",
-        None,
-        Some(json!({"email": email, "password": password, "captcha": captcha})),
-        ip,
-    )
-    .await
-}
-
 /// Five wrong passwords from five addresses locked the owner out for 15 minutes, admins too,
 /// and the lock's 429 (against an unknown email's 401) told which emails have accounts. Now the
 /// owner still gets their code, an unknown email answers as a wrong password does, and the
@@ -358,7 +346,9 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
     let mut answers = Vec::new();
     for (i, email) in [DEMO_ADMIN.0, "nobody@example.com"].iter().enumerate() {
         for n in 0..5 {
-            let r = sign_in_from(&w, email, "Wrong#Pass1", &format!("10.0.{i}.{n}:1")).await;
+            let r = w
+                .login_step1_from(email, "Wrong#Pass1", &format!("10.0.{i}.{n}:1"))
+                .await;
             answers.push((r.status, r.body["code"].clone()));
         }
     }
@@ -370,7 +360,9 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
     );
     // The owner signs in with the right password: the code is mailed.
     let started = std::time::Instant::now();
-    let owner = sign_in_from(&w, DEMO_ADMIN.0, DEMO_ADMIN.1, "10.0.9.9:1").await;
+    let owner = w
+        .login_step1_from(DEMO_ADMIN.0, DEMO_ADMIN.1, "10.0.9.9:1")
+        .await;
     assert_eq!(owner.status, StatusCode::OK, "{}", owner.body);
     assert!(
         started.elapsed() >= std::time::Duration::from_secs(2),
@@ -379,7 +371,7 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
     // Both emails, existing or not, answer the next guess alike and as slowly.
     for email in [DEMO_ADMIN.0, "nobody@example.com"] {
         let started = std::time::Instant::now();
-        let r = sign_in_from(&w, email, "Wrong#Pass1", "10.0.8.8:1").await;
+        let r = w.login_step1_from(email, "Wrong#Pass1", "10.0.8.8:1").await;
         assert_eq!(
             (r.status, r.body["code"].clone()),
             (StatusCode::UNAUTHORIZED, json!("error-credentials"))
@@ -392,7 +384,7 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
     // An email nobody guessed at answers at once.
     let started = std::time::Instant::now();
     assert_eq!(
-        sign_in_from(&w, DEMO_USER.0, DEMO_USER.1, "10.0.7.7:1")
+        w.login_step1_from(DEMO_USER.0, DEMO_USER.1, "10.0.7.7:1")
             .await
             .status,
         StatusCode::OK
@@ -402,7 +394,10 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
     let mut statuses = Vec::new();
     for n in 0..21 {
         let email = format!("guess{n}@example.com");
-        statuses.push(sign_in_from(&w, &email, "Wrong#Pass1", "10.0.6.6:1").await);
+        statuses.push(
+            w.login_step1_from(&email, "Wrong#Pass1", "10.0.6.6:1")
+                .await,
+        );
     }
     assert!(statuses[..20]
         .iter()
@@ -416,7 +411,7 @@ async fn failures_slow_the_attacker_never_lock_the_owner_nor_tell_who_has_an_acc
         .unwrap();
     assert!(retry > 800 && retry <= 900, "{retry}");
     assert_eq!(
-        sign_in_from(&w, DEMO_USER.0, DEMO_USER.1, "10.0.5.5:1")
+        w.login_step1_from(DEMO_USER.0, DEMO_USER.1, "10.0.5.5:1")
             .await
             .status,
         StatusCode::OK,
@@ -710,32 +705,8 @@ async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database
     assert!(text.contains("$argon2id$v=19$m=19456,t=2,p=1$"));
 }
 
-fn multipart(file_name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
-    let boundary = "lvlxtestboundary";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"profile\"; filename=\"{file_name}\"\r\nContent-Type: image/png\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
-}
-
-async fn upload(
-    w: &World,
-    token: &str,
-    file_name: &str,
-    bytes: &[u8],
-) -> warp::http::Response<bytes::Bytes> {
-    let (content_type, body) = multipart(file_name, bytes);
-    warp::test::request()
-        .method("POST")
-        .path("/api/v1/image")
-        .header("authorization", format!("Bearer {token}"))
-        .header("content-type", content_type)
-        .header("content-length", body.len())
-        .body(body)
-        .reply(&routes(w.app.clone()))
+async fn upload(w: &World, token: &str, file_name: &str, bytes: &[u8]) -> common::Reply {
+    w.upload(token, "/api/v1/image", "profile", file_name, bytes)
         .await
 }
 
@@ -791,8 +762,8 @@ async fn avatars_are_checked_reencoded_and_served_as_png() {
         .write_to(&mut jpeg, image::ImageFormat::Jpeg)
         .unwrap();
     let ok = upload(&w, &token, &format!("{id}.png"), jpeg.get_ref()).await;
-    assert_eq!(ok.status(), StatusCode::OK, "{:?}", ok.body());
-    let path: Value = serde_json::from_slice(ok.body()).unwrap();
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    let path = ok.body;
     let key = path["key"].as_str().unwrap();
     assert_eq!(
         body["user"]["avatarKey"], key,
@@ -846,9 +817,9 @@ async fn avatars_are_checked_reencoded_and_served_as_png() {
         b"<script>alert(1)</script> this is text",
     )
     .await;
-    assert_eq!(text.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(text.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let big = upload(&w, &token, "big.png", &vec![0x89; 3 * 1024 * 1024]).await;
-    assert_eq!(big.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
     let anonymous = warp::test::request()
         .method("POST")
         .path("/api/v1/image")
@@ -977,7 +948,7 @@ async fn upload_bodies_are_read_a_few_at_a_time() {
     let answered = tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
         .await
         .expect("served once a place frees");
-    assert_eq!(answered.status(), StatusCode::OK);
+    assert_eq!(answered.status, StatusCode::OK);
 }
 
 /// Registration answers alike whether or not the email has an account, even once the hour's

@@ -18,29 +18,8 @@ fn png() -> Vec<u8> {
 }
 
 async fn upload(w: &World, token: &str, path: &str, bytes: &[u8]) -> (StatusCode, Value) {
-    let boundary = "lvlxcontentboundary";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"x.png\"\r\nContent-Type: image/png\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = warp::test::request()
-        .method("POST")
-        .path(path)
-        .header("authorization", format!("Bearer {token}"))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .header("content-length", body.len())
-        .body(body)
-        .reply(&routes(w.app.clone()))
-        .await;
-    (
-        res.status(),
-        serde_json::from_slice(res.body()).unwrap_or(Value::Null),
-    )
+    let reply = w.upload(token, path, "image", "x.png", bytes).await;
+    (reply.status, reply.body)
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The SMTP path, for real: a local SMTP sink (Python's aiosmtpd, installed by
 //! `scripts/setup.sh --test`) on loopback receives a code mail sent through lettre.
 
-use std::net::TcpListener;
+use crate::common::process::free_port;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
@@ -16,14 +16,6 @@ impl Drop for Sink {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 #[tokio::test]

@@ -37,26 +37,7 @@ fn png(depth: png::BitDepth) -> Vec<u8> {
 }
 
 async fn upload(w: &World, token: &str, path: &str, part: &str, bytes: &[u8]) -> StatusCode {
-    let boundary = "lvlxtestboundary";
-    let mut body = format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"{part}\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    warp::test::request()
-        .method("POST")
-        .path(path)
-        .header("authorization", format!("Bearer {token}"))
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .header("content-length", body.len())
-        .body(body)
-        .reply(&routes(w.app.clone()))
-        .await
-        .status()
+    w.upload(token, path, part, "a.png", bytes).await.status
 }
 
 /// The process's peak resident memory so far, in MiB.

@@ -49,6 +49,17 @@ pub struct Reply {
     pub bytes: Vec<u8>,
 }
 
+impl Reply {
+    fn of(res: warp::http::Response<bytes::Bytes>) -> Reply {
+        Reply {
+            status: res.status(),
+            headers: res.headers().clone(),
+            body: serde_json::from_slice(res.body()).unwrap_or(Value::Null),
+            bytes: res.body().to_vec(),
+        }
+    }
+}
+
 impl World {
     /// SQL run on the server's own database (SQLite or PostgreSQL, whichever the test runs
     /// on): tests look at (and tamper with) what was stored without going through the store.
@@ -114,13 +125,39 @@ impl World {
                 .header("content-type", "application/json")
                 .body(b.to_string());
         }
-        let res = req.reply(&routes(self.app.clone())).await;
-        Reply {
-            status: res.status(),
-            headers: res.headers().clone(),
-            body: serde_json::from_slice(res.body()).unwrap_or(Value::Null),
-            bytes: res.body().to_vec(),
-        }
+        Reply::of(req.reply(&routes(self.app.clone())).await)
+    }
+
+    /// POSTs `bytes` as the file `file_name` of the multipart part `part` to `path`, as the
+    /// browser uploads an image.
+    pub async fn upload(
+        &self,
+        token: &str,
+        path: &str,
+        part: &str,
+        file_name: &str,
+        bytes: &[u8],
+    ) -> Reply {
+        let boundary = "lvlxtestboundary";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{part}\"; filename=\"{file_name}\"\r\nContent-Type: image/png\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let res = warp::test::request()
+            .method("POST")
+            .path(path)
+            .header("authorization", format!("Bearer {token}"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header("content-length", body.len())
+            .body(body)
+            .reply(&routes(self.app.clone()))
+            .await;
+        Reply::of(res)
     }
 
     /// Links anvil dev account `index`'s wallet to the signed-in account as the browser does:
@@ -183,12 +220,19 @@ impl World {
     }
 
     pub async fn login_step1(&self, email: &str, password: &str) -> Reply {
+        self.login_step1_from(email, password, "127.0.0.1:4000")
+            .await
+    }
+
+    /// Step 1 of a sign-in (captcha, email, password) from the address `ip`.
+    pub async fn login_step1_from(&self, email: &str, password: &str, ip: &str) -> Reply {
         let captcha = self.captcha().await;
-        self.call(
+        self.call_from(
             "POST",
             "/api/v1/login",
             None,
             Some(json!({"email": email, "password": password, "captcha": captcha})),
+            ip,
         )
         .await
     }
