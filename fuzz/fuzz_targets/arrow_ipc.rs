@@ -39,6 +39,7 @@ fn user(u: &mut Unstructured) -> Result<User> {
         rank: u.arbitrary()?,
         id: u.arbitrary()?,
         kyc: *u.choose(&KYC)?,
+        blocked: u.arbitrary()?,
     })
 }
 

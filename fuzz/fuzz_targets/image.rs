@@ -1,14 +1,18 @@
 //! The image upload path (avatars and content images, docs/product/accounts.md#avatars) and the
-//! guide images' header reader: any bytes are refused or become a PNG within the size limit.
+//! guide images' header reader: any bytes are refused or become a PNG within its kind's side
+//! and stored-size bound.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lvlx_core::images::{dimensions, reencode, MAX_SIDE};
+use lvlx_core::images::{dimensions, reencode, stored_bound, Kind};
 
 fuzz_target!(|bytes: &[u8]| {
-    if let Ok(png) = reencode(bytes) {
-        let (w, h) = dimensions(&png).expect("the PNG written reads back");
-        assert!(w <= MAX_SIDE && h <= MAX_SIDE);
+    for kind in [Kind::Avatar, Kind::Content] {
+        if let Ok(png) = reencode(bytes, kind) {
+            let (w, h) = dimensions(&png).expect("the PNG written reads back");
+            assert!(w <= kind.max_side() && h <= kind.max_side());
+            assert!(png.len() <= stored_bound(kind, bytes.len()));
+        }
     }
     let _ = dimensions(bytes);
 });
