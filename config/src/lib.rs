@@ -210,6 +210,19 @@ fn default_reserve_weeks() -> u64 {
     8
 }
 
+/// Polygon's own reorganisations stay far under 64 blocks since its milestones.
+fn default_confirmations() -> u64 {
+    64
+}
+
+fn default_max_block_range() -> u64 {
+    1000
+}
+
+fn default_poll_ms() -> u64 {
+    2000
+}
+
 /// Where the platform's contracts live and how the indexer reads them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -266,10 +279,13 @@ pub struct Chain {
     pub finalized_tag: bool,
     /// Blocks an event must be buried under before it counts, when the finalized tag is off or
     /// unanswered (0 on the development chain). Events above it are shown as pending.
+    #[serde(default = "default_confirmations")]
     pub confirmations: u64,
     /// Most blocks one eth_getLogs call spans (providers cap it; 1000–2000 is common).
+    #[serde(default = "default_max_block_range")]
     pub max_block_range: u64,
     /// Pause between polls when the indexer has caught up, in milliseconds.
+    #[serde(default = "default_poll_ms")]
     pub poll_ms: u64,
     /// With several instances on PostgreSQL: seconds after which the indexer's lease lapses
     /// when its holder stops renewing it (frozen, cut off from the database); another instance
@@ -277,6 +293,7 @@ pub struct Chain {
     #[serde(default = "default_lease_secs")]
     pub lease_secs: u64,
     /// Token image offered to wallets by "add token" (a URL); empty for the app's own logo.
+    #[serde(default)]
     pub token_image: String,
 }
 
@@ -516,6 +533,35 @@ mod tests {
             assert!(Config::figment("none.toml".into())
                 .extract::<Config>()
                 .is_err());
+            Ok(())
+        });
+    }
+
+    /// A `[chain]` section with the addresses and the endpoints alone starts: every indexer
+    /// setting has a default, the safe one (64 confirmations).
+    #[test]
+    fn a_chain_section_of_addresses_and_endpoints_alone_is_enough() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "lvlx.toml",
+                r#"
+[chain]
+rpc_url = "http://127.0.0.1:8545"
+public_rpc_url = "https://polygon-rpc.com"
+explorer_url = "https://polygonscan.com"
+usdt = "0xc2132D05D31c914a87C6611C10748AEb04B58e8F"
+lvlx = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+ico_sale = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"
+start_block = 1
+"#,
+            )?;
+            let config: Config = Config::figment("lvlx.toml".into()).extract()?;
+            let chain = config.chain.unwrap();
+            assert_eq!(
+                (chain.confirmations, chain.max_block_range, chain.poll_ms),
+                (64, 1000, 2000)
+            );
+            assert!(chain.finalized_tag && chain.token_image.is_empty());
             Ok(())
         });
     }

@@ -19,10 +19,48 @@ use super::rpc::{quantity, Rpc, RpcError};
 pub enum KeystoreError {
     #[error("cannot read the keystore {0}: {1}")]
     Read(String, String),
-    #[error("the keystore {0} does not open with this password (or is not a keystore)")]
-    Decrypt(String),
+    #[error("the keystore {0} does not open with this password")]
+    Password(String),
+    #[error("{0} is not a Web3 Secret Storage keystore (version 3)")]
+    NotKeystore(String),
     #[error("the keystore {0} holds no valid secp256k1 key")]
     Key(String),
+}
+
+/// The secret of a Web3 Secret Storage keystore (version 3) as geth, ethers and wallet exports
+/// write it: ethers v6 spells the `crypto` object `Crypto`, which the standard's readers take
+/// as the same. eth-keystore reads only `crypto` and only from a file, so the keystore is
+/// written again, spelled so, to a private file of its own for the moment it decrypts (the
+/// file holds nothing the keystore does not: it is still encrypted).
+fn decrypt(text: &[u8], password: &str, name: &str) -> Result<Vec<u8>, KeystoreError> {
+    let not_keystore = || KeystoreError::NotKeystore(name.to_string());
+    let mut json: Value = serde_json::from_slice(text).map_err(|_| not_keystore())?;
+    let object = json.as_object_mut().ok_or_else(not_keystore)?;
+    if !object.contains_key("crypto") {
+        let crypto = object.remove("Crypto").ok_or_else(not_keystore)?;
+        object.insert("crypto".into(), crypto);
+    }
+    if object.get("version").and_then(Value::as_u64) != Some(3) {
+        return Err(not_keystore());
+    }
+    static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = OPENED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("lvlx-keystore-{}-{n}", std::process::id()));
+    std::fs::create_dir(&dir).map_err(|e| KeystoreError::Read(name.to_string(), e.to_string()))?;
+    let file = dir.join("keystore.json");
+    let written = std::fs::write(&file, json.to_string());
+    let secret = written
+        .map_err(|e| KeystoreError::Read(name.to_string(), e.to_string()))
+        .and_then(|()| {
+            eth_keystore::decrypt_key(&file, password).map_err(|e| match e {
+                eth_keystore::KeystoreError::MacMismatch => {
+                    KeystoreError::Password(name.to_string())
+                }
+                _ => not_keystore(),
+            })
+        });
+    let _ = std::fs::remove_dir_all(&dir);
+    secret
 }
 
 /// A key from a keystore file, signing EIP-1559 transactions for one chain.
@@ -46,13 +84,7 @@ impl Keyed {
         let name = path.display().to_string();
         let text =
             std::fs::read(path).map_err(|e| KeystoreError::Read(name.clone(), e.to_string()))?;
-        // eth-keystore reads the file itself; a file that is not JSON fails the same way as a
-        // wrong password, which its error does not tell apart either.
-        if serde_json::from_slice::<Value>(&text).is_err() {
-            return Err(KeystoreError::Decrypt(name));
-        }
-        let secret = eth_keystore::decrypt_key(path, password)
-            .map_err(|_| KeystoreError::Decrypt(name.clone()))?;
+        let secret = decrypt(&text, password, &name)?;
         let key = SigningKey::from_slice(&secret).map_err(|_| KeystoreError::Key(name))?;
         let address = ethers_core::utils::secret_key_to_address(&key);
         Ok(Keyed {
@@ -184,13 +216,21 @@ mod tests {
             assert_eq!(keyed.address, address);
             assert!(matches!(
                 open(vector, "not the password"),
-                Err(KeystoreError::Decrypt(_))
+                Err(KeystoreError::Password(_))
             ));
+            // As ethers v6's Wallet.encrypt writes it: `Crypto`, capital C.
+            let ethers = vector.replace("\"crypto\"", "\"Crypto\"");
+            assert_eq!(open(&ethers, password).unwrap().address, address);
         }
-        assert!(matches!(
-            open("not json", "x"),
-            Err(KeystoreError::Decrypt(_))
-        ));
+        for not_a_keystore in ["not json", "[1]", r#"{"version":3}"#, r#"{"crypto":{}}"#] {
+            assert!(
+                matches!(
+                    open(not_a_keystore, "x"),
+                    Err(KeystoreError::NotKeystore(_))
+                ),
+                "{not_a_keystore}"
+            );
+        }
         // Never printed: Debug shows the address only.
         let shown = format!("{:?}", open(PBKDF2, "testpassword").unwrap());
         assert!(!shown.to_lowercase().contains(PBKDF2_KEY), "{shown}");
