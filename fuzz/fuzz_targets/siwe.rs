@@ -21,6 +21,7 @@ impl<'a> Arbitrary<'a> for Input {
             String::arbitrary(u)?
         } else {
             let message = Message {
+                scheme: u.arbitrary()?,
                 domain: u.arbitrary()?,
                 address: u.arbitrary()?,
                 statement: u.arbitrary()?,
