@@ -12,7 +12,7 @@ import { putUserStatus } from '../../api/kyc.js';
 export function AccountStatusCell({ member, onChange }) {
   const { t } = useTranslation();
   return (
-    <span className="kyc-cell">
+    <span className="account-cell">
       <span className={`kyc-badge ${member.blocked ? 'kyc-rejected' : ''}`} data-testid="account-status">
         {t(member.blocked ? 'account-status-blocked' : 'account-status-active')}
       </span>

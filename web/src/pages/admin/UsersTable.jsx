@@ -130,6 +130,7 @@ export default function UsersTable() {
     {
       id: 'status',
       minWidth: '170px',
+      optional: true,
       label: t('users-account-status'),
       cell: (r) => <AccountStatusCell member={r} onChange={setStatusOf} />,
     },
