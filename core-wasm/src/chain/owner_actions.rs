@@ -28,6 +28,8 @@ pub enum Kind {
     /// A plain whole number (an NFT id, a tier).
     Number,
     Text,
+    /// Raw bytes as 0x hex (a signature).
+    Bytes,
 }
 
 /// A getter answering an argument's current value: `getter(args[keys]…)`, output `output`.
@@ -225,6 +227,11 @@ pub const ACTIONS: &[Action] = &[
         &[now("signer", Kind::Address, "signer")],
     )),
     action(Contract::ClaimDistributor, "applySigner", &[]),
+    action(
+        Contract::ClaimDistributor,
+        "applySignerWithConsent",
+        &[arg("consent", Kind::Bytes)],
+    ),
     action(Contract::ClaimDistributor, "cancelSigner", &[]),
     delayed(action(
         Contract::ClaimDistributor,
@@ -345,6 +352,7 @@ fn text(token: Token) -> String {
         Token::Uint(u) | Token::Int(u) => u.to_string(),
         Token::Bool(b) => b.to_string(),
         Token::String(s) => s,
+        Token::Bytes(b) => super::hex0x(&b),
         other => format!("{other}"),
     }
 }
@@ -424,6 +432,11 @@ pub fn read_typed(kind: Kind, text: &str, language: &str) -> Result<String, &'st
         },
         Kind::Address => crate::siwe::checksummed(text).ok_or("validations-wallet-msg"),
         Kind::Text => Ok(text.to_string()),
+        Kind::Bytes => bytes(text)
+            .ok()
+            .filter(|b| !b.is_empty() && text.starts_with("0x"))
+            .map(|_| text.to_lowercase())
+            .ok_or("validations-hex-msg"),
     }
 }
 
@@ -494,6 +507,7 @@ mod tests {
                     Kind::Address => "0x00000000000000000000000000000000000000aA".to_string(),
                     Kind::Bool => "true".into(),
                     Kind::Text => "ipfs://x/{id}.json".into(),
+                    Kind::Bytes => "0x0102ff".into(),
                     _ => "7".into(),
                 })
                 .collect();
@@ -523,6 +537,9 @@ mod tests {
             "whole days"
         );
         assert!(read_typed(Kind::Address, "0x12", "en").is_err());
+        assert_eq!(read_typed(Kind::Bytes, " 0xAB01 ", "en").unwrap(), "0xab01");
+        assert!(read_typed(Kind::Bytes, "ab01", "en").is_err());
+        assert!(read_typed(Kind::Bytes, "0xzz", "en").is_err());
         assert!(read_typed(Kind::Usdt, "abc", "en").is_err());
         assert_eq!(shown(Kind::Usdt, "75000000", "es"), "75,00 USDT");
         // Nothing rounded: a price 5 % off reads as such, and so does a stray wei.
