@@ -28,12 +28,12 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// applies only once claims have been OPEN for the whole `delay` after its announcement: unpaused,
 /// every cap at least its floor (`minPerClaim`, `minPerDay`, `minPerAccountDay`, fixed at
 /// deployment) and no cap lowered. Pausing, or lowering a cap, starts that stretch again, so
-/// members always get a whole `delay` to claim with the outgoing signer's vouchers, at the
-/// floors' rate or better, before a new signer's pay -- unless the outgoing signer itself
-/// consents (`applySignerWithConsent`: a stolen key replaced while claims stay paused; an owner
-/// acting without the server's key cannot). Every scheduled change lapses
-/// `GRACE_PERIOD` after its time and must then be announced again. The first signer, set while
-/// none is, acts at once: no voucher can be paid before it.
+/// members always get a whole `delay` to claim with the outgoing signer's vouchers, under caps
+/// never lower than where the stretch began nor than the floors, before a new signer's vouchers
+/// pay -- unless the outgoing signer itself consents (`applySignerWithConsent`: a stolen key
+/// replaced while claims stay paused; an owner acting without the server's key cannot). Every
+/// scheduled change lapses `GRACE_PERIOD` after its time and must then be announced again. The
+/// first signer, set while none is, acts at once: no voucher can be paid before it.
 contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     using SafeERC20 for IERC20;
 
@@ -52,11 +52,11 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @notice Seconds between announcing a change and applying it; also how long claims must
     /// have been open before a new signer applies.
     uint256 public immutable delay;
-    /// @notice The least `maxPerClaim` under which claims count as open for a signer change.
+    /// @notice The least `maxPerClaim` at which claims count as open for a signer change.
     uint256 public immutable minPerClaim;
-    /// @notice The least `maxPerDay` under which claims count as open for a signer change.
+    /// @notice The least `maxPerDay` at which claims count as open for a signer change.
     uint256 public immutable minPerDay;
-    /// @notice The least `maxPerAccountDay` under which claims count as open for a signer change.
+    /// @notice The least `maxPerAccountDay` at which claims count as open for a signer change.
     uint256 public immutable minPerAccountDay;
 
     /// What one account has received in all, and what its claims took from its daily cap as of

@@ -777,3 +777,51 @@ fn the_outgoing_signer_s_consent_replaces_a_stolen_key_while_claims_stay_paused(
     );
     claims.pay(&next, &thief, LVLX);
 }
+
+/// `lvlx claims consent` prints the configured key's consent to the announced signer change,
+/// which the owners' Safe applies while claims stay paused; a server whose key is not the
+/// signer in place refuses to print one.
+#[test]
+fn lvlx_claims_consent_prints_the_outgoing_key_s_consent() {
+    let anvil = Anvil::start();
+    let server = ClaimSigner::new(&[0x11; 32]).unwrap();
+    let next = ClaimSigner::new(&[0x12; 32]).unwrap();
+    let (d, owners) = safe_deployment(&anvil, &server.address());
+    let dist = d.claim_distributor.clone();
+    owners.exec(&dist, "pause", &[]);
+    owners.exec(&dist, "setSigner", &[&next.address()]);
+    let dir = tempfile::tempdir().unwrap();
+    let consent = |key: &str| {
+        let config = dir.path().join(format!("{key}.toml"));
+        std::fs::write(
+            &config,
+            format!("claim_signing_key = \"{}\"\n", key.repeat(32)),
+        )
+        .unwrap();
+        deploy::write_section(&config, &deploy::dev_section(&anvil.url, &d)).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_lvlx"))
+            .args(["claims", "consent"])
+            .env("LVLX_CONFIG", &config)
+            .env("LVLX_DATA_DIR", dir.path().join(key))
+            .output()
+            .unwrap()
+    };
+    let stranger = consent("13");
+    assert!(!stranger.status.success());
+    assert!(
+        String::from_utf8_lossy(&stranger.stderr).contains("is not the distributor's signer"),
+        "{}",
+        String::from_utf8_lossy(&stranger.stderr)
+    );
+    let printed = consent("11");
+    assert!(printed.status.success(), "{printed:?}");
+    let text = String::from_utf8(printed.stdout).unwrap();
+    assert!(text.contains(&next.address()), "{text}");
+    let signature = text.lines().last().unwrap().trim().to_string();
+    advance_to(&anvil, anvil.now() + OWNER_DELAY);
+    owners.exec(&dist, "applySignerWithConsent", &[&signature]);
+    assert_eq!(
+        anvil.read(&dist, CD, "signer", &[])[0],
+        ethers_core::abi::Token::Address(chain::address(&next.address()).unwrap())
+    );
+}

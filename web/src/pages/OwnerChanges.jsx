@@ -92,7 +92,13 @@ export default function OwnerChanges() {
             <h2>{t('owner-changes-claims')}</h2>
             <dl className="wallet-facts">
               <dt>{t('owner-changes-state')}</dt>
-              <dd>{data.claims.paused ? t('owner-changes-paused') : t('owner-changes-open')}</dd>
+              <dd>
+                {data.claims.paused
+                  ? t('owner-changes-paused')
+                  : data.claims.openSince == null
+                    ? t('owner-changes-open-under-floors')
+                    : t('owner-changes-open')}
+              </dd>
               <dt>{t('owner-changes-per-claim')}</dt>
               <dd translate="no">
                 {formatLvlx(data.claims.maxPerClaim)} {product}
