@@ -125,6 +125,9 @@ pub struct ChainReads {
     pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
     /// What the contracts' owners have announced (`owners::read`).
     pub owners: chain::reads::AtBlock<owners::Owners>,
+    /// The claim distributor's caps, the room they leave now and what a wallet received, by
+    /// wallet (`network::claims::caps_now`).
+    pub claims: chain::reads::AtBlock<network::claims::CapsNow>,
     /// What node holders have earned (`network::pages`), and when it was counted (ms): read
     /// from every holder's row, so kept a minute rather than counted at each page load.
     pub node_outcomes: tokio::sync::Mutex<NodeOutcomesKept>,

@@ -1,6 +1,7 @@
 //! What the contracts' owners have announced and when it takes effect, for members and admins:
-//! the claim distributor's changes waiting for their delay (a new signer, higher caps, an
-//! unpause), its current limits, and every contract's owner with any two-step transfer pending.
+//! the claim distributor's changes waiting for their delay (a new signer, which also waits for
+//! a whole delay of open claims; higher caps; an unpause) and when each lapses, its current
+//! limits and their floors, and every contract's owner with any two-step transfer pending.
 //! Read from the chain at the head, once per block whoever asks.
 
 pub mod proposals;
@@ -18,7 +19,7 @@ use crate::App;
 const ZERO: &str = "0x0000000000000000000000000000000000000000";
 
 /// The distributor's fields, in the order [`read`] asks for them.
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 18] = [
     "delay",
     "paused",
     "signer",
@@ -32,6 +33,11 @@ const FIELDS: [&str; 13] = [
     "unpauseAt",
     "maxPerAccountDay",
     "pendingMaxPerAccountDay",
+    "openSince",
+    "GRACE_PERIOD",
+    "minPerClaim",
+    "minPerDay",
+    "minPerAccountDay",
 ];
 
 /// What the contracts' owners have announced, at a block.
@@ -40,8 +46,11 @@ const FIELDS: [&str; 13] = [
 pub struct Owners {
     /// The block's time, seconds.
     block_time: u64,
-    /// How long the distributor's owner waits between announcing a change and making it.
+    /// How long the distributor's owner waits between announcing a change and making it (and
+    /// how long claims must have been open before a new signer applies).
     delay_seconds: u64,
+    /// How long an announced change stays applicable after its time; then it lapses.
+    grace_seconds: u64,
     claims: ClaimTerms,
     /// Changes waiting for their time, soonest first.
     pending: Vec<lvlx_core::claims::Pending>,
@@ -64,6 +73,20 @@ pub struct ClaimTerms {
     #[serde(with = "lvlx_core::amount::text")]
     #[schema(schema_with = lvlx_core::amount::text::schema)]
     max_per_account_day: Units,
+    /// The caps' floors (fixed at deployment): claims count as open for a signer change only
+    /// while every cap is at least its floor.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    min_per_claim: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    min_per_day: Units,
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    min_per_account_day: Units,
+    /// Since when claims have been open (unpaused, caps at their floors or above, none
+    /// lowered since), seconds; null while they are closed.
+    open_since: Option<u64>,
 }
 
 /// A contract's owner, and the one it was handed to that has not accepted yet.
@@ -120,6 +143,9 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Ow
         pending_max_per_account_day: uint(12)?,
         caps_at: seconds(9)?,
         unpause_at: seconds(10)?,
+        open_since: seconds(13)?,
+        delay: seconds(0)?,
+        grace: seconds(14)?,
     };
     let owners = contracts
         .iter()
@@ -138,12 +164,17 @@ fn read_at(rpc: &Rpc, chain: &config::Chain, block: u64, time: u64) -> Result<Ow
     Ok(Owners {
         block_time: time,
         delay_seconds: seconds(0)?,
+        grace_seconds: seconds(14)?,
         claims: ClaimTerms {
             paused: uint(1)? == 1,
             signer: announced.signer.clone(),
             max_per_claim: announced.max_per_claim,
             max_per_day: announced.max_per_day,
             max_per_account_day: announced.max_per_account_day,
+            min_per_claim: uint(15)?,
+            min_per_day: uint(16)?,
+            min_per_account_day: uint(17)?,
+            open_since: (announced.open_since != 0).then_some(announced.open_since),
         },
         pending: claims::pending(&announced, time),
         owners,

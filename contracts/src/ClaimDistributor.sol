@@ -9,57 +9,82 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /// Pays the platform's off-chain rewards (commissions, rank bonuses) in LVLX against vouchers
 /// the server signs after a member confirms a claim with their emailed code. A voucher names an
 /// account and the CUMULATIVE amount it has earned; the contract pays that minus what the account
 /// has already received, so a voucher replayed, or older than one already used, pays nothing.
-/// Caps bound one claim, one UTC day over all accounts, and one UTC day for each account (so a
-/// stolen signing key drains at most the daily cap, and no one account can take a day's whole
-/// allowance from the others). No function takes tokens out except a claim to its account.
+/// Caps bound one claim, all accounts together and each account: what claims took from the
+/// daily cap drains away at the cap's rate over 24 hours (a rolling window, not a calendar day),
+/// so at any moment at most `maxPerDay` more can leave, and over any `t` seconds at most
+/// `maxPerDay` plus `maxPerDay * t / 1 days`; likewise for one account under `maxPerAccountDay`.
+/// No function takes tokens out except a claim to its account.
 ///
-/// What an owner (or a stolen owner key) could use to move more out waits `delay` seconds, fixed
-/// at deployment, announced by an event and cancellable meanwhile: a new signer, higher caps,
-/// and unpausing. Lowering the caps and pausing act at once. The first signer, set while none
-/// is, acts at once: no voucher can be paid before it.
+/// The owner's powers and their delays: pausing and lowering the caps act at once (the answer to
+/// a stolen signing key). Raising the caps, unpausing and handing the contract on wait `delay`
+/// seconds (fixed at deployment), announced by an event and cancellable meanwhile. A new signer
+/// -- the one change that could let someone other than the members take what they are owed --
+/// applies only once claims have been OPEN for the whole `delay` after its announcement: unpaused,
+/// every cap at least its floor (`minPerClaim`, `minPerDay`, `minPerAccountDay`, fixed at
+/// deployment) and no cap lowered. Pausing, or lowering a cap, starts that stretch again, so
+/// members always get a whole `delay` to claim with the outgoing signer's vouchers, under caps
+/// never lower than where the stretch began nor than the floors, before a new signer's vouchers
+/// pay -- unless the outgoing signer itself consents (`applySignerWithConsent`: a stolen key
+/// replaced while claims stay paused; an owner acting without the server's key cannot). Every
+/// scheduled change lapses `GRACE_PERIOD` after its time and must then be announced again. The
+/// first signer, set while none is, acts at once: no voucher can be paid before it.
 contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     using SafeERC20 for IERC20;
 
     /// @notice The shortest delay a deployment may choose.
     uint256 public constant MIN_DELAY = 1 hours;
+    /// @notice How long a scheduled change stays applicable after its time; then it lapses.
+    uint256 public constant GRACE_PERIOD = 14 days;
 
     bytes32 public constant CLAIM_TYPEHASH =
         keccak256("Claim(address account,uint256 cumulative,uint256 deadline)");
+    /// The outgoing signer's consent to the signer change announced for `at`.
+    bytes32 public constant ROTATION_TYPEHASH = keccak256("Rotation(address newSigner,uint256 at)");
 
     /// @notice The LVLX token paid.
     IERC20 public immutable token;
-    /// @notice Seconds between announcing a change that raises what can leave and applying it.
+    /// @notice Seconds between announcing a change and applying it; also how long claims must
+    /// have been open before a new signer applies.
     uint256 public immutable delay;
-    /// @notice What one account's claims may receive in one UTC day, and what has been
-    /// received: the cumulative total and the day's tally share one storage slot, so the
-    /// per-account cap costs no extra write.
+    /// @notice The least `maxPerClaim` at which claims count as open for a signer change.
+    uint256 public immutable minPerClaim;
+    /// @notice The least `maxPerDay` at which claims count as open for a signer change.
+    uint256 public immutable minPerDay;
+    /// @notice The least `maxPerAccountDay` at which claims count as open for a signer change.
+    uint256 public immutable minPerAccountDay;
+
+    /// What one account has received in all, and what its claims took from its daily cap as of
+    /// `at` (draining at the cap's rate): one storage slot, so the per-account cap costs no
+    /// extra write.
     struct Tally {
         uint128 claimed;
-        uint32 day;
-        uint96 paid;
+        uint32 at;
+        uint96 spent;
     }
 
-    /// The server's claim-signing address.
+    /// The voucher signer.
     address public signer;
     /// @notice The most one claim pays, LVLX base units.
     uint256 public maxPerClaim;
-    /// @notice The most all claims pay in one UTC day.
+    /// @notice The most all claims pay at once; it comes back at this rate over 24 hours.
     uint256 public maxPerDay;
-    /// @notice What one account may receive in one UTC day.
+    /// @notice The most one account receives at once; it comes back at this rate over 24 hours.
     uint256 public maxPerAccountDay;
     mapping(address => Tally) private _tally;
-    /// The UTC day the daily tally counts, and what was paid on it (one storage slot).
-    uint64 public day;
-    /// @notice What claims paid on `day`.
-    uint192 public paidToday;
-    /// A signer change waiting for its time (`signerAt` 0: none).
+    /// @notice When `spent` was last counted (seconds).
+    uint64 public spentAt;
+    /// @notice What claims took from `maxPerDay` as of `spentAt`, draining at `maxPerDay` a day.
+    uint192 public spent;
+    /// A signer change waiting (`signerAt` 0: none).
     address public pendingSigner;
-    /// @notice When `pendingSigner` may apply (0: none waiting).
+    /// @notice The earliest time `pendingSigner` may apply (0: none waiting); it also waits for
+    /// claims to have been open for the whole delay (`openSince`).
     uint256 public signerAt;
     /// A raise of the caps waiting for its time (`capsAt` 0: none).
     uint256 public pendingMaxPerClaim;
@@ -73,20 +98,25 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     uint256 public unpauseAt;
     /// When the pending owner may accept ownership (0: no transfer offered).
     uint256 public ownerAt;
+    /// When claims last became open, or a cap was last lowered (see `openSince`).
+    uint256 private _openSince;
 
     event Claimed(address indexed account, uint256 amount, uint256 cumulative);
-    event SignerChanged(address signer);
+    event SignerChanged(address indexed signer);
     event CapsChanged(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay);
-    event SignerScheduled(address signer, uint256 at);
+    event SignerScheduled(address indexed signer, uint256 at);
     event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay, uint256 at);
     event UnpauseScheduled(uint256 at);
     /// `what`: "signer", "caps", "unpause" or "owner".
     event ChangeCancelled(string what);
 
     error ClaimDistributorZeroAddress();
+    error ClaimDistributorZeroFloor();
     error ClaimDistributorDelayTooShort(uint256 delay, uint256 min);
     error ClaimDistributorNotScheduled();
     error ClaimDistributorTooEarly(uint256 at);
+    error ClaimDistributorLapsed(uint256 lapsedAt);
+    error ClaimDistributorClaimsClosed();
     error ClaimDistributorVoucherExpired(uint256 deadline);
     error ClaimDistributorBadSignature();
     error ClaimDistributorNothingToClaim();
@@ -98,9 +128,13 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @param token_ The LVLX token paid.
     /// @param signer_ The voucher signer; zero lets the first `setSigner` act at once.
     /// @param maxPerClaim_ The most one claim pays, LVLX base units.
-    /// @param maxPerDay_ The most all claims pay in one UTC day.
-    /// @param maxPerAccountDay_ The most one account receives in one UTC day.
-    /// @param delay_ Seconds a raise must wait; at least `MIN_DELAY`.
+    /// @param maxPerDay_ The most all claims pay at once (refilling over 24 hours).
+    /// @param maxPerAccountDay_ The most one account receives at once (refilling over 24 hours).
+    /// @param minPerClaim_ The floor of `maxPerClaim` for claims to count as open; not zero.
+    /// @param minPerDay_ The floor of `maxPerDay` for claims to count as open; not zero.
+    /// @param minPerAccountDay_ The floor of `maxPerAccountDay` for claims to count as open; not
+    /// zero.
+    /// @param delay_ Seconds a change must wait; at least `MIN_DELAY`.
     /// @param owner_ Who may pause, change the signer and the caps.
     constructor(
         IERC20 token_,
@@ -108,20 +142,29 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         uint256 maxPerClaim_,
         uint256 maxPerDay_,
         uint256 maxPerAccountDay_,
+        uint256 minPerClaim_,
+        uint256 minPerDay_,
+        uint256 minPerAccountDay_,
         uint256 delay_,
         address owner_
     ) Owned(owner_) EIP712("LVLX Claims", "1") {
         if (address(token_) == address(0)) revert ClaimDistributorZeroAddress();
         if (delay_ < MIN_DELAY) revert ClaimDistributorDelayTooShort(delay_, MIN_DELAY);
+        if (minPerClaim_ == 0 || minPerDay_ == 0 || minPerAccountDay_ == 0) revert ClaimDistributorZeroFloor();
         token = token_;
         delay = delay_;
+        minPerClaim = minPerClaim_;
+        minPerDay = minPerDay_;
+        minPerAccountDay = minPerAccountDay_;
         signer = signer_;
         emit SignerChanged(signer_);
         _setCaps(maxPerClaim_, maxPerDay_, maxPerAccountDay_);
+        _openSince = block.timestamp;
     }
 
     /// Pays `account` what the voucher adds to what it already received. Anyone may submit it;
-    /// the tokens go to `account` only.
+    /// the tokens go to `account` only. A voucher above a cap reverts whole: paying in parts is
+    /// the signer's (the server signs what the caps leave now).
     /// @param account Who is paid.
     /// @param cumulative Everything the account has earned, LVLX base units.
     /// @param deadline The voucher's last second.
@@ -138,19 +181,18 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         if (cumulative <= mine.claimed) revert ClaimDistributorNothingToClaim();
         uint256 amount = cumulative - mine.claimed;
         if (amount > maxPerClaim) revert ClaimDistributorOverClaimCap(amount, maxPerClaim);
-        uint256 today = block.timestamp / 1 days;
-        uint256 paid = today == day ? paidToday : 0;
-        if (paid + amount > maxPerDay) revert ClaimDistributorOverDailyCap(amount, _left(maxPerDay, paid));
-        uint256 own = today == mine.day ? mine.paid : 0;
-        if (own + amount > maxPerAccountDay) {
+        uint256 all = _drained(spent, spentAt, maxPerDay);
+        if (amount > _left(maxPerDay, all)) revert ClaimDistributorOverDailyCap(amount, _left(maxPerDay, all));
+        uint256 own = _drained(mine.spent, mine.at, maxPerAccountDay);
+        if (amount > _left(maxPerAccountDay, own)) {
             revert ClaimDistributorOverAccountDailyCap(amount, _left(maxPerAccountDay, own));
         }
-        day = SafeCast.toUint64(today);
-        paidToday = SafeCast.toUint192(paid + amount);
+        spentAt = SafeCast.toUint64(block.timestamp);
+        spent = SafeCast.toUint192(all + amount);
         _tally[account] = Tally({
             claimed: SafeCast.toUint128(cumulative),
-            day: SafeCast.toUint32(today),
-            paid: SafeCast.toUint96(own + amount)
+            at: SafeCast.toUint32(block.timestamp),
+            spent: SafeCast.toUint96(own + amount)
         });
         token.safeTransfer(account, amount);
         emit Claimed(account, amount, cumulative);
@@ -163,13 +205,26 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         return _tally[account].claimed;
     }
 
-    /// @notice The UTC day `account`'s daily tally counts, and what it received on that day.
+    /// @notice What all claims together may take now under `maxPerDay`.
+    /// @return LVLX base units.
+    function room() external view returns (uint256) {
+        return _left(maxPerDay, _drained(spent, spentAt, maxPerDay));
+    }
+
+    /// @notice What `account` may receive now under `maxPerAccountDay` (the other caps aside).
     /// @param account An account.
-    /// @return day_ The UTC day (days since the epoch).
-    /// @return paid LVLX base units received that day.
-    function accountDay(address account) external view returns (uint256 day_, uint256 paid) {
+    /// @return LVLX base units.
+    function accountRoom(address account) external view returns (uint256) {
         Tally memory mine = _tally[account];
-        return (mine.day, mine.paid);
+        return _left(maxPerAccountDay, _drained(mine.spent, mine.at, maxPerAccountDay));
+    }
+
+    /// @notice Since when claims have been open -- unpaused, every cap at least its floor and
+    /// none lowered since -- or 0 while they are not. A new signer applies only once this is
+    /// `delay` old (and its own time has come).
+    /// @return Seconds since the epoch; 0 while claims are closed.
+    function openSince() public view returns (uint256) {
+        return _open() ? _openSince : 0;
     }
 
     /// The EIP-712 domain separator (chain id and this contract), for off-chain signers.
@@ -178,8 +233,8 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         return _domainSeparatorV4();
     }
 
-    /// @notice Makes `signer_` the voucher signer: at once while there is none, else after the
-    /// delay (`applySigner`).
+    /// @notice Makes `signer_` the voucher signer: at once while there is none, else announced
+    /// (`applySigner`, once claims have been open for the whole delay after this).
     /// @param signer_ The new signer; never zero.
     function setSigner(address signer_) external onlyOwner {
         if (signer_ == address(0)) revert ClaimDistributorZeroAddress();
@@ -193,13 +248,27 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit SignerScheduled(signer_, signerAt);
     }
 
-    /// @notice Applies the signer change once its time has come.
+    /// @notice Applies the signer change once its time has come and claims have been open for
+    /// the whole delay (unpaused, caps at their floors or above, none lowered), within the grace
+    /// period.
     function applySigner() external onlyOwner {
         _due(signerAt);
-        signer = pendingSigner;
-        delete pendingSigner;
-        delete signerAt;
-        emit SignerChanged(signer);
+        uint256 since = openSince();
+        if (since == 0) revert ClaimDistributorClaimsClosed();
+        if (block.timestamp < since + delay) revert ClaimDistributorTooEarly(since + delay);
+        _applySigner();
+    }
+
+    /// @notice Applies the signer change once its time has come, within the grace period, with
+    /// the outgoing signer's consent instead of a stretch of open claims: how a stolen signing
+    /// key is replaced while claims stay paused. Only the outgoing key can consent, so an owner
+    /// acting without the server cannot skip members' stretch.
+    /// @param consent The outgoing signer's EIP-712 signature of `Rotation(pendingSigner, signerAt)`.
+    function applySignerWithConsent(bytes calldata consent) external onlyOwner {
+        _due(signerAt);
+        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(ROTATION_TYPEHASH, pendingSigner, signerAt)));
+        if (ECDSA.recover(digest, consent) != signer) revert ClaimDistributorBadSignature();
+        _applySigner();
     }
 
     /// @notice Drops the signer change waiting.
@@ -210,22 +279,23 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit ChangeCancelled("signer");
     }
 
-    /// @notice New caps. What lowers a cap acts at once; what raises one waits the delay
-    /// (`applyCaps`). A new call replaces any raise waiting.
+    /// @notice New caps. What lowers a cap acts at once (and claims' open stretch starts again);
+    /// what raises one waits the delay (`applyCaps`). A new call replaces any raise waiting.
     /// @param maxPerClaim_ The most one claim pays, LVLX base units.
-    /// @param maxPerDay_ The most all claims pay in one UTC day.
-    /// @param maxPerAccountDay_ The most one account receives in one UTC day.
+    /// @param maxPerDay_ The most all claims pay at once (refilling over 24 hours).
+    /// @param maxPerAccountDay_ The most one account receives at once (refilling over 24 hours).
     function setCaps(uint256 maxPerClaim_, uint256 maxPerDay_, uint256 maxPerAccountDay_) external onlyOwner {
         bool raises = maxPerClaim_ > maxPerClaim || maxPerDay_ > maxPerDay || maxPerAccountDay_ > maxPerAccountDay;
         if (capsAt != 0) {
             delete capsAt;
             emit ChangeCancelled("caps");
         }
-        uint256 claimNow = _min(maxPerClaim_, maxPerClaim);
-        uint256 dayNow = _min(maxPerDay_, maxPerDay);
-        uint256 accountNow = _min(maxPerAccountDay_, maxPerAccountDay);
+        uint256 claimNow = Math.min(maxPerClaim_, maxPerClaim);
+        uint256 dayNow = Math.min(maxPerDay_, maxPerDay);
+        uint256 accountNow = Math.min(maxPerAccountDay_, maxPerAccountDay);
         if (claimNow != maxPerClaim || dayNow != maxPerDay || accountNow != maxPerAccountDay) {
             _setCaps(claimNow, dayNow, accountNow);
+            _openSince = block.timestamp;
         }
         if (raises) {
             pendingMaxPerClaim = maxPerClaim_;
@@ -236,11 +306,14 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         }
     }
 
-    /// @notice Applies the raise of the caps once its time has come.
+    /// @notice Applies the raise of the caps once its time has come, within the grace period.
     function applyCaps() external onlyOwner {
         _due(capsAt);
         delete capsAt;
+        bool wasUnderFloors = !_atFloors();
         _setCaps(pendingMaxPerClaim, pendingMaxPerDay, pendingMaxPerAccountDay);
+        // Caps back at their floors open claims: the open stretch starts now.
+        if (wasUnderFloors) _openSince = block.timestamp;
     }
 
     /// @notice Drops the raise of the caps waiting.
@@ -251,7 +324,8 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     }
 
     /// @notice Stops claims at once, and drops a requested unpause (also while already paused:
-    /// that is how a requested unpause is cancelled).
+    /// that is how a requested unpause is cancelled). A signer change then waits for claims to
+    /// have been open again for the whole delay.
     function pause() external onlyOwner {
         if (unpauseAt != 0) {
             delete unpauseAt;
@@ -266,16 +340,18 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit UnpauseScheduled(unpauseAt);
     }
 
-    /// @notice Resumes claims once the requested unpause's time has come.
+    /// @notice Resumes claims once the requested unpause's time has come, within the grace
+    /// period; claims' open stretch starts now.
     function applyUnpause() external onlyOwner {
         _due(unpauseAt);
         delete unpauseAt;
         _unpause();
+        _openSince = block.timestamp;
     }
 
-    /// @notice Offers ownership to `newOwner`, who may accept only after the delay: whoever holds
-    /// the owner key cannot take the distributor out of its owner's reach at once. The zero
-    /// address withdraws the offer.
+    /// @notice Offers ownership to `newOwner`, who may accept only after the delay (and within
+    /// the grace period): whoever holds the owner key cannot take the distributor out of its
+    /// owner's reach at once. The zero address withdraws the offer.
     /// @param newOwner The owner offered; zero withdraws the offer.
     function transferOwnership(address newOwner) public override onlyOwner {
         super.transferOwnership(newOwner);
@@ -287,11 +363,18 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         }
     }
 
-    /// @notice Takes the ownership offered, once the delay has passed.
+    /// @notice Takes the ownership offered, once the delay has passed and before it lapses.
     function acceptOwnership() public override {
         _due(ownerAt);
         delete ownerAt;
         super.acceptOwnership();
+    }
+
+    function _applySigner() private {
+        signer = pendingSigner;
+        delete pendingSigner;
+        delete signerAt;
+        emit SignerChanged(signer);
     }
 
     function _setCaps(uint256 maxPerClaim_, uint256 maxPerDay_, uint256 maxPerAccountDay_) private {
@@ -301,8 +384,23 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         emit CapsChanged(maxPerClaim_, maxPerDay_, maxPerAccountDay_);
     }
 
-    function _min(uint256 a, uint256 b) private pure returns (uint256) {
-        return a < b ? a : b;
+    /// Whether every cap is at least its floor.
+    function _atFloors() private view returns (bool) {
+        return maxPerClaim >= minPerClaim && maxPerDay >= minPerDay && maxPerAccountDay >= minPerAccountDay;
+    }
+
+    /// Whether claims are open: unpaused with every cap at least its floor.
+    function _open() private view returns (bool) {
+        return !paused() && _atFloors();
+    }
+
+    /// What `used` (counted at `at`) is now that it has drained at `cap` per day since.
+    function _drained(uint256 used, uint256 at, uint256 cap) private view returns (uint256) {
+        uint256 elapsed = block.timestamp - at;
+        if (elapsed >= 1 days) return 0;
+        // Rounded down: what drains is never more than the rate gives back.
+        uint256 drop = Math.mulDiv(cap, elapsed, 1 days);
+        return used > drop ? used - drop : 0;
     }
 
     /// What a cap leaves after `used` (nothing once a lowered cap is below it).
@@ -314,8 +412,10 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         if (at == 0) revert ClaimDistributorNotScheduled();
     }
 
+    /// A scheduled change whose time has come and that has not lapsed.
     function _due(uint256 at) private view {
         _scheduled(at);
         if (block.timestamp < at) revert ClaimDistributorTooEarly(at);
+        if (block.timestamp >= at + GRACE_PERIOD) revert ClaimDistributorLapsed(at + GRACE_PERIOD);
     }
 }

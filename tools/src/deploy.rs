@@ -30,7 +30,15 @@ pub const DEV_CLAIM_CAP: u128 = 1_000_000 * 10u128.pow(18);
 pub const DEV_DAILY_CAP: u128 = 5_000_000 * 10u128.pow(18);
 /// What one account may claim in one day on the development chain.
 pub const DEV_ACCOUNT_DAILY_CAP: u128 = 2_000_000 * 10u128.pow(18);
-/// Seconds the claim distributor makes a new signer, higher caps or an unpause wait.
+/// The caps' floors (fixed at deployment): claims count as open for a signer change only while
+/// every cap is at least its floor, so over the delay members as a whole can claim at least
+/// `DEV_DAILY_MIN` a day and each member `DEV_ACCOUNT_DAILY_MIN` a day before a new signer's
+/// vouchers pay.
+pub const DEV_CLAIM_MIN: u128 = 100_000 * 10u128.pow(18);
+pub const DEV_DAILY_MIN: u128 = 500_000 * 10u128.pow(18);
+pub const DEV_ACCOUNT_DAILY_MIN: u128 = 200_000 * 10u128.pow(18);
+/// Seconds the claim distributor makes higher caps, an unpause or a handover wait, and a new
+/// signer wait with claims open.
 pub const OWNER_DELAY: u64 = 48 * 3600;
 const ZERO_ADDRESS: &str = "0x0000000000000000000000000000000000000000";
 /// LVLX each staking contract's reward reserve is funded with on the development chain.
@@ -162,7 +170,9 @@ pub struct Plan {
     pub claim_cap: u128,
     pub daily_cap: u128,
     pub account_daily_cap: u128,
-    /// Seconds the distributor makes changes that raise what can leave wait.
+    /// The caps' floors: per claim, per day, per account per day (fixed at deployment).
+    pub claim_floors: [u128; 3],
+    /// Seconds the distributor makes owner changes wait (a new signer: with claims open).
     pub owner_delay: u64,
     /// A Safe to create and hand every contract to (the development chain's demo Safe: Safe's
     /// own contracts deployed first); `None` on a real network, whose Safe exists (`owner`).
@@ -194,6 +204,7 @@ impl Plan {
             claim_cap: DEV_CLAIM_CAP,
             daily_cap: DEV_DAILY_CAP,
             account_daily_cap: DEV_ACCOUNT_DAILY_CAP,
+            claim_floors: [DEV_CLAIM_MIN, DEV_DAILY_MIN, DEV_ACCOUNT_DAILY_MIN],
             owner_delay: OWNER_DELAY,
             safe: None,
         }
@@ -438,8 +449,8 @@ fn deploy_staking(
 }
 
 /// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor (the
-/// plan's signer, which acts at once as the first one; owner changes that raise what can leave
-/// wait the plan's delay; funded with the plan's LVLX). With a `safe`, the distributor is born
+/// plan's signer, which acts at once as the first one; the plan's caps and their floors; owner
+/// changes wait the plan's delay; funded with the plan's LVLX). With a `safe`, the distributor is born
 /// the Safe's, signer included: handing it over later would wait the delay.
 ///
 /// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
@@ -470,6 +481,9 @@ fn deploy_network(
             &plan.claim_cap.to_string(),
             &plan.daily_cap.to_string(),
             &plan.account_daily_cap.to_string(),
+            &plan.claim_floors[0].to_string(),
+            &plan.claim_floors[1].to_string(),
+            &plan.claim_floors[2].to_string(),
             &plan.owner_delay.to_string(),
             safe.unwrap_or(&deployer),
         ],

@@ -155,6 +155,12 @@ enum ClaimsCommand {
     /// data folder if none is configured): the ClaimDistributor owner registers it with
     /// setSigner. Never prints the key.
     Signer,
+    /// Print this key's consent, as the distributor's current signer, to the signer change the
+    /// owners announced (read from the configured [chain]): with it the owners apply the change
+    /// (`applySignerWithConsent`) without first reopening claims for the whole delay, which is
+    /// how a stolen key is replaced while claims stay paused. Give it only for a change you
+    /// asked for: it waives the members' stretch of open claims.
+    Consent,
 }
 
 #[derive(Subcommand)]
@@ -240,6 +246,9 @@ pub fn main() -> ExitCode {
         Command::Claims {
             command: ClaimsCommand::Signer,
         } => print_claim_signer(&config),
+        Command::Claims {
+            command: ClaimsCommand::Consent,
+        } => print_rotation_consent(&config),
         Command::Chain {
             command: ChainCommand::Demo,
         } => chain_demo(&config),
@@ -286,6 +295,63 @@ fn print_claim_signer(config: &Config) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `lvlx claims consent`: this server's key consents to the announced signer change.
+fn print_rotation_consent(config: &Config) -> ExitCode {
+    match rotation_consent(config) {
+        Ok(lines) => {
+            println!("{lines}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn rotation_consent(config: &Config) -> Result<String, String> {
+    use crate::chain::rpc::Rpc;
+    use lvlx_core::chain::{self, Contract, Rotation};
+    let signer = claim_signer(config).map_err(|e| e.to_string())?;
+    let section = crate::network::contracts(config)
+        .ok_or("no [chain] section with a claim distributor is configured")?;
+    let rpc = Rpc::new(section.rpc_url.expose());
+    let read = |function: &str| -> Result<String, String> {
+        let data = chain::calldata(Contract::ClaimDistributor, function, &[])
+            .map_err(|e| e.to_string())?;
+        let answer = rpc
+            .call(
+                "eth_call",
+                serde_json::json!([{"to": section.claim_distributor, "data": data}, "latest"]),
+            )
+            .map_err(|e| format!("{function}: {e}"))?;
+        Ok(answer.as_str().unwrap_or_default().to_string())
+    };
+    let current = chain::decode_address(&read("signer")?).map_err(|e| e.to_string())?;
+    if !chain::same_address(&current, &signer.address()) {
+        return Err(format!(
+            "this server's key ({}) is not the distributor's signer ({current}): only the outgoing signer can consent",
+            signer.address()
+        ));
+    }
+    let at = chain::decode_uint(&read("signerAt")?).map_err(|e| e.to_string())?;
+    if at == 0 {
+        return Err("no signer change is announced".into());
+    }
+    let to = chain::decode_address(&read("pendingSigner")?).map_err(|e| e.to_string())?;
+    let rotation = Rotation {
+        chain_id: section.chain_id,
+        contract: chain::address(&section.claim_distributor).map_err(|e| e.to_string())?,
+        new_signer: chain::address(&to).map_err(|e| e.to_string())?,
+        at: u64::try_from(at).map_err(|e| e.to_string())?,
+    };
+    Ok(format!(
+        "consent of {} to the new signer {to} announced for {at}:\n{}",
+        signer.address(),
+        signer.sign_rotation(&rotation)
+    ))
 }
 
 /// `lvlx config`: the configuration in force, secrets as "***". A reader that stops early

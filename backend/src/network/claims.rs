@@ -8,9 +8,9 @@
 //! - The identity threshold applies to everything the member will have claimed with this claim
 //!   (the voucher's cumulative), not to this claim alone, so it cannot be claimed in pieces.
 //!
-//! A voucher is signed for what the distributor will pay now (its per-claim cap and what is left
-//! of the day's, read from the chain), never more: a voucher above the caps would revert until
-//! the owner raised them. The rest stays claimable for the next claim.
+//! A voucher is signed for what the distributor will pay now (its per-claim cap and the room its
+//! rolling caps leave, read from the chain), never more: a voucher above the caps reverts whole
+//! on chain, so paying in parts is this server's. The rest stays claimable for the next claim.
 
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{Contract, Voucher};
@@ -28,57 +28,150 @@ use crate::{crypto, now_ms, App};
 /// How long a signed voucher may wait before it reaches the chain.
 const VOUCHER_SECS: u64 = 24 * 3600;
 
-/// What `wallet` has been paid on chain and the distributor's caps and day tally, at the head:
-/// (claimed, caps, the head block's time).
-async fn distributor(chain: &config::Chain, wallet: &str) -> Result<(Units, Caps, u64), Error> {
+/// The distributor's caps as a member's page shows them: the most one claim pays, what all
+/// claims together and what the member's wallet may take now (each rolling: what a claim takes
+/// comes back at the cap's rate over 24 hours), and an announced signer change.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimCaps {
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_claim: Units,
+    /// The most all claims pay at once; it comes back at this rate over 24 hours.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_day: Units,
+    /// What all members' claims together may take now.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    left: Units,
+    /// The most one member receives at once; it comes back at this rate over 24 hours.
+    #[serde(with = "lvlx_core::amount::text")]
+    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    max_per_account_day: Units,
+    /// What the member's linked wallet may receive now; null without one.
+    #[serde(with = "lvlx_core::amount::opt_text")]
+    #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
+    left_for_you: Option<Units>,
+    /// A new voucher signer the owners announced; null when none is.
+    signer_change: Option<SignerChange>,
+}
+
+/// A new voucher signer announced: vouchers signed now stop paying once it applies.
+#[derive(Clone, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignerChange {
+    /// When it could apply at the earliest if claims stay open (seconds); null while claims
+    /// are closed (paused, or a cap under its floor): it then waits for them to have been open
+    /// for the whole delay.
+    earliest: Option<u64>,
+    /// The distributor's delay, seconds.
+    delay_seconds: u64,
+}
+
+/// What a wallet has received and the caps' room, at a block.
+#[derive(Clone)]
+pub struct CapsNow {
+    claimed: Units,
+    caps: Caps,
+    shown: ClaimCaps,
+}
+
+const ZERO: &str = "0x0000000000000000000000000000000000000000";
+
+/// The distributor's caps, the room they leave and what `wallet` has been paid, at `block` (the
+/// head when none is given): one batch a wallet and block, shared by every page load and claim
+/// at that block.
+async fn caps_now(
+    app: &App,
+    chain: &config::Chain,
+    wallet: Option<&str>,
+    block: Option<u64>,
+) -> Result<CapsNow, Error> {
     let rpc = Rpc::new(chain.rpc_url.expose());
-    let (block, time) = crate::chain::reads::head(&rpc).await?;
-    let (to, wallet) = (chain.claim_distributor.clone(), wallet.to_string());
-    let words = tokio::task::spawn_blocking(move || {
-        let call =
-            |function, args: Vec<String>| (to.as_str(), Contract::ClaimDistributor, function, args);
-        let answers = crate::chain::reads::calls_at(
-            &rpc,
-            block,
-            &[
-                call("claimed", vec![wallet.clone()]),
-                call("maxPerClaim", vec![]),
-                call("maxPerDay", vec![]),
-                call("day", vec![]),
-                call("paidToday", vec![]),
-                call("maxPerAccountDay", vec![]),
-                call("accountDay", vec![wallet.clone()]),
-            ],
-        )?;
-        // accountDay answers two words (day, paid): the last answer splits in two.
-        let mut words = answers[..answers.len() - 1]
-            .iter()
-            .map(|a| lvlx_core::chain::decode_uint(a).map_err(|_| Error::ChainUnavailable))
-            .collect::<Result<Vec<Units>, Error>>()?;
-        let pair = lvlx_core::chain::decode_uints(&answers[answers.len() - 1], 2)
-            .map_err(|_| Error::ChainUnavailable)?;
-        words.extend(pair);
-        Ok::<_, Error>(words)
-    })
-    .await
-    .map_err(|e| Error::Internal(e.to_string()))??;
-    let day = |w: Units| u64::try_from(w).unwrap_or(u64::MAX);
-    let caps = Caps {
-        max_per_claim: words[1],
-        max_per_day: words[2],
-        max_per_account_day: words[5],
-        day: day(words[3]),
-        paid_today: words[4],
-        account_day: day(words[6]),
-        account_paid: words[7],
+    let block = match block {
+        Some(block) => block,
+        None => crate::chain::reads::head(&rpc).await?.0,
     };
-    Ok((words[0], caps, time))
+    let (to, who) = (
+        chain.claim_distributor.clone(),
+        wallet.unwrap_or(ZERO).to_string(),
+    );
+    let linked = wallet.is_some();
+    let key = who.clone();
+    app.chain_reads
+        .claims
+        .get(&key, block, move || {
+            let call = |function, args: Vec<String>| {
+                (to.as_str(), Contract::ClaimDistributor, function, args)
+            };
+            let answers = crate::chain::reads::calls_at(
+                &rpc,
+                block,
+                &[
+                    call("claimed", vec![who.clone()]),
+                    call("maxPerClaim", vec![]),
+                    call("maxPerDay", vec![]),
+                    call("room", vec![]),
+                    call("maxPerAccountDay", vec![]),
+                    call("accountRoom", vec![who.clone()]),
+                    call("signerAt", vec![]),
+                    call("openSince", vec![]),
+                    call("delay", vec![]),
+                ],
+            )?;
+            let words = answers
+                .iter()
+                .map(|a| lvlx_core::chain::decode_uint(a).map_err(|_| Error::ChainUnavailable))
+                .collect::<Result<Vec<Units>, Error>>()?;
+            let seconds = |w: Units| u64::try_from(w).unwrap_or(u64::MAX);
+            let caps = Caps {
+                max_per_claim: words[1],
+                max_per_day: words[2],
+                room: words[3],
+                max_per_account_day: words[4],
+                account_room: words[5],
+            };
+            let (signer_at, open_since, delay) =
+                (seconds(words[6]), seconds(words[7]), seconds(words[8]));
+            let shown = ClaimCaps {
+                max_per_claim: words[1],
+                max_per_day: words[2],
+                left: words[3],
+                max_per_account_day: words[4],
+                left_for_you: linked.then_some(words[5]),
+                signer_change: (signer_at != 0).then(|| SignerChange {
+                    earliest: lvlx_core::claims::signer_earliest(signer_at, open_since, delay),
+                    delay_seconds: delay,
+                }),
+            };
+            Ok(CapsNow {
+                claimed: words[0],
+                caps,
+                shown,
+            })
+        })
+        .await
+}
+
+/// The caps as the member's page shows them at `block` (null when the chain does not answer).
+pub async fn shown_caps(app: &App, wallet: Option<&str>, block: u64) -> Option<ClaimCaps> {
+    let chain = super::contracts(&app.config)?.clone();
+    caps_now(app, &chain, wallet, Some(block))
+        .await
+        .ok()
+        .map(|c| c.shown)
 }
 
 /// What a claim by `wallet` pays now, of `earned` in all.
-async fn payable_now(chain: &config::Chain, wallet: &str, earned: Units) -> Result<Payable, Error> {
-    let (claimed, caps, now) = distributor(chain, wallet).await?;
-    Ok(lvlx_core::claims::payable(earned, claimed, &caps, now))
+async fn payable_now(
+    app: &App,
+    chain: &config::Chain,
+    wallet: &str,
+    earned: Units,
+) -> Result<Payable, Error> {
+    let now = caps_now(app, chain, Some(wallet), None).await?;
+    Ok(lvlx_core::claims::payable(earned, now.claimed, &now.caps))
 }
 
 /// Asks to claim what the distributor pays now of everything claimable: checks the identity
@@ -108,7 +201,7 @@ pub async fn request(
     if claimable == 0 {
         return Err(Error::NothingToClaim);
     }
-    let now = payable_now(&chain, &wallet, earned).await?;
+    let now = payable_now(app, &chain, &wallet, earned).await?;
     if now.amount == 0 {
         return Err(match now.limit {
             None => Error::NothingToClaim,
@@ -177,7 +270,7 @@ pub async fn request(
 pub struct Requested {
     /// Names this claim when its code comes back.
     attempt: String,
-    /// What the claim distributor pays now (its per-claim cap and what is left of the day).
+    /// What the claim distributor pays now (its per-claim cap and the room its caps leave).
     #[serde(with = "lvlx_core::amount::text")]
     #[schema(schema_with = lvlx_core::amount::text::schema)]
     amount: Units,

@@ -17,6 +17,8 @@ pub struct NodeTerms {
     pub on_sale: bool,
     /// The latest block's time, seconds (vouchers' deadlines count from it).
     pub block_time: u64,
+    /// The latest block's number (other reads of the same page share it).
+    pub block: u64,
 }
 
 /// The node's price and sale flag and the latest block's time: the head read per call, the
@@ -38,6 +40,7 @@ pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
         price,
         on_sale,
         block_time,
+        block,
     })
 }
 

@@ -181,6 +181,9 @@ pub struct Overview {
     #[serde(with = "lvlx_core::amount::opt_text")]
     #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
     kyc_threshold: Option<Units>,
+    /// The claim distributor's caps and the room they leave now (for everyone and for the
+    /// member's wallet); null when the chain does not answer.
+    claim_caps: Option<super::claims::ClaimCaps>,
     /// The node's terms from the chain; null when it does not answer.
     node: Option<super::nodes::ShownTerms>,
     /// What node holders earned so far; null under `nodeOutcomesMin` holders or without terms.
@@ -242,6 +245,7 @@ pub fn overview(
         claimable: figures.claimable(),
         claim_room: crate::kyc::claim_room(c, kyc_threshold, user.id, figures.paid_out)?,
         kyc_threshold,
+        claim_caps: None,
         node: None,
         node_outcomes: None,
         node_outcomes_min: lvlx_core::node_outcomes::MIN_HOLDERS,
@@ -260,6 +264,7 @@ pub async fn overview_of(app: &crate::App, user: &User) -> Result<Overview, Erro
     if let Ok(terms) = super::nodes::node_terms(app).await {
         page.node_outcomes = node_outcomes(app, terms.price).await?;
         page.node = Some(super::nodes::ShownTerms::of(&terms));
+        page.claim_caps = super::claims::shown_caps(app, user.wallet.as_deref(), terms.block).await;
     }
     Ok(page)
 }

@@ -3,7 +3,7 @@
 
 use ethers_core::k256::ecdsa::SigningKey;
 use ethers_core::types::Address;
-use lvlx_core::chain::Voucher;
+use lvlx_core::chain::{Rotation, Voucher};
 
 use crate::crypto::KeyError;
 
@@ -34,9 +34,19 @@ impl ClaimSigner {
     /// The voucher's 65-byte signature (r ‖ s ‖ v, v = 27 or 28; s in the lower half, as
     /// OpenZeppelin's ECDSA demands), 0x-hex.
     pub fn sign(&self, voucher: &Voucher) -> String {
+        self.sign_digest(voucher.digest())
+    }
+
+    /// This key's consent, as the outgoing signer, to the announced signer change `rotation`
+    /// (`applySignerWithConsent`): the same signature form as a voucher's.
+    pub fn sign_rotation(&self, rotation: &Rotation) -> String {
+        self.sign_digest(rotation.digest())
+    }
+
+    fn sign_digest(&self, digest: [u8; 32]) -> String {
         let (sig, recovery) = self
             .key
-            .sign_prehash_recoverable(&voucher.digest())
+            .sign_prehash_recoverable(&digest)
             .expect("a 32-byte digest always signs");
         let mut bytes = sig.to_bytes().to_vec();
         bytes.push(27 + recovery.to_byte());

@@ -429,50 +429,127 @@ async fn wallets_get_the_public_rpc_never_the_servers_own() {
     assert!(!body.to_string().contains("provider-api-key"));
 }
 
-/// The table of owner functions in docs/owners.md lists every function the contracts' sources
-/// guard with `onlyOwner`, under its contract, and nothing that is not one.
+/// The table of owner functions in docs/owners.md lists every function the contracts' sources guard
+/// with `onlyOwner`, and every function an owner reaches by naming itself to a role (a LevelNFT
+/// minter), under its contract, and nothing that is not one; each row says when it takes effect
+/// (with the delay where the core marks the action delayed, at once otherwise), what members can
+/// do meanwhile and why they are safe; and the section states the distributor's time constants
+/// as the source has them.
 #[test]
 fn the_readme_lists_every_owner_function() {
     use std::collections::BTreeSet;
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let mut in_source = BTreeSet::new();
+    let mut by_role = BTreeSet::new();
+    let mut constants = Vec::new();
     for entry in std::fs::read_dir(format!("{root}/contracts/src")).unwrap() {
         let path = entry.unwrap().path();
         let contract = path.file_stem().unwrap().to_str().unwrap().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         // A function's header runs from `function` to its body's `{`.
-        for header in text.split("function ").skip(1) {
-            let header = header.split('{').next().unwrap();
+        for function in text.split("function ").skip(1) {
+            let (header, body) = function.split_once('{').unwrap_or((function, ""));
+            let name = header.split('(').next().unwrap().trim().to_string();
             if header.contains("onlyOwner") {
-                let name = header.split('(').next().unwrap().trim().to_string();
                 in_source.insert((contract.clone(), name));
+            } else if body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| l.contains("minter[msg.sender]"))
+            {
+                by_role.insert((contract.clone(), name));
             }
+        }
+        // `uint256 public constant NAME = n days;` (or hours): docs/owners.md states them.
+        for line in text.lines() {
+            let Some(rest) = line.trim().strip_prefix("uint256 public constant ") else {
+                continue;
+            };
+            let Some((name, value)) = rest.trim_end_matches(';').split_once(" = ") else {
+                continue;
+            };
+            let said = match value.split_once(' ') {
+                Some((n, "days")) => format!("{n} days"),
+                Some((n, "hours")) => format!("{n} h"),
+                _ => continue,
+            };
+            constants.push((contract.clone(), name.to_string(), said));
         }
     }
     let doc = std::fs::read_to_string(format!("{root}/docs/owners.md")).unwrap();
-    let table = doc
+    let section = doc
         .split("### Owner functions")
         .nth(1)
-        .expect("docs/owners.md has an owner functions section");
+        .expect("docs/owners.md has an owner functions section")
+        .split("\n### ")
+        .next()
+        .unwrap();
     let mut listed = BTreeSet::new();
-    for row in table
+    let mut rows = 0;
+    let header = section
+        .lines()
+        .find(|l| l.starts_with("| contract"))
+        .expect("the table's header");
+    assert_eq!(
+        header,
+        "| contract | owner functions | takes effect | what members can do meanwhile | why members are safe |"
+    );
+    for row in section
         .lines()
         .skip_while(|l| !l.starts_with("| contract"))
         .skip(2)
         .take_while(|l| l.starts_with('|'))
     {
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 7, "five cells: {row}");
+        assert!(cells[1..6].iter().all(|c| !c.is_empty()), "{row}");
+        rows += 1;
         let contract = cells[1].split(' ').next().unwrap().to_string();
-        for name in cells[2].split(',') {
-            listed.insert((contract.clone(), name.trim().to_string()));
+        let names: Vec<String> = cells[2].split(',').map(|n| n.trim().to_string()).collect();
+        for name in &names {
+            listed.insert((contract.clone(), name.clone()));
+        }
+        // When it takes effect, as the core knows the action.
+        use lvlx_core::chain::{owner_actions, Contract};
+        let contracts = match contract.as_str() {
+            "RewardReserve" => vec![Contract::NftStaking, Contract::LvlxStaking],
+            name => vec![Contract::parse(name).unwrap()],
+        };
+        let delayed = names.iter().any(|n| {
+            contracts
+                .iter()
+                .any(|c| owner_actions::find(*c, n).is_some_and(|a| a.delayed))
+        });
+        if delayed {
+            assert!(
+                cells[3].contains("delay"),
+                "a delayed action says so: {row}"
+            );
+        } else {
+            assert!(
+                cells[3].contains("at once"),
+                "an action at once says so: {row}"
+            );
         }
     }
+    assert!(rows > 10, "{rows} rows");
     assert!(in_source.len() > 20, "{in_source:?}");
+    let mut powers = in_source.clone();
+    powers.extend(by_role.iter().cloned());
     assert_eq!(
-        listed, in_source,
-        "docs/owners.md lists the owner functions as the sources have them"
+        listed, powers,
+        "docs/owners.md lists the owner functions (and what a role the owner names can do) as the sources have them"
     );
-    // And the owners' Safe can be asked for each of them from the admin's page.
+    for (contract, name, said) in &constants {
+        if contract == "ClaimDistributor" {
+            assert!(
+                section.contains(&format!("`{name}`")) && section.contains(said.as_str()),
+                "the owner section states {contract}.{name} ({said})"
+            );
+        }
+    }
+    // And the owners' Safe can be asked for each owner function from the admin's page.
     use lvlx_core::chain::{owner_actions, Contract};
     for (contract, function) in &in_source {
         let contracts = match contract.as_str() {

@@ -12,6 +12,7 @@ mod books;
 mod chain;
 mod codes;
 mod content;
+mod distributor;
 mod durability;
 mod faq;
 mod history;

@@ -10,7 +10,9 @@ use crate::common;
 use common::anvil::{catch_up, Anvil};
 use ethers_core::abi::Token;
 use ethers_core::types::U256;
-use lvlx_backend::chain::deploy::{self, Deployment, DEV_ACCOUNT_DAILY_CAP, DEV_CLAIM_CAP};
+use lvlx_backend::chain::deploy::{
+    self, Deployment, DEV_ACCOUNT_DAILY_CAP, DEV_CLAIM_CAP, DEV_CLAIM_MIN, DEV_DAILY_MIN,
+};
 use lvlx_backend::chain::indexer::Indexer;
 use lvlx_backend::chain::owner;
 use lvlx_backend::network::signer::ClaimSigner;
@@ -386,8 +388,8 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
 /// self-signed one voucher for the distributor's whole balance. Every change that raises what
 /// can leave now waits the owner delay, announced, and can be cancelled; so inside the delay the
 /// drain pays nothing, and members and admins can see it coming.
-/// One account's claims in a UTC day stop at the account's own cap (the revert names it), while
-/// another account's voucher still pays; the next day the account's tally starts again.
+/// One account's claims stop at the account's own cap (the revert names it), while another
+/// account's voucher still pays; a day later what it took has come back.
 #[test]
 fn an_account_s_daily_cap_stops_that_account_not_the_others() {
     let anvil = Anvil::start();
@@ -453,15 +455,16 @@ fn an_account_s_daily_cap_stops_that_account_not_the_others() {
     assert_eq!(refuse(first, 101 * LVLX), "chain-claim-account-daily-cap");
     // Another account is not held by the first one's day.
     claim(second, 100 * LVLX);
-    let tally = anvil.read(
+    // What a second gives back is all the room it has.
+    let room = anvil.read_uint(
         &d.claim_distributor,
         Contract::ClaimDistributor,
-        "accountDay",
+        "accountRoom",
         &[first],
     );
-    assert_eq!(tally[1], Token::Uint(U256::from(100 * LVLX)));
-    // Tomorrow: the first account's tally starts again.
-    advance_to(&anvil, (anvil.now() / 86_400 + 1) * 86_400 + 60);
+    assert!(room < LVLX / 100, "{room}");
+    // A day later what it took has come back: the first account claims again.
+    advance_to(&anvil, anvil.now() + 86_400);
     claim(first, 200 * LVLX);
     assert_eq!(
         anvil.read_uint(
@@ -586,8 +589,9 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         );
     }
     assert_eq!(read("signer"), Token::Address(address(&server.address())));
-    // Lowering acts at once; a rotation that waited its delay applies.
-    let (claim_cap, day_cap) = (LVLX.to_string(), (2 * LVLX).to_string());
+    // Lowering acts at once (to the floors here: claims stay open); a rotation that waited its
+    // delay, with claims open the whole time, applies.
+    let (claim_cap, day_cap) = (DEV_CLAIM_MIN.to_string(), DEV_DAILY_MIN.to_string());
     send(
         &anvil,
         owner,
@@ -596,7 +600,7 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         "setCaps",
         &[&claim_cap, &day_cap, &DEV_ACCOUNT_DAILY_CAP.to_string()],
     );
-    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
+    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(DEV_CLAIM_MIN)));
     let rotated = ClaimSigner::new(&[0x67; 32]).unwrap();
     deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &rotated.address())
         .unwrap();
@@ -618,16 +622,16 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
         Contract::ClaimDistributor,
         "setCaps",
         &[
-            &(5 * LVLX).to_string(),
+            &(2 * DEV_CLAIM_MIN).to_string(),
             &LVLX.to_string(),
             &DEV_ACCOUNT_DAILY_CAP.to_string(),
         ],
     );
     assert_eq!(read("maxPerDay"), Token::Uint(U256::from(LVLX)));
-    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(LVLX)));
+    assert_eq!(read("maxPerClaim"), Token::Uint(U256::from(DEV_CLAIM_MIN)));
     assert_eq!(
         read("pendingMaxPerClaim"),
-        Token::Uint(U256::from(5 * LVLX))
+        Token::Uint(U256::from(2 * DEV_CLAIM_MIN))
     );
     // A requested unpause is cancelled by pausing again (it was uncancellable: pause reverted
     // on a paused contract).
@@ -757,14 +761,35 @@ async fn members_read_the_owner_changes_waiting_for_their_delay() {
         sale["pendingOwner"].as_str().unwrap().to_lowercase(),
         next.to_lowercase()
     );
-    // Once their time comes they are due (and still only the owner applies them).
+    assert_eq!(pending[0]["earliest"], Value::Null, "claims are paused");
+    assert_eq!(pending[0]["lapsesAt"], at + 14 * 86_400);
+    assert_eq!(announced.body["graceSeconds"], 14 * 86_400);
+    assert_eq!(announced.body["claims"]["openSince"], Value::Null);
+    assert_eq!(
+        announced.body["claims"]["minPerDay"],
+        DEV_DAILY_MIN.to_string()
+    );
+    // Once their time comes the caps and the unpause are due (and still only the owner applies
+    // them); the signer is not, since claims have not been open for the delay.
     advance_to(&anvil, at + deploy::OWNER_DELAY);
     let due = read().await;
-    assert!(due.body["pending"]
+    let due: Vec<(&str, bool)> = due.body["pending"]
         .as_array()
         .unwrap()
         .iter()
-        .all(|p| p["due"] == true));
+        .map(|p| (p["change"].as_str().unwrap(), p["due"] == true))
+        .collect();
+    assert_eq!(due, [("signer", false), ("caps", true), ("unpause", true)]);
+    // Claims resume: the signer could apply a whole delay from now, and lapses 14 days after
+    // its time.
+    claims("applyUnpause", &[]);
+    let opened = anvil.now();
+    let resumed = read().await;
+    assert_eq!(resumed.body["claims"]["openSince"], opened);
+    assert_eq!(
+        resumed.body["pending"][0]["earliest"],
+        opened + deploy::OWNER_DELAY
+    );
 }
 
 struct Scenario {
@@ -1297,11 +1322,11 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         )
     };
     let lvlx = |n: u128| (n * LVLX).to_string();
-    // Today already paid 6,000: above the lowered day's cap, nothing more pays today.
+    // 6,000 already paid: above the lowered cap, nothing more pays until it has come back, at
+    // 1,500 a day.
     let spent = ask().await;
     assert_eq!(spent.body["code"], "chain-claim-daily-cap");
-    let next_day = || (anvil.now() / 86_400 + 1) * 86_400 + 60;
-    advance_to(&anvil, next_day());
+    advance_to(&anvil, anvil.now() + 4 * 86_400);
     let asked = ask().await;
     assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
     assert_eq!(
@@ -1309,7 +1334,7 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         (lvlx(1_000), lvlx(2_000)),
         "the per-claim cap"
     );
-    // Its voucher pays (today's tally: 1,000); the next pays the 500 left today.
+    // Its voucher pays (1,000 of the 1,500 taken); the next pays the 500 left.
     pay(7_000 * LVLX);
     let asked = ask().await;
     assert_eq!(
@@ -1318,6 +1343,7 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         "what is left of the day"
     );
     pay(7_500 * LVLX);
+    // What comes back a second later is dust (under 1 % of the cap): nothing is signed for it.
     let spent = ask().await;
     assert_eq!(
         (spent.status, spent.body["code"].as_str()),
@@ -1325,9 +1351,10 @@ async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity(
         "{}",
         spent.body
     );
-    // Tomorrow the day's cap is whole again, and the account's own day binds when it is the
-    // tightest: lowered to 800 a day, the member gets 800 of the 1,500 owed.
-    advance_to(&anvil, next_day());
+    // Two days later everything taken has come back (the account's 1,500 at its lowered 800 a
+    // day), and the account's own cap binds when it is the tightest: the member gets 800 of the
+    // 1,500 owed.
+    advance_to(&anvil, anvil.now() + 2 * 86_400);
     send(
         &anvil,
         &d.owner,

@@ -15,7 +15,7 @@ pub use events::*;
 pub use reverts::{revert_key, REVERT_KEYS};
 pub(crate) use sale::LVLX_ONE;
 pub use sale::{quote, usdt_for, DEFAULT_PRICE};
-pub use voucher::Voucher;
+pub use voucher::{Rotation, Voucher};
 
 use std::sync::OnceLock;
 

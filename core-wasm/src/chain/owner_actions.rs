@@ -28,6 +28,8 @@ pub enum Kind {
     /// A plain whole number (an NFT id, a tier).
     Number,
     Text,
+    /// Raw bytes as 0x hex (a signature).
+    Bytes,
 }
 
 /// A getter answering an argument's current value: `getter(args[keys]…)`, output `output`.
@@ -225,6 +227,11 @@ pub const ACTIONS: &[Action] = &[
         &[now("signer", Kind::Address, "signer")],
     )),
     action(Contract::ClaimDistributor, "applySigner", &[]),
+    action(
+        Contract::ClaimDistributor,
+        "applySignerWithConsent",
+        &[arg("consent", Kind::Bytes)],
+    ),
     action(Contract::ClaimDistributor, "cancelSigner", &[]),
     delayed(action(
         Contract::ClaimDistributor,
@@ -367,6 +374,7 @@ fn text(token: Token) -> String {
         Token::Uint(u) | Token::Int(u) => u.to_string(),
         Token::Bool(b) => b.to_string(),
         Token::String(s) => s,
+        Token::Bytes(b) => super::hex0x(&b),
         other => format!("{other}"),
     }
 }
@@ -449,6 +457,11 @@ pub fn read_typed(kind: Kind, text: &str, language: &str) -> Result<String, &'st
             .map_err(|e| e.key()),
         Kind::Text if readable_text(text) => Ok(text.to_string()),
         Kind::Text => Err(ChainError::Text.key()),
+        Kind::Bytes => bytes(text)
+            .ok()
+            .filter(|b| !b.is_empty() && text.starts_with("0x"))
+            .map(|_| text.to_lowercase())
+            .ok_or("validations-hex-msg"),
     }
 }
 
@@ -552,6 +565,7 @@ mod tests {
                     Kind::Address => "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266".to_string(),
                     Kind::Bool => "true".into(),
                     Kind::Text => "ipfs://x/{id}.json".into(),
+                    Kind::Bytes => "0x0102ff".into(),
                     _ => "7".into(),
                 })
                 .collect();
@@ -581,6 +595,9 @@ mod tests {
             "whole days"
         );
         assert!(read_typed(Kind::Address, "0x12", "en").is_err());
+        assert_eq!(read_typed(Kind::Bytes, " 0xAB01 ", "en").unwrap(), "0xab01");
+        assert!(read_typed(Kind::Bytes, "ab01", "en").is_err());
+        assert!(read_typed(Kind::Bytes, "0xzz", "en").is_err());
         assert!(read_typed(Kind::Usdt, "abc", "en").is_err());
         assert_eq!(shown(Kind::Usdt, "75000000", "es"), "75,00 USDT");
         // Nothing rounded: a price 5 % off reads as such, and so does a stray wei.

@@ -5,7 +5,7 @@ use super::{bytes, Contract};
 
 /// The translation key that explains a revert, from its data (a custom error of the platform's
 /// contracts or OpenZeppelin's): what a buyer can act on, in plain words.
-pub const REVERT_KEYS: [&str; 26] = [
+pub const REVERT_KEYS: [&str; 30] = [
     "chain-reverted",
     "chain-insufficient-balance",
     "chain-insufficient-allowance",
@@ -32,6 +32,10 @@ pub const REVERT_KEYS: [&str; 26] = [
     "chain-claim-account-daily-cap",
     "chain-terms-moved",
     "staking-reward-zero",
+    "chain-change-not-scheduled",
+    "chain-change-too-early",
+    "chain-change-lapsed",
+    "chain-claims-closed",
 ];
 
 /// The platform's contracts prefix their errors with the contract's name (`IcoSaleSoldOut`,
@@ -103,6 +107,10 @@ pub fn revert_key(data: &str) -> &'static str {
         Some("OverAccountDailyCap") => "chain-claim-account-daily-cap",
         Some("TermsMoved") => "chain-terms-moved",
         Some("ZeroReward") => "staking-reward-zero",
+        Some("NotScheduled") => "chain-change-not-scheduled",
+        Some("TooEarly") => "chain-change-too-early",
+        Some("Lapsed") => "chain-change-lapsed",
+        Some("ClaimsClosed") => "chain-claims-closed",
         _ => "chain-reverted",
     }
 }

@@ -18,7 +18,7 @@ function Wallet({ address }) {
   );
 }
 
-function Change({ change }) {
+function Change({ change, delay }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
@@ -40,10 +40,24 @@ function Change({ change }) {
       <strong>{what()}</strong>
       <br />
       <span className="muted">
-        {change.due
-          ? t('owner-change-due')
-          : t('owner-change-at', { date: formatDate(change.at * 1000, i18n.language) })}
+        {change.lapsed
+          ? t('owner-change-lapsed')
+          : change.due
+            ? t('owner-change-due')
+            : change.change !== 'signer'
+              ? t('owner-change-at', { date: formatDate(change.at * 1000, i18n.language) })
+              : change.earliest
+                ? t('owner-change-signer-earliest', { date: formatDate(change.earliest * 1000, i18n.language) })
+                : t('owner-change-signer-closed', { delay })}
       </span>
+      {!change.lapsed && (
+        <>
+          <br />
+          <span className="muted small">
+            {t('owner-change-lapses', { date: formatDate(change.lapsesAt * 1000, i18n.language) })}
+          </span>
+        </>
+      )}
     </li>
   );
 }
@@ -67,7 +81,7 @@ export default function OwnerChanges() {
             {data.pending.length ? (
               <ul className="plain-list">
                 {data.pending.map((change) => (
-                  <Change key={change.change} change={change} />
+                  <Change key={change.change} change={change} delay={hours(data.delaySeconds)} />
                 ))}
               </ul>
             ) : (
@@ -78,7 +92,13 @@ export default function OwnerChanges() {
             <h2>{t('owner-changes-claims')}</h2>
             <dl className="wallet-facts">
               <dt>{t('owner-changes-state')}</dt>
-              <dd>{data.claims.paused ? t('owner-changes-paused') : t('owner-changes-open')}</dd>
+              <dd>
+                {data.claims.paused
+                  ? t('owner-changes-paused')
+                  : data.claims.openSince == null
+                    ? t('owner-changes-open-under-floors')
+                    : t('owner-changes-open')}
+              </dd>
               <dt>{t('owner-changes-per-claim')}</dt>
               <dd translate="no">
                 {formatLvlx(data.claims.maxPerClaim)} {product}
@@ -91,6 +111,20 @@ export default function OwnerChanges() {
               <dd translate="no">
                 {formatLvlx(data.claims.maxPerAccountDay)} {product}
               </dd>
+              <dt>{t('owner-changes-floors')}</dt>
+              <dd>
+                {t('owner-changes-floors-value', {
+                  perClaim: `${formatLvlx(data.claims.minPerClaim)} ${product}`,
+                  perDay: `${formatLvlx(data.claims.minPerDay)} ${product}`,
+                  perAccountDay: `${formatLvlx(data.claims.minPerAccountDay)} ${product}`,
+                })}
+              </dd>
+              {data.claims.openSince != null && (
+                <>
+                  <dt>{t('owner-changes-open-since')}</dt>
+                  <dd>{formatDate(data.claims.openSince * 1000, i18n.language)}</dd>
+                </>
+              )}
               <dt>{t('owner-changes-signer')}</dt>
               <dd>
                 <Wallet address={data.claims.signer} />

@@ -2,7 +2,8 @@
 // volume still missing, the bonuses received, and claims: everything credited (commissions and
 // bonuses) minus what was paid can be claimed — a 6-digit code by mail confirms it, the server
 // signs a voucher, the member's wallet submits it to the ClaimDistributor, and the claim shows
-// as pending until the indexer records the payment.
+// as pending until the indexer records the payment. Before the click the page shows the claim
+// contract's limits and the room they leave now, and an announced new voucher signer.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -53,6 +54,52 @@ function Standing({ standing }) {
         </>
       ) : (
         <p>{t('rank-top')}</p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The claim contract's limits now: the most one claim pays, the room left for all members and
+ * for this member (each comes back gradually over 24 hours), and an announced new voucher signer,
+ * with when it could apply at the earliest: claims signed until then stop paying once it does.
+ */
+function ClaimRoom({ caps }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const lvlx = (units) => `${formatLvlx(units)} ${product}`;
+  const perHour = (max) => lvlx((BigInt(max) / 24n).toString());
+  const hours = (seconds) =>
+    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
+  const change = caps.signerChange;
+  return (
+    <div data-testid="claims-room">
+      <h3>{t('claims-room-title')}</h3>
+      <dl className="wallet-facts">
+        <dt>{t('claims-room-per-claim')}</dt>
+        <dd translate="no">{lvlx(caps.maxPerClaim)}</dd>
+        <dt>{t('claims-room-all')}</dt>
+        <dd data-testid="claims-room-all">
+          {t('claims-room-of', { left: lvlx(caps.left), max: lvlx(caps.maxPerDay) })}
+        </dd>
+        {caps.leftForYou !== null && caps.leftForYou !== undefined && (
+          <>
+            <dt>{t('claims-room-yours')}</dt>
+            <dd data-testid="claims-room-yours">
+              {t('claims-room-of', { left: lvlx(caps.leftForYou), max: lvlx(caps.maxPerAccountDay) })}
+            </dd>
+          </>
+        )}
+      </dl>
+      <p className="muted small">
+        {t('claims-room-back', { perHourAll: perHour(caps.maxPerDay), perHourYours: perHour(caps.maxPerAccountDay) })}
+      </p>
+      {change && (
+        <p className="notice" role="status" data-testid="claims-signer-change">
+          {change.earliest
+            ? t('claims-signer-change-at', { date: formatDate(change.earliest * 1000, i18n.language) })
+            : t('claims-signer-change-closed', { delay: hours(change.delaySeconds) })}
+        </p>
       )}
     </div>
   );
@@ -118,6 +165,7 @@ function Claims({ data, account, connect, reload, available }) {
           {formatLvlx(data.claimable)} {product}
         </dd>
       </dl>
+      {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
       {heldBack > 0n && !asked && (
         <div className="notice" role="status" data-testid="claims-kyc">
           <p>

@@ -197,6 +197,10 @@ test('link → registration → purchase → the sponsor with a node sees the co
   await announced(ranks, en['claims-sent']);
   await ranks.getByTestId('paid-claims').getByText('500.00 LVLX').waitFor({ timeout: 20_000 });
   await ranks.getByTestId('claimable').getByText('400.00 LVLX').waitFor({ timeout: 20_000 });
+  // Before the next click the page says the limits and the room they leave now: the member used
+  // 500 of their 10,000, which come back gradually over 24 hours.
+  assert.match(await ranks.getByTestId('claims-room-yours').innerText(), /^9,50\d\.\d\d LVLX of 10,000\.00 LVLX$/);
+  assert.match(await ranks.getByTestId('claims-room-all').innerText(), / of 10,000\.00 LVLX$/);
   await claim.click();
   await ranks.waitForFunction(() => document.activeElement?.id === 'field-claimCode');
   assert.equal(await rest.count(), 0, 'the last part leaves nothing behind');

@@ -52,6 +52,12 @@ function Value({ kind, value }) {
     );
   if (kind === 'bool') return t(value === 'true' ? 'owner-proposals-yes' : 'owner-proposals-no');
   if (kind === 'text') return <span translate="no">{value}</span>;
+  if (kind === 'bytes')
+    return (
+      <span translate="no" className="mono owner-address">
+        {value}
+      </span>
+    );
   const whole = kind !== 'seconds' || lockTerms(0, value).wholeDays;
   const seconds = whole ? '' : ` (${t('owner-proposals-seconds', { seconds: localizeNumber(value) })})`;
   const shown =
@@ -133,7 +139,7 @@ function NewProposal({ onProposed }) {
             <input
               value={values[a.name] ?? ''}
               onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
-              inputMode={['address', 'text'].includes(a.kind) ? 'text' : 'decimal'}
+              inputMode={['address', 'text', 'bytes'].includes(a.kind) ? 'text' : 'decimal'}
               translate="no"
               aria-invalid={Boolean(error)}
               aria-describedby="owner-new-error"
