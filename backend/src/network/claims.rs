@@ -156,7 +156,7 @@ async fn caps_now(
 
 /// The caps as the member's page shows them at `block` (null when the chain does not answer).
 pub async fn shown_caps(app: &App, wallet: Option<&str>, block: u64) -> Option<ClaimCaps> {
-    let chain = super::contracts(&app.config)?.clone();
+    let chain = app.config.network_chain()?.clone();
     caps_now(app, &chain, wallet, Some(block))
         .await
         .ok()
