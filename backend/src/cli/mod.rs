@@ -315,7 +315,8 @@ fn rotation_consent(config: &Config) -> Result<String, String> {
     use crate::chain::rpc::Rpc;
     use lvlx_core::chain::{self, Contract, Rotation};
     let signer = claim_signer(config).map_err(|e| e.to_string())?;
-    let section = config.network_chain()
+    let section = config
+        .network_chain()
         .ok_or("no [chain] section with a claim distributor is configured")?;
     let rpc = Rpc::new(section.rpc_url.expose());
     let read = |function: &str| -> Result<String, String> {
