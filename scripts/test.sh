@@ -95,6 +95,9 @@ TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
 
+step "image bench smoke: 128 slow readers of the largest avatar and content image hold one copy (npm run bench:images for figures)"
+BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:images 128
+
 step "pending-latency bench smoke: one purchase on 2 s blocks to My assets, pending then final (npm run bench:pending for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx BENCH_ROUNDS=1 npm run --silent bench:pending
 

@@ -124,6 +124,7 @@ impl Error {
         "owner-proposal-executed",
         "owner-proposal-not-executed",
         "owner-proposal-queue-full",
+        "owner-proposal-admin-full",
         "owner-proposal-passed",
         "network-levels-invalid",
         "ranks-id-invalid",
@@ -229,6 +230,7 @@ mod tests {
             Error::Rule("owner-proposal-executed"),
             Error::Rule("owner-proposal-not-executed"),
             Error::Rule("owner-proposal-queue-full"),
+            Error::Rule("owner-proposal-admin-full"),
             Error::Rule("owner-proposal-passed"),
             Error::RateLimited {
                 retry_after_secs: 1,

@@ -85,6 +85,18 @@ pub fn video_duration(iso: &str) -> Option<String> {
     })
 }
 
+/// Whether `text` shows as it is stored: no control characters (NUL, line breaks) and none of
+/// the invisible marks that reorder or hide what is shown (bidirectional overrides and isolates,
+/// zero-width characters). Owners' text arguments, rank names and admins' reasons keep to it.
+pub fn is_plain(text: &str) -> bool {
+    !text.chars().any(|c| {
+        c.is_control()
+            || matches!(c,
+                '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+                | '\u{061C}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{inviter_name, video_duration};

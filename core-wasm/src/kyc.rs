@@ -99,6 +99,16 @@ pub const KEYS: [&str; 5] = [
     "kyc-status-rejected",
 ];
 
+/// The longest reason an admin gives for a decision on a member (identity, a block).
+pub const REASON_MAX: usize = 500;
+
+/// Whether `reason` (trimmed) is one an admin may give: 1–500 characters, plain text
+/// (`display::is_plain`), as the append-only audit will show it.
+pub fn valid_reason(reason: &str) -> bool {
+    let reason = reason.trim();
+    !reason.is_empty() && reason.chars().count() <= REASON_MAX && crate::display::is_plain(reason)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -147,7 +147,10 @@ pub fn validate_ranks(ranks: &[Rank]) -> Result<(), NetworkError> {
             return Err(NetworkError::Rank(r.id, "ranks-id-invalid"));
         }
         let name = r.name.trim();
-        if name.is_empty() || name.chars().count() > RANK_NAME_MAX {
+        if name.is_empty()
+            || name.chars().count() > RANK_NAME_MAX
+            || !crate::display::is_plain(name)
+        {
             return Err(NetworkError::Rank(r.id, "ranks-name-invalid"));
         }
         if r.threshold == 0 || ranks[..i].iter().any(|o| o.threshold == r.threshold) {
@@ -255,6 +258,25 @@ fn ratio_bps(part: Units, whole: Units) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rank's name is shown to members as stored: no control or invisible direction marks.
+    #[test]
+    fn rank_names_are_plain_text() {
+        let rank = |name: &str| Rank {
+            id: 9,
+            name: name.into(),
+            threshold: 7,
+            bonus: 1,
+        };
+        assert!(validate_ranks(&[rank("Ruby")]).is_ok());
+        for name in ["\u{202e}evil\u{0}", "a\nb", "zero\u{200b}width"] {
+            assert_eq!(
+                validate_ranks(&[rank(name)]),
+                Err(NetworkError::Rank(9, "ranks-name-invalid")),
+                "{name:?}"
+            );
+        }
+    }
 
     const LVLX: Units = 1_000_000_000_000_000_000;
 

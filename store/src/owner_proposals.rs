@@ -116,6 +116,16 @@ pub fn open(c: Conn, safe: &str, from: i64) -> Result<i64> {
     )
 }
 
+/// How many of `safe`'s proposals at or after `from` that `admin` made are not executed.
+pub fn open_by(c: Conn, safe: &str, from: i64, admin: UserId) -> Result<i64> {
+    c.query_one(
+        "SELECT COUNT(*) FROM owner_proposals
+         WHERE safe = ?1 AND nonce >= ?2 AND executed_tx IS NULL AND proposed_by = ?3",
+        args![safe, from, admin.0],
+        |r| r.get(0),
+    )
+}
+
 /// The proposal whose Safe transaction hash is `hash`, if any.
 pub fn by_hash(c: Conn, hash: &str) -> Result<Option<i64>> {
     c.query_opt(

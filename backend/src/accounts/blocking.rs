@@ -7,9 +7,6 @@ use crate::error::Error;
 use crate::store::{sessions, users};
 use crate::user::{UserId, ACTIVE, BLOCKED};
 
-/// The longest reason an admin may give.
-const REASON_MAX: usize = 500;
-
 /// An account's status after a change.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[schema(as = AccountStatus)]
@@ -32,7 +29,7 @@ pub async fn set(
         .find(|s| *s == status)
         .ok_or_else(|| Error::Malformed("status: active | blocked".into()))?;
     let reason = reason.trim().to_string();
-    if reason.is_empty() || reason.chars().count() > REASON_MAX {
+    if !lvlx_core::kyc::valid_reason(&reason) {
         return Err(Error::Rule("kyc-reason-required"));
     }
     app.store

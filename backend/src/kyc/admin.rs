@@ -10,9 +10,6 @@ use crate::user::UserId;
 
 /// Changes an admin's dialog lists.
 const HISTORY_ROWS: i64 = 50;
-/// The longest reason an admin may give.
-const REASON_MAX: usize = 500;
-
 /// An account's verification with its newest changes, for an admin.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -52,7 +49,7 @@ pub async fn set(
     let next = KycStatus::parse(status)
         .ok_or_else(|| Error::Malformed("status: none | pending | approved | rejected".into()))?;
     let reason = reason.trim().to_string();
-    if reason.is_empty() || reason.chars().count() > REASON_MAX {
+    if !lvlx_core::kyc::valid_reason(&reason) {
         return Err(Error::Rule("kyc-reason-required"));
     }
     let kyc = app

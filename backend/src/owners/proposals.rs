@@ -158,7 +158,7 @@ pub async fn propose(
     let call = Call {
         contract: contract.name(),
         target,
-        urgent: function_of(contract, &data) == "pause",
+        urgent: matches!(function_of(contract, &data), "pause" | "unpause"),
         data,
         nonce: None,
     };
@@ -203,6 +203,8 @@ struct Call {
 
 /// At most this many proposals wait for a Safe at once: more would only hide the queue.
 pub const MAX_OPEN: i64 = 20;
+/// At most this many of them are one admin's: one admin alone cannot fill the queue.
+pub const MAX_OPEN_PER_ADMIN: i64 = 10;
 
 /// Keeps the Safe transaction of `call` with its hash, audited with `what`: `{id}`. The same
 /// transaction proposed again answers the kept one, whatever the queue holds.
@@ -238,6 +240,11 @@ async fn keep(
                 }
                 if full && !call.urgent {
                     return Err(Error::Rule("owner-proposal-queue-full"));
+                }
+                if !call.urgent
+                    && kept::open_by(c, &safe.address, from, admin)? >= MAX_OPEN_PER_ADMIN
+                {
+                    return Err(Error::Rule("owner-proposal-admin-full"));
                 }
                 let id = kept::add(
                     c,

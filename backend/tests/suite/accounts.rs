@@ -1080,10 +1080,14 @@ async fn an_admin_blocks_a_member_who_then_cannot_sign_in_or_use_a_session() {
     };
     let by_member = set(session.clone(), id, "blocked", "no").await;
     assert_eq!(by_member.status, StatusCode::FORBIDDEN);
-    assert_eq!(
-        set(admin.clone(), id, "blocked", " ").await.body["code"],
-        "kyc-reason-required"
-    );
+    // A reason is plain text for the append-only audit: no NUL, no direction overrides.
+    for reason in [" ", "x\u{0}y", "\u{202e} evil", &"r".repeat(501)] {
+        assert_eq!(
+            set(admin.clone(), id, "blocked", reason).await.body["code"],
+            "kyc-reason-required",
+            "{reason:?}"
+        );
+    }
     let blocked = set(admin.clone(), id, "blocked", "fraud report 42").await;
     assert_eq!(blocked.status, StatusCode::OK, "{}", blocked.body);
     assert_eq!(blocked.body["status"], "blocked");

@@ -322,14 +322,35 @@ impl Admin {
     }
 
     async fn post(&self, path: &str, body: Value) -> common::Reply {
+        self.post_as(&self.token, path, body).await
+    }
+
+    async fn post_as(&self, token: &str, path: &str, body: Value) -> common::Reply {
         self.w
             .call(
                 "POST",
                 &format!("/api/v1/owner-proposals{path}"),
-                Some(&self.token),
+                Some(token),
                 Some(body),
             )
             .await
+    }
+
+    /// A second admin's session (one admin alone may hold at most ten waiting proposals).
+    async fn second(&self) -> String {
+        let (email, password) = ("second.admin@lvlx.local", "Second#2026x");
+        lvlx_backend::cli::accounts::create(
+            &self.w.app.store,
+            email,
+            "Second",
+            "Admin",
+            password,
+            lvlx_core::ADMIN_ROLE,
+            None,
+        )
+        .await
+        .unwrap();
+        self.w.login(email, password).await.0
     }
 
     async fn listed(&self) -> Value {
@@ -446,12 +467,22 @@ async fn the_queue_is_capped_and_every_waiting_proposal_stays_listed() {
     let anvil = Anvil::start();
     let (d, _) = two_of_three(&anvil);
     let admin = Admin::new(&anvil, &d).await;
+    let second = admin.second().await;
     let first = admin.propose("IcoSale", "setPrice", &["100000"]).await;
+    let price = |made: i32| json!({"contract": "IcoSale", "function": "setPrice", "args": [(100_001 + made).to_string()]});
+    // One admin alone holds at most ten: one admin cannot jam the owners' queue.
     let mut made = 1;
+    let alone = loop {
+        let next = admin.post("", price(made)).await;
+        if next.status != StatusCode::OK {
+            break next;
+        }
+        made += 1;
+    };
+    assert_eq!(made, 10, "one admin's at most");
+    assert_eq!(alone.body["code"], "owner-proposal-admin-full");
     let refused = loop {
-        let next = admin
-            .post("", json!({"contract": "IcoSale", "function": "setPrice", "args": [(100_001 + made).to_string()]}))
-            .await;
+        let next = admin.post_as(&second, "", price(made)).await;
         if next.status != StatusCode::OK {
             break next;
         }
@@ -524,10 +555,12 @@ async fn a_full_queue_behind_a_failing_head_still_takes_a_rejection_and_a_pause(
     let head = admin.propose("NftSale", "pause", &[]).await;
     admin.signed(&anvil, pause).await;
     admin.executed(&anvil, pause).await;
+    let second = admin.second().await;
     for i in 0..19 {
-        admin
-            .propose("IcoSale", "setPrice", &[&(100_000 + i).to_string()])
-            .await;
+        let body = json!({"contract": "IcoSale", "function": "setPrice", "args": [(100_000 + i).to_string()]});
+        let token = if i < 9 { &admin.token } else { &second };
+        let made = admin.post_as(token, "", body).await;
+        assert_eq!(made.status, StatusCode::OK, "{}", made.body);
     }
     admin.signed(&anvil, head).await;
     assert_eq!(admin.proposal(head).await["status"], "failing");

@@ -295,13 +295,7 @@ pub const MAX_TEXT_BYTES: usize = 256;
 /// control characters (NUL, newlines) or the invisible marks that reorder or hide what is shown
 /// (bidirectional overrides and isolates, zero-width characters).
 pub fn readable_text(text: &str) -> bool {
-    text.len() <= MAX_TEXT_BYTES
-        && !text.chars().any(|c| {
-            c.is_control()
-                || matches!(c,
-                    '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
-                    | '\u{061C}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
-        })
+    text.len() <= MAX_TEXT_BYTES && crate::display::is_plain(text)
 }
 
 /// An owner action read back from its calldata: the action and each argument as text (the form
