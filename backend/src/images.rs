@@ -5,6 +5,8 @@
 
 use std::future::Future;
 
+use tokio::sync::SemaphorePermit;
+
 pub use lvlx_core::images::Kind;
 use lvlx_core::images::{self, ImageError};
 
@@ -17,24 +19,22 @@ pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
 /// uploads beyond these wait their turn (16 bombs at once took the server to 3.9 GiB).
 pub const DECODES_AT_ONCE: usize = 2;
 
-/// Upload bodies read into memory at once (up to [`MAX_BYTES`] each): the rest wait, their bytes
-/// still in the network's buffers, until a place frees or the request deadline passes (250
-/// uploads of 2 MB at once took 630 MB when every body was read before waiting to decode).
-pub const UPLOADS_AT_ONCE: usize = 8;
+/// Bytes of upload bodies held in memory at once (eight bodies of [`MAX_BYTES`]). Each chunk
+/// takes its bytes from this budget as it arrives and keeps them until the image is decoded, so
+/// a slow sender holds only what it has sent: eight senders trickling a byte at a time held all
+/// eight places of the former whole-upload turns, and every member's upload waited. Beyond the
+/// budget senders wait, their bytes still in the network's buffers (250 uploads of 2 MB at once
+/// took 630 MB when every body was read before waiting to decode).
+pub const UPLOAD_BYTES: usize = 8 * MAX_BYTES as usize;
 
-/// The image `read` brings (at most [`MAX_BYTES`]), re-encoded as PNG off the async threads:
-/// [`UPLOADS_AT_ONCE`] read at a time, [`DECODES_AT_ONCE`] decoded.
+/// The image `read` brings (at most [`MAX_BYTES`], with its share of [`UPLOAD_BYTES`]),
+/// re-encoded as PNG off the async threads, [`DECODES_AT_ONCE`] at a time.
 pub async fn png_from(
     app: &App,
     kind: Kind,
-    read: impl Future<Output = Result<Vec<u8>, Error>>,
+    read: impl Future<Output = Result<(Vec<u8>, SemaphorePermit<'_>), Error>>,
 ) -> Result<Vec<u8>, Error> {
-    let _place = app
-        .uploads
-        .acquire()
-        .await
-        .map_err(|e| Error::Internal(format!("image uploads: {e}")))?;
-    let bytes = read.await?;
+    let (bytes, _held) = read.await?;
     let _turn = app
         .decodes
         .acquire()

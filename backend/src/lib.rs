@@ -85,7 +85,7 @@ pub struct Shared {
     pub chain_reads: ChainReads,
     /// Turns to decode an uploaded image (`images::DECODES_AT_ONCE`).
     pub decodes: tokio::sync::Semaphore,
-    /// Upload bodies read at once (`images::UPLOADS_AT_ONCE`).
+    /// Bytes of upload bodies held at once (`images::UPLOAD_BYTES`).
     pub uploads: tokio::sync::Semaphore,
     /// Authenticated live channels per account.
     pub channels: limits::Gate<user::UserId>,
@@ -205,7 +205,7 @@ impl App {
             ),
             chain_reads: ChainReads::default(),
             decodes: tokio::sync::Semaphore::new(images::DECODES_AT_ONCE),
-            uploads: tokio::sync::Semaphore::new(images::UPLOADS_AT_ONCE),
+            uploads: tokio::sync::Semaphore::new(images::UPLOAD_BYTES),
             channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
             claim_signer,
             stopping: tokio::sync::watch::channel(false).0,

@@ -90,6 +90,6 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
 }
 
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
-    let image = images::read_part(form, "image");
+    let image = images::read_part(form, "image", &app.uploads);
     ok(&content::set_image(&app, who.user.id, block, language, image).await?)
 }

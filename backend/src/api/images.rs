@@ -3,6 +3,7 @@
 
 use bytes::Buf;
 use futures_util::TryStreamExt;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::Filter;
@@ -32,12 +33,25 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 }
 
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
-    let png = crate::images::png_from(&app, Kind::Avatar, read_part(form, "profile")).await?;
+    let png = crate::images::png_from(&app, Kind::Avatar, read_part(form, "profile", &app.uploads))
+        .await?;
     ok(&crate::accounts::avatars::set(&app, who.user.id, png).await?)
 }
 
 /// The bytes of the multipart part `name`, refused past [`MAX_BYTES`].
-pub async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
+/// Each chunk takes its bytes from `budget` as it arrives (`crate::images::UPLOAD_BYTES`); the
+/// permit holds them until the caller drops it.
+pub async fn read_part<'a>(
+    form: FormData,
+    name: &str,
+    budget: &'a Semaphore,
+) -> Result<(Vec<u8>, SemaphorePermit<'a>), Error> {
+    let take = |n: usize| async move {
+        budget
+            .acquire_many(n as u32)
+            .await
+            .map_err(|e| Error::Internal(format!("image uploads: {e}")))
+    };
     let mut parts = form;
     while let Some(part) = parts
         .try_next()
@@ -48,18 +62,21 @@ pub async fn read_part(form: FormData, name: &str) -> Result<Vec<u8>, Error> {
             continue;
         }
         let mut data = Vec::new();
+        let mut held = take(0).await?;
         let mut stream = part.stream();
         while let Some(chunk) = stream
             .try_next()
             .await
             .map_err(|e| Error::Malformed(format!("multipart: {e}")))?
         {
-            data.extend_from_slice(chunk.chunk());
-            if data.len() as u64 > MAX_BYTES {
+            let bytes = chunk.chunk();
+            if (data.len() + bytes.len()) as u64 > MAX_BYTES {
                 return Err(Error::TooLarge);
             }
+            held.merge(take(bytes.len()).await?);
+            data.extend_from_slice(bytes);
         }
-        return Ok(data);
+        return Ok((data, held));
     }
     Err(Error::Malformed(format!("no {name} part")))
 }

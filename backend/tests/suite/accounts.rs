@@ -919,9 +919,9 @@ async fn a_sign_in_code_can_be_sent_again_within_the_limits_and_only_the_newest_
     assert_eq!(done.status, 200, "{}", done.body);
 }
 
-/// At most `UPLOADS_AT_ONCE` upload bodies are read into memory at once: with every place
-/// taken, an upload waits (its bytes unread) and goes on when one frees. Fails without the
-/// limit (the upload would be read and answered at once).
+/// At most `UPLOAD_BYTES` of upload bodies are held in memory at once, each chunk taking its
+/// bytes as it arrives: with the budget taken, an upload waits (its bytes unread) and goes on
+/// when bytes free. Fails without the limit (the upload would be read and answered at once).
 #[tokio::test]
 async fn upload_bodies_are_read_a_few_at_a_time() {
     let w = world().await;
@@ -933,7 +933,7 @@ async fn upload_bodies_are_read_a_few_at_a_time() {
     let places = w
         .app
         .uploads
-        .acquire_many(lvlx_backend::images::UPLOADS_AT_ONCE as u32)
+        .acquire_many(lvlx_backend::images::UPLOAD_BYTES as u32)
         .await
         .unwrap();
     let waiting = upload(&w, &token, "a.png", png.get_ref());
