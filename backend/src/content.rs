@@ -207,7 +207,7 @@ pub async fn set_image(
     admin: UserId,
     block: String,
     language: String,
-    image: impl std::future::Future<Output = Result<Vec<u8>, Error>>,
+    image: impl std::future::Future<Output = Result<(Vec<u8>, tokio::sync::SemaphorePermit<'_>), Error>>,
 ) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
     let png = crate::images::png_from(app, crate::images::Kind::Content, image).await?;
