@@ -42,7 +42,7 @@ async fn providers(seen: Arc<Seen>, stripe_status: u16) -> String {
                 }
                 let id = q.get("id").cloned().unwrap_or_default();
                 if id == SLOW_VIDEO {
-                    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
                 }
                 warp::reply::with_status(warp::reply::json(&json!({"kind": "youtube#videoListResponse", "items": [{
                     "kind": "youtube#video", "id": id,
@@ -179,7 +179,8 @@ async fn the_faq_has_its_screenshots_and_video_metadata_and_degrades_to_links() 
         format!("https://www.youtube.com/watch?v={SLOW_VIDEO}")
     );
     assert!(faq.body["videos"].get("faqs3").is_none());
-    assert!(started.elapsed().as_secs() < 5, "the timeout is 3 s");
+    // Far under the slow answer's 30 s, with room for a busy machine (5 s was exceeded there).
+    assert!(started.elapsed().as_secs() < 12, "the timeout is 3 s");
     assert!(
         !faq.bytes.windows(6).any(|w| w == b"yt-key"),
         "the key stays on the server"
