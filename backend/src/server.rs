@@ -269,6 +269,27 @@ impl AsyncRead for Watched {
     }
 }
 
+impl Watched {
+    /// A write's outcome: bytes written keep the connection active; waiting past the deadline
+    /// ends it.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match polled {
+            Poll::Ready(Ok(n)) => {
+                if n > 0 {
+                    self.active();
+                }
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending if self.expired(cx) => Poll::Ready(Err(timed_out())),
+            other => other,
+        }
+    }
+}
+
 impl AsyncWrite for Watched {
     fn poll_write(
         self: Pin<&mut Self>,
@@ -276,16 +297,8 @@ impl AsyncWrite for Watched {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write(cx, data) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.active();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Pending if this.expired(cx) => Poll::Ready(Err(timed_out())),
-            other => other,
-        }
+        let polled = Pin::new(&mut this.stream).poll_write(cx, data);
+        this.wrote(cx, polled)
     }
 
     /// Vectored writes as the socket does them: without them hyper flattens every answer into
@@ -297,16 +310,8 @@ impl AsyncWrite for Watched {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
-            Poll::Ready(Ok(n)) => {
-                if n > 0 {
-                    this.active();
-                }
-                Poll::Ready(Ok(n))
-            }
-            Poll::Pending if this.expired(cx) => Poll::Ready(Err(timed_out())),
-            other => other,
-        }
+        let polled = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.wrote(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -9,41 +9,35 @@ use serde::Serialize;
 
 /// The rank table, by id.
 pub fn table(c: Conn) -> Result<Vec<Rank>> {
-    let stmt_sql = "SELECT id, name, threshold, bonus FROM ranks ORDER BY id";
-
-    let mut out = Vec::new();
-    c.query_each(stmt_sql, args![], |r| {
-        out.push(Rank {
-            id: r.get(0)?,
-            name: r.get(1)?,
-            threshold: r.units(2)?,
-            bonus: r.units(3)?,
-        });
-        Ok(())
-    })?;
-    Ok(out)
+    ranks(
+        c,
+        "SELECT id, name, threshold, bonus FROM ranks ORDER BY id",
+        args![],
+    )
 }
 
 /// The rank table in force at chain block `block`: the version with the latest start at or
 /// before it (a seeded entry without a block settles by the newest, `i64::MAX`).
 pub fn table_at(c: Conn, block: i64) -> Result<Vec<Rank>> {
-    let mut out = Vec::new();
-    c.query_each(
+    ranks(
+        c,
         "SELECT id, name, threshold, bonus FROM rank_versions
          WHERE from_block = (SELECT MAX(from_block) FROM rank_versions WHERE from_block <= ?1)
          ORDER BY id",
         args![block],
-        |r| {
-            out.push(Rank {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                threshold: r.units(2)?,
-                bonus: r.units(3)?,
-            });
-            Ok(())
-        },
-    )?;
-    Ok(out)
+    )
+}
+
+/// Ranks as `sql` answers them: id, name, threshold, bonus.
+fn ranks(c: Conn, sql: &str, args: &[super::Arg]) -> Result<Vec<Rank>> {
+    c.query_all(sql, args, |r| {
+        Ok(Rank {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            threshold: r.units(2)?,
+            bonus: r.units(3)?,
+        })
+    })
 }
 
 /// Keeps the rank table as it is now as the version applying from chain block `from`: what a
