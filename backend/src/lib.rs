@@ -1,230 +1,25 @@
-//! The LVLX server: HTTP API under /api/v1, the built web app, translations and persistence.
-//!
-//! Domain rules (validation, amounts, dates) come from `lvlx-core`; this crate must not restate
-//! them. Layers, top down: `api` (HTTP: routes, handlers, the one error mapping) → the domain
-//! glue (`session`, `code`, `secret`, `captcha`, `staking` …, returning [`error::Error`], no
-//! HTTP) → `store` (all SQL, returning `store::StoreError`). `cli` is the command line.
+//! The LVLX server: the HTTP API under /api/v1 (`api`), the built web app and uploaded images
+//! (`web`), the listening loop (`server`) and the command line (`cli`), over the domain
+//! (crate `lvlx-domain`, here under its own module paths: `crate::accounts`, `crate::App` …).
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
-/// The store is its own crate below this one (every SQL statement, both dialects): here under
-/// its old path, so `crate::store::…` reads as before.
-pub use lvlx_config as config;
-pub use lvlx_store as store;
-pub use lvlx_store::{args, now_ms};
+pub use lvlx_domain::*;
 
-pub mod accounts;
-pub mod admin_audit;
+/// The domain's chain module and, beside it, the operator's tools (deployment, rollout, demo
+/// stakes), which only the command line uses: the domain does not link them.
+pub mod chain {
+    pub use lvlx_domain::chain::*;
+    pub use lvlx_tools::{demo, deploy, rollout};
+}
+
 pub mod api;
-pub mod books;
-pub mod captcha;
-pub mod chain;
 pub mod cli;
-pub mod code;
-pub mod content;
-pub mod crypto;
-pub mod error;
-pub mod faq;
-pub mod health;
-pub mod images;
-pub mod jwt;
-pub mod kyc;
-pub mod limits;
-pub mod live;
-pub mod mail;
-pub mod metrics;
-pub mod network;
-pub mod onramp;
-pub mod owners;
-pub mod password;
-pub mod secret;
+pub mod metrics_endpoint;
 pub mod server;
-pub mod session;
-pub mod solvency;
-pub mod staking;
-pub mod statistics;
-pub mod uploads;
-pub mod user;
 pub mod web;
-
-use std::sync::Arc;
 
 use warp::http::header::{HeaderMap, HeaderValue};
 use warp::Filter;
-
-pub use config::Config;
-pub use store::Store;
-
-/// What every handler may need: one shared [`Shared`], so that the clone each route takes is
-/// one reference count (a deep copy of the keys and the mailer was an eighth of a network
-/// card's time).
-#[derive(Clone)]
-pub struct App(Arc<Shared>);
-
-impl std::ops::Deref for App {
-    type Target = Shared;
-    fn deref(&self) -> &Shared {
-        &self.0
-    }
-}
-
-/// The app's parts. Holds no state a second instance would need (docs/architecture.md#scale): on
-/// PostgreSQL even the per-IP rate limits are counted in the store.
-pub struct Shared {
-    pub config: Arc<Config>,
-    pub store: Store,
-    pub keys: jwt::Keys,
-    /// Key for codes and captcha MACs, derived from the token key.
-    pub mac_key: Arc<Vec<u8>>,
-    pub passwords: password::Passwords,
-    pub mailer: mail::Mailer,
-    pub auth_limit: limits::PerIp,
-    pub code_limit: limits::PerIp,
-    /// Unauthenticated live-channel sockets, per IP and in all.
-    pub sockets: limits::SocketGate,
-    /// Chain reads shared across requests at a block (`chain::reads`).
-    pub chain_reads: ChainReads,
-    /// Turns to decode an uploaded image (`images::DECODES_AT_ONCE`).
-    pub decodes: tokio::sync::Semaphore,
-    /// Bytes of upload bodies held at once (`images::UPLOAD_BYTES`).
-    pub uploads: tokio::sync::Semaphore,
-    /// Authenticated live channels per account.
-    pub channels: limits::Gate<user::UserId>,
-    /// The last readiness answer and when it was checked (`GET /ready`).
-    pub readiness: health::Readiness,
-    /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
-    pub stopping: tokio::sync::watch::Sender<bool>,
-    /// Signs claim vouchers (its key never leaves the process).
-    pub claim_signer: network::signer::ClaimSigner,
-    /// Live pushes to open pages (indexed purchases).
-    pub hub: live::Hub,
-    /// Claims above this many LVLX base units need an approved identity (None = never).
-    pub kyc_threshold: Option<lvlx_core::amount::Units>,
-    /// The video provider's metadata, cached (FAQ).
-    pub videos: faq::VideoCache,
-    /// The public origins wallet-linking messages must name (`Config::origins`).
-    pub origins: Vec<lvlx_core::siwe::Origin>,
-    /// True while this instance checks the books (`books::schedule`).
-    pub books_running: std::sync::atomic::AtomicBool,
-    /// The last solvency answer and when it was read (`solvency::read`).
-    pub solvency: solvency::Cache,
-}
-
-/// The node holders' outcomes last counted: when (ms), for which node price, what.
-pub type NodeOutcomesKept = Option<(
-    i64,
-    lvlx_core::amount::Units,
-    Option<lvlx_core::node_outcomes::Outcomes>,
-)>;
-
-/// The chain reads pages share: the staking offer, wallets' holdings, the activation node's
-/// terms, each at a block.
-#[derive(Default)]
-pub struct ChainReads {
-    pub offers: chain::reads::AtBlock<staking::Offer>,
-    pub holdings: chain::reads::AtBlock<staking::Holdings>,
-    pub node: chain::reads::AtBlock<(lvlx_core::amount::Units, bool)>,
-    /// What the contracts' owners have announced (`owners::read`).
-    pub owners: chain::reads::AtBlock<owners::Owners>,
-    /// The claim distributor's caps, the room they leave now and what a wallet received, by
-    /// wallet (`network::claims::caps_now`).
-    pub claims: chain::reads::AtBlock<network::claims::CapsNow>,
-    /// What node holders have earned (`network::pages`), and when it was counted (ms): read
-    /// from every holder's row, so kept a minute rather than counted at each page load.
-    pub node_outcomes: tokio::sync::Mutex<NodeOutcomesKept>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error(transparent)]
-    Keys(#[from] crypto::KeyError),
-    #[error(transparent)]
-    Mail(#[from] mail::MailSetupError),
-    #[error("commission_levels_bps: {0}")]
-    Levels(#[from] lvlx_core::network::NetworkError),
-    #[error("{0}")]
-    Config(String),
-}
-
-impl App {
-    pub fn new(config: Config, store: Store) -> Result<App, StartError> {
-        // The data folder holds the outbox and uploads on either backend (SQLite's file too).
-        std::fs::create_dir_all(&config.data_dir).map_err(|e| {
-            StartError::Config(format!("data_dir {}: {e}", config.data_dir.display()))
-        })?;
-        if config.database_url.is_some()
-            && (config.jwt_secret.is_none() || config.claim_signing_key.is_none())
-        {
-            // Instances on one database must sign alike: a key generated into one machine's
-            // data folder would void every other instance's sessions and vouchers.
-            return Err(StartError::Config(
-                "database_url is set: configure jwt_secret and claim_signing_key, the same on every instance".into(),
-            ));
-        }
-        if config.database_url.is_some() && config.smtp.is_none() {
-            // Each instance would keep the mail of the requests it handled in its own outbox:
-            // members would get no codes from the others.
-            tracing::error!(
-                "database_url is set but smtp is not: several instances need an SMTP relay; mail now goes to this machine's {}/outbox only",
-                config.data_dir.display()
-            );
-        }
-        let secret = crypto::jwt_key(
-            config.jwt_secret.as_ref().map(|s| s.expose()),
-            &config.data_dir,
-        )?;
-        let mac_key = hex::decode(crypto::hmac_hex(&secret, &["lvlx mac key"])).expect("hex");
-        lvlx_core::network::validate_levels(&config.commission_levels_bps)?;
-        let claim_key = crypto::claim_key(
-            config.claim_signing_key.as_ref().map(|s| s.expose()),
-            &config.data_dir,
-        )?;
-        let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
-        let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
-        let origins = config.origins().map_err(StartError::Config)?;
-        // Instances sharing PostgreSQL share their per-IP counts; one SQLite instance keeps
-        // them in memory, where they cost nothing.
-        let per_ip = |per_minute: u32, bucket: &'static str| match store.dialect() {
-            store::Dialect::Sqlite => limits::PerIp::per_minute(per_minute),
-            store::Dialect::Postgres => limits::PerIp::shared(per_minute, bucket, store.clone()),
-        };
-        Ok(App(Arc::new(Shared {
-            kyc_threshold,
-            origins,
-            videos: faq::VideoCache::default(),
-            keys: jwt::Keys::new(&secret),
-            mac_key: Arc::new(mac_key),
-            passwords: password::Passwords::new(),
-            mailer: mail::Mailer::new(&config)?,
-            auth_limit: per_ip(config.auth_per_minute, "auth"),
-            // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
-            code_limit: per_ip(config.auth_per_minute.saturating_mul(3), "code"),
-            hub: live::Hub::default(),
-            sockets: limits::SocketGate::new(
-                config.ws_unauthenticated_per_ip,
-                config.ws_unauthenticated_total,
-            ),
-            chain_reads: ChainReads::default(),
-            decodes: tokio::sync::Semaphore::new(images::DECODES_AT_ONCE),
-            uploads: tokio::sync::Semaphore::new(images::UPLOAD_BYTES),
-            channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
-            claim_signer,
-            stopping: tokio::sync::watch::channel(false).0,
-            readiness: Default::default(),
-            books_running: Default::default(),
-            solvency: Default::default(),
-            config: Arc::new(config),
-            store,
-        })))
-    }
-
-    /// The same app pushing through `hub`: set once at start, before the app is shared.
-    pub fn with_hub(mut self, hub: live::Hub) -> Result<App, StartError> {
-        let shared = Arc::get_mut(&mut self.0)
-            .ok_or_else(|| StartError::Config("the app is shared already".into()))?;
-        shared.hub = hub;
-        Ok(self)
-    }
-}
 
 /// A listening socket on `addr` whose connections have Nagle's algorithm off (Linux hands the
 /// listener's TCP_NODELAY to every accepted socket): an answer whose head and body leave in two

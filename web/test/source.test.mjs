@@ -51,7 +51,7 @@ test('every translation key used in web/src exists in en', () => {
 });
 
 test('every server error code and validation key has a translation', () => {
-  const rust = ['backend/src/error.rs', 'core-wasm/src/validation.rs']
+  const rust = ['domain/src/error.rs', 'core-wasm/src/validation.rs']
     .map((f) => readFileSync(join(root, f), 'utf8'))
     .join('\n');
   const codes = new Set([...rust.matchAll(/"((?:error|validations)-[a-z-]+)"/g)].map((m) => m[1]));

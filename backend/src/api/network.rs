@@ -23,7 +23,7 @@ use crate::App;
 #[schema(as = ClaimRequest)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Language {
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     language: Option<String>,
 }
 

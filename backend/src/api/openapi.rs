@@ -134,14 +134,6 @@ fn parameters() -> [(String, Value); 4] {
     ]
 }
 
-/// A language field: one of the app's languages.
-pub fn language() -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::Type::String)
-        .enum_values(Some(lvlx_core::LANGUAGES))
-        .build()
-}
-
 /// An identity status as an admin sets it.
 pub fn kyc_status() -> utoipa::openapi::Object {
     use lvlx_core::kyc::KycStatus;

@@ -946,7 +946,8 @@ async fn start(
         Err(e) => tracing::warn!(error = %e, "cannot raise the open-file limit"),
     }
     if let Some(addr) = app.config.metrics_bind {
-        let bound = crate::metrics::spawn(&app, addr).map_err(failed("cannot serve metrics"))?;
+        let bound =
+            crate::metrics_endpoint::spawn(&app, addr).map_err(failed("cannot serve metrics"))?;
         tracing::info!(%bound, "metrics at http://{bound}/metrics");
     }
     Ok((app, listener, folder))

@@ -32,7 +32,7 @@ pub struct Register {
     #[serde(rename = "passwordC")]
     password_c: String,
     referral_code: String,
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }

@@ -51,7 +51,7 @@ impl CodeSent {
 #[schema(as = CodeResend)]
 #[serde(deny_unknown_fields)]
 pub struct Resend {
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     language: Option<String>,
 }
 
@@ -90,7 +90,7 @@ pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<CodeSen
 pub struct Login {
     email: String,
     password: String,
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }

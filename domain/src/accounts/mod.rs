@@ -9,3 +9,11 @@ pub mod logins;
 pub mod recovery;
 pub mod registrations;
 pub mod wallets;
+
+/// A language field: one of the app's languages.
+pub fn language() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(lvlx_core::LANGUAGES))
+        .build()
+}

@@ -150,9 +150,7 @@ impl Mailer {
 }
 
 /// Every language's translations (`locales/<lng>/<lng>.json`), by language then key.
-pub(crate) fn load_texts(
-    dir: &Path,
-) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
+pub fn load_texts(dir: &Path) -> Result<HashMap<String, HashMap<String, String>>, MailSetupError> {
     lvlx_core::LANGUAGES
         .iter()
         .map(|lng| {

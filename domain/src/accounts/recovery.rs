@@ -26,7 +26,7 @@ pub const WRONG_TRIES_WINDOW_MS: i64 = 7 * 24 * 3_600_000;
 #[serde(deny_unknown_fields)]
 pub struct Recover {
     email: String,
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     language: Option<String>,
     captcha: crate::captcha::Answer,
 }

@@ -15,7 +15,6 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
-use warp::Filter;
 
 use crate::App;
 
@@ -351,27 +350,6 @@ pub fn books_checked(check: &crate::store::books_checks::Check) {
         METRICS.books_differences.set(check.differences);
         METRICS.books_checked.set(check.at / 1000);
     }
-}
-
-/// Serves GET /metrics on `addr` until the process ends.
-pub fn spawn(app: &App, addr: std::net::SocketAddr) -> std::io::Result<std::net::SocketAddr> {
-    let listener = std::net::TcpListener::bind(addr)?;
-    listener.set_nonblocking(true)?;
-    let bound = listener.local_addr()?;
-    let listener = tokio::net::TcpListener::from_std(listener)?;
-    let app = app.clone();
-    let route = warp::path!("metrics").and(warp::get()).then(move || {
-        let app = app.clone();
-        async move {
-            warp::reply::with_header(
-                render(&app).await,
-                "content-type",
-                "application/openmetrics-text; version=1.0.0; charset=utf-8",
-            )
-        }
-    });
-    tokio::spawn(warp::serve(route).incoming(listener).run());
-    Ok(bound)
 }
 
 #[cfg(test)]
