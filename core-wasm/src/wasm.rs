@@ -284,6 +284,17 @@ pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
     Ok(AdminRows(Box::new(table)))
 }
 
+/// `adminColumns("users")`: a table's columns as declared once in the core
+/// (`admin::declared`): `[{id, label, kind, sort, optional}]`, before its rows arrive.
+#[wasm_bindgen(js_name = adminColumns)]
+pub fn admin_columns(table: &str) -> Result<JsValue, JsError> {
+    let columns = match table {
+        "users" => admin::users::COLUMNS,
+        _ => return Err(JsError::new(&format!("no declared columns for {table}"))),
+    };
+    Ok(to_js(&columns)?)
+}
+
 /// `loadNodeRows(arrowBytes)`: the activation nodes sold.
 #[wasm_bindgen(js_name = loadNodeRows)]
 pub fn load_node_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {

@@ -2,6 +2,7 @@
 //! through the real Arrow writer (arrow-rs) and this crate's reader. The encoded streams are
 //! left in CARGO_TARGET_TMPDIR so `web/test/core.test.mjs` runs the same cases on the wasm build.
 
+use lvlx_core::admin::engine::Table;
 use lvlx_core::admin::{ico, users, Query};
 use serde_json::{json, Value};
 
@@ -140,6 +141,34 @@ fn page_rows_carry_display_values() {
     assert_eq!(
         row.total_usdt,
         lvlx_core::amount::lvlx_to_usdt(units(&source["lvlx"]))
+    );
+}
+
+/// The users table's columns are declared once (`users::COLUMNS`): each is a field of the row
+/// the page receives, and the CSV writes exactly those columns, amounts exact.
+#[test]
+fn the_users_columns_are_the_rows_fields_and_the_csvs() {
+    let v = vectors();
+    let table = users::UserTable::load(&user_stream(&v["users"]["rows"])).unwrap();
+    let row = serde_json::to_value(&table.page(0, 1)[0]).unwrap();
+    for column in users::COLUMNS {
+        assert!(row.get(column.id).is_some(), "{} is not a row field", column.id);
+    }
+    let csv = table.csv();
+    let mut lines = csv.lines();
+    let ids: Vec<&str> = users::COLUMNS.iter().map(|c| c.id).collect();
+    assert_eq!(lines.next().unwrap(), ids.join(","));
+    assert_eq!(lines.count(), table.kept());
+    let source = &v["users"]["rows"][0];
+    let exact = lvlx_core::amount::format_units(units(&source["lvlx"]), 18).unwrap();
+    assert!(csv.contains(&format!(",{exact},")), "{csv} lacks {exact}");
+    assert_eq!(
+        table.sortable(),
+        users::COLUMNS
+            .iter()
+            .filter(|c| c.sort)
+            .map(|c| c.id)
+            .collect::<Vec<_>>()
     );
 }
 

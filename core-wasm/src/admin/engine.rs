@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::declared::Column;
 use super::{millis_bounds, Direction, Kept, Query, Sort, TableError, View};
 
 /// A screen's table, whatever its columns.
@@ -24,8 +25,15 @@ pub trait Table {
     /// First and last dates of the date column at the viewer's offset (today when empty);
     /// `None` for a table without a date filter.
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)>;
+    /// The columns as declared once (`declared`): headers, plain cells, the CSV and the sort
+    /// check read them. Empty for a table whose page still spells its own columns.
+    fn columns(&self) -> &'static [Column] {
+        &[]
+    }
     /// The columns a query may sort by: the one list the page's headers are made sortable from.
-    fn sortable(&self) -> Vec<&'static str>;
+    fn sortable(&self) -> Vec<&'static str> {
+        super::declared::sortable(self.columns())
+    }
     /// Applies a query; answers `{kept, …its summary…}`.
     fn query(&mut self, query: &Query) -> Result<Value, TableError>;
     /// Rows `from..from + len` of the display order.

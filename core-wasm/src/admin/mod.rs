@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod columns;
+pub mod declared;
 pub mod engine;
 pub mod ico;
 pub mod nodes;

@@ -5,14 +5,14 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::columns::Frame;
-use super::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
+use super::declared::{self, Column, Kind};
+use super::engine::{date_slice, sort_column, to_value, Engine, Table};
 use super::ico::base;
 use super::series::{per_period, Series};
 use super::{needle, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
 use crate::kyc::KycStatus;
-use crate::LVLX_DECIMALS;
 
 pub const CREATED_AT: &str = "createdAt";
 pub const NAMES: &str = "names";
@@ -28,6 +28,33 @@ pub const KYC: &str = "kyc";
 pub const STATUS: &str = "status";
 /// The status of an account an admin blocked (`active` otherwise).
 const BLOCKED: &str = "blocked";
+const ACTIVE: &str = "active";
+
+/// The table's columns as the page and the CSV show them (docs/product/admin.md#users-table).
+pub const COLUMNS: &[Column] = &[
+    Column::new("n", "table-n", Kind::Number),
+    Column::new(NAMES, "users-name", Kind::Text).sorted(),
+    Column::new(EMAIL, "table-email", Kind::Text).sorted(),
+    Column::new(CREATED_AT, "users-registered", Kind::Date)
+        .sorted()
+        .optional(),
+    Column::new(WALLET, "users-wallet", Kind::Wallet).sorted(),
+    Column::new(REFERRED, "users-referred", Kind::Count)
+        .sorted()
+        .optional(),
+    Column::new(LVLX, "users-product", Kind::Lvlx).sorted(),
+    Column::new(USDT, "users-usdt", Kind::Usdt)
+        .sorted()
+        .optional(),
+    Column::new(REWARDS, "users-add-rewards", Kind::Lvlx)
+        .sorted()
+        .optional(),
+    Column::new(RANK, "users-rank", Kind::Text).sorted(),
+    Column::new(KYC, "users-kyc", Kind::Text).sorted(),
+    Column::new(STATUS, "users-account-status", Kind::Text)
+        .sorted()
+        .optional(),
+];
 
 /// One user as the server writes it into the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +119,7 @@ pub fn encode<'a>(rows: impl IntoIterator<Item = &'a User>) -> Result<Vec<u8>, T
         rank.append_value(&row.rank);
         id.append_value(row.id);
         kyc.append_value(row.kyc.as_str());
-        status.append_value(if row.blocked { BLOCKED } else { "active" });
+        status.append_value(if row.blocked { BLOCKED } else { ACTIVE });
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(created.finish()),
@@ -203,6 +230,8 @@ pub struct Row {
     pub rank: String,
     pub id: u32,
     pub kyc: String,
+    /// `active` or `blocked`.
+    pub status: String,
     pub blocked: bool,
 }
 
@@ -231,6 +260,7 @@ impl Row {
             rank: user.rank.clone(),
             id: user.id,
             kyc: user.kyc.as_str().to_string(),
+            status: if user.blocked { BLOCKED } else { ACTIVE }.to_string(),
             blocked: user.blocked,
         }
     }
@@ -250,10 +280,6 @@ pub struct UserTable {
     engine: Engine,
     summary: Summary,
 }
-
-const SORTS: [&str; 11] = [
-    NAMES, EMAIL, CREATED_AT, WALLET, REFERRED, LVLX, USDT, REWARDS, RANK, KYC, STATUS,
-];
 
 impl UserTable {
     pub fn load(bytes: &[u8]) -> Result<UserTable, TableError> {
@@ -337,7 +363,10 @@ impl UserTable {
         self.summary = summary.finish()?;
         self.engine.keep(Kept::Rows(kept));
         if let Some(sort) = &query.sort {
-            self.sort(sort_column(sort, SORTS)?, sort.direction)?;
+            self.sort(
+                sort_column(sort, declared::sortable(COLUMNS))?,
+                sort.direction,
+            )?;
         }
         Ok(&self.summary)
     }
@@ -433,34 +462,9 @@ impl UserTable {
     }
 
     pub fn csv(&self) -> String {
-        let exact = |units| amount::format_units(units, LVLX_DECIMALS).expect("18 decimals");
-        csv(
-            "n,names,email,createdAt,wallet,totalReferredMembers,totalLVLX,totalUSDT,addRewards,rank,kyc,status",
-            self.engine.rows(),
-            |out, row| {
-                let r = self.row(0, row);
-                let (lvlx, rewards) = self.units(row);
-                for field in [&r.names, &r.email] {
-                    out.push(',');
-                    super::csv_field(out, field);
-                }
-                out.push(',');
-                out.push_str(&super::iso(r.created_at));
-                out.push(',');
-                out.push_str(&r.wallet);
-                out.push_str(&format!(",{},", r.total_referred_members));
-                out.push_str(&exact(lvlx));
-                out.push(',');
-                out.push_str(&r.total_usdt);
-                out.push(',');
-                out.push_str(&exact(rewards));
-                out.push(',');
-                super::csv_field(out, &r.rank);
-                out.push(',');
-                out.push_str(&r.kyc);
-                out.push_str(if r.blocked { ",blocked" } else { ",active" });
-            },
-        )
+        declared::csv(COLUMNS, self.engine.rows(), |n, row| {
+            to_value(&self.row(n, row)).unwrap_or_default()
+        })
     }
 }
 
@@ -468,8 +472,8 @@ impl Table for UserTable {
     fn len(&self) -> usize {
         UserTable::len(self)
     }
-    fn sortable(&self) -> Vec<&'static str> {
-        SORTS.to_vec()
+    fn columns(&self) -> &'static [Column] {
+        COLUMNS
     }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         Some(UserTable::range(self, offset_minutes, now_ms))

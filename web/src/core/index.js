@@ -100,6 +100,8 @@ export const nextSort = (current, column) => core.nextSort(current ?? null, colu
  */
 export const loadIcoRows = (bytes, product) => core.loadIcoRows(bytes, product);
 export const loadUserRows = (bytes) => core.loadUserRows(bytes);
+/** A table's columns as the core declares them once: `[{id, label, kind, sort, optional}]`. */
+export const adminColumns = (table) => core.adminColumns(table);
 export const loadNodeRows = (bytes) => core.loadNodeRows(bytes);
 /** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */
 export const loadStakeRows = (bytes, kind, side, nowMs) => core.loadStakeRows(bytes, kind, side, nowMs);

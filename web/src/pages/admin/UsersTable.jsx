@@ -15,7 +15,7 @@ import Copyable from '../../components/Copyable.jsx';
 import Amount from '../../components/Amount.jsx';
 import TimeChart from '../../components/TimeChart.jsx';
 import TableTools from '../../components/TableTools.jsx';
-import { formatDate } from '../../components/dates.js';
+import { declaredColumns } from '../../components/declaredColumns.jsx';
 import { isTranslatedRank, rankName } from '../../network/rankName.js';
 import { KycBadge, KycDialog, KycFilter } from '../../kyc/KycAdmin.jsx';
 import { AccountStatusCell, AccountStatusDialog } from './AccountStatus.jsx';
@@ -54,87 +54,36 @@ export default function UsersTable() {
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
   // Known rank names are translated; a rank an admin names later shows as written.
   const rank = (name) => (isTranslatedRank(i18n, name) ? rankName(t, i18n, name) : <span translate="no">{name}</span>);
-  const columns = [
-    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
-    { id: 'names', minWidth: '120px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+  // The columns the core declares (core-wasm/src/admin/users.rs COLUMNS); here only the cells
+  // that do more than show the value.
+  const columns = declaredColumns(
+    'users',
+    { t, language: i18n.language, product },
     {
-      id: 'email',
-      minWidth: '170px',
-      label: t('table-email'),
-      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+      email: {
+        minWidth: '170px',
+        cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+      },
+      rank: { minWidth: '110px', cell: (r) => rank(r.rank) },
+      kyc: {
+        minWidth: '190px',
+        cell: (r) => (
+          <span className="kyc-cell">
+            <KycBadge status={r.kyc} />
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => setKycOf(r)}
+              aria-label={t('kyc-change-of', { name: r.names })}
+            >
+              {t('kyc-change')}
+            </button>
+          </span>
+        ),
+      },
+      status: { minWidth: '170px', cell: (r) => <AccountStatusCell member={r} onChange={setStatusOf} /> },
     },
-    {
-      id: 'createdAt',
-      minWidth: '190px',
-      optional: true,
-      label: t('users-registered'),
-      date: true,
-      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
-    },
-    {
-      id: 'wallet',
-      minWidth: '130px',
-      label: t('users-wallet'),
-      cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
-    },
-    {
-      id: 'totalReferredMembers',
-      minWidth: '110px',
-      optional: true,
-      label: t('users-referred'),
-      numeric: true,
-      cell: (r) => <Amount value={r.totalReferredMembers} />,
-    },
-    {
-      id: 'totalLVLX',
-      minWidth: '150px',
-      label: t('users-product', { product }),
-      numeric: true,
-      cell: (r) => <Amount value={r.totalLVLXText} unit={product} />,
-    },
-    {
-      id: 'totalUSDT',
-      minWidth: '140px',
-      optional: true,
-      label: t('users-usdt'),
-      numeric: true,
-      cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
-    },
-    {
-      id: 'addRewards',
-      minWidth: '150px',
-      optional: true,
-      label: t('users-add-rewards'),
-      numeric: true,
-      cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
-    },
-    { id: 'rank', minWidth: '110px', label: t('users-rank'), cell: (r) => rank(r.rank) },
-    {
-      id: 'kyc',
-      minWidth: '190px',
-      label: t('users-kyc'),
-      cell: (r) => (
-        <span className="kyc-cell">
-          <KycBadge status={r.kyc} />
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => setKycOf(r)}
-            aria-label={t('kyc-change-of', { name: r.names })}
-          >
-            {t('kyc-change')}
-          </button>
-        </span>
-      ),
-    },
-    {
-      id: 'status',
-      minWidth: '170px',
-      optional: true,
-      label: t('users-account-status'),
-      cell: (r) => <AccountStatusCell member={r} onChange={setStatusOf} />,
-    },
-  ];
+  );
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">

@@ -1,0 +1,149 @@
+//! An admin table's columns, declared once: the order the page and the CSV show them in, each
+//! column's id (the row's field and the CSV header), its label's translation key, what its cells
+//! hold, whether the table sorts by it and whether narrow screens hide it by default. The page
+//! builds its headers and plain cells from this list (`web/src/components/declaredColumns.jsx`),
+//! the CSV writes its header and fields from it and the sort check reads it, so a plain new
+//! column is one line here, its field in the row, and its label in the translations.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::amount::format_units;
+use crate::LVLX_DECIMALS;
+
+/// What a column's cells hold: decides how the page shows them and how the CSV writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Kind {
+    /// The row's N° in the display order.
+    Number,
+    /// Text as stored (names, emails, ranks, statuses); quoted and defused in the CSV.
+    Text,
+    /// A wallet address (shown shortened, written whole).
+    Wallet,
+    /// A moment in milliseconds since the epoch: a date on the page, ISO 8601 UTC in the CSV.
+    Date,
+    /// A whole number.
+    Count,
+    /// LVLX in base units (a decimal string in the row): exact in the CSV.
+    Lvlx,
+    /// A USDT value already at two decimals in the row.
+    Usdt,
+}
+
+/// One column of an admin table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    /// The row's field, the sort key and the CSV header.
+    pub id: &'static str,
+    /// The header's translation key (`{{product}}` names the token).
+    pub label: &'static str,
+    pub kind: Kind,
+    /// The table sorts by it.
+    pub sort: bool,
+    /// Hidden by default where the screen is too narrow for every column (the column menu
+    /// shows it).
+    pub optional: bool,
+}
+
+impl Column {
+    /// A column shown everywhere and not sorted by.
+    pub const fn new(id: &'static str, label: &'static str, kind: Kind) -> Column {
+        Column {
+            id,
+            label,
+            kind,
+            sort: false,
+            optional: false,
+        }
+    }
+
+    pub const fn sorted(self) -> Column {
+        Column { sort: true, ..self }
+    }
+
+    pub const fn optional(self) -> Column {
+        Column {
+            optional: true,
+            ..self
+        }
+    }
+}
+
+/// The ids a table sorts by, in column order.
+pub fn sortable(columns: &[Column]) -> Vec<&'static str> {
+    columns.iter().filter(|c| c.sort).map(|c| c.id).collect()
+}
+
+/// The CSV header: the columns' ids.
+pub fn csv_header(columns: &[Column]) -> String {
+    columns.iter().map(|c| c.id).collect::<Vec<_>>().join(",")
+}
+
+/// A CSV export of `rows` (N° and row, in display order) as `value` serializes each row for the
+/// page: the header, then one line a row.
+pub fn csv(
+    columns: &[Column],
+    rows: impl Iterator<Item = (usize, u32)>,
+    value: impl Fn(usize, usize) -> Value,
+) -> String {
+    let mut out = csv_header(columns);
+    out.push('\n');
+    for (n, row) in rows {
+        csv_line(&mut out, columns, n, &value(n, row as usize));
+        out.push('\n');
+    }
+    out
+}
+
+/// One CSV line from a row as the page receives it (`row`, serialized), numbered `n`.
+fn csv_line(out: &mut String, columns: &[Column], n: usize, row: &Value) {
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let cell = &row[column.id];
+        match column.kind {
+            Kind::Number => out.push_str(&n.to_string()),
+            Kind::Count => out.push_str(&cell.as_u64().unwrap_or_default().to_string()),
+            Kind::Date => out.push_str(&super::iso(cell.as_i64().unwrap_or_default())),
+            Kind::Lvlx => {
+                let units = cell.as_str().and_then(|s| s.parse::<u128>().ok());
+                let exact = units.and_then(|u| format_units(u, LVLX_DECIMALS).ok());
+                out.push_str(&exact.unwrap_or_default());
+            }
+            Kind::Text | Kind::Wallet | Kind::Usdt => {
+                super::csv_field(out, cell.as_str().unwrap_or_default())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COLUMNS: &[Column] = &[
+        Column::new("n", "table-n", Kind::Number),
+        Column::new("name", "users-name", Kind::Text).sorted(),
+        Column::new("at", "users-registered", Kind::Date)
+            .sorted()
+            .optional(),
+        Column::new("lvlx", "users-product", Kind::Lvlx),
+        Column::new("count", "users-referred", Kind::Count),
+    ];
+
+    #[test]
+    fn a_row_writes_each_declared_column_by_its_kind() {
+        let row = serde_json::json!({
+            "name": "=cmd", "at": 0, "lvlx": "1000000000000000001", "count": 3, "extra": "x"
+        });
+        let out = csv(COLUMNS, [(7, 0)].into_iter(), |_, _| row.clone());
+        assert_eq!(
+            out,
+            "n,name,at,lvlx,count\n7,\"'=cmd\",1970-01-01T00:00:00.000Z,1.000000000000000001,3\n"
+        );
+        assert_eq!(sortable(COLUMNS), ["name", "at"]);
+    }
+}
