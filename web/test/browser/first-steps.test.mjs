@@ -79,32 +79,6 @@ test('a referral link that belongs to no account stops on load and says to ask f
   await page.context().close();
 });
 
-test("the node page's earnings stay true when no holder has earned anything yet", async () => {
-  const outcomes = (await server.call(DEMO_USER, 'network')).nodeOutcomes;
-  assert.ok(outcomes.holders >= 5, `the seed gives enough holders: ${outcomes.holders}`);
-  assert.equal(outcomes.nothing, outcomes.holders, 'none has earned yet');
-  assert.deepEqual(
-    outcomes.said.map((s) => s.key),
-    ['node-outcomes-none'],
-  );
-  for (const [language, viewport] of VIEWS) {
-    const words = WORDS[language];
-    const { page } = await visit('/activation-node', { language, viewport, account: DEMO_USER });
-    const text = page.getByTestId('node-outcomes-text');
-    await text.waitFor();
-    assert.equal(
-      await text.innerText(),
-      `${fill(words['node-outcomes-holders'], { holders: outcomes.holders })} ${words['node-outcomes-none']}`,
-    );
-    // Never "a quarter less than 0.00": nothing about amounts when every amount is zero.
-    const box = await page.getByTestId('node-outcomes').innerText();
-    assert.doesNotMatch(box, /0[.,]00 USDT/, box);
-    assert.ok(await noSideways(page), `${language} at ${viewport.width} px`);
-    await shot(page, `first-steps-node-${language}-${viewport.width}`);
-    await page.context().close();
-  }
-});
-
 test('a wallet another account holds says what to do next, beside the button', async () => {
   // Another member (a seeded one) has linked anvil's account 5.
   const [[other]] = server.sql("SELECT email FROM users WHERE email NOT LIKE '%@lvlx.local' LIMIT 1");
@@ -172,7 +146,13 @@ test('the token page without a wallet: price, quote and terms; on a phone, the w
   for (const [language, viewport] of VIEWS) {
     const words = WORDS[language];
     const phone = viewport === PHONE;
-    const { page } = await visit('/tokenLVLX', { language, viewport, account: DEMO_USER, fresh: true, phone });
+    const { page } = await visit('/tokenLVLX', {
+      language,
+      viewport,
+      account: DEMO_USER,
+      fresh: viewport === VIEWS[0][1],
+      phone,
+    });
     const price = page.getByTestId('buy-price');
     await price.waitFor();
     assert.equal(await price.innerText(), `1 LVLX = ${language === 'en' ? '0.1' : '0,1'} USDT`);
@@ -204,6 +184,40 @@ test('the token page without a wallet: price, quote and terms; on a phone, the w
     }
     assert.ok(await noSideways(page), `${language} at ${viewport.width} px`);
     await shot(page, `first-steps-token-${language}-${viewport.width}`);
+    await page.context().close();
+  }
+});
+
+test("the node page's earnings stay true when no holder has earned anything yet", async () => {
+  const outcomes = (await server.call(DEMO_USER, 'network')).nodeOutcomes;
+  assert.ok(outcomes.holders >= 5, `the seed gives enough holders: ${outcomes.holders}`);
+  assert.equal(outcomes.nothing, outcomes.holders, 'none has earned yet');
+  assert.deepEqual(
+    outcomes.said.map((s) => s.key),
+    ['node-outcomes-none'],
+  );
+  // The node page is for members with a linked wallet (the wallet check): as the tests above left
+  // the demo member.
+  server.giveWallet(DEMO_USER.email, accounts[6]);
+  for (const [language, viewport] of VIEWS) {
+    const words = WORDS[language];
+    const { page } = await visit('/activation-node', {
+      language,
+      viewport,
+      account: DEMO_USER,
+      fresh: viewport === VIEWS[0][1],
+    });
+    const text = page.getByTestId('node-outcomes-text');
+    await text.waitFor();
+    assert.equal(
+      await text.innerText(),
+      `${fill(words['node-outcomes-holders'], { holders: outcomes.holders })} ${words['node-outcomes-none']}`,
+    );
+    // Never "a quarter less than 0.00": nothing about amounts when every amount is zero.
+    const box = await page.getByTestId('node-outcomes').innerText();
+    assert.doesNotMatch(box, /0[.,]00 USDT/, box);
+    assert.ok(await noSideways(page), `${language} at ${viewport.width} px`);
+    await shot(page, `first-steps-node-${language}-${viewport.width}`);
     await page.context().close();
   }
 });
