@@ -1,6 +1,6 @@
 //! Every translation key the core can hand to a person: field rules, wallet-linking failures,
-//! explained reverts, purchase plans and the errors of amounts and tables. The server's
-//! translation test checks each against every locale.
+//! explained reverts, purchase plans, the errors of amounts and tables, and what the node page
+//! says of holders' earnings. The server's translation test checks each against every locale.
 
 use crate::validation::Invalid;
 
@@ -12,6 +12,7 @@ pub fn all() -> Vec<&'static str> {
     keys.extend(crate::sale::PlanError::KEYS);
     keys.extend(crate::network::NetworkError::KEYS);
     keys.extend(crate::kyc::KEYS);
+    keys.extend(crate::node_outcomes::KEYS);
     keys.extend([
         "buy-amount-too-large",
         "error-date-malformed",

@@ -11,7 +11,7 @@ import { signout } from '../api/session.js';
 import { clearStorage, KEYS, readJson, write } from '../session/storage.js';
 import useSessionRefresh from '../session/useSessionRefresh.js';
 import useWalletCheck, { needsWallet } from '../wallet/useWalletCheck.jsx';
-import { storedWallet } from '../wallet/wallet.js';
+import { useLinkedWallet } from '../wallet/wallet.js';
 import Dialog from './Dialog.jsx';
 import LanguageSwitcher from './LanguageSwitcher.jsx';
 import Avatar from './Avatar.jsx';
@@ -36,8 +36,9 @@ export default function Shell({ area }) {
   useEffect(() => setDrawerOpen(false), [location.pathname]);
 
   const items = area === 'admin' ? adminRoutes : userRoutes(product);
-  // Without a linked wallet, the pages that need one say so in the menu.
-  const walletless = area === 'user' && !storedWallet();
+  // Without a linked wallet, the pages that need one say so in the menu (until one is linked).
+  const linked = useLinkedWallet();
+  const walletless = area === 'user' && !linked;
   const { names, lastnames } = adminNames();
 
   const exit = async () => {

@@ -12,33 +12,41 @@ import ConnectOr from '../wallet/ConnectOr.jsx';
 import { formatDate } from '../components/dates.js';
 import NetworkFrame from '../network/NetworkFrame.jsx';
 
-/** What members who hold a node have earned here so far (the server's figures, USDT). */
+/**
+ * What members who hold a node have earned here so far (the server's figures, USDT): the
+ * sentences the core chose for them (lvlx_core::node_outcomes), each true of the figures.
+ */
 function Outcomes({ outcomes, price, fewest }) {
   const { t, i18n } = useTranslation();
   const usdt = (units) => `${formatUsdt(units)} USDT`;
   const percent = (part, whole) =>
     new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 }).format(part / whole);
+  const say = (s) =>
+    t(s.key, {
+      count: s.count,
+      holders: outcomes.holders,
+      amount: usdt(s.amount),
+      price: usdt(price),
+      percent: percent(s.count, outcomes.holders),
+    });
+  // The counts ("3 of 8") read as figures on their own line; the bounds as one paragraph.
+  const counted = (s) => s.key === 'node-outcomes-nothing' || s.key === 'node-outcomes-below';
   return (
     <div className="summary-box" data-testid="node-outcomes">
       <h2>{t('node-outcomes-title')}</h2>
       {outcomes ? (
         <>
-          <p translate="no">
-            {t('node-outcomes-text', {
-              holders: outcomes.holders,
-              median: usdt(outcomes.median),
-              q1: usdt(outcomes.q1),
-              q3: usdt(outcomes.q3),
-            })}
+          <p translate="no" data-testid="node-outcomes-text">
+            {[
+              t('node-outcomes-holders', { holders: outcomes.holders }),
+              ...outcomes.said.filter((s) => !counted(s)).map(say),
+            ].join(' ')}
           </p>
-          <p className="figure-line" translate="no" data-testid="node-outcomes-below">
-            {t('node-outcomes-below', {
-              below: outcomes.belowPrice,
-              holders: outcomes.holders,
-              percent: percent(outcomes.belowPrice, outcomes.holders),
-              price: usdt(price),
-            })}
-          </p>
+          {outcomes.said.filter(counted).map((s) => (
+            <p key={s.key} className="figure-line" translate="no" data-testid={s.key}>
+              {say(s)}
+            </p>
+          ))}
         </>
       ) : (
         <p>{t('node-outcomes-few', { count: fewest })}</p>
@@ -61,7 +69,7 @@ function Node({ data, account, connect, reload, available }) {
       { token: chain.usdt, spender: chain.activationNode, amount: price },
       { to: chain.activationNode, data: calldata('ActivationNode', 'buy', [price]), simulate: true },
     );
-    run(account, txs, { label: 'node' }, reload);
+    run(account, txs, { action: 'buy-node', values: { usdt: formatUsdt(price) } }, reload);
   };
   const reason = (() => {
     if (!available || !node) return 'network-unavailable';
@@ -113,7 +121,7 @@ function Node({ data, account, connect, reload, available }) {
           </>
         )}
       </div>
-      <TxStatus step={step} confirmed={t('node-bought')} />
+      <TxStatus step={step} />
     </>
   );
 }

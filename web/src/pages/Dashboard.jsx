@@ -17,6 +17,7 @@ import useLoad from '../api/useLoad.js';
 import { readGlance } from '../api/network.js';
 import { readDashboard } from '../api/holdings.js';
 import { useLiveVersion } from '../live.js';
+import { useLinkedWallet } from '../wallet/wallet.js';
 import { rankName } from '../network/rankName.js';
 
 function Box({ titleKey, testId, loading, error, retry, children, link }) {
@@ -146,8 +147,11 @@ export default function Dashboard() {
   const network = useLiveVersion('network', 300);
   const stakes = useLiveVersion('stake', 300);
   const purchases = useLiveVersion('purchase', 300);
-  const glance = useLoad(network === null ? null : readGlance, [network]);
-  const figures = useLoad(stakes === null || purchases === null ? null : readDashboard, [stakes, purchases]);
+  // Linking a wallet changes what the server reads for this member (the wallet's balance, its
+  // positions): every box that depends on it loads again, without a reload.
+  const linked = useLinkedWallet();
+  const glance = useLoad(network === null ? null : readGlance, [network, linked]);
+  const figures = useLoad(stakes === null || purchases === null ? null : readDashboard, [stakes, purchases, linked]);
   return (
     <section className="page">
       <h1>{t('menu-dashboard')}</h1>

@@ -26,14 +26,14 @@ import {
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { operating, spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
-import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
+import StakingFrame, { usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
 import { formatRate } from '../staking/format.js';
 import usePhone from '../components/usePhone.js';
 
 const MAX_BUY = '1000';
 
-function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, confirmed }) {
+function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) {
   const { t, i18n } = useTranslation();
   const phone = usePhone();
   const { product } = settings;
@@ -127,7 +127,7 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step, co
       <p id={`${id}r`} className="muted small" data-testid="nft-stake-reason">
         {stakeReason ? t(stakeReason) : ''}
       </p>
-      {step.label?.id === nft.kind && <TxStatus step={step} confirmed={confirmed} />}
+      {step.label?.id === nft.kind && <TxStatus step={step} />}
     </>
   );
   // On a phone the eleven offers are a list of one line each (what it costs, earns and locks,
@@ -204,7 +204,8 @@ function NftPage({ data, now, account, reload }) {
       { token: chain.usdt, spender: chain.nftSale, amount: cost },
       { to: chain.nftSale, data: calldata('NftSale', 'buy', [nft.kind, quantity, cost]), simulate: true },
     );
-    run(account, txs, { label: 'buy', id: nft.kind, quantity }, reload);
+    const values = { usdt: formatUsdt(cost), count: quantity, id: nft.kind };
+    run(account, txs, { action: 'buy-nft', values, id: nft.kind }, reload);
   };
   const stake = async (nft, quantity, quote) => {
     // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
@@ -214,7 +215,7 @@ function NftPage({ data, now, account, reload }) {
       { collection: chain.levelNft, operator: chain.nftStaking },
       { to: chain.nftStaking, data: calldata('NftStaking', 'stake', [nft.kind, quantity, ...bounds]), simulate: true },
     );
-    run(account, txs, { label: 'stake', id: nft.kind, quantity }, reload);
+    run(account, txs, { action: 'stake-nft', values: { count: quantity, id: nft.kind }, id: nft.kind }, reload);
   };
 
   const rows = data.positions.nft;
@@ -225,10 +226,6 @@ function NftPage({ data, now, account, reload }) {
     const offset = viewerOffsetMinutes();
     return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), applied.start, applied.end || null));
   }, [rows, applied]);
-  const confirmed =
-    step.label?.label === 'buy'
-      ? t('nft-bought', { count: Number(step.label.quantity), id: step.label.id })
-      : t('nft-staked', { count: Number(step.label?.quantity ?? 0), id: step.label?.id });
   const catalogue = (
     <section aria-labelledby="nft-catalogue-title" data-testid="nft-catalogue">
       <h2 id="nft-catalogue-title">{t('nft-catalogue')}</h2>
@@ -246,7 +243,6 @@ function NftPage({ data, now, account, reload }) {
             free={data.reserve.nft.free}
             now={now}
             step={step}
-            confirmed={confirmed}
           />
         ))}
       </div>
@@ -267,7 +263,7 @@ function NftPage({ data, now, account, reload }) {
         empty={rows.length ? null : t('nft-staked-empty')}
         filtered={rows.length > 0}
       />
-      <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
+      <TxStatus step={positionStep} testId="position-status" />
     </section>
   );
   // A member with staked NFTs comes for them first (on a phone the eleven offers below took

@@ -137,13 +137,14 @@ function Claims({ data, account, connect, reload, available }) {
   };
   const onCode = async (code) => {
     const voucher = await confirmClaim(asked.attempt, code);
+    const values = { amount: formatLvlx(asked.amount), product };
     setAsked(null);
     reload();
     if (account)
       await run(
         account,
         [{ to: voucher.contract, data: voucher.calldata, simulate: true }],
-        { label: 'claim' },
+        { action: 'claim', values },
         reload,
       );
   };
@@ -224,7 +225,7 @@ function Claims({ data, account, connect, reload, available }) {
       <p id="claim-reason" className="muted small">
         {reason && !asked ? t(reason, { threshold: `${formatLvlx(data.kycThreshold ?? '0')} ${product}` }) : ''}
       </p>
-      <TxStatus step={step} confirmed={t('claims-sent')} testId="claim-status" />
+      <TxStatus step={step} testId="claim-status" />
       <p className="small">
         <Link to="/owner-changes">{t('claims-owner-changes')}</Link>
       </p>

@@ -1,6 +1,7 @@
 // /register/referred/{referralCode} (docs/product/accounts.md#registration): the multi-step
 // registration, its step counter starting at 1. The route's loader (referralGate) has already
-// checked the code.
+// checked the code's form; the inviter's lookup then says whose it is: a code that belongs to no
+// account stops here, before anything is typed, with what to do (ask for a new link).
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,7 @@ import { readInviter, register, registerVerify } from '../api/accounts.js';
 import useLoad from '../api/useLoad.js';
 import { storeSignedIn } from '../session/signin.js';
 import CodeForm from '../components/CodeForm.jsx';
+import Spinner from '../components/Spinner.jsx';
 import PublicFrame from '../components/PublicFrame.jsx';
 import TextField, { FieldError } from '../components/TextField.jsx';
 import useCoreForm from '../components/useCoreForm.js';
@@ -63,6 +65,7 @@ export default function RegisterReferred() {
   const [attemptId, setAttemptId] = useState(null);
   // Who invited: a person's name, not the 32-character code (a failed read keeps the plain line).
   const inviter = useLoad((signal) => readInviter(referralCode, signal), [referralCode]);
+  const unknown = inviter.error?.code === 'error-referral-unknown';
 
   // The international input must also pass the phone library's validity check
   // (docs/product/accounts.md#validation).
@@ -88,6 +91,23 @@ export default function RegisterReferred() {
     if (step === 1) setStep(2);
     else send();
   };
+
+  if (unknown || (inviter.loading && !inviter.data)) {
+    return (
+      <PublicFrame title={t(unknown ? 'register-link-broken-title' : 'register-title')}>
+        {unknown ? (
+          <div className="notice error" role="alert" data-testid="referral-broken">
+            <p>{t('register-link-broken')}</p>
+          </div>
+        ) : (
+          <Spinner />
+        )}
+        <Link to="/login" className="link">
+          {t('register-have-account')}
+        </Link>
+      </PublicFrame>
+    );
+  }
 
   return (
     <PublicFrame

@@ -22,7 +22,7 @@ import { formatDate } from '../components/dates.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
-import StakingFrame, { positionConfirmed, usePositionActions } from '../staking/StakingFrame.jsx';
+import StakingFrame, { usePositionActions } from '../staking/StakingFrame.jsx';
 import Positions from '../staking/Positions.jsx';
 import { formatDay, formatRate } from '../staking/format.js';
 
@@ -74,7 +74,8 @@ function LvlxPage({ data, now, account, reload }) {
         simulate: true,
       },
     );
-    const done = await run(account, txs, { label: 'stake', amount: units }, reload);
+    const values = { amount: formatLvlx(units), product };
+    const done = await run(account, txs, { action: 'stake-lvlx', values }, reload);
     if (done) setText('');
   };
 
@@ -158,12 +159,7 @@ function LvlxPage({ data, now, account, reload }) {
           {reason ? t(reason) : ''}
         </p>
       </form>
-      <TxStatus
-        step={step}
-        confirmed={t('staking-staked', {
-          amount: step.label?.amount ? `${formatLvlx(step.label.amount)} ${product}` : '',
-        })}
-      />
+      <TxStatus step={step} />
       <h2>{t('staking-positions')}</h2>
       <Positions
         pool="lvlx"
@@ -175,7 +171,7 @@ function LvlxPage({ data, now, account, reload }) {
         label={t('staking-positions')}
         empty={t('staking-positions-empty')}
       />
-      <TxStatus step={positionStep} confirmed={positionConfirmed(t, positionStep)} testId="position-status" />
+      <TxStatus step={positionStep} testId="position-status" />
     </>
   );
 }

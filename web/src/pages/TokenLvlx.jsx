@@ -2,7 +2,9 @@
 // in the token, the other side computed by the core at the sale's on-chain price; balances and
 // allowance are read from the chain; approve (when needed) then buy, each pending until mined,
 // with its hash and an explorer link. What the ledger credits comes from the indexed event,
-// which the live channel reports back here.
+// which the live channel reports back here. Without a connected wallet the price (the sale's, as
+// the platform recorded it), the quote and the terms still show; a phone without a wallet gets
+// the wallet apps that open this page where its wallet is.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
@@ -22,9 +24,13 @@ import {
 } from '../core/index.js';
 import useLoad from '../api/useLoad.js';
 import { readSponsor } from '../api/network.js';
+import { readHistory } from '../api/holdings.js';
 import { spending } from '../wallet/allowance.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { connectWallet, readUint, useConnectedAccount } from '../wallet/wallet.js';
+import { current } from '../wallet/discovery.js';
+import NoWallet from '../wallet/NoWallet.jsx';
+import { phoneWithoutWallet } from '../wallet/walletApps.js';
 import { useLive } from '../live.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 
@@ -75,6 +81,10 @@ export default function TokenLvlx() {
   }, [refresh]);
 
   useLive('purchase', (message) => setRecorded(message.txHash));
+  // Without a connected wallet nothing reads the chain here: the price is the sale's last one
+  // the platform recorded (its PriceChanged events), enough to quote before connecting.
+  const recordedPrice = useLoad(account ? null : readHistory, [Boolean(account)]).data?.prices?.at(-1)?.price ?? null;
+  const price = account ? (reads?.price ?? null) : recordedPrice;
 
   if (!chain) {
     return (
@@ -88,8 +98,11 @@ export default function TokenLvlx() {
     );
   }
 
+  // Without a wallet there is no balance or allowance to weigh: only the quote counts.
   const computed =
-    reads && input.text.trim() ? purchasePlan(input.side, input.text, reads.price, reads.usdt, reads.allowance) : null;
+    price && input.text.trim()
+      ? purchasePlan(input.side, input.text, price, reads?.usdt ?? '0', reads?.allowance ?? '0')
+      : null;
   const shown = (side) => {
     if (input.side === side || !computed || computed.error) return input.side === side ? input.text : '';
     return editableNumber(
@@ -99,12 +112,13 @@ export default function TokenLvlx() {
   const busy = BUSY.includes(step.state);
   // A problem is said beside the field it comes from (the one typed in), a short balance beside
   // what is paid; the button says nothing is wrong only when the purchase can be sent.
-  const planError = computed?.error ?? (computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
+  const planError = computed?.error ?? (account && computed?.shortOfBalance ? 'chain-insufficient-balance' : null);
   const usdtError =
     planError && (input.side === 'usdt' || planError === 'chain-insufficient-balance') ? planError : null;
   const lvlxError = planError && !usdtError ? planError : null;
   const ready = Boolean(computed) && !planError;
-  const reason = !reads ? null : !input.text.trim() ? 'buy-enter-amount' : planError ? 'buy-fix-amount' : null;
+  const reason = !price ? null : !input.text.trim() ? 'buy-enter-amount' : planError ? 'buy-fix-amount' : null;
+  const priceLine = price && `1 ${product} = ${localizeNumber(formatUnits(price, USDT_DECIMALS))} USDT`;
 
   const buy = async (event) => {
     event.preventDefault();
@@ -117,7 +131,8 @@ export default function TokenLvlx() {
         { token: chain.usdt, spender: chain.icoSale, amount: usdt },
         { to: chain.icoSale, data: calldata('IcoSale', 'buy', [usdt, lvlx, referrer]), simulate: true },
       );
-      if (await run(account, txs, { usdt, lvlx })) setInput({ side: input.side, text: '' });
+      const values = { usdt: formatUsdt(usdt), lvlx: formatLvlx(lvlx), product };
+      if (await run(account, txs, { action: 'buy-lvlx', values })) setInput({ side: input.side, text: '' });
     } catch (e) {
       console.warn('chain read failed', e);
       setStep({ state: 'failed', key: 'chain-read-failed' });
@@ -127,30 +142,37 @@ export default function TokenLvlx() {
     return undefined;
   };
 
+  // How to go on without a connected wallet: connect (a wallet in this browser), or on a phone
+  // without one, the wallet apps; on a desktop without one, what a wallet is and the guide.
+  const phone = !account && phoneWithoutWallet(Boolean(current()));
+  const connect = !account && (
+    <div className="summary-box buy-connect" data-testid="buy-connect">
+      {current() ? <p>{t('buy-connect-help')}</p> : <NoWallet />}
+      {!phone && (
+        <button type="button" className="button" onClick={async () => setAccount(await connectWallet())}>
+          {t('wallet-connect')}
+        </button>
+      )}
+    </div>
+  );
+
   return (
     <section className="page token-page">
       <h1>{t('menu-token', { product })}</h1>
-      {!account ? (
-        <div className="summary-box">
-          <p>{t('buy-connect-help')}</p>
-          <button type="button" className="button" onClick={async () => setAccount(await connectWallet())}>
-            {t('wallet-connect')}
-          </button>
-        </div>
-      ) : (
-        <>
-          <div className="summary-box" data-testid="buy-reads" aria-busy={!reads}>
-            {readError && (
-              <p className="notice error" role="alert">
-                {t('chain-read-failed')}
-              </p>
-            )}
-            {reads ? (
-              <dl className="wallet-facts">
-                <dt>{t('buy-price')}</dt>
-                <dd translate="no" data-testid="buy-price">
-                  1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT
-                </dd>
+      <div className="summary-box" data-testid="buy-reads" aria-busy={!price && !readError}>
+        {readError && (
+          <p className="notice error" role="alert">
+            {t('chain-read-failed')}
+          </p>
+        )}
+        {price ? (
+          <dl className="wallet-facts">
+            <dt>{t('buy-price')}</dt>
+            <dd translate="no" data-testid="buy-price">
+              {priceLine}
+            </dd>
+            {reads && (
+              <>
                 <dt>{t('buy-usdt-balance')}</dt>
                 <dd translate="no" data-testid="buy-usdt-balance">
                   {formatUsdt(reads.usdt)} USDT
@@ -159,79 +181,80 @@ export default function TokenLvlx() {
                 <dd translate="no" data-testid="buy-lvlx-balance">
                   {formatLvlx(reads.lvlx)} {product}
                 </dd>
-              </dl>
-            ) : (
-              !readError && <p className="muted">{t('loading')}</p>
+              </>
             )}
-          </div>
-          <form className="buy-form" onSubmit={buy} noValidate>
-            <AmountField
-              id="buy-usdt"
-              label={t('buy-pay')}
-              unit="USDT"
-              value={shown('usdt')}
-              disabled={!reads || busy}
-              error={usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
-              describedBy="buy-reason"
-              onChange={(text) => setInput({ side: 'usdt', text })}
-              onMax={() => setInput({ side: 'usdt', text: editableNumber(formatUnits(reads.usdt, USDT_DECIMALS)) })}
-              maxDisabled={reads?.usdt === '0'}
-              maxLabel={t('staking-max')}
-            />
-            <AmountField
-              id="buy-lvlx"
-              label={t('buy-receive', { product })}
-              unit={product}
-              value={shown('lvlx')}
-              disabled={!reads || busy}
-              error={lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}
-              describedBy="buy-reason"
-              onChange={(text) => setInput({ side: 'lvlx', text })}
-            />
-            {ready && (
-              <dl className="wallet-facts stake-summary" data-testid="buy-summary">
-                <dt>{t('buy-you-pay')}</dt>
-                <dd translate="no">{formatUsdt(computed.usdt)} USDT</dd>
-                <dt>{t('buy-you-get')}</dt>
-                <dd translate="no">
-                  {formatLvlx(computed.lvlx)} {product}
-                </dd>
-                <dt>{t('buy-price')}</dt>
-                <dd translate="no">
-                  1 {product} = {localizeNumber(formatUnits(reads.price, USDT_DECIMALS))} USDT
-                </dd>
-              </dl>
-            )}
-            <button
-              type="submit"
-              className="button"
-              disabled={!ready || busy}
-              aria-busy={busy}
-              aria-describedby="buy-reason"
-            >
-              {ready && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
-            </button>
-            <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">
-              {reason ? t(reason) : ''}
-            </p>
-          </form>
-          <TxStatus
-            step={step}
-            confirmed={
-              step.state === 'confirmed' && (
-                <>
-                  {t('tx-confirmed', {
-                    lvlx: formatLvlx(step.label.lvlx),
-                    product,
-                    usdt: formatUsdt(step.label.usdt),
-                  })}{' '}
-                  {recorded === step.hash?.toLowerCase() ? t('tx-recorded') : t('tx-recording')}
-                </>
-              )
-            }
-          />
-        </>
+          </dl>
+        ) : (
+          !readError && <p className="muted">{t('loading')}</p>
+        )}
+      </div>
+      <form className="buy-form" onSubmit={buy} noValidate>
+        <AmountField
+          id="buy-usdt"
+          label={t('buy-pay')}
+          unit="USDT"
+          value={shown('usdt')}
+          disabled={!price || busy}
+          error={usdtError ? t(usdtError, { minValue: '0', maxValue: '' }) : ''}
+          describedBy="buy-reason"
+          onChange={(text) => setInput({ side: 'usdt', text })}
+          onMax={
+            reads
+              ? () => setInput({ side: 'usdt', text: editableNumber(formatUnits(reads.usdt, USDT_DECIMALS)) })
+              : undefined
+          }
+          maxDisabled={!reads || reads.usdt === '0'}
+          maxLabel={t('staking-max')}
+        />
+        <AmountField
+          id="buy-lvlx"
+          label={t('buy-receive', { product })}
+          unit={product}
+          value={shown('lvlx')}
+          disabled={!price || busy}
+          error={lvlxError ? t(lvlxError, { minValue: '0', maxValue: '' }) : ''}
+          describedBy="buy-reason"
+          onChange={(text) => setInput({ side: 'lvlx', text })}
+        />
+        {ready && (
+          <dl className="wallet-facts stake-summary" data-testid="buy-summary">
+            <dt>{t('buy-you-pay')}</dt>
+            <dd translate="no">{formatUsdt(computed.usdt)} USDT</dd>
+            <dt>{t('buy-you-get')}</dt>
+            <dd translate="no">
+              {formatLvlx(computed.lvlx)} {product}
+            </dd>
+            <dt>{t('buy-price')}</dt>
+            <dd translate="no">{priceLine}</dd>
+          </dl>
+        )}
+        {account && (
+          <button
+            type="submit"
+            className="button"
+            disabled={!ready || busy}
+            aria-busy={busy}
+            aria-describedby="buy-reason"
+          >
+            {ready && computed.needsApproval ? t('buy-approve-and-buy') : t('buy-submit')}
+          </button>
+        )}
+        <p id="buy-reason" className="muted small" role="status" data-testid="buy-reason">
+          {reason ? t(reason) : ''}
+        </p>
+      </form>
+      {connect}
+      {account && (
+        <TxStatus step={step} after={recorded === step.hash?.toLowerCase() ? t('tx-recorded') : t('tx-recording')} />
       )}
+      <div className="summary-box" data-testid="buy-terms">
+        <h2>{t('buy-terms-title')}</h2>
+        <ul className="plain-list">
+          <li>{t('buy-terms-pay', { product })}</li>
+          <li>{t('buy-terms-approve')}</li>
+          <li>{t('buy-terms-price')}</li>
+        </ul>
+      </div>
       <Onramp />
     </section>
   );

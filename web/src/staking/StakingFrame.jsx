@@ -14,14 +14,9 @@ export function usePositionActions(pool, account, reload) {
   const [step, run] = useChainAction();
   const contract = pool === 'nft' ? 'NftStaking' : 'LvlxStaking';
   const to = pool === 'nft' ? settings.chain?.nftStaking : settings.chain?.lvlxStaking;
-  const act = (fn, label, r) =>
-    run(account, [{ to, data: calldata(contract, fn, [r.position]), simulate: true }], { label, row: r }, reload);
-  return [step, (r) => act('withdrawInterest', 'interest', r), (r) => act('release', 'release', r)];
-}
-
-/** The confirmation line of a position action. */
-export function positionConfirmed(t, step) {
-  return t(step.label?.label === 'release' ? 'staking-released-confirmed' : 'staking-interest-confirmed');
+  const act = (fn, action, r) =>
+    run(account, [{ to, data: calldata(contract, fn, [r.position]), simulate: true }], { action, row: r }, reload);
+  return [step, (r) => act('withdrawInterest', 'withdraw-interest', r), (r) => act('release', 'release', r)];
 }
 
 export default function StakingFrame({ titleKey, children }) {

@@ -1,20 +1,31 @@
-// What a chain action is doing, announced politely: approving, checking, pending, confirmed (with
-// what it was), rejected or failed with its reason, and the transaction's hash with its explorer
-// link.
+// What a chain action is doing, announced politely, in the action's own words (actions.js: what
+// an approval allows and for what, what is being sent, what was confirmed), rejected or failed
+// with its reason, and the transaction's hash with its explorer link. `after` follows the
+// confirmation (the purchase's "in your history").
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { explorerTx } from '../core/index.js';
 import Copyable from '../components/Copyable.jsx';
+import { actionWords } from './actions.js';
 
-export default function TxStatus({ step, confirmed, testId = 'tx-status' }) {
+export default function TxStatus({ step, after = null, testId = 'tx-status' }) {
   const { t } = useTranslation();
   const explorer = step.hash ? explorerTx(settings.chain?.explorerUrl, step.hash) : null;
+  const words = step.label?.action ? actionWords(t, step.label.action, step.state, step.label.values) : null;
   return (
-    <div className="tx-status" aria-live="polite" data-testid={testId} data-state={step.state}>
-      {step.state === 'approving' && <p>{t('tx-approving')}</p>}
-      {step.state === 'simulating' && <p>{t('tx-checking')}</p>}
-      {step.state === 'sending' && <p>{t('tx-pending')}</p>}
-      {step.state === 'confirmed' && <p className="notice success">{confirmed}</p>}
+    <div
+      className="tx-status"
+      aria-live="polite"
+      data-testid={testId}
+      data-state={step.state}
+      data-action={step.label?.action}
+    >
+      {words && step.state !== 'confirmed' && <p>{words}</p>}
+      {step.state === 'confirmed' && (
+        <p className="notice success">
+          {words} {after}
+        </p>
+      )}
       {step.state === 'rejected' && <p className="muted">{t('tx-rejected')}</p>}
       {step.state === 'failed' && (
         <p className="notice error" role="alert">

@@ -5,40 +5,38 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameAddress, shortWallet } from '../core/index.js';
 import settings from '../settings.js';
-import { addToken, connectWallet, linkWallet, storedWallet, useConnectedAccount } from './wallet.js';
-import { Link } from 'react-router';
+import { addToken, connectWallet, linkWallet, useConnectedAccount, useLinkedWallet } from './wallet.js';
 import { choose, current, useWallets } from './discovery.js';
+import NoWallet from './NoWallet.jsx';
+import Copyable from '../components/Copyable.jsx';
 
-/** On a phone the page can open inside a wallet app's own browser, where the wallet is. */
-const onPhone = () => typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches;
-const walletApps = (href) => {
-  const url = new URL(href);
-  return [
-    ['MetaMask', `https://metamask.app.link/dapp/${url.host}${url.pathname}${url.search}`],
-    ['Trust Wallet', `https://link.trustwallet.com/open_url?coin_id=966&url=${encodeURIComponent(href)}`],
-  ];
-};
-
-/** No wallet in this browser: what one is for, the FAQ's guide, and on a phone the wallet apps. */
-function NoWallet() {
+/**
+ * The wallet the member tried to link is another account's: what to do next, beside the button
+ * (a toast over the header said only that it was refused): use another wallet, or, if this one is
+ * theirs, write to support with its address.
+ */
+function WalletTaken({ wallet }) {
   const { t } = useTranslation();
+  const { supportEmail } = settings;
+  const subject = encodeURIComponent(t('wallet-taken-mail-subject'));
+  const mail = supportEmail ? `mailto:${supportEmail}?subject=${subject}&body=${encodeURIComponent(wallet)}` : null;
   return (
-    <div className="no-wallet" data-testid="no-wallet">
-      <p className="muted">
-        {t('wallet-none-here', { product: settings.product })}{' '}
-        <Link to="/dashboardfaqs/wallet">{t('wallet-guide-link')}</Link>
+    <div className="notice error wallet-taken" role="alert" data-testid="wallet-taken">
+      <p>
+        {t('wallet-taken')}{' '}
+        <span data-testid="wallet-taken-address">
+          <Copyable value={wallet} toastKey="copied-wallet" />
+        </span>
       </p>
-      {onPhone() && (
-        <ul className="plain-list wallet-apps">
-          {walletApps(window.location.href).map(([app, href]) => (
-            <li key={app}>
-              <a className="button secondary small" href={href} rel="noreferrer noopener">
-                {t('wallet-open-in', { app })}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <p>{t('wallet-taken-other')}</p>
+      <p>
+        {t(mail ? 'wallet-taken-support' : 'wallet-taken-support-registered')}{' '}
+        {mail && (
+          <a href={mail} translate="no" data-testid="wallet-taken-mail">
+            {supportEmail}
+          </a>
+        )}
+      </p>
     </div>
   );
 }
@@ -73,8 +71,10 @@ export default function WalletCard() {
   // Wallets announce themselves after the page starts: the box shows again when one does.
   useWallets();
   const [account, setAccount] = useConnectedAccount();
-  const [linked, setLinked] = useState(storedWallet);
+  const linked = useLinkedWallet();
   const [busy, setBusy] = useState(null);
+  // The wallet another account holds, as refused (said while that wallet is the connected one).
+  const [taken, setTaken] = useState(null);
 
   const run = (name, work) => async () => {
     setBusy(name);
@@ -89,8 +89,8 @@ export default function WalletCard() {
     if (connected) setAccount(connected);
   });
   const link = run('link', async () => {
-    const wallet = await linkWallet(account);
-    if (wallet) setLinked(wallet);
+    setTaken(null);
+    setTaken((await linkWallet(account))?.taken ?? null);
   });
   const mismatch = linked && account && !sameAddress(linked, account);
 
@@ -114,7 +114,11 @@ export default function WalletCard() {
           {t('wallet-mismatch')}
         </p>
       )}
-      {!linked && account && <p className="muted">{t('wallet-link-help')}</p>}
+      {!linked && account && taken && sameAddress(taken, account) ? (
+        <WalletTaken wallet={account} />
+      ) : (
+        !linked && account && <p className="muted">{t('wallet-link-help')}</p>
+      )}
       <div className="wallet-actions">
         {!account && (
           <button

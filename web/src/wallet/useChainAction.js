@@ -1,12 +1,14 @@
 // One member action on chain as a list of transactions (approve, then the action): each is
 // simulated first where asked (a call that would revert is explained, never sent), sent from the
 // connected account, and followed until mined; the state names what is happening now, and a
-// failure is a translation key. The token, NFT and staking pages share it.
+// failure is a translation key. Every action is one of actions.js's, whose words TxStatus says.
+// The token, NFT, staking, network and owners' pages share it.
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import settings from '../settings.js';
 import { revertKey } from '../core/index.js';
 import * as eth from './eip1193.js';
+import { CHAIN_ACTIONS } from './actions.js';
 
 export const BUSY = ['approving', 'simulating', 'sending'];
 
@@ -17,15 +19,19 @@ async function mined(hash) {
 }
 
 /**
- * [step, run]: `run(account, txs, done)` sends `txs` ({to, data, approval?, simulate?}) in order;
- * `step` is {state: idle | approving | simulating | sending | confirmed | rejected | failed, hash?,
- * key?, label?}; `done(hash)` runs after the last one is mined.
+ * [step, run]: `run(account, txs, label, done)` sends `txs` ({to, data, approval?, simulate?}) in
+ * order; `label` is {action (a key of CHAIN_ACTIONS), values (its words' figures), ...what the
+ * page keeps}; `step` is {state: idle | approving | simulating | sending | confirmed | rejected |
+ * failed, hash?, key?, label}; `done(hash)` runs after the last one is mined.
  */
 export default function useChainAction() {
   const { t } = useTranslation();
   const [step, setStep] = useState({ state: 'idle' });
   const run = useCallback(
     async (account, txs, label, done) => {
+      if (!CHAIN_ACTIONS[label?.action]) throw new Error(`unknown chain action ${label?.action}`);
+      if (txs.some((tx) => tx.approval) && !CHAIN_ACTIONS[label.action].approves)
+        throw new Error(`chain action ${label.action} has no approval step`);
       try {
         await eth.ensureChain(settings.chain, t('chain-name'));
         let hash = null;

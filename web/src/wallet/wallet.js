@@ -1,7 +1,7 @@
 // What the app does with the browser wallet, with the toasts of docs/product/api.md#errors: connect
 // (metamask-install / metamask-error; a rejection is a calm note), link by a signed EIP-4361
 // message, add the token, and the wallet the account has linked.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify';
 import i18n from '../i18n.js';
 import settings from '../settings.js';
@@ -16,10 +16,22 @@ import tokenLogo from '../../assets/favicon.svg';
 /** The wallet linked to the signed-in account (stored at sign-in and on linking), or null. */
 export const storedWallet = () => readJson(KEYS.userInfo)?.wallet ?? null;
 
+// Who shows something that depends on the linked wallet hears when it is linked, so no figure
+// keeps saying "no wallet linked" under a box that says it is (until a reload, once).
+const linkListeners = new Set();
+const onLinked = (listener) => {
+  linkListeners.add(listener);
+  return () => linkListeners.delete(listener);
+};
+
+/** The linked wallet (or null), kept current when this page links one. */
+export const useLinkedWallet = () => useSyncExternalStore(onLinked, storedWallet, () => null);
+
 function storeWallet(wallet) {
   const info = readJson(KEYS.userInfo) ?? {};
   writeJson(KEYS.userInfo, { ...info, wallet });
   writeJson(KEYS.tokenData, { address: wallet });
+  for (const listener of linkListeners) listener();
 }
 
 /** A wallet failure as the user should read it: calm when they said no. */
@@ -69,7 +81,11 @@ export async function readUint(to, contract, fn, args) {
   return decodeUint(await eth.ethCall(to, calldata(contract, fn, args)));
 }
 
-/** Links `account` to the signed-in account by signature; answers the stored wallet or null. */
+/**
+ * Links `account` to the signed-in account by signature; answers {wallet} (stored), {taken:
+ * account} when another account has linked that wallet (the page says what to do, not a toast), or
+ * null (the member declined, or a toast said why).
+ */
 export async function linkWallet(account) {
   try {
     const { nonce, issuedAt, expirationTime, chainId } = await walletNonce();
@@ -93,8 +109,9 @@ export async function linkWallet(account) {
     const { wallet } = await sendLink(message, signature);
     storeWallet(wallet);
     toast.success(i18n.t('wallet-linked'), { toastId: 'wallet-linked' });
-    return wallet;
+    return { wallet };
   } catch (e) {
+    if (e?.code === 'error-wallet-taken') return { taken: account };
     toastError(e);
     return null;
   }

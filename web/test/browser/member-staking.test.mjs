@@ -38,6 +38,10 @@ mkdirSync(SHOTS, { recursive: true });
 const LVLX = 10n ** 18n;
 const DAY = 86_400;
 const label = (key, n) => en[key].replace('{{n}}', n);
+const fill = (text, values) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
+/** What the live regions said since `listen` that names USDT (the reward's value aside). */
+const saidUsdt = (page) =>
+  page.evaluate(() => (window.__announced ?? []).filter((s) => /USDT/.test(s) && !/≈/.test(s)));
 
 let server;
 let browser;
@@ -127,10 +131,16 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   await card.getByTestId('nft-held').filter({ hasText: '2' }).waitFor({ timeout: 15_000 });
   assert.equal(await read(chain().levelNft, 'LevelNFT', 'balanceOf', [accounts[1], '1']), '2');
 
-  // Stake both (the staking contract's approval first, then the stake).
+  // Stake both (the staking contract's approval first, then the stake), each step in the
+  // staking's words: the NFTs approved for the staking contract, never "Approving USDT".
   assert.equal(await card.getByTestId('nft-stake-reason').innerText(), '');
+  await listen(page);
   await card.getByRole('button', { name: en['nft-stake'] }).click();
+  await announced(page, en['tx-stake-nft-approving']);
+  await announced(page, fill(en['tx-stake-nft-sending'], { count: 2, id: 1 }));
   await confirmed(page);
+  await announced(page, fill(en['nft-staked'], { count: 2, id: 1 }));
+  assert.deepEqual(await saidUsdt(page), [], 'no step of an NFT stake mentions USDT');
   const row = page.getByTestId('nft-positions').locator('.rdt_TableRow').first();
   await row.waitFor({ timeout: 15_000 });
   // With NFTs staked, they come first on the page, the offers after them.
@@ -258,9 +268,14 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
   await tabTo(page, page.getByRole('button', { name: en['staking-stake'], exact: true }));
   await listen(page);
   await page.keyboard.press('Enter');
-  await announced(page, en['tx-pending']);
+  // The staking's own words: LVLX approved for staking, the stake sent, the stake confirmed;
+  // never the purchase's "Approving USDT".
+  const figures = { amount: '1,000.00', product: 'LVLX' };
+  await announced(page, fill(en['tx-stake-lvlx-approving'], figures));
+  await announced(page, fill(en['tx-stake-lvlx-sending'], figures));
   await confirmed(page);
-  await announced(page, en['staking-staked'].replace('{{amount}}', '1,000.00 LVLX'));
+  await announced(page, fill(en['tx-stake-lvlx-confirmed'], figures));
+  assert.deepEqual(await saidUsdt(page), [], 'no step of a stake mentions USDT');
   const row = page.getByTestId('lvlx-positions').locator('.rdt_TableRow').first();
   await row.waitFor({ timeout: 15_000 });
   assert.equal(await read(chain().lvlxStaking, 'LvlxStaking', 'totalStaked', []), (1000n * LVLX).toString());

@@ -262,10 +262,12 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   await tabTo(page, page.getByRole('button', { name: en['buy-approve-and-buy'] }));
   await listen(page);
   await page.keyboard.press('Enter');
-  await announced(page, en['tx-approving']);
-  await announced(page, en['tx-pending']);
+  // Each step in the purchase's own words (web/src/wallet/actions.js): what is approved, for what.
+  const figures = { lvlx: '25.00', product: 'LVLX', usdt: '2.50' };
+  await announced(page, t('tx-buy-lvlx-approving', figures));
+  await announced(page, t('tx-buy-lvlx-sending', figures));
   await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
-  await announced(page, t('tx-confirmed', { lvlx: '25.00', product: 'LVLX', usdt: '2.50' }));
+  await announced(page, t('tx-confirmed', figures));
   const hash = await page.getByTestId('tx-hash').getAttribute('data-hash');
   assert.match(await page.getByTestId('tx-hash').innerText(), /^0x[0-9a-f]{8}…[0-9a-f]{8}$/);
   assert.match(hash, /^0x[0-9a-f]{64}$/);

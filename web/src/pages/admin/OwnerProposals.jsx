@@ -191,7 +191,7 @@ function Proposal({ p, safe, account, delay, onChange, all }) {
     }
   };
   const execute = () =>
-    run(account, [{ to: p.safe, data: p.execCalldata, simulate: true }], null, async (hash) => {
+    run(account, [{ to: p.safe, data: p.execCalldata, simulate: true }], { action: 'owner-execute' }, async (hash) => {
       await recordExecuted(p.id, hash);
       onChange();
     });
@@ -292,7 +292,7 @@ function Proposal({ p, safe, account, delay, onChange, all }) {
           {t('owner-proposals-execute')}
         </button>
       )}
-      <TxStatus step={step} confirmed={t('owner-proposals-executed')} testId={`owner-tx-${p.id}`} />
+      <TxStatus step={step} testId={`owner-tx-${p.id}`} />
       {p.executedTx && step.state !== 'confirmed' && (
         <TxStatus step={{ state: 'idle', hash: p.executedTx }} testId={`owner-executed-${p.id}`} />
       )}
