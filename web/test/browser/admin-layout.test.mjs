@@ -329,3 +329,19 @@ test('a count chart steps by whole numbers, and its logarithmic scale starts at 
   assert.ok(Math.max(...log) / Math.min(...log) >= 10, `and spans a decade at least: ${log}`);
   await page.context().close();
 });
+
+test('on a 1920 px screen every SPEC column shows without opening the column menu', async () => {
+  for (const [route, headers] of [
+    ['/admin/tables/users', [en['users-registered'], en['users-usdt'], en['users-add-rewards']]],
+    ['/admin/tables/NFTStaking', [en['users-usdt'], en['stake-start']]],
+  ]) {
+    const page = await adminPage(route, 1920);
+    for (const name of headers)
+      await page
+        .getByRole('columnheader', { name })
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => assert.fail(`${route}: "${name}" is not shown at 1920 px`));
+    await page.context().close();
+  }
+});

@@ -308,6 +308,25 @@ test('secret key: masked and trimmed, wrong secret fails, right one reveals, fou
   assert.deepEqual(audit, ['wrong-secret', 'revealed', 'wrong-secret', 'rate-limited']);
   // The revealed key never reached the server's log or the page's storage.
   assert.ok(!(await page.evaluate((k) => JSON.stringify(localStorage).includes(k), DEMO_SECRET[1])));
+  // The audit tells a refused reveal from a granted one on the row itself, not in closed JSON;
+  // choosing the subject filters at once.
+  await page.goto('/admin/audit');
+  await settled(page);
+  await page.getByLabel(en['audit-subject']).selectOption('secret-reveal');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=audit-row]').length === 4);
+  const outcomes = await page
+    .getByTestId('audit-outcome')
+    .evaluateAll((marks) => marks.map((m) => [m.dataset.outcome, m.innerText, getComputedStyle(m).color]));
+  assert.deepEqual(
+    outcomes.map(([o, text]) => [o, text]),
+    [
+      ['rate-limited', en['audit-outcome-rate-limited']],
+      ['wrong-secret', en['audit-outcome-wrong-secret']],
+      ['revealed', en['audit-outcome-revealed']],
+      ['wrong-secret', en['audit-outcome-wrong-secret']],
+    ],
+  );
+  assert.notEqual(outcomes[2][2], outcomes[1][2], 'a granted reveal is not coloured as a refused one');
 });
 
 test('a member is kept out of every admin screen', async () => {

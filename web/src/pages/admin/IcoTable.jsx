@@ -117,7 +117,8 @@ export default function IcoTable() {
       minWidth: '160px',
       label: t('ico-amount'),
       numeric: true,
-      cell: (r) => <Amount value={r.amountText} unit={r.coin} />,
+      // Purchases are in LVLX and withdrawals in USDT (or MATIC): each amount names its coin.
+      cell: (r) => <Amount value={r.amountText} unit={r.purchasedToken} />,
     },
     {
       id: 'wallet',
