@@ -41,6 +41,8 @@ export const LVLX_DECIMALS = tokenDecimals('LVLX');
 export const lockTerms = (rateBps, lockSeconds) => core.lockTerms(rateBps, Number(lockSeconds));
 /** The money history (GET wallet/history's `entries`) as CSV: exact decimals, UTC times. */
 export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
+/** The same history as CSV in the member's language: `words` {language, header[7], kinds, pending, final}. */
+export const moneyHistoryCsvIn = (entries, words) => core.moneyHistoryCsvIn(entries, words);
 /** Every owner action an admin may propose to the owners' Safe: [{contract, function, args, delayed}]. */
 export const ownerActions = () => core.ownerActions();
 /** An owner action's argument as typed in the page's language → the proposal's text; throws a key. */

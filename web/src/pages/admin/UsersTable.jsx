@@ -107,7 +107,7 @@ export default function UsersTable() {
       minWidth: '150px',
       optional: true,
       spec: true,
-      label: t('users-add-rewards'),
+      label: t('users-add-rewards', { product }),
       numeric: true,
       cell: (r) => <Amount value={r.addRewardsText} unit={product} />,
     },
