@@ -191,9 +191,83 @@ fn usdt_of(lvlx: Units, price: Units) -> Units {
 
 /// The history as CSV, one line an entry in the given order: the UTC time (ISO 8601), the
 /// kind, the amount and its asset as exact decimals, the USDT value, the transaction and
-/// whether it is final. Plain decimals with a point, as spreadsheets and tax tools read them.
+/// whether it is final. Plain decimals with a point, as spreadsheets and tax tools read them:
+/// the stable machine form ([`csv_in`] is the member's language).
 pub fn csv(entries: &[Valued], product_decimals: u32) -> String {
-    let mut out = String::from("date_utc,type,amount,asset,usdt_value,tx_hash,status\n");
+    let header = [
+        "date_utc",
+        "type",
+        "amount",
+        "asset",
+        "usdt_value",
+        "tx_hash",
+        "status",
+    ];
+    write_csv(entries, product_decimals, &header, None)
+}
+
+/// The words of the history's CSV in the member's language, as the page translates them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CsvWords {
+    /// The language the page is in (how dates and decimals are written).
+    pub language: String,
+    /// The seven column names, in [`csv`]'s order.
+    pub header: [String; 7],
+    /// Each kind's name by [`Kind::name`]; a kind left out keeps its machine name.
+    pub kinds: std::collections::BTreeMap<String, String>,
+    pub pending: String,
+    #[serde(rename = "final")]
+    pub final_: String,
+}
+
+/// The history as CSV in the member's language (the same columns and rows as [`csv`]): its
+/// words, dates as the language writes them (UTC, to the minute), exact decimals with the
+/// language's decimal mark and no grouping; where the mark is a comma (es, pt) the fields are
+/// separated by semicolons, as spreadsheets set to those languages read them.
+pub fn csv_in(entries: &[Valued], product_decimals: u32, words: &CsvWords) -> String {
+    let header = words.header.each_ref().map(String::as_str);
+    write_csv(entries, product_decimals, &header, Some(words))
+}
+
+fn write_csv(
+    entries: &[Valued],
+    product_decimals: u32,
+    header: &[&str; 7],
+    words: Option<&CsvWords>,
+) -> String {
+    let language = words.map(|w| w.language.as_str()).unwrap_or("en");
+    let comma_decimals = amount::localize("0.5", language) == "0,5";
+    let separator = if words.is_some() && comma_decimals {
+        ';'
+    } else {
+        ','
+    };
+    let decimal = |plain: String| {
+        if words.is_some() && comma_decimals {
+            plain.replace('.', ",")
+        } else {
+            plain
+        }
+    };
+    let mut out = String::new();
+    let line = |out: &mut String, fields: &[&str]| {
+        for (i, text) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push(separator);
+            }
+            // The asset is the configured product's name: quoted, and never a spreadsheet formula.
+            if separator == ';' && text.contains(';') && !text.starts_with(['=', '+', '-', '@']) {
+                out.push('"');
+                out.push_str(&text.replace('"', "\"\""));
+                out.push('"');
+            } else {
+                crate::admin::csv_field(out, text);
+            }
+        }
+        out.push('\n');
+    };
+    line(&mut out, header);
     for v in entries {
         let e = &v.entry;
         let decimals = match e.asset.as_str() {
@@ -201,29 +275,41 @@ pub fn csv(entries: &[Valued], product_decimals: u32) -> String {
             "USDT" => crate::USDT_DECIMALS,
             _ => product_decimals,
         };
-        let date = chrono::DateTime::from_timestamp_millis(e.at)
-            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-            .unwrap_or_default();
-        let exact = |units, decimals| amount::format_units(units, decimals).unwrap_or_default();
-        let line = [
-            date,
-            e.kind.name().to_string(),
-            exact(e.amount, decimals),
-            e.asset.clone(),
-            v.usdt_value
-                .map(|u| exact(u, crate::USDT_DECIMALS))
-                .unwrap_or_default(),
-            e.tx_hash.clone().unwrap_or_default(),
-            if e.pending { "pending" } else { "final" }.to_string(),
-        ];
-        // The asset is the configured product's name: quoted, and never a spreadsheet formula.
-        for (i, text) in line.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+        let time = chrono::DateTime::from_timestamp_millis(e.at);
+        let date = match (time, words) {
+            (Some(t), None) => t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            (Some(t), Some(w)) => {
+                let day = t.format("%Y-%m-%d").to_string();
+                let local = crate::date::format_local_day(&day, &w.language).unwrap_or(day);
+                format!("{local} {}", t.format("%H:%M"))
             }
-            crate::admin::csv_field(&mut out, text);
-        }
-        out.push('\n');
+            (None, _) => String::new(),
+        };
+        let exact =
+            |units, decimals| decimal(amount::format_units(units, decimals).unwrap_or_default());
+        let kind = match words {
+            Some(w) => w
+                .kinds
+                .get(e.kind.name())
+                .map_or(e.kind.name(), String::as_str),
+            None => e.kind.name(),
+        };
+        let status = match (words, e.pending) {
+            (Some(w), true) => w.pending.as_str(),
+            (Some(w), false) => w.final_.as_str(),
+            (None, true) => "pending",
+            (None, false) => "final",
+        };
+        let amount = exact(e.amount, decimals);
+        let usdt = v
+            .usdt_value
+            .map(|u| exact(u, crate::USDT_DECIMALS))
+            .unwrap_or_default();
+        let tx = e.tx_hash.clone().unwrap_or_default();
+        line(
+            &mut out,
+            &[&date, kind, &amount, &e.asset, &usdt, &tx, status],
+        );
     }
     out
 }
@@ -325,6 +411,66 @@ mod tests {
         assert_eq!(lines[2], "2025-11-26T00:00:00Z,bonus,100,LVLX,10,,final");
         assert!(lines[3].starts_with("2025-11-25T00:00:00Z,release,3,NFT,,0x"));
         assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn the_members_csv_is_in_their_language_with_the_same_rows() {
+        let mut pending = entry(
+            Kind::Claim,
+            1_764_201_600_000,
+            "LVLX",
+            1_500_000_000_000_000_001,
+        );
+        pending.pending = true;
+        let nft = entry(Kind::NftPurchase, 1_764_028_800_000 + 90_000, NFT_ASSET, 3);
+        let valued = value(vec![nft, pending], "LVLX", &[]);
+        let words = |language: &str| CsvWords {
+            language: language.into(),
+            header: [
+                "Fecha (UTC)",
+                "Tipo",
+                "Cantidad",
+                "Activo",
+                "Valor (USDT)",
+                "Transacción",
+                "Estado",
+            ]
+            .map(String::from),
+            kinds: [
+                ("claim", "Cobro"),
+                ("nft-purchase", "Compra de NFT; tienda"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .into(),
+            pending: "Pendiente".into(),
+            final_: "Final".into(),
+        };
+        let es = csv_in(&valued, 18, &words("es"));
+        let lines: Vec<&str> = es.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Fecha (UTC);Tipo;Cantidad;Activo;Valor (USDT);Transacción;Estado"
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                "27/11/2025 00:00;Cobro;1,500000000000000001;LVLX;0,15;0x{:064x};Pendiente",
+                1_764_201_600_000i64
+            )
+        );
+        // A separator inside a word is quoted.
+        assert!(lines[2].starts_with("25/11/2025 00:01;\"Compra de NFT; tienda\";3;NFT;;0x"));
+        assert_eq!(lines.len(), 3);
+        let en = csv_in(&valued, 18, &words("en"));
+        assert!(en
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("11/27/2025 00:00,Cobro,1.500000000000000001,LVLX,0.15,"));
+        // The machine form is unchanged beside it.
+        assert!(
+            csv(&valued, 18).starts_with("date_utc,type,amount,asset,usdt_value,tx_hash,status\n")
+        );
     }
 
     #[test]

@@ -93,14 +93,45 @@ fn weight_thousandths(q: &str) -> Option<u16> {
     }
 }
 
-/// `asked` when it is one of [`LANGUAGES`], else `fallback`.
+/// The language of [`LANGUAGES`] a language tag names, the one normalisation of the server:
+/// a regional or differently cased tag counts for its language ("es-ES" → es, "pt_BR" → pt,
+/// "EN" → en); none of ours → None.
+pub fn language_tag(tag: &str) -> Option<&'static str> {
+    let primary = tag.trim().split(['-', '_']).next().unwrap_or("");
+    LANGUAGES
+        .iter()
+        .find(|l| l.eq_ignore_ascii_case(primary))
+        .copied()
+}
+
+/// The language `asked` names ([`language_tag`]) when it is one of [`LANGUAGES`], else `fallback`.
 pub fn language_or<'a>(asked: Option<&'a str>, fallback: &'a str) -> &'a str {
-    asked.filter(|l| is_language(l)).unwrap_or(fallback)
+    asked.and_then(language_tag).unwrap_or(fallback)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::preferred_language;
+    use super::{language_or, language_tag, preferred_language};
+
+    #[test]
+    fn a_regional_tag_names_its_language() {
+        for (tag, want) in [
+            ("es", Some("es")),
+            ("es-ES", Some("es")),
+            ("es-419", Some("es")),
+            ("pt-BR", Some("pt")),
+            ("pt_BR", Some("pt")),
+            ("EN-gb", Some("en")),
+            ("de-DE", None),
+            ("", None),
+            ("cimode", None),
+            ("espanol", None),
+        ] {
+            assert_eq!(language_tag(tag), want, "{tag}");
+        }
+        assert_eq!(language_or(Some("pt-BR"), "en"), "pt");
+        assert_eq!(language_or(Some("fr"), "es"), "es");
+    }
 
     #[test]
     fn the_headers_preferred_language_of_ours_wins() {

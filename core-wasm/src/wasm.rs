@@ -234,6 +234,19 @@ pub fn money_history_csv(entries: JsValue) -> Result<String, JsError> {
     Ok(crate::history::csv(&entries, crate::LVLX_DECIMALS))
 }
 
+/// `moneyHistoryCsvIn(entries, words)`: the same history as CSV in the member's language
+/// (`words`: {language, header[7], kinds{name: text}, pending, final}; history::csv_in).
+#[wasm_bindgen(js_name = moneyHistoryCsvIn)]
+pub fn money_history_csv_in(entries: JsValue, words: JsValue) -> Result<String, JsError> {
+    let entries: Vec<crate::history::Valued> = serde_wasm_bindgen::from_value(entries)?;
+    let words: crate::history::CsvWords = serde_wasm_bindgen::from_value(words)?;
+    Ok(crate::history::csv_in(
+        &entries,
+        crate::LVLX_DECIMALS,
+        &words,
+    ))
+}
+
 /// Absent values become `null` (not `undefined`), as the test vectors and callers expect.
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
     value.serialize(
@@ -285,7 +298,7 @@ pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
 }
 
 /// `adminColumns("users")`: a table's columns as declared once in the core
-/// (`admin::declared`): `[{id, label, kind, sort, optional}]`, before its rows arrive.
+/// (`admin::declared`): `[{id, label, kind, sort, optional, spec}]`, before its rows arrive.
 #[wasm_bindgen(js_name = adminColumns)]
 pub fn admin_columns(table: &str) -> Result<JsValue, JsError> {
     let columns = match table {
@@ -347,6 +360,33 @@ impl AdminRows {
     }
     pub fn csv(&self) -> String {
         self.0.csv()
+    }
+    /// The server's ids of the kept rows in display order (the ICO ledger's; empty otherwise).
+    #[wasm_bindgen(js_name = keptIds)]
+    pub fn kept_ids(&self) -> Vec<u32> {
+        self.0.ids()
+    }
+    /// The CSV with the wallets and transactions `trails` ([{id, wallet, txHash}]) give.
+    #[wasm_bindgen(js_name = csvWith)]
+    pub fn csv_with(&self, trails: JsValue) -> Result<String, JsError> {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Trail {
+            id: u32,
+            wallet: Option<String>,
+            tx_hash: Option<String>,
+        }
+        let trails: Vec<Trail> = serde_wasm_bindgen::from_value(trails)?;
+        let trails = trails
+            .into_iter()
+            .map(|t| {
+                (
+                    t.id,
+                    (t.wallet.unwrap_or_default(), t.tx_hash.unwrap_or_default()),
+                )
+            })
+            .collect();
+        Ok(self.0.csv_with(&trails))
     }
 }
 

@@ -152,7 +152,11 @@ fn the_users_columns_are_the_rows_fields_and_the_csvs() {
     let table = users::UserTable::load(&user_stream(&v["users"]["rows"])).unwrap();
     let row = serde_json::to_value(&table.page(0, 1)[0]).unwrap();
     for column in users::COLUMNS {
-        assert!(row.get(column.id).is_some(), "{} is not a row field", column.id);
+        assert!(
+            row.get(column.id).is_some(),
+            "{} is not a row field",
+            column.id
+        );
     }
     let csv = table.csv();
     let mut lines = csv.lines();
@@ -180,7 +184,10 @@ fn csv_has_exactly_the_kept_rows_with_exact_amounts() {
     table.query(&query).unwrap();
     let csv = table.csv();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "n,email,createdAt,operation,coin,amount");
+    assert_eq!(
+        lines[0],
+        "n,email,createdAt,operation,coin,amount,wallet,txHash,amountExact"
+    );
     assert_eq!(lines.len() - 1, table.kept());
     assert!(lines[1..].iter().all(|l| l.contains("@correo.es,")));
     // 10^27 + 7 base units of LVLX = 1000000000.000000000000000007, not a rounded float.
@@ -192,7 +199,22 @@ fn csv_has_exactly_the_kept_rows_with_exact_amounts() {
         big,
         "the vectors keep a 10^27 + 7 amount among the kept rows"
     );
-    assert!(csv.contains(",1000000000.000000000000000007\n"));
+    // As the table shows it, then every digit last; no wallet or transaction without trails.
+    assert!(csv.contains(",1000000000.00,,,1000000000.000000000000000007\n"));
+    // With them, each row gets its own, by the entry's id.
+    let ids = table.kept_ids();
+    assert_eq!(ids.len(), table.kept());
+    let trails: ico::Trails = ids
+        .iter()
+        .map(|&id| (id, (format!("0x{id:040x}"), format!("0x{id:064x}"))))
+        .collect();
+    let with = table.csv_with(&trails);
+    for (line, id) in with.lines().skip(1).zip(&ids) {
+        assert!(
+            line.contains(&format!(",0x{id:040x},0x{id:064x},")),
+            "{line}"
+        );
+    }
 }
 
 #[test]

@@ -117,7 +117,13 @@ pub async fn read(
     block: String,
     language: Option<String>,
 ) -> Result<ContentBlock, Error> {
-    let language = language.unwrap_or_else(|| lvlx_core::DEFAULT_LANGUAGE.into());
+    // A browser's regional tag (es-ES, pt-BR) reads its language's block.
+    let language = match language {
+        None => lvlx_core::DEFAULT_LANGUAGE.to_string(),
+        Some(tag) => lvlx_core::language_tag(&tag)
+            .unwrap_or_default()
+            .to_string(),
+    };
     checked(&block, &language)?;
     app.store
         .read(move |c| {

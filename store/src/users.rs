@@ -132,6 +132,15 @@ pub fn rename_rank(c: Conn, rank: u32, old: &str, new: &str) -> Result<()> {
     Ok(())
 }
 
+/// The account's language (mails, notices, the app after signing in) becomes `language`.
+pub fn set_language(c: Conn, id: UserId, language: &str) -> Result<()> {
+    c.execute(
+        "UPDATE users SET language = ?2 WHERE id = ?1",
+        args![id.0, language],
+    )?;
+    Ok(())
+}
+
 pub fn set_has_avatar(c: Conn, id: UserId) -> Result<()> {
     c.execute("UPDATE users SET has_avatar = 1 WHERE id = ?1", args![id.0])?;
     Ok(())

@@ -52,6 +52,24 @@ export function initI18n({ product, languages }, onLanguage = () => {}) {
 }
 
 /**
+ * The app's language a tag names ('es-ES' → 'es', 'pt_BR' → 'pt', 'EN' → 'en'), else null: the
+ * browser side's one normalisation of a language tag (the server's is lvlx_core::language_tag).
+ * Every language the app sends the server passes through it.
+ */
+export function languageTag(tag) {
+  const primary = String(tag ?? '')
+    .trim()
+    .split(/[-_]/)[0]
+    .toLowerCase();
+  const ours = i18n.options?.supportedLngs;
+  if (Array.isArray(ours)) return primary !== 'cimode' && ours.includes(primary) ? primary : null;
+  return /^[a-z]{2}$/.test(primary) ? primary : null;
+}
+
+/** The language the person is using now, as the server names it. */
+export const currentLanguage = () => languageTag(i18n.resolvedLanguage) ?? languageTag(i18n.language) ?? 'en';
+
+/**
  * The language chosen with the switcher, kept for this browser: in storage for the app, and in
  * a cookie for the server, which sends the pages it renders in the same language (backend
  * web::LANGUAGE_COOKIE). A preference, like the choice itself: it names no one.

@@ -88,3 +88,20 @@ test('every media query width is on the breakpoint scale', async () => {
   }
   assert.deepEqual(off, []);
 });
+
+// locales/GLOSSARY.md decides one word per concept; its "Words avoided" table is checked here.
+test('no translation uses a word the glossary avoids', () => {
+  const glossary = readFileSync(join(root, 'locales', 'GLOSSARY.md'), 'utf8');
+  const section = glossary.split('## Words avoided')[1] ?? '';
+  const rules = [...section.matchAll(/^\| (en|es|pt) \| `([^`]+)` \| (.+) \|$/gm)].map(([, lng, pattern, use]) => ({
+    lng,
+    pattern: new RegExp(pattern, 'i'),
+    use,
+  }));
+  assert.ok(rules.length >= 10, `the glossary's table of avoided words is read (${rules.length} rules)`);
+  const found = [];
+  for (const { lng, pattern, use } of rules)
+    for (const [key, text] of Object.entries(load(lng)))
+      if (pattern.test(text)) found.push(`${lng} ${key}: "${text}" matches ${pattern} (${use})`);
+  assert.deepEqual(found, []);
+});

@@ -1139,3 +1139,28 @@ async fn an_admin_blocks_a_member_who_then_cannot_sign_in_or_use_a_session() {
     assert_eq!(unblocked.body["status"], "active");
     w.login(DEMO_USER.0, DEMO_USER.1).await;
 }
+
+#[tokio::test]
+async fn the_language_of_a_sign_in_becomes_the_accounts() {
+    let w = world().await;
+    // The demo member's account is in English; they sign in from a Portuguese page.
+    let (_, before) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(before["user"]["language"], "en");
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
+    let verify = step1.body["token"].as_str().unwrap().to_string();
+    let code = w.last_code(DEMO_USER.0);
+    let done = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&verify),
+            Some(json!({"code": code, "language": "pt-BR"})),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    assert_eq!(done.body["user"]["language"], "pt");
+    // Kept: the next sign-in without a language is in Portuguese too.
+    let (_, after) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(after["user"]["language"], "pt");
+}

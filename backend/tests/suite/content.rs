@@ -331,3 +331,37 @@ async fn the_landing_pages_notices_are_public_and_nothing_else_is() {
         assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{block}");
     }
 }
+
+#[tokio::test]
+async fn a_browsers_regional_language_tag_reads_its_languages_notice() {
+    let w = world().await;
+    let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
+    let edit = json!({"title": "Términos", "description": "Las reglas."});
+    let put = w
+        .call(
+            "PUT",
+            "/api/v1/admin/content/terms/es",
+            Some(&admin),
+            Some(edit),
+        )
+        .await;
+    assert_eq!(put.status, StatusCode::OK, "{}", put.body);
+    // What an es-ES or pt-BR browser sends (issue: three 404s on every landing visit).
+    for (tag, title) in [("es-ES", "Términos"), ("es-419", "Términos"), ("pt-BR", "")] {
+        let got = w
+            .call(
+                "GET",
+                &format!("/api/v1/public/content/terms?lang={tag}"),
+                None,
+                None,
+            )
+            .await;
+        assert_eq!(got.status, StatusCode::OK, "{tag}: {}", got.body);
+        assert_eq!(got.body["title"], title, "{tag}");
+    }
+    // A language the app does not have is still not found.
+    let other = w
+        .call("GET", "/api/v1/public/content/terms?lang=de-DE", None, None)
+        .await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND);
+}

@@ -45,6 +45,9 @@ pub struct Column {
     /// Hidden by default where the screen is too narrow for every column (the column menu
     /// shows it).
     pub optional: bool,
+    /// One the specification lists for the table: an optional column shown by default on the
+    /// widest screens (`web/src/components/useColumnChoice.js`).
+    pub spec: bool,
 }
 
 impl Column {
@@ -56,6 +59,7 @@ impl Column {
             kind,
             sort: false,
             optional: false,
+            spec: false,
         }
     }
 
@@ -66,6 +70,15 @@ impl Column {
     pub const fn optional(self) -> Column {
         Column {
             optional: true,
+            ..self
+        }
+    }
+
+    /// Optional, but listed by the specification: shown by default on the widest screens.
+    pub const fn spec(self) -> Column {
+        Column {
+            optional: true,
+            spec: true,
             ..self
         }
     }

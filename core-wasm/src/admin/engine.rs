@@ -44,6 +44,15 @@ pub trait Table {
     }
     /// The kept rows in display order as CSV, amounts exact.
     fn csv(&self) -> String;
+    /// The server's ids of the kept rows in display order, for a table whose CSV has columns
+    /// the rows stream leaves out (the ICO ledger's wallets and transactions); none otherwise.
+    fn ids(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    /// The CSV with those columns filled from `trails` (by id).
+    fn csv_with(&self, _trails: &super::ico::Trails) -> String {
+        self.csv()
+    }
 }
 
 pub(crate) fn to_value(value: &impl Serialize) -> Result<Value, TableError> {

@@ -597,14 +597,33 @@ impl IcoTable {
         })
     }
 
-    /// The kept rows in display order as CSV, amounts exact.
+    /// The server's ids of the kept rows in display order: what the page asks the wallets and
+    /// transactions of for [`IcoTable::csv_with`] (the rows stream leaves them out).
+    pub fn kept_ids(&self) -> Vec<u32> {
+        let ids = self.frame.counts(ID).expect("checked at load");
+        self.engine
+            .rows()
+            .map(|(_, row)| ids[row as usize])
+            .collect()
+    }
+
+    /// The kept rows in display order as CSV, without wallets and transactions ([`Self::csv_with`]).
     pub fn csv(&self) -> String {
+        self.csv_with(&Trails::new())
+    }
+
+    /// The kept rows in display order as CSV with the table's columns: N°, email, date, type,
+    /// coin, the amount as the table shows it (2 decimals of its coin, rounded half up), wallet
+    /// and transaction (from `trails`, by the row's id; empty when not given), and last the
+    /// amount exact, every digit (what reconciles with the chain).
+    pub fn csv_with(&self, trails: &Trails) -> String {
         let (email_keys, emails) = self.frame.keyed(EMAIL).expect("checked at load");
         let (token_keys, tokens) = self.frame.keyed(TOKEN).expect("checked at load");
         let amounts = self.frame.amounts(AMOUNT).expect("checked at load");
+        let ids = self.frame.counts(ID).expect("checked at load");
         let created = self.created();
         csv(
-            "n,email,createdAt,operation,coin,amount",
+            "n,email,createdAt,operation,coin,amount,wallet,txHash,amountExact",
             self.engine.rows(),
             |out, row| {
                 let token = tokens.get(token_keys[row] as usize);
@@ -623,11 +642,23 @@ impl IcoTable {
                 out.push(',');
                 let units = amounts[row] as u128;
                 let decimals = token_decimals(token);
+                out.push_str(&amount::format_fixed(units, decimals, 2).expect("6 or 18 decimals"));
+                let (wallet, tx) = trails
+                    .get(&ids[row])
+                    .map_or(("", ""), |(w, t)| (w.as_str(), t.as_str()));
+                out.push(',');
+                super::csv_field(out, wallet);
+                out.push(',');
+                super::csv_field(out, tx);
+                out.push(',');
                 out.push_str(&amount::format_units(units, decimals).expect("6 or 18 decimals"));
             },
         )
     }
 }
+
+/// Wallet and transaction by the ledger entry's id, as the server answers them.
+pub type Trails = std::collections::HashMap<u32, (String, String)>;
 
 impl Table for IcoTable {
     fn len(&self) -> usize {
@@ -651,6 +682,12 @@ impl Table for IcoTable {
     }
     fn csv(&self) -> String {
         IcoTable::csv(self)
+    }
+    fn ids(&self) -> Vec<u32> {
+        IcoTable::kept_ids(self)
+    }
+    fn csv_with(&self, trails: &Trails) -> String {
+        IcoTable::csv_with(self, trails)
     }
 }
 

@@ -37,7 +37,7 @@ pub const COLUMNS: &[Column] = &[
     Column::new(EMAIL, "table-email", Kind::Text).sorted(),
     Column::new(CREATED_AT, "users-registered", Kind::Date)
         .sorted()
-        .optional(),
+        .spec(),
     Column::new(WALLET, "users-wallet", Kind::Wallet).sorted(),
     Column::new(REFERRED, "users-referred", Kind::Count)
         .sorted()

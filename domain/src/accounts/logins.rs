@@ -181,6 +181,10 @@ fn new_code(c: Conn, key: &[u8], user: &crate::user::User) -> Result<(String, St
 #[serde(deny_unknown_fields)]
 pub struct Code {
     code: String,
+    /// The language the person is using now: it becomes the account's.
+    #[schema(schema_with = crate::api::openapi::language)]
+    #[serde(default)]
+    language: Option<String>,
 }
 
 pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<session::SignedIn, Error> {
@@ -199,7 +203,14 @@ pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<session::
                 return Err(Error::Code);
             }
             c.transaction(|tx| {
-                let user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
+                let mut user = users::by_id(tx, user_id)?.ok_or(Error::Unauthorized)?;
+                // The language of this sign-in wins over the one stored (issue: Portuguese
+                // sign-in, English dashboard) and is kept for the next mails.
+                let now = body.language.as_deref().and_then(lvlx_core::language_tag);
+                if let Some(language) = now.filter(|l| *l != user.language) {
+                    users::set_language(tx, user.id, language)?;
+                    user.language = language.to_string();
+                }
                 session::sign_in(&signer, tx, &user)
             })
         })

@@ -1,6 +1,6 @@
 // Account calls (register, login, codes, recovery). Forms that the server protects with the
 // captcha get a fresh challenge, solved here by the core's proof of work.
-import i18n from '../i18n.js';
+import { currentLanguage as language } from '../i18n.js';
 import { solveCaptcha } from '../core/index.js';
 import { api } from './client.js';
 
@@ -9,15 +9,17 @@ async function captcha() {
   return { challenge, solution: solveCaptcha(challenge, difficulty) };
 }
 
-const language = () => i18n.resolvedLanguage ?? 'en';
 const post = (path, body, auth = false) => api(path, { method: 'POST', auth, body });
 
 /** Step 1 of sign-in → {token (verify scope), verifyCode: true}; a code is mailed. */
 export const login = async ({ email, password }) =>
   post('login', { email, password, language: language(), captcha: await captcha() });
 
-/** Step 2: the mailed code, with the step-1 token in Authorization → {token, role, user | admin}. */
-export const verifyCode = (code) => post('verifycode', { code }, true);
+/**
+ * Step 2: the mailed code, with the step-1 token in Authorization → {token, role, user | admin}.
+ * The language in use now goes with it and becomes the account's.
+ */
+export const verifyCode = (code) => post('verifycode', { code, language: language() }, true);
 /** A new sign-in code (the step-1 token in Authorization) → {token, verifyCode}; the old code stops working. */
 export const resendLoginCode = () => post('verifycode/resend', { language: language() }, true);
 

@@ -1,8 +1,10 @@
 // Content blocks (admin/edit-content): what user pages show, per language.
 import { api, apiUpload } from './client.js';
+import { languageTag } from '../i18n.js';
 
-export const readContent = (block, language, signal) =>
-  api(`content/${block}?lang=${encodeURIComponent(language)}`, { signal });
+const lang = (language) => encodeURIComponent(languageTag(language) ?? 'en');
+
+export const readContent = (block, language, signal) => api(`content/${block}?lang=${lang(language)}`, { signal });
 export const listContent = (signal) => api('admin/content', { signal });
 export const saveContent = (block, language, body) =>
   api(`admin/content/${block}/${language}`, { method: 'PUT', body });
@@ -14,4 +16,4 @@ export function uploadContentImage(block, language, file) {
 }
 /** A block anyone may read without a session: the landing page's terms, privacy and risk notices. */
 export const readPublicContent = (block, language, signal) =>
-  api(`public/content/${block}?lang=${encodeURIComponent(language)}`, { signal, auth: false });
+  api(`public/content/${block}?lang=${lang(language)}`, { signal, auth: false });

@@ -110,7 +110,7 @@ function RowsProgress({ progress }) {
  * empty state; `preview`: rows of the table's own shape (the server's newest, with the totals)
  * shown while the whole table loads, without sorting or pages, under the stream's progress.
  */
-export default function CoreDataTable({ name, csv, columns, table, empty = 'table-empty', label, preview }) {
+export default function CoreDataTable({ name, csv, trails, columns, table, empty = 'table-empty', label, preview }) {
   const { t } = useTranslation();
   const keys = useRowKeys();
   const { fits, moreRight, room, headers } = useOverflow(keys.ref);
@@ -157,7 +157,7 @@ export default function CoreDataTable({ name, csv, columns, table, empty = 'tabl
       </p>
       <div className="table-actions">
         <ColumnChooser columns={columns} choice={choice} />
-        {csv && <CsvButton table={table} name={csv} />}
+        {csv && <CsvButton table={table} name={csv} trails={trails} />}
       </div>
     </div>
   );

@@ -1,14 +1,14 @@
-// What an empty table says: the tables' text ("No information available yet",
-// docs/product/screens.md#data-tables), or that the filters hide every row; under it, when given,
-// what the member can do about it.
+// What an empty table says, once: what the member can do about it when the page gives it (the
+// tables' text "No information available yet" under a "You have no positions yet" said the
+// same thing twice), else the tables' text (docs/product/screens.md#data-tables), or that the
+// filters hide every row.
 import { useTranslation } from 'react-i18next';
 
 export default function EmptyTable({ hint, filtered = false }) {
   const { t } = useTranslation();
   return (
-    <div className="table-empty">
-      <p>{t(filtered ? 'table-no-results' : 'table-empty')}</p>
-      {hint && <p className="muted small">{hint}</p>}
+    <div className="table-empty" data-testid="table-empty">
+      <p>{filtered || !hint ? t(filtered ? 'table-no-results' : 'table-empty') : hint}</p>
     </div>
   );
 }

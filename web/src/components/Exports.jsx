@@ -1,5 +1,7 @@
 // CSV of exactly the rows the filters keep, written by the core with exact amounts.
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toastError } from '../toast.jsx';
 
 /** Saves `text` as the CSV file `filename` (the browser's download). */
 export function saveCsv(text, filename) {
@@ -12,18 +14,33 @@ export function saveCsv(text, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function CsvButton({ table, name }) {
+/**
+ * `trails(ids)`: for a table whose CSV has columns its rows stream leaves out (the ICO ledger's
+ * wallets and transactions), what the server answers for the kept rows' ids.
+ */
+export function CsvButton({ table, name, trails }) {
   const { t } = useTranslation();
-  const download = () => {
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
     // The rows are those of the range applied last (a refused one changes nothing).
     const { start, end } = table.applied ?? table.query;
-    saveCsv(table.csv(), start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`);
+    const file = start && end ? `${name}-${start}-${end}.csv` : `${name}.csv`;
+    if (!trails) return saveCsv(table.csv(), file);
+    setBusy(true);
+    try {
+      saveCsv(table.csvWith(await trails(table.keptIds())), file);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <button
       type="button"
       className="button secondary small"
-      disabled={!table.answer?.kept}
+      disabled={!table.answer?.kept || busy}
+      aria-busy={busy}
       onClick={download}
       data-tool="csv"
     >

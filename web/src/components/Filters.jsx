@@ -52,10 +52,16 @@ export function DateRangeFields({ value, onChange, onReset, atReset, error: rang
   return (
     <fieldset className="filters" aria-describedby={described} data-tool="dates">
       <legend>{t(labelKey)}</legend>
-      <label htmlFor={`${id}start`}>{t('filter-start')}</label>
-      {field('start', { floor: startMin, max: value.end || undefined })}
-      <label htmlFor={`${id}end`}>{t('filter-end')}</label>
-      {field('end', { min: value.start || undefined, disabled: !value.start })}
+      {/* Each label stays on its field's line (at 390 px "End date" ended one row and its field
+          began the next); either end may be left open, so neither field is ever disabled. */}
+      <span className="filter-date">
+        <label htmlFor={`${id}start`}>{t('filter-start')}</label>
+        {field('start', { floor: startMin, max: value.end || undefined })}
+      </span>
+      <span className="filter-date">
+        <label htmlFor={`${id}end`}>{t('filter-end')}</label>
+        {field('end', { min: value.start || startMin || undefined })}
+      </span>
       <button
         type="button"
         className="button secondary small"

@@ -1,4 +1,5 @@
-// A box of labelled figures (the general and filtered summaries of docs/product/admin.md).
+// A box of labelled figures (the general and filtered summaries of docs/product/admin.md). A
+// figure whose key has a `<key>-help` translation says under it what it counts.
 import { useTranslation } from 'react-i18next';
 import { localizeNumber } from '../core/index.js';
 
@@ -14,6 +15,7 @@ export default function SummaryBox({ titleKey, items, testId }) {
           <div key={key} className="summary-item" data-key={key}>
             <dt>{t(key)}</dt>
             <dd translate="no">{shown(value)}</dd>
+            {i18n.exists(`${key}-help`) && <dd className="summary-help">{t(`${key}-help`)}</dd>}
           </div>
         ))}
       </dl>

@@ -41,6 +41,7 @@ export function declaredColumns(table, { t, language, product }, overrides = {})
     numeric: NUMERIC.has(c.kind),
     date: c.kind === 'date',
     optional: c.optional,
+    spec: c.spec,
     cell: plainCell(c.kind, c.id, { language, product }),
     ...overrides[c.id],
   }));

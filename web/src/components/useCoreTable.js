@@ -145,6 +145,9 @@ export function useCoreTable(load) {
   );
   const sortBy = useCallback((column) => setQuery((q) => ({ ...q, sort: nextSort(q.sort, column) })), []);
   const csv = useCallback(() => table.current?.csv() ?? '', []);
+  /** The kept rows' server ids in display order, and the CSV with the trails asked for them. */
+  const keptIds = useCallback(() => Array.from(table.current?.keptIds() ?? []), []);
+  const csvWith = useCallback((trails) => table.current?.csvWith(trails) ?? '', []);
   const series = useCallback(() => table.current?.series(viewerOffsetMinutes()) ?? null, []);
 
   return {
@@ -166,6 +169,8 @@ export function useCoreTable(load) {
     reset,
     sortBy,
     csv,
+    keptIds,
+    csvWith,
     series,
   };
 }

@@ -41,6 +41,8 @@ export const LVLX_DECIMALS = tokenDecimals('LVLX');
 export const lockTerms = (rateBps, lockSeconds) => core.lockTerms(rateBps, Number(lockSeconds));
 /** The money history (GET wallet/history's `entries`) as CSV: exact decimals, UTC times. */
 export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
+/** The same history as CSV in the member's language: `words` {language, header[7], kinds, pending, final}. */
+export const moneyHistoryCsvIn = (entries, words) => core.moneyHistoryCsvIn(entries, words);
 /** Every owner action an admin may propose to the owners' Safe: [{contract, function, args, delayed}]. */
 export const ownerActions = () => core.ownerActions();
 /** An owner action's argument as typed in the page's language → the proposal's text; throws a key. */
@@ -100,7 +102,7 @@ export const nextSort = (current, column) => core.nextSort(current ?? null, colu
  */
 export const loadIcoRows = (bytes, product) => core.loadIcoRows(bytes, product);
 export const loadUserRows = (bytes) => core.loadUserRows(bytes);
-/** A table's columns as the core declares them once: `[{id, label, kind, sort, optional}]`. */
+/** A table's columns as the core declares them once: `[{id, label, kind, sort, optional, spec}]`. */
 export const adminColumns = (table) => core.adminColumns(table);
 export const loadNodeRows = (bytes) => core.loadNodeRows(bytes);
 /** One side ('entries' | 'stakers') of a staking screen ('nft' | 'lvlx'); `nowMs` decides what is still locked. */

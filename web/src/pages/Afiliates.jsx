@@ -14,10 +14,59 @@ import SummaryBox from '../components/SummaryBox.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
 import useNetwork from '../network/useNetwork.js';
 import { formatRate } from '../staking/format.js';
+import usePhone from '../components/usePhone.js';
+import { PAGE_SIZES } from '../components/useCoreTable.js';
+import { useState } from 'react';
+
+/**
+ * A level on a phone: its totals in one line that opens to its members, one compact row each
+ * (name; joined, purchases, commission), paged: six levels of ten full cards were nine screens.
+ */
+function PhoneLevel({ level, heading }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
+  const rows = level.members.slice((page.number - 1) * page.size, page.number * page.size);
+  return (
+    <section className="network-level" aria-labelledby={`level-${level.level}`} data-testid={`level-${level.level}`}>
+      <details className="level-fold" data-testid={`level-${level.level}-fold`}>
+        <summary>
+          {heading}
+          <span className="level-fold-totals" translate="no" data-testid={`level-${level.level}-totals`}>
+            {t('network-level-summary', {
+              members: level.totals.members,
+              volume: `${formatUsdt(level.totals.volume)} USDT`,
+              commission: `${formatLvlx(level.totals.commission)} ${product}`,
+            })}
+          </span>
+        </summary>
+        <ul className="level-rows" aria-label={t('network-level', { level: level.level })}>
+          {rows.map((m, i) => (
+            <li key={i} data-testid="level-row">
+              <strong translate="no">{m.names}</strong>
+              <span className="muted small" translate="no">
+                {formatDate(m.joinedAt, i18n.language)} · {formatUsdt(m.volume)} USDT ·{' '}
+                {t('network-row-commission', { amount: `${formatLvlx(m.commission)} ${product}` })}
+              </span>
+            </li>
+          ))}
+        </ul>
+        <Pagination
+          rowsPerPage={page.size}
+          rowCount={level.members.length}
+          currentPage={page.number}
+          onChangePage={(number) => setPage((p) => ({ ...p, number }))}
+          onChangeRowsPerPage={(size) => setPage({ size, number: 1 })}
+        />
+      </details>
+    </section>
+  );
+}
 
 function Level({ level, hasNode }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;
+  const phone = usePhone();
   const columns = [
     { name: t('network-member'), cell: (m) => <span translate="no">{m.names}</span>, grow: 2 },
     { name: t('network-joined'), cell: (m) => <span translate="no">{formatDate(m.joinedAt, i18n.language)}</span> },
@@ -52,6 +101,7 @@ function Level({ level, hasNode }) {
       </section>
     );
   }
+  if (phone) return <PhoneLevel level={level} heading={heading} />;
   return (
     <section className="network-level" aria-labelledby={`level-${level.level}`} data-testid={`level-${level.level}`}>
       {heading}

@@ -176,12 +176,10 @@ function ReleaseFilter({ rows, range }) {
   return (
     <DateRangeFields
       value={typed}
-      // Without a start there is no range: clearing it clears the end.
-      onChange={(which, day) =>
-        range.set(which === 'start' ? { start: day, end: day ? typed.end : '' } : { ...typed, end: day })
-      }
+      // Either end may stay open: only an end is "released until then".
+      onChange={(which, day) => range.set({ ...typed, [which]: day })}
       onReset={() => range.set({ start: '', end: '' })}
-      atReset={!typed.start}
+      atReset={!typed.start && !typed.end}
       error={range.error}
       kept={range.applied}
       startMin={startMin}
@@ -222,9 +220,11 @@ function NftPage({ data, now, account, reload }) {
   // A refused range (an end before its start) leaves the last good one applied.
   const { applied } = range;
   const shown = useMemo(() => {
-    if (!applied.start) return rows;
+    if (!applied.start && !applied.end) return rows;
     const offset = viewerOffsetMinutes();
-    return rows.filter((r) => dayInRange(calendarDate(r.withdrawDate, offset), applied.start, applied.end || null));
+    return rows.filter((r) =>
+      dayInRange(calendarDate(r.withdrawDate, offset), applied.start || null, applied.end || null),
+    );
   }, [rows, applied]);
   const catalogue = (
     <section aria-labelledby="nft-catalogue-title" data-testid="nft-catalogue">

@@ -10,7 +10,14 @@ import settings from '../settings.js';
 import { readActives, readDashboard, readHistory } from '../api/holdings.js';
 import MoneyAccount from '../account/MoneyAccount.jsx';
 import useLoad from '../api/useLoad.js';
-import { formatLvlx, formatToken, formatUsdt, localizeNumber, moneyHistoryCsv } from '../core/index.js';
+import {
+  formatLvlx,
+  formatToken,
+  formatUsdt,
+  localizeNumber,
+  moneyHistoryCsv,
+  moneyHistoryCsvIn,
+} from '../core/index.js';
 import { formatDate } from '../components/dates.js';
 import TxLink from '../components/TxLink.jsx';
 import { useLiveVersion } from '../live.js';
@@ -27,6 +34,36 @@ function amountText(entry) {
 }
 
 const LIVE_KINDS = ['purchase', 'stake', 'network'];
+const KINDS = [
+  'purchase',
+  'retirement',
+  'nft-purchase',
+  'node-purchase',
+  'commission',
+  'bonus',
+  'interest',
+  'release',
+  'claim',
+];
+
+/** The words of the history's CSV in the page's language (the core writes it: moneyHistoryCsvIn). */
+function csvWords(t, language) {
+  return {
+    language,
+    header: [
+      'history-csv-date',
+      'ico-type',
+      'ico-amount',
+      'ico-coin',
+      'history-usdt-value',
+      'tx-hash',
+      'actives-status',
+    ].map((key) => t(key)),
+    kinds: Object.fromEntries(KINDS.map((kind) => [kind, t(`history-kind-${kind}`)])),
+    pending: t('chain-pending'),
+    final: t('chain-final'),
+  };
+}
 
 export default function MyActives() {
   const { t, i18n } = useTranslation();
@@ -76,15 +113,33 @@ export default function MyActives() {
       </div>
       <div className="section-head">
         <h2>{t('actives-history')}</h2>
-        <button
-          type="button"
-          className="button secondary small"
-          disabled={!entries?.length}
-          onClick={() => saveCsv(moneyHistoryCsv(entries), `${product.toLowerCase()}-history.csv`)}
-          data-testid="history-csv"
-        >
-          {t('table-export-csv')}
-        </button>
+        {/* In the page's language (the member's taxes, a spreadsheet in their language); the
+            stable machine form (English header, kinds and decimals with a point) beside it. */}
+        <span className="section-tools">
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={!entries?.length}
+            onClick={() =>
+              saveCsv(
+                moneyHistoryCsvIn(entries, csvWords(t, i18n.resolvedLanguage ?? 'en')),
+                `${product.toLowerCase()}-${t('history-csv-file')}.csv`,
+              )
+            }
+            data-testid="history-csv"
+          >
+            {t('table-export-csv')}
+          </button>
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={!entries?.length}
+            onClick={() => saveCsv(moneyHistoryCsv(entries), `${product.toLowerCase()}-history.csv`)}
+            data-testid="history-csv-machine"
+          >
+            {t('history-csv-machine')}
+          </button>
+        </span>
       </div>
       <p className="muted">{t('history-help', { product })}</p>
       {history.data?.wholeFrom != null && (

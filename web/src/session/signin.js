@@ -1,8 +1,6 @@
 // What the browser keeps after signing in (docs/product/api.md#shapes): the session token and the
 // user or admin payload; the verifyCode marker and the steps are done with.
-import i18n from '../i18n.js';
-import settings from '../settings.js';
-import { KEYS, read, write, writeJson, remove } from './storage.js';
+import { KEYS, write, writeJson, remove } from './storage.js';
 
 export function storeSignedIn({ token, user, admin }) {
   write(KEYS.sessionToken, token);
@@ -22,14 +20,7 @@ export function storeSignedIn({ token, user, admin }) {
     writeJson(KEYS.userRankData, user.userRankData ?? null);
     write(KEYS.maticClaim, user.maticClaim ?? '0');
     remove(KEYS.adminInfo);
-    // A member who made no choice in this browser reads the app (and the admins' notices) in
-    // the language of their account, not the browser's.
-    if (
-      !read(KEYS.language) &&
-      settings.languages?.includes(user.language) &&
-      i18n.resolvedLanguage !== user.language
-    ) {
-      i18n.changeLanguage(user.language);
-    }
+    // The language in use stays: it went with the code (api/accounts.js) and is the account's
+    // now, so user.language names it too.
   }
 }

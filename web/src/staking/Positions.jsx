@@ -14,7 +14,7 @@ import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LV
 import settings from '../settings.js';
 import PendingBadge from '../components/PendingBadge.jsx';
 
-/** `empty`: what to do about an empty table (under the empty text); `filtered`: rows there are, a filter hides them. */
+/** `empty`: what an empty table says (instead of the tables' text); `filtered`: rows there are, a filter hides them. */
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;

@@ -31,8 +31,8 @@ export default function useWalletCheck(enabled) {
     const check = async () => {
       const stored = storedWallet();
       if (!stored) {
-        // A state the member is expected to be in at first, not an error: said as information.
-        toast.info(
+        // The page asked for cannot be used without one: an error (SPEC), with what to do.
+        toast.error(
           <div>
             <strong>{t('wallet-notexists-title')}</strong>
             <div>{t('wallet-notexists')}</div>

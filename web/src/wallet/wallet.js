@@ -132,7 +132,8 @@ export async function addToken() {
     toast.success(i18n.t('add-token.success'), { toastId: 'add-token' });
   } catch (e) {
     console.warn('add token failed', e);
-    toast.error(i18n.t('add-token.error'), { toastId: 'add-token' });
+    // Its own id: a refusal within the success toast's 6 s must still show.
+    toast.error(i18n.t('add-token.error'), { toastId: 'add-token-error' });
   }
 }
 

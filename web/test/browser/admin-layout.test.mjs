@@ -124,7 +124,7 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
   assert.ok(n >= 3, 'the users table has optional columns');
   for (let i = 0; i < n; i++) await boxes.nth(i).check();
   await menu.locator('summary').click();
-  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
+  await page.getByRole('columnheader', { name: en['users-add-rewards'].replace('{{product}}', 'LVLX') }).waitFor();
   // Every column now: more than a laptop holds. The cue says so and a shade marks the edge.
   await page.locator('.data-table.more-right').waitFor({ timeout: 5000 });
   assert.equal(await page.getByTestId('table-more-columns').innerText(), en['table-more-columns']);
@@ -159,7 +159,7 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
   // The choice outlives the page and the session: the admin signs out and in again.
   await page.reload();
   await page.waitForSelector('.rdt_TableRow');
-  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
+  await page.getByRole('columnheader', { name: en['users-add-rewards'].replace('{{product}}', 'LVLX') }).waitFor();
   await page.getByRole('button', { name: en['menu-exit'] }).click();
   await page.getByRole('dialog').getByRole('button', { name: en['logout-confirm-yes'] }).click();
   await page.getByRole('dialog', { name: en['logout-success'] }).waitFor();
@@ -171,7 +171,7 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
   }, again);
   await page.goto('/admin/tables/users');
   await page.waitForSelector('.rdt_TableRow');
-  await page.getByRole('columnheader', { name: en['users-add-rewards'] }).waitFor();
+  await page.getByRole('columnheader', { name: en['users-add-rewards'].replace('{{product}}', 'LVLX') }).waitFor();
   // Back to the main columns: they fit again.
   await menu.locator('summary').click();
   for (let i = 0; i < n; i++) await boxes.nth(i).uncheck();
@@ -328,4 +328,23 @@ test('a count chart steps by whole numbers, and its logarithmic scale starts at 
   assert.ok(Math.min(...log) >= 1, `a logarithmic axis has no zero: ${log}`);
   assert.ok(Math.max(...log) / Math.min(...log) >= 10, `and spans a decade at least: ${log}`);
   await page.context().close();
+});
+
+test('on a 1920 px screen every SPEC column shows without opening the column menu', async () => {
+  for (const [route, headers] of [
+    [
+      '/admin/tables/users',
+      [en['users-registered'], en['users-usdt'], en['users-add-rewards'].replace('{{product}}', 'LVLX')],
+    ],
+    ['/admin/tables/NFTStaking', [en['users-usdt'], en['stake-start']]],
+  ]) {
+    const page = await adminPage(route, 1920);
+    for (const name of headers)
+      await page
+        .getByRole('columnheader', { name })
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => assert.fail(`${route}: "${name}" is not shown at 1920 px`));
+    await page.context().close();
+  }
 });

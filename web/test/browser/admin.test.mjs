@@ -148,14 +148,34 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
   const csv = readFileSync(await download.path(), 'utf8')
     .trim()
     .split('\n');
-  assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount');
+  // The amount column mixes LVLX and USDT: its header says whose unit it is.
+  const headers = await page.locator('.rdt_TableCol').allInnerTexts();
+  assert.ok(
+    headers.some((h) => h.includes(en['ico-amount-coin'])),
+    `an amount header names its unit: ${headers.join(' | ')}`,
+  );
+  // The table's columns: the wallet and the transaction too (issue 51: the CSV left them out).
+  assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount,wallet,txHash,amountExact');
   assert.equal(csv.length - 1, kept);
   assert.ok(
     csv.slice(1).every((line) => line.split(',')[2] >= '2026-01-01'),
     'only rows from the start date on',
   );
-  // Exact amounts: every LVLX amount keeps its digits (no float rounding, no exponent).
-  assert.ok(csv.slice(1).every((line) => /^\d+(\.\d+)?$/.test(line.split(',')[5])));
+  const lines = csv.slice(1).map((line) => line.split(','));
+  // Readable amounts as the table shows them (2 decimals), and every digit in the last column
+  // (no float rounding, no exponent).
+  assert.ok(lines.every((f) => /^\d+\.\d\d$/.test(f[5])));
+  assert.ok(lines.every((f) => /^\d+(\.\d+)?$/.test(f[8])));
+  assert.ok(
+    lines.some((f) => f[8].split('.')[1]?.length > 2),
+    'some amount has more digits than it shows',
+  );
+  // Each row's wallet and transaction are the server's for its entry.
+  assert.ok(
+    lines.every((f) => /^0x[0-9a-fA-F]{64}$/.test(f[7])),
+    'every row has its transaction',
+  );
+  assert.ok(lines.filter((f) => /^0x[0-9a-fA-F]{40}$/.test(f[6])).length > 0, 'wallets are written');
 });
 
 test('users table: general data, search by name or email with clear, wallet 6+4 copy, narrowed box', async () => {
@@ -308,6 +328,25 @@ test('secret key: masked and trimmed, wrong secret fails, right one reveals, fou
   assert.deepEqual(audit, ['wrong-secret', 'revealed', 'wrong-secret', 'rate-limited']);
   // The revealed key never reached the server's log or the page's storage.
   assert.ok(!(await page.evaluate((k) => JSON.stringify(localStorage).includes(k), DEMO_SECRET[1])));
+  // The audit tells a refused reveal from a granted one on the row itself, not in closed JSON;
+  // choosing the subject filters at once.
+  await page.goto('/admin/audit');
+  await settled(page);
+  await page.getByLabel(en['audit-subject']).selectOption('secret-reveal');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=audit-row]').length === 4);
+  const outcomes = await page
+    .getByTestId('audit-outcome')
+    .evaluateAll((marks) => marks.map((m) => [m.dataset.outcome, m.innerText, getComputedStyle(m).color]));
+  assert.deepEqual(
+    outcomes.map(([o, text]) => [o, text]),
+    [
+      ['rate-limited', en['audit-outcome-rate-limited']],
+      ['wrong-secret', en['audit-outcome-wrong-secret']],
+      ['revealed', en['audit-outcome-revealed']],
+      ['wrong-secret', en['audit-outcome-wrong-secret']],
+    ],
+  );
+  assert.notEqual(outcomes[2][2], outcomes[1][2], 'a granted reveal is not coloured as a refused one');
 });
 
 test('a member is kept out of every admin screen', async () => {

@@ -238,12 +238,14 @@ export function launchBrowser() {
 export async function openPage(
   browser,
   baseUrl,
-  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 }, phone = false } = {},
+  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 }, phone = false, locale } = {},
 ) {
-  // `phone`: a touch screen with a coarse pointer, as a phone's browser reports.
+  // `phone`: a touch screen with a coarse pointer, as a phone's browser reports. `locale`: the
+  // browser's language (navigator.language and Accept-Language), e.g. 'es-ES'.
   const context = await browser.newContext({
     viewport,
     baseURL: baseUrl,
+    ...(locale ? { locale } : {}),
     ...(phone ? { isMobile: true, hasTouch: true } : {}),
   });
   if (cookies.length) await context.addCookies(cookies.map((c) => ({ url: baseUrl, ...c })));

@@ -114,3 +114,37 @@ test('a server error is shown as its translated toast', async () => {
   assert.equal(await toast.getAttribute('role'), 'alert');
   assert.match(await toast.textContent(), /^The email or the password is wrong\./);
 });
+
+/** WCAG's contrast ratio of two rgb() colours. */
+function contrast(a, b) {
+  const lum = (rgb) => {
+    const [r, g, b2] = rgb
+      .match(/\d+/g)
+      .slice(0, 3)
+      .map((c) => {
+        const s = Number(c) / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('primary buttons have white semibold text (SPEC) that reads at 4.5:1 or more', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  await page.goto('/login');
+  await settled(page);
+  const style = await page
+    .locator('form button[type=submit]')
+    .first()
+    .evaluate((b) => {
+      const s = getComputedStyle(b);
+      return { color: s.color, weight: s.fontWeight, background: s.backgroundColor };
+    });
+  assert.equal(style.color, 'rgb(255, 255, 255)');
+  assert.equal(style.weight, '600');
+  const ratio = contrast(style.color, style.background);
+  assert.ok(ratio >= 4.5, `white on ${style.background}: ${ratio.toFixed(2)}:1`);
+  await page.context().close();
+});

@@ -58,15 +58,15 @@ test('without a wallet extension, connecting warns to install one; a protected p
   await page.getByRole('button', { name: en['wallet-connect'] }).click();
   await toast(page, 'warning', en['metamask-install']);
   // No wallet linked yet: the menu marks the pages that need one (not the dashboard or the FAQ),
-  // and myActives sends the member back to the dashboard with the wallet check's notice, as
-  // information (a state a new member is expected to be in, not an error).
+  // and myActives sends the member back to the dashboard with the wallet check's notice, an
+  // error toast as SPEC says (the page asked for cannot be used).
   const marked = page.getByRole('navigation', { name: en['menu-label'] }).getByTestId('menu-needs-wallet');
   assert.equal(await marked.count(), 9);
   const dashboard = page.getByRole('link', { name: en['menu-dashboard'], exact: true });
   assert.equal(await dashboard.getByTestId('menu-needs-wallet').count(), 0);
   await page.getByRole('link', { name: `${en['menu-myActives']} ${en['menu-needs-wallet']}` }).waitFor();
   await page.goto('/myActives');
-  await toast(page, 'info', en['wallet-notexists-title']);
+  await toast(page, 'error', en['wallet-notexists-title']);
   await page.waitForURL('**/dashboard');
   await page.context().close();
 });
@@ -194,6 +194,10 @@ test('connect (declined, then the network added on a nested 4902), link by signa
     { address: server.settings.chain.lvlx, symbol: 'LVLX', decimals: 18, image: undefined },
   );
   assert.match(asset.options.image, /^http:\/\/127\.0\.0\.1:\d+\/.+\.svg$/);
+  // Refused while the success toast still shows: the refusal is said all the same.
+  wallet.refuseNext('wallet_watchAsset');
+  await page.getByRole('button', { name: t('add-token.button', { product: 'LVLX' }) }).click();
+  await toast(page, 'error', en['add-token.error']);
   await page.screenshot({ path: join(SHOTS, 'wallet-dashboard.png'), fullPage: true });
   await page.context().close();
 });

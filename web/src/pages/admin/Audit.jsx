@@ -1,8 +1,9 @@
 // /admin/audit: every admin change (content, images, ranks, node terms, identity decisions,
-// secret-key reveals, admins created), newest first, filtered by subject, admin and dates, 50 a
-// page, with the change's before and after; the rows the filters keep download as CSV. The audit
-// cannot be edited: `lvlx audit verify` proves it (docs/security.md#the-admin-audit).
-import { useId, useState } from 'react';
+// secret-key reveals, admins created), newest first, filtered live by subject, admin and dates
+// (as every admin table), 50 a page, with the change's before and after; a secret-key reveal
+// says its outcome on the row. The rows the filters keep download as CSV. The audit cannot be
+// edited: `lvlx audit verify` proves it (docs/security.md#the-admin-audit).
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditCsv, readAudit } from '../../api/audit.js';
 import useLoad from '../../api/useLoad.js';
@@ -41,6 +42,19 @@ function Change({ label, json }) {
   );
 }
 
+/** How long typing in the admin box waits before it filters (as the tables' search). */
+const TYPING_MS = 300;
+
+/** A secret-key reveal's outcome (revealed, wrong-secret, rate-limited), from the row's after. */
+function revealOutcome(row) {
+  if (row.subject !== 'secret-reveal') return null;
+  try {
+    return JSON.parse(row.after)?.outcome ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** What changed, in words when the subject is known (its code otherwise). */
 function useSubject() {
   const { t } = useTranslation();
@@ -50,11 +64,24 @@ function useSubject() {
 function Row({ row }) {
   const { t, i18n } = useTranslation();
   const subject = useSubject();
+  const outcome = revealOutcome(row);
   return (
     <li className="summary-box audit-row" data-testid="audit-row">
       <p>
         <strong translate="no">{formatDate(row.at, i18n.language)}</strong> · {subject(row.subject)}
         {row.item != null && <span translate="no"> #{row.item}</span>}
+        {outcome && (
+          <>
+            {' '}
+            <span
+              className={`kyc-badge audit-outcome audit-outcome-${outcome === 'revealed' ? 'ok' : 'refused'}`}
+              data-testid="audit-outcome"
+              data-outcome={outcome}
+            >
+              {t(`audit-outcome-${outcome}`, { defaultValue: outcome })}
+            </span>
+          </>
+        )}
       </p>
       <p className="muted">
         <span translate="no">
@@ -77,8 +104,21 @@ export default function Audit() {
   const id = useId();
   const [form, setForm] = useState({ subject: '', admin: '' });
   const range = useDateRange();
-  const [applied, setApplied] = useState({ subject: '', admin: '', start: '', end: '' });
+  // The admin box filters once typing pauses; the subject and a valid date range at once.
+  const [admin, setAdmin] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setAdmin(form.admin), TYPING_MS);
+    return () => clearTimeout(timer);
+  }, [form.admin]);
+  const applied = { subject: form.subject, admin, ...range.applied };
   const [page, setPage] = useState(1);
+  // A new filter starts at its first page.
+  const filters = JSON.stringify(applied);
+  const [filtered, setFiltered] = useState(filters);
+  if (filtered !== filters) {
+    setFiltered(filters);
+    setPage(1);
+  }
   const subject = useSubject();
   const query = {
     subject: applied.subject,
@@ -90,12 +130,6 @@ export default function Audit() {
   const key = JSON.stringify(query);
   const { data, error, retry } = useLoad((signal) => readAudit(query, signal), [key]);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const apply = (e) => {
-    e.preventDefault();
-    if (range.error) return;
-    setApplied({ ...form, ...range.typed });
-    setPage(1);
-  };
   const download = async () => {
     try {
       const text = await auditCsv(query);
@@ -113,7 +147,7 @@ export default function Audit() {
     <section className="page audit-page">
       <h1>{t('admin-menu-audit')}</h1>
       <p className="muted">{t('audit-intro')}</p>
-      <form className="audit-filters" onSubmit={apply}>
+      <form className="audit-filters" onSubmit={(e) => e.preventDefault()} role="search">
         <label htmlFor={`${id}subject`}>{t('audit-subject')}</label>
         <select
           id={`${id}subject`}
@@ -145,9 +179,6 @@ export default function Audit() {
           labelKey="filter-dates"
         />
         <div className="audit-actions">
-          <button type="submit" className="button small" data-testid="audit-apply">
-            {t('audit-apply')}
-          </button>
           <button type="button" className="button secondary small" onClick={download} disabled={!data?.total}>
             {t('audit-export')}
           </button>

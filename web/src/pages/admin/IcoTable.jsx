@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../../core/index.js';
-import { icoRows, icoStatistics, icoTrails } from '../../api/statistics.js';
+import { icoRows, icoStatistics, icoTrails, icoTrailsOf } from '../../api/statistics.js';
 import settings from '../../settings.js';
 import { useCoreTable, useStatistics } from '../../components/useCoreTable.js';
 import CoreDataTable from '../../components/CoreDataTable.jsx';
@@ -115,9 +115,11 @@ export default function IcoTable() {
     {
       id: 'amount',
       minWidth: '160px',
-      label: t('ico-amount'),
+      // One column for LVLX bought and USDT (or MATIC) paid out: its header says so.
+      label: t('ico-amount-coin'),
       numeric: true,
-      cell: (r) => <Amount value={r.amountText} unit={r.coin} />,
+      // Purchases are in LVLX and withdrawals in USDT (or MATIC): each amount names its coin.
+      cell: (r) => <Amount value={r.amountText} unit={r.purchasedToken} />,
     },
     {
       id: 'wallet',
@@ -161,6 +163,8 @@ export default function IcoTable() {
       <CoreDataTable
         name="ico"
         csv="ico"
+        // The CSV has the table's columns: the wallets and transactions the rows stream leaves out.
+        trails={icoTrailsOf}
         columns={columns}
         table={table}
         label={t('admin-menu-ico')}

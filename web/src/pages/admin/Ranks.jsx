@@ -19,6 +19,7 @@ import useLoad from '../../api/useLoad.js';
 import { putRank, readRanks } from '../../api/network.js';
 import { formatDate } from '../../components/dates.js';
 import Spinner from '../../components/Spinner.jsx';
+import { isTranslatedRank, rankName } from '../../network/rankName.js';
 import { toastError } from '../../toast.jsx';
 
 const asText = (rank) => ({
@@ -33,7 +34,7 @@ const rankText = (rank) =>
   `${localizeNumber(formatUnits(rank.bonus, LVLX_DECIMALS))} ${settings.product}`;
 
 function RankRow({ rank, onSaved, isNew = false }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [edit, setEdit] = useState(() => (rank ? asText(rank) : { name: '', threshold: '', bonus: '' }));
   const [id, setId] = useState(rank?.id ?? '');
   const [error, setError] = useState(null);
@@ -91,6 +92,12 @@ function RankRow({ rank, onSaved, isNew = false }) {
         )}
       </label>
       {field('name', 'ranks-name', { maxLength: 40 })}
+      {isTranslatedRank(i18n, edit.name) && (
+        // The stored name is the translations' key: say what members read in this language.
+        <p className="muted small rank-shown" data-testid="rank-shown">
+          {t('ranks-members-read', { name: rankName(t, i18n, edit.name) })}
+        </p>
+      )}
       {field('threshold', 'ranks-threshold', { inputMode: 'decimal' })}
       {field('bonus', 'ranks-bonus', { inputMode: 'decimal' })}
       <button type="submit" className="button small" disabled={saving} aria-busy={saving}>

@@ -1,0 +1,184 @@
+// The member's pages laid out as a phone and a desktop show them, in es and pt at 390 px and en
+// at 1440 px: a date range's labels stay with their fields and an empty end date looks like the
+// start one; an empty list says one thing, not two; the network is its levels' totals that open
+// to compact rows; the lock tiers sit in one row on a desktop; the money history's CSV is in the
+// page's language, with the machine form beside it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { consent, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { injectWallet } from './wallet.mjs';
+import { checksumAddress } from '../../src/core/index.js';
+
+const dict = (language) =>
+  language === 'en'
+    ? en
+    : JSON.parse(readFileSync(new URL(`../../../locales/${language}/${language}.json`, import.meta.url), 'utf8'));
+const SHOTS = process.env.LVLX_SHOTS ?? new URL('../../../target/screens/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+const PHONE = { width: 390, height: 844 };
+
+let server;
+let browser;
+let accounts;
+before(async () => {
+  // 150 members in referral trees under the demo member: levels of many members each.
+  server = await startServer({ chain: true, seed: ['--users', '150', '--ico-tx', '40', '--seed', '7'] });
+  browser = await launchBrowser();
+  accounts = (await server.anvil.rpc('eth_accounts')).result.map(checksumAddress);
+  server.giveWallet(DEMO_USER.email, accounts[1]);
+});
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** The demo member on `route` in `language`, the wallet connected when the page asks for it. */
+async function memberPage(route, language, viewport = PHONE) {
+  const storage = await server.storageFor(DEMO_USER);
+  storage.language = language;
+  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await injectWallet(page, server.anvil, { account: accounts[1] });
+  await page.goto(route);
+  await settled(page);
+  const connect = page.getByRole('button', { name: dict(language)['wallet-connect'] });
+  if (await connect.isVisible().catch(() => false)) {
+    await connect.click();
+    await connect.waitFor({ state: 'detached' });
+  }
+  return page;
+}
+
+const sideways = (page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const language of ['es', 'pt']) {
+  test(`staked NFTs at 390 px in ${language}: each date label beside its field, the end open, one empty message`, async () => {
+    const d = dict(language);
+    const page = await memberPage('/dashboardNFTs', language);
+    const section = page.getByTestId('nft-staked-section');
+    await section.getByText(d['nft-staked-empty']).waitFor({ timeout: 15_000 });
+    const box = async (locator) => locator.boundingBox();
+    for (const key of ['filter-start', 'filter-end']) {
+      const label = section.locator('label', { hasText: d[key] });
+      const field = section.getByLabel(d[key], { exact: true });
+      const [l, f] = [await box(label), await box(field)];
+      const middle = (b) => b.y + b.height / 2;
+      assert.ok(
+        Math.abs(middle(l) - middle(f)) < f.height / 2,
+        `"${d[key]}" (y ${Math.round(l.y)}) and its field (y ${Math.round(f.y)}) are on one line`,
+      );
+    }
+    // The end date may be typed first ("released until then"): it is not disabled, nor drawn so.
+    const [start, end] = [
+      section.getByLabel(d['filter-start'], { exact: true }),
+      section.getByLabel(d['filter-end'], { exact: true }),
+    ];
+    assert.equal(await end.isDisabled(), false, 'the empty end date is not disabled');
+    const look = (field) =>
+      field.evaluate((e) => {
+        const s = getComputedStyle(e);
+        return [s.opacity, s.backgroundColor, s.color];
+      });
+    assert.deepEqual(await look(end), await look(start), 'the empty end date looks like the empty start date');
+    // One message: what the member has not done yet, not also "no information available yet".
+    assert.equal(await section.getByText(d['table-empty']).count(), 0, `"${d['table-empty']}" is not said as well`);
+    assert.equal(await section.getByTestId('table-empty').locator('p').count(), 1);
+    assert.ok((await sideways(page)) <= 0);
+    await page.screenshot({ path: join(SHOTS, `member-dashboardNFTs-${language}-390.png`), fullPage: true });
+
+    await page.goto('/staking');
+    await settled(page);
+    await page.getByText(d['staking-positions-empty']).waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByText(d['table-empty']).count(), 0, `"${d['table-empty']}" is not said as well`);
+    await page.screenshot({ path: join(SHOTS, `member-staking-${language}-390.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test(`the network at 390 px in ${language}: level totals that open to compact rows`, async () => {
+    const d = dict(language);
+    const page = await memberPage('/afiliates', language);
+    const level1 = page.getByTestId('level-1');
+    await level1.waitFor({ timeout: 15_000 });
+    const members = (await server.call(DEMO_USER, 'network')).levels.map((l) => l.members.length);
+    assert.ok(members[0] >= 10, `level 1 has ten members or more (${members})`);
+    // Closed, every level is one box of its totals: no member's row, no card.
+    assert.equal(await page.locator('.row-card').count(), 0, 'no full card per member');
+    assert.equal(await page.getByTestId('level-row').filter({ visible: true }).count(), 0);
+    const closed = await page.evaluate(() => document.documentElement.scrollHeight);
+    const totals = await page.getByTestId('level-1-totals').innerText();
+    assert.match(totals, new RegExp(d['network-members'], 'i'));
+    assert.match(totals, new RegExp(String(members[0])));
+    // Opened: compact rows, a page of ten, each a name and one line of figures.
+    await level1.locator('summary').click();
+    const rows = level1.getByTestId('level-row');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), Math.min(10, members[0]));
+    const tallest = Math.max(...(await rows.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().height))));
+    assert.ok(tallest <= 64, `a member's row is at most 64 px tall (${tallest})`);
+    assert.ok(closed < 2 * 844, `the closed network is under two screens (${closed} px)`);
+    assert.ok((await sideways(page)) <= 0);
+    await page.screenshot({ path: join(SHOTS, `member-afiliates-${language}-390.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test(`the money history's CSV in ${language}, the machine form beside it`, async () => {
+    const d = dict(language);
+    const page = await memberPage('/myActives', language);
+    // A credit the member has: a bonus from the platform (no transaction).
+    const csvOf = async (testId) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+      return readFileSync(await download.path(), 'utf8').split('\n');
+    };
+    const button = page.getByTestId('history-csv');
+    await button.waitFor();
+    if (await button.isDisabled()) {
+      await page.screenshot({ path: join(SHOTS, `member-myActives-${language}-390.png`), fullPage: true });
+      assert.fail('the demo member has history entries to export');
+    }
+    const ours = await csvOf('history-csv');
+    const header = [
+      'history-csv-date',
+      'ico-type',
+      'ico-amount',
+      'ico-coin',
+      'history-usdt-value',
+      'tx-hash',
+      'actives-status',
+    ];
+    assert.equal(ours[0], header.map((k) => d[k]).join(';'));
+    const kinds = Object.keys(d)
+      .filter((k) => k.startsWith('history-kind-'))
+      .map((k) => d[k]);
+    for (const line of ours.slice(1).filter(Boolean)) {
+      const [date, kind, amount, , , , status] = line.split(';');
+      assert.match(date, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/, line);
+      assert.ok(kinds.includes(kind.replace(/^"|"$/g, '')), `${kind} is a ${language} word`);
+      assert.match(amount, /^\d+(,\d+)?$/, `${amount}: a decimal comma, no grouping`);
+      assert.ok([d['chain-final'], d['chain-pending']].includes(status), status);
+    }
+    const machine = await csvOf('history-csv-machine');
+    assert.equal(machine[0], 'date_utc,type,amount,asset,usdt_value,tx_hash,status');
+    assert.equal(machine.length, ours.length, 'the same rows');
+    await page.screenshot({ path: join(SHOTS, `member-myActives-${language}-390.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('at 1440 px the lock tiers sit in one row, each wide enough for its words', async () => {
+  const page = await memberPage('/staking', 'en', { width: 1440, height: 900 });
+  const tiers = page.locator('[data-testid^="tier-"]');
+  await tiers.first().waitFor({ timeout: 15_000 });
+  const boxes = await tiers.evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().toJSON()));
+  assert.ok(boxes.length >= 4, `${boxes.length} tiers`);
+  assert.equal(new Set(boxes.map((b) => Math.round(b.top))).size, 1, 'one row, not three and one');
+  assert.ok(Math.min(...boxes.map((b) => b.width)) >= 140, `each at least 140 px wide`);
+  await page.screenshot({ path: join(SHOTS, 'member-staking-en-1440.png'), fullPage: true });
+  await page.context().close();
+});
