@@ -8,6 +8,7 @@ import settings from '../settings.js';
 import { addToken, connectWallet, linkWallet, useConnectedAccount, useLinkedWallet } from './wallet.js';
 import { choose, current, useWallets } from './discovery.js';
 import NoWallet from './NoWallet.jsx';
+import { phoneWithoutWallet } from './walletApps.js';
 import Copyable from '../components/Copyable.jsx';
 
 /**
@@ -120,7 +121,8 @@ export default function WalletCard() {
         !linked && account && <p className="muted">{t('wallet-link-help')}</p>
       )}
       <div className="wallet-actions">
-        {!account && (
+        {/* A phone's browser without a wallet cannot connect one: the wallet apps above are the way. */}
+        {!account && !phoneWithoutWallet(Boolean(current())) && (
           <button
             type="button"
             className="button"

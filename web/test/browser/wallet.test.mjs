@@ -94,6 +94,10 @@ test('on a phone without a wallet, the wallet box opens this page in a wallet ap
     .getAttribute('href');
   assert.equal(new URL(trust).searchParams.get('url'), `${server.url}/dashboard`);
   await none.getByRole('link', { name: es['wallet-guide-link'] }).waitFor();
+  const coinbase = none.getByRole('link', { name: es['wallet-open-in'].replace('{{app}}', 'Coinbase Wallet') });
+  assert.equal(new URL(await coinbase.getAttribute('href')).searchParams.get('cb_url'), `${server.url}/dashboard`);
+  // No button that can only say "install a browser wallet", which a phone cannot.
+  assert.equal(await page.getByRole('button', { name: es['wallet-connect'] }).count(), 0);
   await page.screenshot({ path: join(SHOTS, 'wallet-none-phone-es-390.png'), fullPage: true });
   await page.context().close();
 });
