@@ -27,13 +27,16 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// -- the one change that could let someone other than the members take what they are owed --
 /// applies only once claims have been OPEN for the whole `delay` after its announcement: unpaused,
 /// every cap at least its floor (`minPerClaim`, `minPerDay`, `minPerAccountDay`, fixed at
-/// deployment) and no cap lowered. Pausing, or lowering a cap, starts that stretch again, so
-/// members always get a whole `delay` to claim with the outgoing signer's vouchers, under caps
-/// never lower than where the stretch began nor than the floors, before a new signer's vouchers
-/// pay -- unless the outgoing signer itself consents (`applySignerWithConsent`: a stolen key
-/// replaced while claims stay paused; an owner acting without the server's key cannot). Every
-/// scheduled change lapses `GRACE_PERIOD` after its time and must then be announced again. The
-/// first signer, set while none is, acts at once: no voucher can be paid before it.
+/// deployment) and no cap lowered, and nothing but a member's own caps holding a claim back: the
+/// shared daily cap leaving room for one whole claim (`oneClaim()`, the least cap) and the
+/// distributor holding the LVLX for it. Pausing, lowering a cap, claims using the shared room
+/// below one whole claim, or the LVLX falling below it, start that stretch again, so members
+/// always get a whole `delay` in which no claim of theirs is held back by anything but their own
+/// caps, whoever else claims (accounts the owners credited themselves included), before a new
+/// signer's vouchers pay -- unless the outgoing signer itself consents (`applySignerWithConsent`:
+/// a stolen key replaced while claims stay paused; an owner acting without the server's key
+/// cannot). Every scheduled change lapses `GRACE_PERIOD` after its time and must then be
+/// announced again. The signer is set at deployment; no change of it acts at once.
 contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     using SafeERC20 for IERC20;
 
@@ -41,11 +44,14 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     uint256 public constant MIN_DELAY = 1 hours;
     /// @notice How long a scheduled change stays applicable after its time; then it lapses.
     uint256 public constant GRACE_PERIOD = 14 days;
+    /// @notice The least floor a deployment may choose: one whole LVLX (18 decimals).
+    uint256 public constant MIN_FLOOR = 1e18;
 
     bytes32 public constant CLAIM_TYPEHASH =
         keccak256("Claim(address account,uint256 cumulative,uint256 deadline)");
-    /// The outgoing signer's consent to the signer change announced for `at`.
-    bytes32 public constant ROTATION_TYPEHASH = keccak256("Rotation(address newSigner,uint256 at)");
+    /// The outgoing signer's consent to the signer change announced `nonce`-th, for `at`.
+    bytes32 public constant ROTATION_TYPEHASH =
+        keccak256("Rotation(address newSigner,uint256 at,uint256 nonce)");
 
     /// @notice The LVLX token paid.
     IERC20 public immutable token;
@@ -77,10 +83,20 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @notice The most one account receives at once; it comes back at this rate over 24 hours.
     uint256 public maxPerAccountDay;
     mapping(address => Tally) private _tally;
-    /// @notice When `spent` was last counted (seconds).
-    uint64 public spentAt;
-    /// @notice What claims took from `maxPerDay` as of `spentAt`, draining at `maxPerDay` a day.
-    uint192 public spent;
+    /// What claims took from `maxPerDay` and claims' open stretch: one storage slot, which a
+    /// claim reads and writes once.
+    struct Window {
+        /// When `spent` was last counted (seconds).
+        uint64 spentAt;
+        /// What claims took from `maxPerDay` as of `spentAt`, draining at `maxPerDay` a day.
+        uint128 spent;
+        /// When claims' open stretch began as far as past claims and owner calls tell
+        /// (`openSince` also waits for the shared room now); 0 while the distributor is short
+        /// of one whole claim of LVLX, until that is seen to have changed (`checkFunds`, a
+        /// claim, an unpause or a cap change).
+        uint64 openSince;
+    }
+    Window private _window;
     /// A signer change waiting (`signerAt` 0: none).
     address public pendingSigner;
     /// @notice The earliest time `pendingSigner` may apply (0: none waiting); it also waits for
@@ -98,20 +114,23 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     uint256 public unpauseAt;
     /// When the pending owner may accept ownership (0: no transfer offered).
     uint256 public ownerAt;
-    /// When claims last became open, or a cap was last lowered (see `openSince`).
-    uint256 private _openSince;
+    /// @notice How many signer changes have been announced: a consent names the one it is for.
+    uint256 public signerNonce;
 
     event Claimed(address indexed account, uint256 amount, uint256 cumulative);
     event SignerChanged(address indexed signer);
     event CapsChanged(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay);
-    event SignerScheduled(address indexed signer, uint256 at);
+    event SignerScheduled(address indexed signer, uint256 at, uint256 nonce);
     event CapsScheduled(uint256 maxPerClaim, uint256 maxPerDay, uint256 maxPerAccountDay, uint256 at);
     event UnpauseScheduled(uint256 at);
+    /// The owner offered may accept from `at`.
+    event OwnerScheduled(address indexed owner, uint256 at);
     /// `what`: "signer", "caps", "unpause" or "owner".
     event ChangeCancelled(string what);
 
     error ClaimDistributorZeroAddress();
-    error ClaimDistributorZeroFloor();
+    error ClaimDistributorFloorTooLow(uint256 floor, uint256 min);
+    error ClaimDistributorCapUnderFloor(uint256 cap, uint256 floor);
     error ClaimDistributorDelayTooShort(uint256 delay, uint256 min);
     error ClaimDistributorNotScheduled();
     error ClaimDistributorTooEarly(uint256 at);
@@ -124,16 +143,16 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     error ClaimDistributorOverDailyCap(uint256 amount, uint256 left);
     error ClaimDistributorOverAccountDailyCap(uint256 amount, uint256 left);
 
-    /// `signer_` may be zero: then the first `setSigner` acts at once.
     /// @param token_ The LVLX token paid.
-    /// @param signer_ The voucher signer; zero lets the first `setSigner` act at once.
+    /// @param signer_ The voucher signer; never zero.
     /// @param maxPerClaim_ The most one claim pays, LVLX base units.
     /// @param maxPerDay_ The most all claims pay at once (refilling over 24 hours).
     /// @param maxPerAccountDay_ The most one account receives at once (refilling over 24 hours).
-    /// @param minPerClaim_ The floor of `maxPerClaim` for claims to count as open; not zero.
-    /// @param minPerDay_ The floor of `maxPerDay` for claims to count as open; not zero.
-    /// @param minPerAccountDay_ The floor of `maxPerAccountDay` for claims to count as open; not
-    /// zero.
+    /// @param minPerClaim_ The floor of `maxPerClaim` for claims to count as open; at least
+    /// `MIN_FLOOR`, and `maxPerClaim_` at least it.
+    /// @param minPerDay_ The floor of `maxPerDay` for claims to count as open; likewise.
+    /// @param minPerAccountDay_ The floor of `maxPerAccountDay` for claims to count as open;
+    /// likewise.
     /// @param delay_ Seconds a change must wait; at least `MIN_DELAY`.
     /// @param owner_ Who may pause, change the signer and the caps.
     constructor(
@@ -148,9 +167,11 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         uint256 delay_,
         address owner_
     ) Owned(owner_) EIP712("LVLX Claims", "1") {
-        if (address(token_) == address(0)) revert ClaimDistributorZeroAddress();
+        if (address(token_) == address(0) || signer_ == address(0)) revert ClaimDistributorZeroAddress();
         if (delay_ < MIN_DELAY) revert ClaimDistributorDelayTooShort(delay_, MIN_DELAY);
-        if (minPerClaim_ == 0 || minPerDay_ == 0 || minPerAccountDay_ == 0) revert ClaimDistributorZeroFloor();
+        _floor(maxPerClaim_, minPerClaim_);
+        _floor(maxPerDay_, minPerDay_);
+        _floor(maxPerAccountDay_, minPerAccountDay_);
         token = token_;
         delay = delay_;
         minPerClaim = minPerClaim_;
@@ -159,7 +180,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         signer = signer_;
         emit SignerChanged(signer_);
         _setCaps(maxPerClaim_, maxPerDay_, maxPerAccountDay_);
-        _openSince = block.timestamp;
+        _restart();
     }
 
     /// Pays `account` what the voucher adds to what it already received. Anyone may submit it;
@@ -175,20 +196,27 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         nonReentrant
     {
         if (block.timestamp > deadline) revert ClaimDistributorVoucherExpired(deadline);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CLAIM_TYPEHASH, account, cumulative, deadline)));
-        if (ECDSA.recover(digest, signature) != signer) revert ClaimDistributorBadSignature();
+        {
+            bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(CLAIM_TYPEHASH, account, cumulative, deadline)));
+            if (ECDSA.recover(digest, signature) != signer) revert ClaimDistributorBadSignature();
+        }
         Tally memory mine = _tally[account];
         if (cumulative <= mine.claimed) revert ClaimDistributorNothingToClaim();
         uint256 amount = cumulative - mine.claimed;
         if (amount > maxPerClaim) revert ClaimDistributorOverClaimCap(amount, maxPerClaim);
-        uint256 all = _drained(spent, spentAt, maxPerDay);
-        if (amount > _left(maxPerDay, all)) revert ClaimDistributorOverDailyCap(amount, _left(maxPerDay, all));
-        uint256 own = _drained(mine.spent, mine.at, maxPerAccountDay);
-        if (amount > _left(maxPerAccountDay, own)) {
-            revert ClaimDistributorOverAccountDailyCap(amount, _left(maxPerAccountDay, own));
+        (uint256 dayCap, uint256 accountCap) = (maxPerDay, maxPerAccountDay);
+        Window memory window = _window;
+        uint256 all = _drained(window.spent, window.spentAt, dayCap);
+        if (amount > _left(dayCap, all)) revert ClaimDistributorOverDailyCap(amount, _left(dayCap, all));
+        uint256 own = _drained(mine.spent, mine.at, accountCap);
+        if (amount > _left(accountCap, own)) {
+            revert ClaimDistributorOverAccountDailyCap(amount, _left(accountCap, own));
         }
-        spentAt = SafeCast.toUint64(block.timestamp);
-        spent = SafeCast.toUint192(all + amount);
+        _window = Window({
+            spentAt: SafeCast.toUint64(block.timestamp),
+            spent: SafeCast.toUint128(all + amount),
+            openSince: _stretch(window, amount, Math.min(maxPerClaim, Math.min(dayCap, accountCap)), dayCap)
+        });
         _tally[account] = Tally({
             claimed: SafeCast.toUint128(cumulative),
             at: SafeCast.toUint32(block.timestamp),
@@ -208,7 +236,20 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// @notice What all claims together may take now under `maxPerDay`.
     /// @return LVLX base units.
     function room() external view returns (uint256) {
-        return _left(maxPerDay, _drained(spent, spentAt, maxPerDay));
+        Window memory window = _window;
+        return _left(maxPerDay, _drained(window.spent, window.spentAt, maxPerDay));
+    }
+
+    /// @notice When what claims took from `maxPerDay` was last counted (`spent`).
+    /// @return Seconds since the epoch.
+    function spentAt() external view returns (uint256) {
+        return _window.spentAt;
+    }
+
+    /// @notice What claims took from `maxPerDay` as of `spentAt`, draining at `maxPerDay` a day.
+    /// @return LVLX base units.
+    function spent() external view returns (uint256) {
+        return _window.spent;
     }
 
     /// @notice What `account` may receive now under `maxPerAccountDay` (the other caps aside).
@@ -220,11 +261,33 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     }
 
     /// @notice Since when claims have been open -- unpaused, every cap at least its floor and
-    /// none lowered since -- or 0 while they are not. A new signer applies only once this is
-    /// `delay` old (and its own time has come).
+    /// none lowered since, the shared daily cap leaving room for one whole claim and the LVLX
+    /// for it here -- or 0 while they are not. A new signer applies only once this is `delay`
+    /// old (and its own time has come).
     /// @return Seconds since the epoch; 0 while claims are closed.
     function openSince() public view returns (uint256) {
-        return _open() ? _openSince : 0;
+        Window memory window = _window;
+        uint256 since = window.openSince;
+        if (since == 0 || paused() || !_atFloors()) return 0;
+        uint256 one = oneClaim();
+        if (token.balanceOf(address(this)) < one) return 0;
+        uint256 back = _roomBack(window.spent, window.spentAt, one, maxPerDay);
+        if (back > block.timestamp) return 0;
+        return Math.max(since, back);
+    }
+
+    /// @notice One whole claim: the least of the caps. Claims count as open only while the
+    /// shared daily cap leaves at least this and the distributor holds it.
+    /// @return LVLX base units.
+    function oneClaim() public view returns (uint256) {
+        return Math.min(maxPerClaim, Math.min(maxPerDay, maxPerAccountDay));
+    }
+
+    /// @notice Starts claims' open stretch now if the distributor was short of one whole claim
+    /// of LVLX and holds it again (LVLX sent with a plain transfer is seen here, or at the next
+    /// claim). Anyone may call it.
+    function checkFunds() external {
+        if (_window.openSince == 0 && _funded()) _window.openSince = uint64(block.timestamp);
     }
 
     /// The EIP-712 domain separator (chain id and this contract), for off-chain signers.
@@ -233,19 +296,15 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         return _domainSeparatorV4();
     }
 
-    /// @notice Makes `signer_` the voucher signer: at once while there is none, else announced
-    /// (`applySigner`, once claims have been open for the whole delay after this).
+    /// @notice Announces `signer_` as the next voucher signer (`applySigner`, once claims have
+    /// been open for the whole delay after this), replacing any change waiting.
     /// @param signer_ The new signer; never zero.
     function setSigner(address signer_) external onlyOwner {
         if (signer_ == address(0)) revert ClaimDistributorZeroAddress();
-        if (signer == address(0)) {
-            signer = signer_;
-            emit SignerChanged(signer_);
-            return;
-        }
+        if (signerAt != 0) emit ChangeCancelled("signer");
         pendingSigner = signer_;
         signerAt = block.timestamp + delay;
-        emit SignerScheduled(signer_, signerAt);
+        emit SignerScheduled(signer_, signerAt, ++signerNonce);
     }
 
     /// @notice Applies the signer change once its time has come and claims have been open for
@@ -263,10 +322,12 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
     /// the outgoing signer's consent instead of a stretch of open claims: how a stolen signing
     /// key is replaced while claims stay paused. Only the outgoing key can consent, so an owner
     /// acting without the server cannot skip members' stretch.
-    /// @param consent The outgoing signer's EIP-712 signature of `Rotation(pendingSigner, signerAt)`.
+    /// @param consent The outgoing signer's EIP-712 signature of
+    /// `Rotation(pendingSigner, signerAt, signerNonce)`: this very announcement.
     function applySignerWithConsent(bytes calldata consent) external onlyOwner {
         _due(signerAt);
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(ROTATION_TYPEHASH, pendingSigner, signerAt)));
+        bytes32 digest =
+            _hashTypedDataV4(keccak256(abi.encode(ROTATION_TYPEHASH, pendingSigner, signerAt, signerNonce)));
         if (ECDSA.recover(digest, consent) != signer) revert ClaimDistributorBadSignature();
         _applySigner();
     }
@@ -295,7 +356,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         uint256 accountNow = Math.min(maxPerAccountDay_, maxPerAccountDay);
         if (claimNow != maxPerClaim || dayNow != maxPerDay || accountNow != maxPerAccountDay) {
             _setCaps(claimNow, dayNow, accountNow);
-            _openSince = block.timestamp;
+            _restart();
         }
         if (raises) {
             pendingMaxPerClaim = maxPerClaim_;
@@ -311,9 +372,20 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         _due(capsAt);
         delete capsAt;
         bool wasUnderFloors = !_atFloors();
+        // What the old caps' shared room says up to now: a stretch it had closed starts again
+        // no earlier than its room came back, or now.
+        Window memory window = _window;
+        uint256 since = window.openSince;
+        if (since != 0 && maxPerDay != 0) {
+            uint256 back = _roomBack(window.spent, window.spentAt, oneClaim(), maxPerDay);
+            since = Math.max(since, Math.min(back, block.timestamp));
+        }
         _setCaps(pendingMaxPerClaim, pendingMaxPerDay, pendingMaxPerAccountDay);
-        // Caps back at their floors open claims: the open stretch starts now.
-        if (wasUnderFloors) _openSince = block.timestamp;
+        // Caps back at their floors open claims, as does LVLX seen now: the open stretch starts
+        // now; a whole claim more than the LVLX here closes them.
+        if (!_funded()) since = 0;
+        else if (wasUnderFloors || since == 0) since = block.timestamp;
+        _window.openSince = uint64(since);
     }
 
     /// @notice Drops the raise of the caps waiting.
@@ -346,7 +418,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         _due(unpauseAt);
         delete unpauseAt;
         _unpause();
-        _openSince = block.timestamp;
+        _restart();
     }
 
     /// @notice Offers ownership to `newOwner`, who may accept only after the delay (and within
@@ -360,6 +432,7 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
             emit ChangeCancelled("owner");
         } else {
             ownerAt = block.timestamp + delay;
+            emit OwnerScheduled(newOwner, ownerAt);
         }
     }
 
@@ -389,9 +462,42 @@ contract ClaimDistributor is Owned, Pausable, ReentrancyGuard, EIP712 {
         return maxPerClaim >= minPerClaim && maxPerDay >= minPerDay && maxPerAccountDay >= minPerAccountDay;
     }
 
-    /// Whether claims are open: unpaused with every cap at least its floor.
-    function _open() private view returns (bool) {
-        return !paused() && _atFloors();
+    /// Claims' open stretch after a claim of `amount` from `window` (`one` whole claim, `day`
+    /// the daily cap): closed when it leaves less than one whole claim of LVLX, open from now
+    /// when LVLX was short before, else from when the shared room last came back to one whole
+    /// claim, if later (the state the claim replaces is gone after it).
+    function _stretch(Window memory window, uint256 amount, uint256 one, uint256 day) private view returns (uint64) {
+        uint256 since = window.openSince;
+        if (token.balanceOf(address(this)) < amount + one) return 0;
+        if (since == 0) return uint64(block.timestamp);
+        uint256 back = _roomBack(window.spent, window.spentAt, one, day);
+        return uint64(back > since && back <= block.timestamp ? back : since);
+    }
+
+    /// Whether the distributor holds one whole claim of LVLX.
+    function _funded() private view returns (bool) {
+        return token.balanceOf(address(this)) >= oneClaim();
+    }
+
+    /// Claims' open stretch starts again now, or is closed until LVLX is seen (see `_openSince`).
+    function _restart() private {
+        _window.openSince = _funded() ? uint64(block.timestamp) : 0;
+    }
+
+    /// When the shared room, `used` as of `at`, is back to `one` whole claim under the daily
+    /// cap `day`: 0 when it never fell under it. The room only grows between claims, so after
+    /// this time it stays at least `one` until the next claim.
+    function _roomBack(uint256 used, uint256 at, uint256 one, uint256 day) private pure returns (uint256) {
+        if (used + one <= day) return 0;
+        // `_drained` gives back floor(day * elapsed / 1 days): enough once elapsed reaches this.
+        uint256 wait = Math.mulDiv(used + one - day, 1 days, day, Math.Rounding.Ceil);
+        return at + Math.min(wait, 1 days);
+    }
+
+    /// A floor of at least `MIN_FLOOR` and a cap at least its floor.
+    function _floor(uint256 cap, uint256 floor) private pure {
+        if (floor < MIN_FLOOR) revert ClaimDistributorFloorTooLow(floor, MIN_FLOOR);
+        if (cap < floor) revert ClaimDistributorCapUnderFloor(cap, floor);
     }
 
     /// What `used` (counted at `at`) is now that it has drained at `cap` per day since.

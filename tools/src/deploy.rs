@@ -305,6 +305,16 @@ pub fn deploy_dev(rpc: &Rpc) -> Result<Deployment, DeployError> {
     deploy(rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {})
 }
 
+/// [`deploy_dev`] with the claim distributor born with `signer` (its first signer cannot be
+/// changed at once).
+pub fn deploy_dev_signed(rpc: &Rpc, signer: &str) -> Result<Deployment, DeployError> {
+    let plan = Plan {
+        claim_signer: Some(signer.to_string()),
+        ..dev_plan(rpc)?
+    };
+    deploy(rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {})
+}
+
 /// [`Plan::dev`] for the development chain at `rpc` (anvil, chain id 137).
 pub fn dev_plan(rpc: &Rpc) -> Result<Plan, DeployError> {
     let chain_id = quantity(&rpc.call("eth_chainId", json!([]))?)?;
@@ -448,10 +458,11 @@ fn deploy_staking(
     Ok((nft, sale, nft_staking, lvlx_staking))
 }
 
-/// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor (the
-/// plan's signer, which acts at once as the first one; the plan's caps and their floors; owner
-/// changes wait the plan's delay; funded with the plan's LVLX). With a `safe`, the distributor is born
-/// the Safe's, signer included: handing it over later would wait the delay.
+/// The activation node (price [`DEFAULT_NODE_PRICE`], on sale) and the claim distributor (born
+/// with the plan's signer, or the deployer's own address on a development chain deployed
+/// without one; the plan's caps and their floors; owner changes wait the plan's delay; funded
+/// with the plan's LVLX, which `checkFunds` then sees). With a `safe`, the distributor is born
+/// the Safe's: handing it over later would wait the delay.
 ///
 /// [`DEFAULT_NODE_PRICE`]: lvlx_core::network::DEFAULT_NODE_PRICE
 fn deploy_network(
@@ -468,10 +479,7 @@ fn deploy_network(
         NODE_BIN,
         &[usdt, &plan.treasury, &price, &deployer],
     )?;
-    let born_signer = match safe {
-        Some(_) => plan.claim_signer.as_deref().unwrap_or(ZERO_ADDRESS),
-        None => ZERO_ADDRESS,
-    };
+    let born_signer = plan.claim_signer.as_deref().unwrap_or(&deployer);
     let (claims, _) = run.create(
         Contract::ClaimDistributor,
         CLAIMS_BIN,
@@ -490,9 +498,7 @@ fn deploy_network(
     )?;
     let fund = plan.claims_fund.to_string();
     run.call(lvlx, Contract::Lvlx, "transfer", &[&claims, &fund])?;
-    if let (Some(signer), None) = (&plan.claim_signer, safe) {
-        run.call(&claims, Contract::ClaimDistributor, "setSigner", &[signer])?;
-    }
+    run.call(&claims, Contract::ClaimDistributor, "checkFunds", &[])?;
     Ok((node, claims))
 }
 
@@ -584,8 +590,9 @@ fn hand_to_safe(run: &mut Run<'_>, safe: &str, distributor: &str) -> Result<(), 
     Ok(())
 }
 
-/// Makes `signer` the address whose vouchers the claim distributor pays (the owner's step): at
-/// once for the first signer, after [`OWNER_DELAY`] and `applySigner` for a rotation.
+/// Announces `signer` as the address whose vouchers the claim distributor pays (the owner's
+/// step): it applies with `applySigner` after [`OWNER_DELAY`] of open claims. The first signer
+/// is the plan's, set at deployment ([`deploy_dev_signed`]).
 pub fn register_claim_signer(
     rpc: &Rpc,
     owner: &str,

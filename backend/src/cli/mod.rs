@@ -152,8 +152,8 @@ enum ChainCommand {
 #[derive(Subcommand)]
 enum ClaimsCommand {
     /// Print the address of the key that signs claim vouchers (generating the key into the
-    /// data folder if none is configured): the ClaimDistributor owner registers it with
-    /// setSigner. Never prints the key.
+    /// data folder if none is configured): the ClaimDistributor is deployed with it, or its
+    /// owner announces it with setSigner. Never prints the key.
     Signer,
     /// Print this key's consent, as the distributor's current signer, to the signer change the
     /// owners announced (read from the configured [chain]): with it the owners apply the change
@@ -342,14 +342,16 @@ fn rotation_consent(config: &Config) -> Result<String, String> {
         return Err("no signer change is announced".into());
     }
     let to = chain::decode_address(&read("pendingSigner")?).map_err(|e| e.to_string())?;
+    let nonce = chain::decode_uint(&read("signerNonce")?).map_err(|e| e.to_string())?;
     let rotation = Rotation {
         chain_id: section.chain_id,
         contract: chain::address(&section.claim_distributor).map_err(|e| e.to_string())?,
         new_signer: chain::address(&to).map_err(|e| e.to_string())?,
         at: u64::try_from(at).map_err(|e| e.to_string())?,
+        nonce: u64::try_from(nonce).map_err(|e| e.to_string())?,
     };
     Ok(format!(
-        "consent of {} to the new signer {to} announced for {at}:\n{}",
+        "consent of {} to the new signer {to} announced for {at} (announcement {nonce}):\n{}",
         signer.address(),
         signer.sign_rotation(&rotation)
     ))

@@ -186,12 +186,18 @@ fn a_safe_in_bad_faith_cannot_drain_before_members_had_the_whole_delay_to_claim(
     let read = |f: &str| anvil.read_uint(&dist, CD, f, &[]);
     // Credited by the server before anything was announced.
     let owed = 300_000 * LVLX;
-    let max = u128::MAX.to_string();
+    // The caps raised: twice the development chain's.
+    let (claim_cap, day_cap, account_cap) = (
+        (2 * deploy::DEV_CLAIM_CAP).to_string(),
+        (2 * deploy::DEV_DAILY_CAP).to_string(),
+        (2 * deploy::DEV_ACCOUNT_DAILY_CAP).to_string(),
+    );
+    let raised = [claim_cap.as_str(), day_cap.as_str(), account_cap.as_str()];
 
-    // 1. A new signer and caps raised to the maximum: both announced, neither applies early, and
-    // the new signer's voucher for everything is refused.
+    // 1. A new signer and caps raised: both announced, neither applies early, and the new
+    // signer's voucher for everything is refused.
     owners.exec(&dist, "setSigner", &[&evil.address()]);
-    owners.exec(&dist, "setCaps", &[&max, &max, &max]);
+    owners.exec(&dist, "setCaps", &raised);
     let announced = anvil.now();
     for function in ["applySigner", "applyCaps"] {
         assert_eq!(owners.refused(&dist, function), "ClaimDistributorTooEarly");
@@ -204,7 +210,7 @@ fn a_safe_in_bad_faith_cannot_drain_before_members_had_the_whole_delay_to_claim(
     owners.exec(&dist, "setCaps", &["0", "0", "0"]);
     assert_eq!(read("maxPerClaim"), 0);
     // 3. The raise is announced again while the caps stay at zero.
-    owners.exec(&dist, "setCaps", &[&max, &max, &max]);
+    owners.exec(&dist, "setCaps", &raised);
     assert_eq!(read("maxPerDay"), 0);
     assert_ne!(read("capsAt"), 0);
     // 4. Pausing acts at once: the member's honest voucher is refused.
@@ -244,9 +250,9 @@ fn a_safe_in_bad_faith_cannot_drain_before_members_had_the_whole_delay_to_claim(
     );
     // Lowering a cap in the stretch starts it again, to the second.
     advance_to(&anvil, opened + OWNER_DELAY - 100);
-    let lowered = u128::MAX - 1;
+    let lowered = (2 * deploy::DEV_CLAIM_CAP - 1).to_string();
     let restarted =
-        anvil.time_of(&owners.exec(&dist, "setCaps", &[&lowered.to_string(), &max, &max]));
+        anvil.time_of(&owners.exec(&dist, "setCaps", &[&lowered, &day_cap, &account_cap]));
     advance_to(&anvil, opened + OWNER_DELAY + 10);
     assert_eq!(
         owners.refused(&dist, "applySigner"),
@@ -257,20 +263,96 @@ fn a_safe_in_bad_faith_cannot_drain_before_members_had_the_whole_delay_to_claim(
         owners.refused(&dist, "applySigner"),
         "ClaimDistributorTooEarly"
     );
-    // A whole delay of open claims later the new signer applies; only then do its vouchers pay,
-    // and what they can take is what members were not owed.
+    // A whole delay of open claims later the new signer applies; only then do its vouchers pay
+    // (within the caps), after the member was paid.
     advance_to(&anvil, restarted + OWNER_DELAY);
     owners.exec(&dist, "applySigner", &[]);
-    claims.pay(&evil, &thief, balance - owed);
-    assert_eq!(lvlx_of(&anvil, &d, &dist), 0);
+    let taken = 2 * deploy::DEV_CLAIM_CAP - 1;
+    claims.pay(&evil, &thief, taken);
+    assert_eq!(lvlx_of(&anvil, &d, &dist), balance - owed - taken);
     assert_eq!(lvlx_of(&anvil, &d, &member) - before, owed);
 }
 
-/// What the distributor's owner can do, drawn at random, never lets a new signer apply unless,
-/// for the whole delay before it applies (and after it was announced), claims were unpaused,
-/// every cap at least its floor and none lowered; and whenever that held (its time come and
-/// not lapsed), the signer can apply. `LVLX_DISTRIBUTOR_STEPS` (default 300) and
-/// `LVLX_DISTRIBUTOR_SEED`.
+/// One state of the distributor in the random run below, in force from `at` to the next.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    at: u64,
+    /// Unpaused, every cap at least its floor, and LVLX for one whole claim.
+    open: bool,
+    caps: [u128; 3],
+    spent: u128,
+    spent_at: u64,
+}
+
+impl State {
+    /// The least of the caps: one whole claim.
+    fn one(&self) -> u128 {
+        self.caps.into_iter().min().unwrap()
+    }
+
+    /// The first second from `at` on at which the room holds one whole claim: it only grows
+    /// while this state holds.
+    fn room_back(&self) -> u64 {
+        let (one, day) = (self.one(), self.caps[1]);
+        if self.room(self.at) >= one || day == 0 {
+            return self.at;
+        }
+        let wait = (self.spent + one - day) * u128::from(DAY);
+        let back = self.spent_at + (wait.div_ceil(day) as u64).min(DAY);
+        assert!(self.room(back) >= one && (back == self.at || self.room(back - 1) < one));
+        back.max(self.at)
+    }
+
+    /// What the shared daily cap leaves at `t` (a rolling window: what claims took comes back
+    /// at the cap's rate over 24 hours, rounded down).
+    fn room(&self, t: u64) -> u128 {
+        let day = self.caps[1];
+        let elapsed = u128::from(t - self.spent_at);
+        let used = if elapsed >= u128::from(DAY) {
+            0
+        } else {
+            self.spent.saturating_sub(day * elapsed / u128::from(DAY))
+        };
+        day.saturating_sub(used)
+    }
+}
+
+/// When claims' stretch began by the rule, read from the history (each state holds until the
+/// next; the last until now): a state closed, a cap lowered, or the room under one whole claim
+/// ends it; `first` is what the contract said at the first state. None while claims are closed.
+fn stretch_start(history: &[State], first: u64) -> Option<u64> {
+    let mut i = history.len() - 1;
+    loop {
+        let h = &history[i];
+        if !h.open {
+            return None;
+        }
+        let back = h.room_back();
+        if i == 0 {
+            return Some(back.max(first));
+        }
+        if back > h.at {
+            return Some(back);
+        }
+        let prev = &history[i - 1];
+        let lowered = prev
+            .caps
+            .iter()
+            .zip(h.caps)
+            .any(|(before, after)| after < *before);
+        if !prev.open || lowered || prev.room_back() > h.at {
+            return Some(h.at);
+        }
+        i -= 1;
+    }
+}
+
+/// What the distributor's owner can do, drawn at random, with members' claims and the LVLX it
+/// holds, never lets a new signer apply unless, for the whole delay before it applies (and
+/// after it was announced), claims were open: unpaused, every cap at least its floor and none
+/// lowered, the LVLX for one whole claim, and room for one whole claim under the shared daily
+/// cap (the least of the caps); and whenever that held (its time come and not lapsed), the
+/// signer can apply. `LVLX_DISTRIBUTOR_STEPS` (default 300) and `LVLX_DISTRIBUTOR_SEED`.
 #[test]
 fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_owner_does() {
     use rand::{Rng, SeedableRng};
@@ -284,10 +366,17 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
         .unwrap_or(11);
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let keys: Vec<ClaimSigner> = (0..3u8)
+        .map(|i| ClaimSigner::new(&[0x51 + i; 32]).unwrap())
+        .collect();
+    let d = deployment_with(&anvil, &keys[0].address(), |plan| {
+        plan.claims_fund = 50_000_000 * LVLX
+    });
     let owner = d.owner.clone();
     let dist = d.claim_distributor.clone();
-    deploy::register_claim_signer(&anvil.rpc, &owner, &dist, &anvil.accounts()[8]).unwrap();
+    let claims = Claims::new(&anvil, &d);
+    let members: Vec<String> = anvil.accounts()[5..8].to_vec();
+    let mut cumulative = [0u128; 3];
     let read = |f: &str| anvil.read_uint(&dist, CD, f, &[]);
     let floors = [
         read("minPerClaim"),
@@ -301,42 +390,64 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
             read("maxPerAccountDay"),
         ]
     };
-    // After every step: (time, open, caps). The state holds from that time to the next entry.
-    let mut history: Vec<(u64, bool, [u128; 3])> = Vec::new();
-    let mut announced: Option<u64> = None;
-    let snapshot = |history: &mut Vec<(u64, bool, [u128; 3])>| {
+    let mut history: Vec<State> = Vec::new();
+    let mut announced: Option<(u64, usize)> = None;
+    let mut signer = 0usize;
+    let snapshot = |history: &mut Vec<State>| {
         let caps = caps_now();
         let paused = anvil.read(&dist, CD, "paused", &[])[0] == ethers_core::abi::Token::Bool(true);
-        let open = !paused && caps.iter().zip(floors).all(|(c, f)| *c >= f);
-        history.push((anvil.now(), open, caps));
+        let funds = lvlx_of(&anvil, &d, &dist);
+        let one = caps.into_iter().min().unwrap();
+        let open = !paused && caps.iter().zip(floors).all(|(c, f)| *c >= f) && funds >= one;
+        history.push(State {
+            at: anvil.now(),
+            open,
+            caps,
+            spent: read("spent"),
+            spent_at: read("spentAt") as u64,
+        });
     };
     snapshot(&mut history);
-    let signers: Vec<String> = anvil.accounts()[5..8].to_vec();
-    let (mut applied, mut refused_apply, mut allowed_steps) = (0, 0, 0);
+    let first = read("openSince") as u64;
+    let (mut applied, mut refused_apply, mut allowed_steps, mut paid) = (0, 0, 0, 0);
+    let mut opened_steps = 0;
     for step in 0..steps {
         let now = anvil.now();
         // The property, read from the history: whether the signer may apply now.
-        let allowed = announced.is_some_and(|a| {
+        let allowed = announced.is_some_and(|(a, _)| {
             let at = a + OWNER_DELAY;
             let from = now.saturating_sub(OWNER_DELAY);
-            // The states in force at some time in [from, now] (each holds until the next).
-            let stretch: Vec<&(u64, bool, [u128; 3])> = history
+            // The states in force at some time in [from, now] (each holds until the next), with
+            // the time each starts to count; the room only grows within one, so it is least there.
+            let stretch: Vec<(u64, &State)> = history
                 .iter()
                 .enumerate()
-                .filter(|(i, h)| h.0 <= now && history.get(i + 1).is_none_or(|n| n.0 > from))
-                .map(|(_, h)| h)
+                .filter(|(i, h)| h.at <= now && history.get(i + 1).is_none_or(|n| n.at > from))
+                .map(|(_, h)| (h.at.max(from), h))
                 .collect();
             now >= at
                 && now < at + GRACE
-                && stretch.iter().all(|h| h.1)
+                && stretch
+                    .iter()
+                    .all(|(start, h)| h.open && h.room(*start) >= h.one())
                 && stretch.windows(2).all(|w| {
-                    w[0].2
+                    w[0].1
+                        .caps
                         .iter()
-                        .zip(w[1].2)
+                        .zip(w[1].1.caps)
                         .all(|(before, after)| after >= *before)
                 })
         });
         let can = would_succeed(&anvil, &owner, &dist, "applySigner", &[]);
+        // And when the stretch began, as the contract says it.
+        let expected = stretch_start(&history, first).filter(|s| *s <= now);
+        assert_eq!(
+            read("openSince") as u64,
+            expected.unwrap_or(0),
+            "step {step} (seed {seed}): openSince; history {:?}",
+            &history[history.len().saturating_sub(6)..]
+        );
+        opened_steps += usize::from(expected.is_some());
         allowed_steps += usize::from(allowed);
         assert_eq!(
             can, allowed,
@@ -344,18 +455,18 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
             &history[history.len().saturating_sub(6)..]
         );
         let f = |x: u128| x.to_string();
-        // New caps: mostly the same or higher (at least the floor), now and then lower, perhaps
-        // under the floor.
-        let cap = |rng: &mut rand::rngs::StdRng, now: u128, floor: u128| match rng.gen_range(0..12)
+        // New caps: mostly the same or higher (at least the floor, at most 40 times it), now and
+        // then lower, rarely under the floor.
+        let cap = |rng: &mut rand::rngs::StdRng, now: u128, floor: u128| match rng.gen_range(0..40)
         {
             0 => floor - 1,
-            1 => floor.max(now / 2),
-            2..=7 => now.max(floor),
-            _ => now.max(floor) * rng.gen_range(2..4),
+            1..=4 => floor.max(now / 2),
+            5..=25 => now.max(floor),
+            _ => (now.max(floor) * rng.gen_range(2..4)).min(floor * 40),
         };
         // Weights: a signer announced or applied, pausing and resuming, caps set (lowered or
-        // raised) and applied, cancelling, time passing.
-        let action = match rng.gen_range(0..20) {
+        // raised) and applied, cancelling, members' claims, funding, time passing.
+        let action = match rng.gen_range(0..26) {
             _ if can && rng.gen_bool(0.5) => 1,
             0..=1 => 0,
             2..=3 => 1,
@@ -365,35 +476,43 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
             11 => 5,
             12..=13 => 6,
             14 if rng.gen_bool(0.3) => 7,
+            15..=19 => 9,
+            20 => 10,
             _ => 8,
         };
-        let sent = match action {
+        match action {
             // A pending signer is replaced now and then; mostly time passes instead.
             0 if announced.is_some() && rng.gen_range(0..4) != 0 => {
                 advance_to(&anvil, anvil.now() + rng.gen_range(3_600..OWNER_DELAY));
-                true
             }
             0 => {
-                let who = &signers[rng.gen_range(0..signers.len())];
-                let ok = owner::transact(&anvil.rpc, &owner, &dist, CD, "setSigner", &[who]);
-                if ok.is_ok() {
-                    announced = Some(anvil.now());
-                }
-                ok.is_ok()
+                let next = (signer + rng.gen_range(1..keys.len())) % keys.len();
+                owner::transact(
+                    &anvil.rpc,
+                    &owner,
+                    &dist,
+                    CD,
+                    "setSigner",
+                    &[&keys[next].address()],
+                )
+                .unwrap();
+                announced = Some((anvil.now(), next));
             }
             1 if can => {
                 owner::transact(&anvil.rpc, &owner, &dist, CD, "applySigner", &[]).unwrap();
-                announced = None;
+                signer = announced.take().unwrap().1;
                 applied += 1;
-                true
             }
-            1 => {
-                refused_apply += 1;
-                false
+            1 => refused_apply += 1,
+            2 => {
+                let _ = owner::transact(&anvil.rpc, &owner, &dist, CD, "pause", &[]);
             }
-            2 => owner::transact(&anvil.rpc, &owner, &dist, CD, "pause", &[]).is_ok(),
-            3 => owner::transact(&anvil.rpc, &owner, &dist, CD, "unpause", &[]).is_ok(),
-            4 => owner::transact(&anvil.rpc, &owner, &dist, CD, "applyUnpause", &[]).is_ok(),
+            3 => {
+                let _ = owner::transact(&anvil.rpc, &owner, &dist, CD, "unpause", &[]);
+            }
+            4 => {
+                let _ = owner::transact(&anvil.rpc, &owner, &dist, CD, "applyUnpause", &[]);
+            }
             5 => {
                 let now = caps_now();
                 let caps = [
@@ -401,23 +520,59 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
                     cap(&mut rng, now[1], floors[1]),
                     cap(&mut rng, now[2], floors[2]),
                 ];
-                owner::transact(
+                let _ = owner::transact(
                     &anvil.rpc,
                     &owner,
                     &dist,
                     CD,
                     "setCaps",
                     &[&f(caps[0]), &f(caps[1]), &f(caps[2])],
-                )
-                .is_ok()
+                );
             }
-            6 => owner::transact(&anvil.rpc, &owner, &dist, CD, "applyCaps", &[]).is_ok(),
+            6 => {
+                let _ = owner::transact(&anvil.rpc, &owner, &dist, CD, "applyCaps", &[]);
+            }
             7 => {
-                let ok = owner::transact(&anvil.rpc, &owner, &dist, CD, "cancelSigner", &[]);
-                if ok.is_ok() {
+                if owner::transact(&anvil.rpc, &owner, &dist, CD, "cancelSigner", &[]).is_ok() {
                     announced = None;
                 }
-                ok.is_ok()
+            }
+            9 => {
+                // A member claims what the caps and the LVLX leave now, or part of it.
+                let who = rng.gen_range(0..members.len());
+                let caps = caps_now();
+                let most = caps[0]
+                    .min(read("room"))
+                    .min(anvil.read_uint(&dist, CD, "accountRoom", &[&members[who]]))
+                    .min(lvlx_of(&anvil, &d, &dist));
+                if most > 0
+                    && !anvil.read(&dist, CD, "paused", &[])[0]
+                        .clone()
+                        .into_bool()
+                        .unwrap()
+                {
+                    let amount = match rng.gen_range(0..3) {
+                        0 => most,
+                        _ => rng.gen_range(1..=most),
+                    };
+                    cumulative[who] += amount;
+                    claims.pay(&keys[signer], &members[who], cumulative[who]);
+                    paid += 1;
+                }
+            }
+            10 => {
+                // LVLX sent to the distributor, seen at once or not at all until the next claim.
+                let fund = f(rng.gen_range(1..4) * caps_now().into_iter().min().unwrap());
+                owner::transact(
+                    &anvil.rpc,
+                    &owner,
+                    &d.lvlx,
+                    Contract::Lvlx,
+                    "transfer",
+                    &[&dist, &fund],
+                )
+                .unwrap();
+                owner::transact(&anvil.rpc, &owner, &dist, CD, "checkFunds", &[]).unwrap();
             }
             _ => {
                 // Time passes: minutes to days, now and then past the grace period.
@@ -427,15 +582,12 @@ fn a_new_signer_applies_only_after_a_whole_delay_of_open_claims_whatever_the_own
                     _ => rng.gen_range(OWNER_DELAY / 2..OWNER_DELAY * 2),
                 };
                 advance_to(&anvil, anvil.now() + seconds);
-                true
             }
-        };
-        let _ = sent;
+        }
         snapshot(&mut history);
     }
-    let open_steps = history.iter().filter(|h| h.1).count();
     println!(
-        "distributor rule: {steps} steps ({open_steps} open, {allowed_steps} where the signer could apply), the signer applied {applied} times, refused {refused_apply} (seed {seed})"
+        "distributor rule: {steps} steps ({opened_steps} open, {allowed_steps} where the signer could apply, {paid} claims), the signer applied {applied} times, refused {refused_apply} (seed {seed})"
     );
     assert!(
         applied > 0,
@@ -452,7 +604,6 @@ fn scheduled_changes_lapse_after_the_grace_period() {
     let accounts = anvil.accounts();
     let (owner, next) = (d.owner.clone(), accounts[7].clone());
     let dist = d.claim_distributor.clone();
-    deploy::register_claim_signer(&anvil.rpc, &owner, &dist, &accounts[8]).unwrap();
     let send = |function: &str, args: &[&str]| {
         owner::transact(&anvil.rpc, &owner, &dist, CD, function, args)
             .unwrap_or_else(|e| panic!("{function}: {e}"))
@@ -515,11 +666,10 @@ fn scheduled_changes_lapse_after_the_grace_period() {
 #[test]
 fn the_daily_caps_roll_over_24_hours_not_a_calendar_day() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
-    let accounts = anvil.accounts();
     let signer = ClaimSigner::new(&[0x44; 32]).unwrap();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &signer.address()).unwrap();
+    let accounts = anvil.accounts();
     let dist = d.claim_distributor.clone();
-    deploy::register_claim_signer(&anvil.rpc, &d.owner, &dist, &signer.address()).unwrap();
     let lvlx = |n: u128| (n * LVLX).to_string();
     owner::transact(
         &anvil.rpc,
@@ -591,12 +741,17 @@ fn the_daily_caps_roll_over_24_hours_not_a_calendar_day() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_claim_page_shows_the_room_left_now_after_a_few_accounts_used_it() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    // The server's claim key, which the distributor is born with.
+    let key = ClaimSigner::new(&[0x5a; 32]).unwrap();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &key.address()).unwrap();
     let chain = deploy::dev_section(&anvil.url, &d);
-    let w = common::world_with(|c| c.chain = Some(chain)).await;
+    let w = common::world_with(|c| {
+        c.chain = Some(chain);
+        c.claim_signing_key = Some(lvlx_backend::config::Secret::new("5a".repeat(32)));
+    })
+    .await;
+    assert_eq!(w.app.claim_signer.address(), key.address());
     let dist = d.claim_distributor.clone();
-    deploy::register_claim_signer(&anvil.rpc, &d.owner, &dist, &w.app.claim_signer.address())
-        .unwrap();
     let lvlx = |n: u128| (n * LVLX).to_string();
     owner::transact(
         &anvil.rpc,
@@ -676,10 +831,9 @@ async fn the_claim_page_shows_the_room_left_now_after_a_few_accounts_used_it() {
 #[test]
 fn the_signer_events_name_the_signer_in_a_topic() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let accounts = anvil.accounts();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &accounts[8]).unwrap();
     let dist = d.claim_distributor.clone();
-    deploy::register_claim_signer(&anvil.rpc, &d.owner, &dist, &accounts[8]).unwrap();
     owner::transact(
         &anvil.rpc,
         &d.owner,
@@ -722,12 +876,13 @@ fn the_outgoing_signer_s_consent_replaces_a_stolen_key_while_claims_stay_paused(
     let dist = d.claim_distributor.clone();
     let claims = Claims::new(&anvil, &d);
     let thief = anvil.accounts()[6].clone();
-    let consent = |by: &ClaimSigner, at: u64| {
+    let consent = |by: &ClaimSigner, at: u64, nonce: u64| {
         by.sign_rotation(&lvlx_core::chain::Rotation {
             chain_id: 137,
             contract: chain::address(&dist).unwrap(),
             new_signer: chain::address(&next.address()).unwrap(),
             at,
+            nonce,
         })
     };
     let with = |signature: &str| {
@@ -745,22 +900,32 @@ fn the_outgoing_signer_s_consent_replaces_a_stolen_key_while_claims_stay_paused(
     advance_to(&anvil, anvil.now() + 10);
     owners.exec(&dist, "setSigner", &[&next.address()]);
     let at = anvil.read_uint(&dist, CD, "signerAt", &[]) as u64;
+    let nonce = anvil.read_uint(&dist, CD, "signerNonce", &[]) as u64;
+    assert_eq!(nonce, 2);
     // Before its time, consent or not.
-    assert_eq!(with(&consent(&stolen, at)), "ClaimDistributorTooEarly");
+    assert_eq!(
+        with(&consent(&stolen, at, nonce)),
+        "ClaimDistributorTooEarly"
+    );
     advance_to(&anvil, at);
     assert_eq!(
         owners.refused(&dist, "applySigner"),
         "ClaimDistributorClaimsClosed"
     );
     for signature in [
-        consent(&stranger, at),
-        consent(&next, at),
-        consent(&stolen, earlier),
-        consent(&stolen, at + 1),
+        consent(&stranger, at, nonce),
+        consent(&next, at, nonce),
+        consent(&stolen, earlier, nonce - 1),
+        consent(&stolen, at + 1, nonce),
+        consent(&stolen, at, nonce - 1),
     ] {
         assert_eq!(with(&signature), "ClaimDistributorBadSignature");
     }
-    let receipt = owners.exec(&dist, "applySignerWithConsent", &[&consent(&stolen, at)]);
+    let receipt = owners.exec(
+        &dist,
+        "applySignerWithConsent",
+        &[&consent(&stolen, at, nonce)],
+    );
     assert!(gas(&receipt) > 0);
     assert_eq!(
         anvil.read(&dist, CD, "signer", &[])[0],
@@ -824,4 +989,383 @@ fn lvlx_claims_consent_prints_the_outgoing_key_s_consent() {
         anvil.read(&dist, CD, "signer", &[])[0],
         ethers_core::abi::Token::Address(chain::address(&next.address()).unwrap())
     );
+}
+
+/// The platform deployed by the dev account 0 as owner with `plan` changed by `change` (the
+/// distributor born with `signer`).
+fn deployment_with(
+    anvil: &Anvil,
+    signer: &str,
+    change: impl FnOnce(&mut deploy::Plan),
+) -> Deployment {
+    let mut plan = deploy::Plan {
+        claim_signer: Some(signer.to_string()),
+        ..deploy::dev_plan(&anvil.rpc).unwrap()
+    };
+    change(&mut plan);
+    deploy::deploy(&anvil.rpc, &Unlocked(plan.owner.clone()), &plan, &|_| {}).unwrap()
+}
+
+/// The second audit's High: the owners create credit at once (a sale price cut to one base
+/// unit, raised rank bonuses, or a chain of their own accounts buying at the honest price with
+/// USDT that returns to their treasury) for accounts of their own, whose commissions the HONEST
+/// signer pays; claimed as fast as the daily cap comes back, they leave members no room while
+/// the stretch counted as open, and the new signer applied after the delay. Now claims count as
+/// open only while the shared cap leaves room for a whole claim (`maxPerClaim`, `maxPerDay`
+/// and `maxPerAccountDay`, the least): the signer waits, and applies only a whole delay after
+/// the room came back, in which the member claims what was credited before the announcement.
+#[test]
+fn credit_the_owners_create_cannot_use_up_the_members_window() {
+    let anvil = Anvil::start();
+    let server = ClaimSigner::new(&[0x42; 32]).unwrap();
+    let evil = ClaimSigner::new(&[0x66; 32]).unwrap();
+    let (d, owners) = safe_deployment(&anvil, &server.address());
+    let dist = d.claim_distributor.clone();
+    let claims = Claims::new(&anvil, &d);
+    let accounts = anvil.accounts();
+    let member = accounts[3].clone();
+    let sybils = [&accounts[5], &accounts[6], &accounts[7]];
+    let read = |f: &str| anvil.read_uint(&dist, CD, f, &[]);
+    let lvlx = |n: u128| (n * LVLX).to_string();
+    // Caps at their floors or above; one whole claim is 200,000 LVLX. The member is owed
+    // 300,000, credited before anything was announced.
+    owners.exec(
+        &dist,
+        "setCaps",
+        &[&lvlx(200_000), &lvlx(600_000), &lvlx(200_000)],
+    );
+    let owed = 300_000 * LVLX;
+    advance_to(&anvil, anvil.now() + OWNER_DELAY);
+    // The credit is created and the new signer announced.
+    owners.exec(&dist, "setSigner", &[&evil.address()]);
+    let announced = anvil.now();
+    // The owners' accounts take the room as fast as it comes back, with the honest signer's
+    // vouchers: whenever the member asks, nothing is left.
+    let mut credited = [0u128; 3];
+    let mut t = announced;
+    let mut last = announced;
+    while t < announced + OWNER_DELAY + DAY {
+        for (i, sybil) in sybils.iter().enumerate() {
+            let mine = anvil.read_uint(&dist, CD, "accountRoom", &[sybil]);
+            let take = read("room").min(mine);
+            if take > 0 {
+                credited[i] += take;
+                last = anvil.time_of(&claims.pay(&server, sybil, credited[i]));
+            }
+        }
+        assert_eq!(
+            claims.refused(&server, &member, 200_000 * LVLX),
+            "chain-claim-daily-cap"
+        );
+        t += 4 * 3_600;
+        advance_to(&anvil, t);
+    }
+    // The delay has long passed: the signer may not apply, claims were never really open.
+    assert_eq!(read("openSince"), 0);
+    assert_eq!(
+        owners.refused(&dist, "applySigner"),
+        "ClaimDistributorClaimsClosed"
+    );
+    // The owners' accounts stop. Once a whole claim fits again (8 h at 25,000 LVLX an hour)
+    // the stretch starts; the member claims in it, and a whole delay after the room came back
+    // the signer applies, not a second earlier.
+    advance_to(&anvil, t + DAY);
+    let opened = read("openSince") as u64;
+    assert!(
+        opened > last && opened <= last + 8 * 3_600 + 1,
+        "{opened} {last}"
+    );
+    claims.pay(&server, &member, 200_000 * LVLX);
+    advance_to(&anvil, anvil.now() + DAY / 2 + 60);
+    claims.pay(&server, &member, owed);
+    assert_eq!(
+        claims.refused(&server, &member, owed),
+        "chain-nothing-to-claim"
+    );
+    assert_eq!(read("openSince") as u64, opened);
+    advance_to(&anvil, opened + OWNER_DELAY - 1);
+    assert_eq!(
+        owners.refused(&dist, "applySigner"),
+        "ClaimDistributorTooEarly"
+    );
+    advance_to(&anvil, opened + OWNER_DELAY);
+    owners.exec(&dist, "applySigner", &[]);
+}
+
+/// A daily cap lowered right after the room was used leaves no room for up to a day; with the
+/// shortest delay (an hour) the stretch counted as open meanwhile and the signer applied with
+/// members unable to claim. Now it counts only from when a whole claim fits again.
+#[test]
+fn a_lowered_daily_cap_with_no_room_left_does_not_count_as_open() {
+    let anvil = Anvil::start();
+    let server = ClaimSigner::new(&[0x42; 32]).unwrap();
+    let d = deployment_with(&anvil, &server.address(), |plan| plan.owner_delay = 3_600);
+    let dist = d.claim_distributor.clone();
+    let owner = d.owner.clone();
+    let claims = Claims::new(&anvil, &d);
+    let accounts = anvil.accounts();
+    let read = |f: &str| anvil.read_uint(&dist, CD, f, &[]);
+    let send = |function: &str, args: &[&str]| {
+        owner::transact(&anvil.rpc, &owner, &dist, CD, function, args)
+            .unwrap_or_else(|e| panic!("{function}: {e}"))
+    };
+    // The whole daily cap (5,000,000) is used: five claims of 1,000,000.
+    for (who, cumulative) in [
+        (&accounts[3], 1_000_000),
+        (&accounts[3], 2_000_000),
+        (&accounts[5], 1_000_000),
+        (&accounts[5], 2_000_000),
+        (&accounts[6], 1_000_000),
+    ] {
+        claims.pay(&server, who, cumulative * LVLX);
+    }
+    let spent_at = anvil.now();
+    // Lowered to 4,500,000 (above its floor) at once, and a new signer announced.
+    send(
+        "setCaps",
+        &[
+            &deploy::DEV_CLAIM_CAP.to_string(),
+            &(4_500_000 * LVLX).to_string(),
+            &deploy::DEV_ACCOUNT_DAILY_CAP.to_string(),
+        ],
+    );
+    send("setSigner", &[&accounts[9]]);
+    let announced = anvil.now();
+    // Two delays later there is still no room for one claim: not open, the signer waits.
+    advance_to(&anvil, announced + 2 * 3_600);
+    assert!(read("room") < deploy::DEV_CLAIM_CAP, "{}", read("room"));
+    assert_eq!(read("openSince"), 0);
+    assert_eq!(
+        refused_with(&anvil, &owner, &dist, "applySigner", &[]),
+        "ClaimDistributorClaimsClosed"
+    );
+    // The room comes back at 4,500,000 a day: 5,000,000 − 3,500,000 after 8 h; from then on
+    // claims are open, and an hour later the signer applies.
+    let back = spent_at + 8 * 3_600;
+    advance_to(&anvil, back + 1);
+    assert!(read("room") >= deploy::DEV_CLAIM_CAP);
+    let opened = read("openSince") as u64;
+    // (back a few seconds sooner: the claims took a few seconds, which drained a little.)
+    assert!((back - 60..=back).contains(&opened), "{opened} {back}");
+    advance_to(&anvil, opened + 3_600 - 1);
+    assert_eq!(
+        refused_with(&anvil, &owner, &dist, "applySigner", &[]),
+        "ClaimDistributorTooEarly"
+    );
+    advance_to(&anvil, opened + 3_600);
+    send("applySigner", &[]);
+}
+
+/// A distributor without the LVLX to pay a claim is not open: the signer waits. Funded again,
+/// it counts from when that is seen (`checkFunds`, or the next claim); a claim leaving less than
+/// one whole claim closes it again.
+#[test]
+fn an_empty_distributor_is_not_open() {
+    let anvil = Anvil::start();
+    let server = ClaimSigner::new(&[0x42; 32]).unwrap();
+    let d = deployment_with(&anvil, &server.address(), |plan| plan.claims_fund = 0);
+    let dist = d.claim_distributor.clone();
+    let owner = d.owner.clone();
+    let accounts = anvil.accounts();
+    let claims = Claims::new(&anvil, &d);
+    let read = |f: &str| anvil.read_uint(&dist, CD, f, &[]);
+    let send = |function: &str, args: &[&str]| {
+        owner::transact(&anvil.rpc, &owner, &dist, CD, function, args)
+            .unwrap_or_else(|e| panic!("{function}: {e}"))
+    };
+    send("setSigner", &[&accounts[9]]);
+    let announced = anvil.now();
+    advance_to(&anvil, announced + 3 * OWNER_DELAY);
+    assert_eq!(read("openSince"), 0);
+    assert_eq!(
+        refused_with(&anvil, &owner, &dist, "applySigner", &[]),
+        "ClaimDistributorClaimsClosed"
+    );
+    // Funded with a plain transfer: not seen yet.
+    let fund = (deploy::DEV_CLAIM_CAP + 500_000 * LVLX).to_string();
+    owner::transact(
+        &anvil.rpc,
+        &owner,
+        &d.lvlx,
+        Contract::Lvlx,
+        "transfer",
+        &[&dist, &fund],
+    )
+    .unwrap();
+    assert_eq!(read("openSince"), 0);
+    let seen = anvil.time_of(&send("checkFunds", &[]));
+    assert_eq!(read("openSince"), u128::from(seen));
+    // A claim that leaves less than one whole claim (1,000,000) closes claims again.
+    advance_to(&anvil, seen + OWNER_DELAY / 2);
+    claims.pay(&server, &accounts[3], 600_000 * LVLX);
+    assert_eq!(read("openSince"), 0);
+    owner::transact(
+        &anvil.rpc,
+        &owner,
+        &d.lvlx,
+        Contract::Lvlx,
+        "transfer",
+        &[&dist, &fund],
+    )
+    .unwrap();
+    advance_to(&anvil, seen + OWNER_DELAY);
+    assert_eq!(
+        refused_with(&anvil, &owner, &dist, "applySigner", &[]),
+        "ClaimDistributorClaimsClosed"
+    );
+    // The next claim sees the funds: open from it.
+    let paid = anvil.time_of(&claims.pay(&server, &accounts[3], 700_000 * LVLX));
+    assert_eq!(read("openSince"), u128::from(paid));
+    advance_to(&anvil, paid + OWNER_DELAY);
+    send("applySigner", &[]);
+}
+
+/// The deployment's own mistakes are refused: no signer, a floor under one LVLX, a cap under
+/// its floor.
+#[test]
+fn the_distributor_refuses_a_deployment_without_signer_floors_or_caps() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let owner = d.owner.clone();
+    let signer = anvil.accounts()[8].clone();
+    let lvlx = |n: u128| (n * LVLX).to_string();
+    let good = [
+        d.lvlx.clone(),
+        signer.clone(),
+        lvlx(1_000),
+        lvlx(5_000),
+        lvlx(2_000),
+        lvlx(100),
+        lvlx(500),
+        lvlx(200),
+        OWNER_DELAY.to_string(),
+        owner.clone(),
+    ];
+    let bin = include_str!("../../../contracts/artifacts/ClaimDistributor.bin");
+    let create = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let code = chain::creation(CD, bin, &args).unwrap();
+        match anvil
+            .rpc
+            .call("eth_call", json!([{"from": owner, "data": code}, "latest"]))
+        {
+            Ok(_) => "created".to_string(),
+            Err(RpcError::Node {
+                data: Some(Value::String(data)),
+                ..
+            }) => CD
+                .abi()
+                .errors()
+                .find(|e| data.starts_with(&chain::hex0x(&e.signature().as_bytes()[..4])))
+                .map(|e| e.name.clone())
+                .unwrap_or(data),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(create(&good), "created");
+    let zero = "0x0000000000000000000000000000000000000000".to_string();
+    let cases: [(usize, String, &str); 5] = [
+        (1, zero, "ClaimDistributorZeroAddress"),
+        (5, (LVLX - 1).to_string(), "ClaimDistributorFloorTooLow"),
+        (7, "1".to_string(), "ClaimDistributorFloorTooLow"),
+        (2, lvlx(99), "ClaimDistributorCapUnderFloor"),
+        (4, lvlx(199), "ClaimDistributorCapUnderFloor"),
+    ];
+    for (index, value, error) in cases {
+        let mut args = good.clone();
+        args[index] = value;
+        assert_eq!(create(&args), error, "argument {index}");
+    }
+}
+
+/// A handover's time is in an event: monitors need not read `ownerAt`.
+#[test]
+fn a_handover_announces_its_time() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let next = anvil.accounts()[7].clone();
+    let dist = d.claim_distributor.clone();
+    let receipt = owner::transact(
+        &anvil.rpc,
+        &d.owner,
+        &dist,
+        CD,
+        "transferOwnership",
+        &[&next],
+    )
+    .unwrap();
+    let event = CD
+        .abi()
+        .event("OwnerScheduled")
+        .expect("an OwnerScheduled event");
+    let topic = chain::hex0x(event.signature().as_bytes());
+    let log = receipt["logs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["topics"][0] == topic)
+        .expect("OwnerScheduled logged");
+    let at = anvil.read_uint(&dist, CD, "ownerAt", &[]);
+    assert_eq!(at, u128::from(anvil.time_of(&receipt) + OWNER_DELAY));
+    assert_eq!(
+        log["topics"][1].as_str().unwrap(),
+        format!("0x{:0>64}", next.trim_start_matches("0x").to_lowercase())
+    );
+    assert_eq!(
+        u128::from_str_radix(log["data"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap(),
+        at
+    );
+}
+
+/// A consent binds to one announcement: the same signer announced again for the same second
+/// (cancelled and announced in the same block's time) needs a new one.
+#[test]
+fn a_consent_binds_to_one_announcement() {
+    let anvil = Anvil::start();
+    let server = ClaimSigner::new(&[0x11; 32]).unwrap();
+    let next = ClaimSigner::new(&[0x12; 32]).unwrap();
+    let d = deployment_with(&anvil, &server.address(), |_| {});
+    let (owner, dist) = (d.owner.clone(), d.claim_distributor.clone());
+    let send = |function: &str, args: &[&str]| {
+        owner::transact(&anvil.rpc, &owner, &dist, CD, function, args)
+            .unwrap_or_else(|e| panic!("{function}: {e}"))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("lvlx.toml");
+    std::fs::write(
+        &config,
+        format!("claim_signing_key = \"{}\"\n", "11".repeat(32)),
+    )
+    .unwrap();
+    deploy::write_section(&config, &deploy::dev_section(&anvil.url, &d)).unwrap();
+    let consent = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_lvlx"))
+            .args(["claims", "consent"])
+            .env("LVLX_CONFIG", &config)
+            .env("LVLX_DATA_DIR", dir.path().join("data"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().last().unwrap().trim().to_string()
+    };
+    send("pause", &[]);
+    let t = anvil.now() + 10;
+    anvil.set_next_time(t);
+    send("setSigner", &[&next.address()]);
+    let first = consent();
+    anvil.set_next_time(t);
+    send("cancelSigner", &[]);
+    anvil.set_next_time(t);
+    send("setSigner", &[&next.address()]);
+    assert_eq!(
+        anvil.read_uint(&dist, CD, "signerAt", &[]),
+        u128::from(t + OWNER_DELAY)
+    );
+    advance_to(&anvil, t + OWNER_DELAY);
+    assert_eq!(
+        refused_with(&anvil, &owner, &dist, "applySignerWithConsent", &[&first]),
+        "ClaimDistributorBadSignature"
+    );
+    send("applySignerWithConsent", &[&consent()]);
 }

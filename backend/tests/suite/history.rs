@@ -32,17 +32,22 @@ fn at_price(amount: u128, price: u128) -> u128 {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_history_lists_every_credit_and_payment_valued_on_its_day() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
-    let a = anvil.accounts();
-    let chain = deploy::dev_section(&anvil.url, &d);
-    let w = common::world_with(|c| c.chain = Some(chain.clone())).await;
-    deploy::register_claim_signer(
+    // The server's claim key, which the distributor is born with.
+    let key = "5a".repeat(32);
+    let d = deploy::deploy_dev_signed(
         &anvil.rpc,
-        &d.owner,
-        &d.claim_distributor,
-        &w.app.claim_signer.address(),
+        &lvlx_backend::network::signer::ClaimSigner::new(&[0x5a; 32])
+            .unwrap()
+            .address(),
     )
     .unwrap();
+    let a = anvil.accounts();
+    let chain = deploy::dev_section(&anvil.url, &d);
+    let w = common::world_with(|c| {
+        c.chain = Some(chain.clone());
+        c.claim_signing_key = Some(lvlx_backend::config::Secret::new(key));
+    })
+    .await;
     let indexer = Indexer::new(&w.app, &chain);
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     assert_eq!(w.link_dev_wallet(&token, 1).await, StatusCode::OK);

@@ -184,12 +184,10 @@ fn the_activation_node_sells_once_at_its_price_and_the_owner_only_steers_it() {
 #[test]
 fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let signer = ClaimSigner::new(&[0x42; 32]).unwrap();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &signer.address()).unwrap();
     let accounts = anvil.accounts();
     let (owner, member, relayer) = (&accounts[0], &accounts[3], &accounts[4]);
-    let signer = ClaimSigner::new(&[0x42; 32]).unwrap();
-    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &signer.address())
-        .unwrap();
     let address = |a: &str| chain::address(a).unwrap();
     let voucher = |cumulative: u128, deadline: u64| Voucher {
         chain_id: 137,
@@ -283,9 +281,11 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
         "gas: claim (a holder's first) {first_gas}, claim (again) {}, claim (the contract's first ever, to an empty account) {costliest}",
         gas(&receipt)
     );
+    // 92k: the claim reads the distributor's LVLX and the shared room for the open stretch
+    // (about 1.6k more than the 90k this held before).
     assert!(
-        first_gas < 90_000 && gas(&receipt) < 90_000,
-        "gas per claim under 90k"
+        first_gas < 92_000 && gas(&receipt) < 92_000,
+        "gas per claim under 92k"
     );
     assert_eq!(lvlx_of(member) - held, 150 * LVLX);
     // Signed for another chain or another contract, or by another key: refused.
@@ -393,12 +393,10 @@ fn a_voucher_pays_its_account_once_only_on_its_chain_contract_and_in_time() {
 #[test]
 fn an_account_s_daily_cap_stops_that_account_not_the_others() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let accounts = anvil.accounts();
     let (owner, first, second, relayer) = (&accounts[0], &accounts[3], &accounts[5], &accounts[4]);
     let signer = ClaimSigner::new(&[0x44; 32]).unwrap();
-    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &signer.address())
-        .unwrap();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &signer.address()).unwrap();
     send(
         &anvil,
         owner,
@@ -480,13 +478,11 @@ fn an_account_s_daily_cap_stops_that_account_not_the_others() {
 #[test]
 fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let accounts = anvil.accounts();
     let (owner, thief) = (&accounts[0], &accounts[6]);
     let server = ClaimSigner::new(&[0x42; 32]).unwrap();
-    // The first signer acts at once (no voucher could be paid before it).
-    deploy::register_claim_signer(&anvil.rpc, owner, &d.claim_distributor, &server.address())
-        .unwrap();
+    // The first signer is set at deployment: no voucher could be paid before it.
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &server.address()).unwrap();
     let read =
         |f: &str| anvil.read(&d.claim_distributor, Contract::ClaimDistributor, f, &[])[0].clone();
     let address = |a: &str| chain::address(a).unwrap();
@@ -677,11 +673,18 @@ fn the_owner_cannot_drain_the_distributor_inside_the_delay() {
 #[tokio::test(flavor = "multi_thread")]
 async fn members_read_the_owner_changes_waiting_for_their_delay() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    // The server's claim key, which the distributor is born with.
+    let key = "5a".repeat(32);
+    let born = ClaimSigner::new(&[0x5a; 32]).unwrap().address();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &born).unwrap();
     let chain = deploy::dev_section(&anvil.url, &d);
-    let w = common::world_with(|c| c.chain = Some(chain)).await;
+    let w = common::world_with(|c| {
+        c.chain = Some(chain);
+        c.claim_signing_key = Some(lvlx_backend::config::Secret::new(key));
+    })
+    .await;
     let signer = w.app.claim_signer.address();
-    deploy::register_claim_signer(&anvil.rpc, &d.owner, &d.claim_distributor, &signer).unwrap();
+    assert_eq!(signer, born);
     let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     let read = || async { w.call("GET", "/api/v1/owners", Some(&token), None).await };
     let quiet = read().await;
@@ -825,21 +828,19 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     let s = scenario();
     let members = s.parents.len();
     let anvil = Anvil::start_with(members + 4);
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    // The server's claim key, which the distributor is born with.
+    let key = "5a".repeat(32);
+    let born = ClaimSigner::new(&[0x5a; 32]).unwrap().address();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &born).unwrap();
     let accounts = anvil.accounts();
     let w = common::world_with(|c| {
         c.chain = Some(deploy::dev_section(&anvil.url, &d));
+        c.claim_signing_key = Some(lvlx_backend::config::Secret::new(key));
         // Claims above 1 LVLX need an approved identity.
         c.kyc_claim_threshold = Some("1".into());
     })
     .await;
-    deploy::register_claim_signer(
-        &anvil.rpc,
-        &d.owner,
-        &d.claim_distributor,
-        &w.app.claim_signer.address(),
-    )
-    .unwrap();
+    assert_eq!(w.app.claim_signer.address(), born);
     // Member 0 is the demo member (wallet: dev account 1, linked through the API); member m
     // is a new account sponsored as the scenario says, its wallet dev account m + 1.
     let wallet = |m: usize| lvlx_core::siwe::checksummed(&accounts[m + 1]).unwrap();
@@ -1162,20 +1163,18 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
 #[tokio::test(flavor = "multi_thread")]
 async fn a_claim_in_pieces_under_the_identity_threshold_still_needs_an_identity() {
     let anvil = Anvil::start();
-    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    // The server's claim key, which the distributor is born with.
+    let key = "5a".repeat(32);
+    let born = ClaimSigner::new(&[0x5a; 32]).unwrap().address();
+    let d = deploy::deploy_dev_signed(&anvil.rpc, &born).unwrap();
     let chain = deploy::dev_section(&anvil.url, &d);
     let w = common::world_with(|c| {
         c.chain = Some(chain);
+        c.claim_signing_key = Some(lvlx_backend::config::Secret::new(key));
         c.kyc_claim_threshold = Some("10000".into());
     })
     .await;
-    deploy::register_claim_signer(
-        &anvil.rpc,
-        &d.owner,
-        &d.claim_distributor,
-        &w.app.claim_signer.address(),
-    )
-    .unwrap();
+    assert_eq!(w.app.claim_signer.address(), born);
     let member = anvil.accounts()[1].clone();
     let wallet = lvlx_core::siwe::checksummed(&member).unwrap();
     let stored = wallet.clone();

@@ -60,10 +60,11 @@ impl Voucher {
     }
 }
 
-/// The outgoing signer's consent to the signer change the distributor announced for `at`
-/// (EIP-712 `Rotation(address newSigner,uint256 at)` in the vouchers' domain): with it the owner
-/// applies the change without waiting for a stretch of open claims (a stolen key replaced while
-/// claims stay paused). Bound to that one announcement.
+/// The outgoing signer's consent to the signer change the distributor announced `nonce`-th, for
+/// `at` (EIP-712 `Rotation(address newSigner,uint256 at,uint256 nonce)` in the vouchers'
+/// domain): with it the owner applies the change without waiting for a stretch of open claims (a
+/// stolen key replaced while claims stay paused). Bound to that one announcement: the same
+/// signer announced again for the same second has another nonce.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rotation {
     pub chain_id: u64,
@@ -71,6 +72,8 @@ pub struct Rotation {
     pub new_signer: Address,
     /// The announced change's `signerAt`, seconds.
     pub at: u64,
+    /// The announcement's `signerNonce`.
+    pub nonce: u64,
 }
 
 impl Rotation {
@@ -81,10 +84,11 @@ impl Rotation {
         let rotation = keccak256(
             [
                 word(Token::FixedBytes(
-                    keccak256("Rotation(address newSigner,uint256 at)").to_vec(),
+                    keccak256("Rotation(address newSigner,uint256 at,uint256 nonce)").to_vec(),
                 )),
                 word(Token::Address(self.new_signer)),
                 word(Token::Uint(self.at.into())),
+                word(Token::Uint(self.nonce.into())),
             ]
             .concat(),
         );
