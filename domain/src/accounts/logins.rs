@@ -182,7 +182,7 @@ fn new_code(c: Conn, key: &[u8], user: &crate::user::User) -> Result<(String, St
 pub struct Code {
     code: String,
     /// The language the person is using now: it becomes the account's.
-    #[schema(schema_with = crate::api::openapi::language)]
+    #[schema(schema_with = crate::accounts::language)]
     #[serde(default)]
     language: Option<String>,
 }
