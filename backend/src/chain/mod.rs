@@ -6,6 +6,7 @@ pub mod reads;
 mod recording;
 pub mod rollback;
 pub mod status;
+pub mod watch;
 
 // The client side and the operator's tools are crates of their own, below this one: here under
 // their old paths.
