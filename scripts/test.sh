@@ -62,7 +62,7 @@ background sqlite "${lint[@]}" test --workspace "${features[@]}"
 # SQLite file tools (backup, crash durability), sockets, logs, metrics, error codes, the OpenAPI
 # document and the mail path.
 pg_skip=(--skip backup:: --skip durability:: --skip sockets:: --skip logs:: --skip metrics::
-  --skip codes:: --skip openapi:: --skip smtp::)
+  --skip codes:: --skip openapi:: --skip smtp:: --skip stuck::)
 background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-backend "${features[@]}" \
   -- "${pg_skip[@]}"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the

@@ -74,6 +74,10 @@ pub struct Config {
     /// The indexer alert's threshold (`deploy/prometheus/lvlx-rules.yml`): blocks between the
     /// chain's head and the next block to index. Exported as a metric so the rules read it.
     pub indexer_lag_alert_blocks: u64,
+    /// Seconds the indexer may go without moving (reading a range, or being caught up) while
+    /// its nodes report blocks it has not read, before it is stuck: a warning in the log,
+    /// `lvlx_indexer_stalled`, and not ready.
+    pub indexer_stall_secs: u64,
     /// Hours between checks of the books against the chain (`crate::books::schedule`; the
     /// first a minute after start when the last is older). 0: only `lvlx books verify` and
     /// the admin's "check now".
@@ -394,6 +398,7 @@ impl Default for Config {
             ws_auth_secs: 5,
             metrics_bind: None,
             indexer_lag_alert_blocks: 100,
+            indexer_stall_secs: 30,
             books_every_hours: 24,
             live_channels_per_account: 8,
             connections_per_ip: 256,

@@ -82,6 +82,8 @@ pub struct Shared {
     pub channels: limits::Gate<user::UserId>,
     /// The last readiness answer and when it was checked (`GET /ready`).
     pub readiness: health::Readiness,
+    /// Whether this instance's indexer moves (`chain::watch`).
+    pub indexing: Arc<chain::watch::Watch>,
     /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// Signs claim vouchers (its key never leaves the process).
@@ -201,6 +203,7 @@ impl App {
             claim_signer,
             stopping: tokio::sync::watch::channel(false).0,
             readiness: Default::default(),
+            indexing: Default::default(),
             books_running: Default::default(),
             solvency: Default::default(),
             config: Arc::new(config),

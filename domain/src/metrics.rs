@@ -52,6 +52,10 @@ pub struct Metrics {
     pub indexer_next: Gauge,
     pub indexer_leader: Gauge,
     pub indexer_errors: Family<Kind, Counter>,
+    pub indexer_chain_mismatch: Gauge,
+    pub indexer_stalled: Gauge,
+    pub indexer_idle_seconds: Gauge,
+    pub final_reversals: Counter,
     pub sign_in_failures: Counter,
     pub sign_in_refused: Counter,
     pub mail_sent: Counter,
@@ -86,6 +90,10 @@ impl Metrics {
             indexer_next: Gauge::default(),
             indexer_leader: Gauge::default(),
             indexer_errors: Family::default(),
+            indexer_chain_mismatch: Gauge::default(),
+            indexer_stalled: Gauge::default(),
+            indexer_idle_seconds: Gauge::default(),
+            final_reversals: Counter::default(),
             sign_in_failures: Counter::default(),
             sign_in_refused: Counter::default(),
             mail_sent: Counter::default(),
@@ -178,6 +186,26 @@ fn register_chain(registry: &mut Registry, m: &Metrics) {
         "indexer_step_errors",
         "Indexer steps that failed, by kind",
         m.indexer_errors.clone(),
+    );
+    registry.register(
+        "indexer_chain_mismatch",
+        "1 while the indexer's node serves another chain than the one the store indexed (a chain reset, the wrong node): nothing is indexed",
+        m.indexer_chain_mismatch.clone(),
+    );
+    registry.register(
+        "indexer_stalled",
+        "1 while the indexer has not moved for indexer_stall_secs with blocks left to read",
+        m.indexer_stalled.clone(),
+    );
+    registry.register(
+        "indexer_seconds_since_progress",
+        "Seconds since the indexer last read a range or was caught up",
+        m.indexer_idle_seconds.clone(),
+    );
+    registry.register(
+        "indexer_final_reversals",
+        "Events already counted final that a reorganisation deeper than finality took back",
+        m.final_reversals.clone(),
     );
     registry.register(
         "indexer_lag_alert_blocks",
@@ -337,6 +365,8 @@ pub async fn render(app: &App) -> String {
     }
     m.indexer_lag_alert
         .set(app.config.indexer_lag_alert_blocks as i64);
+    app.indexing
+        .check(crate::chain::watch::stall_after(&app.config));
     let mut text = String::new();
     if encode(&mut text, &m.registry).is_err() {
         tracing::warn!("metrics could not be encoded");

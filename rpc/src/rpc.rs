@@ -207,6 +207,36 @@ impl Rpc {
     }
 }
 
+/// Rounds of the nodes [`with_nodes`] makes before it gives up.
+pub const NODE_ROUNDS: u32 = 5;
+
+/// Runs `work` on the first of `nodes` that can answer (blocking): a node that cannot
+/// (unreachable, rate limited, garbage: [`RpcError::is_node_trouble`]) hands over to the next;
+/// when every node failed, it waits (0.5 s, doubling up to 8 s) and asks them all again, up to
+/// [`NODE_ROUNDS`] rounds. What a node answered about the request itself (a revert, an unknown
+/// block) is returned at once. The node handling of the indexer, for one-off reads such as the
+/// books' check.
+pub fn with_nodes<T>(
+    nodes: &[Rpc],
+    mut work: impl FnMut(&Rpc) -> Result<T, RpcError>,
+) -> Result<T, RpcError> {
+    let mut pause = Duration::from_millis(500);
+    let mut last = RpcError::Transport("no RPC node configured".into());
+    for round in 0..NODE_ROUNDS {
+        if round > 0 {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_secs(8));
+        }
+        for node in nodes {
+            match work(node) {
+                Err(e) if e.is_node_trouble() => last = e,
+                other => return other,
+            }
+        }
+    }
+    Err(last)
+}
+
 /// A quantity ("0x1a") as a number.
 pub fn quantity(value: &Value) -> Result<u64, RpcError> {
     value

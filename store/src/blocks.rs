@@ -1,5 +1,6 @@
 //! The hashes of the blocks the indexer read and that are not final yet (`chain_blocks`): where
-//! a reorganised chain forks from what was recorded.
+//! a reorganised chain forks from what was recorded. Block 0, the chain's genesis, is kept for
+//! good: a node whose genesis differs serves another chain (a reset, another network).
 
 use crate::args;
 
@@ -38,10 +39,10 @@ pub fn forget_above(c: Conn, number: u64) -> Result<()> {
 /// start block.
 pub const KEPT_FINAL: u64 = 1024;
 
-/// Forgets the blocks more than [`KEPT_FINAL`] below the final block.
+/// Forgets the blocks more than [`KEPT_FINAL`] below the final block (never the genesis).
 pub fn forget_final(c: Conn, final_block: u64) -> Result<()> {
     c.execute(
-        "DELETE FROM chain_blocks WHERE number < ?1",
+        "DELETE FROM chain_blocks WHERE number < ?1 AND number > 0",
         args![final_block.saturating_sub(KEPT_FINAL) as i64],
     )?;
     Ok(())

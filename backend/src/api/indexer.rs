@@ -12,8 +12,9 @@ use crate::App;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // GET /api/v1/admin/indexer — admins: where the indexer stands → {nextBlock, finalBlock,
-    // pending, reversalsDay}: the next block to read, the highest final one, the purchases not
-    // final yet and the events taken back by reorganisations in the last 24 hours.
+    // pending, reversalsDay, finalReversalsDay, moving}: the next block to read, the highest
+    // final one, the purchases not final yet, the events taken back by reorganisations in the
+    // last 24 hours (and of those the ones shown final), and this instance's indexer's lag.
     warp::path!("admin" / "indexer")
         .and(warp::get())
         .and(admin(app.clone()))

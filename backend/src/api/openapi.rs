@@ -39,6 +39,7 @@ const OPERATIONS: &str = include_str!("../../openapi.json");
     // The server and its settings.
     crate::health::Health,
     crate::health::Ready,
+    crate::chain::watch::Moving,
     super::settings::PublicConfig,
     // The member's pages.
     crate::accounts::avatars::AvatarSet,

@@ -211,3 +211,49 @@ async fn verify_finds_nothing_on_honest_books_and_names_what_was_planted() {
     let cached = w.call("GET", "/api/v1/solvency", None, None).await;
     assert_eq!(cached.body, public.body, "served again within 10 s");
 }
+
+/// `lvlx books verify` handles nodes as the indexer does: a dead primary hands over to the
+/// fallback node, and a node that answers HTTP 429 now and then is asked again.
+#[tokio::test(flavor = "multi_thread")]
+async fn verify_uses_the_fallback_nodes_and_retries_as_the_indexer_does() {
+    use common::rpc_proxy::{Faults, RpcProxy};
+    use lvlx_backend::config::Secret;
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let chain = Chain {
+        poll_ms: 100,
+        ..deploy::dev_section(&anvil.url, &d)
+    };
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let buyers = anvil.accounts();
+    for (i, buyer) in buyers[1..3].iter().enumerate() {
+        anvil.buy(&d, buyer, (i as u128 + 1) * 1_000_000, None);
+    }
+    catch_up(&Indexer::new(&w.app, &chain)).await;
+    let with_nodes = |primary: &str, fallbacks: Vec<String>| {
+        let mut config = (*w.app.config).clone();
+        config.chain = Some(Chain {
+            rpc_url: Secret::new(primary.to_string()),
+            fallback_rpc_urls: fallbacks.into_iter().map(Secret::new).collect(),
+            ..chain.clone()
+        });
+        config
+    };
+    // Nothing listens on port 9: the primary is dead, the fallback answers.
+    let dead_primary = with_nodes("http://127.0.0.1:9", vec![anvil.url.clone()]);
+    let report = lvlx_backend::books::verify(&dead_primary, &w.app.store)
+        .await
+        .unwrap_or_else(|e| panic!("a working fallback node: {e}"));
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+    // One node that answers HTTP 429 to every sixth request.
+    let limiting = RpcProxy::start(&anvil.url).await;
+    limiting.set_faults(Faults {
+        limit_every: 6,
+        ..Faults::default()
+    });
+    let report = lvlx_backend::books::verify(&with_nodes(&limiting.url, vec![]), &w.app.store)
+        .await
+        .unwrap_or_else(|e| panic!("a node that limits the rate now and then: {e}"));
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+    assert!(limiting.done().limited > 0, "{:?}", limiting.done());
+}

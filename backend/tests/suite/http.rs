@@ -66,7 +66,7 @@ async fn health_answers_with_the_schema_version_and_no_store() {
     assert_eq!(res.headers()["x-content-type-options"], "nosniff");
     let body = body_json(&res);
     assert_eq!(body["status"], "ok");
-    assert_eq!(body["schema"], 20);
+    assert_eq!(body["schema"], 21);
 }
 
 /// Readiness: what a proxy's health check asks before sending members to an
@@ -79,7 +79,7 @@ async fn readiness_names_the_part_that_does_not_answer() {
     assert_eq!(res.headers()["cache-control"], "no-store");
     assert_eq!(
         body_json(&res),
-        serde_json::json!({"ready": true, "database": true, "chain": null})
+        serde_json::json!({"ready": true, "database": true, "chain": null, "reason": null, "indexer": null})
     );
     // A chain whose only node does not answer: alive, but not ready.
     let down = lvlx_backend::chain::deploy::dev_section(
@@ -89,9 +89,21 @@ async fn readiness_names_the_part_that_does_not_answer() {
     let f = fixture_with(Some(down)).await;
     let res = get(&f, "/api/v1/ready").await;
     assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body = body_json(&res);
     assert_eq!(
-        body_json(&res),
-        serde_json::json!({"ready": false, "database": true, "chain": false})
+        (
+            &body["ready"],
+            &body["database"],
+            &body["chain"],
+            &body["reason"]
+        ),
+        (
+            &Value::from(false),
+            &Value::from(true),
+            &Value::from(false),
+            &Value::from("nodes-unreachable")
+        ),
+        "{body}"
     );
     assert_eq!(get(&f, "/api/v1/health").await.status(), StatusCode::OK);
     // Asked 20 times at once, a node that hangs up is asked once (the answer is kept a
@@ -424,4 +436,41 @@ async fn rendered_pages_follow_language_and_consent_and_carry_the_product_name()
     // No Portuguese page in this build: the app's own page, rendered in the browser.
     let pt = ask(&f, "/login?lng=pt", &[]).await;
     assert_eq!(text(&pt), "<!doctype html><title>app</title>");
+}
+
+/// A healthy node that answers slowly (10 s) is not a failed one: readiness answers at once
+/// and the instance stays in rotation (a proxy would pull it for a slow RPC otherwise).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_node_does_not_make_the_instance_not_ready() {
+    use std::io::{Read, Write};
+    let node = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", node.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in node.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                std::thread::sleep(std::time::Duration::from_secs(10));
+                let body = r#"{"jsonrpc":"2.0","id":1,"result":{"number":"0x10","timestamp":"0x1","hash":"0x01"}}"#;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    let slow = lvlx_backend::chain::deploy::dev_section(
+        &url,
+        &lvlx_backend::chain::deploy::Deployment::default(),
+    );
+    let f = fixture_with(Some(slow)).await;
+    let started = std::time::Instant::now();
+    let res = get(&f, "/api/v1/ready").await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(res.status(), StatusCode::OK, "{}", body_json(&res));
+    assert_eq!(body_json(&res)["chain"], true);
+    // Asked again while the node is still thinking: still ready.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(get(&f, "/api/v1/ready").await.status(), StatusCode::OK);
 }

@@ -331,7 +331,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         let (status, health) = request(&proxy, "GET", "/api/v1/health", None, &[], "")
             .await
             .unwrap();
-        assert_eq!((status, health["schema"].as_i64()), (200, Some(20)));
+        assert_eq!((status, health["schema"].as_i64()), (200, Some(21)));
     }
     assert!(!b.logged("indexer lease taken"), "one indexer at a time");
 

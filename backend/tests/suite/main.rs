@@ -30,5 +30,6 @@ mod smtp;
 mod sockets;
 mod staking;
 mod storage;
+mod stuck;
 mod uploads;
 mod wallet;

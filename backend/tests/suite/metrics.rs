@@ -238,7 +238,7 @@ async fn prometheus_scrapes_the_server_and_its_rules_fire() {
     let rules: Value = get_json(&format!("http://{prometheus}/api/v1/rules"));
     let group = &rules["data"]["groups"][0];
     assert_eq!(group["name"], "lvlx");
-    assert_eq!(group["rules"].as_array().unwrap().len(), 11);
+    assert_eq!(group["rules"].as_array().unwrap().len(), 14);
     let started = Instant::now();
     loop {
         let alerts = get_json(&format!("http://{prometheus}/api/v1/alerts"));

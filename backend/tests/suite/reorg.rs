@@ -268,6 +268,19 @@ async fn purchases_show_pending_and_count_once_final() {
     let before = digest(&w).await;
     assert_eq!(catch_up(&indexer).await, 0);
     assert_eq!(digest(&w).await, before);
+
+    // A purchase still pending that a reorganisation takes back is not one shown final.
+    anvil.buy(&d, &a[1], USDT, None);
+    catch_up(&indexer).await;
+    anvil.rpc.call("anvil_reorg", json!([1, []])).unwrap();
+    anvil.mine(1);
+    catch_up(&indexer).await;
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    assert_eq!(mine["reversals"][0]["event"], "purchase", "{mine}");
+    assert_eq!(mine["reversals"][0]["wasFinal"], json!(false), "{mine}");
 }
 
 /// What a reorganisation left: the demo member's and B's figures, the stake positions, and
@@ -281,6 +294,8 @@ struct Left {
     balance_b: String,
     positions: i64,
     as_before: bool,
+    /// The demo member's history says a credit it had seen final was taken back.
+    demo_told_final: bool,
 }
 
 /// The scenario under a reorganisation `depth` blocks deep: the demo member (node) sponsors B
@@ -359,6 +374,7 @@ async fn reorganised(depth: u64) -> Left {
         own_b,
         balance_b,
         positions: w.count("stake_positions").await,
+        demo_told_final: false,
     };
     let told: i64 = w
         .sql(move |c| {
@@ -370,6 +386,41 @@ async fn reorganised(depth: u64) -> Left {
         })
         .await;
     assert!(told >= 1, "B has a line in their history");
+    // Every event was final (no confirmations): each line says it had been shown final, and
+    // the admin's standing counts them.
+    let told_final: i64 = w
+        .sql(move |c| {
+            c.query_one(
+                "SELECT COUNT(*) FROM chain_reversals WHERE user_id = ?1 AND was_final = 1",
+                lvlx_backend::args![b],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    assert_eq!(told_final, told, "B is told the credits had been final");
+    let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
+    let standing = w
+        .call("GET", "/api/v1/admin/indexer", Some(&admin), None)
+        .await
+        .body;
+    assert!(
+        standing["finalReversalsDay"].as_i64().unwrap_or(0) >= told,
+        "{standing}"
+    );
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    let demo_told_final = mine["reversals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["wasFinal"] == json!(true));
+    let left = Left {
+        demo_told_final,
+        ..left
+    };
     let mut chain_pushes = 0;
     while let Ok(push) = pushes.try_recv() {
         chain_pushes += usize::from(matches!(push, Push::Chain { user: Some(u), .. } if u.0 == b));
@@ -417,6 +468,10 @@ async fn a_reorganisation_64_blocks_deep_takes_back_everything_since() {
         "everything since the scenario began is gone"
     );
     assert_eq!(left.node, 0);
+    assert!(
+        left.demo_told_final,
+        "the demo member's node, shown final, is named as taken back"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -728,4 +783,66 @@ async fn seeded_positions_never_take_a_chain_position_s_id() {
     assert!(recorded[1..]
         .iter()
         .all(|(id, _)| *id as u64 > seed::FIRST_SEEDED_POSITION));
+}
+
+/// A provider whose backends alternate (every second request answered by one 6 blocks behind
+/// the head, as load-balanced providers do) does not stall the indexer: it reads up to the
+/// lowest head the answers agree on, and every purchase is recorded once.
+#[tokio::test(flavor = "multi_thread")]
+async fn backends_that_alternate_heads_do_not_stall_the_indexer() {
+    let anvil = Anvil::start();
+    let d = deploy::deploy_dev(&anvil.rpc).unwrap();
+    let a = anvil.accounts();
+    approve_sale(&anvil, &d, &a[1]);
+    let proxy = RpcProxy::start(&anvil.url).await;
+    // Polygon's settings: events count once the node's `finalized` block passes them.
+    let chain = Chain {
+        finalized_tag: true,
+        ..section(&proxy.url, &d, 0)
+    };
+    let w = world_with(|c| c.chain = Some(chain.clone())).await;
+    let indexer = Indexer::new(&w.app, &chain);
+    catch_up(&indexer).await;
+    proxy.set_faults(Faults {
+        alternate_lag: Some((2, 6)),
+        ..Faults::default()
+    });
+    let running = tokio::spawn(Indexer::new(&w.app, &chain).run());
+    let mut bought = Vec::new();
+    for usdt in 1..=10u128 {
+        let r = buy_once(&anvil, &d, &a[1], &(usdt * USDT).to_string());
+        bought.push(r["transactionHash"].as_str().unwrap().to_lowercase());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // The chain moves on (a block every 200 ms), as Polygon's does.
+    let started = std::time::Instant::now();
+    let mut recorded = 0;
+    while started.elapsed() < Duration::from_secs(20) {
+        anvil.mine(1);
+        recorded = w.count("ico_transactions").await;
+        if recorded == 10 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    running.abort();
+    assert!(proxy.done().lagged > 0, "{:?}", proxy.done());
+    assert_eq!(
+        recorded,
+        10,
+        "every purchase recorded within 20 s behind alternating backends ({:?})",
+        proxy.done()
+    );
+    let mut stored: Vec<String> = w
+        .sql(|c| {
+            c.query_all(
+                "SELECT tx_hash FROM ico_transactions",
+                lvlx_backend::args![],
+                |r| r.get(0),
+            )
+        })
+        .await;
+    stored.sort();
+    bought.sort();
+    assert_eq!(stored, bought, "each once");
 }

@@ -30,9 +30,10 @@ pub struct Stored {
     pub paid: BTreeMap<String, Units>,
 }
 
-/// Reads the contracts at `block` (blocking) and pairs each figure with the store's.
+/// Reads the contracts at `block` (blocking, on the first of `nodes` that answers, with the
+/// indexer's retries) and pairs each figure with the store's.
 pub fn figures(
-    rpc: &Rpc,
+    nodes: &[Rpc],
     c: &config::Chain,
     block: u64,
     stored: &Stored,
@@ -99,7 +100,7 @@ pub fn figures(
     let mut out = Vec::new();
     // A batch per 200 calls: providers cap batch sizes.
     for (calls, expected) in calls.chunks(200).zip(expected.chunks(200)) {
-        let answers = reads::calls_at(rpc, block, calls).map_err(|e| e.to_string())?;
+        let answers = reads::calls_at_any(nodes, block, calls)?;
         for (answer, (name, store)) in answers.iter().zip(expected) {
             out.push(Figure {
                 name: name.clone(),

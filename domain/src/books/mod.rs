@@ -117,6 +117,7 @@ async fn verify_in(
         differences: Vec::new(),
     };
     member_totals(&store, &config.product, &mut report).await?;
+    same_chain(&store, &chain, block).await?;
     contract_state(&store, &chain, &mut report).await?;
     let mut scratch_config = config.clone();
     scratch_config.data_dir = scratch.to_path_buf();
@@ -231,6 +232,48 @@ async fn member_totals(store: &Store, product: &str, report: &mut Report) -> Res
     Ok(())
 }
 
+/// The configured nodes, the indexer's order: `rpc_url`, then each fallback.
+fn nodes_of(chain: &crate::config::Chain) -> Vec<Rpc> {
+    chain.rpc_urls().map(Rpc::new).collect()
+}
+
+/// Fails naming the cause when the nodes cannot verify the copy: their chain is not the one
+/// the store indexed (its genesis block differs: a chain reset, or the wrong node), or their
+/// head is below `block`, the last block the store read.
+async fn same_chain(store: &Store, chain: &crate::config::Chain, block: u64) -> Result<(), String> {
+    let kept = read(store, |c| crate::store::blocks::at_or_below(c, 0, 1)).await?;
+    let kept = kept.into_iter().next().map(|(_, h)| h);
+    let nodes = nodes_of(chain);
+    let (head, genesis) = tokio::task::spawn_blocking(move || {
+        crate::chain::rpc::with_nodes(&nodes, |r| {
+            let answers = r.batch(&[
+                ("eth_getBlockByNumber", serde_json::json!(["latest", false])),
+                ("eth_getBlockByNumber", serde_json::json!(["0x0", false])),
+            ])?;
+            let head = crate::chain::rpc::quantity(&answers[0]["number"])?;
+            Ok((head, answers[1]["hash"].as_str().map(str::to_string)))
+        })
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map_err(|e| {
+        format!("no RPC node answered (every configured node was asked, with retries): {e}")
+    })?;
+    if let (Some(kept), Some(genesis)) = (&kept, &genesis) {
+        if kept != genesis {
+            return Err(format!(
+                "the node serves another chain than the one the store indexed: its genesis block is {genesis}, the store's is {kept} (the chain was reset, or this is the wrong node; docs/operations.md#chain-mismatch)"
+            ));
+        }
+    }
+    if block >= chain.start_block && head < block {
+        return Err(format!(
+            "the node's head is block {head}, below block {block} the store read: the node is behind, or its chain was reset (docs/operations.md#chain-mismatch)"
+        ));
+    }
+    Ok(())
+}
+
 /// The contracts' state at the report's block against the copy's rows (`contracts`).
 async fn contract_state(
     store: &Store,
@@ -245,13 +288,9 @@ async fn contract_state(
         })
     })
     .await?;
-    let (rpc, chain, block) = (
-        Rpc::new(chain.rpc_url.expose()),
-        chain.clone(),
-        report.block,
-    );
+    let (nodes, chain, block) = (nodes_of(chain), chain.clone(), report.block);
     let figures =
-        tokio::task::spawn_blocking(move || contracts::figures(&rpc, &chain, block, &stored))
+        tokio::task::spawn_blocking(move || contracts::figures(&nodes, &chain, block, &stored))
             .await
             .map_err(|e| e.to_string())??;
     report.lines += figures.len();

@@ -6,7 +6,8 @@
 //! the cursor; an unreachable node is retried with backoff; the amounts recorded are the events'.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use lvlx_core::chain::{self, Contract, Event};
@@ -16,6 +17,7 @@ use serde_json::{json, Value};
 use super::recording::{record_found, Found, Purchase};
 use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
+use super::watch::{self, Watch};
 use crate::live::{Hub, Push};
 use crate::metrics::METRICS;
 use crate::store::cursors::{self, Cursor};
@@ -37,6 +39,9 @@ const TAIL_MAX: u64 = 64;
 const MOVED_LIMIT: u32 = 20;
 /// Pause before reading a range again after the chain moved or a shorter range was asked for.
 const RETRY_SOON: Duration = Duration::from_millis(100);
+/// A node behind the cursor whose genesis block was found right is not asked for it again
+/// sooner than this (a backend a few blocks behind is met often).
+const GENESIS_AGAIN: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
@@ -57,6 +62,11 @@ pub enum IndexError {
     /// this step read is written; the next step reads on top of the new cursor.
     #[error("another instance moved the cursor since this step read it")]
     Overtaken,
+    /// The node serves another chain than the one the store indexed (its genesis block
+    /// differs: a chain reset, or a node of another network): nothing is written, and nothing
+    /// recorded is taken back, until an operator acts (docs/operations.md#chain-mismatch).
+    #[error("the node serves another chain than the one indexed: {0}")]
+    Mismatch(String),
 }
 
 impl IndexError {
@@ -72,6 +82,7 @@ impl IndexError {
             IndexError::Moved(_) => "moved",
             IndexError::RangeTooLarge(_) => "range",
             IndexError::Overtaken => "overtaken",
+            IndexError::Mismatch(_) => "mismatch",
         }
     }
 }
@@ -97,6 +108,19 @@ pub struct Indexer {
     range: AtomicU64,
     /// Steps in a row that read their range again (`IndexError::Moved`) on the node in use.
     moved: AtomicU32,
+    /// The highest block the next step reads (0: the head): one below the first block a read
+    /// found missing or different, so a node whose backends answer from different heads is
+    /// read up to the lowest head they agree on instead of not at all.
+    ceiling: AtomicU64,
+    /// Whether the store holds the chain's genesis block (block 0 of `chain_blocks`), which
+    /// tells the chain indexed from another one.
+    genesis_kept: AtomicBool,
+    /// When the node's genesis block was last found to be the kept one ([`Self::same_chain`]).
+    genesis_checked: std::sync::Mutex<Option<std::time::Instant>>,
+    /// Whether the indexer moves, for readiness, the admin and the metrics.
+    watch: Arc<Watch>,
+    /// `indexer_stall_secs`.
+    stall_after: Duration,
     store: Store,
     hub: Hub,
     product: String,
@@ -124,6 +148,11 @@ impl Indexer {
             current: AtomicUsize::new(0),
             range: AtomicU64::new(chain.max_block_range.max(1)),
             moved: AtomicU32::new(0),
+            ceiling: AtomicU64::new(0),
+            genesis_kept: AtomicBool::new(false),
+            genesis_checked: Default::default(),
+            watch: app.indexing.clone(),
+            stall_after: watch::stall_after(&app.config),
             store: app.store.clone(),
             hub: app.hub.clone(),
             product: app.config.product.clone(),
@@ -165,6 +194,7 @@ impl Indexer {
             if !held {
                 if lease.take().is_some() {
                     tracing::warn!("indexer lease lost: another instance may index now");
+                    self.watch.indexing(false);
                 }
                 METRICS.indexer_leader.set(0);
                 lease = match self
@@ -175,6 +205,7 @@ impl Indexer {
                     Ok(Some(l)) => {
                         tracing::info!("indexer lease taken: this instance indexes");
                         METRICS.indexer_leader.set(1);
+                        self.watch.indexing(true);
                         Some(l)
                     }
                     Ok(None) => None,
@@ -197,6 +228,7 @@ impl Indexer {
                     })
                     .inc();
             }
+            self.watch.check(self.stall_after);
             match stepped {
                 Ok(Progress::More { .. }) => backoff = Duration::from_secs(1),
                 Ok(Progress::CaughtUp { .. } | Progress::Behind) => {
@@ -213,6 +245,9 @@ impl Indexer {
                     tracing::debug!(error = %e, "indexer step read again");
                     tokio::time::sleep(RETRY_SOON).await;
                 }
+                // Logged by the watch; asked again every second, so pointing the server at
+                // the right node is seen at once.
+                Err(IndexError::Mismatch(_)) => tokio::time::sleep(idle.max(LEASE_RETRY)).await,
                 Err(e) => {
                     tracing::warn!(error = %e, retry_in_ms = backoff.as_millis() as u64, "indexer step failed");
                     tokio::time::sleep(backoff).await;
@@ -298,6 +333,13 @@ impl Indexer {
             for ((number, hash), block) in remembered.iter().zip(&hashes) {
                 match block["hash"].as_str() {
                     Some(h) if h == hash => return Ok(*number),
+                    // Not even the genesis block is the one indexed: no reorganisation, another
+                    // chain. What was recorded stays until an operator acts.
+                    Some(h) if *number == 0 => {
+                        return Err(IndexError::Mismatch(format!(
+                            "its genesis block is {h}, the indexed chain's is {hash}"
+                        )))
+                    }
                     Some(_) => {}
                     // A node that does not have a block it had (lagging, or a backend behind
                     // the others) says nothing about a fork: ask again later.
@@ -344,7 +386,7 @@ impl Indexer {
         let product = self.product.clone();
         let nft_staking = self.chain.nft_staking.to_lowercase();
         let now = now_ms();
-        let pushes = self
+        let taken = self
             .store
             .write(move |c| {
                 c.transaction(|tx| {
@@ -355,18 +397,36 @@ impl Indexer {
                         .into_iter()
                         .find(|(n, _)| *n == ancestor)
                         .map(|(_, h)| h);
-                    let pushes = rollback::rollback(tx, &product, &nft_staking, ancestor, now)?;
                     let kept = cursors::get(tx, &key)?.map_or(0, |c| c.final_block);
+                    let taken =
+                        rollback::rollback(tx, &product, &nft_staking, ancestor, kept, now)?;
                     let next = Cursor {
                         next: (ancestor + 1).max(start),
                         last_hash: hash.filter(|_| ancestor >= start),
                         final_block: kept.min(ancestor),
                     };
                     cursors::set(tx, &key, &next, now)?;
-                    Ok::<_, IndexError>(pushes)
+                    Ok::<_, IndexError>(taken)
                 })
             })
             .await?;
+        let pushes = taken.pushes;
+        if reorganised && !taken.final_ones.is_empty() {
+            // Credits members saw as final are gone: the chain reorganised deeper than the
+            // finality the indexer trusted. Each member has a line saying so in their history.
+            METRICS
+                .final_reversals
+                .inc_by(taken.final_ones.len() as u64);
+            for (user, event, tx_hash) in &taken.final_ones {
+                tracing::error!(
+                    user = user.map(|u| u.0),
+                    event,
+                    tx_hash,
+                    fork_block = ancestor,
+                    "an event shown final was taken back by a reorganisation deeper than finality (docs/operations.md#final-reversals)"
+                );
+            }
+        }
         if reorganised {
             tracing::warn!(
                 from = ancestor + 1,
@@ -402,12 +462,30 @@ impl Indexer {
         self.roll_back_to(start.saturating_sub(1), u64::MAX, None)
             .await?;
         let mut recorded = 0;
+        // The indexer's node handling: a node that cannot answer, or is behind, hands over to
+        // the next (`step`); when every node failed, a pause and every node again, as many
+        // rounds as one-off reads make (`rpc::with_nodes`).
+        let (mut failed, mut behind, mut pause) = (0, 0, Duration::from_millis(500));
+        let nodes = self.nodes.len() as u32;
         loop {
             match self.step().await {
-                Ok(Progress::More { recorded: n, .. }) => recorded += n,
+                Ok(Progress::More { recorded: n, .. }) => {
+                    recorded += n;
+                    (failed, behind) = (0, 0);
+                }
                 Ok(Progress::CaughtUp { recorded: n }) => return Ok(recorded + n),
+                Ok(Progress::Behind) if behind + 1 < nodes => behind += 1,
                 Ok(Progress::Behind) => return Ok(recorded),
-                Err(IndexError::Moved(_) | IndexError::RangeTooLarge(_)) => {}
+                Err(IndexError::Moved(_) | IndexError::RangeTooLarge(_)) => failed = 0,
+                Err(IndexError::Rpc(e))
+                    if e.is_node_trouble() && failed + 1 < rpc::NODE_ROUNDS * nodes =>
+                {
+                    failed += 1;
+                    if failed % nodes == 0 {
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(Duration::from_secs(8));
+                    }
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -432,6 +510,13 @@ impl Indexer {
             Err(IndexError::Rpc(e)) if e.is_node_trouble() => self.next_node(&e.to_string()),
             // A node behind the cursor: the next one may not be.
             Ok(Progress::Behind) => self.next_node("behind the indexed block"),
+            // A node on another chain: the next one may be on the right one.
+            Err(IndexError::Mismatch(why)) => {
+                if self.as_of.is_none() {
+                    self.watch.mismatch(why);
+                }
+                self.next_node("it serves another chain");
+            }
             // A node whose answers keep disagreeing with each other: another may not.
             Err(IndexError::Moved(_))
                 if self.moved.fetch_add(1, Ordering::Relaxed) + 1 >= MOVED_LIMIT =>
@@ -482,34 +567,62 @@ impl Indexer {
             None => (head, reported_final),
         };
         self.show_heights(head, reported_final.max(cursor.final_block), from);
-        // A node whose head is below what was read (it lags, or claims an older head) moves
-        // nothing; another node may be ahead.
+        // A node whose head is below what was read (it lags, claims an older head, or serves
+        // another chain: the genesis block tells) moves nothing; another node may be ahead.
         if head + 1 < from {
+            self.same_chain().await?;
             return Ok(Progress::Behind);
         }
         if let (Some(_), Some(kept)) = (parent, &cursor.last_hash) {
             match &parent_hash {
-                // A node behind what was read (lagging, or a shorter chain not yet longer
-                // again): nothing moves until it has the block.
-                None => return Ok(Progress::Behind),
+                // A node behind what was read (lagging, a shorter chain not yet longer again,
+                // or another chain): nothing moves until it has the block.
+                None => {
+                    self.same_chain().await?;
+                    return Ok(Progress::Behind);
+                }
                 Some(hash) if hash != kept => return self.roll_back(seen, cursor).await,
                 Some(_) => {}
             }
+        }
+        // The node agrees with what was read: the chain's genesis block is learnt if the
+        // store has not kept it yet.
+        if !self.genesis_kept.load(Ordering::Relaxed) {
+            self.keep_genesis().await?;
         }
         // The final block never goes back on a node's word (a lagging node's older one);
         // only a rollback lowers it.
         let final_block = reported_final.max(cursor.final_block);
         if from > head {
             let settled = self.settle_final(seen, &cursor, final_block).await?;
+            self.moved_to(from - 1);
             return Ok(Progress::CaughtUp { recorded: settled });
         }
-        let to = head.min(from + self.range().max(1) - 1);
+        let ceiling = match self.ceiling.load(Ordering::Relaxed) {
+            c if c >= from => c,
+            _ => u64::MAX,
+        };
+        let uncapped = head.min(from + self.range().max(1) - 1);
+        let to = uncapped.min(ceiling);
         // The blocks checked one by one: those not final yet, and at least the newest
-        // `TAIL_CHECK` (a backend behind the head answers a range without their logs).
-        let tail = (final_block + 1)
+        // `TAIL_CHECK` (a backend behind the head answers a range without their logs). Below a
+        // ceiling, the newest `TAIL_CHECK` of the range too: the backend that made the ceiling
+        // may be further behind than `TAIL_CHECK`, and its range answer is not trusted alone.
+        let mut tail = (final_block + 1)
             .min(head.saturating_sub(TAIL_CHECK - 1))
             .max(head.saturating_sub(TAIL_MAX - 1));
-        let (logs, blocks_read) = self.read_range(from, to, parent, tail).await?;
+        if to < uncapped {
+            tail = tail.min(to.saturating_sub(TAIL_CHECK - 1));
+        }
+        let (logs, blocks_read) = match self.read_range(from, to, parent, tail).await {
+            // The blocks below the first one missing or different were read alike: the next
+            // step reads up to there (a backend behind the others holds nothing back).
+            Err(IndexError::Moved(n)) if n > from && n <= to => {
+                self.ceiling.store(n - 1, Ordering::Relaxed);
+                return Err(IndexError::Moved(n));
+            }
+            other => other?,
+        };
         if let (Some(p), Some(kept)) = (parent, &cursor.last_hash) {
             if blocks_read.get(&p).map(|(_, h)| h) != Some(kept) {
                 return Err(IndexError::Moved(p));
@@ -527,6 +640,8 @@ impl Indexer {
             cursor.final_block,
         );
         let recorded = self.record_step(seen, step).await?;
+        self.ceiling.store(0, Ordering::Relaxed);
+        self.moved_to(to);
         let count = recorded.len();
         for push in recorded {
             self.hub.push(push);
@@ -549,10 +664,75 @@ impl Indexer {
     /// indexer's only (a replay of the past, the books, is not where the platform stands).
     fn show_heights(&self, head: u64, final_block: u64, next: u64) {
         if self.as_of.is_none() {
+            // The highest head reported lately: one lower answer does not move it back.
+            let head = self.watch.saw(head, next);
             METRICS.chain_head.set(head as i64);
             METRICS.chain_final.set(final_block as i64);
             METRICS.indexer_next.set(next as i64);
         }
+    }
+
+    /// The live indexer read (or was caught up) to block `to`.
+    fn moved_to(&self, to: u64) {
+        if self.as_of.is_none() {
+            self.watch.moved(to);
+        }
+    }
+
+    /// Fails with [`IndexError::Mismatch`] when the node's genesis block is not the one the
+    /// store kept (nothing is known before it is kept).
+    async fn same_chain(&self) -> Result<(), IndexError> {
+        let recently =
+            |at: &Option<std::time::Instant>| at.is_some_and(|at| at.elapsed() < GENESIS_AGAIN);
+        if recently(
+            &self
+                .genesis_checked
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        ) {
+            return Ok(());
+        }
+        let kept = self
+            .store
+            .read(|c| blocks::at_or_below(c, 0, 1))
+            .await?
+            .into_iter()
+            .next()
+            .map(|(_, h)| h);
+        let Some(kept) = kept else { return Ok(()) };
+        let genesis = self
+            .rpc(|r| r.call("eth_getBlockByNumber", json!(["0x0", false])))
+            .await?;
+        match genesis["hash"].as_str() {
+            Some(h) if h != kept => Err(IndexError::Mismatch(format!(
+                "its genesis block is {h}, the indexed chain's is {kept}; its head is below the next block to index"
+            ))),
+            _ => {
+                *self
+                    .genesis_checked
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner()) = Some(std::time::Instant::now());
+                Ok(())
+            }
+        }
+    }
+
+    /// Keeps the chain's genesis block hash (block 0 of `chain_blocks`) when the store has
+    /// none yet; called only once the node agrees with the block before the cursor.
+    async fn keep_genesis(&self) -> Result<(), IndexError> {
+        let kept = self.store.read(|c| blocks::at_or_below(c, 0, 1)).await?;
+        if kept.is_empty() {
+            let genesis = self
+                .rpc(|r| r.call("eth_getBlockByNumber", json!(["0x0", false])))
+                .await?;
+            if let Some(hash) = genesis["hash"].as_str().map(str::to_string) {
+                self.store.write(move |c| blocks::put(c, 0, &hash)).await?;
+            } else {
+                return Ok(());
+            }
+        }
+        self.genesis_kept.store(true, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Writes what one step read, in one transaction while the cursor is still `seen`: the

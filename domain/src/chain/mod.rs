@@ -5,6 +5,7 @@ pub mod reads;
 mod recording;
 pub mod rollback;
 pub mod status;
+pub mod watch;
 
 // The client side is a crate of its own, below this one: here under its old paths.
 pub use lvlx_rpc::{keyed, owner, rpc};

@@ -43,25 +43,46 @@ pub fn calls_at(rpc: &Rpc, block: u64, calls: &[Call]) -> Result<Vec<String>, Er
         tracing::warn!(error = %e, "chain read failed");
         Error::ChainUnavailable
     };
-    let requests = calls
+    let requests = requests_at(block, calls).map_err(unavailable)?;
+    let answers = rpc
+        .batch(&requests)
+        .map_err(|e| unavailable(e.to_string()))?;
+    Ok(hex_answers(&answers))
+}
+
+/// [`calls_at`] on the first of `nodes` that answers, with the indexer's retries
+/// ([`super::rpc::with_nodes`]); the error says what the last node answered.
+pub fn calls_at_any(nodes: &[Rpc], block: u64, calls: &[Call]) -> Result<Vec<String>, String> {
+    let requests = requests_at(block, calls)?;
+    super::rpc::with_nodes(nodes, |r| r.batch(&requests))
+        .map(|answers| hex_answers(&answers))
+        .map_err(|e| format!("the contracts could not be read at block {block}: {e}"))
+}
+
+fn hex_answers(answers: &[serde_json::Value]) -> Vec<String> {
+    answers
+        .iter()
+        .map(|v| v.as_str().unwrap_or("0x").to_string())
+        .collect()
+}
+
+/// The `eth_call`s of `calls` at `block`.
+fn requests_at(
+    block: u64,
+    calls: &[Call],
+) -> Result<Vec<(&'static str, serde_json::Value)>, String> {
+    calls
         .iter()
         .map(|(to, contract, function, args)| {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let data = lvlx_core::chain::calldata(*contract, function, &args)
-                .map_err(|e| unavailable(e.to_string()))?;
+                .map_err(|e| e.to_string())?;
             Ok((
                 "eth_call",
                 serde_json::json!([{"to": to, "data": data}, super::rpc::hex(block)]),
             ))
         })
-        .collect::<Result<Vec<_>, Error>>()?;
-    let answers = rpc
-        .batch(&requests)
-        .map_err(|e| unavailable(e.to_string()))?;
-    Ok(answers
-        .iter()
-        .map(|v| v.as_str().unwrap_or("0x").to_string())
-        .collect())
+        .collect()
 }
 
 /// Keys kept before unused ones are dropped.

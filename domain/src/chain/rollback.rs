@@ -53,25 +53,39 @@ struct Taken {
     block: i64,
 }
 
+/// What a rollback did: the pushes it made, and the events it took back that had been final
+/// (at or below the final block before it), each with its member.
+pub struct TakenBack {
+    pub pushes: Vec<Push>,
+    pub final_ones: Vec<(Option<UserId>, String, String)>,
+}
+
 /// Takes back everything recorded from blocks above `ancestor` (the last block both the chain
 /// and the store agree on): purchases with their settlement, staking and NFT-sale events,
 /// activation nodes and distributor payments; then every upline member's ranks are checked
 /// against the volume that remains. `nft_staking` is the NFT pool's lowercase address (any
-/// other staking contract is the LVLX pool).
+/// other staking contract is the LVLX pool). An event at or below `final_block` had been shown
+/// final: its line in the member's history says so.
 pub fn rollback(
     tx: Conn,
     product: &str,
     nft_staking: &str,
     ancestor: u64,
+    final_block: u64,
     now: i64,
-) -> Result<Vec<Push>, StoreError> {
+) -> Result<TakenBack, StoreError> {
     let mut taken: Vec<Taken> = Vec::new();
     let mut pushes = take_purchases(tx, product, ancestor, now, &mut taken)?;
     take_staking(tx, nft_staking, ancestor, &mut taken)?;
     take_nodes(tx, ancestor, &mut taken)?;
     take_payments(tx, ancestor, &mut taken)?;
     blocks::forget_above(tx, ancestor)?;
+    let mut final_ones = Vec::new();
     for t in taken {
+        let was_final = t.block >= 0 && t.block as u64 <= final_block;
+        if was_final {
+            final_ones.push((t.user, t.event.to_string(), t.tx_hash.clone()));
+        }
         reversals::add(
             tx,
             t.user,
@@ -81,6 +95,7 @@ pub fn rollback(
                 amount: t.amount,
                 block: t.block,
                 at: now,
+                was_final,
             },
         )?;
         pushes.push(Push::Chain {
@@ -89,7 +104,7 @@ pub fn rollback(
             tx_hash: t.tx_hash,
         });
     }
-    Ok(pushes)
+    Ok(TakenBack { pushes, final_ones })
 }
 
 /// Takes back the purchases above `ancestor` with their commissions, then checks again the

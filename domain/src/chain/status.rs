@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::watch::{self, Moving};
 use crate::error::Error;
 use crate::store::{cursors, ledger, reversals};
 use crate::{now_ms, App};
@@ -21,11 +22,21 @@ pub struct Standing {
     pub pending: i64,
     /// Events taken back in the last 24 hours.
     pub reversals_day: i64,
+    /// Of those, events that had been shown final (a reorganisation deeper than finality).
+    pub final_reversals_day: i64,
+    /// This instance's indexer: the head its nodes report, its lag, the seconds since it
+    /// moved, whether it is stuck or its node serves another chain (null without a chain).
+    pub moving: Option<Moving>,
 }
 
 pub async fn read(app: &App) -> Result<Standing, Error> {
     let sale = app.config.chain.as_ref().map(|c| c.ico_sale.to_lowercase());
     let since = now_ms() - DAY_MS;
+    let moving = app
+        .config
+        .chain
+        .as_ref()
+        .map(|_| app.indexing.check(watch::stall_after(&app.config)));
     app.store
         .read(move |c| {
             let cursor = match &sale {
@@ -38,6 +49,8 @@ pub async fn read(app: &App) -> Result<Standing, Error> {
                 final_block,
                 pending: ledger::pending(c, final_block.unwrap_or(u64::MAX))?,
                 reversals_day: reversals::since(c, since)?,
+                final_reversals_day: reversals::final_since(c, since)?,
+                moving,
             })
         })
         .await

@@ -174,6 +174,11 @@ export default function MyActives() {
                   <span translate="no">{` · ${formatLvlx(r.amount)} ${product}`}</span>
                 ) : null}{' '}
                 · <TxLink hash={r.txHash} />
+                {r.wasFinal && (
+                  <p className="muted" data-testid="reversal-was-final">
+                    {t('reversal-was-final')}
+                  </p>
+                )}
               </li>
             ))}
           </ul>

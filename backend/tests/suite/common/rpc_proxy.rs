@@ -1,7 +1,9 @@
 //! A JSON-RPC proxy in front of a node that misbehaves on demand, as public and paid endpoints
 //! do: it drops requests (HTTP 502), rate-limits them (HTTP 429), refuses `eth_getLogs` over
-//! more than a few blocks, serves a stale head, delays answers, or acts between a call's answer
-//! and its return (a reorganisation between the indexer's `eth_getLogs` and the block reads).
+//! more than a few blocks, serves a stale head, answers every n-th request from a backend
+//! behind the others (a load balancer), delays answers, acts between a call's answer and its
+//! return (a reorganisation between the indexer's `eth_getLogs` and the block reads), or is
+//! pointed at another node (a chain reset behind the same address).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,6 +32,12 @@ pub struct Faults {
     /// With `logs_behind`: logs asked for by block hash come from an up-to-date backend (only
     /// the range's answer lags), so only the counts disagree.
     pub honest_by_hash: bool,
+    /// Every n-th request (`.0`) is answered as a backend `.1` blocks behind the node's head
+    /// would: its head, no block above it by number, no logs above it (a load-balanced
+    /// provider whose backends alternate).
+    pub alternate_lag: Option<(u64, u64)>,
+    /// Blocks above this one are unknown by number (answered null).
+    pub blocks_behind: Option<u64>,
     pub delay: Duration,
 }
 
@@ -44,6 +52,8 @@ pub struct Done {
     pub logs_calls: u64,
     /// Logs left out, and blocks by hash answered as unknown, by `logs_behind`.
     pub logs_hidden: u64,
+    /// Requests answered as the backend behind (`alternate_lag`).
+    pub lagged: u64,
 }
 
 fn number(v: &Value) -> Option<u64> {
@@ -87,6 +97,7 @@ fn behind(call: &Value, answer: &mut Value, f: &Faults, target: &str, done: &Mut
 
 pub struct RpcProxy {
     pub url: String,
+    target: Arc<Mutex<String>>,
     after_logs: Arc<Mutex<Option<Hook>>>,
     faults: Arc<Mutex<Faults>>,
     done: Arc<Mutex<Done>>,
@@ -115,6 +126,12 @@ fn rewrite(call: &mut Value, faults: &Faults, done: &mut Done) -> Option<Value> 
             }
         }
     }
+    if let (Some(behind), "eth_getBlockByNumber") = (faults.blocks_behind, method.as_str()) {
+        if number(&call["params"][0]).is_some_and(|n| n > behind) {
+            // A block this backend does not have: the node answers null for it.
+            call["params"][0] = json!("0xffffffffff");
+        }
+    }
     if let Some(head) = faults.stale_head {
         let hex = format!("0x{head:x}");
         if method == "eth_blockNumber" {
@@ -131,23 +148,54 @@ fn rewrite(call: &mut Value, faults: &Faults, done: &mut Done) -> Option<Value> 
 
 impl RpcProxy {
     pub async fn start(target: &str) -> RpcProxy {
-        let target = target.to_string();
+        let shared_target = Arc::new(Mutex::new(target.to_string()));
         let after_logs: Arc<Mutex<Option<Hook>>> = Arc::default();
         let faults: Arc<Mutex<Faults>> = Arc::default();
         let done: Arc<Mutex<Done>> = Arc::default();
-        let state = (after_logs.clone(), faults.clone(), done.clone());
+        let state = (
+            after_logs.clone(),
+            faults.clone(),
+            done.clone(),
+            shared_target.clone(),
+        );
         let route = warp::post()
             .and(warp::body::json())
             .and_then(move |mut body: Value| {
-                let target = target.clone();
-                let (hook, faults, done) = state.clone();
+                let (hook, faults, done, target) = state.clone();
+                let target = target.lock().unwrap().clone();
                 async move {
-                    let f = faults.lock().unwrap().clone();
+                    let mut f = faults.lock().unwrap().clone();
                     let n = {
                         let mut d = done.lock().unwrap();
                         d.requests += 1;
                         d.requests
                     };
+                    if let Some((every, blocks)) = f.alternate_lag {
+                        if every > 0 && n % every == 0 {
+                            let node = target.clone();
+                            let head = tokio::task::spawn_blocking(move || {
+                                let answer: Value = serde_json::from_str(
+                                    &ureq::post(&node)
+                                        .header("content-type", "application/json")
+                                        .send(json!({"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber", "params": []}).to_string())
+                                        .expect("node reachable")
+                                        .body_mut()
+                                        .read_to_string()
+                                        .expect("an answer"),
+                                )
+                                .expect("JSON-RPC");
+                                number(&answer["result"]).expect("a head")
+                            })
+                            .await
+                            .unwrap();
+                            let behind = head.saturating_sub(blocks);
+                            done.lock().unwrap().lagged += 1;
+                            f.stale_head = Some(behind);
+                            f.logs_behind = Some(behind);
+                            f.honest_by_hash = false;
+                            f.blocks_behind = Some(behind);
+                        }
+                    }
                     tokio::time::sleep(f.delay).await;
                     let refuse = |status: StatusCode, text: &str| {
                         Ok::<_, std::convert::Infallible>(warp::reply::with_status(
@@ -227,6 +275,7 @@ impl RpcProxy {
         tokio::spawn(warp::serve(route).incoming(listener).run());
         RpcProxy {
             url: format!("http://{addr}"),
+            target: shared_target,
             after_logs,
             faults,
             done,
@@ -241,6 +290,12 @@ impl RpcProxy {
 
     pub fn set_faults(&self, faults: Faults) {
         *self.faults.lock().unwrap() = faults;
+    }
+
+    /// Sends what follows to the node at `url` instead (a chain reset, or another node, behind
+    /// the address the server was configured with).
+    pub fn set_target(&self, url: &str) {
+        *self.target.lock().unwrap() = url.to_string();
     }
 
     pub fn done(&self) -> Done {
