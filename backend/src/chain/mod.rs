@@ -10,4 +10,4 @@ pub mod status;
 // The client side and the operator's tools are crates of their own, below this one: here under
 // their old paths.
 pub use lvlx_rpc::{keyed, owner, rpc};
-pub use lvlx_tools::{demo, deploy, rollout};
+pub use lvlx_tools::{demo, deploy, journal, rollout};
