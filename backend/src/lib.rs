@@ -9,7 +9,7 @@ pub use lvlx_domain::*;
 /// stakes), which only the command line uses: the domain does not link them.
 pub mod chain {
     pub use lvlx_domain::chain::*;
-    pub use lvlx_tools::{demo, deploy, rollout};
+    pub use lvlx_tools::{demo, deploy, journal, rollout};
 }
 
 pub mod api;

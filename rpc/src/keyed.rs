@@ -1,7 +1,8 @@
 //! Transactions signed here, by a key read from an encrypted keystore file (the Web3 Secret
-//! Storage format that geth, Foundry's `cast wallet` and MetaMask exports write), for deploying
-//! to a real network. The key lives in memory for the command's run only; it is never printed,
-//! logged or sent, and never taken from the command line or the configuration.
+//! Storage format that geth, ethers, Foundry's `cast wallet`, MetaMask exports and [`create`]
+//! (`lvlx chain keystore new`) write), for deploying to a real network. The key lives in memory
+//! for the command's run only; it is never printed, logged or sent, and never taken from the
+//! command line or the configuration.
 
 use std::cell::Cell;
 use std::path::Path;
@@ -25,6 +26,83 @@ pub enum KeystoreError {
     NotKeystore(String),
     #[error("the keystore {0} holds no valid secp256k1 key")]
     Key(String),
+    #[error("{0} exists: a keystore is never written over another file")]
+    Exists(String),
+    #[error("cannot write the keystore {0}: {1}")]
+    Write(String, String),
+}
+
+/// The scrypt cost geth, ethers and Foundry write keystores with (n = 2^18, r = 8, p = 1): about
+/// a second and 256 MiB to open, on purpose.
+const SCRYPT_LOG_N: u8 = 18;
+const SCRYPT_R: u32 = 8;
+const SCRYPT_P: u32 = 1;
+
+/// A new random secp256k1 key written to `path` (which must not exist; mode 0600) as a Web3
+/// Secret Storage keystore (version 3) under `password`, laid out as geth writes it: scrypt
+/// (n 2^18, r 8, p 1, dklen 32, a 32-byte salt), AES-128-CTR with a 16-byte IV, the MAC
+/// keccak256(derived key[16..32] ‖ ciphertext), a random UUID v4 `id` and the `address`
+/// (lower-case hex without 0x). Answers the address (EIP-55).
+pub fn create(path: &Path, password: &str) -> Result<String, KeystoreError> {
+    use aes::cipher::{KeyIvInit, StreamCipher};
+    use rand::RngCore;
+    let name = path.display().to_string();
+    let mut rng = rand::rngs::OsRng;
+    let key = loop {
+        let mut secret = [0u8; 32];
+        rng.fill_bytes(&mut secret);
+        // Below the curve's order and not zero: all but ~2^-128 of draws.
+        if let Ok(key) = SigningKey::from_slice(&secret) {
+            break key;
+        }
+    };
+    let address = ethers_core::utils::secret_key_to_address(&key);
+    let (mut salt, mut iv, mut id) = ([0u8; 32], [0u8; 16], [0u8; 16]);
+    rng.fill_bytes(&mut salt);
+    rng.fill_bytes(&mut iv);
+    rng.fill_bytes(&mut id);
+    let params = scrypt::Params::new(SCRYPT_LOG_N, SCRYPT_R, SCRYPT_P).expect("valid parameters");
+    let mut derived = [0u8; 32];
+    scrypt::scrypt(password.as_bytes(), &salt, &params, &mut derived).expect("32 bytes");
+    let mut ciphertext = key.to_bytes().to_vec();
+    ctr::Ctr128BE::<aes::Aes128>::new(derived[..16].into(), (&iv).into())
+        .apply_keystream(&mut ciphertext);
+    let mac = ethers_core::utils::keccak256([&derived[16..], &ciphertext[..]].concat());
+    // UUID version 4 (random), RFC 4122 variant.
+    id[6] = (id[6] & 0x0f) | 0x40;
+    id[8] = (id[8] & 0x3f) | 0x80;
+    let id = hex::encode(id);
+    let keystore = json!({
+        "address": hex::encode(address.as_bytes()),
+        "crypto": {
+            "cipher": "aes-128-ctr",
+            "ciphertext": hex::encode(&ciphertext),
+            "cipherparams": {"iv": hex::encode(iv)},
+            "kdf": "scrypt",
+            "kdfparams": {
+                "dklen": 32,
+                "n": 1u32 << SCRYPT_LOG_N,
+                "p": SCRYPT_P,
+                "r": SCRYPT_R,
+                "salt": hex::encode(salt),
+            },
+            "mac": hex::encode(mac),
+        },
+        "id": format!("{}-{}-{}-{}-{}", &id[..8], &id[8..12], &id[12..16], &id[16..20], &id[20..]),
+        "version": 3,
+    });
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => KeystoreError::Exists(name.clone()),
+        _ => KeystoreError::Write(name.clone(), e.to_string()),
+    })?;
+    std::io::Write::write_all(&mut file, format!("{keystore}\n").as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| KeystoreError::Write(name, e.to_string()))?;
+    Ok(ethers_core::utils::to_checksum(&address, None))
 }
 
 /// The secret of a Web3 Secret Storage keystore (version 3) as geth, ethers and wallet exports
@@ -97,8 +175,15 @@ impl Keyed {
 
     /// Sends `data` to `to` with the fees the node suggests now (priority fee from
     /// `eth_maxPriorityFeePerGas`, at most twice the latest base fee on top) and the gas it
-    /// estimates plus a fifth; returns the transaction's hash without waiting.
-    fn submit(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<String, SendError> {
+    /// estimates plus a fifth; tells `sent` its nonce and hash before it leaves; returns the hash
+    /// without waiting.
+    fn submit(
+        &self,
+        rpc: &Rpc,
+        to: Option<&str>,
+        data: &str,
+        sent: &mut dyn FnMut(u64, &str) -> Result<(), SendError>,
+    ) -> Result<String, SendError> {
         let nonce = match self.nonce.get() {
             Some(n) => n,
             None => quantity(&rpc.call(
@@ -133,9 +218,14 @@ impl Keyed {
         }
         let tx = TypedTransaction::Eip1559(tx);
         let raw = tx.rlp_signed(&self.sign(tx.sighash().0));
-        let hash = rpc.call("eth_sendRawTransaction", json!([raw]))?;
+        let hash = format!(
+            "0x{}",
+            hex::encode(ethers_core::utils::keccak256(raw.as_ref()))
+        );
+        sent(nonce, &hash)?;
+        rpc.call("eth_sendRawTransaction", json!([raw]))?;
         self.nonce.set(Some(nonce + 1));
-        Ok(hash.as_str().unwrap_or_default().to_string())
+        Ok(hash)
     }
 
     /// An EIP-1559 signature: y-parity as v (0 or 1), s in the lower half.
@@ -158,8 +248,14 @@ impl Sender for Keyed {
         ethers_core::utils::to_checksum(&self.address, None)
     }
 
-    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError> {
-        let hash = self.submit(rpc, to, data)?;
+    fn send_noted(
+        &self,
+        rpc: &Rpc,
+        to: Option<&str>,
+        data: &str,
+        sent: &mut dyn FnMut(u64, &str) -> Result<(), SendError>,
+    ) -> Result<Value, SendError> {
+        let hash = self.submit(rpc, to, data, sent)?;
         receipt(rpc, &hash)
     }
 }

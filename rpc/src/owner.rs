@@ -21,6 +21,9 @@ pub enum SendError {
     Failed(String),
     #[error("no receipt for {0} in time")]
     Timeout(String),
+    /// What noted a transaction before it left could not (the journal could not be written).
+    #[error("{0}")]
+    Note(String),
 }
 
 /// Sends a transaction from an unlocked account and waits for its receipt. Its gas is what the
@@ -79,7 +82,20 @@ pub trait Sender {
     /// The sending account (EIP-55).
     fn address(&self) -> String;
     /// Sends `data` to `to` (a contract creation when `None`) and waits for the receipt.
-    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError>;
+    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError> {
+        self.send_noted(rpc, to, data, &mut |_, _| Ok(()))
+    }
+    /// [`Sender::send`], telling `sent` the transaction's nonce and hash before it leaves when
+    /// they are known then (a key held here signs it), so a journal holds a transaction that
+    /// may be mined before its receipt is seen. An unlocked account's node picks both: it
+    /// tells nothing.
+    fn send_noted(
+        &self,
+        rpc: &Rpc,
+        to: Option<&str>,
+        data: &str,
+        sent: &mut dyn FnMut(u64, &str) -> Result<(), SendError>,
+    ) -> Result<Value, SendError>;
 }
 
 /// An account the node has unlocked (anvil's dev accounts).
@@ -90,7 +106,13 @@ impl Sender for Unlocked {
         self.0.clone()
     }
 
-    fn send(&self, rpc: &Rpc, to: Option<&str>, data: &str) -> Result<Value, SendError> {
+    fn send_noted(
+        &self,
+        rpc: &Rpc,
+        to: Option<&str>,
+        data: &str,
+        _sent: &mut dyn FnMut(u64, &str) -> Result<(), SendError>,
+    ) -> Result<Value, SendError> {
         send(rpc, &self.0, to, data)
     }
 }

@@ -11,6 +11,8 @@ use lvlx_config as config;
 use lvlx_rpc::owner::{transact, SendError, Sender, Unlocked};
 use lvlx_rpc::rpc::{quantity, Rpc, RpcError};
 
+use crate::journal::{Journal, JournalError, Mined};
+
 const USDT_BIN: &str = include_str!("../../contracts/artifacts/MockUSDT.bin");
 const LVLX_BIN: &str = include_str!("../../contracts/artifacts/LVLX.bin");
 const SALE_BIN: &str = include_str!("../../contracts/artifacts/IcoSale.bin");
@@ -66,6 +68,10 @@ pub enum DeployError {
     Encode(#[from] chain::ChainError),
     #[error("cannot write {0}: {1}")]
     Config(String, String),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("refused: {0} would go from {1} to {2}, which is less safe; the configuration file is the operator's: lower it there by hand if that is what you mean")]
+    LessSafe(String, String, String),
 }
 
 /// Where the contracts landed.
@@ -136,6 +142,10 @@ pub struct Step {
     pub gas_used: u64,
     /// Wei paid per unit of gas (the receipt's `effectiveGasPrice`).
     pub gas_price: u128,
+    /// The contract it created.
+    pub address: Option<String>,
+    /// Taken from the deployment journal (sent by an earlier run), not sent now.
+    pub resumed: bool,
 }
 
 /// A contract a deployment created, with what an explorer's verification needs beside the
@@ -227,22 +237,31 @@ impl Plan {
     }
 }
 
-/// A deployment in progress: sends through `sender` and keeps a record of every step.
+/// A deployment in progress: sends through `sender` and keeps a record of every step; with a
+/// journal, takes the steps it holds from the chain (checked) instead of sending them again,
+/// and notes every new one as it leaves and as it is mined.
 struct Run<'a> {
     rpc: &'a Rpc,
     sender: &'a dyn Sender,
     progress: &'a dyn Fn(&Step),
+    journal: Option<&'a mut Journal>,
     steps: Vec<Step>,
     created: Vec<Created>,
 }
 
 impl Run<'_> {
-    fn record(&mut self, what: String, receipt: &serde_json::Value) -> Result<(), DeployError> {
+    fn record(
+        &mut self,
+        what: String,
+        receipt: &serde_json::Value,
+        address: Option<String>,
+        resumed: bool,
+    ) -> Result<(), DeployError> {
         let gas_price = receipt["effectiveGasPrice"]
             .as_str()
             .and_then(|p| u128::from_str_radix(p.trim_start_matches("0x"), 16).ok())
             .unwrap_or(0);
-        self.steps.push(Step {
+        let step = Step {
             what,
             hash: receipt["transactionHash"]
                 .as_str()
@@ -250,9 +269,77 @@ impl Run<'_> {
                 .into(),
             gas_used: quantity(&receipt["gasUsed"])?,
             gas_price,
-        });
-        (self.progress)(&self.steps[self.steps.len() - 1]);
+            address,
+            resumed,
+        };
+        if let (Some(journal), false) = (self.journal.as_deref_mut(), resumed) {
+            let tx = self
+                .rpc
+                .call("eth_getTransactionByHash", json!([step.hash]))?;
+            let mined = Mined {
+                step: self.steps.len(),
+                nonce: quantity(&tx["nonce"])?,
+                what: step.what.clone(),
+                hash: step.hash.clone(),
+                address: step.address.clone(),
+            };
+            let extra = json!({
+                "block": quantity(&receipt["blockNumber"])?,
+                "gas_used": step.gas_used,
+                "gas_price": step.gas_price.to_string(),
+            });
+            journal.note_mined(mined, extra)?;
+        }
+        (self.progress)(&step);
+        self.steps.push(step);
         Ok(())
+    }
+
+    /// Sends `data` to `to` (`None`: a creation) as the next step, `what`; or, when the journal
+    /// holds this step, checks that the chain mined what would be sent now and takes its
+    /// receipt. Answers the receipt and whether it came from the journal.
+    fn send(
+        &mut self,
+        to: Option<&str>,
+        data: &str,
+        what: &str,
+    ) -> Result<(serde_json::Value, bool), DeployError> {
+        let step = self.steps.len();
+        let deployer = self.sender.address();
+        if let Some(journal) = self.journal.as_deref_mut() {
+            if let Some(done) = journal.mined.get(step).cloned() {
+                let path = journal.path.display().to_string();
+                if done.what != what {
+                    return Err(JournalError::Step {
+                        path,
+                        step,
+                        journal: done.what,
+                        now: what.to_string(),
+                    }
+                    .into());
+                }
+                let receipt =
+                    check_mined(self.rpc, &deployer, to, data, &done).map_err(|problem| {
+                        JournalError::Chain {
+                            path,
+                            what: done.what.clone(),
+                            hash: done.hash.clone(),
+                            problem,
+                        }
+                    })?;
+                return Ok((receipt, true));
+            }
+            let journal = &mut *journal;
+            let receipt = self
+                .sender
+                .send_noted(self.rpc, to, data, &mut |nonce, hash| {
+                    journal
+                        .note_sent(step, nonce, what, hash)
+                        .map_err(|e| SendError::Note(e.to_string()))
+                })?;
+            return Ok((receipt, false));
+        }
+        Ok((self.sender.send(self.rpc, to, data)?, false))
     }
 
     /// Creates `contract`; its address and block.
@@ -263,16 +350,14 @@ impl Run<'_> {
         args: &[&str],
     ) -> Result<(String, u64), DeployError> {
         let code = chain::creation(contract, bin, args)?;
-        let receipt = self.sender.send(self.rpc, None, &code)?;
+        let what = format!("create {}({})", contract.name(), args.join(", "));
+        let (receipt, resumed) = self.send(None, &code, &what)?;
         let address = receipt["contractAddress"]
             .as_str()
             .ok_or_else(|| RpcError::Answer("receipt without contractAddress".into()))?;
         let address = lvlx_core::siwe::checksummed(address)
             .ok_or_else(|| RpcError::Answer("bad contractAddress".into()))?;
-        self.record(
-            format!("create {}({})", contract.name(), args.join(", ")),
-            &receipt,
-        )?;
+        self.record(what, &receipt, Some(address.clone()), resumed)?;
         self.created.push(Created {
             contract,
             address: address.clone(),
@@ -290,12 +375,60 @@ impl Run<'_> {
         args: &[&str],
     ) -> Result<(), DeployError> {
         let data = chain::calldata(contract, function, args)?;
-        let receipt = self.sender.send(self.rpc, Some(to), &data)?;
-        self.record(
-            format!("{}.{function}({})", contract.name(), args.join(", ")),
-            &receipt,
-        )
+        let what = format!("{}.{function}({})", contract.name(), args.join(", "));
+        let (receipt, resumed) = self.send(Some(to), &data, &what)?;
+        self.record(what, &receipt, None, resumed)
     }
+}
+
+/// The receipt of the journal's `done` when the chain mined it as this deployment would send
+/// it now: from `deployer`, to `to`, with `data`, successful, and (a creation) with code at the
+/// address the journal names. Otherwise what differs.
+fn check_mined(
+    rpc: &Rpc,
+    deployer: &str,
+    to: Option<&str>,
+    data: &str,
+    done: &Mined,
+) -> Result<serde_json::Value, String> {
+    let same = |a: &serde_json::Value, b: Option<&str>| {
+        a.as_str().map(str::to_ascii_lowercase) == b.map(str::to_ascii_lowercase)
+    };
+    let tx = rpc
+        .call("eth_getTransactionByHash", json!([done.hash]))
+        .map_err(|e| format!("cannot be asked: {e}"))?;
+    if tx.is_null() {
+        return Err("does not know that transaction".into());
+    }
+    if !same(&tx["from"], Some(deployer)) || !same(&tx["to"], to) || !same(&tx["input"], Some(data))
+    {
+        return Err("holds another transaction under that hash".into());
+    }
+    let receipt = rpc
+        .call("eth_getTransactionReceipt", json!([done.hash]))
+        .map_err(|e| format!("cannot be asked: {e}"))?;
+    if receipt["status"] != "0x1" {
+        return Err("has no successful receipt for it".into());
+    }
+    if to.is_none() {
+        if !same(&receipt["contractAddress"], done.address.as_deref()) {
+            return Err(format!(
+                "created {} there, not {}",
+                receipt["contractAddress"],
+                done.address.as_deref().unwrap_or("-")
+            ));
+        }
+        let code = rpc
+            .call("eth_getCode", json!([done.address, "latest"]))
+            .map_err(|e| format!("cannot be asked: {e}"))?;
+        if code.as_str().is_none_or(|c| c.len() <= 2) {
+            return Err(format!(
+                "has no code at {}",
+                done.address.as_deref().unwrap_or("-")
+            ));
+        }
+    }
+    Ok(receipt)
 }
 
 /// Deploys to the development chain (anvil, chain id 137) from its unlocked accounts: see
@@ -338,11 +471,24 @@ pub fn deploy(
     plan: &Plan,
     progress: &dyn Fn(&Step),
 ) -> Result<Deployment, DeployError> {
+    deploy_journaled(rpc, sender, plan, progress, None)
+}
+
+/// [`deploy`] with a journal: the steps it holds are checked on the chain and not sent again;
+/// each new one is noted as it leaves and as it is mined (`super::journal`).
+pub fn deploy_journaled(
+    rpc: &Rpc,
+    sender: &dyn Sender,
+    plan: &Plan,
+    progress: &dyn Fn(&Step),
+    journal: Option<&mut Journal>,
+) -> Result<Deployment, DeployError> {
     let deployer = sender.address();
     let mut run = Run {
         rpc,
         sender,
         progress,
+        journal,
         steps: Vec::new(),
         created: Vec::new(),
     };
@@ -525,6 +671,20 @@ fn hand_to_owner(run: &mut Run<'_>, plan: &Plan, lvlx: &str) -> Result<(), Deplo
     Ok(())
 }
 
+/// Safe's contracts and a Safe of `plan`'s owners alone, sent by `sender` (a Safe to own a
+/// deployment to another network, in the tests): its address.
+pub fn deploy_safe(rpc: &Rpc, sender: &dyn Sender, plan: &SafePlan) -> Result<String, DeployError> {
+    let mut run = Run {
+        rpc,
+        sender,
+        progress: &|_| {},
+        journal: None,
+        steps: Vec::new(),
+        created: Vec::new(),
+    };
+    create_safe(&mut run, plan)
+}
+
 /// Safe's contracts (the singleton, its proxy factory and fallback handler, as Safe built them)
 /// and a Safe of `plan`'s owners: its address.
 fn create_safe(run: &mut Run<'_>, plan: &SafePlan) -> Result<String, DeployError> {
@@ -641,24 +801,13 @@ pub fn dev_section(rpc_url: &str, d: &Deployment) -> config::Chain {
     }
 }
 
-/// Writes `section` as the `[chain]` table of the configuration file at `path` (created if
-/// missing), leaving every other key and comment as it was.
-pub fn write_section(path: &Path, section: &config::Chain) -> Result<(), DeployError> {
-    let fail = |e: String| DeployError::Config(path.display().to_string(), e);
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(fail(e.to_string())),
-    };
-    let mut doc: toml_edit::DocumentMut = text
+/// `section` as a `[chain]` table, the endpoints' real values in it (serialising prints secrets
+/// as "***"; the file needs the values themselves).
+fn section_table(section: &config::Chain) -> Result<toml_edit::Table, String> {
+    let mut doc: toml_edit::DocumentMut = toml::to_string(&serde_json::json!({ "chain": section }))
+        .map_err(|e| e.to_string())?
         .parse()
-        .map_err(|e: toml_edit::TomlError| fail(e.to_string()))?;
-    let table: toml_edit::DocumentMut = toml::to_string(&serde_json::json!({ "chain": section }))
-        .map_err(|e| fail(e.to_string()))?
-        .parse()
-        .map_err(|e: toml_edit::TomlError| fail(e.to_string()))?;
-    doc["chain"] = table["chain"].clone();
-    // Serialising prints secrets as "***"; the file needs the value itself.
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
     doc["chain"]["rpc_url"] = toml_edit::value(section.rpc_url.expose());
     let fallbacks: toml_edit::Array = section
         .fallback_rpc_urls
@@ -666,7 +815,185 @@ pub fn write_section(path: &Path, section: &config::Chain) -> Result<(), DeployE
         .map(|u| u.expose())
         .collect();
     doc["chain"]["fallback_rpc_urls"] = toml_edit::value(fallbacks);
-    std::fs::write(path, doc.to_string()).map_err(|e| fail(e.to_string()))
+    match doc.remove("chain") {
+        Some(toml_edit::Item::Table(table)) => Ok(table),
+        _ => Err("no [chain] table".into()),
+    }
+}
+
+/// `section` as the text of a configuration file holding it alone (`[chain]` and its keys):
+/// what a deployment prints to paste.
+pub fn section_text(section: &config::Chain) -> Result<String, DeployError> {
+    let mut doc = toml_edit::DocumentMut::new();
+    doc["chain"] = toml_edit::Item::Table(
+        section_table(section).map_err(|e| DeployError::Config("[chain]".into(), e))?,
+    );
+    Ok(doc.to_string())
+}
+
+/// The keys that say where a deployment is: a new deployment replaces them.
+const DEPLOYMENT_KEYS: &[&str] = &[
+    "chain_id",
+    "rpc_url",
+    "usdt",
+    "lvlx",
+    "ico_sale",
+    "level_nft",
+    "nft_sale",
+    "nft_staking",
+    "lvlx_staking",
+    "activation_node",
+    "claim_distributor",
+    "start_block",
+];
+
+/// One change a deployment makes to the configuration file's `[chain]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A key the file did not set, and its value.
+    Added(String, String),
+    /// A key, its value before and after.
+    Changed(String, String, String),
+    /// A retired key the file still set, and its value.
+    Removed(String, String),
+}
+
+impl std::fmt::Display for Change {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Change::Added(key, value) => write!(f, "added {key} = {value}"),
+            Change::Changed(key, from, to) => write!(f, "changed {key} = {from} → {to}"),
+            Change::Removed(key, value) => write!(f, "removed {key} = {value} (retired)"),
+        }
+    }
+}
+
+/// A key's value as the file shows it (strings quoted), for the printed changes.
+fn shown(item: &toml_edit::Item) -> String {
+    item.as_value()
+        .map(|v| v.clone().decorated("", "").to_string())
+        .unwrap_or_default()
+}
+
+/// Merges `section` into `text`, a configuration file: the deployment's keys
+/// ([`DEPLOYMENT_KEYS`]) take the new values; a setting the file leaves out is added; a setting
+/// the file sets is kept as the operator wrote it unless `asked` names it (the command was
+/// given that option), and never made less safe (fewer `confirmations`, `finalized_tag` off)
+/// than the file's value, or than its default when the file has a `[chain]` without it: that
+/// is refused. Answers the new text and every change, in the section's order.
+pub fn merge_section(
+    text: &str,
+    section: &config::Chain,
+    asked: &[&str],
+) -> Result<(String, Vec<Change>), DeployError> {
+    let fail = |e: String| DeployError::Config("the configuration".into(), e);
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| fail(e.to_string()))?;
+    let new = section_table(section).map_err(fail)?;
+    let had_chain = doc.contains_key("chain");
+    if !had_chain {
+        doc["chain"] = toml_edit::Item::Table(toml_edit::Table::new());
+    }
+    let table = doc["chain"]
+        .as_table_mut()
+        .ok_or_else(|| fail("[chain] is not a table".into()))?;
+    let mut changes = Vec::new();
+    for (key, value) in new.iter() {
+        let old = table.get(key).filter(|i| !i.is_none()).cloned();
+        let deployment = DEPLOYMENT_KEYS.contains(&key);
+        let keep_old = match &old {
+            Some(_) => !deployment && !asked.contains(&key),
+            None => false,
+        };
+        if keep_old {
+            continue;
+        }
+        // The operator's value, or the default a [chain] without the key runs with.
+        let effective = |key: &str| -> Option<toml_edit::Item> {
+            old.clone().or_else(|| {
+                had_chain.then(|| match key {
+                    "confirmations" => toml_edit::value(64),
+                    _ => toml_edit::value(true),
+                })
+            })
+        };
+        let lower = match key {
+            "confirmations" => effective(key)
+                .and_then(|o| o.as_integer())
+                .zip(value.as_integer())
+                .is_some_and(|(from, to)| to < from),
+            "finalized_tag" => {
+                effective(key).and_then(|o| o.as_bool()) == Some(true)
+                    && value.as_bool() == Some(false)
+            }
+            _ => false,
+        };
+        if lower {
+            let from = effective(key).map(|i| shown(&i)).unwrap_or_default();
+            if asked.contains(&key) {
+                return Err(DeployError::LessSafe(key.to_string(), from, shown(value)));
+            }
+            // Not asked for: the safer value stands (the file's or the default).
+            continue;
+        }
+        let to = shown(value);
+        match old {
+            None => changes.push(Change::Added(key.to_string(), to)),
+            Some(old) if shown(&old) != to => {
+                changes.push(Change::Changed(key.to_string(), shown(&old), to))
+            }
+            Some(_) => continue,
+        }
+        // In place: the key's comment above it and the value's beside it stay.
+        match table.get_mut(key) {
+            Some(item) => {
+                let mut new = value.clone();
+                if let (Some(to), Some(from)) = (new.as_value_mut(), item.as_value()) {
+                    *to.decor_mut() = from.decor().clone();
+                }
+                *item = new;
+            }
+            None => {
+                table.insert(key, value.clone());
+            }
+        }
+    }
+    if let Some(owner) = table.remove("owner") {
+        changes.push(Change::Removed("owner".into(), shown(&owner)));
+    }
+    Ok((doc.to_string(), changes))
+}
+
+/// Writes `section` as the `[chain]` table of a configuration file at `path` that has none
+/// (created if missing), leaving every other key and comment as it was ([`merge_section`]).
+pub fn write_section(path: &Path, section: &config::Chain) -> Result<(), DeployError> {
+    merge_into_file(path, section, &[], true).map(|_| ())
+}
+
+/// [`merge_section`] on the configuration file at `path` (created if missing), leaving every
+/// other key and comment as it was: the changes made. With `write` false nothing is written
+/// (the check before a deployment: it refuses what the write would).
+pub fn merge_into_file(
+    path: &Path,
+    section: &config::Chain,
+    asked: &[&str],
+    write: bool,
+) -> Result<Vec<Change>, DeployError> {
+    let fail = |e: String| DeployError::Config(path.display().to_string(), e);
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(fail(e.to_string())),
+    };
+    let (text, changes) = merge_section(&text, section, asked).map_err(|e| match e {
+        DeployError::Config(_, e) => fail(e),
+        other => other,
+    })?;
+    if write && !changes.is_empty() {
+        std::fs::write(path, text).map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(changes)
 }
 
 #[cfg(test)]
@@ -712,5 +1039,93 @@ mod tests {
             assert!(!printed.contains("provider-api-key"), "{printed}");
             Ok(())
         });
+    }
+
+    #[test]
+    fn a_deployment_keeps_the_operators_settings_adds_what_is_missing_and_never_lowers_safety() {
+        let operator = "[chain]\n# the operator's node\nrpc_url = \"http://old\"\npublic_rpc_url = \"https://wallets.example\"\nexplorer_url = \"https://polygonscan.com\"\nusdt = \"0x1\"\nlvlx = \"0x2\"\nico_sale = \"0x3\"\nstart_block = 1\nconfirmations = 64\nfinalized_tag = true\nowner = \"0x4\"\n";
+        let d = Deployment {
+            usdt: "0x5FbDB2315678afecb367f032d93F642f64180aa3".into(),
+            lvlx: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512".into(),
+            ico_sale: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0".into(),
+            start_block: 3,
+            ..Deployment::default()
+        };
+        let dev = dev_section("http://127.0.0.1:8545", &d);
+        assert_eq!((dev.confirmations, dev.finalized_tag), (0, false));
+        let (text, changes) = merge_section(operator, &dev, &[]).unwrap();
+        let doc: toml_edit::DocumentMut = text.parse().unwrap();
+        let chain = &doc["chain"];
+        // The operator's settings stand; the deployment's addresses are new, each said.
+        assert_eq!(chain["confirmations"].as_integer(), Some(64));
+        assert_eq!(chain["finalized_tag"].as_bool(), Some(true));
+        assert_eq!(
+            chain["public_rpc_url"].as_str(),
+            Some("https://wallets.example")
+        );
+        assert!(text.contains("# the operator's node"), "{text}");
+        assert_eq!(chain["usdt"].as_str(), Some(d.usdt.as_str()));
+        let said: Vec<String> = changes.iter().map(ToString::to_string).collect();
+        assert!(
+            said.contains(
+                &"changed usdt = \"0x1\" → \"0x5FbDB2315678afecb367f032d93F642f64180aa3\""
+                    .to_string()
+            ),
+            "{said:?}"
+        );
+        assert!(
+            said.contains(
+                &"changed rpc_url = \"http://old\" → \"http://127.0.0.1:8545\"".to_string()
+            ),
+            "{said:?}"
+        );
+        assert!(
+            said.contains(&"added max_block_range = 1000".to_string()),
+            "{said:?}"
+        );
+        assert!(
+            said.contains(&"removed owner = \"0x4\" (retired)".to_string()),
+            "{said:?}"
+        );
+        assert!(
+            !said
+                .iter()
+                .any(|c| c.contains("confirmations") || c.contains("finalized_tag")),
+            "{said:?}"
+        );
+        // Asked for (--confirmations 2), a lower value is refused; a higher one is made.
+        let two = config::Chain {
+            confirmations: 2,
+            ..dev.clone()
+        };
+        assert!(matches!(
+            merge_section(operator, &two, &["confirmations"]),
+            Err(DeployError::LessSafe(key, from, to)) if key == "confirmations" && from == "64" && to == "2"
+        ));
+        let more = config::Chain {
+            confirmations: 100,
+            ..dev.clone()
+        };
+        let (_, changes) = merge_section(operator, &more, &["confirmations"]).unwrap();
+        assert!(changes.contains(&Change::Changed(
+            "confirmations".into(),
+            "64".into(),
+            "100".into()
+        )));
+        // A [chain] without the settings runs with the safe defaults: not lowered by adding.
+        let bare = operator
+            .replace("confirmations = 64\n", "")
+            .replace("finalized_tag = true\n", "");
+        let (text, _) = merge_section(&bare, &dev, &[]).unwrap();
+        assert!(
+            !text.contains("confirmations") && !text.contains("finalized_tag"),
+            "{text}"
+        );
+        // A file without [chain] (a first development deployment) gets the section whole.
+        let (text, _) = merge_section("product = \"LVLX\"\n", &dev, &[]).unwrap();
+        assert!(
+            text.contains("confirmations = 0") && text.contains("finalized_tag = false"),
+            "{text}"
+        );
     }
 }

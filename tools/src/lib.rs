@@ -4,4 +4,5 @@
 
 pub mod demo;
 pub mod deploy;
+pub mod journal;
 pub mod rollout;

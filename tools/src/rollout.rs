@@ -1,8 +1,11 @@
 //! `lvlx chain deploy --keystore`: the contracts on a real network (Polygon, Amoy or any other
 //! chain) from a key in an encrypted keystore, with a dry run that plays the whole deployment on
-//! a local fork of that network first (anvil `--fork-url`, as Foundry's `forge script` does) and
-//! prints every transaction, its gas and the total cost without sending anything; and the
-//! input an explorer needs to verify each contract.
+//! a local fork of that network first (anvil `--fork-url`, as Foundry's `forge script` does,
+//! the deployer funded there whatever it holds) and prints every transaction, its gas, the POL
+//! it needs and what is missing without sending anything; a journal of every transaction so an
+//! interrupted deployment resumes; the owner checked to be a contract (a Safe's owners and
+//! threshold printed) before anything is sent; and the input an explorer needs to verify each
+//! contract.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -12,6 +15,8 @@ use lvlx_core::chain::Contract;
 use serde_json::json;
 
 use super::deploy::{self, Deployment, Plan, Step};
+use super::journal::{Journal, JournalError, Mined};
+use lvlx_config as config;
 use lvlx_rpc::keyed::{Keyed, KeystoreError};
 use lvlx_rpc::rpc::{quantity, Rpc, RpcError};
 
@@ -41,7 +46,37 @@ impl Network {
             Network::Local => None,
         }
     }
+
+    /// The RPC offered to wallets and the explorer, unless the operator names others (a local
+    /// chain: its own URL, no explorer).
+    fn public_urls(self, rpc_url: &str) -> (String, String) {
+        match self {
+            Network::Polygon => (
+                "https://polygon-rpc.com".into(),
+                "https://polygonscan.com".into(),
+            ),
+            Network::Amoy => (
+                "https://rpc-amoy.polygon.technology".into(),
+                "https://amoy.polygonscan.com".into(),
+            ),
+            Network::Local => (rpc_url.into(), String::new()),
+        }
+    }
 }
+
+/// What the contracts' owner (`--owner`) is on the chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnerKind {
+    /// A Safe: its owners and how many of them must sign.
+    Safe { owners: Vec<String>, threshold: u64 },
+    /// A contract that does not answer as a Safe.
+    Contract,
+    /// An account without code (allowed with `--owner-eoa` only).
+    Account,
+}
+
+/// Wei the dry run funds the deployer with on its fork (10^6 POL), whatever it holds.
+const FORK_FUNDS: u128 = 1_000_000 * 10u128.pow(18);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RolloutError {
@@ -67,6 +102,29 @@ pub enum RolloutError {
     Fork(String),
     #[error("cannot write the verification input to {0}: {1}")]
     Write(String, String),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("--owner {0} has no code on this chain: it is an ordinary account, not a Safe or another contract; the contracts and the unsold LVLX would go to whoever holds its key. Name the owners' Safe, or pass --owner-eoa to hand them to an account anyway")]
+    OwnerNotContract(String),
+    #[error("the deployer {deployer} has sent {nonce} transactions on this chain already (its nonce is {nonce}, not 0) and there is no journal at {journal}: if an earlier deployment was interrupted, run it again with its journal (--journal FILE) to resume it; to deploy from this account anyway, pass --allow-used-deployer")]
+    UsedDeployer {
+        deployer: String,
+        nonce: u64,
+        journal: String,
+    },
+    #[error("the journal {journal} expects the deployer {deployer}'s next nonce to be {expected}, but the chain says {found}: something else sent from this key (or the journal is not this chain's). Nothing was sent; find out what those transactions were before deploying")]
+    Nonce {
+        journal: String,
+        deployer: String,
+        expected: u64,
+        found: u64,
+    },
+    #[error("the journal {journal}'s last transaction {hash} ({what}) was mined and reverted: nothing was sent; find out why before deploying")]
+    Reverted {
+        journal: String,
+        hash: String,
+        what: String,
+    },
 }
 
 /// What the operator asks for.
@@ -88,6 +146,17 @@ pub struct Options {
     pub anvil: String,
     /// Where the explorer's verification input is written (default: `verification-<chain id>`).
     pub verification_dir: Option<PathBuf>,
+    /// An owner without code is accepted (otherwise refused).
+    pub owner_eoa: bool,
+    /// The deployment journal (default: `deployment-<chain id>.jsonl`, beside the verification
+    /// input).
+    pub journal: Option<PathBuf>,
+    /// A deployer that has sent transactions before may start a new deployment.
+    pub allow_used_deployer: bool,
+    /// The printed `[chain]` section's `public_rpc_url` and `explorer_url` (default: the
+    /// network's).
+    pub public_rpc_url: Option<String>,
+    pub explorer_url: Option<String>,
 }
 
 /// What a run did (or, dry, would do): every transaction and the cost at the network's price.
@@ -105,6 +174,17 @@ pub struct Outcome {
     pub balance: u128,
     /// Where the verification input went (a real run).
     pub verification_dir: PathBuf,
+    /// What the owner is.
+    pub owner: OwnerKind,
+    /// The journal, and how many of the steps it held (sent by earlier runs).
+    pub journal: PathBuf,
+    pub resumed: usize,
+    /// Wei the steps still to send need at most (each one's gas limit at its fee cap, after
+    /// the ones before it at the network's price), and what the deployer lacks of it.
+    pub needed: u128,
+    pub missing: u128,
+    /// The `[chain]` section to start a server with (a real run).
+    pub section: config::Chain,
 }
 
 /// Runs the deployment (or its dry run) that `options` describe.
@@ -129,32 +209,99 @@ pub fn run(options: &Options) -> Result<Outcome, RolloutError> {
         checksummed(&options.owner)?,
     );
     let claim_signer = checksummed(&options.claim_signer)?;
+    // Before anything is sent (or the keystore even opened): who will own everything.
+    let owner_kind = owner_kind(&rpc, &owner)?;
+    match &owner_kind {
+        OwnerKind::Safe { owners, threshold } => eprintln!(
+            "owner {owner} is a Safe: {threshold} of its {} owners must sign ({})",
+            owners.len(),
+            owners.join(", ")
+        ),
+        OwnerKind::Contract => {
+            eprintln!("owner {owner} is a contract that does not answer as a Safe (getOwners)")
+        }
+        OwnerKind::Account if options.owner_eoa => {
+            eprintln!("owner {owner} is an ordinary account (--owner-eoa)")
+        }
+        OwnerKind::Account => return Err(RolloutError::OwnerNotContract(owner)),
+    }
     let keyed = Keyed::open(&options.keystore, &options.password, chain_id)?;
     let deployer = lvlx_rpc::owner::Sender::address(&keyed);
     let balance = wei(&rpc.call("eth_getBalance", json!([deployer, "latest"]))?)?;
     let plan = Plan {
-        usdt,
-        claim_signer: Some(claim_signer),
+        usdt: usdt.clone(),
+        claim_signer: Some(claim_signer.clone()),
         ..Plan::new(&owner, &treasury)
     };
-    let report = |step: &Step| eprintln!("  {:>9} gas  {}", step.gas_used, step.what);
+    let report = |step: &Step| {
+        if step.resumed {
+            eprintln!(
+                "  {:>9} gas  {}  (done before: journal)",
+                step.gas_used, step.what
+            );
+        } else {
+            eprintln!("  {:>9} gas  {}", step.gas_used, step.what);
+        }
+        if let Some(address) = &step.address {
+            eprintln!("            created at {address}");
+        }
+    };
     let verification_dir = options
         .verification_dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("verification-{chain_id}")));
-    let (deployment, gas_price) = if options.dry_run {
+    let journal_path = options
+        .journal
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("deployment-{chain_id}.jsonl")));
+    let header = json!({
+        "chain_id": chain_id,
+        "deployer": deployer,
+        "usdt": usdt,
+        "treasury": treasury,
+        "owner": owner,
+        "claim_signer": claim_signer,
+    });
+    let mut journal = open_journal(&rpc, options, &journal_path, &deployer, header)?;
+    let resumed = journal.mined.len();
+    if resumed > 0 {
+        eprintln!(
+            "resuming from the journal {}: {resumed} transactions done, next nonce {}",
+            journal_path.display(),
+            journal.next_nonce()
+        );
+    } else if !options.dry_run {
+        eprintln!(
+            "journal: {} (each transaction is written there as it leaves and once mined; the same command resumes an interrupted run)",
+            journal_path.display()
+        );
+    }
+    let (deployment, gas_price, needed) = if options.dry_run {
         let fork = Fork::start(&options.anvil, &options.rpc_url)?;
-        let deployment = deploy::deploy(&fork.rpc, &keyed, &plan, &report)?;
-        (deployment, wei(&rpc.call("eth_gasPrice", json!([]))?)?)
+        // Played whatever the deployer holds: its balance is the fork's alone.
+        fork.rpc.call(
+            "anvil_setBalance",
+            json!([deployer, format!("0x{FORK_FUNDS:x}")]),
+        )?;
+        let deployment =
+            deploy::deploy_journaled(&fork.rpc, &keyed, &plan, &report, Some(&mut journal))?;
+        let price = wei(&rpc.call("eth_gasPrice", json!([]))?)?;
+        let needed = needed(&fork.rpc, &deployment, price)?;
+        (deployment, price, needed)
     } else {
-        let deployment = deploy::deploy(&rpc, &keyed, &plan, &report)?;
+        let deployment =
+            deploy::deploy_journaled(&rpc, &keyed, &plan, &report, Some(&mut journal))?;
         write_verification(&verification_dir, chain_id, &deployment)?;
-        (deployment, 0)
+        (deployment, 0, 0)
     };
-    let total_gas = deployment.steps.iter().map(|s| s.gas_used).sum();
-    let cost = deployment
-        .steps
-        .iter()
+    let sent = || {
+        deployment
+            .steps
+            .iter()
+            .filter(|s| !options.dry_run || !s.resumed)
+    };
+    let total_gas = sent().map(|s| s.gas_used).sum();
+    let cost = sent()
         .map(|s| {
             u128::from(s.gas_used)
                 * if options.dry_run {
@@ -164,6 +311,15 @@ pub fn run(options: &Options) -> Result<Outcome, RolloutError> {
                 }
         })
         .sum();
+    let needed = needed.max(cost);
+    let (public_rpc_url, explorer_url) = options.network.public_urls(&options.rpc_url);
+    let section = section(
+        chain_id,
+        &options.rpc_url,
+        options.public_rpc_url.clone().unwrap_or(public_rpc_url),
+        options.explorer_url.clone().unwrap_or(explorer_url),
+        &deployment,
+    );
     Ok(Outcome {
         gas_price: if options.dry_run {
             gas_price
@@ -177,7 +333,179 @@ pub fn run(options: &Options) -> Result<Outcome, RolloutError> {
         cost,
         balance,
         verification_dir,
+        owner: owner_kind,
+        journal: journal_path,
+        resumed,
+        needed,
+        missing: if options.dry_run {
+            needed.saturating_sub(balance)
+        } else {
+            0
+        },
+        section,
     })
+}
+
+/// The `[chain]` section a server starts with for `d` on `chain_id`: the addresses and start
+/// block, the endpoints, and the safe finality settings written out (the finalized tag, 64
+/// confirmations where a node does not answer it).
+pub fn section(
+    chain_id: u64,
+    rpc_url: &str,
+    public_rpc_url: String,
+    explorer_url: String,
+    d: &Deployment,
+) -> config::Chain {
+    config::Chain {
+        chain_id,
+        public_rpc_url,
+        explorer_url,
+        finalized_tag: true,
+        confirmations: 64,
+        max_block_range: 1000,
+        poll_ms: 2000,
+        ..deploy::dev_section(rpc_url, d)
+    }
+}
+
+/// The journal at `path` (a new one for a first real run), checked against the chain: the
+/// options are the ones it was written with, its last transaction sent is looked up (mined,
+/// waiting in the pool, or never arrived), and the deployer's nonce is the one it expects; a
+/// first run wants a deployer that never sent (nonce 0) unless told otherwise.
+fn open_journal(
+    rpc: &Rpc,
+    options: &Options,
+    path: &Path,
+    deployer: &str,
+    header: serde_json::Value,
+) -> Result<Journal, RolloutError> {
+    let nonce = |tag: &str| -> Result<u64, RolloutError> {
+        Ok(quantity(&rpc.call(
+            "eth_getTransactionCount",
+            json!([deployer, tag]),
+        )?)?)
+    };
+    let Some(mut journal) = Journal::open(path, !options.dry_run)? else {
+        let found = nonce("latest")?.max(nonce("pending")?);
+        if found != 0 && !options.allow_used_deployer {
+            return Err(RolloutError::UsedDeployer {
+                deployer: deployer.to_string(),
+                nonce: found,
+                journal: path.display().to_string(),
+            });
+        }
+        let mut header = header;
+        header["nonce"] = json!(found);
+        return Ok(if options.dry_run {
+            Journal::empty(path, header)
+        } else {
+            Journal::create(path, header)?
+        });
+    };
+    journal.check_header(&header)?;
+    if let Some(sent) = journal
+        .sent
+        .clone()
+        .filter(|s| s.step == journal.mined.len())
+    {
+        let known = !rpc
+            .call("eth_getTransactionByHash", json!([sent.hash]))?
+            .is_null();
+        if known {
+            eprintln!(
+                "the journal's last transaction {} ({}) left before the interruption: waiting for it",
+                sent.hash, sent.what
+            );
+            let receipt = match lvlx_rpc::owner::receipt(rpc, &sent.hash) {
+                Ok(receipt) => receipt,
+                Err(lvlx_rpc::owner::SendError::Failed(hash)) => {
+                    return Err(RolloutError::Reverted {
+                        journal: path.display().to_string(),
+                        hash,
+                        what: sent.what,
+                    })
+                }
+                Err(e) => return Err(deploy::DeployError::from(e).into()),
+            };
+            let address = receipt["contractAddress"]
+                .as_str()
+                .and_then(lvlx_core::siwe::checksummed);
+            let mined = Mined {
+                step: sent.step,
+                nonce: sent.nonce,
+                what: sent.what,
+                hash: sent.hash,
+                address,
+            };
+            let extra = json!({"block": quantity(&receipt["blockNumber"])?});
+            journal.note_mined(mined, extra)?;
+        }
+    }
+    let expected = journal.next_nonce();
+    for tag in ["latest", "pending"] {
+        let found = nonce(tag)?;
+        if found != expected {
+            return Err(RolloutError::Nonce {
+                journal: path.display().to_string(),
+                deployer: deployer.to_string(),
+                expected,
+                found,
+            });
+        }
+    }
+    Ok(journal)
+}
+
+/// Wei the dry run's new transactions need at most before each is accepted: the network's
+/// price for those before it, and its own gas limit at its fee cap (a node refuses a
+/// transaction the sender cannot pay that for), as played on the fork.
+fn needed(fork: &Rpc, d: &Deployment, price: u128) -> Result<u128, RolloutError> {
+    let (mut spent, mut needed) = (0u128, 0u128);
+    for step in d.steps.iter().filter(|s| !s.resumed) {
+        let tx = fork.call("eth_getTransactionByHash", json!([step.hash]))?;
+        let cap = u128::from(quantity(&tx["gas"])?) * wei(&tx["maxFeePerGas"])?;
+        needed = needed.max(spent + cap);
+        spent += u128::from(step.gas_used) * price;
+    }
+    Ok(needed.max(spent))
+}
+
+/// What `owner` is: a Safe (its owners and threshold answer), another contract, or an account.
+pub fn owner_kind(rpc: &Rpc, owner: &str) -> Result<OwnerKind, RpcError> {
+    let code = rpc.call("eth_getCode", json!([owner, "latest"]))?;
+    if code.as_str().is_none_or(|c| c.len() <= 2) {
+        return Ok(OwnerKind::Account);
+    }
+    let call = |function: &str| -> Option<String> {
+        let data = lvlx_core::chain::calldata(Contract::Safe, function, &[]).ok()?;
+        rpc.call("eth_call", json!([{"to": owner, "data": data}, "latest"]))
+            .ok()?
+            .as_str()
+            .map(str::to_string)
+    };
+    let threshold = call("getThreshold").and_then(|t| lvlx_core::chain::decode_uint(&t).ok());
+    let owners = call("getOwners").and_then(|o| decode_addresses(&o));
+    Ok(match (threshold, owners) {
+        (Some(threshold), Some(owners)) if threshold > 0 && !owners.is_empty() => OwnerKind::Safe {
+            owners,
+            threshold: threshold as u64,
+        },
+        _ => OwnerKind::Contract,
+    })
+}
+
+/// An ABI-encoded `address[]` (a function's only output), EIP-55.
+fn decode_addresses(data: &str) -> Option<Vec<String>> {
+    let hex = data.strip_prefix("0x")?;
+    let word = |i: usize| hex.get(64 * i..64 * (i + 1));
+    let offset = usize::from_str_radix(word(0)?, 16).ok()?;
+    if offset != 32 {
+        return None;
+    }
+    let n = usize::from_str_radix(word(1)?, 16).ok()?;
+    (0..n)
+        .map(|i| lvlx_core::siwe::checksummed(&format!("0x{}", word(2 + i)?.get(24..)?)))
+        .collect()
 }
 
 /// The plan's USDT: the one named (checked to be a 6-decimal token), Tether's on Polygon, or

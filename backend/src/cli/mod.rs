@@ -125,6 +125,7 @@ enum DbCommand {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
 enum ChainCommand {
     /// Deploy mock USDT, LVLX, the ICO sale, the NFTs, their sale, both staking contracts (the
     /// core's default terms, funded reward reserves), the activation node and the claim
@@ -137,9 +138,10 @@ enum ChainCommand {
         #[arg(long, default_value = "http://127.0.0.1:8545")]
         rpc: String,
         /// Blocks an event must be buried under before it counts (final); it shows as pending
-        /// until then. 0: final at once.
-        #[arg(long, default_value_t = 0)]
-        confirmations: u64,
+        /// until then. Written when the configuration sets none (then 0 unless given: final at
+        /// once); never lowered below what it sets.
+        #[arg(long)]
+        confirmations: Option<u64>,
         #[command(flatten)]
         keyed: rollout::Args,
     },
@@ -147,6 +149,25 @@ enum ChainCommand {
     /// members, buys NFTs and LVLX with them and stakes some of each. Once: a chain that already
     /// has positions is left alone. Run after `chain deploy` (it reads the configured [chain]).
     Demo,
+    /// Keystores of deployer keys.
+    Keystore {
+        #[command(subcommand)]
+        command: KeystoreCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeystoreCommand {
+    /// Make a new random key and write it to FILE (which must not exist) as an encrypted
+    /// keystore (Web3 Secret Storage, scrypt, as geth and ethers write it); print its address.
+    /// The password comes from --password-file, LVLX_KEYSTORE_PASSWORD or a prompt.
+    New {
+        #[arg(long)]
+        out: PathBuf,
+        /// A file whose first line is the password.
+        #[arg(long)]
+        password_file: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -252,6 +273,12 @@ pub fn main() -> ExitCode {
         Command::Chain {
             command: ChainCommand::Demo,
         } => chain_demo(&config),
+        Command::Chain {
+            command:
+                ChainCommand::Keystore {
+                    command: KeystoreCommand::New { out, password_file },
+                },
+        } => rollout::keystore_new(&out, password_file.as_deref()),
         Command::Seed {
             users,
             ico_tx,
@@ -731,7 +758,15 @@ fn claim_signer(
     crate::network::signer::ClaimSigner::new(&key)
 }
 
-fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations: u64) -> ExitCode {
+/// `lvlx chain deploy` on the development chain: deploys unless the configured contracts are
+/// there, then adds the `[chain]` section to the configuration file without changing a setting
+/// the operator wrote (only what `--confirmations` asks, never lower), printing every change.
+fn deploy(
+    config: &Config,
+    file: &std::path::Path,
+    rpc_url: &str,
+    confirmations: Option<u64>,
+) -> ExitCode {
     use crate::chain::{deploy, rpc::Rpc};
     let rpc = Rpc::new(rpc_url);
     if let Some(chain) = config
@@ -753,6 +788,16 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
                 return ExitCode::FAILURE;
             }
         }
+    }
+    let asked: Vec<&str> = confirmations.map(|_| "confirmations").into_iter().collect();
+    let section = |d: &deploy::Deployment| crate::config::Chain {
+        confirmations: confirmations.unwrap_or(0),
+        ..deploy::dev_section(rpc_url, d)
+    };
+    // Refused before anything is sent, as the write after would be.
+    if let Err(e) = deploy::merge_into_file(file, &section(&Default::default()), &asked, false) {
+        eprintln!("deploy refused: {e}");
+        return ExitCode::FAILURE;
     }
     let signer = match claim_signer(config) {
         Ok(signer) => signer.address(),
@@ -779,15 +824,14 @@ fn deploy(config: &Config, file: &std::path::Path, rpc_url: &str, confirmations:
             &plan,
             &|_| {},
         )?;
-        let section = crate::config::Chain {
-            confirmations,
-            ..deploy::dev_section(rpc_url, &d)
-        };
-        deploy::write_section(file, &section)?;
-        Ok(d)
+        let changes = deploy::merge_into_file(file, &section(&d), &asked, true)?;
+        Ok((d, changes))
     });
     match result {
-        Ok(d) => {
+        Ok((d, changes)) => {
+            for change in &changes {
+                println!("{} [chain]: {change}", file.display());
+            }
             print_deployed(rpc_url, &signer, &d, file);
             ExitCode::SUCCESS
         }

@@ -11,8 +11,9 @@ use crate::Config;
 /// the development chain from its unlocked accounts.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// An encrypted keystore (Web3 Secret Storage, e.g. `cast wallet new`) holding the deployer's
-    /// key; its password comes from LVLX_KEYSTORE_PASSWORD or a prompt, never an argument.
+    /// An encrypted keystore (Web3 Secret Storage, e.g. `lvlx chain keystore new`) holding the
+    /// deployer's key; its password comes from LVLX_KEYSTORE_PASSWORD or a prompt, never an
+    /// argument.
     #[arg(long, requires_all = ["network", "treasury", "owner"])]
     pub keystore: Option<PathBuf>,
     /// The network the RPC URL must be on (its chain id is checked).
@@ -28,9 +29,26 @@ pub struct Args {
     #[arg(long)]
     pub treasury: Option<String>,
     /// Who owns the contracts in the end (the Safe): each contract is handed over and waits for
-    /// its `acceptOwnership`; the deployer's remaining LVLX goes there too.
+    /// its `acceptOwnership`; the deployer's remaining LVLX goes there too. Must be a contract
+    /// (a Safe's owners and threshold are printed before anything is sent).
     #[arg(long)]
     pub owner: Option<String>,
+    /// Accept an --owner that is an ordinary account (no code), not a Safe.
+    #[arg(long)]
+    pub owner_eoa: bool,
+    /// The deployment journal: every transaction is written there as it leaves and once mined,
+    /// and the same command run again resumes from it (default: ./deployment-<chain id>.jsonl).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Start a new deployment from a deployer that has sent transactions before (nonce not 0).
+    #[arg(long)]
+    pub allow_used_deployer: bool,
+    /// The printed [chain] section's RPC for wallets (default: the network's public one).
+    #[arg(long)]
+    pub public_rpc_url: Option<String>,
+    /// The printed [chain] section's explorer (default: the network's).
+    #[arg(long)]
+    pub explorer_url: Option<String>,
     /// Play the whole deployment on a local fork of the network (anvil --fork-url) and print
     /// each transaction, its gas and the total cost; nothing is sent to the network.
     #[arg(long)]
@@ -76,6 +94,11 @@ pub fn deploy(config: &Config, rpc_url: &str, keystore: PathBuf, args: Args) -> 
         dry_run: args.dry_run,
         anvil: args.anvil,
         verification_dir: args.verification_dir,
+        owner_eoa: args.owner_eoa,
+        journal: args.journal,
+        allow_used_deployer: args.allow_used_deployer,
+        public_rpc_url: args.public_rpc_url,
+        explorer_url: args.explorer_url,
     };
     eprintln!(
         "{} on {rpc_url} ({:?}):",
@@ -101,45 +124,100 @@ pub fn deploy(config: &Config, rpc_url: &str, keystore: PathBuf, args: Args) -> 
 fn report(options: &rollout::Options, o: &Outcome) {
     let pol = |wei: u128| lvlx_core::amount::format_fixed(wei, 18, 6).unwrap_or_default();
     let gwei = |wei: u128| lvlx_core::amount::format_fixed(wei, 9, 2).unwrap_or_default();
+    let steps = o.deployment.steps.len();
+    if options.dry_run {
+        println!(
+            "dry run: {} transactions to send ({} done before, in the journal {}), {} gas at {} gwei: {} POL",
+            steps - o.resumed,
+            o.resumed,
+            o.journal.display(),
+            o.total_gas,
+            gwei(o.gas_price),
+            pol(o.cost),
+        );
+        println!(
+            "the deployer {} needs {} POL (each transaction's gas limit at its fee cap); it holds {} POL: {}",
+            o.deployer,
+            pol(o.needed),
+            pol(o.balance),
+            if o.missing > 0 {
+                format!("{} POL MISSING", pol(o.missing))
+            } else {
+                "enough".to_string()
+            }
+        );
+        println!("dry run: nothing was sent to chain {}", o.chain_id);
+        return;
+    }
     println!(
-        "{} transactions, {} gas at {} gwei: {} POL (deployer {} holds {} POL{})",
-        o.deployment.steps.len(),
+        "{steps} transactions ({} done before, in the journal {}), {} gas at {} gwei: {} POL; the deployer {} held {} POL",
+        o.resumed,
+        o.journal.display(),
         o.total_gas,
         gwei(o.gas_price),
         pol(o.cost),
         o.deployer,
         pol(o.balance),
-        if o.balance < o.cost {
-            ": NOT ENOUGH"
-        } else {
-            ""
-        }
     );
-    if options.dry_run {
-        println!("dry run: nothing was sent to chain {}", o.chain_id);
-        return;
-    }
-    let d = &o.deployment;
     println!(
         "deployed on chain {}; verification input in {}",
         o.chain_id,
         o.verification_dir.display()
     );
-    println!("# Add to lvlx.toml once the owner has accepted ownership of each contract:");
-    println!("[chain]");
-    println!("chain_id = {}", o.chain_id);
-    for (key, value) in [
-        ("usdt", &d.usdt),
-        ("lvlx", &d.lvlx),
-        ("ico_sale", &d.ico_sale),
-        ("level_nft", &d.level_nft),
-        ("nft_sale", &d.nft_sale),
-        ("nft_staking", &d.nft_staking),
-        ("lvlx_staking", &d.lvlx_staking),
-        ("activation_node", &d.activation_node),
-        ("claim_distributor", &d.claim_distributor),
-    ] {
-        println!("{key} = \"{value}\"");
+    match crate::chain::deploy::section_text(&o.section) {
+        Ok(text) => {
+            println!(
+                "# Paste what follows into lvlx.toml (it holds --rpc: keep the file private)."
+            );
+            println!("# Until the owner accepts each contract (acceptOwnership), the deployer still owns it.");
+            print!("{text}");
+        }
+        Err(e) => eprintln!("{e}"),
     }
-    println!("start_block = {}", d.start_block);
+}
+
+/// `lvlx chain keystore new --out FILE`: a new key in a new keystore file, its password from
+/// `--password-file`, LVLX_KEYSTORE_PASSWORD or a prompt (twice); prints the address.
+pub fn keystore_new(out: &std::path::Path, password_file: Option<&std::path::Path>) -> ExitCode {
+    let password = match password_file {
+        Some(file) => std::fs::read_to_string(file)
+            .map(|p| p.trim_end_matches(['\r', '\n']).to_string())
+            .map_err(|e| format!("cannot read {}: {e}", file.display())),
+        None => std::env::var("LVLX_KEYSTORE_PASSWORD").or_else(|_| {
+            let first =
+                rpassword::prompt_password("New keystore password: ").map_err(|e| e.to_string())?;
+            let again = rpassword::prompt_password("The same password again: ")
+                .map_err(|e| e.to_string())?;
+            if first == again {
+                Ok(first)
+            } else {
+                Err("the two passwords differ".to_string())
+            }
+        }),
+    };
+    let password = match password {
+        Ok(p) if p.is_empty() => Err("the password is empty".to_string()),
+        other => other,
+    };
+    let password = match password {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match crate::chain::keyed::create(out, &password) {
+        Ok(address) => {
+            println!("{address}");
+            eprintln!(
+                "keystore {} written (scrypt, Web3 Secret Storage): keep it and its password offline",
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
 }
