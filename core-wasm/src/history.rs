@@ -256,14 +256,9 @@ fn write_csv(
             if i > 0 {
                 out.push(separator);
             }
-            // The asset is the configured product's name: quoted, and never a spreadsheet formula.
-            if separator == ';' && text.contains(';') && !text.starts_with(['=', '+', '-', '@']) {
-                out.push('"');
-                out.push_str(&text.replace('"', "\"\""));
-                out.push('"');
-            } else {
-                crate::admin::csv_field(out, text);
-            }
+            // Quoted where it holds the separator (a decimal comma only where commas separate),
+            // and never a spreadsheet formula.
+            crate::admin::csv_field_in(out, text, separator);
         }
         out.push('\n');
     };

@@ -373,8 +373,14 @@ pub(crate) fn text_ranks<'a>(values: impl Iterator<Item = &'a str>) -> Vec<u32> 
 
 /// Quotes a CSV field when it needs it (RFC 4180), and defuses spreadsheet formulas.
 pub(crate) fn csv_field(out: &mut String, text: &str) {
+    csv_field_in(out, text, ',');
+}
+
+/// A CSV field between `separator`s: quoted when it holds the separator, a quote or a line
+/// break; a text a spreadsheet would read as a formula is quoted and starts with `'`.
+pub(crate) fn csv_field_in(out: &mut String, text: &str, separator: char) {
     let formula = text.starts_with(['=', '+', '-', '@']);
-    if formula || text.contains([',', '"', '\n', '\r']) {
+    if formula || text.contains([separator, '"', '\n', '\r']) {
         out.push('"');
         if formula {
             out.push('\'');
