@@ -72,15 +72,14 @@ pub fn deploy(config: &Config, rpc_url: &str, keystore: PathBuf, args: Args) -> 
             return ExitCode::FAILURE;
         }
     };
-    let password = match std::env::var("LVLX_KEYSTORE_PASSWORD")
-        .or_else(|_| rpassword::prompt_password("Keystore password: "))
-    {
-        Ok(password) => password,
-        Err(e) => {
-            eprintln!("cannot read LVLX_KEYSTORE_PASSWORD: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let password =
+        match std::env::var("LVLX_KEYSTORE_PASSWORD").or_else(|_| prompt("Keystore password: ")) {
+            Ok(password) => password,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
     let options = rollout::Options {
         network: args.network.unwrap_or(Network::Local),
         rpc_url: rpc_url.to_string(),
@@ -176,6 +175,17 @@ fn report(options: &rollout::Options, o: &Outcome) {
     }
 }
 
+/// A password typed at the terminal; without one (a script, a pipe) an error that names the
+/// other ways to give it.
+fn prompt(question: &str) -> Result<String, String> {
+    rpassword::prompt_password(question).map_err(|e| {
+        format!(
+            "no terminal to ask for the keystore password ({e}): give it with --password-file FILE \
+             (keystore new) or LVLX_KEYSTORE_PASSWORD"
+        )
+    })
+}
+
 /// `lvlx chain keystore new --out FILE`: a new key in a new keystore file, its password from
 /// `--password-file`, LVLX_KEYSTORE_PASSWORD or a prompt (twice); prints the address.
 pub fn keystore_new(out: &std::path::Path, password_file: Option<&std::path::Path>) -> ExitCode {
@@ -184,10 +194,8 @@ pub fn keystore_new(out: &std::path::Path, password_file: Option<&std::path::Pat
             .map(|p| p.trim_end_matches(['\r', '\n']).to_string())
             .map_err(|e| format!("cannot read {}: {e}", file.display())),
         None => std::env::var("LVLX_KEYSTORE_PASSWORD").or_else(|_| {
-            let first =
-                rpassword::prompt_password("New keystore password: ").map_err(|e| e.to_string())?;
-            let again = rpassword::prompt_password("The same password again: ")
-                .map_err(|e| e.to_string())?;
+            let first = prompt("New keystore password: ")?;
+            let again = prompt("The same password again: ")?;
             if first == again {
                 Ok(first)
             } else {
