@@ -43,12 +43,10 @@ pub const COLUMNS: &[Column] = &[
         .sorted()
         .optional(),
     Column::new(LVLX, "users-product", Kind::Lvlx).sorted(),
-    Column::new(USDT, "users-usdt", Kind::Usdt)
-        .sorted()
-        .optional(),
+    Column::new(USDT, "users-usdt", Kind::Usdt).sorted().spec(),
     Column::new(REWARDS, "users-add-rewards", Kind::Lvlx)
         .sorted()
-        .optional(),
+        .spec(),
     Column::new(RANK, "users-rank", Kind::Text).sorted(),
     Column::new(KYC, "users-kyc", Kind::Text).sorted(),
     Column::new(STATUS, "users-account-status", Kind::Text)

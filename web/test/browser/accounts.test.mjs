@@ -83,25 +83,6 @@ test('register through a referral link by keyboard alone: code from the mail, th
   assert.deepEqual(page.errors, []);
 });
 
-test('an unknown referral code says why and creates nothing', async () => {
-  const page = await openPage(browser, server.url, { cookies: consent });
-  await page.goto('/register/referred/0123456789abcdef0123456789abcdef');
-  await settled(page);
-  assert.equal(await page.locator('.card > p.muted').first().innerText(), en['register-invited']);
-  await page.fill('#field-names', 'Pedro Alves');
-  await page.fill('#field-lastnames', 'Costa Lima');
-  await page.fill('#field-email', 'pedro@example.com');
-  await page.fill('#field-emailC', 'pedro@example.com');
-  await page.fill('#field-cel', '+34 612 34 56 78');
-  await page.click('button[type=submit]');
-  await page.fill('#field-password', 'Passw0rd!');
-  await page.fill('#field-passwordC', 'Passw0rd!');
-  await page.click('button[type=submit]');
-  const toast = page.locator('.Toastify__toast--error');
-  await toast.waitFor();
-  assert.match(await toast.textContent(), /This referral link does not belong to any account\./);
-});
-
 test('sign in by keyboard alone with the mailed code, refresh, then sign out: the token is dead', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
   await page.goto('/login');

@@ -42,7 +42,7 @@ const adminPage = (route) => openAdminPage(browser, server, route, { clipboard: 
 
 /** A count as the summary boxes show it: with English digit grouping. */
 const grouped = (n) => localizeNumber(String(n), 'en');
-const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd`).innerText();
+const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd:not(.summary-help)`).innerText();
 /** A column's cells by the column's id (which columns show depends on the width). */
 const column = (page, id) => page.locator(`.rdt_TableRow .rdt_TableCell[data-column-id="${id}"]`).allInnerTexts();
 const toastText = async (page, kind = 'success') =>

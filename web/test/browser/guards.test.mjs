@@ -289,14 +289,14 @@ describe('redirects, referral links, 404 and errors', () => {
     );
     await context.close();
   });
-  test('a well-formed referral code opens registration at step 1', async () => {
-    const page = await visit('/register/referred/0123456789ABCDEF');
+  test('a referral code of an account opens registration at step 1', async () => {
+    const page = await visit(`/register/referred/${server.userReferral}`);
     assert.equal(await page.textContent('h1'), 'Create your account');
     assert.equal(await page.getAttribute('.step', 'data-step'), '1');
     assert.match(await page.textContent('.step'), /Step 1 of 3/);
   });
   test('registration step 1 shows the core’s messages, then moves to step 2', async () => {
-    const page = await visit('/register/referred/0123456789abcdef');
+    const page = await visit(`/register/referred/${server.userReferral}`);
     await page.fill('#field-names', 'Jo');
     await page.fill('#field-email', 'Maria@Example.com');
     await page.click('button[type=submit]');

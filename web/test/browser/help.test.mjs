@@ -394,7 +394,7 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
     await settled(admin);
     const box = admin.getByTestId('users-general');
     await box.waitFor();
-    const total = await box.locator('[data-key="users-total-product-usdt"] dd').innerText();
+    const total = await box.locator('[data-key="users-total-product-usdt"] dd:not(.summary-help)').innerText();
     const plain = general.General.totalUsersUSDT;
     const intl = new Intl.NumberFormat(lng, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(plain);
     assert.equal(total, `${intl} USDT`, lng);

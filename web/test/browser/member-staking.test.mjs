@@ -99,7 +99,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   });
   await admin.goto('/admin/tables/NFTStaking');
   await settled(admin);
-  const inStake = admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd');
+  const inStake = admin.locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd:not(.summary-help)');
   await inStake.waitFor();
   assert.equal(await inStake.innerText(), '0');
   await admin.getByTestId('nft-reserve').waitFor();
@@ -154,7 +154,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   );
   // The admin screen counts it without a reload (the live channel).
   await admin
-    .locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd', { hasText: '2' })
+    .locator('[data-testid="nft-general"] [data-key="nft-summary-in-stake"] dd:not(.summary-help)', { hasText: '2' })
     .waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(SHOTS, 'member-nfts.png'), fullPage: true });
 

@@ -220,7 +220,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   // The indexer's standing: read to the head, nothing pending on a chain final at once.
   assert.match(await admin.getByTestId('indexer-standing').innerText(), /· 0 purchases pending ·/);
   const before = Number(
-    (await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd').innerText()).replaceAll(',', ''),
+    (await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd:not(.summary-help)').innerText()).replaceAll(',', ''),
   );
 
   // Signed in again after linking (the wallet now comes with the account), wallet connected.
@@ -294,7 +294,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
     ([n]) =>
       Number(
         document
-          .querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd')
+          .querySelector('[data-testid="ico-general"] [data-key="ico-total-buy"] dd:not(.summary-help)')
           ?.innerText.replaceAll(',', ''),
       ) === n,
     [before + 1],
