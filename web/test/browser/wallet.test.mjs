@@ -220,7 +220,9 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   // The indexer's standing: read to the head, nothing pending on a chain final at once.
   assert.match(await admin.getByTestId('indexer-standing').innerText(), /· 0 purchases pending ·/);
   const before = Number(
-    (await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd:not(.summary-help)').innerText()).replaceAll(',', ''),
+    (
+      await admin.locator('[data-testid="ico-general"] [data-key="ico-total-buy"] dd:not(.summary-help)').innerText()
+    ).replaceAll(',', ''),
   );
 
   // Signed in again after linking (the wallet now comes with the account), wallet connected.
@@ -318,7 +320,10 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
     new RegExp(`${en['history-kind-purchase']}[\\s\\S]*25\\.00 LVLX[\\s\\S]*2\\.50 USDT`),
   );
   // The history as CSV, written by the core: exact decimals, UTC time, the transaction.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('history-csv').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('history-csv-machine').click(),
+  ]);
   assert.equal(download.suggestedFilename(), 'lvlx-history.csv');
   const csv = readFileSync(await download.path(), 'utf8').split('\n');
   assert.equal(csv[0], 'date_utc,type,amount,asset,usdt_value,tx_hash,status');
