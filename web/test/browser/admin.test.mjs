@@ -42,7 +42,8 @@ const adminPage = (route) => openAdminPage(browser, server, route, { clipboard: 
 
 /** A count as the summary boxes show it: with English digit grouping. */
 const grouped = (n) => localizeNumber(String(n), 'en');
-const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd:not(.summary-help)`).innerText();
+const figure = (page, box, key) =>
+  page.locator(`[data-testid="${box}"] [data-key="${key}"] dd:not(.summary-help)`).innerText();
 /** A column's cells by the column's id (which columns show depends on the width). */
 const column = (page, id) => page.locator(`.rdt_TableRow .rdt_TableCell[data-column-id="${id}"]`).allInnerTexts();
 const toastText = async (page, kind = 'success') =>
@@ -96,7 +97,8 @@ test('ICO table: general statistics, full range, filter, filtered totals, sort c
 
   // Sort by amount: descending, ascending, then back to date order.
   const amountHeader = page.getByRole('button', { name: /Amount/ });
-  const amounts = async () => (await column(page, 'amount')).map((a) => Number(a.replaceAll(',', '')));
+  // A cell is the figure and its coin ("1,234.50 LVLX"): the figure alone.
+  const amounts = async () => (await column(page, 'amount')).map((a) => Number(a.replace(/[^0-9.]/g, '')));
   await amountHeader.click();
   await page.waitForFunction(() => document.querySelector('[aria-sort="descending"]'));
   const desc = await amounts();
