@@ -126,49 +126,6 @@ for (const language of ['es', 'pt']) {
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });
-
-  test(`the money history's CSV in ${language}, the machine form beside it`, async () => {
-    const d = dict(language);
-    const page = await memberPage('/myActives', language);
-    // A credit the member has: a bonus from the platform (no transaction).
-    const csvOf = async (testId) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
-      return readFileSync(await download.path(), 'utf8').split('\n');
-    };
-    const button = page.getByTestId('history-csv');
-    await button.waitFor();
-    if (await button.isDisabled()) {
-      await page.screenshot({ path: join(SHOTS, `member-myActives-${language}-390.png`), fullPage: true });
-      assert.fail('the demo member has history entries to export');
-    }
-    const ours = await csvOf('history-csv');
-    const header = [
-      'history-csv-date',
-      'ico-type',
-      'ico-amount',
-      'ico-coin',
-      'history-usdt-value',
-      'tx-hash',
-      'actives-status',
-    ];
-    assert.equal(ours[0], header.map((k) => d[k]).join(';'));
-    const kinds = Object.keys(d)
-      .filter((k) => k.startsWith('history-kind-'))
-      .map((k) => d[k]);
-    for (const line of ours.slice(1).filter(Boolean)) {
-      const [date, kind, amount, , , , status] = line.split(';');
-      assert.match(date, /^\d\d\/\d\d\/\d{4} \d\d:\d\d$/, line);
-      assert.ok(kinds.includes(kind.replace(/^"|"$/g, '')), `${kind} is a ${language} word`);
-      assert.match(amount, /^\d+(,\d+)?$/, `${amount}: a decimal comma, no grouping`);
-      assert.ok([d['chain-final'], d['chain-pending']].includes(status), status);
-    }
-    const machine = await csvOf('history-csv-machine');
-    assert.equal(machine[0], 'date_utc,type,amount,asset,usdt_value,tx_hash,status');
-    assert.equal(machine.length, ours.length, 'the same rows');
-    await page.screenshot({ path: join(SHOTS, `member-myActives-${language}-390.png`), fullPage: true });
-    assert.deepEqual(page.errors, []);
-    await page.context().close();
-  });
 }
 
 test('at 1440 px the lock tiers sit in one row, each wide enough for its words', async () => {
