@@ -55,7 +55,8 @@ async function pageAs(account, route, wait = '.rdt_TableRow') {
 
 /** A count as the summary boxes show it: with English digit grouping. */
 const grouped = (n) => localizeNumber(String(n), 'en');
-const figure = (page, box, key) => page.locator(`[data-testid="${box}"] [data-key="${key}"] dd:not(.summary-help)`).innerText();
+const figure = (page, box, key) =>
+  page.locator(`[data-testid="${box}"] [data-key="${key}"] dd:not(.summary-help)`).innerText();
 const tables = (page) => page.locator('.data-table');
 /** A column's cells by the column's id (which columns show depends on the width). */
 const cells = (page, table, id) =>
