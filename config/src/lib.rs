@@ -593,5 +593,8 @@ start_block = 1
         let defaults = Config::default();
         assert_eq!(parsed.bind, defaults.bind, "the example shows the defaults");
         assert_eq!(parsed.landing_url, defaults.landing_url);
+        // An operator learns of a stuck indexer within half a minute (the stuck test runs on 5 s).
+        assert_eq!(parsed.indexer_stall_secs, 30);
+        assert_eq!(defaults.indexer_stall_secs, 30);
     }
 }
