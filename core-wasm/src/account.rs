@@ -45,6 +45,11 @@ pub struct Server {
     #[serde(with = "amount::text")]
     #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub claims_paid: Units,
+    /// USDT base units: the value of the NFTs in open positions at their terms on chain
+    /// (`staking::nft_value`); null when the chain could not be read.
+    #[serde(default, with = "amount::opt_text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = amount::opt_text::schema))]
+    pub nft_value: Option<Units>,
 }
 
 /// The account as pages show it.
@@ -74,6 +79,10 @@ pub struct Account {
     pub wallet_counted: bool,
     /// The total's USDT value at the price of docs/product/money.md#price (2 decimals).
     pub total_usdt: String,
+    /// The staked NFTs' value in USDT (2 decimals), when they are staked and their value was read.
+    pub nft_usdt: Option<String>,
+    /// The total's USDT value with the staked NFTs' value (2 decimals), when `nft_usdt` is.
+    pub with_nfts_usdt: Option<String>,
 }
 
 /// The account from the server's figures and the wallet's balance on chain (if read).
@@ -85,6 +94,11 @@ pub fn account(server: &Server, wallet: Option<Units>) -> Result<Account, amount
         Some(w) => held.checked_add(w).ok_or(overflow.clone())?,
         None => held,
     };
+    // Staked NFTs count when there are some and their value was read.
+    let nfts = server
+        .nft_value
+        .filter(|_| server.nfts > 0)
+        .map(amount::usdt_to_cents);
     Ok(Account {
         wallet,
         staked: server.staked,
@@ -95,11 +109,20 @@ pub fn account(server: &Server, wallet: Option<Units>) -> Result<Account, amount
         paid: server
             .interest_paid
             .checked_add(server.claims_paid)
-            .ok_or(overflow)?,
+            .ok_or(overflow.clone())?,
         bought: server.bought,
         total,
         wallet_counted: wallet.is_some(),
         total_usdt: amount::lvlx_to_usdt(total),
+        nft_usdt: nfts.map(amount::cents_text),
+        with_nfts_usdt: nfts
+            .map(|cents| {
+                cents
+                    .checked_add(amount::lvlx_to_cents(total))
+                    .ok_or(overflow)
+            })
+            .transpose()?
+            .map(amount::cents_text),
     })
 }
 
@@ -136,5 +159,47 @@ mod tests {
             ..Server::default()
         };
         assert_eq!(account(&huge, None), Err(amount::AmountError::Overflow));
+        assert_eq!(a.nft_usdt, None, "no NFTs staked");
+        assert_eq!(a.with_nfts_usdt, None);
+    }
+
+    #[test]
+    fn staked_nfts_count_at_their_value_in_usdt() {
+        // The walk's case: 100 USDT of LVLX (1,000 LVLX) in the wallet and a 50-USDT NFT staked.
+        let server = Server {
+            bought: 1_000 * LVLX,
+            nfts: 1,
+            nft_value: Some(50_000_000),
+            ..Server::default()
+        };
+        let a = account(&server, Some(1_000 * LVLX)).unwrap();
+        assert_eq!(a.total_usdt, "100.00");
+        assert_eq!(a.nft_usdt.as_deref(), Some("50.00"));
+        assert_eq!(a.with_nfts_usdt.as_deref(), Some("150.00"));
+        // A value that was not read is not guessed; a value without NFTs is not shown.
+        let unread = account(
+            &Server {
+                nft_value: None,
+                ..server.clone()
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(unread.with_nfts_usdt, None);
+        let none = account(&Server { nfts: 0, ..server }, None).unwrap();
+        assert_eq!(none.nft_usdt, None);
+        // Each part rounds once: 0.005 USDT of LVLX and 0.004999 USDT of NFT.
+        let odd = Server {
+            nfts: 1,
+            nft_value: Some(4_999),
+            staked: LVLX / 20,
+            ..Server::default()
+        };
+        let a = account(&odd, None).unwrap();
+        assert_eq!(
+            (a.total_usdt.as_str(), a.nft_usdt.as_deref()),
+            ("0.01", Some("0.00"))
+        );
+        assert_eq!(a.with_nfts_usdt.as_deref(), Some("0.01"));
     }
 }

@@ -264,6 +264,21 @@ pub fn totals(nft: &[Stake], lvlx: &[Stake], now: u64) -> Option<Totals> {
     })
 }
 
+/// The USDT value (base units) of NFTs in open positions, `(kind, quantity)` each, at the NFTs'
+/// terms (`usdt_value`, what the chain's terms say an NFT of that kind is worth). `None` when a
+/// kind has no terms or the sum overflows 128 bits.
+pub fn nft_value(staked: &[(u32, Units)], terms: &[Terms]) -> Option<Units> {
+    amount::sum(
+        staked
+            .iter()
+            .map(|&(kind, quantity)| {
+                let t = terms.iter().find(|t| t.kind == kind)?;
+                quantity.checked_mul(t.usdt_value)
+            })
+            .collect::<Option<Vec<_>>>()?,
+    )
+}
+
 /// One pool's reserve as the admin's monitor reads it: everything it holds for rewards, the
 /// weeks of stakes at the last 30 days' pace its free part covers, and whether that is under
 /// `warning_weeks`.
@@ -496,6 +511,19 @@ mod tests {
             quote(Pool::Nft, &wrong, 1, LVLX, 10),
             Err(StakingError::Unknown(12))
         );
+    }
+
+    #[test]
+    fn nft_value_is_each_kind_s_value_times_quantity() {
+        let terms = DEFAULT_NFT_TERMS;
+        // Two 50-USDT NFTs and one of 1,000 USDT.
+        assert_eq!(
+            nft_value(&[(1, 2), (5, 1)], &terms),
+            Some(1_100 * 1_000_000)
+        );
+        assert_eq!(nft_value(&[], &terms), Some(0));
+        assert_eq!(nft_value(&[(12, 1)], &terms), None, "a kind without terms");
+        assert_eq!(nft_value(&[(1, Units::MAX)], &terms), None, "overflow");
     }
 
     #[test]

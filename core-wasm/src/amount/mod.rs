@@ -224,10 +224,27 @@ pub fn lvlx_to_usdt_units(lvlx: Units) -> Units {
 /// The USDT value of an LVLX amount as docs/product/money.md#price shows it: LVLX / 10, rounded
 /// half up to 2 decimals. "12345000000000000000" (12.345 LVLX) → "1.23"; 12.35 LVLX → "1.24".
 pub fn lvlx_to_usdt(lvlx: Units) -> String {
-    // Round once, from the exact value, straight to cents (10^17 LVLX base units per cent).
-    let per_cent = 10u128.pow(LVLX_DECIMALS - 1);
-    let cents = lvlx / per_cent + u128::from(lvlx % per_cent >= per_cent / 2);
+    cents_text(lvlx_to_cents(lvlx))
+}
+
+/// An LVLX amount's USDT value in whole cents, rounded half up once, from the exact value
+/// (10^17 LVLX base units a cent).
+pub fn lvlx_to_cents(lvlx: Units) -> Units {
+    round_to(lvlx, 10u128.pow(LVLX_DECIMALS - 1))
+}
+
+/// USDT base units in whole cents, rounded half up.
+pub fn usdt_to_cents(usdt: Units) -> Units {
+    round_to(usdt, 10u128.pow(USDT_DECIMALS - 2))
+}
+
+/// Cents as "12.34".
+pub fn cents_text(cents: Units) -> String {
     format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+fn round_to(units: Units, step: Units) -> Units {
+    units / step + u128::from(units % step >= step / 2)
 }
 
 /// Serde: base units as decimal text (JSON numbers lose precision past 2^53).

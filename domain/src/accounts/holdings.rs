@@ -135,12 +135,13 @@ pub async fn actives(app: &App, member: &User) -> Result<Actives, Error> {
 pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
     let user = member.id;
     let now = (crate::now_ms() / 1000) as u64;
-    let mut dashboard = app
+    let (mut dashboard, staked_nfts) = app
         .store
         .read(move |c| {
             let balance = users::balance(c, user)?;
             let (nft, lvlx) = stakes::of_member(c, user)?;
             let staking = crate::staking::glance(&nft, &lvlx, now)?;
+            let staked_nfts = crate::staking::open_nfts(&nft);
             let network = referrals::figures(c, user)?;
             let account = lvlx_core::account::Server {
                 bought: balance,
@@ -148,28 +149,32 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
                 claims_paid: network.paid_out,
                 ..crate::staking::account_part(&nft, &lvlx, now)?
             };
-            Ok::<_, Error>(Dashboard {
+            let dashboard = Dashboard {
                 balance,
                 balance_usdt: lvlx_core::amount::lvlx_to_usdt(balance),
                 staking,
                 account,
                 wallet_lvlx: None,
-            })
+            };
+            Ok::<_, Error>((dashboard, staked_nfts))
         })
         .await?;
-    let wallet = match (app.config.staking_chain(), member.wallet.as_deref()) {
-        // The dashboard never waits long on the node: past WALLET_READ the wallet line says it
-        // could not be read, and the rest of the page is the store's.
+    let on_chain = match (app.config.staking_chain(), member.wallet.as_deref()) {
+        // The dashboard never waits long on the node: past WALLET_READ the wallet line and the
+        // NFTs' value say they could not be read, and the rest of the page is the store's.
         (Some(chain), Some(wallet)) => tokio::time::timeout(
             WALLET_READ,
             crate::staking::on_chain(app, chain, Some(wallet)),
         )
         .await
         .ok()
-        .and_then(Result::ok)
-        .and_then(|o| o.lvlx_balance),
+        .and_then(Result::ok),
         _ => None,
     };
-    dashboard.wallet_lvlx = wallet;
+    if let Some(o) = on_chain {
+        dashboard.wallet_lvlx = o.lvlx_balance;
+        let terms: Vec<_> = o.nfts.iter().map(|(terms, _)| *terms).collect();
+        dashboard.account.nft_value = lvlx_core::staking::nft_value(&staked_nfts, &terms);
+    }
     Ok(dashboard)
 }

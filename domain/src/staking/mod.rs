@@ -342,6 +342,14 @@ pub fn glance(nft: &[Held], lvlx: &[Held], now: u64) -> Result<Glance, Error> {
     })
 }
 
+/// The open NFT positions as `(kind, quantity)`, for `lvlx_core::staking::nft_value`.
+pub fn open_nfts(nft: &[Held]) -> Vec<(u32, Units)> {
+    nft.iter()
+        .filter(|h| h.closed_at.is_none())
+        .map(|h| (h.kind, h.amount))
+        .collect()
+}
+
 /// The staking part of a member's money account (`lvlx_core::account::Server`): LVLX and NFTs
 /// in open positions, the next release still ahead, rewards earned and not yet withdrawn, and the
 /// interest paid out over every position (open or closed).

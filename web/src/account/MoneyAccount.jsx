@@ -23,6 +23,14 @@ export default function MoneyAccount({ dashboard }) {
         ≈ <span translate="no">{localizeNumber(a.totalUsdt)} USDT</span> ·{' '}
         {t(a.walletCounted ? 'account-total-help' : 'account-total-without-wallet')}
       </p>
+      {a.withNftsUsdt !== null && (
+        <p className="muted" data-testid="account-with-nfts">
+          {t('account-with-nfts', {
+            worth: `${localizeNumber(a.nftUsdt)} USDT`,
+            total: `${localizeNumber(a.withNftsUsdt)} USDT`,
+          })}
+        </p>
+      )}
       <dl className="wallet-facts account-facts">
         <dt>{t('account-wallet')}</dt>
         <dd translate="no" data-testid="account-wallet">
@@ -36,7 +44,13 @@ export default function MoneyAccount({ dashboard }) {
               {t('account-locked-until', { date: formatDate(a.lockedUntil * 1000, i18n.language) })}
             </span>
           )}
-          {a.nfts > 0 && <span className="muted small">{t('account-nfts', { count: a.nfts })}</span>}
+          {a.nfts > 0 && (
+            <span className="muted small" data-testid="account-nfts">
+              {a.nftUsdt === null
+                ? t('account-nfts', { count: a.nfts })
+                : t('account-nfts-worth', { count: a.nfts, value: `${localizeNumber(a.nftUsdt)} USDT` })}
+            </span>
+          )}
         </dd>
         <dt>{t('account-accrued')}</dt>
         <dd translate="no" data-testid="account-accrued">

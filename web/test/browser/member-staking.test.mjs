@@ -158,6 +158,22 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
     .waitFor({ timeout: 20_000 });
   await page.screenshot({ path: join(SHOTS, 'member-nfts.png'), fullPage: true });
 
+  // The staked NFTs count in the member's money at their value (two of 50 USDT), beside the
+  // LVLX's USDT value and in a total of both.
+  const money = await openPage(browser, server.url, { storage: await server.storageFor(DEMO_USER), cookies: consent });
+  await money.goto('/dashboard');
+  await settled(money);
+  const worth = money.getByTestId('account-nfts').filter({ hasText: 'USDT' });
+  await worth.waitFor({ timeout: 15_000 });
+  assert.equal(await worth.innerText(), fill(en['account-nfts-worth'], { count: 2, value: '100.00 USDT' }));
+  // In cents, exact.
+  const usdt = (text) => Number(text.match(/([\d,]+\.\d\d) USDT/)[1].replace(/[,.]/g, ''));
+  const lvlxWorth = usdt(await money.getByTestId('money-account').locator('p.muted').first().innerText());
+  const withNfts = await money.getByTestId('account-with-nfts').innerText();
+  assert.ok(withNfts.includes('(100.00 USDT)'), withNfts);
+  assert.equal(usdt(withNfts.split(':')[1]), lvlxWorth + 10_000, withNfts);
+  await money.close();
+
   // The release-date filter behaves as the admin tables' do: a reversed range keeps the last
   // valid one applied (the position still listed) and names it beside the error.
   const day = (days) => new Date(Date.now() + days * DAY * 1000).toISOString().slice(0, 10);
