@@ -4,10 +4,10 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import Dialog from '../components/Dialog.jsx';
-import useSubmit from '../components/useSubmit.js';
-import { putUserKyc, readUserKyc } from '../api/kyc.js';
-import { formatDate } from '../components/dates.js';
+import Dialog from '../shared/Dialog.jsx';
+import useSubmit from '../shared/useSubmit.js';
+import { putUserKyc, readUserKyc } from './api.js';
+import { formatDate } from '../shared/dates.js';
 
 export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];
 

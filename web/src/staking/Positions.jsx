@@ -5,14 +5,14 @@
 // (until then the button says until when). A position opened in a block not final yet is marked
 // pending.
 import { useTranslation } from 'react-i18next';
-import Table from '../components/Table.jsx';
-import Pagination from '../components/Pagination.jsx';
-import EmptyTable from '../components/EmptyTable.jsx';
-import useRowKeys from '../components/useRowKeys.js';
-import { formatDate } from '../components/dates.js';
+import Table from '../shared/Table.jsx';
+import Pagination from '../shared/Pagination.jsx';
+import EmptyTable from '../shared/EmptyTable.jsx';
+import useRowKeys from '../shared/useRowKeys.js';
+import { formatDate } from '../shared/dates.js';
 import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
-import settings from '../settings.js';
-import PendingBadge from '../components/PendingBadge.jsx';
+import settings from '../shared/settings.js';
+import PendingBadge from '../shared/PendingBadge.jsx';
 
 /** `empty`: what an empty table says (instead of the tables' text); `filtered`: rows there are, a filter hides them. */
 export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
