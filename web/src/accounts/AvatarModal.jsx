@@ -38,17 +38,14 @@ async function cropToPng(src, area, round) {
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/png', 1));
 }
 
-export default function AvatarModal({ open, userId, onClose, onSaved }) {
+/**
+ * The image picked (a JPEG or PNG, its short side at least twice the smallest crop radius) and
+ * the most the zoom may go: where the crop is 60 image pixels wide (radius 30).
+ */
+function usePickedImage() {
   const { t } = useTranslation();
   const [src, setSrc] = useState(null);
-  const [crop, setCrop] = useState({ x: 0, y: 0 });
-  const [zoom, setZoom] = useState(1);
-  const [round, setRound] = useState(true);
-  const [area, setArea] = useState(null);
-  // The most the zoom may go: where the crop is 60 image pixels wide (radius 30).
   const [maxZoom, setMaxZoom] = useState(MAX_ZOOM);
-  const [saving, setSaving] = useState(false);
-
   const pick = (event) => {
     const file = event.target.files?.[0];
     if (!file) return;
@@ -59,7 +56,6 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
     }
     setSrc(URL.createObjectURL(file));
   };
-  const onCropComplete = useCallback((_, pixels) => setArea(pixels), []);
   const onMediaLoaded = ({ naturalWidth, naturalHeight }) => {
     const short = Math.min(naturalWidth, naturalHeight);
     if (short < MIN_CROP_RADIUS * 2) {
@@ -70,6 +66,64 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
     // At zoom 1 the crop spans the image's short side; at zoom z, a z-th of it.
     setMaxZoom(Math.min(MAX_ZOOM, short / (MIN_CROP_RADIUS * 2)));
   };
+  return { src, setSrc, pick, maxZoom, onMediaLoaded };
+}
+
+/** The picked image under the crop (the cropper's code loads when first needed). */
+function Crop({ src, view, onCrop, onZoom, onArea, onLoaded }) {
+  const { t } = useTranslation();
+  const { crop, zoom, round, maxZoom } = view;
+  return (
+    <Suspense fallback={<div className="boot-spinner" role="status" aria-busy="true" aria-label={t('loading')} />}>
+      <Cropper
+        image={src}
+        crop={crop}
+        zoom={zoom}
+        aspect={1}
+        cropShape={round ? 'round' : 'rect'}
+        onCropChange={onCrop}
+        onZoomChange={onZoom}
+        onCropComplete={onArea}
+        onMediaLoaded={onLoaded}
+        maxZoom={maxZoom}
+      />
+    </Suspense>
+  );
+}
+
+/** The zoom and the round or square crop. */
+function CropControls({ zoom, maxZoom, onZoom, round, onRound }) {
+  const { t } = useTranslation();
+  return (
+    <div className="crop-controls">
+      <label>
+        {t('avatar-zoom')}
+        <input
+          type="range"
+          min={1}
+          max={maxZoom}
+          step={0.05}
+          value={zoom}
+          onChange={(e) => onZoom(Number(e.target.value))}
+        />
+      </label>
+      <label>
+        <input type="checkbox" checked={round} onChange={(e) => onRound(e.target.checked)} /> {t('avatar-round')}
+      </label>
+    </div>
+  );
+}
+
+export default function AvatarModal({ open, userId, onClose, onSaved }) {
+  const { t } = useTranslation();
+  const { src, setSrc, pick, maxZoom, onMediaLoaded } = usePickedImage();
+  const [crop, setCrop] = useState({ x: 0, y: 0 });
+  const [zoom, setZoom] = useState(1);
+  const [round, setRound] = useState(true);
+  const [area, setArea] = useState(null);
+  const [saving, setSaving] = useState(false);
+
+  const onCropComplete = useCallback((_, pixels) => setArea(pixels), []);
 
   const close = () => {
     setSrc(null);
@@ -115,42 +169,19 @@ export default function AvatarModal({ open, userId, onClose, onSaved }) {
       </label>
       <div className="crop-area" style={CROP_AREA}>
         {src ? (
-          <Suspense
-            fallback={<div className="boot-spinner" role="status" aria-busy="true" aria-label={t('loading')} />}
-          >
-            <Cropper
-              image={src}
-              crop={crop}
-              zoom={zoom}
-              aspect={1}
-              cropShape={round ? 'round' : 'rect'}
-              onCropChange={setCrop}
-              onZoomChange={setZoom}
-              onCropComplete={onCropComplete}
-              onMediaLoaded={onMediaLoaded}
-              maxZoom={maxZoom}
-            />
-          </Suspense>
+          <Crop
+            src={src}
+            view={{ crop, zoom, round, maxZoom }}
+            onCrop={setCrop}
+            onZoom={setZoom}
+            onArea={onCropComplete}
+            onLoaded={onMediaLoaded}
+          />
         ) : (
           <p className="muted">{t('avatar-empty')}</p>
         )}
       </div>
-      <div className="crop-controls">
-        <label>
-          {t('avatar-zoom')}
-          <input
-            type="range"
-            min={1}
-            max={maxZoom}
-            step={0.05}
-            value={zoom}
-            onChange={(e) => setZoom(Number(e.target.value))}
-          />
-        </label>
-        <label>
-          <input type="checkbox" checked={round} onChange={(e) => setRound(e.target.checked)} /> {t('avatar-round')}
-        </label>
-      </div>
+      <CropControls zoom={zoom} maxZoom={maxZoom} onZoom={setZoom} round={round} onRound={setRound} />
     </Dialog>
   );
 }

@@ -55,9 +55,83 @@ const FIELDS = {
 };
 const STEP_FIELDS = { 1: ['names', 'lastnames', 'email', 'emailC', 'cel'], 2: ['password', 'passwordC'] };
 
-export default function RegisterReferred() {
+/** Step 1: who the member is, the phone with its country picked by name. */
+function PersonFields({ form }) {
   const { t, i18n } = useTranslation();
   const labels = useMemo(() => countryLabels(i18n.resolvedLanguage), [i18n.resolvedLanguage]);
+  return (
+    <>
+      <TextField name="names" label={t('register-names')} form={form} autoComplete="given-name" />
+      <TextField name="lastnames" label={t('register-lastnames')} form={form} autoComplete="family-name" />
+      <TextField name="email" type="email" label={t('register-email')} form={form} autoComplete="email" />
+      <TextField name="emailC" type="email" label={t('register-emailC')} form={form} autoComplete="off" />
+      <div className="field">
+        <label htmlFor="field-cel">{t('register-phone')}</label>
+        <PhoneInput
+          id="field-cel"
+          international
+          defaultCountry={DEFAULT_COUNTRY[i18n.resolvedLanguage] ?? 'ES'}
+          // The list keeps the focus, so a country is picked by typing its name (found by
+          // the keyboard test: the focus jumped to the number at the first letter).
+          focusInputOnCountrySelection={false}
+          flags={flags}
+          labels={labels}
+          value={form.values.cel}
+          onChange={(value) => form.set('cel', value ?? '')}
+          aria-invalid={Boolean(form.errors.cel)}
+          aria-describedby="field-cel-error"
+        />
+        <FieldError id="field-cel-error" error={form.errors.cel} />
+      </div>
+    </>
+  );
+}
+
+/** Step 2: the password, twice. */
+function PasswordFields({ form }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextField
+        name="password"
+        type="password"
+        label={t('register-password')}
+        form={form}
+        autoComplete="new-password"
+        autoFocus
+      />
+      <TextField
+        name="passwordC"
+        type="password"
+        label={t('register-passwordC')}
+        form={form}
+        autoComplete="new-password"
+      />
+    </>
+  );
+}
+
+/** While the inviter is read, or when the link names no one. */
+function InviteLink({ unknown }) {
+  const { t } = useTranslation();
+  return (
+    <PublicFrame title={t(unknown ? 'register-link-broken-title' : 'register-title')}>
+      {unknown ? (
+        <div className="notice error" role="alert" data-testid="referral-broken">
+          <p>{t('register-link-broken')}</p>
+        </div>
+      ) : (
+        <Spinner />
+      )}
+      <Link to="/login" className="link">
+        {t('register-have-account')}
+      </Link>
+    </PublicFrame>
+  );
+}
+
+export default function RegisterReferred() {
+  const { t } = useTranslation();
   const { referralCode } = useParams();
   const form = useCoreForm(FIELDS);
   const navigate = useNavigate();
@@ -93,20 +167,7 @@ export default function RegisterReferred() {
   };
 
   if (unknown || (inviter.loading && !inviter.data)) {
-    return (
-      <PublicFrame title={t(unknown ? 'register-link-broken-title' : 'register-title')}>
-        {unknown ? (
-          <div className="notice error" role="alert" data-testid="referral-broken">
-            <p>{t('register-link-broken')}</p>
-          </div>
-        ) : (
-          <Spinner />
-        )}
-        <Link to="/login" className="link">
-          {t('register-have-account')}
-        </Link>
-      </PublicFrame>
-    );
+    return <InviteLink unknown={unknown} />;
   }
 
   return (
@@ -118,51 +179,8 @@ export default function RegisterReferred() {
         {t('register-step', { step, total: STEPS })}
       </p>
       <form className="form" onSubmit={next} noValidate>
-        {step === 1 && (
-          <>
-            <TextField name="names" label={t('register-names')} form={form} autoComplete="given-name" />
-            <TextField name="lastnames" label={t('register-lastnames')} form={form} autoComplete="family-name" />
-            <TextField name="email" type="email" label={t('register-email')} form={form} autoComplete="email" />
-            <TextField name="emailC" type="email" label={t('register-emailC')} form={form} autoComplete="off" />
-            <div className="field">
-              <label htmlFor="field-cel">{t('register-phone')}</label>
-              <PhoneInput
-                id="field-cel"
-                international
-                defaultCountry={DEFAULT_COUNTRY[i18n.resolvedLanguage] ?? 'ES'}
-                // The list keeps the focus, so a country is picked by typing its name (found by
-                // the keyboard test: the focus jumped to the number at the first letter).
-                focusInputOnCountrySelection={false}
-                flags={flags}
-                labels={labels}
-                value={form.values.cel}
-                onChange={(value) => form.set('cel', value ?? '')}
-                aria-invalid={Boolean(form.errors.cel)}
-                aria-describedby="field-cel-error"
-              />
-              <FieldError id="field-cel-error" error={form.errors.cel} />
-            </div>
-          </>
-        )}
-        {step === 2 && (
-          <>
-            <TextField
-              name="password"
-              type="password"
-              label={t('register-password')}
-              form={form}
-              autoComplete="new-password"
-              autoFocus
-            />
-            <TextField
-              name="passwordC"
-              type="password"
-              label={t('register-passwordC')}
-              form={form}
-              autoComplete="new-password"
-            />
-          </>
-        )}
+        {step === 1 && <PersonFields form={form} />}
+        {step === 2 && <PasswordFields form={form} />}
         {step < 3 && (
           <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
             {t('register-next')}

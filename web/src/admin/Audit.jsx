@@ -99,12 +99,14 @@ function Row({ row }) {
   );
 }
 
-export default function Audit() {
-  const { t, i18n } = useTranslation();
-  const id = useId();
+/**
+ * The filters as typed (`form`, `range`) and as applied: the admin box once typing pauses, the
+ * subject and a valid date range at once; a new filter starts at its first page. `query`: what
+ * the server is asked.
+ */
+function useAuditQuery() {
   const [form, setForm] = useState({ subject: '', admin: '' });
   const range = useDateRange();
-  // The admin box filters once typing pauses; the subject and a valid date range at once.
   const [admin, setAdmin] = useState('');
   useEffect(() => {
     const timer = setTimeout(() => setAdmin(form.admin), TYPING_MS);
@@ -112,14 +114,12 @@ export default function Audit() {
   }, [form.admin]);
   const applied = { subject: form.subject, admin, ...range.applied };
   const [page, setPage] = useState(1);
-  // A new filter starts at its first page.
   const filters = JSON.stringify(applied);
   const [filtered, setFiltered] = useState(filters);
   if (filtered !== filters) {
     setFiltered(filters);
     setPage(1);
   }
-  const subject = useSubject();
   const query = {
     subject: applied.subject,
     admin: applied.admin.trim(),
@@ -127,22 +127,64 @@ export default function Audit() {
     to: dayStart(applied.end, true),
     page,
   };
+  return { form, setForm, range, applied, page, setPage, query };
+}
+
+/** Saves the rows `query` selects, every page, as a CSV named after the applied dates. */
+async function downloadCsv(query, applied) {
+  try {
+    const text = await auditCsv(query);
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = applied.start && applied.end ? `admin-audit-${applied.start}-${applied.end}.csv` : 'admin-audit.csv';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (e) {
+    toastError(e);
+  }
+}
+
+/** Previous and next page, and where the admin is. */
+function AuditPages({ page, pages, setPage }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <nav className="audit-pages" aria-label={t('audit-pages')}>
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={page <= 1}
+        onClick={() => setPage((p) => p - 1)}
+      >
+        {t('audit-previous')}
+      </button>
+      <span>
+        {t('audit-page', {
+          page: localizeNumber(String(page), i18n.language),
+          pages: localizeNumber(String(pages), i18n.language),
+        })}
+      </span>
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={page >= pages}
+        onClick={() => setPage((p) => p + 1)}
+      >
+        {t('audit-next')}
+      </button>
+    </nav>
+  );
+}
+
+export default function Audit() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const { form, setForm, range, applied, page, setPage, query } = useAuditQuery();
+  const subject = useSubject();
   const key = JSON.stringify(query);
   const { data, error, retry } = useLoad((signal) => readAudit(query, signal), [key]);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const download = async () => {
-    try {
-      const text = await auditCsv(query);
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = applied.start && applied.end ? `admin-audit-${applied.start}-${applied.end}.csv` : 'admin-audit.csv';
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (e) {
-      toastError(e);
-    }
-  };
+  const download = () => downloadCsv(query, applied);
   return (
     <section className="page audit-page">
       <h1>{t('admin-menu-audit')}</h1>
@@ -200,32 +242,7 @@ export default function Audit() {
           ) : (
             <p>{t('audit-none')}</p>
           )}
-          {pages > 1 && (
-            <nav className="audit-pages" aria-label={t('audit-pages')}>
-              <button
-                type="button"
-                className="button secondary small"
-                disabled={page <= 1}
-                onClick={() => setPage((p) => p - 1)}
-              >
-                {t('audit-previous')}
-              </button>
-              <span>
-                {t('audit-page', {
-                  page: localizeNumber(String(page), i18n.language),
-                  pages: localizeNumber(String(pages), i18n.language),
-                })}
-              </span>
-              <button
-                type="button"
-                className="button secondary small"
-                disabled={page >= pages}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                {t('audit-next')}
-              </button>
-            </nav>
-          )}
+          {pages > 1 && <AuditPages page={page} pages={pages} setPage={setPage} />}
         </>
       )}
     </section>

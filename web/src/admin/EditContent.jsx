@@ -30,9 +30,60 @@ function useFileUrl(file) {
   return url;
 }
 
-function BlockForm({ name, language, stored, onSaved }) {
+/** The block's image now (or none), a new one to choose, and removing the stored one. */
+function ImageField({ image, removable, onRemove, fileRef, onPick, error, errorId }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="field content-image">
+      <legend>{t('content-image')}</legend>
+      {image ? (
+        <img src={image} alt={t('content-image-current')} />
+      ) : (
+        <p className="muted">{t('content-image-none')}</p>
+      )}
+      <input
+        ref={fileRef}
+        type="file"
+        accept={IMAGE_TYPES.join(',')}
+        aria-label={t('content-image-choose')}
+        onChange={onPick}
+      />
+      <FieldError id={errorId} error={error} />
+      {removable && (
+        <button type="button" className="button secondary small" onClick={onRemove}>
+          {t('content-image-remove')}
+        </button>
+      )}
+    </fieldset>
+  );
+}
+
+/** The block as members will see it, in the language being edited. */
+function Preview({ name, language, values, image }) {
   const { t } = useTranslation();
   const previewId = useId();
+  return (
+    <section className="content-preview" aria-labelledby={previewId} data-testid="content-preview">
+      <h2 id={previewId}>{t('content-preview', { language: t(`language-${language}`) })}</h2>
+      {values.title ? (
+        <ContentBlock
+          block={{
+            block: name,
+            language,
+            title: values.title,
+            description: values.description,
+            image,
+          }}
+        />
+      ) : (
+        <p className="muted">{t('content-preview-empty')}</p>
+      )}
+    </section>
+  );
+}
+
+function BlockForm({ name, language, stored, onSaved }) {
+  const { t } = useTranslation();
   const descriptionId = useId();
   const fileRef = useRef(null);
   const form = useCoreForm(
@@ -97,47 +148,20 @@ function BlockForm({ name, language, stored, onSaved }) {
           />
           <FieldError id={`${descriptionId}-error`} error={form.errors.description} />
         </div>
-        <fieldset className="field content-image">
-          <legend>{t('content-image')}</legend>
-          {image ? (
-            <img src={image} alt={t('content-image-current')} />
-          ) : (
-            <p className="muted">{t('content-image-none')}</p>
-          )}
-          <input
-            ref={fileRef}
-            type="file"
-            accept={IMAGE_TYPES.join(',')}
-            aria-label={t('content-image-choose')}
-            onChange={pick}
-          />
-          <FieldError id={`${descriptionId}-file`} error={fileError} />
-          {stored?.image && !clearImage && (
-            <button type="button" className="button secondary small" onClick={() => setClearImage(true)}>
-              {t('content-image-remove')}
-            </button>
-          )}
-        </fieldset>
+        <ImageField
+          image={image}
+          removable={Boolean(stored?.image) && !clearImage}
+          onRemove={() => setClearImage(true)}
+          fileRef={fileRef}
+          onPick={pick}
+          error={fileError}
+          errorId={`${descriptionId}-file`}
+        />
         <button type="submit" className="button" disabled={sending} aria-busy={sending}>
           {sending ? t('content-saving') : t('content-save')}
         </button>
       </form>
-      <section className="content-preview" aria-labelledby={previewId} data-testid="content-preview">
-        <h2 id={previewId}>{t('content-preview', { language: t(`language-${language}`) })}</h2>
-        {form.values.title ? (
-          <ContentBlock
-            block={{
-              block: name,
-              language,
-              title: form.values.title,
-              description: form.values.description,
-              image: chosenUrl ?? image,
-            }}
-          />
-        ) : (
-          <p className="muted">{t('content-preview-empty')}</p>
-        )}
-      </section>
+      <Preview name={name} language={language} values={form.values} image={chosenUrl ?? image} />
     </div>
   );
 }

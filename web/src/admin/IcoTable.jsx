@@ -60,25 +60,9 @@ function TrailCell({ trail, children }) {
   return children(trail);
 }
 
-export default function IcoTable() {
-  const { t, i18n } = useTranslation();
-  const product = settings.product;
-  const version = useLiveVersion('purchase', 2000);
-  // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
-  // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const statistics = useCallback((signal) => icoStatistics(signal), [version]);
-  const answered = useStatistics(version === null ? null : statistics);
-  const general = answered?.General ?? null;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
-  const load = version === null ? null : rows;
-  const table = useCoreTable(load);
-
-  // Remade when the answer changes, not with each render's `table` object.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
-  const columns = [
+/** The ICO table's columns; `trail(id)` is an entry's wallet and transaction, once read. */
+function icoColumns(t, language, trail) {
+  return [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     {
       id: 'email',
@@ -91,7 +75,7 @@ export default function IcoTable() {
       minWidth: '190px',
       label: t('ico-date'),
       date: true,
-      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, language)}</span>,
     },
     {
       id: 'type',
@@ -140,6 +124,27 @@ export default function IcoTable() {
       cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell>,
     },
   ];
+}
+
+export default function IcoTable() {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const version = useLiveVersion('purchase', 2000);
+  // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
+  // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const statistics = useCallback((signal) => icoStatistics(signal), [version]);
+  const answered = useStatistics(version === null ? null : statistics);
+  const general = answered?.General ?? null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
+  const load = version === null ? null : rows;
+  const table = useCoreTable(load);
+
+  // Remade when the answer changes, not with each render's `table` object.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
+  const columns = icoColumns(t, i18n.language, (id) => trail(id));
   // While the ledger streams, the preview's entries (the table's first page) get theirs.
   const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows, version);
   const hidden = table.answer && table.answer.kept < table.total;

@@ -15,14 +15,8 @@ import { toastError } from '../shared/toast.jsx';
 /** Seconds the revealed key stays on screen. */
 const REVEAL_SECONDS = 60;
 
-export default function SecretKey() {
-  const { t } = useTranslation();
-  const id = useId();
-  const [value, setValue] = useState('');
-  const [shown, setShown] = useState(false);
-  const [error, setError] = useState(null);
-  const [sending, setSending] = useState(false);
-  // The revealed key and when it leaves the screen.
+/** The revealed key and the seconds `left` before it leaves the screen. */
+function useRevealed() {
   const [revealed, setRevealed] = useState(null);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -34,6 +28,16 @@ export default function SecretKey() {
   useEffect(() => {
     if (revealed && left <= 0) setRevealed(null);
   }, [revealed, left]);
+  const reveal = (key) => {
+    setNow(Date.now());
+    setRevealed({ key, until: Date.now() + REVEAL_SECONDS * 1000 });
+  };
+  return { revealed, left, reveal, hide: () => setRevealed(null) };
+}
+
+/** The revealed key in a read-only box of its own, with a copy button and when it hides. */
+function RevealedKey({ revealed, left, onHide }) {
+  const { t } = useTranslation();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(revealed.key);
@@ -42,6 +46,46 @@ export default function SecretKey() {
       toast.error(t('copy-failed'));
     }
   };
+  return (
+    <div
+      className="summary-box revealed-key"
+      role="region"
+      aria-label={t('secretKey.revealed')}
+      data-testid="revealed-key"
+    >
+      <h2>{t('secretKey.revealed')}</h2>
+      <textarea
+        readOnly
+        rows={2}
+        value={revealed.key}
+        spellCheck="false"
+        translate="no"
+        aria-label={t('secretKey.revealed')}
+        onFocus={(e) => e.target.select()}
+      />
+      <div className="row-actions">
+        <button type="button" className="button small" onClick={copy}>
+          {t('secretKey.copy')}
+        </button>
+        <button type="button" className="button secondary small" onClick={onHide}>
+          {t('secretKey.hide')}
+        </button>
+      </div>
+      <p className="muted small" aria-live="polite">
+        {t('secretKey.hides-in', { seconds: Math.max(left, 0) })}
+      </p>
+    </div>
+  );
+}
+
+export default function SecretKey() {
+  const { t } = useTranslation();
+  const id = useId();
+  const [value, setValue] = useState('');
+  const [shown, setShown] = useState(false);
+  const [error, setError] = useState(null);
+  const [sending, setSending] = useState(false);
+  const { revealed, left, reveal, hide } = useRevealed();
 
   const submit = async (event) => {
     event.preventDefault();
@@ -56,8 +100,7 @@ export default function SecretKey() {
       setValue('');
       // A refusal earlier in the session no longer applies: it leaves with the success.
       toast.dismiss('secretKey.failed');
-      setNow(Date.now());
-      setRevealed({ key: privateKey, until: Date.now() + REVEAL_SECONDS * 1000 });
+      reveal(privateKey);
       toast.success(t('secretKey.success'));
     } catch (e) {
       // Only a refused secret is "not correct"; an unreachable server or any other failure
@@ -109,36 +152,7 @@ export default function SecretKey() {
           )}
         </button>
       </form>
-      {revealed && (
-        <div
-          className="summary-box revealed-key"
-          role="region"
-          aria-label={t('secretKey.revealed')}
-          data-testid="revealed-key"
-        >
-          <h2>{t('secretKey.revealed')}</h2>
-          <textarea
-            readOnly
-            rows={2}
-            value={revealed.key}
-            spellCheck="false"
-            translate="no"
-            aria-label={t('secretKey.revealed')}
-            onFocus={(e) => e.target.select()}
-          />
-          <div className="row-actions">
-            <button type="button" className="button small" onClick={copy}>
-              {t('secretKey.copy')}
-            </button>
-            <button type="button" className="button secondary small" onClick={() => setRevealed(null)}>
-              {t('secretKey.hide')}
-            </button>
-          </div>
-          <p className="muted small" aria-live="polite">
-            {t('secretKey.hides-in', { seconds: Math.max(left, 0) })}
-          </p>
-        </div>
-      )}
+      {revealed && <RevealedKey revealed={revealed} left={left} onHide={hide} />}
     </section>
   );
 }

@@ -34,6 +34,44 @@ function summaryItems(s, product) {
   ];
 }
 
+/**
+ * The members table's columns: the ones the core declares (core-wasm/src/admin/users.rs COLUMNS),
+ * with here only the cells that do more than show the value. `onKyc(row)` and `onStatus(row)`
+ * open the member's KYC and account status dialogs.
+ */
+function userColumns(t, i18n, { onKyc, onStatus }) {
+  // Known rank names are translated; a rank an admin names later shows as written.
+  const rank = (name) => (isTranslatedRank(i18n, name) ? rankName(t, i18n, name) : <span translate="no">{name}</span>);
+  return declaredColumns(
+    'users',
+    { t, language: i18n.language, product: settings.product },
+    {
+      email: {
+        minWidth: '170px',
+        cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+      },
+      rank: { minWidth: '110px', cell: (r) => rank(r.rank) },
+      kyc: {
+        minWidth: '190px',
+        cell: (r) => (
+          <span className="kyc-cell">
+            <KycBadge status={r.kyc} />
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => onKyc(r)}
+              aria-label={t('kyc-change-of', { name: r.names })}
+            >
+              {t('kyc-change')}
+            </button>
+          </span>
+        ),
+      },
+      status: { minWidth: '170px', cell: (r) => <AccountStatusCell member={r} onChange={onStatus} /> },
+    },
+  );
+}
+
 export default function UsersTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
@@ -52,38 +90,7 @@ export default function UsersTable() {
   // Remade when the answer changes, not with each render's `table` object.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
-  // Known rank names are translated; a rank an admin names later shows as written.
-  const rank = (name) => (isTranslatedRank(i18n, name) ? rankName(t, i18n, name) : <span translate="no">{name}</span>);
-  // The columns the core declares (core-wasm/src/admin/users.rs COLUMNS); here only the cells
-  // that do more than show the value.
-  const columns = declaredColumns(
-    'users',
-    { t, language: i18n.language, product },
-    {
-      email: {
-        minWidth: '170px',
-        cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
-      },
-      rank: { minWidth: '110px', cell: (r) => rank(r.rank) },
-      kyc: {
-        minWidth: '190px',
-        cell: (r) => (
-          <span className="kyc-cell">
-            <KycBadge status={r.kyc} />
-            <button
-              type="button"
-              className="button secondary small"
-              onClick={() => setKycOf(r)}
-              aria-label={t('kyc-change-of', { name: r.names })}
-            >
-              {t('kyc-change')}
-            </button>
-          </span>
-        ),
-      },
-      status: { minWidth: '170px', cell: (r) => <AccountStatusCell member={r} onChange={setStatusOf} /> },
-    },
-  );
+  const columns = userColumns(t, i18n, { onKyc: setKycOf, onStatus: setStatusOf });
   const narrowed = table.answer && table.answer.kept < table.total;
   return (
     <section className="page admin-page">

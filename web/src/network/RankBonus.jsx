@@ -105,18 +105,9 @@ function ClaimRoom({ caps }) {
   );
 }
 
-function Claims({ data, account, connect, reload, available }) {
-  const { t, i18n } = useTranslation();
-  const { product } = settings;
-  const [asked, setAsked] = useState(null);
-  const [step, run] = useChainAction();
-  const linked = storedWallet();
-  const claimable = BigInt(data.claimable);
-  // The identity rule, said before the click: what a claim pays now without a verified
-  // identity, and what waits for one (null room: the rule never stops this member).
-  const room = data.claimRoom === null || data.claimRoom === undefined ? null : BigInt(data.claimRoom);
-  const heldBack = room !== null && room < claimable ? claimable - room : 0n;
-  const reason = !available
+/** Why the claim button waits, said before the click (null: it does not). */
+function claimReason(available, linked, claimable, room) {
+  return !available
     ? 'network-unavailable'
     : !linked
       ? 'error-wallet-required'
@@ -125,64 +116,60 @@ function Claims({ data, account, connect, reload, available }) {
         : room === 0n
           ? 'claims-kyc-needed'
           : null;
-  // Why what this claim does not pay waits: the identity rule's part, and the contract's caps'.
+}
+
+/** What was earned, paid and can be claimed. */
+function ClaimFigures({ data }) {
+  const { t } = useTranslation();
+  const { product } = settings;
+  return (
+    <dl className="wallet-facts">
+      <dt>{t('claims-earned')}</dt>
+      <dd translate="no">
+        {formatLvlx(data.rewards)} {product}
+      </dd>
+      <dt>{t('claims-paid')}</dt>
+      <dd translate="no" data-testid="claims-total">
+        {formatLvlx(data.claims.total)} {product}
+      </dd>
+      <dt>{t('claims-claimable')}</dt>
+      <dd translate="no" data-testid="claimable">
+        {formatLvlx(data.claimable)} {product}
+      </dd>
+    </dl>
+  );
+}
+
+/** What a claim pays now without a verified identity, and what waits for one. */
+function HeldForIdentity({ data, room, heldBack }) {
+  const { t } = useTranslation();
+  const { product } = settings;
+  return (
+    <div className="notice" role="status" data-testid="claims-kyc">
+      <p>
+        {t(room === 0n ? 'claims-kyc-none-now' : 'claims-kyc-part', {
+          threshold: `${formatLvlx(data.kycThreshold)} ${product}`,
+          now: `${formatLvlx(room.toString())} ${product}`,
+          rest: `${formatLvlx(heldBack.toString())} ${product}`,
+        })}
+      </p>
+      <p>
+        <Link to="/dashboard#kyc">{t('claims-kyc-verify')}</Link>
+      </p>
+      <SupportContact />
+    </div>
+  );
+}
+
+/** Why what this claim does not pay waits: the identity rule's part, and the contract's caps'. */
+function ClaimInParts({ asked }) {
+  const { t } = useTranslation();
+  const { product } = settings;
   const byIdentity = BigInt(asked?.heldForIdentity ?? '0');
   const byCaps = BigInt(asked?.rest ?? '0') - byIdentity;
-  const ask = async () => {
-    try {
-      setAsked(await requestClaim(i18n.resolvedLanguage));
-    } catch (e) {
-      toastError(e);
-    }
-  };
-  const onCode = async (code) => {
-    const voucher = await confirmClaim(asked.attempt, code);
-    const values = { amount: formatLvlx(asked.amount), product };
-    setAsked(null);
-    reload();
-    if (account)
-      await run(
-        account,
-        [{ to: voucher.contract, data: voucher.calldata, simulate: true }],
-        { action: 'claim', values },
-        reload,
-      );
-  };
-  const claims = data.claims.claims;
   return (
-    <div className="summary-box" data-testid="claims">
-      <h2>{t('claims-title')}</h2>
-      <dl className="wallet-facts">
-        <dt>{t('claims-earned')}</dt>
-        <dd translate="no">
-          {formatLvlx(data.rewards)} {product}
-        </dd>
-        <dt>{t('claims-paid')}</dt>
-        <dd translate="no" data-testid="claims-total">
-          {formatLvlx(data.claims.total)} {product}
-        </dd>
-        <dt>{t('claims-claimable')}</dt>
-        <dd translate="no" data-testid="claimable">
-          {formatLvlx(data.claimable)} {product}
-        </dd>
-      </dl>
-      {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
-      {heldBack > 0n && !asked && (
-        <div className="notice" role="status" data-testid="claims-kyc">
-          <p>
-            {t(room === 0n ? 'claims-kyc-none-now' : 'claims-kyc-part', {
-              threshold: `${formatLvlx(data.kycThreshold)} ${product}`,
-              now: `${formatLvlx(room.toString())} ${product}`,
-              rest: `${formatLvlx(heldBack.toString())} ${product}`,
-            })}
-          </p>
-          <p>
-            <Link to="/dashboard#kyc">{t('claims-kyc-verify')}</Link>
-          </p>
-          <SupportContact />
-        </div>
-      )}
-      {asked && byCaps > 0n && (
+    <>
+      {byCaps > 0n && (
         <p className="notice" role="status" data-testid="claims-rest">
           {t('claims-in-parts', {
             amount: `${formatLvlx(asked.amount)} ${product}`,
@@ -190,7 +177,7 @@ function Claims({ data, account, connect, reload, available }) {
           })}
         </p>
       )}
-      {asked && byIdentity > 0n && (
+      {byIdentity > 0n && (
         <div className="notice" role="status" data-testid="claims-rest-identity">
           <p>
             {t('claims-in-parts-identity', {
@@ -203,32 +190,17 @@ function Claims({ data, account, connect, reload, available }) {
           </p>
         </div>
       )}
-      {asked ? (
-        <CodeForm
-          field="claimCode"
-          length={6}
-          onCode={onCode}
-          submitKey="claims-confirm"
-          hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })}
-        />
-      ) : (
-        <ConnectOr
-          connect={!account && linked && claimable > 0n}
-          onConnect={connect}
-          onClick={ask}
-          disabled={Boolean(reason) || BUSY.includes(step.state)}
-          describedBy="claim-reason"
-        >
-          {t('claims-claim')}
-        </ConnectOr>
-      )}
-      <p id="claim-reason" className="muted small">
-        {reason && !asked ? t(reason, { threshold: `${formatLvlx(data.kycThreshold ?? '0')} ${product}` }) : ''}
-      </p>
-      <TxStatus step={step} testId="claim-status" />
-      <p className="small">
-        <Link to="/owner-changes">{t('claims-owner-changes')}</Link>
-      </p>
+    </>
+  );
+}
+
+/** The claims waiting to be paid, and those paid. */
+function ClaimHistory({ data }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const claims = data.claims.claims;
+  return (
+    <>
       {data.pendingClaims.length > 0 && (
         <ul className="plain-list" data-testid="pending-claims">
           {data.pendingClaims.map((c) => (
@@ -256,6 +228,76 @@ function Claims({ data, account, connect, reload, available }) {
           ))}
         </ul>
       )}
+    </>
+  );
+}
+
+function Claims({ data, account, connect, reload, available }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  const [asked, setAsked] = useState(null);
+  const [step, run] = useChainAction();
+  const linked = storedWallet();
+  const claimable = BigInt(data.claimable);
+  // The identity rule, said before the click: what a claim pays now without a verified
+  // identity, and what waits for one (null room: the rule never stops this member).
+  const room = data.claimRoom === null || data.claimRoom === undefined ? null : BigInt(data.claimRoom);
+  const heldBack = room !== null && room < claimable ? claimable - room : 0n;
+  const reason = claimReason(available, linked, claimable, room);
+  const ask = async () => {
+    try {
+      setAsked(await requestClaim(i18n.resolvedLanguage));
+    } catch (e) {
+      toastError(e);
+    }
+  };
+  const onCode = async (code) => {
+    const voucher = await confirmClaim(asked.attempt, code);
+    const values = { amount: formatLvlx(asked.amount), product };
+    setAsked(null);
+    reload();
+    if (account)
+      await run(
+        account,
+        [{ to: voucher.contract, data: voucher.calldata, simulate: true }],
+        { action: 'claim', values },
+        reload,
+      );
+  };
+  return (
+    <div className="summary-box" data-testid="claims">
+      <h2>{t('claims-title')}</h2>
+      <ClaimFigures data={data} />
+      {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
+      {heldBack > 0n && !asked && <HeldForIdentity data={data} room={room} heldBack={heldBack} />}
+      {asked && <ClaimInParts asked={asked} />}
+      {asked ? (
+        <CodeForm
+          field="claimCode"
+          length={6}
+          onCode={onCode}
+          submitKey="claims-confirm"
+          hint={t('claims-code-sent', { amount: `${formatLvlx(asked.amount)} ${product}` })}
+        />
+      ) : (
+        <ConnectOr
+          connect={!account && linked && claimable > 0n}
+          onConnect={connect}
+          onClick={ask}
+          disabled={Boolean(reason) || BUSY.includes(step.state)}
+          describedBy="claim-reason"
+        >
+          {t('claims-claim')}
+        </ConnectOr>
+      )}
+      <p id="claim-reason" className="muted small">
+        {reason && !asked ? t(reason, { threshold: `${formatLvlx(data.kycThreshold ?? '0')} ${product}` }) : ''}
+      </p>
+      <TxStatus step={step} testId="claim-status" />
+      <p className="small">
+        <Link to="/owner-changes">{t('claims-owner-changes')}</Link>
+      </p>
+      <ClaimHistory data={data} />
     </div>
   );
 }

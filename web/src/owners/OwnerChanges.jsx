@@ -62,6 +62,57 @@ function Change({ change, delay }) {
   );
 }
 
+/** The claim contract's state and limits now, and its voucher signer. */
+function ClaimLimits({ claims }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  return (
+    <div className="summary-box" data-testid="owner-claims">
+      <h2>{t('owner-changes-claims')}</h2>
+      <dl className="wallet-facts">
+        <dt>{t('owner-changes-state')}</dt>
+        <dd>
+          {claims.paused
+            ? t('owner-changes-paused')
+            : claims.openSince == null
+              ? t('owner-changes-open-under-floors')
+              : t('owner-changes-open')}
+        </dd>
+        <dt>{t('owner-changes-per-claim')}</dt>
+        <dd translate="no">
+          {formatLvlx(claims.maxPerClaim)} {product}
+        </dd>
+        <dt>{t('owner-changes-per-day')}</dt>
+        <dd translate="no">
+          {formatLvlx(claims.maxPerDay)} {product}
+        </dd>
+        <dt>{t('owner-changes-per-account-day')}</dt>
+        <dd translate="no">
+          {formatLvlx(claims.maxPerAccountDay)} {product}
+        </dd>
+        <dt>{t('owner-changes-floors')}</dt>
+        <dd>
+          {t('owner-changes-floors-value', {
+            perClaim: `${formatLvlx(claims.minPerClaim)} ${product}`,
+            perDay: `${formatLvlx(claims.minPerDay)} ${product}`,
+            perAccountDay: `${formatLvlx(claims.minPerAccountDay)} ${product}`,
+          })}
+        </dd>
+        {claims.openSince != null && (
+          <>
+            <dt>{t('owner-changes-open-since')}</dt>
+            <dd>{formatDate(claims.openSince * 1000, i18n.language)}</dd>
+          </>
+        )}
+        <dt>{t('owner-changes-signer')}</dt>
+        <dd>
+          <Wallet address={claims.signer} />
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
 export default function OwnerChanges() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
@@ -88,49 +139,7 @@ export default function OwnerChanges() {
               <p>{t('owner-changes-none')}</p>
             )}
           </div>
-          <div className="summary-box" data-testid="owner-claims">
-            <h2>{t('owner-changes-claims')}</h2>
-            <dl className="wallet-facts">
-              <dt>{t('owner-changes-state')}</dt>
-              <dd>
-                {data.claims.paused
-                  ? t('owner-changes-paused')
-                  : data.claims.openSince == null
-                    ? t('owner-changes-open-under-floors')
-                    : t('owner-changes-open')}
-              </dd>
-              <dt>{t('owner-changes-per-claim')}</dt>
-              <dd translate="no">
-                {formatLvlx(data.claims.maxPerClaim)} {product}
-              </dd>
-              <dt>{t('owner-changes-per-day')}</dt>
-              <dd translate="no">
-                {formatLvlx(data.claims.maxPerDay)} {product}
-              </dd>
-              <dt>{t('owner-changes-per-account-day')}</dt>
-              <dd translate="no">
-                {formatLvlx(data.claims.maxPerAccountDay)} {product}
-              </dd>
-              <dt>{t('owner-changes-floors')}</dt>
-              <dd>
-                {t('owner-changes-floors-value', {
-                  perClaim: `${formatLvlx(data.claims.minPerClaim)} ${product}`,
-                  perDay: `${formatLvlx(data.claims.minPerDay)} ${product}`,
-                  perAccountDay: `${formatLvlx(data.claims.minPerAccountDay)} ${product}`,
-                })}
-              </dd>
-              {data.claims.openSince != null && (
-                <>
-                  <dt>{t('owner-changes-open-since')}</dt>
-                  <dd>{formatDate(data.claims.openSince * 1000, i18n.language)}</dd>
-                </>
-              )}
-              <dt>{t('owner-changes-signer')}</dt>
-              <dd>
-                <Wallet address={data.claims.signer} />
-              </dd>
-            </dl>
-          </div>
+          <ClaimLimits claims={data.claims} />
           <h2>{t('owner-changes-owners')}</h2>
           <ul className="plain-list owner-list" data-testid="owner-list">
             {data.owners.map((o) => (

@@ -72,6 +72,34 @@ const UNITS = { usdt: 'USDT', lvlx: 'LVLX' };
 
 const actionKey = (a) => `${a.contract}.${a.function}`;
 
+/** One argument of the action to propose: yes or no, or typed. */
+function ArgField({ arg, value, onChange, invalid }) {
+  const { t } = useTranslation();
+  return (
+    <label className="rank-field">
+      <span>
+        {t(`owner-arg-${arg.name}`)}
+        {UNITS[arg.kind] && <span translate="no">{` (${UNITS[arg.kind]})`}</span>}
+      </span>
+      {arg.kind === 'bool' ? (
+        <select value={value ?? 'true'} onChange={(e) => onChange(e.target.value)}>
+          <option value="true">{t('owner-proposals-yes')}</option>
+          <option value="false">{t('owner-proposals-no')}</option>
+        </select>
+      ) : (
+        <input
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value)}
+          inputMode={['address', 'text', 'bytes'].includes(arg.kind) ? 'text' : 'decimal'}
+          translate="no"
+          aria-invalid={invalid}
+          aria-describedby="owner-new-error"
+        />
+      )}
+    </label>
+  );
+}
+
 function NewProposal({ onProposed }) {
   const { t } = useTranslation();
   const actions = useMemo(() => ownerActions(), []);
@@ -122,30 +150,13 @@ function NewProposal({ onProposed }) {
         </select>
       </label>
       {action.args.map((a) => (
-        <label className="rank-field" key={a.name}>
-          <span>
-            {t(`owner-arg-${a.name}`)}
-            {UNITS[a.kind] && <span translate="no">{` (${UNITS[a.kind]})`}</span>}
-          </span>
-          {a.kind === 'bool' ? (
-            <select
-              value={values[a.name] ?? 'true'}
-              onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
-            >
-              <option value="true">{t('owner-proposals-yes')}</option>
-              <option value="false">{t('owner-proposals-no')}</option>
-            </select>
-          ) : (
-            <input
-              value={values[a.name] ?? ''}
-              onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
-              inputMode={['address', 'text', 'bytes'].includes(a.kind) ? 'text' : 'decimal'}
-              translate="no"
-              aria-invalid={Boolean(error)}
-              aria-describedby="owner-new-error"
-            />
-          )}
-        </label>
+        <ArgField
+          key={a.name}
+          arg={a}
+          value={values[a.name]}
+          onChange={(value) => setValues({ ...values, [a.name]: value })}
+          invalid={Boolean(error)}
+        />
       ))}
       <button type="submit" className="button small" disabled={busy} aria-busy={busy}>
         {t('owner-proposals-propose')}
@@ -157,13 +168,95 @@ function NewProposal({ onProposed }) {
   );
 }
 
-function Proposal({ p, safe, account, delay, onChange, all }) {
+/** What the proposal sets, beside what is set now. */
+function ProposalArgs({ p }) {
+  const { t } = useTranslation();
+  return (
+    <table className="owner-args">
+      <thead>
+        <tr>
+          <th scope="col">{t('owner-proposals-arg')}</th>
+          <th scope="col">{t('owner-proposals-value')}</th>
+          <th scope="col">{t('owner-proposals-now')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.args.map((a) => (
+          <tr key={a.name}>
+            <th scope="row">{t(`owner-arg-${a.name}`)}</th>
+            <td data-testid={`owner-arg-${a.name}`} data-label={t('owner-proposals-value')}>
+              <Value kind={a.kind} value={a.value} />
+            </td>
+            <td data-label={t('owner-proposals-now')}>
+              <Value kind={a.kind} value={a.now} />
+            </td>
+          </tr>
+        ))}
+        {p.state && (
+          <tr>
+            <th scope="row">{t(`owner-arg-${p.state.name}`)}</th>
+            <td data-label={t('owner-proposals-value')}>
+              <Value kind={p.state.kind} value={p.state.sets} />
+            </td>
+            <td data-label={t('owner-proposals-now')}>
+              <Value kind={p.state.kind} value={p.state.value} />
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+/** The proposals a rejection at the same nonce takes the place of. */
+function RejectedBy({ p, all }) {
+  const { t } = useTranslation();
+  return all
+    .filter((o) => o.nonce === p.nonce && o.function !== 'reject')
+    .map((o) => (
+      <p key={o.id} className="notice" data-testid="owner-rejects">
+        {t('owner-proposals-rejects', { id: o.id })} <span translate="no">{o.contract}</span> ·{' '}
+        {t(`owner-fn-${o.function}`)}
+      </p>
+    ));
+}
+
+/** The Safe transaction's hash, nonce and date, and who signed it. */
+function ProposalFacts({ p, safe }) {
   const { t, i18n } = useTranslation();
+  return (
+    <>
+      <p className="muted">
+        <span>{t('owner-proposals-hash')}</span>{' '}
+        <span translate="no" className="mono">
+          <Copyable
+            value={p.safeTxHash}
+            shown={`${p.safeTxHash.slice(0, 10)}…${p.safeTxHash.slice(-8)}`}
+            toastKey="copied-hash"
+          />
+        </span>
+        {' · '}
+        {t('owner-proposals-nonce', { nonce: p.nonce })}
+        {' · '}
+        {formatDate(p.proposedAt, i18n.language)}
+      </p>
+      <p data-testid="owner-signatures">
+        {t('owner-proposals-signatures', { count: p.signatures.length, threshold: safe?.threshold ?? '?' })}{' '}
+        {p.signatures.map((s) => (
+          <span key={s} className="owner-signer">
+            <Address address={s} />{' '}
+          </span>
+        ))}
+      </p>
+    </>
+  );
+}
+
+/** Signing, rejecting and executing a proposal, each toasted; `onChange` once one went through. */
+function useProposalActions(p, account, onChange) {
+  const { t } = useTranslation();
   const [step, run] = useChainAction();
   const [signing, setSigning] = useState(false);
-  const isOwner = Boolean(account && safe?.owners.some((o) => sameAddress(o, account)));
-  const signed = Boolean(account && p.signatures.some((s) => sameAddress(s, account)));
-  const open = ['signing', 'ready', 'queued', 'failing'].includes(p.status);
   const [rejecting, setRejecting] = useState(false);
   const reject = async () => {
     setRejecting(true);
@@ -195,6 +288,15 @@ function Proposal({ p, safe, account, delay, onChange, all }) {
       await recordExecuted(p.id, hash);
       onChange();
     });
+  return { step, signing, rejecting, sign, reject, execute };
+}
+
+function Proposal({ p, safe, account, delay, onChange, all }) {
+  const { t } = useTranslation();
+  const { step, signing, rejecting, sign, reject, execute } = useProposalActions(p, account, onChange);
+  const isOwner = Boolean(account && safe?.owners.some((o) => sameAddress(o, account)));
+  const signed = Boolean(account && p.signatures.some((s) => sameAddress(s, account)));
+  const open = ['signing', 'ready', 'queued', 'failing'].includes(p.status);
   return (
     <article className="summary-box owner-proposal" data-testid={`owner-proposal-${p.id}`} data-status={p.status}>
       <h3>
@@ -204,73 +306,10 @@ function Proposal({ p, safe, account, delay, onChange, all }) {
       <p className={`owner-status ${p.status}`} data-testid="owner-status">
         {t(`owner-proposal-status-${p.status}`)}
       </p>
-      {(p.args.length > 0 || p.state) && (
-        <table className="owner-args">
-          <thead>
-            <tr>
-              <th scope="col">{t('owner-proposals-arg')}</th>
-              <th scope="col">{t('owner-proposals-value')}</th>
-              <th scope="col">{t('owner-proposals-now')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.args.map((a) => (
-              <tr key={a.name}>
-                <th scope="row">{t(`owner-arg-${a.name}`)}</th>
-                <td data-testid={`owner-arg-${a.name}`} data-label={t('owner-proposals-value')}>
-                  <Value kind={a.kind} value={a.value} />
-                </td>
-                <td data-label={t('owner-proposals-now')}>
-                  <Value kind={a.kind} value={a.now} />
-                </td>
-              </tr>
-            ))}
-            {p.state && (
-              <tr>
-                <th scope="row">{t(`owner-arg-${p.state.name}`)}</th>
-                <td data-label={t('owner-proposals-value')}>
-                  <Value kind={p.state.kind} value={p.state.sets} />
-                </td>
-                <td data-label={t('owner-proposals-now')}>
-                  <Value kind={p.state.kind} value={p.state.value} />
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      )}
-      {p.function === 'reject' &&
-        all
-          .filter((o) => o.nonce === p.nonce && o.function !== 'reject')
-          .map((o) => (
-            <p key={o.id} className="notice" data-testid="owner-rejects">
-              {t('owner-proposals-rejects', { id: o.id })} <span translate="no">{o.contract}</span> ·{' '}
-              {t(`owner-fn-${o.function}`)}
-            </p>
-          ))}
+      {(p.args.length > 0 || p.state) && <ProposalArgs p={p} />}
+      {p.function === 'reject' && <RejectedBy p={p} all={all} />}
       {p.delayed && delay && <p className="notice">{t('owner-proposals-delayed', { delay })}</p>}
-      <p className="muted">
-        <span>{t('owner-proposals-hash')}</span>{' '}
-        <span translate="no" className="mono">
-          <Copyable
-            value={p.safeTxHash}
-            shown={`${p.safeTxHash.slice(0, 10)}…${p.safeTxHash.slice(-8)}`}
-            toastKey="copied-hash"
-          />
-        </span>
-        {' · '}
-        {t('owner-proposals-nonce', { nonce: p.nonce })}
-        {' · '}
-        {formatDate(p.proposedAt, i18n.language)}
-      </p>
-      <p data-testid="owner-signatures">
-        {t('owner-proposals-signatures', { count: p.signatures.length, threshold: safe?.threshold ?? '?' })}{' '}
-        {p.signatures.map((s) => (
-          <span key={s} className="owner-signer">
-            <Address address={s} />{' '}
-          </span>
-        ))}
-      </p>
+      <ProposalFacts p={p} safe={safe} />
       {open && account && isOwner && !signed && (
         <button type="button" className="button small" onClick={sign} disabled={signing} aria-busy={signing}>
           {t('owner-proposals-sign')}

@@ -100,6 +100,60 @@ function RowsProgress({ progress }) {
 }
 
 /**
+ * The columns as react-data-table-component takes them: a sortable header when the core's table
+ * sorts by the column (and `sorting`), dates that never wrap, the first two pinned.
+ */
+function tableColumns(declared, table, choice, sorting) {
+  const sort = table.query?.sort;
+  return declared.map((c, i) => ({
+    id: c.id,
+    label: c.label,
+    name:
+      table.sortable.includes(c.id) && sorting ? (
+        <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} />
+      ) : (
+        c.label
+      ),
+    cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
+    width: c.width,
+    minWidth: c.minWidth,
+    right: Boolean(c.numeric),
+    button: Boolean(c.action),
+    wrap: !c.date,
+    omit: !choice.shown(c),
+    pinned: i < 2 ? 'left' : undefined,
+  }));
+}
+
+/** The bar above the table: a cue when columns lie to the right, then the table's actions. */
+function TableBar({ more, children }) {
+  const { t } = useTranslation();
+  return (
+    <div className="table-bar">
+      <p className="muted small" data-testid="table-more-columns">
+        {more ? t('table-more-columns') : ''}
+      </p>
+      <div className="table-actions">{children}</div>
+    </div>
+  );
+}
+
+/** No rows at all (`empty`'s text), or rows the filters keep none of: said, with the way back. */
+function NoRows({ table, empty }) {
+  const { t } = useTranslation();
+  return table.total > 0 ? (
+    <div className="table-empty" data-testid="table-no-results">
+      <p>{t('table-no-results')}</p>
+      <button type="button" className="button secondary small" onClick={table.reset}>
+        {t('filter-reset-all')}
+      </button>
+    </div>
+  ) : (
+    <p className="table-empty">{t(empty)}</p>
+  );
+}
+
+/**
  * `columns`: [{id, label, cell(row), width, numeric, date, action, optional, hidden}] (a header
  * sorts when the core's table lists its column as sortable); `table`: what useCoreTable answers.
  * `numeric` columns are right-aligned (amounts and counts, tabular figures); `date` columns never
@@ -111,7 +165,6 @@ function RowsProgress({ progress }) {
  * shown while the whole table loads, without sorting or pages, under the stream's progress.
  */
 export default function CoreDataTable({ name, csv, trails, columns, table, empty = 'table-empty', label, preview }) {
-  const { t } = useTranslation();
   const keys = useRowKeys();
   const { fits, moreRight, room, headers } = useOverflow(keys.ref);
   const phone = usePhone();
@@ -129,37 +182,14 @@ export default function CoreDataTable({ name, csv, trails, columns, table, empty
     if (fits === false && !phone && headers === showing && trimmed < choice.fitted)
       setTrim((t) => ({ room: Math.abs(t.room - room) <= SAME_ROOM_PX ? t.room : room, count: trimmed + 1 }));
   }, [fits, phone, room, headers, showing, trimmed, choice.fitted]);
-  const sort = table.query?.sort;
   const previewing = table.loading && preview?.length > 0;
-  const rdtColumns = declared.map((c, i) => ({
-    id: c.id,
-    label: c.label,
-    name:
-      table.sortable.includes(c.id) && !previewing ? (
-        <SortHeader label={c.label} column={c.id} sort={sort} onSort={table.sortBy} />
-      ) : (
-        c.label
-      ),
-    cell: c.date ? (row) => <span className="date-cell">{c.cell(row)}</span> : c.cell,
-    width: c.width,
-    minWidth: c.minWidth,
-    right: Boolean(c.numeric),
-    button: Boolean(c.action),
-    wrap: !c.date,
-    omit: !choice.shown(c),
-    pinned: i < 2 ? 'left' : undefined,
-  }));
+  const rdtColumns = tableColumns(declared, table, choice, !previewing);
   const classes = `data-table${fits ? ' fits' : ''}${moreRight ? ' more-right' : ''}`;
   const bar = (
-    <div className="table-bar">
-      <p className="muted small" data-testid="table-more-columns">
-        {fits === false && moreRight ? t('table-more-columns') : ''}
-      </p>
-      <div className="table-actions">
-        <ColumnChooser columns={columns} choice={choice} />
-        {csv && <CsvButton table={table} name={csv} trails={trails} />}
-      </div>
-    </div>
+    <TableBar more={fits === false && moreRight}>
+      <ColumnChooser columns={columns} choice={choice} />
+      {csv && <CsvButton table={table} name={csv} trails={trails} />}
+    </TableBar>
   );
   if (previewing) {
     return (
@@ -182,19 +212,7 @@ export default function CoreDataTable({ name, csv, trails, columns, table, empty
           data={table.rows}
           keyField="n"
           loading={table.loading}
-          empty={
-            table.total > 0 ? (
-              // Rows exist but the filters keep none: say so, and offer the way back.
-              <div className="table-empty" data-testid="table-no-results">
-                <p>{t('table-no-results')}</p>
-                <button type="button" className="button secondary small" onClick={table.reset}>
-                  {t('filter-reset-all')}
-                </button>
-              </div>
-            ) : (
-              <p className="table-empty">{t(empty)}</p>
-            )
-          }
+          empty={<NoRows table={table} empty={empty} />}
           pagination
           paginationServer
           paginationTotalRows={table.answer?.kept ?? 0}

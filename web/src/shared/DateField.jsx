@@ -16,6 +16,35 @@ const local = (day, language) => {
   }
 };
 
+/** The YYYY-MM-DD day `text` names in `language`, or null when it names none. */
+function dayOf(text, language) {
+  try {
+    return parseLocalDay(text, language);
+  } catch {
+    return null;
+  }
+}
+
+/** A typed date written again in full (01/02/2026 for 1/2/2026); as typed when it names no day. */
+function tidy(text, language) {
+  try {
+    return text.trim() ? formatLocalDay(parseLocalDay(text, language), language) : text;
+  } catch {
+    return text;
+  }
+}
+
+function CalendarIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M7 2h2v2h6V2h2v2h3a1 1 0 0 1 1 1v15a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h3V2Zm12 8H5v9h14v-9ZM5 6v2h14V6H5Z"
+      />
+    </svg>
+  );
+}
+
 export default function DateField({
   id,
   label,
@@ -49,12 +78,7 @@ export default function DateField({
       onChange('');
       return;
     }
-    let day = null;
-    try {
-      day = parseLocalDay(next, language);
-    } catch {
-      day = null;
-    }
+    const day = dayOf(next, language);
     // YYYY-MM-DD compares as text.
     const early = day !== null && floor && day < floor;
     onMalformed(day === null ? 'error-date-malformed' : early ? 'error-date-before' : false);
@@ -76,13 +100,7 @@ export default function DateField({
         onChange={(e) => typed(e.target.value)}
         onBlur={() => {
           typing.current = false;
-          setText((now) => {
-            try {
-              return now.trim() ? formatLocalDay(parseLocalDay(now, language), language) : now;
-            } catch {
-              return now;
-            }
-          });
+          setText((now) => tidy(now, language));
         }}
       />
       <button
@@ -92,12 +110,7 @@ export default function DateField({
         aria-label={t('date-pick', { field: label })}
         onClick={() => picker.current?.showPicker?.()}
       >
-        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-          <path
-            fill="currentColor"
-            d="M7 2h2v2h6V2h2v2h3a1 1 0 0 1 1 1v15a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h3V2Zm12 8H5v9h14v-9ZM5 6v2h14V6H5Z"
-          />
-        </svg>
+        <CalendarIcon />
       </button>
       {/* The browser's calendar, opened by the button; never focused or read on its own. */}
       <input

@@ -75,20 +75,13 @@ function options({ width, language, grain, whole, log, onCursor, onTicks }) {
 }
 
 /**
- * `series`: the core's answer; `value(point)`: a Number to draw; `label(point)`: exact text;
- * `whole`: the values are counts (the axis shows whole numbers only).
+ * The uPlot chart of `series` drawn in `box` (again when the series, the language or the scale
+ * changes), sized to the box's width; `onCursor(index)` follows the pointer. Answers the plot.
  */
-export default function TimeChart({ titleKey, series, value, label, whole = false }) {
-  const { t, i18n } = useTranslation();
-  const box = useRef(null);
+function usePlot(box, series, value, { language, whole, log, onCursor }) {
   const plot = useRef(null);
-  const [at, setAt] = useState(null);
-  const [log, setLog] = useState(false);
-  const hintId = useId();
-  const captionId = useId();
   const points = series?.points ?? [];
   const grain = series?.grain ?? 'day';
-
   useEffect(() => {
     const el = box.current;
     if (!points.length || !el) return undefined;
@@ -101,11 +94,11 @@ export default function TimeChart({ titleKey, series, value, label, whole = fals
     const u = new uPlot(
       options({
         width: el.clientWidth,
-        language: i18n.language,
+        language,
         grain,
         whole,
         log,
-        onCursor: setAt,
+        onCursor,
         // The value axis's labelled ticks as drawn (on the canvas), in the box's data-y-ticks (a
         // logarithmic axis leaves some unlabelled: null).
         onTicks: (splits) =>
@@ -117,7 +110,7 @@ export default function TimeChart({ titleKey, series, value, label, whole = fals
     plot.current = u;
     const resize = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height: 220 }));
     resize.observe(el);
-    setAt(null);
+    onCursor(null);
     return () => {
       resize.disconnect();
       u.destroy();
@@ -126,7 +119,25 @@ export default function TimeChart({ titleKey, series, value, label, whole = fals
     // `points` and `grain` come from `series`; `value` is a new function each render and is read
     // when the series changes, so the chart is not rebuilt on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, i18n.language, log]);
+  }, [series, language, log]);
+  return plot;
+}
+
+/**
+ * `series`: the core's answer; `value(point)`: a Number to draw; `label(point)`: exact text;
+ * `whole`: the values are counts (the axis shows whole numbers only).
+ */
+export default function TimeChart({ titleKey, series, value, label, whole = false }) {
+  const { t, i18n } = useTranslation();
+  const box = useRef(null);
+  const [at, setAt] = useState(null);
+  const [log, setLog] = useState(false);
+  const hintId = useId();
+  const captionId = useId();
+  const points = series?.points ?? [];
+  const grain = series?.grain ?? 'day';
+
+  const plot = usePlot(box, series, value, { language: i18n.language, whole, log, onCursor: setAt });
 
   if (!points.length) return null;
   const move = (event) => {

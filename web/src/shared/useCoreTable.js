@@ -32,28 +32,31 @@ export function sharedFetch(fetch) {
 }
 
 /**
- * `load(signal, onProgress)` resolves to a core table (an AdminRows: ICO, users or staking); null:
- * not yet. Answers the loading state and its progress ({received, total} bytes of the rows, null
- * before the first), the full date range, the current query,
- * the last answer ({kept, totals|summary}) and the page.
+ * A reload (new rows pushed live) keeps the viewer's search, sort and dates; a date left at the
+ * old edge of the data (`before`) follows the new edge (`full`). The first load starts from the
+ * full range.
  */
-export function useCoreTable(load) {
-  const table = useRef(null);
+function followRange(q, before, full) {
+  return q && before
+    ? {
+        ...q,
+        start: q.start === (before.start ?? '') ? (full.start ?? '') : q.start,
+        end: q.end === (before.end ?? '') ? (full.end ?? '') : q.end,
+      }
+    : { start: full.start ?? '', end: full.end ?? '', search: '', sort: null };
+}
+
+/**
+ * Loads the core table into `table` (freed when replaced or unmounted) and starts or moves the
+ * query (`setQuery`): the loading state, its progress, the full date range and the answer for
+ * every row (no filter, a screen's general totals).
+ */
+function useTableLoad(load, table, setQuery) {
   const [status, setStatus] = useState({ loading: true, error: null });
   const [progress, setProgress] = useState(null);
   const [range, setRange] = useState(null);
-  const [query, setQuery] = useState(null);
-  const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
-  const [answer, setAnswer] = useState(null);
-  // The answer for every row (no filter), taken at each load: a screen's general totals.
   const [whole, setWhole] = useState(null);
-  // The translation key of why the last query was refused (a reversed or malformed date range);
-  // the table keeps its last good answer meanwhile.
-  const [queryError, setQueryError] = useState(null);
-  // The date range of the last good answer, named beside a refused one.
-  const [applied, setApplied] = useState(null);
   const shownRange = useRef(null);
-  const lastApplied = useRef(null);
 
   useEffect(() => {
     if (!load) return undefined;
@@ -74,17 +77,7 @@ export function useCoreTable(load) {
         const before = shownRange.current;
         shownRange.current = full;
         setRange(full);
-        // A reload (new rows pushed live) keeps the viewer's search, sort and dates; a date left
-        // at the old edge of the data follows the new edge.
-        setQuery((q) =>
-          q && before
-            ? {
-                ...q,
-                start: q.start === (before.start ?? '') ? (full.start ?? '') : q.start,
-                end: q.end === (before.end ?? '') ? (full.end ?? '') : q.end,
-              }
-            : { start: full.start ?? '', end: full.end ?? '', search: '', sort: null },
-        );
+        setQuery((q) => followRange(q, before, full));
         setStatus({ loading: false, error: null });
       })
       .catch((error) => {
@@ -95,11 +88,23 @@ export function useCoreTable(load) {
       table.current?.free?.();
       table.current = null;
     };
-  }, [load]);
+  }, [load, table, setQuery]);
 
   useEffect(() => {
     if (status.error) toastError(status.error);
   }, [status.error]);
+  return { status, progress, range, whole };
+}
+
+/**
+ * Runs each `query` in the core table: the answer, back to the first page. A refused date range
+ * (`queryError`, its translation key) keeps the last good dates (`applied`) for the rest of it.
+ */
+function useTableAnswer(table, query, setPage) {
+  const [answer, setAnswer] = useState(null);
+  const [queryError, setQueryError] = useState(null);
+  const [applied, setApplied] = useState(null);
+  const lastApplied = useRef(null);
 
   useEffect(() => {
     if (!query || !table.current) return;
@@ -130,7 +135,22 @@ export function useCoreTable(load) {
         setPage((p) => ({ ...p, number: 1 }));
       }
     }
-  }, [query]);
+  }, [query, table, setPage]);
+  return { answer, queryError, applied };
+}
+
+/**
+ * `load(signal, onProgress)` resolves to a core table (an AdminRows: ICO, users or staking); null:
+ * not yet. Answers the loading state and its progress ({received, total} bytes of the rows, null
+ * before the first), the full date range, the current query,
+ * the last answer ({kept, totals|summary}) and the page.
+ */
+export function useCoreTable(load) {
+  const table = useRef(null);
+  const [query, setQuery] = useState(null);
+  const [page, setPage] = useState({ number: 1, size: PAGE_SIZES[0] });
+  const { status, progress, range, whole } = useTableLoad(load, table, setQuery);
+  const { answer, queryError, applied } = useTableAnswer(table, query, setPage);
 
   const rows = useMemo(
     () => (answer && table.current ? table.current.page((page.number - 1) * page.size, page.size) : []),

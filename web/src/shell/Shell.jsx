@@ -23,10 +23,89 @@ function adminNames() {
   return { names: who.names ?? '', lastnames: who.lastnames ?? '' };
 }
 
+/** The menu of the area's pages, the admin's name and, for admins, the exit. */
+function SideMenu({ area, open, onExit }) {
+  const { t } = useTranslation();
+  const { product } = useSettings();
+  const items = area === 'admin' ? adminRoutes : userRoutes(product);
+  // Without a linked wallet, the pages that need one say so in the menu (until one is linked).
+  const linked = useLinkedWallet();
+  const walletless = area === 'user' && !linked;
+  const { names, lastnames } = adminNames();
+  return (
+    <nav id="side-menu" className={`side-menu${open ? ' open' : ''}`} aria-label={t('menu-label')}>
+      <div className="side-brand">{product}</div>
+      {area === 'admin' && (
+        <p className="side-who" data-testid="admin-names">
+          {t('page-admin-welcome', { names, lastnames })}
+        </p>
+      )}
+      <ul>
+        {items.map(([path, key]) => (
+          <li key={path}>
+            <NavLink to={`/${path}`}>
+              {t(key)}
+              {walletless && needsWallet(`/${path}`) && (
+                <>
+                  <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
+                    {t('menu-needs-wallet-short')}
+                  </span>
+                  <span className="visually-hidden">{t('menu-needs-wallet')}</span>
+                </>
+              )}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      {area === 'admin' && (
+        <button type="button" className="button exit" onClick={onExit}>
+          {t('menu-exit')}
+        </button>
+      )}
+    </nav>
+  );
+}
+
+/** Asking before signing out, then saying it is done (its OK goes to the sign-in page). */
+function ExitDialogs({ confirm, onCancel, onExit, signedOut }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <Dialog
+        open={confirm}
+        title={t('logout-confirm-title')}
+        onClose={onCancel}
+        actions={
+          <>
+            <button type="button" className="button secondary" onClick={onCancel}>
+              {t('logout-confirm-no')}
+            </button>
+            <button type="button" className="button" onClick={onExit}>
+              {t('logout-confirm-yes')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('logout-confirm-text')}</p>
+      </Dialog>
+      <Dialog
+        open={signedOut}
+        title={t('logout-success')}
+        onClose={() => navigate('/login', { replace: true })}
+        actions={
+          <button type="button" className="button" onClick={() => navigate('/login', { replace: true })}>
+            {t('dialog-ok')}
+          </button>
+        }
+      />
+    </>
+  );
+}
+
 export default function Shell({ area }) {
   const { t } = useTranslation();
   const { product } = useSettings();
-  const navigate = useNavigate();
   const location = useLocation();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [confirmExit, setConfirmExit] = useState(false);
@@ -34,12 +113,6 @@ export default function Shell({ area }) {
   useSessionRefresh();
   useWalletCheck(area === 'user');
   useEffect(() => setDrawerOpen(false), [location.pathname]);
-
-  const items = area === 'admin' ? adminRoutes : userRoutes(product);
-  // Without a linked wallet, the pages that need one say so in the menu (until one is linked).
-  const linked = useLinkedWallet();
-  const walletless = area === 'user' && !linked;
-  const { names, lastnames } = adminNames();
 
   const exit = async () => {
     setConfirmExit(false);
@@ -83,67 +156,12 @@ export default function Shell({ area }) {
           )}
         </div>
       </header>
-      <nav id="side-menu" className={`side-menu${drawerOpen ? ' open' : ''}`} aria-label={t('menu-label')}>
-        <div className="side-brand">{product}</div>
-        {area === 'admin' && (
-          <p className="side-who" data-testid="admin-names">
-            {t('page-admin-welcome', { names, lastnames })}
-          </p>
-        )}
-        <ul>
-          {items.map(([path, key]) => (
-            <li key={path}>
-              <NavLink to={`/${path}`}>
-                {t(key)}
-                {walletless && needsWallet(`/${path}`) && (
-                  <>
-                    <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
-                      {t('menu-needs-wallet-short')}
-                    </span>
-                    <span className="visually-hidden">{t('menu-needs-wallet')}</span>
-                  </>
-                )}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-        {area === 'admin' && (
-          <button type="button" className="button exit" onClick={() => setConfirmExit(true)}>
-            {t('menu-exit')}
-          </button>
-        )}
-      </nav>
+      <SideMenu area={area} open={drawerOpen} onExit={() => setConfirmExit(true)} />
       {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
       <main className="content" id="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <Dialog
-        open={confirmExit}
-        title={t('logout-confirm-title')}
-        onClose={() => setConfirmExit(false)}
-        actions={
-          <>
-            <button type="button" className="button secondary" onClick={() => setConfirmExit(false)}>
-              {t('logout-confirm-no')}
-            </button>
-            <button type="button" className="button" onClick={exit}>
-              {t('logout-confirm-yes')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('logout-confirm-text')}</p>
-      </Dialog>
-      <Dialog
-        open={signedOut}
-        title={t('logout-success')}
-        onClose={() => navigate('/login', { replace: true })}
-        actions={
-          <button type="button" className="button" onClick={() => navigate('/login', { replace: true })}>
-            {t('dialog-ok')}
-          </button>
-        }
-      />
+      <ExitDialogs confirm={confirmExit} onCancel={() => setConfirmExit(false)} onExit={exit} signedOut={signedOut} />
     </div>
   );
 }

@@ -33,12 +33,11 @@ import usePhone from '../shared/usePhone.js';
 
 const MAX_BUY = '1000';
 
-function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) {
-  const { t, i18n } = useTranslation();
-  const phone = usePhone();
-  const { product } = settings;
-  const id = useId();
-  const [typed, setQuantity] = useState('1');
+/**
+ * The quantity as typed, what it costs and what staking it brings; `stakeReason`: why it cannot be
+ * staked (null: it can, or the quantity is invalid).
+ */
+function nftQuote(typed, nft, held, free, now) {
   const invalid = validateAmount(typed, 0, '1', MAX_BUY);
   // The whole number the member typed ("1.000" in pt is 1000), read once by the core; the
   // typed text never reaches the chain's arithmetic (a half-typed "1," crashed the page).
@@ -47,32 +46,46 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) 
   const quote = invalid ? null : stakingQuote('nft', nft, quantity, free, now);
   const canStake = !invalid && BigInt(held) >= BigInt(quantity);
   const stakeReason = invalid ? null : !canStake ? 'staking-not-enough-nfts' : (quote?.error ?? null);
-  const facts = (
+  return { invalid, quantity, cost, quote, stakeReason };
+}
+
+/** An NFT's terms and how many the wallet holds. */
+function NftFacts({ nft, held }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  return (
+    <dl className="wallet-facts">
+      <dt>{t('nft-price')}</dt>
+      <dd translate="no">{formatUsdt(nft.price)} USDT</dd>
+      <dt>{t('staking-lock')}</dt>
+      <dd>{t('staking-days', { count: lockTerms(nft.rateBps, nft.lockSeconds).days })}</dd>
+      <dt>{t('staking-rate')}</dt>
+      <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
+      <dt>{t('nft-reward-each', { product })}</dt>
+      <dd translate="no">
+        {formatLvlx(nft.rewardPerNft)} {product}{' '}
+        <span className="muted">≈ {localizeNumber(lvlxToUsdt(nft.rewardPerNft))} USDT</span>
+      </dd>
+      <dt>{t('nft-held')}</dt>
+      <dd translate="no" data-testid="nft-held">
+        {held}
+      </dd>
+    </dl>
+  );
+}
+
+/** The quantity, typed or stepped by one, with its problem. */
+function QuantityStepper({ id, typed, quantity, invalid, busy, onChange }) {
+  const { t } = useTranslation();
+  return (
     <>
-      <dl className="wallet-facts">
-        <dt>{t('nft-price')}</dt>
-        <dd translate="no">{formatUsdt(nft.price)} USDT</dd>
-        <dt>{t('staking-lock')}</dt>
-        <dd>{t('staking-days', { count: lockTerms(nft.rateBps, nft.lockSeconds).days })}</dd>
-        <dt>{t('staking-rate')}</dt>
-        <dd translate="no">{formatRate(nft.rateBps, i18n.language)}</dd>
-        <dt>{t('nft-reward-each', { product })}</dt>
-        <dd translate="no">
-          {formatLvlx(nft.rewardPerNft)} {product}{' '}
-          <span className="muted">≈ {localizeNumber(lvlxToUsdt(nft.rewardPerNft))} USDT</span>
-        </dd>
-        <dt>{t('nft-held')}</dt>
-        <dd translate="no" data-testid="nft-held">
-          {held}
-        </dd>
-      </dl>
       <label htmlFor={`${id}q`}>{t('nft-quantity')}</label>
       <div className="stepper">
         <button
           type="button"
           className="button secondary small"
           disabled={busy || !(Number(quantity) > 1)}
-          onClick={() => setQuantity(String(Math.max(1, Number(quantity) - 1)))}
+          onClick={() => onChange(String(Math.max(1, Number(quantity) - 1)))}
           aria-label={t('nft-quantity-less')}
         >
           −
@@ -85,13 +98,13 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) 
           disabled={busy}
           aria-invalid={Boolean(invalid)}
           aria-describedby={`${id}e`}
-          onChange={(e) => setQuantity(e.target.value.trim())}
+          onChange={(e) => onChange(e.target.value.trim())}
         />
         <button
           type="button"
           className="button secondary small"
           disabled={busy || (quantity !== null && !(Number(quantity) < Number(MAX_BUY)))}
-          onClick={() => setQuantity(String((quantity === null ? 0 : Number(quantity)) + 1))}
+          onClick={() => onChange(String((quantity === null ? 0 : Number(quantity)) + 1))}
           aria-label={t('nft-quantity-more')}
         >
           +
@@ -100,6 +113,20 @@ function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) 
       <p id={`${id}e`} className="field-error" role="alert">
         {invalid ? t(invalid, { minValue: '1', maxValue: MAX_BUY }) : ''}
       </p>
+    </>
+  );
+}
+
+function NftCard({ nft, held, account, busy, onBuy, onStake, free, now, step }) {
+  const { t, i18n } = useTranslation();
+  const phone = usePhone();
+  const id = useId();
+  const [typed, setQuantity] = useState('1');
+  const { invalid, quantity, cost, quote, stakeReason } = nftQuote(typed, nft, held, free, now);
+  const facts = (
+    <>
+      <NftFacts nft={nft} held={held} />
+      <QuantityStepper id={id} typed={typed} quantity={quantity} invalid={invalid} busy={busy} onChange={setQuantity} />
       {cost && (
         <p className="muted" translate="no">
           {t('nft-you-pay', { amount: `${formatUsdt(cost)} USDT` })}
@@ -188,14 +215,10 @@ function ReleaseFilter({ rows, range }) {
   );
 }
 
-function NftPage({ data, now, account, reload }) {
-  const { t } = useTranslation();
-  const { chain, product } = settings;
+/** Buying NFTs with USDT and staking them, each approved first when needed. */
+function useNftActions(account, reload) {
+  const { chain } = settings;
   const [step, run] = useChainAction();
-  const [positionStep, interest, release] = usePositionActions('nft', account, reload);
-  const range = useDateRange();
-  const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
-
   const buy = async (nft, quantity, cost) => {
     const txs = await spending(
       account,
@@ -215,17 +238,32 @@ function NftPage({ data, now, account, reload }) {
     );
     run(account, txs, { action: 'stake-nft', values: { count: quantity, id: nft.kind }, id: nft.kind }, reload);
   };
+  return { step, buy, stake };
+}
 
-  const rows = data.positions.nft;
-  // A refused range (an end before its start) leaves the last good one applied.
-  const { applied } = range;
-  const shown = useMemo(() => {
+/**
+ * The staked NFTs released within the `applied` date range (a refused range, an end before its
+ * start, leaves the last good one applied).
+ */
+function useReleasedIn(rows, applied) {
+  return useMemo(() => {
     if (!applied.start && !applied.end) return rows;
     const offset = viewerOffsetMinutes();
     return rows.filter((r) =>
       dayInRange(calendarDate(r.withdrawDate, offset), applied.start || null, applied.end || null),
     );
   }, [rows, applied]);
+}
+
+function NftPage({ data, now, account, reload }) {
+  const { t } = useTranslation();
+  const { product } = settings;
+  const { step, buy, stake } = useNftActions(account, reload);
+  const [positionStep, interest, release] = usePositionActions('nft', account, reload);
+  const range = useDateRange();
+  const busy = BUSY.includes(step.state) || BUSY.includes(positionStep.state);
+  const rows = data.positions.nft;
+  const shown = useReleasedIn(rows, range.applied);
   const catalogue = (
     <section aria-labelledby="nft-catalogue-title" data-testid="nft-catalogue">
       <h2 id="nft-catalogue-title">{t('nft-catalogue')}</h2>

@@ -26,9 +26,102 @@ import StakingFrame, { usePositionActions } from './StakingFrame.jsx';
 import Positions from './Positions.jsx';
 import { formatDay, formatRate } from '../shared/format.js';
 
+/** The lock tiers to choose from, each with its lock, its rate and when a stake made now comes back. */
+function Tiers({ tiers, tier, onTier, now, disabled }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  return (
+    <fieldset className="tiers">
+      <legend>{t('staking-tiers')}</legend>
+      {tiers.length === 0 && <p className="muted">{t('staking-no-tiers')}</p>}
+      {tiers.map((x) => (
+        <label key={x.kind} className={`tier${x.kind === tier ? ' selected' : ''}`} data-testid={`tier-${x.kind}`}>
+          <input
+            type="radio"
+            name={`${id}tier`}
+            value={x.kind}
+            checked={x.kind === tier}
+            disabled={disabled}
+            onChange={() => onTier(x.kind)}
+          />
+          <span className="tier-lock">{t('staking-days', { count: lockTerms(x.rateBps, x.lockSeconds).days })}</span>
+          <span className="tier-rate" translate="no">
+            {formatRate(x.rateBps, i18n.language)}
+          </span>
+          {/* Over the lock or a year? Both, and when the stake comes back if made now. */}
+          <span className="tier-note">
+            {t('staking-rate-over-lock')} ·{' '}
+            {t('staking-rate-yearly', {
+              rate: formatRate(lockTerms(x.rateBps, x.lockSeconds).yearlyBps, i18n.language),
+            })}
+          </span>
+          <span className="tier-note">
+            {t('staking-comes-back', { date: formatDay((now + x.lockSeconds) * 1000, i18n.language) })}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** What the stake brings, before anything is sent. */
+function StakeSummary({ units, quote }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  return (
+    <dl className="wallet-facts stake-summary" data-testid="stake-summary">
+      <dt>{t('staking-you-stake')}</dt>
+      <dd translate="no">
+        {formatLvlx(units)} {product}
+      </dd>
+      <dt>{t('staking-you-earn')}</dt>
+      <dd translate="no" data-testid="stake-reward">
+        {formatLvlx(quote.reward)} {product} <span className="muted">≈ {localizeNumber(quote.rewardUsdt)} USDT</span>
+      </dd>
+      <dt>{t('staking-release-on')}</dt>
+      <dd translate="no">{formatDate(quote.release * 1000, i18n.language)}</dd>
+    </dl>
+  );
+}
+
+/**
+ * The stake as typed: the amount's problem first (a field error), then the stake's (the reserve,
+ * the tier) in the core's quote; `reason`: why the button waits.
+ */
+function stakeQuote(text, max, terms, free, now, account) {
+  const fieldError = text.trim() ? validateAmount(text, LVLX_DECIMALS, null, max) : null;
+  const units = text.trim() && !fieldError ? parseAmount(text, LVLX_DECIMALS) : null;
+  const quote = units && terms ? stakingQuote('lvlx', terms, units, free, now) : null;
+  const reason = !account
+    ? 'staking-connect-help'
+    : !text.trim()
+      ? 'staking-enter-amount'
+      : fieldError
+        ? null
+        : (quote?.error ?? null);
+  return { fieldError, units, quote, reason };
+}
+
+/** Approves (when needed) and stakes `units` in `tier`, simulated first; true once done. */
+async function sendStake(account, tier, units, quote, run, reload) {
+  const { chain, product } = settings;
+  const txs = await spending(
+    account,
+    { token: chain.lvlx, spender: chain.lvlxStaking, amount: units },
+    {
+      to: chain.lvlxStaking,
+      // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
+      data: calldata('LvlxStaking', 'stake', [tier, units, quote.reward, String(quote.maxRelease)]),
+      simulate: true,
+    },
+  );
+  const values = { amount: formatLvlx(units), product };
+  return run(account, txs, { action: 'stake-lvlx', values }, reload);
+}
+
 function LvlxPage({ data, now, account, reload }) {
   const { t, i18n } = useTranslation();
-  const { chain, product } = settings;
+  const { product } = settings;
   const id = useId();
   const [tier, setTier] = useState(data.tiers[0]?.kind ?? null);
   // What was typed, in the language it was typed in: after a switch it would read differently
@@ -43,77 +136,24 @@ function LvlxPage({ data, now, account, reload }) {
   const balance = data.lvlxBalance ?? '0';
   const max = formatUnits(balance, LVLX_DECIMALS);
 
-  // The amount's problem first (a field error), then the stake's (the reserve, the tier).
-  const fieldError = text.trim() ? validateAmount(text, LVLX_DECIMALS, null, max) : null;
+  const { fieldError, units, quote, reason } = stakeQuote(text, max, terms, data.reserve.lvlx.free, now, account);
   const fieldMessage =
     fieldError === 'validations-max-msg'
       ? t('chain-insufficient-balance')
       : fieldError
         ? t(fieldError, { minValue: '0', maxValue: localizeNumber(max) })
         : '';
-  const units = text.trim() && !fieldError ? parseAmount(text, LVLX_DECIMALS) : null;
-  const quote = units && terms ? stakingQuote('lvlx', terms, units, data.reserve.lvlx.free, now) : null;
-  const reason = !account
-    ? 'staking-connect-help'
-    : !text.trim()
-      ? 'staking-enter-amount'
-      : fieldError
-        ? null
-        : (quote?.error ?? null);
 
   const stake = async (event) => {
     event.preventDefault();
     if (!quote || quote.error) return;
-    const txs = await spending(
-      account,
-      { token: chain.lvlx, spender: chain.lvlxStaking, amount: units },
-      {
-        to: chain.lvlxStaking,
-        // The quote's reward and release bound the stake: terms changed meanwhile refuse it.
-        data: calldata('LvlxStaking', 'stake', [tier, units, quote.reward, String(quote.maxRelease)]),
-        simulate: true,
-      },
-    );
-    const values = { amount: formatLvlx(units), product };
-    const done = await run(account, txs, { action: 'stake-lvlx', values }, reload);
-    if (done) setText('');
+    if (await sendStake(account, tier, units, quote, run, reload)) setText('');
   };
 
   return (
     <>
       <form className="stake-form" onSubmit={stake} noValidate>
-        <fieldset className="tiers">
-          <legend>{t('staking-tiers')}</legend>
-          {data.tiers.length === 0 && <p className="muted">{t('staking-no-tiers')}</p>}
-          {data.tiers.map((x) => (
-            <label key={x.kind} className={`tier${x.kind === tier ? ' selected' : ''}`} data-testid={`tier-${x.kind}`}>
-              <input
-                type="radio"
-                name={`${id}tier`}
-                value={x.kind}
-                checked={x.kind === tier}
-                disabled={busy}
-                onChange={() => setTier(x.kind)}
-              />
-              <span className="tier-lock">
-                {t('staking-days', { count: lockTerms(x.rateBps, x.lockSeconds).days })}
-              </span>
-              <span className="tier-rate" translate="no">
-                {formatRate(x.rateBps, i18n.language)}
-              </span>
-              {/* Over the lock or a year? Both, and when the stake comes back if made now. */}
-              <span className="tier-note">
-                {t('staking-rate-over-lock')} ·{' '}
-                {t('staking-rate-yearly', {
-                  rate: formatRate(lockTerms(x.rateBps, x.lockSeconds).yearlyBps, i18n.language),
-                })}
-              </span>
-              <span className="tier-note">
-                {t('staking-comes-back', { date: formatDay((now + x.lockSeconds) * 1000, i18n.language) })}
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <Tiers tiers={data.tiers} tier={tier} onTier={setTier} now={now} disabled={busy} />
         <AmountField
           id={`${id}a`}
           label={t('staking-amount', { product })}
@@ -131,21 +171,7 @@ function LvlxPage({ data, now, account, reload }) {
             {t('staking-balance', { amount: `${formatLvlx(balance)} ${product}` })}
           </p>
         </AmountField>
-        {quote && !quote.error && (
-          <dl className="wallet-facts stake-summary" data-testid="stake-summary">
-            <dt>{t('staking-you-stake')}</dt>
-            <dd translate="no">
-              {formatLvlx(units)} {product}
-            </dd>
-            <dt>{t('staking-you-earn')}</dt>
-            <dd translate="no" data-testid="stake-reward">
-              {formatLvlx(quote.reward)} {product}{' '}
-              <span className="muted">≈ {localizeNumber(quote.rewardUsdt)} USDT</span>
-            </dd>
-            <dt>{t('staking-release-on')}</dt>
-            <dd translate="no">{formatDate(quote.release * 1000, i18n.language)}</dd>
-          </dl>
-        )}
+        {quote && !quote.error && <StakeSummary units={units} quote={quote} />}
         <button
           type="submit"
           className="button"

@@ -65,21 +65,10 @@ function csvWords(t, language) {
   };
 }
 
-export default function MyActives() {
-  const { t, i18n } = useTranslation();
-  const { product } = settings;
-  // Loaded once the live channel is ready, and again on each of the member's purchases, staking
-  // events (interest, releases, NFTs bought) and network credits (commissions, bonuses, claims).
-  const version = useLiveVersion(LIVE_KINDS, 300);
-  const history = useLoad(version === null ? null : readHistory, [version]);
-  const actives = useLoad(version === null ? null : readActives, [version]);
-  // The money account, the same as the dashboard's.
-  const money = useLoad(version === null ? null : readDashboard, [version]);
-  const entries = history.data?.entries;
-  const account = money.data;
-
-  const columns = [
-    { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.at, i18n.language)}</span> },
+/** The money history's columns. */
+function historyColumns(t, language) {
+  return [
+    { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.at, language)}</span> },
     { name: t('ico-type'), cell: (r) => t(`history-kind-${r.kind}`) },
     { name: t('ico-amount'), right: true, cell: (r) => <span translate="no">{amountText(r)}</span> },
     {
@@ -96,6 +85,88 @@ export default function MyActives() {
       cell: (r) => (r.txHash ? <TxLink hash={r.txHash} /> : <span className="muted">{t('history-no-tx')}</span>),
     },
   ];
+}
+
+/** The money history's title and its two CSV exports. */
+function HistoryHead({ entries }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  return (
+    <div className="section-head">
+      <h2>{t('actives-history')}</h2>
+      {/* In the page's language (the member's taxes, a spreadsheet in their language); the
+          stable machine form (English header, kinds and decimals with a point) beside it. */}
+      <span className="section-tools">
+        <button
+          type="button"
+          className="button secondary small"
+          disabled={!entries?.length}
+          onClick={() =>
+            saveCsv(
+              moneyHistoryCsvIn(entries, csvWords(t, i18n.resolvedLanguage ?? 'en')),
+              `${product.toLowerCase()}-${t('history-csv-file')}.csv`,
+            )
+          }
+          data-testid="history-csv"
+        >
+          {t('table-export-csv')}
+        </button>
+        <button
+          type="button"
+          className="button secondary small"
+          disabled={!entries?.length}
+          onClick={() => saveCsv(moneyHistoryCsv(entries), `${product.toLowerCase()}-history.csv`)}
+          data-testid="history-csv-machine"
+        >
+          {t('history-csv-machine')}
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** Purchases and stakes the chain took back (a reorganisation), each with its transaction. */
+function Reversals({ reversals }) {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  return (
+    <section data-testid="actives-reversals">
+      <h2>{t('actives-reversals')}</h2>
+      <p className="muted">{t('actives-reversals-help')}</p>
+      <ul className="plain-list">
+        {reversals.map((r) => (
+          <li key={`${r.txHash}-${r.event}-${r.at}`}>
+            <span translate="no">{formatDate(r.at, i18n.language)}</span> · {t(`reversal-${r.event}`)}
+            {r.amount && r.event === 'purchase' ? (
+              <span translate="no">{` · ${formatLvlx(r.amount)} ${product}`}</span>
+            ) : null}{' '}
+            · <TxLink hash={r.txHash} />
+            {r.wasFinal && (
+              <p className="muted" data-testid="reversal-was-final">
+                {t('reversal-was-final')}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export default function MyActives() {
+  const { t, i18n } = useTranslation();
+  const { product } = settings;
+  // Loaded once the live channel is ready, and again on each of the member's purchases, staking
+  // events (interest, releases, NFTs bought) and network credits (commissions, bonuses, claims).
+  const version = useLiveVersion(LIVE_KINDS, 300);
+  const history = useLoad(version === null ? null : readHistory, [version]);
+  const actives = useLoad(version === null ? null : readActives, [version]);
+  // The money account, the same as the dashboard's.
+  const money = useLoad(version === null ? null : readDashboard, [version]);
+  const entries = history.data?.entries;
+  const account = money.data;
+
+  const columns = historyColumns(t, i18n.language);
   const reversals = actives.data?.reversals ?? [];
   const pending = (entries ?? []).some((r) => r.pending);
   return (
@@ -111,36 +182,7 @@ export default function MyActives() {
           <p className="muted">{t('loading')}</p>
         )}
       </div>
-      <div className="section-head">
-        <h2>{t('actives-history')}</h2>
-        {/* In the page's language (the member's taxes, a spreadsheet in their language); the
-            stable machine form (English header, kinds and decimals with a point) beside it. */}
-        <span className="section-tools">
-          <button
-            type="button"
-            className="button secondary small"
-            disabled={!entries?.length}
-            onClick={() =>
-              saveCsv(
-                moneyHistoryCsvIn(entries, csvWords(t, i18n.resolvedLanguage ?? 'en')),
-                `${product.toLowerCase()}-${t('history-csv-file')}.csv`,
-              )
-            }
-            data-testid="history-csv"
-          >
-            {t('table-export-csv')}
-          </button>
-          <button
-            type="button"
-            className="button secondary small"
-            disabled={!entries?.length}
-            onClick={() => saveCsv(moneyHistoryCsv(entries), `${product.toLowerCase()}-history.csv`)}
-            data-testid="history-csv-machine"
-          >
-            {t('history-csv-machine')}
-          </button>
-        </span>
-      </div>
+      <HistoryHead entries={entries} />
       <p className="muted">{t('history-help', { product })}</p>
       {history.data?.wholeFrom != null && (
         <p className="muted" data-testid="history-whole-from">
@@ -162,28 +204,7 @@ export default function MyActives() {
           paginationComponent={Pagination}
         />
       </div>
-      {reversals.length > 0 && (
-        <section data-testid="actives-reversals">
-          <h2>{t('actives-reversals')}</h2>
-          <p className="muted">{t('actives-reversals-help')}</p>
-          <ul className="plain-list">
-            {reversals.map((r) => (
-              <li key={`${r.txHash}-${r.event}-${r.at}`}>
-                <span translate="no">{formatDate(r.at, i18n.language)}</span> · {t(`reversal-${r.event}`)}
-                {r.amount && r.event === 'purchase' ? (
-                  <span translate="no">{` · ${formatLvlx(r.amount)} ${product}`}</span>
-                ) : null}{' '}
-                · <TxLink hash={r.txHash} />
-                {r.wasFinal && (
-                  <p className="muted" data-testid="reversal-was-final">
-                    {t('reversal-was-final')}
-                  </p>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {reversals.length > 0 && <Reversals reversals={reversals} />}
     </section>
   );
 }

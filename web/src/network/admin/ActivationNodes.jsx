@@ -99,15 +99,9 @@ function summaryItems(s) {
   ];
 }
 
-export default function ActivationNodes() {
-  const { t, i18n } = useTranslation();
-  const [saved, setSaved] = useState(0);
-  const { data, error } = useLoad(readNodes, [saved]);
-  // `saved` on purpose: a saved change reloads the rows.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
-  const table = useCoreTable(rows);
-  const columns = [
+/** The nodes table's columns. */
+function nodeColumns(t, language) {
+  return [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     {
       id: 'names',
@@ -133,7 +127,7 @@ export default function ActivationNodes() {
       minWidth: '190px',
       label: t('nodes-date'),
       date: true,
-      cell: (r) => <span translate="no">{formatDate(r.createdAt, i18n.language)}</span>,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, language)}</span>,
     },
     {
       id: 'usdtPaid',
@@ -144,6 +138,17 @@ export default function ActivationNodes() {
     },
     { id: 'tx', minWidth: '130px', optional: true, label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
   ];
+}
+
+export default function ActivationNodes() {
+  const { t, i18n } = useTranslation();
+  const [saved, setSaved] = useState(0);
+  const { data, error } = useLoad(readNodes, [saved]);
+  // `saved` on purpose: a saved change reloads the rows.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
+  const table = useCoreTable(rows);
+  const columns = nodeColumns(t, i18n.language);
   const narrowed = table.answer && table.answer.kept < table.total;
   // The general box: every node's totals, taken again at each load (a new node, a saved change).
   const general = table.whole?.summary;

@@ -76,10 +76,11 @@ function NftDetail({ staker, onClose }) {
   );
 }
 
-export default function StakingScreen({ kind }) {
-  const { t, i18n } = useTranslation();
-  const product = settings.product;
-  const nft = kind === 'nft';
+/**
+ * The screen's figures, loaded again on each recorded staking event: the summary and the two core
+ * tables (stakers and entries), both from one Arrow stream.
+ */
+function useStakingTables(kind) {
   // Each recorded staking event (the live channel) reloads the screen: `version` is a
   // dependency on purpose, and nothing loads before the channel is ready.
   const version = useLiveVersion('stake', 2000);
@@ -98,11 +99,14 @@ export default function StakingScreen({ kind }) {
   );
   const stakers = useCoreTable(version === null ? null : loadStakers);
   const entries = useCoreTable(version === null ? null : loadEntries);
-  const [detail, setDetail] = useState(null);
+  return { version, general, stakers, entries };
+}
 
-  const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
-  const wallet = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
-  const stakerColumns = [
+const walletCell = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
+
+/** The stakers table's columns; `onDetail(row)` opens a staker's NFT detail (NFT screen). */
+function stakerColumns(t, { nft, product, onDetail }) {
+  return [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
     {
@@ -111,7 +115,7 @@ export default function StakingScreen({ kind }) {
       label: t('table-email'),
       cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
     },
-    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: wallet },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
     nft
       ? {
           id: 'amount',
@@ -138,7 +142,7 @@ export default function StakingScreen({ kind }) {
               <button
                 type="button"
                 className="button secondary small"
-                onClick={() => setDetail(r)}
+                onClick={() => onDetail(r)}
                 aria-label={t('nft-detail-of', { name: r.names })}
               >
                 {t('nft-detail')}
@@ -171,10 +175,15 @@ export default function StakingScreen({ kind }) {
       cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
     },
   ];
-  const entryColumns = [
+}
+
+/** The staking entries table's columns. */
+function entryColumns(t, language, { nft, product }) {
+  const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
+  return [
     { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
     { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: wallet },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
     ...(nft
       ? [
           {
@@ -204,14 +213,14 @@ export default function StakingScreen({ kind }) {
       spec: true,
       label: t('stake-start'),
       date: true,
-      cell: (r) => <span translate="no">{formatDate(r.startDate, i18n.language)}</span>,
+      cell: (r) => <span translate="no">{formatDate(r.startDate, language)}</span>,
     },
     {
       id: 'withdrawDate',
       minWidth: '190px',
       label: t('stake-release'),
       date: true,
-      cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span>,
+      cell: (r) => <span translate="no">{formatDate(r.withdrawDate, language)}</span>,
     },
     {
       id: 'currentInterests',
@@ -228,6 +237,14 @@ export default function StakingScreen({ kind }) {
       cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,
     },
   ];
+}
+
+export default function StakingScreen({ kind }) {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const nft = kind === 'nft';
+  const { version, general, stakers, entries } = useStakingTables(kind);
+  const [detail, setDetail] = useState(null);
   const failed = entries.error ?? stakers.error;
   const hidden = entries.answer && entries.answer.kept < entries.total;
   const title = nft ? 'admin-menu-nft-staking' : 'admin-menu-lvlx-staking';
@@ -255,7 +272,7 @@ export default function StakingScreen({ kind }) {
       <CoreDataTable
         name={`${kind}-stakers`}
         csv={`${kind}-stakers`}
-        columns={stakerColumns}
+        columns={stakerColumns(t, { nft, product, onDetail: setDetail })}
         table={stakers}
         label={t('stake-stakers')}
       />
@@ -272,7 +289,7 @@ export default function StakingScreen({ kind }) {
       <CoreDataTable
         name={`${kind}-entries`}
         csv={`${kind}-stakes`}
-        columns={entryColumns}
+        columns={entryColumns(t, i18n.language, { nft, product })}
         table={entries}
         label={t('stake-entries')}
       />
