@@ -7,6 +7,57 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+// The app by feature (docs/architecture.md#the-web-app): a feature's pages, components, hooks and
+// API calls live in its folder and may import their own files, `shared/` (the building blocks:
+// tables, amounts, forms, dialogs, the API client, settings, translations), `core/` (the one door
+// to the WebAssembly core) and `wallet/` (the one door to the chain, every feature's chain actions
+// go through it), never another feature's files, except the public entries listed with each
+// feature: a part another feature shows as it is. `main.jsx`, `App.jsx`, `routes.js` and
+// `shell/` (the frame: menu, sign-out, guards) put the features together and may import any.
+const FEATURES = {
+  accounts: [],
+  admin: [],
+  books: [],
+  dashboard: [],
+  help: [],
+  // The member's KYC card is a box of the dashboard; its status badge, filter and dialog are
+  // columns and actions of the admin's users table. Both read KYC's own calls.
+  kyc: ['KycCard.jsx', 'KycAdmin.jsx'],
+  // The referral link is also the dashboard's last box.
+  network: ['ReferralLink.jsx'],
+  owners: [],
+  // The reserve's cover in weeks is also shown on the public solvency page (books).
+  staking: ['ReserveMonitor.jsx'],
+  // The money account and the figures it is made of (GET /dashboard) are the dashboard's first
+  // box as well as My assets'.
+  token: ['MoneyAccount.jsx', 'api.js'],
+};
+
+/**
+ * The import patterns `feature` may not use (undefined: the app's frame, which may import any
+ * feature; null: shared code, which imports none).
+ */
+const restricted = (feature) => [
+  { group: ['**/core/pkg/*', '**/core/pkg'], message: 'Import the core through web/src/core/index.js.' },
+  ...(feature === 'wallet'
+    ? []
+    : [
+        {
+          group: ['**/wallet/eip1193*'],
+          message: 'Reach the wallet through web/src/wallet (wallet.js, allowance.js, useChainAction.js).',
+        },
+      ]),
+  ...Object.entries(FEATURES)
+    .filter(([other]) => other !== feature && feature !== undefined)
+    .map(([other, open]) => ({
+      group: [`**/${other}/**`, ...(feature in FEATURES ? open.map((file) => `!**/${other}/${file}`) : [])],
+      message: `A feature imports shared/, core/, wallet/ and its own files; ${other}/ is another feature's.`,
+    })),
+  ...(feature === undefined
+    ? []
+    : [{ group: ['**/shell/*', '**/routes.js', '**/App.jsx'], message: 'Only the frame knows every page.' }]),
+];
+
 export default [
   { ignores: ['web/dist/**', 'web/pkg/**', 'target/**', 'fuzz/**', 'contracts/artifacts/**', 'node_modules/**'] },
   js.configs.recommended,
@@ -30,31 +81,45 @@ export default [
       // where they are rendered.
       'react/jsx-key': 'off',
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Boundaries: the core is reached through its one module (web/src/core/index.js), never
-      // its generated binding; pages and components do not fetch on their own (web/src/api).
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/core/pkg/*', '**/core/pkg'], message: 'Import the core through web/src/core/index.js.' },
-            {
-              group: ['**/wallet/eip1193*'],
-              message: 'Reach the wallet through web/src/wallet (wallet.js, allowance.js, useChainAction.js).',
-            },
-          ],
-        },
-      ],
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'Fetch through web/src/api/client.js.' }],
+      // Boundaries: the core, the wallet provider and the features (below).
+      'no-restricted-imports': ['error', { patterns: restricted() }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Fetch through web/src/shared/client.js.' }],
+      // A function longer than this is split into named components and hooks; one that should
+      // stay whole says why in an eslint-disable comment.
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   {
-    files: ['web/src/api/client.js'],
+    files: ['web/src/shared/client.js'],
     rules: { 'no-restricted-globals': 'off' },
   },
+  // Each feature and the shared parts, with what they may not import.
   {
-    // The wallet's own modules speak EIP-1193.
+    // The wallet's own modules speak EIP-1193; like shared code, they import no feature.
     files: ['web/src/wallet/**/*.{js,jsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/core/pkg/*', '**/core/pkg'] }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: restricted('wallet'),
+        },
+      ],
+    },
+  },
+  ...Object.keys(FEATURES).map((feature) => ({
+    files: [`web/src/${feature}/**/*.{js,jsx}`],
+    rules: { 'no-restricted-imports': ['error', { patterns: restricted(feature) }] },
+  })),
+  {
+    files: ['web/src/shared/**/*.{js,jsx}', 'web/src/core/**/*.js', 'web/src/styles/**/*.js'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: restricted(null),
+        },
+      ],
+    },
   },
   {
     files: [

@@ -7,12 +7,12 @@ import { renderToString } from 'react-dom/server';
 import { createInstance } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import Root from '../src/components/Root.jsx';
-import settings from '../src/settings.js';
-import { ConsentSeen, Prerendering } from '../src/prerendered.js';
-import { baseOptions } from '../src/i18n.js';
+import Root from '../src/shared/Root.jsx';
+import settings from '../src/shared/settings.js';
+import { ConsentSeen, Prerendering } from '../src/shared/prerendered.js';
+import { baseOptions } from '../src/shared/i18n.js';
 import Landing from '../landing/Landing.jsx';
-import Login from '../src/pages/Login.jsx';
+import Login from '../src/accounts/Login.jsx';
 
 export const PRODUCT_MARK = '__LVLX_PRODUCT__';
 

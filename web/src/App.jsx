@@ -1,11 +1,11 @@
 // Every route of docs/product/screens.md#routes, each under its guard (decided by the core).
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { guardLoader, referralGate } from './session/guards.js';
-import Root from './components/Root.jsx';
-import Shell from './components/Shell.jsx';
-import RouteError from './pages/RouteError.jsx';
-import LandingRedirect from './pages/LandingRedirect.jsx';
-import NotFound from './pages/NotFound.jsx';
+import { guardLoader, referralGate } from './shell/guards.js';
+import Root from './shared/Root.jsx';
+import Shell from './shell/Shell.jsx';
+import RouteError from './shell/RouteError.jsx';
+import LandingRedirect from './shell/LandingRedirect.jsx';
+import NotFound from './shared/NotFound.jsx';
 import { adminRoutes, landingPaths, page, publicRoutes, userRoutes } from './routes.js';
 
 /** The loader of a public page's guard: the referral gate, a guard of the core's, or none. */
@@ -31,7 +31,7 @@ function routes(product) {
                 ...userRoutes(product).map(([path, , lazy]) => ({ path: `/${path}`, lazy })),
                 {
                   path: '/dashboardfaqs/:topic',
-                  lazy: page(() => import(/* webpackChunkName: "page-faq-topic" */ './pages/FaqTopic.jsx')),
+                  lazy: page(() => import(/* webpackChunkName: "page-faq-topic" */ './help/FaqTopic.jsx')),
                 },
               ],
             },

@@ -2,11 +2,11 @@
 // the server sent rendered (sign-in) is hydrated once the router has its code, keeping what was
 // typed into it.
 import { StrictMode } from 'react';
-import { loadSettings } from './settings.js';
-import { initI18n, keepLanguageCookie } from './i18n.js';
+import { loadSettings } from './shared/settings.js';
+import { initI18n, keepLanguageCookie } from './shared/i18n.js';
 import { languages, setDisplayLanguage } from './core/index.js';
 import App, { createRouter, routerReady } from './App.jsx';
-import { takeOver } from './prerendered.js';
+import { takeOver } from './shared/prerendered.js';
 import './styles/fonts.js';
 import './styles/app.css';
 

@@ -14,13 +14,13 @@ export const publicRoutes = [
   [
     'register/referred/:referralCode',
     'referral',
-    page(() => import(/* webpackChunkName: "page-register" */ './pages/RegisterReferred.jsx')),
+    page(() => import(/* webpackChunkName: "page-register" */ './accounts/RegisterReferred.jsx')),
   ],
-  ['login', 'public', page(() => import(/* webpackChunkName: "page-login" */ './pages/Login.jsx'))],
-  ['recover', 'public', page(() => import(/* webpackChunkName: "page-recover" */ './pages/Recover.jsx'))],
-  ['solvency', null, page(() => import(/* webpackChunkName: "page-solvency" */ './pages/Solvency.jsx'))],
-  ['verifycode', 'verifyCode', page(() => import(/* webpackChunkName: "page-verify" */ './pages/VerifyCode.jsx'))],
-  ['reset', 'reset', page(() => import(/* webpackChunkName: "page-reset" */ './pages/Reset.jsx'))],
+  ['login', 'public', page(() => import(/* webpackChunkName: "page-login" */ './accounts/Login.jsx'))],
+  ['recover', 'public', page(() => import(/* webpackChunkName: "page-recover" */ './accounts/Recover.jsx'))],
+  ['solvency', null, page(() => import(/* webpackChunkName: "page-solvency" */ './books/Solvency.jsx'))],
+  ['verifycode', 'verifyCode', page(() => import(/* webpackChunkName: "page-verify" */ './accounts/VerifyCode.jsx'))],
+  ['reset', 'reset', page(() => import(/* webpackChunkName: "page-reset" */ './accounts/Reset.jsx'))],
 ];
 
 /** Paths the landing page answers. */
@@ -28,40 +28,48 @@ export const landingPaths = ['', 'home', 'faqs', 'register'];
 
 /** User area (docs/product/screens.md#member-routes): [path, menu/title key, page]. */
 export const userRoutes = (product) => [
-  ['dashboard', 'menu-dashboard', page(() => import(/* webpackChunkName: "page-dashboard" */ './pages/Dashboard.jsx'))],
-  [`token${product}`, 'menu-token', page(() => import(/* webpackChunkName: "page-token" */ './pages/TokenLvlx.jsx'))],
+  [
+    'dashboard',
+    'menu-dashboard',
+    page(() => import(/* webpackChunkName: "page-dashboard" */ './dashboard/Dashboard.jsx')),
+  ],
+  [`token${product}`, 'menu-token', page(() => import(/* webpackChunkName: "page-token" */ './token/TokenLvlx.jsx'))],
   [
     'myActives',
     'menu-myActives',
-    page(() => import(/* webpackChunkName: "page-my-actives" */ './pages/MyActives.jsx')),
+    page(() => import(/* webpackChunkName: "page-my-actives" */ './token/MyActives.jsx')),
   ],
   [
     'dashboardNFTs',
     'menu-dashboardNFTs',
-    page(() => import(/* webpackChunkName: "page-nfts" */ './pages/DashboardNfts.jsx')),
+    page(() => import(/* webpackChunkName: "page-nfts" */ './staking/DashboardNfts.jsx')),
   ],
   [
     'vanguardprivateprotocol',
     'menu-vanguard',
-    page(() => import(/* webpackChunkName: "page-private-protocol" */ './pages/PrivateProtocol.jsx')),
+    page(() => import(/* webpackChunkName: "page-private-protocol" */ './help/PrivateProtocol.jsx')),
   ],
-  ['staking', 'menu-staking', page(() => import(/* webpackChunkName: "page-staking" */ './pages/Staking.jsx'))],
-  ['afiliates', 'menu-afiliates', page(() => import(/* webpackChunkName: "page-afiliates" */ './pages/Afiliates.jsx'))],
-  ['dashboardfaqs', 'menu-faqs', page(() => import(/* webpackChunkName: "page-faqs" */ './pages/Faqs.jsx'))],
+  ['staking', 'menu-staking', page(() => import(/* webpackChunkName: "page-staking" */ './staking/Staking.jsx'))],
+  [
+    'afiliates',
+    'menu-afiliates',
+    page(() => import(/* webpackChunkName: "page-afiliates" */ './network/Afiliates.jsx')),
+  ],
+  ['dashboardfaqs', 'menu-faqs', page(() => import(/* webpackChunkName: "page-faqs" */ './help/Faqs.jsx'))],
   [
     'activation-node',
     'menu-activation-node',
-    page(() => import(/* webpackChunkName: "page-activation-node" */ './pages/ActivationNode.jsx')),
+    page(() => import(/* webpackChunkName: "page-activation-node" */ './network/ActivationNode.jsx')),
   ],
   [
     'rank-bonus',
     'menu-rank-bonus',
-    page(() => import(/* webpackChunkName: "page-rank-bonus" */ './pages/RankBonus.jsx')),
+    page(() => import(/* webpackChunkName: "page-rank-bonus" */ './network/RankBonus.jsx')),
   ],
   [
     'owner-changes',
     'menu-owner-changes',
-    page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
+    page(() => import(/* webpackChunkName: "page-owner-changes" */ './owners/OwnerChanges.jsx')),
   ],
 ];
 
@@ -70,61 +78,53 @@ export const adminRoutes = [
   [
     'admin/tables/users',
     'admin-menu-users',
-    page(() => import(/* webpackChunkName: "admin-users" */ './pages/admin/UsersTable.jsx')),
+    page(() => import(/* webpackChunkName: "admin-users" */ './admin/UsersTable.jsx')),
   ],
   [
     'admin/tables/ICO',
     'admin-menu-ico',
-    page(() => import(/* webpackChunkName: "admin-ico" */ './pages/admin/IcoTable.jsx')),
+    page(() => import(/* webpackChunkName: "admin-ico" */ './admin/IcoTable.jsx')),
   ],
   [
     'admin/tables/NFTStaking',
     'admin-menu-nft-staking',
-    page(() => import(/* webpackChunkName: "admin-nft-staking" */ './pages/admin/NftStaking.jsx')),
+    page(() => import(/* webpackChunkName: "admin-nft-staking" */ './staking/admin/NftStaking.jsx')),
   ],
   [
     'admin/tables/LVLXStaking',
     'admin-menu-lvlx-staking',
-    page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './pages/admin/LvlxStaking.jsx')),
+    page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './staking/admin/LvlxStaking.jsx')),
   ],
   [
     'admin/activation-node',
     'admin-menu-activation-node',
-    page(() => import(/* webpackChunkName: "admin-activation-node" */ './pages/admin/ActivationNodes.jsx')),
+    page(() => import(/* webpackChunkName: "admin-activation-node" */ './network/admin/ActivationNodes.jsx')),
   ],
   [
     'admin/ranks',
     'admin-menu-ranks',
-    page(() => import(/* webpackChunkName: "admin-ranks" */ './pages/admin/Ranks.jsx')),
+    page(() => import(/* webpackChunkName: "admin-ranks" */ './network/admin/Ranks.jsx')),
   ],
   [
     'admin/edit-content',
     'admin-menu-edit-content',
-    page(() => import(/* webpackChunkName: "admin-edit-content" */ './pages/admin/EditContent.jsx')),
+    page(() => import(/* webpackChunkName: "admin-edit-content" */ './admin/EditContent.jsx')),
   ],
   [
     'admin/secret-key',
     'admin-menu-secret-key',
-    page(() => import(/* webpackChunkName: "admin-secret-key" */ './pages/admin/SecretKey.jsx')),
+    page(() => import(/* webpackChunkName: "admin-secret-key" */ './admin/SecretKey.jsx')),
   ],
   [
     'admin/owner-changes',
     'admin-menu-owner-changes',
-    page(() => import(/* webpackChunkName: "page-owner-changes" */ './pages/OwnerChanges.jsx')),
+    page(() => import(/* webpackChunkName: "page-owner-changes" */ './owners/OwnerChanges.jsx')),
   ],
   [
     'admin/owner-proposals',
     'admin-menu-owner-proposals',
-    page(() => import(/* webpackChunkName: "admin-owner-proposals" */ './pages/admin/OwnerProposals.jsx')),
+    page(() => import(/* webpackChunkName: "admin-owner-proposals" */ './owners/OwnerProposals.jsx')),
   ],
-  [
-    'admin/audit',
-    'admin-menu-audit',
-    page(() => import(/* webpackChunkName: "admin-audit" */ './pages/admin/Audit.jsx')),
-  ],
-  [
-    'admin/books',
-    'admin-menu-books',
-    page(() => import(/* webpackChunkName: "admin-books" */ './pages/admin/Books.jsx')),
-  ],
+  ['admin/audit', 'admin-menu-audit', page(() => import(/* webpackChunkName: "admin-audit" */ './admin/Audit.jsx'))],
+  ['admin/books', 'admin-menu-books', page(() => import(/* webpackChunkName: "admin-books" */ './books/Books.jsx'))],
 ];

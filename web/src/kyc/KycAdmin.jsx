@@ -4,10 +4,10 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import Dialog from '../components/Dialog.jsx';
-import useSubmit from '../components/useSubmit.js';
-import { putUserKyc, readUserKyc } from '../api/kyc.js';
-import { formatDate } from '../components/dates.js';
+import Dialog from '../shared/Dialog.jsx';
+import useSubmit from '../shared/useSubmit.js';
+import { putUserKyc, readUserKyc } from './api.js';
+import { formatDate } from '../shared/dates.js';
 
 export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];
 
@@ -44,22 +44,58 @@ export function KycFilter({ table }) {
   );
 }
 
-/** `member`: the row ({id, names, kyc}); `onChanged(status)` after a saved change. */
-export function KycDialog({ member, onClose, onChanged }) {
-  const { t, i18n } = useTranslation();
-  const [status, setStatus] = useState(member.kyc);
-  const [reason, setReason] = useState('');
+/** A member's KYC changes, newest first (null: not yet read; none when the read fails). */
+function useKycHistory(id) {
   const [history, setHistory] = useState(null);
-  const selectId = useId();
-  const reasonId = useId();
   useEffect(() => {
     const controller = new AbortController();
-    readUserKyc(member.id, controller.signal).then(
+    readUserKyc(id, controller.signal).then(
       (v) => setHistory(v.history),
       () => setHistory([]),
     );
     return () => controller.abort();
-  }, [member.id]);
+  }, [id]);
+  return history;
+}
+
+/** Each change: when, to what, by which admin and why (or by the provider). */
+function KycHistory({ history }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <h3>{t('kyc-history')}</h3>
+      {history === null ? (
+        <p className="muted">{t('loading')}</p>
+      ) : history.length === 0 ? (
+        <p className="muted">{t('kyc-history-empty')}</p>
+      ) : (
+        <ul className="audit-list" data-testid="kyc-history">
+          {history.map((h, i) => (
+            <li key={i}>
+              <span translate="no">{formatDate(h.at, i18n.language)}</span> · <KycBadge status={h.status} /> ·{' '}
+              {h.admin ? (
+                <>
+                  <span translate="no">{h.admin}</span>: <span translate="no">{h.reason}</span>
+                </>
+              ) : (
+                t('kyc-by-provider')
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** `member`: the row ({id, names, kyc}); `onChanged(status)` after a saved change. */
+export function KycDialog({ member, onClose, onChanged }) {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState(member.kyc);
+  const [reason, setReason] = useState('');
+  const selectId = useId();
+  const reasonId = useId();
+  const history = useKycHistory(member.id);
   const [sending, submit] = useSubmit(async () => {
     const saved = await putUserKyc(member.id, status, reason);
     toast.success(t('kyc-saved'));
@@ -107,27 +143,7 @@ export function KycDialog({ member, onClose, onChanged }) {
           onChange={(e) => setReason(e.target.value)}
         />
       </form>
-      <h3>{t('kyc-history')}</h3>
-      {history === null ? (
-        <p className="muted">{t('loading')}</p>
-      ) : history.length === 0 ? (
-        <p className="muted">{t('kyc-history-empty')}</p>
-      ) : (
-        <ul className="audit-list" data-testid="kyc-history">
-          {history.map((h, i) => (
-            <li key={i}>
-              <span translate="no">{formatDate(h.at, i18n.language)}</span> · <KycBadge status={h.status} /> ·{' '}
-              {h.admin ? (
-                <>
-                  <span translate="no">{h.admin}</span>: <span translate="no">{h.reason}</span>
-                </>
-              ) : (
-                t('kyc-by-provider')
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <KycHistory history={history} />
     </Dialog>
   );
 }

@@ -1,11 +1,11 @@
 // The member's identity verification on the dashboard: the status and what to do
 // next — start (or restart) at the provider, wait, or nothing; refreshed when it moves.
 import { useTranslation } from 'react-i18next';
-import useLoad from '../api/useLoad.js';
-import { readKyc } from '../api/kyc.js';
-import { useLiveVersion } from '../live.js';
+import useLoad from '../shared/useLoad.js';
+import { readKyc } from './api.js';
+import { useLiveVersion } from '../shared/live.js';
 import { KycBadge } from './KycAdmin.jsx';
-import SupportContact from '../help/SupportContact.jsx';
+import SupportContact from '../shared/SupportContact.jsx';
 
 export default function KycCard() {
   const { t } = useTranslation();

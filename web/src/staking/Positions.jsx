@@ -5,23 +5,58 @@
 // (until then the button says until when). A position opened in a block not final yet is marked
 // pending.
 import { useTranslation } from 'react-i18next';
-import Table from '../components/Table.jsx';
-import Pagination from '../components/Pagination.jsx';
-import EmptyTable from '../components/EmptyTable.jsx';
-import useRowKeys from '../components/useRowKeys.js';
-import { formatDate } from '../components/dates.js';
+import Table from '../shared/Table.jsx';
+import Pagination from '../shared/Pagination.jsx';
+import EmptyTable from '../shared/EmptyTable.jsx';
+import useRowKeys from '../shared/useRowKeys.js';
+import { formatDate } from '../shared/dates.js';
 import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
-import settings from '../settings.js';
-import PendingBadge from '../components/PendingBadge.jsx';
+import settings from '../shared/settings.js';
+import PendingBadge from '../shared/PendingBadge.jsx';
 
-/** `empty`: what an empty table says (instead of the tables' text); `filtered`: rows there are, a filter hides them. */
-export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
+/**
+ * What the contract allows on a position now: withdraw interest, and after the release the
+ * principal with the rest of the interest (until then the button says until when).
+ */
+function PositionActions({ row, busy, onInterest, onRelease }) {
   const { t, i18n } = useTranslation();
+  if (row.closedAt) return <span className="muted">{t('staking-returned')}</span>;
+  return (
+    <div className="row-actions">
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={busy || row.standing.withdrawable === '0'}
+        onClick={() => onInterest(row)}
+        aria-label={t('staking-withdraw-interest-of', { n: row.position })}
+      >
+        {t('staking-withdraw-interest')}
+      </button>
+      {row.standing.released ? (
+        <button
+          type="button"
+          className="button small"
+          disabled={busy}
+          onClick={() => onRelease(row)}
+          aria-label={t('staking-release-of', { n: row.position })}
+        >
+          {t('staking-release')}
+        </button>
+      ) : (
+        // Locked: the button says until when, and cannot be pressed.
+        <button type="button" className="button small" disabled data-testid="position-locked">
+          {t('staking-locked-until', { date: formatDate(row.withdrawDate, i18n.language) })}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The positions table's columns. */
+function positionColumns(t, language, { nft, busy, onInterest, onRelease }) {
   const { product } = settings;
-  const nft = pool === 'nft';
-  const keys = useRowKeys();
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
-  const columns = [
+  return [
     nft
       ? { name: t('nft-id-column'), width: '90px', cell: (r) => <span translate="no">#{r.kind}</span> }
       : {
@@ -40,12 +75,12 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
       name: t('stake-start'),
       cell: (r) => (
         <span className="cell-stack">
-          <span translate="no">{formatDate(r.startDate, i18n.language)}</span>
+          <span translate="no">{formatDate(r.startDate, language)}</span>
           {r.pending && <PendingBadge help="chain-pending-stake-help" />}
         </span>
       ),
     },
-    { name: t('stake-release'), cell: (r) => <span translate="no">{formatDate(r.withdrawDate, i18n.language)}</span> },
+    { name: t('stake-release'), cell: (r) => <span translate="no">{formatDate(r.withdrawDate, language)}</span> },
     {
       name: t('stake-rewards', { product }),
       right: true,
@@ -67,40 +102,17 @@ export default function Positions({ pool, rows, now, loading, busy, onInterest, 
       name: t('staking-actions'),
       minWidth: '220px',
       button: true,
-      cell: (r) => {
-        if (r.closedAt) return <span className="muted">{t('staking-returned')}</span>;
-        return (
-          <div className="row-actions">
-            <button
-              type="button"
-              className="button secondary small"
-              disabled={busy || r.standing.withdrawable === '0'}
-              onClick={() => onInterest(r)}
-              aria-label={t('staking-withdraw-interest-of', { n: r.position })}
-            >
-              {t('staking-withdraw-interest')}
-            </button>
-            {r.standing.released ? (
-              <button
-                type="button"
-                className="button small"
-                disabled={busy}
-                onClick={() => onRelease(r)}
-                aria-label={t('staking-release-of', { n: r.position })}
-              >
-                {t('staking-release')}
-              </button>
-            ) : (
-              // Locked: the button says until when, and cannot be pressed.
-              <button type="button" className="button small" disabled data-testid="position-locked">
-                {t('staking-locked-until', { date: formatDate(r.withdrawDate, i18n.language) })}
-              </button>
-            )}
-          </div>
-        );
-      },
+      cell: (r) => <PositionActions row={r} busy={busy} onInterest={onInterest} onRelease={onRelease} />,
     },
   ];
+}
+
+/** `empty`: what an empty table says (instead of the tables' text); `filtered`: rows there are, a filter hides them. */
+export default function Positions({ pool, rows, now, loading, busy, onInterest, onRelease, empty, filtered, label }) {
+  const { t, i18n } = useTranslation();
+  const nft = pool === 'nft';
+  const keys = useRowKeys();
+  const columns = positionColumns(t, i18n.language, { nft, busy, onInterest, onRelease });
   const data = (rows ?? []).map((r) => {
     const standing = stakingStanding(r, now);
     return { ...r, standing: r.closedAt ? { ...standing, withdrawable: '0' } : standing };

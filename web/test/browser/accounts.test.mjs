@@ -2,7 +2,18 @@
 // codes come from the server's outbox, as they would from a mailbox.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, path, settled, startServer, en } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  launchBrowser,
+  openPage,
+  path,
+  settled,
+  startServer,
+  en,
+  signIn,
+} from './harness.mjs';
 import { announced, tabTo } from './keyboard.mjs';
 
 let server;
@@ -16,16 +27,11 @@ after(async () => {
   server?.stop();
 });
 
-async function signIn(page, { email, password }) {
-  await page.goto('/login');
-  await settled(page);
-  await page.fill('#field-email', email);
-  await page.fill('#field-password', password);
-  await page.click('button[type=submit]');
-  await page.waitForURL('**/verifycode');
-  assert.equal(await page.evaluate(() => localStorage.getItem('verifyCode')), 'true');
-  await page.fill('#field-code', server.codeFor(email));
-}
+/** Signs in through the pages; the code's page is reached with the step kept in storage. */
+const signInHere = (page, account) =>
+  signIn(page, server, account, {
+    atCode: async () => assert.equal(await page.evaluate(() => localStorage.getItem('verifyCode')), 'true'),
+  });
 
 const tokenWorks = (page, token) =>
   page.evaluate(
@@ -112,7 +118,7 @@ test('sign in by keyboard alone with the mailed code, refresh, then sign out: th
 
 test('an admin signs in to the admin area with names in the menu', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
-  await signIn(page, DEMO_ADMIN);
+  await signInHere(page, DEMO_ADMIN);
   await page.waitForURL('**/admin/tables/users');
   assert.match(await page.textContent('[data-testid=admin-names]'), /Ada Admin/);
 });
@@ -202,7 +208,7 @@ test('recover, reset: the old session ends and only the new password works', asy
   await page.fill('#field-password', 'Old#Passw0rd');
   await page.click('button[type=submit]');
   await page.locator('.Toastify__toast--error').waitFor();
-  await signIn(page, { email, password: 'New#Passw0rd' });
+  await signInHere(page, { email, password: 'New#Passw0rd' });
   await page.waitForURL('**/dashboard');
 });
 

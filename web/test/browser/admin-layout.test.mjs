@@ -4,7 +4,7 @@
 // order, and a refused date range leaves the last good one applied and named.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+
 import { join } from 'node:path';
 import {
   adminPage as openAdminPage,
@@ -17,10 +17,8 @@ import {
   settled,
   startServer,
   typeDate,
+  SHOTS,
 } from './harness.mjs';
-
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 
 /** Every admin page with a table, and the tables it holds. */
 const TABLE_PAGES = [

@@ -2,7 +2,7 @@
 // figures on screen are checked against the server's statistics and the core's answers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   adminPage as openAdminPage,
@@ -17,11 +17,10 @@ import {
   settled,
   startServer,
   typeDate,
+  SHOTS,
+  es,
 } from './harness.mjs';
 import { formatTokenIn, loadIcoRows, loadUserRows, localizeNumber } from '../../src/core/index.js';
-
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 
 const DEMO_SECRET = ['demo-admin-secret', '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'];
 
@@ -693,7 +692,6 @@ test('ICO rows show the buying wallet and the transaction of each entry on the p
 });
 
 test("date fields are written in the page's language: dd/mm/aaaa in Spanish, with a calendar button", async () => {
-  const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
   const page = await openPage(browser, server.url, {
     storage: { ...(await server.storageFor(DEMO_ADMIN)), language: 'es' },
     cookies: consent,

@@ -5,15 +5,10 @@
 // the public page then shows that check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { consent, DEMO_ADMIN, en, launchBrowser, openPage, settled, startServer, SHOTS, es, pt } from './harness.mjs';
 import { calldata, formatLvlx } from '../../src/core/index.js';
-
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 
 let server;
 let browser;

@@ -4,14 +4,10 @@
 // width) and the admin's ICO and LVLX staking tables; three blocks later the marks go, live, without a reload.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { adminPage, consent, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
-import { calldata, checksumAddress } from '../../src/core/index.js';
 
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
+import { join } from 'node:path';
+import { adminPage, DEMO_USER, en, launchBrowser, startServer, SHOTS, es, memberPage } from './harness.mjs';
+import { calldata, checksumAddress } from '../../src/core/index.js';
 const USDT = 10n ** 6n;
 const LVLX = 10n ** 18n;
 const ZERO = '0x0000000000000000000000000000000000000000';
@@ -37,18 +33,8 @@ async function send(to, contract, fn, args) {
   assert.ok(result, `${fn}: ${JSON.stringify(error)}`);
 }
 
-async function memberPage(route) {
-  const storage = await server.storageFor(DEMO_USER);
-  storage.language = 'es';
-  const page = await openPage(browser, server.url, {
-    storage,
-    cookies: consent,
-    viewport: { width: 390, height: 844 },
-  });
-  await page.goto(route);
-  await settled(page);
-  return page;
-}
+/** The demo member's pages in es on a phone. */
+const PHONE_ES = { language: 'es', viewport: { width: 390, height: 844 } };
 
 test('a purchase and a stake are pending at once and final three blocks later, for the member and the admin', async () => {
   const chain = server.settings.chain;
@@ -59,14 +45,14 @@ test('a purchase and a stake are pending at once and final three blocks later, f
   await send(chain.lvlx, 'LVLX', 'approve', [chain.lvlxStaking, staked]);
   await send(chain.lvlxStaking, 'LvlxStaking', 'stake', ['1', staked, '0', String(2n ** 64n)]);
 
-  const actives = await memberPage('/myActives');
+  const actives = await memberPage(browser, server, '/myActives', PHONE_ES);
   const purchase = actives.getByTestId('chain-pending').first();
   await purchase.waitFor({ timeout: 15_000 });
   assert.equal(await purchase.innerText(), es['chain-pending']);
   await actives.getByText(es['chain-pending-help']).waitFor();
   await actives.screenshot({ path: join(SHOTS, 'finality-myactives-es-390.png'), fullPage: true });
 
-  const staking = await memberPage('/staking');
+  const staking = await memberPage(browser, server, '/staking', PHONE_ES);
   const positions = staking.getByTestId('lvlx-positions');
   await positions.getByTestId('chain-pending').waitFor({ timeout: 15_000 });
   await positions.getByText(es['chain-pending-stake-help']).waitFor();

@@ -6,16 +6,13 @@
 // without a wallet shows the price, a quote and the terms, and on a phone opens in the wallet apps.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { consent, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
-import { injectWallet } from './wallet.mjs';
+import { DEMO_USER, en, launchBrowser, startServer, SHOTS, locale, memberPage } from './harness.mjs';
+
 import { checksumAddress } from '../../src/core/index.js';
 
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
-const load = (lng) => JSON.parse(readFileSync(new URL(`../../../locales/${lng}/${lng}.json`, import.meta.url), 'utf8'));
-const WORDS = { en, es: load('es'), pt: load('pt') };
+const WORDS = { en, es: locale('es'), pt: locale('pt') };
 const fill = (text, values = {}) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1440, height: 1000 };
@@ -42,15 +39,14 @@ after(async () => {
   server?.stop();
 });
 
-async function visit(route, { language = 'en', viewport = WIDE, account, wallet, phone = false, fresh = false } = {}) {
-  const storage = account ? await server.storageFor(account, { fresh }) : {};
-  storage.language = language;
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport, phone });
-  const injected = wallet ? await injectWallet(page, server.anvil, { account: wallet }) : null;
-  await page.goto(route);
-  await settled(page);
-  return { page, wallet: injected };
-}
+const visit = (route, { language = 'en', viewport = WIDE, account = null, wallet, ...options } = {}) =>
+  memberPage(browser, server, route, {
+    ...options,
+    language,
+    viewport,
+    account,
+    wallet: wallet && { account: wallet },
+  }).then((page) => ({ page, wallet: page.wallet }));
 const noSideways = (page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 const shot = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });

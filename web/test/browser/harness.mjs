@@ -1,17 +1,27 @@
 // Starts the real server (its own temp data folder, a free loopback port) and headless Chromium
 // for a browser test file, and gives the tests small helpers.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { calldata, solveCaptcha } from '../../src/core/index.js';
+import { injectWallet } from './wallet.mjs';
 
 const execFileAsync = promisify(execFile);
 
 const root = new URL('../../../', import.meta.url).pathname;
-export const en = JSON.parse(readFileSync(join(root, 'locales/en/en.json'), 'utf8'));
+/** The translations of `language` (en, es, pt), as the app reads them. */
+export const locale = (language) =>
+  JSON.parse(readFileSync(join(root, `locales/${language}/${language}.json`), 'utf8'));
+export const en = locale('en');
+export const es = locale('es');
+export const pt = locale('pt');
+
+/** Where the tests' screenshots go (LVLX_SHOTS, else target/screens/), made if missing. */
+export const SHOTS = process.env.LVLX_SHOTS ?? join(root, 'target/screens/');
+mkdirSync(SHOTS, { recursive: true });
 
 /** Starts anvil (npm) on a free loopback port with chain id 137; answers {url, rpc(method, params), stop}. */
 export async function startAnvil() {
@@ -277,6 +287,61 @@ export async function adminPage(browser, server, route, { width = 1440, height =
   await settled(page);
   await page.waitForSelector('.rdt_TableRow', { timeout: 30_000 });
   return page;
+}
+
+/**
+ * `account` (the demo member unless given; null: a visitor) signed in at `route`, once the app
+ * shows its heading. `fresh`: a new session rather than the one kept for the account (after the
+ * account changed); `language`: the language stored for the page; `viewport`, `phone`: as
+ * openPage's; `clipboard`: the page may read and write the clipboard; `wallet`: a wallet injected
+ * before the app loads (wallet.mjs's options, e.g. {account}), kept as `page.wallet`; `connect`:
+ * then press the page's connect button (true: it must be there; 'if-shown').
+ */
+export async function memberPage(
+  browser,
+  server,
+  route,
+  {
+    account = DEMO_USER,
+    fresh = false,
+    language,
+    viewport = { width: 1280, height: 900 },
+    phone = false,
+    clipboard = false,
+    wallet,
+    connect = false,
+  } = {},
+) {
+  const storage = account ? await server.storageFor(account, { fresh }) : {};
+  if (language) storage.language = language;
+  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport, phone });
+  if (clipboard) await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  page.wallet = wallet ? await injectWallet(page, server.anvil, wallet) : null;
+  await page.goto(route);
+  await settled(page);
+  if (connect) {
+    const button = page.getByRole('button', { name: locale(language ?? 'en')['wallet-connect'] });
+    if (connect === true || (await button.isVisible().catch(() => false))) {
+      await button.click();
+      await button.waitFor({ state: 'detached' });
+    }
+  }
+  return page;
+}
+
+/**
+ * Signs `email` in through the sign-in page as a person does, up to the mailed code typed in.
+ * `atCode`: what to check on the code's page before the code is typed.
+ */
+export async function signIn(page, server, { email, password }, { atCode } = {}) {
+  await page.goto('/login');
+  await settled(page);
+  await page.fill('#field-email', email);
+  await page.fill('#field-password', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/verifycode');
+  await atCode?.();
+  await page.fill('#field-code', server.codeFor(email));
 }
 
 /** Waits until the app has rendered a heading (the boot spinner is gone). */

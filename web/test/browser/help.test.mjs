@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import {
   consent,
@@ -19,14 +19,13 @@ import {
   settled,
   startServer,
   untranslated,
+  SHOTS,
+  locale,
+  memberPage,
 } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { checksumAddress, formatTokenIn, localizeNumber } from '../../src/core/index.js';
 
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
-const locale = (lng) =>
-  JSON.parse(readFileSync(new URL(`../../../locales/${lng}/${lng}.json`, import.meta.url), 'utf8'));
 const t = (key, values = {}, lng = 'en') => locale(lng)[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k] ?? 'LVLX');
 
 const WEBHOOK_SECRET = 'wbhsec_browser_test_secret';
@@ -89,17 +88,9 @@ after(async () => {
   stripe?.http.close();
 });
 
-async function memberPage(route, { language = 'en', viewport = { width: 1280, height: 900 }, fresh = false } = {}) {
-  const storage = await server.storageFor(DEMO_USER, { fresh });
-  const page = await openPage(browser, server.url, { storage: { ...storage, language }, cookies: consent, viewport });
-  await page.goto(route);
-  await settled(page);
-  return page;
-}
-
 test('the FAQ opens several answers by keyboard, shows the USDT contract and the guide in each language without layout shift', async () => {
   for (const lng of ['en', 'es', 'pt']) {
-    const page = await memberPage('/dashboardfaqs', {
+    const page = await memberPage(browser, server, '/dashboardfaqs', {
       language: lng,
       viewport: lng === 'es' ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     });
@@ -193,7 +184,7 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
 });
 
 test('the FAQ text pages: wallet setup, the explorer lookup from configuration, card providers, short answers; printable', async () => {
-  const page = await memberPage('/dashboardfaqs', { language: 'pt' });
+  const page = await memberPage(browser, server, '/dashboardfaqs', { language: 'pt' });
   await page.getByRole('link', { name: t('faq-topic-wallet', {}, 'pt') }).click();
   await page.locator('h1', { hasText: t('faq-topic-wallet', {}, 'pt') }).waitFor();
   assert.equal(await page.locator('.faq-topic ol li').count(), 11);
@@ -255,7 +246,7 @@ const inquiry = (id, name, reference, createdAt = new Date().toISOString()) => (
 });
 
 test('KYC: none, approved by a signed webhook (live on the dashboard), rejected by an admin with a reason; unsigned and replayed calls change nothing', async () => {
-  const page = await memberPage('/dashboard');
+  const page = await memberPage(browser, server, '/dashboard', { language: 'en' });
   const card = page.getByTestId('kyc-card');
   await card.getByText(t('kyc-status-none'), { exact: true }).waitFor();
   const start = await card.getByTestId('kyc-start').getAttribute('href');
@@ -376,7 +367,7 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
   // A purchase gives the member a balance worth grouping.
   const general = await server.call(DEMO_ADMIN, 'statistics-users');
   for (const lng of ['en', 'es', 'pt']) {
-    const page = await memberPage('/dashboard', { language: lng });
+    const page = await memberPage(browser, server, '/dashboard', { language: lng });
     const bought = await page.getByTestId('account-bought').innerText();
     const figures = await server.call(DEMO_USER, 'dashboard');
     assert.equal(bought, `${formatTokenIn(figures.account.bought, 'LVLX', lng)} LVLX`);

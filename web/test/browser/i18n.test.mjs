@@ -13,6 +13,7 @@ import {
   settled,
   startServer,
   untranslated,
+  signIn,
 } from './harness.mjs';
 
 let server;
@@ -147,22 +148,16 @@ test("the language in use at sign-in stays, and becomes the account's", async ()
     ])
       .toString()
       .trim();
-  const signIn = async (storage) => {
+  const signInStored = async (storage) => {
     sql('UPDATE users SET language=? WHERE email=?', 'es', DEMO_USER.email);
     const page = await openPage(browser, server.url, { cookies: consent, storage });
-    await page.goto('/login');
-    await settled(page);
-    await page.fill('#field-email', DEMO_USER.email);
-    await page.fill('#field-password', DEMO_USER.password);
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/verifycode');
-    await page.fill('#field-code', server.codeFor(DEMO_USER.email));
+    await signIn(page, server, DEMO_USER);
     await page.waitForURL('**/dashboard');
     await settled(page);
     return page;
   };
   for (const language of ['en', 'pt']) {
-    const page = await signIn({ language });
+    const page = await signInStored({ language });
     assert.equal(await page.getAttribute('html', 'lang'), language);
     assert.equal(sql('SELECT language FROM users WHERE email=?', DEMO_USER.email), language);
     await page.context().close();

@@ -5,18 +5,12 @@
 // page's language, with the machine form beside it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { consent, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
-import { injectWallet } from './wallet.mjs';
+import { DEMO_USER, launchBrowser, settled, startServer, SHOTS, locale, memberPage } from './harness.mjs';
+
 import { checksumAddress } from '../../src/core/index.js';
 
-const dict = (language) =>
-  language === 'en'
-    ? en
-    : JSON.parse(readFileSync(new URL(`../../../locales/${language}/${language}.json`, import.meta.url), 'utf8'));
-const SHOTS = process.env.LVLX_SHOTS ?? new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 const PHONE = { width: 390, height: 844 };
 
 let server;
@@ -35,30 +29,16 @@ after(async () => {
 });
 
 /** The demo member on `route` in `language`, the wallet connected when the page asks for it. */
-async function memberPage(route, language, viewport = PHONE) {
-  const storage = await server.storageFor(DEMO_USER);
-  storage.language = language;
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  await injectWallet(page, server.anvil, { account: accounts[1] });
-  await page.goto(route);
-  await settled(page);
-  const connect = page.getByRole('button', { name: dict(language)['wallet-connect'] });
-  if (await connect.isVisible().catch(() => false)) {
-    await connect.click();
-    await connect.waitFor({ state: 'detached' });
-  }
-  return page;
-}
+const memberOn = (route, language, viewport = PHONE) =>
+  memberPage(browser, server, route, { language, viewport, wallet: { account: accounts[1] }, connect: 'if-shown' });
 
 const sideways = (page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 for (const language of ['es', 'pt']) {
   test(`staked NFTs at 390 px in ${language}: each date label beside its field, the end open, one empty message`, async () => {
-    const d = dict(language);
-    const page = await memberPage('/dashboardNFTs', language);
+    const d = locale(language);
+    const page = await memberOn('/dashboardNFTs', language);
     const section = page.getByTestId('nft-staked-section');
     await section.getByText(d['nft-staked-empty']).waitFor({ timeout: 15_000 });
     const box = async (locator) => locator.boundingBox();
@@ -100,8 +80,8 @@ for (const language of ['es', 'pt']) {
   });
 
   test(`the network at 390 px in ${language}: level totals that open to compact rows`, async () => {
-    const d = dict(language);
-    const page = await memberPage('/afiliates', language);
+    const d = locale(language);
+    const page = await memberOn('/afiliates', language);
     const level1 = page.getByTestId('level-1');
     await level1.waitFor({ timeout: 15_000 });
     const members = (await server.call(DEMO_USER, 'network')).levels.map((l) => l.members.length);
@@ -129,7 +109,7 @@ for (const language of ['es', 'pt']) {
 }
 
 test('at 1440 px the lock tiers sit in one row, each wide enough for its words', async () => {
-  const page = await memberPage('/staking', 'en', { width: 1440, height: 900 });
+  const page = await memberOn('/staking', 'en', { width: 1440, height: 900 });
   const tiers = page.locator('[data-testid^="tier-"]');
   await tiers.first().waitFor({ timeout: 15_000 });
   const boxes = await tiers.evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().toJSON()));

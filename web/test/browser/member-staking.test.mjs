@@ -6,7 +6,7 @@
 // the reserve cannot cover refused with its reason.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import {
   consent,
@@ -20,8 +20,11 @@ import {
   settled,
   startServer,
   typeDate,
+  SHOTS,
+  es,
+  memberPage,
 } from './harness.mjs';
-import { injectWallet } from './wallet.mjs';
+
 import { announced, listen, tabTo } from './keyboard.mjs';
 import {
   calldata,
@@ -31,10 +34,6 @@ import {
   formatUnits,
   stakingStanding,
 } from '../../src/core/index.js';
-
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 const LVLX = 10n ** 18n;
 const DAY = 86_400;
 const label = (key, n) => en[key].replace('{{n}}', n);
@@ -75,18 +74,9 @@ async function advance(seconds) {
   await server.anvil.rpc('evm_mine', []);
 }
 
-async function memberPage(route, { viewport = { width: 1280, height: 900 }, language } = {}) {
-  const storage = await server.storageFor(DEMO_USER);
-  if (language) storage.language = language;
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
-  const wallet = await injectWallet(page, server.anvil, { account: accounts[1] });
-  await page.goto(route);
-  await settled(page);
-  const connect = page.getByRole('button', { name: (language === 'es' ? es : en)['wallet-connect'] });
-  await connect.click();
-  await connect.waitFor({ state: 'detached' });
-  return { page, wallet };
-}
+/** The demo member on `route`, its wallet connected. */
+const memberOn = (route, options) =>
+  memberPage(browser, server, route, { ...options, wallet: { account: accounts[1] }, connect: true });
 
 const confirmed = (page, testId = 'tx-status') =>
   page.locator(`[data-testid="${testId}"][data-state="confirmed"]`).waitFor({ timeout: 30_000 });
@@ -104,7 +94,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   assert.equal(await inStake.innerText(), '0');
   await admin.getByTestId('nft-reserve').waitFor();
 
-  const { page } = await memberPage('/dashboardNFTs');
+  const page = await memberOn('/dashboardNFTs');
   const card = page.getByTestId('nft-1');
   await card.waitFor();
   // Every card holds its figures and controls inside its box, at a laptop's width and a wide
@@ -255,7 +245,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
 
 test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a stake the reserve cannot cover', async () => {
   await send(accounts[0], chain().lvlx, 'LVLX', 'transfer', [accounts[1], (5000n * LVLX).toString()]);
-  const { page } = await memberPage('/staking');
+  const page = await memberOn('/staking');
   const amount = page.getByLabel(en['staking-amount'].replace('{{product}}', 'LVLX'));
   await amount.waitFor();
   assert.equal(await page.getByTestId('stake-reason').innerText(), en['staking-enter-amount']);
@@ -327,7 +317,7 @@ test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a 
 
 test('the staking pages in Spanish at phone width', async () => {
   for (const route of ['/dashboardNFTs', '/staking']) {
-    const { page } = await memberPage(route, { viewport: { width: 390, height: 844 }, language: 'es' });
+    const page = await memberOn(route, { viewport: { width: 390, height: 844 }, language: 'es' });
     await page.locator('.row-cards, .table-empty').first().waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('.rdt_Table').count(), 0, 'rows are cards on a phone');
     assert.equal(

@@ -8,16 +8,25 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  en,
+  launchBrowser,
+  openPage,
+  settled,
+  startServer,
+  SHOTS,
+  es,
+  pt,
+  memberPage,
+} from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
 import { calldata, checksumAddress, commissions, formatLvlx } from '../../src/core/index.js';
-
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 const LVLX = 10n ** 18n;
 const NINA = { email: 'nina@example.com', password: 'Nina#Passw0rd' };
 
@@ -35,21 +44,9 @@ after(async () => {
   server?.stop();
 });
 
-async function memberPage(
-  account,
-  wallet,
-  route,
-  { viewport = { width: 1280, height: 900 }, language, fresh = false } = {},
-) {
-  const storage = await server.storageFor(account, { fresh });
-  if (language) storage.language = language;
-  const page = await openPage(browser, server.url, { storage, cookies: consent, viewport });
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await injectWallet(page, server.anvil, { account: wallet });
-  await page.goto(route);
-  await settled(page);
-  return page;
-}
+/** `account` on `route` with `wallet` (an anvil account) injected; the page may use the clipboard. */
+const memberOn = (account, wallet, route, options) =>
+  memberPage(browser, server, route, { ...options, account, wallet: { account: wallet }, clipboard: true });
 
 async function connect(page, dict = en) {
   const button = page.getByRole('button', { name: dict['wallet-connect'] });
@@ -76,7 +73,7 @@ async function confirmed(page, testId = 'tx-status') {
 
 test('link → registration → purchase → the sponsor with a node sees the commission live → claims it with the mailed code', async () => {
   // The sponsor's link: copied whole, with a QR code; no node yet, so the network says so.
-  const sponsor = await memberPage(DEMO_USER, accounts[1], '/afiliates');
+  const sponsor = await memberOn(DEMO_USER, accounts[1], '/afiliates');
   const url = await sponsor.getByTestId('referral-url').innerText();
   assert.equal(url, `${server.url}/register/referred/${server.userReferral}`);
   await sponsor.getByRole('button', { name: en['network-link-copy'] }).click();
@@ -95,7 +92,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
   );
 
   // The node: its price from the contract, approve + buy, active once indexed.
-  const node = await memberPage(DEMO_USER, accounts[1], '/activation-node');
+  const node = await memberOn(DEMO_USER, accounts[1], '/activation-node');
   await node.getByTestId('node-price').waitFor();
   assert.equal(await node.getByTestId('node-price').innerText(), '50.00 USDT');
   // Before buying: what holders earned here; nobody holds one yet, so it says too few to tell.
@@ -144,7 +141,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
 
   // She buys 1000 USDT of LVLX with her wallet; the sale records the sponsor's wallet as referrer.
   server.giveWallet(NINA.email, accounts[2]);
-  const buyer = await memberPage(NINA, accounts[2], '/tokenLVLX', { fresh: true });
+  const buyer = await memberOn(NINA, accounts[2], '/tokenLVLX', { fresh: true });
   await connect(buyer);
   await buyer.getByLabel(en['buy-pay']).fill('1000');
   await buyer.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
@@ -163,7 +160,7 @@ test('link → registration → purchase → the sponsor with a node sees the co
   assert.deepEqual(sponsor.errors, []);
 
   // 1000 USDT of network volume reaches Bronze (100 LVLX, once): 900 LVLX to claim.
-  const ranks = await memberPage(DEMO_USER, accounts[1], '/rank-bonus');
+  const ranks = await memberOn(DEMO_USER, accounts[1], '/rank-bonus');
   await ranks.getByTestId('rank-name').getByText(en['rank-bronze']).waitFor();
   assert.match(await ranks.getByTestId('rank-missing').innerText(), /4,000\.00 USDT/);
   assert.equal(await ranks.getByTestId('claimable').innerText(), '900.00 LVLX');
@@ -282,7 +279,7 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
   await admin.context().close();
 
   for (const route of ['/afiliates', '/rank-bonus', '/activation-node', '/dashboard']) {
-    const page = await memberPage(DEMO_USER, accounts[1], route, {
+    const page = await memberOn(DEMO_USER, accounts[1], route, {
       language: 'es',
       viewport: { width: 390, height: 844 },
     });
@@ -299,7 +296,6 @@ test('admins edit a rank (audited) and see the node sold; members read it in Spa
 });
 
 test('members and admins read the owner changes waiting for their delay, in their language', async () => {
-  const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
   const distributor = server.settings.chain.claimDistributor;
   const owner = (fn, args) => server.anvil.asOwner(distributor, calldata('ClaimDistributor', fn, args));
   // Higher per-day limits are announced: they wait the delay.
@@ -313,7 +309,7 @@ test('members and admins read the owner changes waiting for their delay, in thei
     ['pt', pt, 390],
     ['en', en, 1440],
   ]) {
-    const page = await memberPage(DEMO_USER, accounts[1], '/owner-changes', {
+    const page = await memberOn(DEMO_USER, accounts[1], '/owner-changes', {
       language,
       viewport: { width, height: 900 },
     });
@@ -360,7 +356,6 @@ test('a claim above the identity threshold says before the click what it pays no
       rewards,
       DEMO_USER.email,
     ]);
-    const pt = JSON.parse(readFileSync(new URL('../../../locales/pt/pt.json', import.meta.url), 'utf8'));
     for (const [language, dict] of [
       ['es', es],
       ['pt', pt],

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import {
   consent,
@@ -18,12 +18,10 @@ import {
   settled,
   startServer,
   typeDate,
+  SHOTS,
+  es,
 } from './harness.mjs';
 import { formatFixed, formatTokenIn, loadStakeRows, localizeNumber } from '../../src/core/index.js';
-
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 
 let server;
 let browser;

@@ -6,17 +6,27 @@
 // revert explained, the wallet check.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, DEMO_USER, en, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  en,
+  launchBrowser,
+  openPage,
+  settled,
+  startServer,
+  SHOTS,
+  es,
+  locale,
+  memberPage,
+} from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { announced, listen, tabTo } from './keyboard.mjs';
 import { calldata, checksumAddress, decodeUint, formatLvlx, shortWalletMessage } from '../../src/core/index.js';
 
-const SHOTS = new URL('../../../target/screens/', import.meta.url).pathname;
-mkdirSync(SHOTS, { recursive: true });
 const t = (key, values = {}) => en[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
-const es = JSON.parse(readFileSync(new URL('../../../locales/es/es.json', import.meta.url), 'utf8'));
 
 let server;
 let browser;
@@ -31,26 +41,13 @@ after(async () => {
   server?.stop();
 });
 
-async function memberPage(route, walletOptions, { fresh = false } = {}) {
-  const storage = await server.storageFor(DEMO_USER, { fresh });
-  const page = await openPage(browser, server.url, {
-    storage,
-    cookies: consent,
-    viewport: { width: 1280, height: 900 },
-  });
-  const wallet = walletOptions ? await injectWallet(page, server.anvil, walletOptions) : null;
-  await page.goto(route);
-  await settled(page);
-  return { page, wallet };
-}
-
 const toast = (page, kind, text) =>
   page.locator(`.Toastify__toast--${kind}`, { hasText: text }).waitFor({ timeout: 15_000 });
 /** The owner (the demo Safe, through its one owner) calls `fn` on the sale. */
 const owner = (fn) => server.anvil.asOwner(server.settings.chain.icoSale, calldata('IcoSale', fn, []));
 
 test('without a wallet extension, connecting warns to install one; a protected page needs a linked wallet', async () => {
-  const { page } = await memberPage('/dashboard');
+  const page = await memberPage(browser, server, '/dashboard');
   // What a wallet is for and the FAQ's guide; no wallet-app links on a desktop.
   const none = page.getByTestId('no-wallet');
   await none.getByRole('link', { name: en['wallet-guide-link'] }).waitFor();
@@ -167,7 +164,8 @@ test('several browser wallets (EIP-6963): the member picks one by name, the app 
 
 test('connect (declined, then the network added on a nested 4902), link by signature, add the token', async () => {
   const member = accounts[1];
-  const { page, wallet } = await memberPage('/dashboard', { account: member, nested: true });
+  const page = await memberPage(browser, server, '/dashboard', { wallet: { account: member, nested: true } });
+  const { wallet } = page;
   wallet.refuseNext('eth_requestAccounts');
   await page.getByRole('button', { name: en['wallet-connect'] }).click();
   await toast(page, 'info', en['wallet-request-rejected']);
@@ -226,7 +224,8 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   );
 
   // Signed in again after linking (the wallet now comes with the account), wallet connected.
-  const { page, wallet } = await memberPage('/tokenLVLX', { account: member }, { fresh: true });
+  const page = await memberPage(browser, server, '/tokenLVLX', { wallet: { account: member }, fresh: true });
+  const { wallet } = page;
   wallet.state.connected = true;
   wallet.state.known.add('0x89');
   wallet.state.chainId = '0x89';
@@ -341,8 +340,6 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
 });
 
 test('myActives says each purchase is final, in es and pt on a phone and en on a wide screen', async () => {
-  const dict = (language) =>
-    JSON.parse(readFileSync(new URL(`../../../locales/${language}/${language}.json`, import.meta.url), 'utf8'));
   for (const [language, width] of [
     ['es', 390],
     ['pt', 390],
@@ -357,7 +354,7 @@ test('myActives says each purchase is final, in es and pt on a phone and en on a
     // The run command's chain counts an event two blocks below the head; this one at once.
     // A table on the wide screen, cards on the phone.
     const first = page.locator('[data-testid="actives-history"]').locator('.rdt_TableRow, .row-card').first();
-    await first.getByText(dict(language)['chain-final']).waitFor();
+    await first.getByText(locale(language)['chain-final']).waitFor();
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(wide <= width, `no sideways scroll (${wide}px)`);
     await page.screenshot({ path: join(SHOTS, `my-actives-${language}-${width}.png`), fullPage: true });
@@ -368,7 +365,8 @@ test('myActives says each purchase is final, in es and pt on a phone and en on a
 
 test('a paused sale is explained before anything is sent; another account in the wallet sends the member to the dashboard', async () => {
   const member = accounts[1];
-  const { page, wallet } = await memberPage('/tokenLVLX', { account: member });
+  const page = await memberPage(browser, server, '/tokenLVLX', { wallet: { account: member } });
+  const { wallet } = page;
   wallet.state.connected = true;
   wallet.state.known.add('0x89');
   wallet.state.chainId = '0x89';

@@ -1,0 +1,66 @@
+// /login (docs/product/accounts.md#sign-in): email and password, checked by the core's rules; the
+// server mails a 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
+import { Link, useNavigate } from 'react-router';
+import { fieldMaxLength } from '../core/index.js';
+import { useTranslation } from 'react-i18next';
+import { login } from './api.js';
+import { KEYS, write } from '../shared/storage.js';
+import PublicFrame from '../shared/PublicFrame.jsx';
+import TextField from '../shared/TextField.jsx';
+import useCoreForm from '../shared/useCoreForm.js';
+import useSubmit from '../shared/useSubmit.js';
+import { typedBefore, usePrerendering } from '../shared/prerendered.js';
+
+const FIELDS = { email: {}, password: { rule: 'currentPassword' } };
+
+export default function Login() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  // Sent rendered (web/prerender): what was typed before the app took over is kept, and nothing
+  // can be sent until then (the disabled button also stops Enter from sending the form as a GET).
+  const prerendering = usePrerendering();
+  const form = useCoreForm(FIELDS, typedBefore());
+  const [sending, send] = useSubmit(async () => {
+    const { token } = await login(form.values);
+    write(KEYS.sessionToken, token);
+    write(KEYS.verifyCode, 'true');
+    write(KEYS.loginStep, '2');
+    write(KEYS.userEmail, form.values.email);
+    navigate('/verifycode');
+  });
+
+  const submit = (event) => {
+    event.preventDefault();
+    if (form.validateAll()) send();
+  };
+
+  return (
+    <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
+      {/* POST: were the rendered form ever sent before the app took over (a password manager's
+          auto-submit), the password would not land in a URL, a history or a log. */}
+      <form className="form" method="post" onSubmit={submit} noValidate>
+        <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" />
+        <TextField
+          name="password"
+          type="password"
+          label={t('login-password')}
+          form={form}
+          autoComplete="current-password"
+          maxLength={fieldMaxLength('currentPassword')}
+        />
+        <button
+          type="submit"
+          className="button wide"
+          disabled={sending || prerendering}
+          aria-busy={sending || prerendering}
+        >
+          {sending ? t('login-sending') : t('login-submit')}
+        </button>
+        <Link to="/recover" className="link">
+          {t('login-forgot')}
+        </Link>
+        <p className="muted small">{t('login-no-account')}</p>
+      </form>
+    </PublicFrame>
+  );
+}

@@ -1,0 +1,50 @@
+// /recover (docs/product/accounts.md#recovery): email → code by email → userToken and resetToken
+// stored → /reset. The server answers the same whether or not the email has an account.
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { recover, recoverVerify } from './api.js';
+import { KEYS, write } from '../shared/storage.js';
+import PublicFrame from '../shared/PublicFrame.jsx';
+import CodeForm from '../shared/CodeForm.jsx';
+import TextField from '../shared/TextField.jsx';
+import useCoreForm from '../shared/useCoreForm.js';
+import useSubmit from '../shared/useSubmit.js';
+
+export default function Recover() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useCoreForm({ email: {} });
+  const [attemptId, setAttemptId] = useState(null);
+  const [sending, send] = useSubmit(async () => setAttemptId((await recover(form.values.email)).attemptId));
+
+  const submit = (event) => {
+    event.preventDefault();
+    if (form.validateAll()) send();
+  };
+
+  const onCode = async (code) => {
+    const { userToken, resetToken } = await recoverVerify(attemptId, code);
+    write(KEYS.userToken, userToken);
+    write(KEYS.resetToken, resetToken);
+    navigate('/reset', { replace: true });
+  };
+
+  return (
+    <PublicFrame title={t('recover-title')} subtitle={attemptId ? null : t('recover-subtitle')}>
+      {attemptId ? (
+        <CodeForm onCode={onCode} hint={t('recover-code-sent')} />
+      ) : (
+        <form className="form" onSubmit={submit} noValidate>
+          <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="email" />
+          <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+            {sending ? t('login-sending') : t('recover-submit')}
+          </button>
+        </form>
+      )}
+      <Link to="/login" className="link">
+        {t('recover-back')}
+      </Link>
+    </PublicFrame>
+  );
+}

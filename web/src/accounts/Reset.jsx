@@ -1,0 +1,58 @@
+// /reset (docs/product/accounts.md#recovery): a new password; the server ends every session of the
+// account.
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { resetPassword } from './api.js';
+import { clearStorage, KEYS, read } from '../shared/storage.js';
+import PublicFrame from '../shared/PublicFrame.jsx';
+import TextField from '../shared/TextField.jsx';
+import useCoreForm from '../shared/useCoreForm.js';
+import useSubmit from '../shared/useSubmit.js';
+
+const FIELDS = { password: {}, passwordC: { confirms: 'password' } };
+
+export default function Reset() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const form = useCoreForm(FIELDS);
+  const [sending, send] = useSubmit(async () => {
+    await resetPassword({
+      userToken: read(KEYS.userToken),
+      resetToken: read(KEYS.resetToken),
+      ...form.values,
+    });
+    clearStorage();
+    toast.success(t('reset-done'));
+    navigate('/login', { replace: true });
+  });
+
+  const submit = (event) => {
+    event.preventDefault();
+    if (form.validateAll()) send();
+  };
+
+  return (
+    <PublicFrame title={t('reset-title')}>
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField
+          name="password"
+          type="password"
+          label={t('register-password')}
+          form={form}
+          autoComplete="new-password"
+        />
+        <TextField
+          name="passwordC"
+          type="password"
+          label={t('register-passwordC')}
+          form={form}
+          autoComplete="new-password"
+        />
+        <button type="submit" className="button wide" disabled={sending} aria-busy={sending}>
+          {sending ? t('login-sending') : t('reset-submit')}
+        </button>
+      </form>
+    </PublicFrame>
+  );
+}

@@ -1,0 +1,193 @@
+// admin/tables/ICO (docs/product/admin.md#ico-table): general statistics, date filter, the ledger
+// table, filtered totals when the filter hides rows, purchases chart and CSV export. Purchases
+// the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../core/index.js';
+import { icoRows, icoStatistics, icoTrails, icoTrailsOf } from './statistics.js';
+import settings from '../shared/settings.js';
+import { useCoreTable, useStatistics } from '../shared/useCoreTable.js';
+import CoreDataTable from '../shared/CoreDataTable.jsx';
+import Amount from '../shared/Amount.jsx';
+import SummaryBox from '../shared/SummaryBox.jsx';
+import Copyable from '../shared/Copyable.jsx';
+import TxLink from '../shared/TxLink.jsx';
+import TimeChart from '../shared/TimeChart.jsx';
+import TableTools from '../shared/TableTools.jsx';
+import { formatDate } from '../shared/dates.js';
+import { useLiveVersion } from '../shared/live.js';
+import IndexerStanding from './IndexerStanding.jsx';
+import PendingBadge from '../shared/PendingBadge.jsx';
+
+/** The ICO totals of docs/product/api.md#statistics as summary items (filtered: the six of "ICO filtered totals"). */
+function totalsItems(totals, product, filtered) {
+  const items = [
+    ['ico-total-transactions', totals.totalTransactions],
+    ['ico-total-buy', totals.totalBuyTransactions],
+    ['ico-total-withdraw', totals.totalWithdrawTransactions],
+    [`ico-total-product`, `${formatLvlx(totals.totalLVLX)} ${product}`],
+    ['ico-total-usdt', <Amount value={totals.totalUSDT} unit="USDT" />],
+  ];
+  if (filtered) return [['ico-total-users', totals.totalUsers], ...items];
+  return [...items, ['ico-usdt-retired', `${formatUsdt(totals.usdtRetired)} USDT`]];
+}
+
+/** The wallet, transaction and pending mark of the page's entries, asked for once the page shows (the rows
+ * stream leaves them out: 64 bytes a row at 10^6 rows). Undefined while loading, null on error. */
+function useTrails(rows, version) {
+  const [trails, setTrails] = useState(new Map());
+  const ids = rows.map((r) => r.id).join(',');
+  // Asked again at each live push too: a purchase's pending mark ends when it becomes final.
+  useEffect(() => {
+    if (!ids) return undefined;
+    const aborter = new AbortController();
+    icoTrails(ids.split(','), aborter.signal)
+      .then((list) => setTrails(new Map(list.map((t) => [t.id, t]))))
+      .catch(() => aborter.signal.aborted || setTrails(null));
+    return () => aborter.abort();
+  }, [ids, version]);
+  return (id) => (trails === null ? null : trails.get(id));
+}
+
+function TrailCell({ trail, children }) {
+  if (trail === null) return <span className="muted">—</span>;
+  if (trail === undefined)
+    return (
+      <span className="muted" aria-busy="true">
+        …
+      </span>
+    );
+  return children(trail);
+}
+
+/** The ICO table's columns; `trail(id)` is an entry's wallet and transaction, once read. */
+function icoColumns(t, language, trail) {
+  return [
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    {
+      id: 'email',
+      minWidth: '210px',
+      label: t('table-email'),
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
+    {
+      id: 'createdAt',
+      minWidth: '190px',
+      label: t('ico-date'),
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.createdAt, language)}</span>,
+    },
+    {
+      id: 'type',
+      minWidth: '110px',
+      label: t('ico-type'),
+      // A purchase in a block not final yet is marked pending (its trail says so).
+      cell: (r) => (
+        <span className="cell-stack">
+          {t(r.purchase ? 'ico-purchase' : 'ico-retirement')}
+          {trail(r.id)?.pending && <PendingBadge />}
+        </span>
+      ),
+    },
+    {
+      id: 'purchasedToken',
+      minWidth: '90px',
+      optional: true,
+      label: t('ico-coin'),
+      cell: (r) => <span translate="no">{r.purchasedToken}</span>,
+    },
+    {
+      id: 'amount',
+      minWidth: '160px',
+      // One column for LVLX bought and USDT (or MATIC) paid out: its header says so.
+      label: t('ico-amount-coin'),
+      numeric: true,
+      // Purchases are in LVLX and withdrawals in USDT (or MATIC): each amount names its coin.
+      cell: (r) => <Amount value={r.amountText} unit={r.purchasedToken} />,
+    },
+    {
+      id: 'wallet',
+      minWidth: '140px',
+      optional: true,
+      label: t('users-wallet'),
+      cell: (r) => (
+        <TrailCell trail={trail(r.id)}>
+          {(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}
+        </TrailCell>
+      ),
+    },
+    {
+      id: 'tx',
+      minWidth: '130px',
+      optional: true,
+      label: t('tx-hash'),
+      cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell>,
+    },
+  ];
+}
+
+export default function IcoTable() {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const version = useLiveVersion('purchase', 2000);
+  // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
+  // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const statistics = useCallback((signal) => icoStatistics(signal), [version]);
+  const answered = useStatistics(version === null ? null : statistics);
+  const general = answered?.General ?? null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
+  const load = version === null ? null : rows;
+  const table = useCoreTable(load);
+
+  // Remade when the answer changes, not with each render's `table` object.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const series = useMemo(() => (table.answer ? table.series() : null), [table.answer, table.series]);
+  const columns = icoColumns(t, i18n.language, (id) => trail(id));
+  // While the ledger streams, the preview's entries (the table's first page) get theirs.
+  const trail = useTrails(table.loading ? (answered?.firstPage ?? []).slice(0, table.page.size) : table.rows, version);
+  const hidden = table.answer && table.answer.kept < table.total;
+  return (
+    <section className="page admin-page">
+      <h1>{t('admin-menu-ico')}</h1>
+      <IndexerStanding version={version} />
+      {general ? (
+        <SummaryBox titleKey="summary-general" items={totalsItems(general, product, false)} testId="ico-general" />
+      ) : (
+        <p className="muted">{t('loading')}</p>
+      )}
+      <TableTools table={table} searchKey="ico-search" datesKey="filter-dates" />
+      {hidden && (
+        <SummaryBox
+          titleKey="summary-filtered"
+          items={totalsItems(table.answer.totals, product, true)}
+          testId="ico-filtered"
+        />
+      )}
+      <CoreDataTable
+        name="ico"
+        csv="ico"
+        // The CSV has the table's columns: the wallets and transactions the rows stream leaves out.
+        trails={icoTrailsOf}
+        columns={columns}
+        table={table}
+        label={t('admin-menu-ico')}
+        preview={answered?.firstPage}
+      />
+      <TimeChart
+        titleKey="chart-purchases"
+        series={series}
+        value={(p) => Number(p.usdt)}
+        label={(p) =>
+          t('chart-point-purchases', {
+            count: p.purchases,
+            usdt: localizeNumber(p.usdt),
+            lvlx: formatLvlx(p.lvlx),
+            product,
+          })
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+// The shared layout of the user and admin areas (docs/product/screens.md#shared-layout and
+// #admin-side-menu): a side menu on wide screens, a drawer from a top bar on small ones, a
+// top-right control, at most 1600px wide. It refreshes the session on load and, in the user area,
+// runs the wallet check (docs/product/chain.md#wallet-check).
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { adminRoutes, userRoutes } from '../routes.js';
+import { useSettings } from '../shared/settings.js';
+import { signout } from './api.js';
+import { clearStorage, KEYS, readJson, write } from '../shared/storage.js';
+import useSessionRefresh from './useSessionRefresh.js';
+import useWalletCheck, { needsWallet } from '../wallet/useWalletCheck.jsx';
+import { useLinkedWallet } from '../wallet/wallet.js';
+import Dialog from '../shared/Dialog.jsx';
+import LanguageSwitcher from '../shared/LanguageSwitcher.jsx';
+import Avatar from '../accounts/Avatar.jsx';
+
+/** Admin names from the stored adminInfo, which may nest them under `user`. */
+function adminNames() {
+  const info = readJson(KEYS.adminInfo) ?? {};
+  const who = info.user ?? info;
+  return { names: who.names ?? '', lastnames: who.lastnames ?? '' };
+}
+
+/** The menu of the area's pages, the admin's name and, for admins, the exit. */
+function SideMenu({ area, open, onExit }) {
+  const { t } = useTranslation();
+  const { product } = useSettings();
+  const items = area === 'admin' ? adminRoutes : userRoutes(product);
+  // Without a linked wallet, the pages that need one say so in the menu (until one is linked).
+  const linked = useLinkedWallet();
+  const walletless = area === 'user' && !linked;
+  const { names, lastnames } = adminNames();
+  return (
+    <nav id="side-menu" className={`side-menu${open ? ' open' : ''}`} aria-label={t('menu-label')}>
+      <div className="side-brand">{product}</div>
+      {area === 'admin' && (
+        <p className="side-who" data-testid="admin-names">
+          {t('page-admin-welcome', { names, lastnames })}
+        </p>
+      )}
+      <ul>
+        {items.map(([path, key]) => (
+          <li key={path}>
+            <NavLink to={`/${path}`}>
+              {t(key)}
+              {walletless && needsWallet(`/${path}`) && (
+                <>
+                  <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
+                    {t('menu-needs-wallet-short')}
+                  </span>
+                  <span className="visually-hidden">{t('menu-needs-wallet')}</span>
+                </>
+              )}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      {area === 'admin' && (
+        <button type="button" className="button exit" onClick={onExit}>
+          {t('menu-exit')}
+        </button>
+      )}
+    </nav>
+  );
+}
+
+/** Asking before signing out, then saying it is done (its OK goes to the sign-in page). */
+function ExitDialogs({ confirm, onCancel, onExit, signedOut }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <Dialog
+        open={confirm}
+        title={t('logout-confirm-title')}
+        onClose={onCancel}
+        actions={
+          <>
+            <button type="button" className="button secondary" onClick={onCancel}>
+              {t('logout-confirm-no')}
+            </button>
+            <button type="button" className="button" onClick={onExit}>
+              {t('logout-confirm-yes')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('logout-confirm-text')}</p>
+      </Dialog>
+      <Dialog
+        open={signedOut}
+        title={t('logout-success')}
+        onClose={() => navigate('/login', { replace: true })}
+        actions={
+          <button type="button" className="button" onClick={() => navigate('/login', { replace: true })}>
+            {t('dialog-ok')}
+          </button>
+        }
+      />
+    </>
+  );
+}
+
+export default function Shell({ area }) {
+  const { t } = useTranslation();
+  const { product } = useSettings();
+  const location = useLocation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [confirmExit, setConfirmExit] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
+  useSessionRefresh();
+  useWalletCheck(area === 'user');
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
+
+  const exit = async () => {
+    setConfirmExit(false);
+    try {
+      const { auth } = await signout();
+      if (auth) {
+        clearStorage();
+        write(KEYS.loginStep, '1');
+        setSignedOut(true);
+      }
+    } catch (e) {
+      console.warn('signout failed', e);
+    }
+  };
+
+  return (
+    <div className={`shell shell-${area}`}>
+      {/* The first stop of the keyboard: past the menu to the page. */}
+      <a className="skip-link" href="#main">
+        {t('skip-to-content')}
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon-button menu-toggle"
+          aria-expanded={drawerOpen}
+          aria-controls="side-menu"
+          aria-label={drawerOpen ? t('menu-close') : t('menu-open')}
+          onClick={() => setDrawerOpen((open) => !open)}
+        >
+          <span aria-hidden="true" className="burger" />
+        </button>
+        <span className="brand">{product}</span>
+        <div className="topbar-control">
+          <LanguageSwitcher />
+          {area === 'user' && <Avatar />}
+          {area === 'user' && (
+            <button type="button" className="button secondary" onClick={() => setConfirmExit(true)}>
+              {t('menu-exit')}
+            </button>
+          )}
+        </div>
+      </header>
+      <SideMenu area={area} open={drawerOpen} onExit={() => setConfirmExit(true)} />
+      {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
+      <main className="content" id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <ExitDialogs confirm={confirmExit} onCancel={() => setConfirmExit(false)} onExit={exit} signedOut={signedOut} />
+    </div>
+  );
+}

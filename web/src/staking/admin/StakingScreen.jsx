@@ -1,0 +1,299 @@
+// admin/tables/NFTStaking and admin/tables/LVLXStaking (docs/product/admin.md#staking-screens):
+// the summary box, the searchable stakers table (with the NFT detail modal for NFTs), and the
+// staking entries filtered on release date with a filtered box when the filter hides some.
+// Both tables are the core's, loaded from one Arrow stream.
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatLvlx, loadStakeRows, truncateEmail } from '../../core/index.js';
+import { stakingRows, stakingStatistics } from '../api.js';
+import settings from '../../shared/settings.js';
+import { sharedFetch, useCoreTable, useGeneral } from '../../shared/useCoreTable.js';
+import CoreDataTable from '../../shared/CoreDataTable.jsx';
+import Amount from '../../shared/Amount.jsx';
+import SummaryBox from '../../shared/SummaryBox.jsx';
+import Copyable from '../../shared/Copyable.jsx';
+import TableTools from '../../shared/TableTools.jsx';
+import { formatDate } from '../../shared/dates.js';
+import Dialog from '../../shared/Dialog.jsx';
+import ReserveMonitor from '../ReserveMonitor.jsx';
+import PendingBadge from '../../shared/PendingBadge.jsx';
+import { useLiveVersion } from '../../shared/live.js';
+
+/** The summary box of each kind, in the documented order (NFT) or the same measures (LVLX). */
+function summaryItems(kind, s, product) {
+  if (kind === 'nft') {
+    return [
+      ['nft-summary-staking', s.totalNFTStakingProcess],
+      ['nft-summary-users', s.totalUserNFTStaking],
+      ['nft-summary-in-stake', s.totalNFTInStake],
+      ['nft-summary-product', `${formatLvlx(s.totalLVLXByNFT)} ${product}`],
+      ['nft-summary-usdt', <Amount value={s.totalUSDTByNFT} unit="USDT" />],
+    ];
+  }
+  return [
+    ['lvlx-summary-stakes', s.totalLVLXStakes],
+    ['lvlx-summary-users', s.totalUserLVLXStaking],
+    ['lvlx-summary-in-stake', `${formatLvlx(s.totalLVLXInStake)} ${product}`],
+    ['lvlx-summary-staking', `${formatLvlx(s.totalLVLXStaking)} ${product}`],
+    ['lvlx-summary-rewards', `${formatLvlx(s.totalLVLXRewards)} ${product}`],
+    ['lvlx-summary-usdt', <Amount value={s.totalUSDTRewards} unit="USDT" />],
+  ];
+}
+
+/** The NFT detail: the count of each NFT id the core's row holds (ids from 1), odd ids in one
+ *  column and even in the other. */
+function NftDetail({ staker, onClose }) {
+  const { t } = useTranslation();
+  const counts = (staker?.byId ?? []).map((count, i) => [i + 1, count]);
+  const column = (odd) => (
+    <dl className="nft-column" data-testid={odd ? 'nft-odd' : 'nft-even'}>
+      {counts
+        .filter(([id]) => id % 2 === (odd ? 1 : 0))
+        .map(([id, count]) => (
+          <div key={id} className="summary-item" data-id={id}>
+            <dt>{t('nft-id', { id })}</dt>
+            <dd translate="no">{count}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+  return (
+    <Dialog
+      open={Boolean(staker)}
+      title={staker?.names ?? ''}
+      onClose={onClose}
+      actions={
+        <button type="button" className="button" onClick={onClose}>
+          {t('dialog-close')}
+        </button>
+      }
+    >
+      <div className="nft-columns">
+        {column(true)}
+        {column(false)}
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * The screen's figures, loaded again on each recorded staking event: the summary and the two core
+ * tables (stakers and entries), both from one Arrow stream.
+ */
+function useStakingTables(kind) {
+  // Each recorded staking event (the live channel) reloads the screen: `version` is a
+  // dependency on purpose, and nothing loads before the channel is ready.
+  const version = useLiveVersion('stake', 2000);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const statistics = useMemo(() => stakingStatistics(kind), [kind, version]);
+  const general = useGeneral(version === null ? null : statistics);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind, version]);
+  const loadStakers = useCallback(
+    async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()),
+    [bytes, kind],
+  );
+  const loadEntries = useCallback(
+    async (signal) => loadStakeRows(await bytes(signal), kind, 'entries', Date.now()),
+    [bytes, kind],
+  );
+  const stakers = useCoreTable(version === null ? null : loadStakers);
+  const entries = useCoreTable(version === null ? null : loadEntries);
+  return { version, general, stakers, entries };
+}
+
+const walletCell = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
+
+/** The stakers table's columns; `onDetail(row)` opens a staker's NFT detail (NFT screen). */
+function stakerColumns(t, { nft, product, onDetail }) {
+  return [
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    {
+      id: 'email',
+      minWidth: '200px',
+      label: t('table-email'),
+      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+    },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
+    nft
+      ? {
+          id: 'amount',
+          minWidth: '130px',
+          label: t('nft-total'),
+          numeric: true,
+          cell: (r) => <Amount value={r.amountText} />,
+        }
+      : {
+          id: 'amount',
+          minWidth: '130px',
+          label: t('lvlx-total', { product }),
+          numeric: true,
+          cell: (r) => <Amount value={r.amountText} unit={product} />,
+        },
+    ...(nft
+      ? [
+          {
+            id: 'detail',
+            minWidth: '110px',
+            label: t('nft-detail'),
+            action: true,
+            cell: (r) => (
+              <button
+                type="button"
+                className="button secondary small"
+                onClick={() => onDetail(r)}
+                aria-label={t('nft-detail-of', { name: r.names })}
+              >
+                {t('nft-detail')}
+              </button>
+            ),
+          },
+        ]
+      : []),
+    {
+      id: 'staking',
+      minWidth: '130px',
+      label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }),
+      numeric: true,
+      cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} />,
+    },
+    {
+      id: 'currentInterests',
+      minWidth: '150px',
+      label: t('users-product', { product }),
+      numeric: true,
+      cell: (r) => <Amount value={r.totalText} unit={product} />,
+    },
+    {
+      id: 'rewardUSDT',
+      minWidth: '130px',
+      optional: true,
+      spec: true,
+      label: t('users-usdt'),
+      numeric: true,
+      cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
+    },
+  ];
+}
+
+/** The staking entries table's columns. */
+function entryColumns(t, language, { nft, product }) {
+  const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
+  return [
+    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
+    ...(nft
+      ? [
+          {
+            id: 'nftId',
+            width: '80px',
+            label: t('nft-id-column'),
+            cell: (r) => <span translate="no">{r.NFTId}</span>,
+          },
+        ]
+      : []),
+    {
+      id: 'amount',
+      minWidth: '110px',
+      label: amount,
+      numeric: true,
+      cell: (r) => (
+        <>
+          <Amount value={r.amountText} unit={nft ? null : product} />
+          {r.pending && <PendingBadge help="chain-pending-entry-help" />}
+        </>
+      ),
+    },
+    {
+      id: 'startDate',
+      minWidth: '190px',
+      optional: true,
+      spec: true,
+      label: t('stake-start'),
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.startDate, language)}</span>,
+    },
+    {
+      id: 'withdrawDate',
+      minWidth: '190px',
+      label: t('stake-release'),
+      date: true,
+      cell: (r) => <span translate="no">{formatDate(r.withdrawDate, language)}</span>,
+    },
+    {
+      id: 'currentInterests',
+      minWidth: '150px',
+      label: t('stake-rewards', { product }),
+      numeric: true,
+      cell: (r) => <Amount value={r.currentInterestsText} unit={product} />,
+    },
+    {
+      id: 'rewardUSDT',
+      minWidth: '130px',
+      label: t('stake-rewards-usdt'),
+      numeric: true,
+      cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,
+    },
+  ];
+}
+
+export default function StakingScreen({ kind }) {
+  const { t, i18n } = useTranslation();
+  const product = settings.product;
+  const nft = kind === 'nft';
+  const { version, general, stakers, entries } = useStakingTables(kind);
+  const [detail, setDetail] = useState(null);
+  const failed = entries.error ?? stakers.error;
+  const hidden = entries.answer && entries.answer.kept < entries.total;
+  const title = nft ? 'admin-menu-nft-staking' : 'admin-menu-lvlx-staking';
+  return (
+    <section className="page admin-page">
+      <h1>{t(title)}</h1>
+      {failed && (
+        <p className="notice error" role="alert" data-testid="staking-error">
+          {t(failed.code && i18n.exists(failed.code) ? failed.code : 'error-internal')}
+        </p>
+      )}
+      {general ? (
+        <SummaryBox
+          titleKey="summary-general"
+          items={summaryItems(kind, general, product)}
+          testId={`${kind}-general`}
+        />
+      ) : (
+        !failed && <p className="muted">{t('loading')}</p>
+      )}
+      <ReserveMonitor kind={kind} version={version} />
+
+      <h2>{t('stake-stakers')}</h2>
+      <TableTools table={stakers} searchKey="users-search" />
+      <CoreDataTable
+        name={`${kind}-stakers`}
+        csv={`${kind}-stakers`}
+        columns={stakerColumns(t, { nft, product, onDetail: setDetail })}
+        table={stakers}
+        label={t('stake-stakers')}
+      />
+
+      <h2>{t('stake-entries')}</h2>
+      <TableTools table={entries} datesKey="filter-release" />
+      {hidden && (
+        <SummaryBox
+          titleKey="summary-filtered"
+          items={summaryItems(kind, entries.answer.summary, product)}
+          testId={`${kind}-filtered`}
+        />
+      )}
+      <CoreDataTable
+        name={`${kind}-entries`}
+        csv={`${kind}-stakes`}
+        columns={entryColumns(t, i18n.language, { nft, product })}
+        table={entries}
+        label={t('stake-entries')}
+      />
+      {nft && <NftDetail staker={detail} onClose={() => setDetail(null)} />}
+    </section>
+  );
+}
