@@ -5,7 +5,7 @@
 // the rows are cards, one line per column: every column not `hidden` shows there. From 1920 px
 // (4xl) a `spec` column (one the commission lists for the table) shows unless the admin turned it
 // off; narrower screens keep fitting it by room, with the menu for the rest (at 1440 px the users
-// table's SPEC columns need 1,446 px in a 1,132 px box: docs/product/decisions.md).
+// table's commissioned columns need 1,446 px in a 1,132 px box: docs/product/decisions.md).
 import { useSyncExternalStore, useState } from 'react';
 import { BREAKPOINTS } from '../styles/breakpoints.js';
 import { KEYS, readJson, readPreference, writePreference } from './storage.js';
@@ -45,7 +45,7 @@ export default function useColumnChoice(name, columns, room, phone, trimmed = 0)
   const key = `columns.${adminId()}.${name}`;
   const [chosen, setChosen] = useState(() => readPreference(key) ?? {});
   const wide = useWide();
-  // The main columns, those the admin turned on and, on a wide screen, the SPEC ones not turned
+  // The main columns, those the admin turned on and, on a wide screen, the commissioned ones not turned
   // off take their room first; headers and cells can ask for a little more than declared: a
   // margin before the first extra.
   const byDefault = (c) => wide && c.spec && chosen[c.id] === undefined;

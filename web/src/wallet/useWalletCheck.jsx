@@ -31,7 +31,7 @@ export default function useWalletCheck(enabled) {
     const check = async () => {
       const stored = storedWallet();
       if (!stored) {
-        // The page asked for cannot be used without one: an error (SPEC), with what to do.
+        // The page asked for cannot be used without one: an error (as commissioned), with what to do.
         toast.error(
           <div>
             <strong>{t('wallet-notexists-title')}</strong>

@@ -328,7 +328,7 @@ test('a count chart steps by whole numbers, and its logarithmic scale starts at 
   await page.context().close();
 });
 
-test('on a 1920 px screen every SPEC column shows without opening the column menu', async () => {
+test('on a 1920 px screen every commissioned column shows without opening the column menu', async () => {
   for (const [route, headers] of [
     [
       '/admin/tables/users',

@@ -131,7 +131,7 @@ function contrast(a, b) {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-test('primary buttons have white semibold text (SPEC) that reads at 4.5:1 or more', async () => {
+test('primary buttons have white semibold text (as commissioned) that reads at 4.5:1 or more', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
   await page.goto('/login');
   await settled(page);

@@ -56,7 +56,7 @@ test('without a wallet extension, connecting warns to install one; a protected p
   await toast(page, 'warning', en['metamask-install']);
   // No wallet linked yet: the menu marks the pages that need one (not the dashboard or the FAQ),
   // and myActives sends the member back to the dashboard with the wallet check's notice, an
-  // error toast as SPEC says (the page asked for cannot be used).
+  // error toast as commissioned (the page asked for cannot be used).
   const marked = page.getByRole('navigation', { name: en['menu-label'] }).getByTestId('menu-needs-wallet');
   assert.equal(await marked.count(), 9);
   const dashboard = page.getByRole('link', { name: en['menu-dashboard'], exact: true });
