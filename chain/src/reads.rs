@@ -13,18 +13,29 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::rpc::Rpc;
-use crate::error::Error;
+
+/// Why a shared read failed. The layer above turns it into its own error ([`AtBlock::get`],
+/// which runs the caller's read, answers in the caller's error).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The node cannot be reached, or answered a call with an error (logged).
+    #[error("the chain is not available")]
+    Unavailable,
+    /// The task that read failed (it panicked, or the runtime is stopping).
+    #[error("{0}")]
+    Task(String),
+}
 
 /// The node's head: (block number, its time in seconds), read off the async runtime. A node
-/// that does not answer is `ChainUnavailable` (logged).
-pub async fn head(rpc: &Rpc) -> Result<(u64, u64), Error> {
+/// that does not answer is `Unavailable` (logged).
+pub async fn head(rpc: &Rpc) -> Result<(u64, u64), ReadError> {
     let rpc = rpc.clone();
     tokio::task::spawn_blocking(move || super::rpc::head(&rpc))
         .await
-        .map_err(|e| Error::Internal(e.to_string()))?
+        .map_err(|e| ReadError::Task(e.to_string()))?
         .map_err(|e| {
             tracing::warn!(error = %e, "chain read failed");
-            Error::ChainUnavailable
+            ReadError::Unavailable
         })
 }
 
@@ -37,11 +48,11 @@ pub type Call<'a> = (
 );
 
 /// The answers (hex) of `calls` at `block`, in one JSON-RPC batch (blocking). A node that does
-/// not answer, or answers a call with an error, is `ChainUnavailable` (logged).
-pub fn calls_at(rpc: &Rpc, block: u64, calls: &[Call]) -> Result<Vec<String>, Error> {
+/// not answer, or answers a call with an error, is `Unavailable` (logged).
+pub fn calls_at(rpc: &Rpc, block: u64, calls: &[Call]) -> Result<Vec<String>, ReadError> {
     let unavailable = |e: String| {
         tracing::warn!(error = %e, "chain read failed");
-        Error::ChainUnavailable
+        ReadError::Unavailable
     };
     let requests = requests_at(block, calls).map_err(unavailable)?;
     let answers = rpc
@@ -106,12 +117,12 @@ impl<V> Default for AtBlock<V> {
 impl<V: Clone + Send + 'static> AtBlock<V> {
     /// The value of `key` at `block` (or a later block another load saw), read by `read` (a
     /// blocking call, run off the async threads) when none is kept.
-    pub async fn get(
+    pub async fn get<E: From<ReadError> + Send + 'static>(
         &self,
         key: &str,
         block: u64,
-        read: impl FnOnce() -> Result<V, Error> + Send + 'static,
-    ) -> Result<V, Error> {
+        read: impl FnOnce() -> Result<V, E> + Send + 'static,
+    ) -> Result<V, E> {
         let slot = {
             let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
             if slots.len() >= KEYS && !slots.contains_key(key) {
@@ -127,19 +138,10 @@ impl<V: Clone + Send + 'static> AtBlock<V> {
         }
         let value = tokio::task::spawn_blocking(read)
             .await
-            .map_err(|e| Error::Internal(format!("chain read task: {e}")))??;
+            .map_err(|e| ReadError::Task(format!("chain read task: {e}")))??;
         *kept = Some((block, value.clone()));
         Ok(value)
     }
-}
-
-/// Runs blocking chain reads off the runtime.
-pub async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, Error> + Send + 'static,
-) -> Result<T, Error> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))?
 }
 
 #[cfg(test)]
@@ -158,7 +160,7 @@ mod tests {
                     .get("terms", block, move || {
                         reads.fetch_add(1, Ordering::SeqCst);
                         std::thread::sleep(std::time::Duration::from_millis(20));
-                        Ok(block)
+                        Ok::<_, ReadError>(block)
                     })
                     .await
                     .unwrap()

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use super::watch::{self, Moving};
-use crate::error::Error;
-use crate::store::{cursors, ledger, reversals};
-use crate::{now_ms, App};
+use lvlx_config::Config;
+use lvlx_store::{cursors, ledger, now_ms, reversals, Store, StoreError};
+
+use super::watch::{self, Moving, Watch};
 
 /// The window `reversals_day` counts.
 const DAY_MS: i64 = 86_400_000;
@@ -29,22 +29,23 @@ pub struct Standing {
     pub moving: Option<Moving>,
 }
 
-pub async fn read(app: &App) -> Result<Standing, Error> {
-    let sale = app.config.chain.as_ref().map(|c| c.ico_sale.to_lowercase());
+/// The standing of the chain `config` names, indexed into `store`, this instance's indexer
+/// as `watch` sees it.
+pub async fn read(store: &Store, config: &Config, watch: &Watch) -> Result<Standing, StoreError> {
+    let sale = config.chain.as_ref().map(|c| c.ico_sale.to_lowercase());
     let since = now_ms() - DAY_MS;
-    let moving = app
-        .config
+    let moving = config
         .chain
         .as_ref()
-        .map(|_| app.indexing.check(watch::stall_after(&app.config)));
-    app.store
+        .map(|_| watch.check(watch::stall_after(config)));
+    store
         .read(move |c| {
             let cursor = match &sale {
                 Some(sale) => cursors::get(c, sale)?,
                 None => None,
             };
             let final_block = cursor.as_ref().map(|k| k.final_block);
-            Ok::<_, Error>(Standing {
+            Ok::<_, StoreError>(Standing {
                 next_block: cursor.as_ref().map(|k| k.next),
                 final_block,
                 pending: ledger::pending(c, final_block.unwrap_or(u64::MAX))?,
