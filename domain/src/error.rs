@@ -80,6 +80,15 @@ impl From<lvlx_core::network::NetworkError> for Error {
     }
 }
 
+impl From<lvlx_chain::reads::ReadError> for Error {
+    fn from(e: lvlx_chain::reads::ReadError) -> Self {
+        match e {
+            lvlx_chain::reads::ReadError::Unavailable => Error::ChainUnavailable,
+            lvlx_chain::reads::ReadError::Task(detail) => Error::Internal(detail),
+        }
+    }
+}
+
 impl From<Invalid> for Error {
     fn from(invalid: Invalid) -> Self {
         Error::Invalid(invalid)

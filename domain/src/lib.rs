@@ -1,7 +1,8 @@
 //! The LVLX domain: the server's business transactions (accounts, staking, the network, owners'
-//! proposals, the books, identity, help and content), the chain indexer, mail, limits and
-//! metrics. Knows no HTTP: the API above it (crate `lvlx-backend`) parses requests, calls one
-//! function here and replies. Rules that need no I/O come from `lvlx-core` and are not restated;
+//! proposals, the books, identity, help and content), what the chain indexer's events mean to
+//! them (the indexer is crate `lvlx-chain`, below: `chain::Domain`), mail, limits and metrics.
+//! Knows no HTTP: the API above it (crate `lvlx-backend`) parses requests, calls one function
+//! here and replies. Rules that need no I/O come from `lvlx-core` and are not restated;
 //! every SQL statement is in `lvlx-store`. Functions return [`error::Error`].
 
 /// The store is its own crate below this one (every SQL statement, both dialects): here under

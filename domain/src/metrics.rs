@@ -30,10 +30,8 @@ pub struct Route {
     pub route: String,
 }
 
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct Kind {
-    pub kind: String,
-}
+/// The indexer's metrics are counted where it runs, below this crate; registered here.
+pub use lvlx_chain::metrics::Kind;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Pool {
@@ -47,15 +45,6 @@ pub struct Metrics {
     pub latency: Family<Route, Histogram>,
     pub connections: Gauge,
     pub live_channels: Gauge,
-    pub chain_head: Gauge,
-    pub chain_final: Gauge,
-    pub indexer_next: Gauge,
-    pub indexer_leader: Gauge,
-    pub indexer_errors: Family<Kind, Counter>,
-    pub indexer_chain_mismatch: Gauge,
-    pub indexer_stalled: Gauge,
-    pub indexer_idle_seconds: Gauge,
-    pub final_reversals: Counter,
     pub sign_in_failures: Counter,
     pub sign_in_refused: Counter,
     pub mail_sent: Counter,
@@ -85,15 +74,6 @@ impl Metrics {
             latency: Family::new_with_constructor(latency_histogram),
             connections: Gauge::default(),
             live_channels: Gauge::default(),
-            chain_head: Gauge::default(),
-            chain_final: Gauge::default(),
-            indexer_next: Gauge::default(),
-            indexer_leader: Gauge::default(),
-            indexer_errors: Family::default(),
-            indexer_chain_mismatch: Gauge::default(),
-            indexer_stalled: Gauge::default(),
-            indexer_idle_seconds: Gauge::default(),
-            final_reversals: Counter::default(),
             sign_in_failures: Counter::default(),
             sign_in_refused: Counter::default(),
             mail_sent: Counter::default(),
@@ -160,52 +140,53 @@ fn register_serving(registry: &mut Registry, m: &Metrics) {
     );
 }
 
-/// The indexer and the chain it reads.
+/// The indexer and the chain it reads (its figures are the chain crate's, `lvlx_chain::metrics`).
 fn register_chain(registry: &mut Registry, m: &Metrics) {
+    let c = &*lvlx_chain::metrics::METRICS;
     registry.register(
         "chain_head_block",
         "The chain's head as the indexer last read it",
-        m.chain_head.clone(),
+        c.chain_head.clone(),
     );
     registry.register(
         "chain_final_block",
         "The highest block counted final",
-        m.chain_final.clone(),
+        c.chain_final.clone(),
     );
     registry.register(
         "indexer_next_block",
         "The next block the indexer reads",
-        m.indexer_next.clone(),
+        c.indexer_next.clone(),
     );
     registry.register(
         "indexer_leader",
         "1 while this instance holds the indexer's lease",
-        m.indexer_leader.clone(),
+        c.indexer_leader.clone(),
     );
     registry.register(
         "indexer_step_errors",
         "Indexer steps that failed, by kind",
-        m.indexer_errors.clone(),
+        c.indexer_errors.clone(),
     );
     registry.register(
         "indexer_chain_mismatch",
         "1 while the indexer's node serves another chain than the one the store indexed (a chain reset, the wrong node): nothing is indexed",
-        m.indexer_chain_mismatch.clone(),
+        c.indexer_chain_mismatch.clone(),
     );
     registry.register(
         "indexer_stalled",
         "1 while the indexer has not moved for indexer_stall_secs with blocks left to read",
-        m.indexer_stalled.clone(),
+        c.indexer_stalled.clone(),
     );
     registry.register(
         "indexer_seconds_since_progress",
         "Seconds since the indexer last read a range or was caught up",
-        m.indexer_idle_seconds.clone(),
+        c.indexer_idle_seconds.clone(),
     );
     registry.register(
         "indexer_final_reversals",
         "Events already counted final that a reorganisation deeper than finality took back",
-        m.final_reversals.clone(),
+        c.final_reversals.clone(),
     );
     registry.register(
         "indexer_lag_alert_blocks",

@@ -317,24 +317,30 @@ mod tests {
         }
     }
 
+    /// A log of `contract`'s event `name` with sample fields: its topics and data, hex.
+    fn log_of(contract: Contract, name: &str) -> (Vec<String>, String) {
+        let e = event(contract, name);
+        let mut topics = vec![hex0x(e.signature().as_bytes())];
+        let mut data = Vec::new();
+        for input in &e.inputs {
+            let token = sample(&input.kind);
+            if input.indexed {
+                topics.push(hex0x(&ethers_core::abi::encode(&[token])));
+            } else {
+                data.push(token);
+            }
+        }
+        (topics, hex0x(&ethers_core::abi::encode(&data)))
+    }
+
     /// Every indexed event decodes as itself: a name listed without its arm was read as a
     /// claim before; now it is an error, and this finds it.
     #[test]
     fn every_indexed_event_decodes_by_its_own_arm() {
         for (contract, name) in indexed() {
-            let e = event(contract, name);
-            let mut topics = vec![hex0x(e.signature().as_bytes())];
-            let mut data = Vec::new();
-            for input in &e.inputs {
-                let token = sample(&input.kind);
-                if input.indexed {
-                    topics.push(hex0x(&ethers_core::abi::encode(&[token])));
-                } else {
-                    data.push(token);
-                }
-            }
+            let (topics, data) = log_of(contract, name);
             let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
-            let decoded = decode(contract, &topics, &hex0x(&ethers_core::abi::encode(&data)));
+            let decoded = decode(contract, &topics, &data);
             let decoded = decoded.unwrap_or_else(|e| panic!("{contract:?}.{name}: {e}"));
             let claimed = matches!(decoded, Event::Network(NetworkEvent::Claimed { .. }));
             assert_eq!(
@@ -342,6 +348,44 @@ mod tests {
                 name == "Claimed",
                 "{contract:?}.{name}: {decoded:?}"
             );
+        }
+    }
+
+    /// What the index does not keep is an error, never an event: a topic no indexed event has
+    /// (the token's `Transfer`, a made-up one), an indexed event under a contract that does not
+    /// emit it (a `Claimed` log from the sale), a log without topics.
+    #[test]
+    fn an_event_the_index_does_not_keep_is_an_error() {
+        let transfer = hex0x(event(Contract::Lvlx, "Transfer").signature().as_bytes());
+        let (claimed, data) = log_of(Contract::ClaimDistributor, "Claimed");
+        let made_up = format!("0x{}", "ab".repeat(32));
+        let contracts = [
+            Contract::IcoSale,
+            Contract::NftSale,
+            Contract::NftStaking,
+            Contract::LvlxStaking,
+            Contract::ActivationNode,
+            Contract::ClaimDistributor,
+        ];
+        for contract in contracts {
+            for topic0 in [&transfer, &made_up] {
+                let mut topics = vec![topic0.as_str()];
+                topics.extend(claimed[1..].iter().map(String::as_str));
+                let decoded = decode(contract, &topics, &data);
+                assert!(decoded.is_err(), "{contract:?} {topic0}: {decoded:?}");
+            }
+            assert!(
+                decode(contract, &[], &data).is_err(),
+                "{contract:?}: no topics"
+            );
+            if contract != Contract::ClaimDistributor {
+                let topics: Vec<&str> = claimed.iter().map(String::as_str).collect();
+                let decoded = decode(contract, &topics, &data);
+                assert!(
+                    decoded.is_err(),
+                    "{contract:?} emitting Claimed: {decoded:?}"
+                );
+            }
         }
     }
 }

@@ -1,11 +1,95 @@
-//! The chain (docs/product/chain.md): shared reads and the indexer, over the JSON-RPC client.
+//! The chain (docs/product/chain.md). The client, the shared reads and the indexer are a crate
+//! of their own below this one (`lvlx-chain`), here under their old paths. What the business
+//! does with what the indexer records is [`Domain`]: the indexer calls it inside its own
+//! transactions and never names this crate.
 
-pub mod indexer;
+use std::collections::BTreeMap;
+
+use lvlx_core::amount::Units;
+use lvlx_core::chain::{NetworkEvent, Place};
+
+pub use lvlx_chain::{indexer, keyed, owner, rollback, rpc, watch};
+
 pub mod reads;
-mod recording;
-pub mod rollback;
 pub mod status;
-pub mod watch;
 
-// The client side is a crate of its own, below this one: here under its old paths.
-pub use lvlx_rpc::{keyed, owner, rpc};
+use crate::live::{Hub, Push};
+use crate::network::{self, settlement};
+use crate::store::{ranks, Conn, StoreError};
+use crate::user::UserId;
+use crate::App;
+
+/// The domain's side of the indexer: the network's events recorded, purchases settled and
+/// taken back, ranks checked again, and the pushes handed to the app's hub.
+pub struct Domain {
+    hub: Hub,
+}
+
+impl lvlx_chain::Consumer for Domain {
+    fn network_event(
+        &self,
+        tx: Conn,
+        event: NetworkEvent,
+        at: &Place,
+    ) -> Result<Vec<Push>, StoreError> {
+        network::events::record(tx, event, at)
+    }
+
+    fn purchase_final(
+        &self,
+        tx: Conn,
+        product: &str,
+        levels_bps: &[u32],
+        id: i64,
+        now: i64,
+    ) -> Result<Vec<Push>, StoreError> {
+        network::events::settle(tx, product, levels_bps, id, now)
+    }
+
+    fn purchase_taken_back(&self, tx: Conn, id: i64) -> Result<Vec<(UserId, Units)>, StoreError> {
+        settlement::unsettle_purchase(tx, id)
+    }
+
+    fn volume_fell(
+        &self,
+        tx: Conn,
+        fell: &BTreeMap<UserId, Units>,
+        ancestor: u64,
+        now: i64,
+    ) -> Result<Vec<Push>, StoreError> {
+        // The ranks in force where the chain now ends.
+        let table = ranks::table_at(tx, ancestor as i64)?;
+        let mut pushes: Vec<Push> = Vec::new();
+        for (&member, &volume) in fell {
+            if settlement::recheck_ranks(tx, member, volume, &table, now)? {
+                pushes.push(Push::Network {
+                    user: member,
+                    event: "rank",
+                });
+            }
+            pushes.push(Push::Network {
+                user: member,
+                event: "volume",
+            });
+        }
+        Ok(pushes)
+    }
+
+    fn push(&self, push: Push) {
+        self.hub.push(push);
+    }
+}
+
+/// The app's parts an indexer works with: `Indexer::new(&app, &chain)`, `Indexer::spawn(&app)`.
+impl From<&App> for lvlx_chain::Parts {
+    fn from(app: &App) -> Self {
+        lvlx_chain::Parts {
+            store: app.store.clone(),
+            config: app.config.clone(),
+            watch: app.indexing.clone(),
+            consumer: std::sync::Arc::new(Domain {
+                hub: app.hub.clone(),
+            }),
+        }
+    }
+}

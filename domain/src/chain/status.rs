@@ -1,57 +1,10 @@
-//! Where the indexer stands, for the admin pages: what is indexed, what is final, what is
-//! pending and what reorganisations took back lately.
+//! Where the indexer stands, for the admin pages (`lvlx_chain::status`), as the domain answers.
 
-use serde::Serialize;
+pub use lvlx_chain::status::Standing;
 
-use super::watch::{self, Moving};
 use crate::error::Error;
-use crate::store::{cursors, ledger, reversals};
-use crate::{now_ms, App};
-
-/// The window `reversals_day` counts.
-const DAY_MS: i64 = 86_400_000;
-
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-#[schema(as = IndexerStanding)]
-#[serde(rename_all = "camelCase")]
-pub struct Standing {
-    /// The next block to read (None before the first step, or without a chain).
-    pub next_block: Option<u64>,
-    pub final_block: Option<u64>,
-    /// Purchases recorded above the final block: shown, not yet counted.
-    pub pending: i64,
-    /// Events taken back in the last 24 hours.
-    pub reversals_day: i64,
-    /// Of those, events that had been shown final (a reorganisation deeper than finality).
-    pub final_reversals_day: i64,
-    /// This instance's indexer: the head its nodes report, its lag, the seconds since it
-    /// moved, whether it is stuck or its node serves another chain (null without a chain).
-    pub moving: Option<Moving>,
-}
+use crate::App;
 
 pub async fn read(app: &App) -> Result<Standing, Error> {
-    let sale = app.config.chain.as_ref().map(|c| c.ico_sale.to_lowercase());
-    let since = now_ms() - DAY_MS;
-    let moving = app
-        .config
-        .chain
-        .as_ref()
-        .map(|_| app.indexing.check(watch::stall_after(&app.config)));
-    app.store
-        .read(move |c| {
-            let cursor = match &sale {
-                Some(sale) => cursors::get(c, sale)?,
-                None => None,
-            };
-            let final_block = cursor.as_ref().map(|k| k.final_block);
-            Ok::<_, Error>(Standing {
-                next_block: cursor.as_ref().map(|k| k.next),
-                final_block,
-                pending: ledger::pending(c, final_block.unwrap_or(u64::MAX))?,
-                reversals_day: reversals::since(c, since)?,
-                final_reversals_day: reversals::final_since(c, since)?,
-                moving,
-            })
-        })
-        .await
+    Ok(lvlx_chain::status::read(&app.store, &app.config, &app.indexing).await?)
 }

@@ -14,17 +14,18 @@ use lvlx_core::chain::{self, Contract, Event};
 use lvlx_core::staking::Pool;
 use serde_json::{json, Value};
 
+use lvlx_config as config;
+use lvlx_core::chain::Place;
+use lvlx_store::cursors::{self, Cursor};
+use lvlx_store::ledger::Entry;
+use lvlx_store::{blocks, now_ms, Conn, Store, StoreError};
+
 use super::recording::{record_found, Found, Purchase};
 use super::rollback;
 use super::rpc::{self, quantity, Rpc, RpcError};
 use super::watch::{self, Watch};
-use crate::live::{Hub, Push};
 use crate::metrics::METRICS;
-use crate::store::cursors::{self, Cursor};
-use crate::store::ledger::Entry;
-use crate::store::{blocks, Conn, Store, StoreError};
-use crate::{config, now_ms, App};
-use lvlx_core::chain::Place;
+use crate::{Consumer, Parts, Push};
 
 /// Longest pause between retries while the node is unreachable.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -122,7 +123,9 @@ pub struct Indexer {
     /// `indexer_stall_secs`.
     stall_after: Duration,
     store: Store,
-    hub: Hub,
+    /// What the business does with what is recorded (inside the same transactions), and
+    /// where the pushes go.
+    consumer: Arc<dyn Consumer>,
     product: String,
     /// Lowercase, as the cursor's key.
     sale: String,
@@ -142,7 +145,9 @@ const INDEXER_LEASE: i64 = 0x4C56_4C58_6964_7872;
 const LEASE_RETRY: Duration = Duration::from_secs(1);
 
 impl Indexer {
-    pub fn new(app: &App, chain: &config::Chain) -> Indexer {
+    /// The indexer of `chain`, working with `parts` (the app above passes itself).
+    pub fn new(parts: impl Into<Parts>, chain: &config::Chain) -> Indexer {
+        let app: Parts = parts.into();
         Indexer {
             nodes: chain.rpc_urls().map(Rpc::new).collect(),
             current: AtomicUsize::new(0),
@@ -151,10 +156,10 @@ impl Indexer {
             ceiling: AtomicU64::new(0),
             genesis_kept: AtomicBool::new(false),
             genesis_checked: Default::default(),
-            watch: app.indexing.clone(),
             stall_after: watch::stall_after(&app.config),
-            store: app.store.clone(),
-            hub: app.hub.clone(),
+            watch: app.watch,
+            store: app.store,
+            consumer: app.consumer,
             product: app.config.product.clone(),
             sale: chain.ico_sale.to_lowercase(),
             contracts: chain
@@ -169,9 +174,10 @@ impl Indexer {
     }
 
     /// Starts the indexer on the runtime when a chain is configured. It never stops on errors.
-    pub fn spawn(app: &App) -> Option<tokio::task::JoinHandle<()>> {
-        let chain = app.config.chain.clone()?;
-        let indexer = Indexer::new(app, &chain);
+    pub fn spawn(parts: impl Into<Parts>) -> Option<tokio::task::JoinHandle<()>> {
+        let parts: Parts = parts.into();
+        let chain = parts.config.chain.clone()?;
+        let indexer = Indexer::new(parts, &chain);
         Some(tokio::spawn(indexer.run()))
     }
 
@@ -188,7 +194,7 @@ impl Indexer {
         tracing::info!(sale = %self.sale, from = self.chain.start_block, "indexer started");
         loop {
             let held = match &lease {
-                Some(l) => crate::store::Lease::held(l).await,
+                Some(l) => lvlx_store::Lease::held(l).await,
                 None => false,
             };
             if !held {
@@ -384,6 +390,7 @@ impl Indexer {
         let start = self.chain.start_block;
         let key = self.sale.clone();
         let product = self.product.clone();
+        let consumer = self.consumer.clone();
         let nft_staking = self.chain.nft_staking.to_lowercase();
         let now = now_ms();
         let taken = self
@@ -398,8 +405,15 @@ impl Indexer {
                         .find(|(n, _)| *n == ancestor)
                         .map(|(_, h)| h);
                     let kept = cursors::get(tx, &key)?.map_or(0, |c| c.final_block);
-                    let taken =
-                        rollback::rollback(tx, &product, &nft_staking, ancestor, kept, now)?;
+                    let taken = rollback::rollback(
+                        tx,
+                        &*consumer,
+                        &product,
+                        &nft_staking,
+                        ancestor,
+                        kept,
+                        now,
+                    )?;
                     let next = Cursor {
                         next: (ancestor + 1).max(start),
                         last_hash: hash.filter(|_| ancestor >= start),
@@ -442,7 +456,7 @@ impl Indexer {
             );
         }
         for push in pushes {
-            self.hub.push(push);
+            self.consumer.push(push);
         }
         Ok(())
     }
@@ -644,7 +658,7 @@ impl Indexer {
         self.moved_to(to);
         let count = recorded.len();
         for push in recorded {
-            self.hub.push(push);
+            self.consumer.push(push);
         }
         if count > 0 {
             tracing::info!(from, to, recorded = count, "indexed events");
@@ -742,6 +756,7 @@ impl Indexer {
         let key = self.sale.clone();
         let product = self.product.clone();
         let levels = self.levels_bps.clone();
+        let consumer = self.consumer.clone();
         let now = now_ms();
         self.store
             .write(move |c| {
@@ -758,6 +773,7 @@ impl Indexer {
                     } = step;
                     let mut pushes = rollback::finalize(
                         tx,
+                        &*consumer,
                         &product,
                         &levels,
                         before,
@@ -765,7 +781,14 @@ impl Indexer {
                         now,
                     )?;
                     for f in found {
-                        pushes.extend(record_found(tx, &product, &levels, final_block, f)?);
+                        pushes.extend(record_found(
+                            tx,
+                            &*consumer,
+                            &product,
+                            &levels,
+                            final_block,
+                            f,
+                        )?);
                     }
                     for (number, hash) in &remembered {
                         blocks::put(tx, *number, hash)?;
@@ -799,6 +822,7 @@ impl Indexer {
         let key = self.sale.clone();
         let product = self.product.clone();
         let levels = self.levels_bps.clone();
+        let consumer = self.consumer.clone();
         let cursor = cursor.clone();
         let now = now_ms();
         let pushes = self
@@ -806,8 +830,15 @@ impl Indexer {
             .write(move |c| {
                 c.transaction(|tx| {
                     unchanged(tx, &key, &seen)?;
-                    let pushes =
-                        rollback::finalize(tx, &product, &levels, cursor.final_block, upto, now)?;
+                    let pushes = rollback::finalize(
+                        tx,
+                        &*consumer,
+                        &product,
+                        &levels,
+                        cursor.final_block,
+                        upto,
+                        now,
+                    )?;
                     blocks::forget_final(tx, upto)?;
                     cursors::set(
                         tx,
@@ -824,7 +855,7 @@ impl Indexer {
             .await?;
         let count = pushes.len();
         for push in pushes {
-            self.hub.push(push);
+            self.consumer.push(push);
         }
         Ok(count)
     }

@@ -6,17 +6,17 @@
 use std::collections::BTreeMap;
 
 use lvlx_core::staking::Pool;
+use lvlx_store::reversals::{self, Reversal};
+use lvlx_store::user::UserId;
+use lvlx_store::{blocks, claims, ledger, nodes, stakes, Conn, StoreError};
 
-use crate::live::Push;
-use crate::network::{self, settlement};
-use crate::store::reversals::{self, Reversal};
-use crate::store::{blocks, claims, ledger, nodes, ranks, stakes, Conn, StoreError};
-use crate::user::UserId;
+use crate::{Consumer, Push};
 
 /// Settles the linked members' purchases in blocks `after < block <= upto`: they just became
 /// final. Oldest first, as they happened. The owners of positions opened there are told too.
 pub fn finalize(
     tx: Conn,
+    consumer: &dyn Consumer,
     product: &str,
     levels_bps: &[u32],
     after: u64,
@@ -24,10 +24,9 @@ pub fn finalize(
     now: i64,
 ) -> Result<Vec<Push>, StoreError> {
     let mut pushes = Vec::new();
-    for (id, buyer, tx_hash) in
-        crate::store::settlement::unsettled_between(tx, product, after, upto)?
+    for (id, buyer, tx_hash) in lvlx_store::settlement::unsettled_between(tx, product, after, upto)?
     {
-        pushes.extend(network::events::settle(tx, product, levels_bps, id, now)?);
+        pushes.extend(consumer.purchase_final(tx, product, levels_bps, id, now)?);
         pushes.push(Push::Chain {
             user: Some(buyer),
             event: "final",
@@ -68,6 +67,7 @@ pub struct TakenBack {
 /// final: its line in the member's history says so.
 pub fn rollback(
     tx: Conn,
+    consumer: &dyn Consumer,
     product: &str,
     nft_staking: &str,
     ancestor: u64,
@@ -75,7 +75,7 @@ pub fn rollback(
     now: i64,
 ) -> Result<TakenBack, StoreError> {
     let mut taken: Vec<Taken> = Vec::new();
-    let mut pushes = take_purchases(tx, product, ancestor, now, &mut taken)?;
+    let mut pushes = take_purchases(tx, consumer, product, ancestor, now, &mut taken)?;
     take_staking(tx, nft_staking, ancestor, &mut taken)?;
     take_nodes(tx, ancestor, &mut taken)?;
     take_payments(tx, ancestor, &mut taken)?;
@@ -107,10 +107,11 @@ pub fn rollback(
     Ok(TakenBack { pushes, final_ones })
 }
 
-/// Takes back the purchases above `ancestor` with their commissions, then checks again the
-/// ranks of the upline members whose volume fell. The pushes that tells them.
+/// Takes back the purchases above `ancestor` with their commissions, then has the ranks of the
+/// upline members whose volume fell checked again. The pushes that tell them.
 fn take_purchases(
     tx: Conn,
+    consumer: &dyn Consumer,
     product: &str,
     ancestor: u64,
     now: i64,
@@ -119,7 +120,7 @@ fn take_purchases(
     // Upline members whose volume fell, with their volume after it.
     let mut fell: BTreeMap<UserId, lvlx_core::amount::Units> = BTreeMap::new();
     for entry in ledger::above(tx, ancestor)? {
-        for (member, volume) in settlement::unsettle_purchase(tx, entry.id)? {
+        for (member, volume) in consumer.purchase_taken_back(tx, entry.id)? {
             fell.insert(member, volume);
         }
         ledger::remove(tx, product, &entry)?;
@@ -131,22 +132,7 @@ fn take_purchases(
             block: entry.block,
         });
     }
-    // The ranks in force where the chain now ends.
-    let table = ranks::table_at(tx, ancestor as i64)?;
-    let mut pushes: Vec<Push> = Vec::new();
-    for (&member, &volume) in &fell {
-        if settlement::recheck_ranks(tx, member, volume, &table, now)? {
-            pushes.push(Push::Network {
-                user: member,
-                event: "rank",
-            });
-        }
-        pushes.push(Push::Network {
-            user: member,
-            event: "volume",
-        });
-    }
-    Ok(pushes)
+    consumer.volume_fell(tx, &fell, ancestor, now)
 }
 
 /// Takes back the staking contracts' events above `ancestor` (and the NFT sale's), undoing

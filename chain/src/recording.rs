@@ -1,16 +1,16 @@
 //! What the indexer records of each event it found, in the transaction that moves its cursor:
 //! a purchase into the ledger (settled at once when final), a staking event onto its position,
-//! an NFT purchase, the network's events, the sale's price.
+//! an NFT purchase, the network's events (the consumer's), the sale's price.
 
 use lvlx_core::chain::{NetworkEvent, NftPurchase, Place, StakingEvent};
 use lvlx_core::staking::Pool;
 
+use lvlx_store::ledger::{self, Entry};
+use lvlx_store::stakes::{self, Opened};
+use lvlx_store::{users, Conn, StoreError};
+
 use super::indexer::IndexError;
-use crate::live::Push;
-use crate::network;
-use crate::store::ledger::{self, Entry};
-use crate::store::stakes::{self, Opened};
-use crate::store::{users, Conn, StoreError};
+use crate::{Consumer, Push};
 
 /// One decoded purchase, ready for the ledger.
 pub(super) struct Purchase {
@@ -33,20 +33,19 @@ pub(super) enum Found {
 /// Records one event found (a purchase by the finality it has at `final_block`).
 pub(super) fn record_found(
     tx: Conn,
+    consumer: &dyn Consumer,
     product: &str,
     levels: &[u32],
     final_block: u64,
     found: Found,
 ) -> Result<Vec<Push>, IndexError> {
     Ok(match found {
-        Found::Purchase(p) => record_purchase(tx, product, levels, final_block, p)?,
+        Found::Purchase(p) => record_purchase(tx, consumer, product, levels, final_block, p)?,
         Found::Staking(event, pool, at) => {
             record_staking(tx, event, pool, at)?.into_iter().collect()
         }
         Found::NftPurchase(p, at) => record_nft_purchase(tx, p, at)?.into_iter().collect(),
-        Found::Network(event, log) => network::events::record(tx, event, &log)?
-            .into_iter()
-            .collect(),
+        Found::Network(event, log) => consumer.network_event(tx, event, &log)?,
         Found::Price(price, at) => {
             record_price(tx, price, &at)?;
             Vec::new()
@@ -56,6 +55,7 @@ pub(super) fn record_found(
 
 fn record_purchase(
     tx: Conn,
+    consumer: &dyn Consumer,
     product: &str,
     levels_bps: &[u32],
     final_block: u64,
@@ -79,7 +79,7 @@ fn record_purchase(
     // `rollback::finalize` when the final block passes it.
     let mut pushes = match f.entry.user {
         Some(_) if f.block as u64 <= final_block => {
-            network::events::settle(tx, product, levels_bps, id, f.entry.created_at)?
+            consumer.purchase_final(tx, product, levels_bps, id, f.entry.created_at)?
         }
         _ => Vec::new(),
     };

@@ -34,7 +34,7 @@ struct State {
 }
 
 /// `indexer_stall_secs` as a duration (at least a second).
-pub fn stall_after(config: &crate::config::Config) -> Duration {
+pub fn stall_after(config: &lvlx_config::Config) -> Duration {
     Duration::from_secs(config.indexer_stall_secs.max(1))
 }
 

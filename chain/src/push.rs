@@ -1,0 +1,189 @@
+//! What an open page is told when the chain changes what it shows: the live pushes the indexer
+//! and the layers above it make, as data (who sees one, its message to the page, its form
+//! between instances). Delivering them is the layer above's (`lvlx_domain::live`'s hub).
+
+use serde_json::{json, Value};
+
+use lvlx_core::staking::Pool;
+use lvlx_store::user::UserId;
+
+/// Every event name a push carries (a relayed push names one of these).
+const EVENTS: &[&str] = &[
+    "staked",
+    "interest",
+    "released",
+    "funded",
+    "defunded",
+    "terms",
+    "nft-purchased",
+    "commission",
+    "rank",
+    "volume",
+    "node",
+    "claim",
+    "kyc",
+    "purchase",
+    "final",
+];
+
+#[derive(Debug, Clone)]
+pub enum Push {
+    /// A purchase the indexer recorded.
+    Purchase {
+        user: Option<UserId>,
+        tx_hash: String,
+        wallet: String,
+        lvlx: u128,
+        usdt: u128,
+        created_at: i64,
+    },
+    /// A staking or NFT-sale event the indexer recorded (`event`: staked, interest, released,
+    /// funded, defunded, terms, nft-purchased). `position` is the NFT id for a purchase.
+    Stake {
+        user: Option<UserId>,
+        pool: Option<Pool>,
+        event: &'static str,
+        position: u64,
+        amount: u128,
+        at: i64,
+    },
+    /// A member's network figures moved (`event`: commission, rank, volume, node, claim).
+    Network { user: UserId, event: &'static str },
+    /// Events left the chain and what they recorded was taken back (`event`: purchase, staked,
+    /// interest, released, nft-purchased, node, claim), or purchases became final (`final`).
+    /// Every page of the member concerned reads its figures again.
+    Chain {
+        user: Option<UserId>,
+        event: &'static str,
+        tx_hash: String,
+    },
+}
+
+impl Push {
+    /// Whether a viewer sees it: the buyer's own pages, and every admin (the ICO table).
+    pub fn visible_to(&self, viewer: UserId, admin: bool) -> bool {
+        match self {
+            Push::Purchase { user, .. } | Push::Stake { user, .. } | Push::Chain { user, .. } => {
+                admin || *user == Some(viewer)
+            }
+            Push::Network { user, .. } => *user == viewer,
+        }
+    }
+
+    /// The message as the page gets it (amounts as decimal base units).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Push::Purchase {
+                tx_hash,
+                wallet,
+                lvlx,
+                usdt,
+                created_at,
+                ..
+            } => json!({
+                "type": "purchase",
+                "txHash": tx_hash,
+                "wallet": wallet,
+                "lvlx": lvlx.to_string(),
+                "usdt": usdt.to_string(),
+                "createdAt": created_at,
+            }),
+            Push::Stake {
+                pool,
+                event,
+                position,
+                amount,
+                at,
+                ..
+            } => json!({
+                "type": "stake",
+                "pool": pool.map(Pool::name),
+                "event": event,
+                "position": position,
+                "amount": amount.to_string(),
+                "at": at,
+            }),
+            Push::Network { event, .. } => json!({ "type": "network", "event": event }),
+            Push::Chain { event, tx_hash, .. } => {
+                json!({ "type": "chain", "event": event, "txHash": tx_hash })
+            }
+        }
+    }
+}
+
+impl Push {
+    /// The whole push, as it travels between instances.
+    pub fn to_wire(&self) -> Value {
+        let user = |u: &Option<UserId>| u.map(|u| u.0);
+        match self {
+            Push::Purchase {
+                user: u,
+                tx_hash,
+                wallet,
+                lvlx,
+                usdt,
+                created_at,
+            } => json!({"k": "purchase", "user": user(u), "txHash": tx_hash, "wallet": wallet,
+                "lvlx": lvlx.to_string(), "usdt": usdt.to_string(), "createdAt": created_at}),
+            Push::Stake {
+                user: u,
+                pool,
+                event,
+                position,
+                amount,
+                at,
+            } => {
+                json!({"k": "stake", "user": user(u), "pool": pool.map(Pool::name), "event": event,
+                "position": position, "amount": amount.to_string(), "at": at})
+            }
+            Push::Network { user, event } => {
+                json!({"k": "network", "user": user.0, "event": event})
+            }
+            Push::Chain {
+                user: u,
+                event,
+                tx_hash,
+            } => json!({"k": "chain", "user": user(u), "event": event, "txHash": tx_hash}),
+        }
+    }
+
+    /// A push relayed by another instance (`None` for what no instance of this version sends).
+    pub fn from_wire(v: &Value) -> Option<Push> {
+        let user = || v["user"].as_i64().map(UserId);
+        let units = |k: &str| v[k].as_str()?.parse::<u128>().ok();
+        let event = || {
+            EVENTS
+                .iter()
+                .copied()
+                .find(|e| Some(*e) == v["event"].as_str())
+        };
+        Some(match v["k"].as_str()? {
+            "purchase" => Push::Purchase {
+                user: user(),
+                tx_hash: v["txHash"].as_str()?.to_owned(),
+                wallet: v["wallet"].as_str()?.to_owned(),
+                lvlx: units("lvlx")?,
+                usdt: units("usdt")?,
+                created_at: v["createdAt"].as_i64()?,
+            },
+            "stake" => Push::Stake {
+                user: user(),
+                pool: v["pool"].as_str().and_then(Pool::parse),
+                event: event()?,
+                position: v["position"].as_u64()?,
+                amount: units("amount")?,
+                at: v["at"].as_i64()?,
+            },
+            "network" => Push::Network {
+                user: user()?,
+                event: event()?,
+            },
+            "chain" => Push::Chain {
+                user: user(),
+                event: event()?,
+                tx_hash: v["txHash"].as_str()?.to_owned(),
+            },
+            _ => return None,
+        })
+    }
+}
