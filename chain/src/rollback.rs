@@ -163,16 +163,10 @@ fn take_staking(
             _ => None,
         };
         stakes::forget_event(tx, &e.tx_hash, e.log_index)?;
-        let event = match e.event.as_str() {
-            "staked" => "staked",
-            "interest" => "interest",
-            "released" => "released",
-            "nft-purchased" => "nft-purchased",
-            "funded" => "funded",
-            "defunded" => "defunded",
-            // The reserve's terms or the sale's price.
-            _ => "terms",
-        };
+        // A name recording gives that `taken_as` lacks would be taken back under the wrong
+        // words: an error, never a guess.
+        let event = taken_as(&e.event)
+            .ok_or_else(|| StoreError::Corrupt(format!("an applied event named {:?}", e.event)))?;
         taken.push(Taken {
             user,
             event,
@@ -219,4 +213,45 @@ fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// What the member is told was taken back, by the applied event's name (`recording`).
+fn taken_as(event: &str) -> Option<&'static str> {
+    Some(match event {
+        "staked" => "staked",
+        "interest" => "interest",
+        "released" => "released",
+        "nft-purchased" => "nft-purchased",
+        "funded" => "funded",
+        "defunded" => "defunded",
+        // The reserve's terms or the sale's price.
+        "terms" | stakes::PRICE_EVENT => "terms",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::taken_as;
+
+    #[test]
+    fn every_applied_event_is_taken_back_under_its_own_name() {
+        for name in [
+            "staked",
+            "interest",
+            "released",
+            "nft-purchased",
+            "funded",
+            "defunded",
+            "terms",
+        ] {
+            assert_eq!(taken_as(name), Some(name));
+        }
+        assert_eq!(taken_as(lvlx_store::stakes::PRICE_EVENT), Some("terms"));
+        assert_eq!(
+            taken_as("commission"),
+            None,
+            "not a staking contract's event"
+        );
+    }
 }
