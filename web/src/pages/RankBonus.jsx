@@ -20,6 +20,7 @@ import { formatDate } from '../components/dates.js';
 import { toastError } from '../toast.jsx';
 import NetworkFrame from '../network/NetworkFrame.jsx';
 import SupportContact from '../help/SupportContact.jsx';
+import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 import { rankName } from '../network/rankName.js';
 
 function Standing({ standing }) {
@@ -113,16 +114,16 @@ function Claims({ data, account, connect, reload, available }) {
   const linked = storedWallet();
   const claimable = BigInt(data.claimable);
   // The identity rule, said before the click: what a claim pays now without a verified
-  // identity, and what waits for one (null room: the rule never stops this member).
-  const room = data.claimRoom === null || data.claimRoom === undefined ? null : BigInt(data.claimRoom);
-  const heldBack = room !== null && room < claimable ? claimable - room : 0n;
+  // identity, and what waits for one (the server's core splits it: claimSplit).
+  const now = BigInt(data.claimSplit.available);
+  const heldBack = BigInt(data.claimSplit.held);
   const reason = !available
     ? 'network-unavailable'
     : !linked
       ? 'error-wallet-required'
       : claimable === 0n
         ? 'error-nothing-to-claim'
-        : room === 0n
+        : now === 0n
           ? 'claims-kyc-needed'
           : null;
   // Why what this claim does not pay waits: the identity rule's part, and the contract's caps'.
@@ -161,18 +162,15 @@ function Claims({ data, account, connect, reload, available }) {
         <dd translate="no" data-testid="claims-total">
           {formatLvlx(data.claims.total)} {product}
         </dd>
-        <dt>{t('claims-claimable')}</dt>
-        <dd translate="no" data-testid="claimable">
-          {formatLvlx(data.claimable)} {product}
-        </dd>
+        <ClaimableSplit split={data.claimSplit} />
       </dl>
       {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
       {heldBack > 0n && !asked && (
         <div className="notice" role="status" data-testid="claims-kyc">
           <p>
-            {t(room === 0n ? 'claims-kyc-none-now' : 'claims-kyc-part', {
+            {t(now === 0n ? 'claims-kyc-none-now' : 'claims-kyc-part', {
               threshold: `${formatLvlx(data.kycThreshold)} ${product}`,
-              now: `${formatLvlx(room.toString())} ${product}`,
+              now: `${formatLvlx(data.claimSplit.available)} ${product}`,
               rest: `${formatLvlx(heldBack.toString())} ${product}`,
             })}
           </p>
