@@ -21,8 +21,10 @@ const FEATURES = {
   dashboard: [],
   help: [],
   // The member's KYC card is a box of the dashboard; its status badge, filter and dialog are
-  // columns and actions of the admin's users table. Both read KYC's own calls.
-  kyc: ['KycCard.jsx', 'KycAdmin.jsx'],
+  // columns and actions of the admin's users table. Both read KYC's own calls. What is claimable
+  // now and what waits for a verified identity is said the same way wherever the claimable
+  // amount appears (the money account, the dashboard's network box, the rank bonus page).
+  kyc: ['KycCard.jsx', 'KycAdmin.jsx', 'ClaimableSplit.jsx'],
   // The referral link is also the dashboard's last box.
   network: ['ReferralLink.jsx'],
   owners: [],

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start: set up what is missing, build, and serve the app on the embedded defaults
 # (SQLite in ./data, http://127.0.0.1:8080/; see lvlx.example.toml to change them), with a demo
-# admin, a demo user whose sign-in codes land in ./data/outbox, seeded demo data, and a local
-# Polygon-like chain (anvil, chain id 137, http://127.0.0.1:8545) with the contracts deployed.
+# admin, a demo user whose sign-in codes land in ./data/outbox, seeded demo data, a local
+# Polygon-like chain (anvil, chain id 137, http://127.0.0.1:8545) with the contracts deployed,
+# and the demo's identity provider (http://127.0.0.1:8091/verify, not a real verification).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh # runs scripts/setup.sh too; the server is target/quick/lvlx (profile quick)
@@ -37,6 +38,22 @@ node -e 'fetch(process.argv[1], {method: "POST", headers: {"content-type": "appl
   body: JSON.stringify({jsonrpc: "2.0", id: 1, method: "evm_setIntervalMining", params: [2]})})
   .then((r) => r.ok || process.exit(1))' "http://127.0.0.1:$ANVIL_PORT"
 echo "Wallet: add the network http://127.0.0.1:$ANVIL_PORT (chain id 137) and import an anvil dev account key to buy."
+# The demo's identity provider: a local stand-in for Persona's hosted flow and signed webhook
+# on 127.0.0.1:8091 (not a real verification; the member approves or declines), so the demo
+# member can verify and then claim above the identity threshold. It writes a [kyc] section with
+# a new webhook secret into ./lvlx.toml once, before it listens; a provider configured there
+# already (Persona's) is left alone and the demo's is not started.
+"$lvlx" demo identity &
+identity_pid=$!
+trap 'kill "$anvil_pid" "$identity_pid" 2>/dev/null; wait "$anvil_pid" "$identity_pid" 2>/dev/null' EXIT
+for _ in $(seq 100); do
+  (exec 3<>/dev/tcp/127.0.0.1/8091) 2>/dev/null && break
+  if ! kill -0 "$identity_pid" 2>/dev/null; then
+    wait "$identity_pid" || { echo "the demo's identity provider did not start (is port 8091 taken?)" >&2; exit 1; }
+    break
+  fi
+  sleep 0.1
+done
 # A support address to show beside a claim that waits for identity verification and in the FAQ
 # (a placeholder here: set support_email in lvlx.toml for a real one).
 LVLX_SUPPORT_EMAIL="${LVLX_SUPPORT_EMAIL:-support@lvlx.local}" "$lvlx" serve "$@"

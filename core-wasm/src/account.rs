@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::amount::{self, Units};
+use crate::kyc::ClaimSplit;
 
 /// What the server knows (`GET /api/v1/dashboard` → `account`), base units as decimal text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +42,9 @@ pub struct Server {
     #[serde(with = "amount::text")]
     #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
     pub claimable: Units,
+    /// `claimable` split by the identity rule (`kyc::claim_split`): what a claim may pay now,
+    /// what waits for a verified identity.
+    pub claim_split: ClaimSplit,
     /// What the distributor has paid the member.
     #[serde(with = "amount::text")]
     #[cfg_attr(feature = "openapi", schema(schema_with = amount::text::schema))]
@@ -67,6 +71,8 @@ pub struct Account {
     pub accrued: Units,
     #[serde(with = "amount::text")]
     pub claimable: Units,
+    /// `claimable` as what a claim may pay now and what waits for a verified identity.
+    pub claim_split: ClaimSplit,
     /// Paid out to the wallet: staking interest and claims.
     #[serde(with = "amount::text")]
     pub paid: Units,
@@ -106,6 +112,7 @@ pub fn account(server: &Server, wallet: Option<Units>) -> Result<Account, amount
         locked_until: server.next_release,
         accrued: server.accrued,
         claimable: server.claimable,
+        claim_split: server.claim_split,
         paid: server
             .interest_paid
             .checked_add(server.claims_paid)

@@ -90,6 +90,43 @@ pub fn claim_room(claimed: Units, threshold: Option<Units>, status: KycStatus) -
     }
 }
 
+/// What is claimable, said in two parts: what a claim may pay now under the identity rule, and
+/// what waits until the member's identity is verified. Every page that shows a claimable amount
+/// shows these two (docs/product/help.md#kyc).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimSplit {
+    /// LVLX a claim may pay now as far as the identity rule goes (the claim contract's caps may
+    /// still pay it in parts).
+    #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub available: Units,
+    /// LVLX held until the member's identity is verified.
+    #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
+    pub held: Units,
+}
+
+/// [`ClaimSplit`] of `claimable` for a member whose wallet the distributor has paid `claimed`
+/// in all: the part within [`claim_room`] is available, the rest is held for an identity.
+/// `available + held == claimable` always.
+pub fn claim_split(
+    claimable: Units,
+    claimed: Units,
+    threshold: Option<Units>,
+    status: KycStatus,
+) -> ClaimSplit {
+    let available = match claim_room(claimed, threshold, status) {
+        Some(room) => claimable.min(room),
+        None => claimable,
+    };
+    ClaimSplit {
+        available,
+        held: claimable - available,
+    }
+}
+
 /// Every key this module hands to a person.
 pub const KEYS: [&str; 5] = [
     KYC_REQUIRED,
@@ -181,5 +218,71 @@ mod tests {
             assert!(claim_allowed(before + room, limit, status));
             assert!(!claim_allowed(before + room + 1, limit, status));
         }
+    }
+
+    #[test]
+    fn the_claimable_amount_splits_into_available_now_and_held_for_an_identity() {
+        let limit = Some(10_000);
+        // The walk: 99,200 earned, 10,000 claimed without an identity: all the rest waits.
+        let walk = claim_split(89_200, 10_000, limit, KycStatus::None);
+        assert_eq!(
+            walk,
+            ClaimSplit {
+                available: 0,
+                held: 89_200
+            }
+        );
+        // Approved: everything is available.
+        let approved = claim_split(89_200, 10_000, limit, KycStatus::Approved);
+        assert_eq!(
+            approved,
+            ClaimSplit {
+                available: 89_200,
+                held: 0
+            }
+        );
+        // Nothing claimed yet: the threshold's worth now, the rest held.
+        assert_eq!(
+            claim_split(99_200, 0, limit, KycStatus::Pending),
+            ClaimSplit {
+                available: 10_000,
+                held: 89_200
+            }
+        );
+        // Under the room: nothing held. No threshold: nothing held.
+        assert_eq!(
+            claim_split(400, 500, limit, KycStatus::Rejected),
+            ClaimSplit {
+                available: 400,
+                held: 0
+            }
+        );
+        assert_eq!(
+            claim_split(u128::MAX, 0, None, KycStatus::None),
+            ClaimSplit {
+                available: u128::MAX,
+                held: 0
+            }
+        );
+        // The split agrees with the rule and always adds up.
+        for (claimable, claimed, status) in [
+            (0, 0, KycStatus::None),
+            (10_001, 0, KycStatus::None),
+            (5, 9_999, KycStatus::Rejected),
+            (7, 20_000, KycStatus::Pending),
+        ] {
+            let s = claim_split(claimable, claimed, limit, status);
+            assert_eq!(s.available + s.held, claimable);
+            if s.available > 0 {
+                assert!(claim_allowed(claimed + s.available, limit, status));
+            }
+            if s.held > 0 {
+                assert!(!claim_allowed(claimed + s.available + 1, limit, status));
+            }
+        }
+        assert_eq!(
+            serde_json::to_value(walk).unwrap(),
+            serde_json::json!({"available": "0", "held": "89200"})
+        );
     }
 }

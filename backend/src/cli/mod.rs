@@ -39,7 +39,10 @@ enum Command {
         command: AdminCommand,
     },
     /// Create the demo admin and demo user (if missing) and print how to sign in.
-    Demo,
+    Demo {
+        #[command(subcommand)]
+        command: Option<DemoCommand>,
+    },
     /// The operational wallet key, sealed under the admin secret.
     Secret {
         #[command(subcommand)]
@@ -89,6 +92,21 @@ enum Command {
         /// left out, the history looks like a platform's.
         #[arg(long)]
         whales: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum DemoCommand {
+    /// The demo's identity provider, a local stand-in for Persona (not a real verification):
+    /// its hosted flow, where the member approves or declines, and its signed webhook to the
+    /// server. Writes a `[kyc]` section pointing at it (with a new webhook secret) when none is
+    /// configured; does nothing when another provider is. Serves until stopped.
+    Identity {
+        #[arg(long, default_value = lvlx_tools::identity::DEFAULT_LISTEN)]
+        listen: std::net::SocketAddr,
+        /// The platform the webhook goes to and members return to (default: http://{bind}).
+        #[arg(long)]
+        site: Option<String>,
     },
 }
 
@@ -243,7 +261,10 @@ pub fn main() -> ExitCode {
                     lastnames,
                 },
         } => create_admin(&config, email, names, lastnames),
-        Command::Demo => demo(&config),
+        Command::Demo { command: None } => demo(&config),
+        Command::Demo {
+            command: Some(DemoCommand::Identity { listen, site }),
+        } => demo_identity(&config_file, config, listen, site),
         Command::Secret {
             command: SecretCommand::Set,
         } => set_secret(&config),
@@ -493,6 +514,71 @@ fn set_secret(config: &Config) -> ExitCode {
 }
 
 /// `lvlx chain demo`: links the demo wallets and makes their purchases and stakes on chain.
+/// `lvlx demo identity`: configures the demo's identity provider when no provider is, then
+/// serves it (its own process and listener: `serve` never starts it).
+fn demo_identity(
+    file: &std::path::Path,
+    config: Config,
+    listen: std::net::SocketAddr,
+    site: Option<String>,
+) -> ExitCode {
+    use lvlx_tools::identity::{self, Setup};
+    let config = match identity::configure(file, &config, listen) {
+        Ok(Setup::Other(flow_url)) => {
+            println!(
+                "A verification provider is configured ({flow_url}): the demo's is not started."
+            );
+            return ExitCode::SUCCESS;
+        }
+        Ok(Setup::Demo) => config,
+        Ok(Setup::Written) => match Config::load(Some(file.to_path_buf())) {
+            Ok(config) => config,
+            Err(e) => {
+                eprintln!("configuration error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        Err(e) => {
+            eprintln!("cannot configure the demo's identity provider: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(kyc) = config.kyc.as_ref() else {
+        eprintln!("no [kyc] in effect (is LVLX_CONFIG another file?)");
+        return ExitCode::from(2);
+    };
+    let site = site.unwrap_or_else(|| format!("http://{}", config.bind));
+    let provider = match identity::Provider::new(kyc, &site, &config.locales_dir) {
+        Ok(provider) => provider,
+        Err(e) => {
+            eprintln!("cannot start the demo's identity provider: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(listen).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                eprintln!("cannot listen on {listen}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!(
+            "Demo identity provider (not a real verification) at {}",
+            identity::flow_url(listen)
+        );
+        identity::serve(provider, listener, crate::server::stop_signal()).await;
+        ExitCode::SUCCESS
+    })
+}
+
 fn chain_demo(config: &Config) -> ExitCode {
     let Some(chain) = config.staking_chain().cloned() else {
         eprintln!("no staking contracts configured: run `lvlx chain deploy` first");

@@ -323,3 +323,228 @@ async fn admins_correct_a_status_with_a_reason_into_the_append_only_audit() {
     assert_eq!(table.kept(), all - 1);
     assert!(table.query(&q("maybe")).is_err());
 }
+
+/// One HTTP/1.1 request on its own connection → (status, head, body as text).
+async fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+/// The value of the hidden input `name` in a page.
+fn hidden(page: &str, name: &str) -> String {
+    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap() + name.len() + 15;
+    page[at..].split('"').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn the_demos_identity_provider_verifies_a_member_and_the_held_claim_becomes_available() {
+    use lvlx_tools::identity;
+    const LVLX: u128 = 1_000_000_000_000_000_000;
+    let secret = "wbhsec_demo_suite";
+    // The demo's provider and the server, each on a loopback port of its own; the server's
+    // [kyc] points at the provider as `lvlx demo identity` writes it.
+    let provider_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let provider_addr = provider_listener.local_addr().unwrap();
+    let kyc = Kyc {
+        webhook_secret: Secret::new(secret),
+        template_id: identity::TEMPLATE.into(),
+        environment_id: String::new(),
+        flow_url: identity::flow_url(provider_addr),
+        tolerance_secs: 300,
+    };
+    let configured = kyc.clone();
+    let w = common::world_with(move |c| c.kyc = Some(configured)).await;
+    assert_eq!(w.app.config.kyc_claim_threshold.as_deref(), Some("10000"));
+    let listener = lvlx_backend::listen("127.0.0.1:0".parse().unwrap()).unwrap();
+    let server = listener.local_addr().unwrap().to_string();
+    let app = w.app.clone();
+    tokio::spawn(async move {
+        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+    });
+    let provider =
+        identity::Provider::new(&kyc, &format!("http://{server}"), &w.app.config.locales_dir)
+            .unwrap();
+    tokio::spawn(identity::serve(
+        provider,
+        provider_listener,
+        std::future::pending(),
+    ));
+
+    // The walk: 99,200 LVLX earned, 10,000 claimed and paid without an identity.
+    let (rewards, paid) = ((99_200 * LVLX).to_string(), (10_000 * LVLX).to_string());
+    w.sql(move |c| {
+        c.execute(
+            "UPDATE users SET wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', add_rewards = ?1 WHERE email = ?2",
+            lvlx_backend::args![rewards, DEMO_USER.0],
+        )?;
+        c.execute(
+            "INSERT INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) SELECT '0x01', 0, wallet, ?1, ?1, 0 FROM users WHERE email = ?2",
+            lvlx_backend::args![paid, DEMO_USER.0],
+        )
+    })
+    .await;
+    let (token, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
+    let get = |path: &'static str| {
+        let (server, token) = (server.clone(), token.clone());
+        async move {
+            let (status, body) =
+                common::process::request(&server, "GET", path, Some(&token), &[], "")
+                    .await
+                    .unwrap();
+            assert_eq!(status, 200, "{path}: {body}");
+            body
+        }
+    };
+    let held = json!({"available": "0", "held": (89_200 * LVLX).to_string()});
+    assert_eq!(get("/api/v1/network/glance").await["claimSplit"], held);
+    assert_eq!(get("/api/v1/network").await["claimSplit"], held);
+    assert_eq!(
+        get("/api/v1/dashboard").await["account"]["claimSplit"],
+        held
+    );
+
+    // The dashboard's link: the demo's hosted flow with Persona's query parameters.
+    let view = get("/api/v1/kyc").await;
+    assert_eq!(
+        (view["status"].as_str(), view["available"].as_bool()),
+        (Some("none"), Some(true))
+    );
+    let start = view["startUrl"].as_str().unwrap().to_string();
+    let prefix = format!(
+        "http://{provider_addr}/verify?inquiry-template-id={}&reference-id=",
+        identity::TEMPLATE
+    );
+    assert!(start.starts_with(&prefix), "{start}");
+    let flow_path = &start[format!("http://{provider_addr}").len()..];
+
+    // The page is the demo's, in the browser's language (a phone in Portuguese).
+    let pt: Value = serde_json::from_str(
+        &std::fs::read_to_string(w.app.config.locales_dir.join("pt/pt.json")).unwrap(),
+    )
+    .unwrap();
+    let provider = provider_addr.to_string();
+    let (status, _, page) = http(
+        &provider,
+        "GET",
+        flow_path,
+        &[("Accept-Language", "pt-BR,pt;q=0.9")],
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<html lang=\"pt\">"));
+    assert!(
+        page.contains(pt["demo-kyc-title"].as_str().unwrap()),
+        "{page}"
+    );
+    assert!(page.contains(pt["demo-kyc-approve"].as_str().unwrap()));
+    let reference = start.rsplit("reference-id=").next().unwrap();
+    assert_eq!(hidden(&page, "reference-id"), reference);
+    // A link that is not the demo's template is refused.
+    let (status, _, _) = http(
+        &provider,
+        "GET",
+        &flow_path.replace(identity::TEMPLATE, "itmpl_other"),
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // Approve: the provider posts Persona's signed event to the server, then sends the member
+    // back to the dashboard's verification card.
+    let form = format!(
+        "inquiry-template-id={}&reference-id={reference}&inquiry-id={}&lng=pt&decision=approved",
+        hidden(&page, "inquiry-template-id"),
+        hidden(&page, "inquiry-id")
+    );
+    let (status, head, body) = http(
+        &provider,
+        "POST",
+        "/verify/decision",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        &form,
+    )
+    .await;
+    assert_eq!(status, 303, "{head}\n{body}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("location: http://{server}/dashboard#kyc")),
+        "{head}"
+    );
+    assert_eq!(w.count("kyc_events").await, 1, "one signed event arrived");
+    assert_eq!(get("/api/v1/kyc").await["status"], "approved");
+
+    // What was held is available now, everywhere it is shown.
+    let open = json!({"available": (89_200 * LVLX).to_string(), "held": "0"});
+    assert_eq!(get("/api/v1/network/glance").await["claimSplit"], open);
+    assert_eq!(get("/api/v1/network").await["claimSplit"], open);
+    assert_eq!(
+        get("/api/v1/dashboard").await["account"]["claimSplit"],
+        open
+    );
+
+    // The provider signs with the configured secret only: a server with another one refuses
+    // its report, and the member reads why on the demo's page.
+    let other = common::world_with(|c| {
+        c.kyc = Some(Kyc {
+            webhook_secret: Secret::new("wbhsec_not_the_demos"),
+            ..kyc.clone()
+        })
+    })
+    .await;
+    let listener = lvlx_backend::listen("127.0.0.1:0".parse().unwrap()).unwrap();
+    let other_server = listener.local_addr().unwrap().to_string();
+    let app = other.app.clone();
+    tokio::spawn(async move {
+        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+    });
+    let forged = identity::Provider::new(
+        &Kyc {
+            webhook_secret: Secret::new(secret),
+            ..kyc.clone()
+        },
+        &format!("http://{other_server}"),
+        &other.app.config.locales_dir,
+    )
+    .unwrap();
+    let forged_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let forged_addr = forged_listener.local_addr().unwrap().to_string();
+    tokio::spawn(identity::serve(
+        forged,
+        forged_listener,
+        std::future::pending(),
+    ));
+    let (status, _, page) = http(
+        &forged_addr,
+        "POST",
+        "/verify/decision",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        &form,
+    )
+    .await;
+    assert_eq!(status, 502, "{page}");
+    assert_eq!(other.count("kyc_events").await, 0);
+}

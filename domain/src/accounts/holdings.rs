@@ -135,6 +135,7 @@ pub async fn actives(app: &App, member: &User) -> Result<Actives, Error> {
 pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
     let user = member.id;
     let now = (crate::now_ms() / 1000) as u64;
+    let threshold = app.kyc_threshold;
     let (mut dashboard, staked_nfts) = app
         .store
         .read(move |c| {
@@ -146,6 +147,13 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
             let account = lvlx_core::account::Server {
                 bought: balance,
                 claimable: network.claimable(),
+                claim_split: crate::kyc::claim_split(
+                    c,
+                    threshold,
+                    user,
+                    network.claimable(),
+                    network.paid_out,
+                )?,
                 claims_paid: network.paid_out,
                 ..crate::staking::account_part(&nft, &lvlx, now)?
             };

@@ -239,6 +239,20 @@ pub fn claim_room(
     Ok(rules::claim_room(claimed, threshold, status))
 }
 
+/// What is claimable for `user`, split by the identity rule into what a claim may pay now and
+/// what waits for a verified identity (`lvlx_core::kyc::claim_split`; `claimed` is what the
+/// distributor has paid the member's wallet in all).
+pub fn claim_split(
+    c: Conn,
+    threshold: Option<lvlx_core::amount::Units>,
+    user: UserId,
+    claimable: lvlx_core::amount::Units,
+    claimed: lvlx_core::amount::Units,
+) -> Result<rules::ClaimSplit, Error> {
+    let status = store::kyc::of(c, user)?.status;
+    Ok(rules::claim_split(claimable, claimed, threshold, status))
+}
+
 /// The member's view ([`member_view`]): read, and on the first visit written, where the
 /// account's provider reference is made.
 pub async fn member(app: &crate::App, user: UserId) -> Result<MemberKyc, Error> {

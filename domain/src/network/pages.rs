@@ -3,6 +3,7 @@
 //! claimable.
 
 use lvlx_core::amount::Units;
+use lvlx_core::kyc::ClaimSplit;
 use lvlx_core::network::{Rank, Standing};
 use lvlx_core::node_outcomes::Outcomes;
 use serde::Serialize;
@@ -111,17 +112,27 @@ pub struct Glance {
     #[serde(with = "lvlx_core::amount::text")]
     #[schema(schema_with = lvlx_core::amount::text::schema)]
     claimable: Units,
+    /// `claimable` split: what a claim may pay now, what waits for a verified identity.
+    claim_split: ClaimSplit,
 }
 
 /// The dashboard's network card, without walking the downline.
-pub fn glance(c: Conn, user: &User) -> Result<Glance, Error> {
+pub fn glance(c: Conn, user: &User, kyc_threshold: Option<Units>) -> Result<Glance, Error> {
     let figures = store::referrals::figures(c, user.id)?;
     let (ranks, achieved) = store::ranks::ranks_of(c, user.id)?;
+    let claimable = figures.claimable();
     Ok(Glance {
         user_code_link: user.referral_code.clone(),
         activation_node: activation_node(figures.node),
         user_rank_data: lvlx_core::network::standing(figures.volume, &ranks, &achieved),
-        claimable: figures.claimable(),
+        claimable,
+        claim_split: crate::kyc::claim_split(
+            c,
+            kyc_threshold,
+            user.id,
+            claimable,
+            figures.paid_out,
+        )?,
     })
 }
 
@@ -173,6 +184,8 @@ pub struct Overview {
     #[serde(with = "lvlx_core::amount::text")]
     #[schema(schema_with = lvlx_core::amount::text::schema)]
     claimable: Units,
+    /// `claimable` split: what a claim may pay now, what waits for a verified identity.
+    claim_split: ClaimSplit,
     /// How much the identity rule lets a claim pay; null when it never stops one.
     #[serde(with = "lvlx_core::amount::opt_text")]
     #[schema(schema_with = lvlx_core::amount::opt_text::schema)]
@@ -243,6 +256,13 @@ pub fn overview(
         claims: PaidClaims::of(paid)?,
         pending_claims: pending,
         claimable: figures.claimable(),
+        claim_split: crate::kyc::claim_split(
+            c,
+            kyc_threshold,
+            user.id,
+            figures.claimable(),
+            figures.paid_out,
+        )?,
         claim_room: crate::kyc::claim_room(c, kyc_threshold, user.id, figures.paid_out)?,
         kyc_threshold,
         claim_caps: None,
@@ -298,7 +318,8 @@ async fn node_outcomes(app: &crate::App, price: Units) -> Result<Option<Outcomes
 /// The dashboard's card ([`glance`]).
 pub async fn glance_of(app: &crate::App, user: &User) -> Result<Glance, Error> {
     let member = user.clone();
-    app.store.read(move |c| glance(c, &member)).await
+    let threshold = app.kyc_threshold;
+    app.store.read(move |c| glance(c, &member, threshold)).await
 }
 
 /// The linked wallet of the member's sponsor (null when none): the on-chain referrer of their

@@ -13,6 +13,7 @@ import LoadFailed from '../shared/LoadFailed.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
+import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 import useLoad from '../shared/useLoad.js';
 import { readGlance } from './api.js';
 import { readDashboard } from '../token/api.js';
@@ -128,10 +129,7 @@ function NetworkGlance({ state }) {
         <dl className="wallet-facts">
           <dt>{t('rank-current')}</dt>
           <dd>{name}</dd>
-          <dt>{t('claims-claimable')}</dt>
-          <dd translate="no">
-            {formatLvlx(data.claimable)} {settings.product}
-          </dd>
+          <ClaimableSplit split={data.claimSplit} claimTo="/rank-bonus" testId="glance-claimable" />
           <dt>{t('node-status-title')}</dt>
           <dd>{t(data.activationNode ? 'node-active' : 'node-inactive-short')}</dd>
         </dl>
@@ -151,7 +149,14 @@ export default function Dashboard() {
   // positions): every box that depends on it loads again, without a reload.
   const linked = useLinkedWallet();
   const glance = useLoad(network === null ? null : readGlance, [network, linked]);
-  const figures = useLoad(stakes === null || purchases === null ? null : readDashboard, [stakes, purchases, linked]);
+  // The money account's claimable figures move with the network too (commissions, claims paid,
+  // an identity verified).
+  const figures = useLoad(stakes === null || purchases === null || network === null ? null : readDashboard, [
+    stakes,
+    purchases,
+    network,
+    linked,
+  ]);
   return (
     <section className="page">
       <h1>{t('menu-dashboard')}</h1>

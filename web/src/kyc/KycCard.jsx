@@ -1,5 +1,8 @@
 // The member's identity verification on the dashboard: the status and what to do
-// next — start (or restart) at the provider, wait, or nothing; refreshed when it moves.
+// next — start (or restart) at the provider, wait, or nothing; refreshed when it moves. A link
+// to /dashboard#kyc (a claim held for identity) brings the card into view once it has loaded.
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import useLoad from '../shared/useLoad.js';
 import { readKyc } from './api.js';
@@ -13,8 +16,15 @@ export default function KycCard() {
   const version = useLiveVersion('network', 300);
   const kyc = useLoad(version === null ? null : readKyc, [version]);
   const data = kyc.data;
+  const { hash } = useLocation();
+  const card = useRef(null);
+  const loaded = Boolean(data);
+  useEffect(() => {
+    if (hash === '#kyc' && loaded) card.current?.scrollIntoView({ block: 'start' });
+  }, [hash, loaded]);
   return (
     <section
+      ref={card}
       className="summary-box dash-box"
       aria-labelledby="kyc-title"
       id="kyc"

@@ -20,6 +20,7 @@ import { formatDate } from '../shared/dates.js';
 import { toastError } from '../shared/toast.jsx';
 import NetworkFrame from './NetworkFrame.jsx';
 import SupportContact from '../shared/SupportContact.jsx';
+import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 import { rankName } from '../shared/rankName.js';
 
 function Standing({ standing }) {
@@ -106,19 +107,19 @@ function ClaimRoom({ caps }) {
 }
 
 /** Why the claim button waits, said before the click (null: it does not). */
-function claimReason(available, linked, claimable, room) {
+function claimReason(available, linked, claimable, now) {
   return !available
     ? 'network-unavailable'
     : !linked
       ? 'error-wallet-required'
       : claimable === 0n
         ? 'error-nothing-to-claim'
-        : room === 0n
+        : now === 0n
           ? 'claims-kyc-needed'
           : null;
 }
 
-/** What was earned, paid and can be claimed. */
+/** What was earned, paid and can be claimed: now, and held until the identity is verified. */
 function ClaimFigures({ data }) {
   const { t } = useTranslation();
   const { product } = settings;
@@ -132,10 +133,7 @@ function ClaimFigures({ data }) {
       <dd translate="no" data-testid="claims-total">
         {formatLvlx(data.claims.total)} {product}
       </dd>
-      <dt>{t('claims-claimable')}</dt>
-      <dd translate="no" data-testid="claimable">
-        {formatLvlx(data.claimable)} {product}
-      </dd>
+      <ClaimableSplit split={data.claimSplit} />
     </dl>
   );
 }
@@ -240,10 +238,10 @@ function Claims({ data, account, connect, reload, available }) {
   const linked = storedWallet();
   const claimable = BigInt(data.claimable);
   // The identity rule, said before the click: what a claim pays now without a verified
-  // identity, and what waits for one (null room: the rule never stops this member).
-  const room = data.claimRoom === null || data.claimRoom === undefined ? null : BigInt(data.claimRoom);
-  const heldBack = room !== null && room < claimable ? claimable - room : 0n;
-  const reason = claimReason(available, linked, claimable, room);
+  // identity, and what waits for one (the server's core splits it: claimSplit).
+  const now = BigInt(data.claimSplit.available);
+  const heldBack = BigInt(data.claimSplit.held);
+  const reason = claimReason(available, linked, claimable, now);
   const ask = async () => {
     try {
       setAsked(await requestClaim(i18n.resolvedLanguage));
@@ -269,7 +267,7 @@ function Claims({ data, account, connect, reload, available }) {
       <h2>{t('claims-title')}</h2>
       <ClaimFigures data={data} />
       {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
-      {heldBack > 0n && !asked && <HeldForIdentity data={data} room={room} heldBack={heldBack} />}
+      {heldBack > 0n && !asked && <HeldForIdentity data={data} room={now} heldBack={heldBack} />}
       {asked && <ClaimInParts asked={asked} />}
       {asked ? (
         <CodeForm

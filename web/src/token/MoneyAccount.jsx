@@ -1,13 +1,14 @@
 // A member's money as one account, the same wherever it is shown (the dashboard, My assets):
 // what the wallet holds, what is staked and until when, rewards earned and not yet withdrawn,
-// commissions and bonuses to claim, the total of those, then what was paid out and what was
+// commissions and bonuses to claim (what a claim pays now, and what waits for a verified
+// identity), the total of those, then what was paid out and what was
 // bought on the platform. The core composes it (lvlx_core::account) from the server's figures
 // and the wallet's balance the server read on chain; each line says what it is.
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../shared/settings.js';
 import { formatLvlx, localizeNumber, moneyAccount } from '../core/index.js';
 import { formatDate } from '../shared/dates.js';
+import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 
 export default function MoneyAccount({ dashboard }) {
   const { t, i18n } = useTranslation();
@@ -56,15 +57,12 @@ export default function MoneyAccount({ dashboard }) {
         <dd translate="no" data-testid="account-accrued">
           {lvlx(a.accrued)}
         </dd>
-        <dt>{t('account-claimable')}</dt>
-        <dd data-testid="account-claimable">
-          <span translate="no">{lvlx(a.claimable)}</span>
-          {a.claimable !== '0' && (
-            <Link className="small" to="/rank-bonus">
-              {t('account-claim')}
-            </Link>
-          )}
-        </dd>
+        <ClaimableSplit
+          split={a.claimSplit}
+          label="account-claimable"
+          claimTo="/rank-bonus"
+          testId="account-claimable"
+        />
       </dl>
       <dl className="wallet-facts account-facts account-history">
         <dt>{t('account-paid')}</dt>

@@ -8,7 +8,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
-
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   consent,
@@ -26,6 +28,7 @@ import {
 import { injectWallet } from './wallet.mjs';
 import { checksumAddress, formatTokenIn, localizeNumber } from '../../src/core/index.js';
 
+const root = new URL('../../../', import.meta.url).pathname;
 const t = (key, values = {}, lng = 'en') => locale(lng)[key].replace(/\{\{(\w+)\}\}/g, (_, k) => values[k] ?? 'LVLX');
 
 const WEBHOOK_SECRET = 'wbhsec_browser_test_secret';
@@ -443,3 +446,106 @@ for (const [name, route, account, act] of scans) {
     await page.context().close();
   });
 }
+
+/** A loopback port nothing listens on now. */
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+test('a claim held for identity shows two figures; the member verifies at the demo provider (pt, phone) and the rest becomes claimable', async () => {
+  // The run command's demo: the server's [kyc] is written by `lvlx demo identity`, which serves
+  // the demo's stand-in for Persona and posts its signed webhook to this server.
+  const dataDir = mkdtempSync(join(tmpdir(), 'lvlx-identity-'));
+  const [serverPort, providerPort] = [await freePort(), await freePort()];
+  const binary = join(root, process.env.TEST_SERVER_BINARY ?? 'target/debug/lvlx');
+  const provider = spawn(
+    binary,
+    ['demo', 'identity', '--listen', `127.0.0.1:${providerPort}`, '--site', `http://127.0.0.1:${serverPort}`],
+    {
+      cwd: root,
+      env: { ...process.env, LVLX_CONFIG: join(dataDir, 'lvlx.toml') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let demo;
+  try {
+    await new Promise((resolve, reject) => {
+      let out = '';
+      provider.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('/verify')) resolve();
+      });
+      provider.on('exit', (code) => reject(new Error(`the demo provider exited with ${code}`)));
+    });
+    demo = await startServer({ dataDir, env: { LVLX_BIND: `127.0.0.1:${serverPort}` } });
+    demo.giveWallet(DEMO_USER.email);
+    // The walk: 99,200 LVLX earned, 10,000 claimed and paid without a verified identity.
+    const LVLX = 10n ** 18n;
+    execFileSync('python3', [
+      '-c',
+      'import sqlite3,sys; c=sqlite3.connect(sys.argv[1], timeout=10); c.execute("UPDATE users SET add_rewards=? WHERE email=?", (sys.argv[2], sys.argv[4])); c.execute("INSERT INTO claim_payments (tx_hash, log_index, wallet, amount, cumulative, created_at) SELECT \'0x01\', 0, wallet, ?, ?, 0 FROM users WHERE email=?", (sys.argv[3], sys.argv[3], sys.argv[4])); c.commit()',
+      join(dataDir, 'lvlx.sqlite3'),
+      (99_200n * LVLX).toString(),
+      (10_000n * LVLX).toString(),
+      DEMO_USER.email,
+    ]);
+    const pt = locale('pt');
+    const storage = await demo.storageFor(DEMO_USER);
+    const page = await openPage(browser, demo.url, {
+      storage: { ...storage, language: 'pt' },
+      cookies: consent,
+      viewport: { width: 390, height: 844 },
+      phone: true,
+      locale: 'pt-BR',
+    });
+    await page.goto('/dashboard');
+    await settled(page);
+    // Two figures, each with its next step: nothing to claim now (no Claim link), 89,200 held
+    // with the way to verify.
+    const money = page.getByTestId('money-account');
+    await money.getByTestId('account-claimable-held').waitFor();
+    assert.equal(await money.getByTestId('account-claimable').innerText(), '0,00 LVLX');
+    assert.equal(await money.getByTestId('account-claimable-now').getByRole('link').count(), 0);
+    const held = money.getByTestId('account-claimable-held');
+    assert.match(await held.innerText(), /^89\.200,00 LVLX/);
+    await money.getByText(pt['claims-held-identity']).waitFor();
+    const glance = page.getByTestId('network-glance');
+    assert.match(await glance.getByTestId('glance-claimable-held').innerText(), /^89\.200,00 LVLX/);
+    await page.screenshot({ path: join(SHOTS, 'dashboard-claim-held-pt-390.png'), fullPage: true });
+
+    // Verify: the held figure's link leads to the verification card, which opens the demo's
+    // provider (said to be the demo's); approving there returns the member to the dashboard.
+    await held.getByRole('link', { name: pt['claims-kyc-verify'] }).click();
+    const card = page.getByTestId('kyc-card');
+    await card.getByTestId('kyc-start').waitFor();
+    assert.ok(
+      (await card.getByTestId('kyc-start').getAttribute('href')).startsWith(
+        `http://127.0.0.1:${providerPort}/verify?inquiry-template-id=itmpl_lvlx_demo&reference-id=`,
+      ),
+    );
+    const [flow] = await Promise.all([page.context().waitForEvent('page'), card.getByTestId('kyc-start').click()]);
+    await flow.getByRole('heading', { name: pt['demo-kyc-title'] }).waitFor();
+    assert.equal(await flow.getByTestId('demo-kyc-warning').innerText(), pt['demo-kyc-warning']);
+    await flow.screenshot({ path: join(SHOTS, 'demo-identity-provider-pt-390.png'), fullPage: true });
+    await flow.getByRole('button', { name: pt['demo-kyc-approve'] }).click();
+    await flow.waitForURL(`${demo.url}/dashboard#kyc`);
+    await flow.close();
+
+    // The first tab moves by itself: verified, nothing held, the whole 89,200 claimable now.
+    await card.getByText(pt['kyc-status-approved'], { exact: true }).waitFor({ timeout: 10_000 });
+    await money.getByTestId('account-claimable').getByText('89.200,00 LVLX').waitFor({ timeout: 10_000 });
+    assert.equal(await money.getByTestId('account-claimable-held').count(), 0);
+    await money.getByTestId('account-claimable-now').getByRole('link', { name: pt['account-claim'] }).waitFor();
+    await money.getByText(pt['account-claimable']).waitFor();
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    demo?.stop();
+    provider.kill('SIGTERM');
+  }
+});
