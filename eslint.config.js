@@ -8,7 +8,17 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default [
-  { ignores: ['web/dist/**', 'web/pkg/**', 'target/**', 'fuzz/**', 'contracts/artifacts/**', 'node_modules/**'] },
+  {
+    ignores: [
+      'web/dist/**',
+      'web/pkg/**',
+      'web/pkg-forms/**',
+      'target/**',
+      'fuzz/**',
+      'contracts/artifacts/**',
+      'node_modules/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['web/src/**/*.{js,jsx}', 'web/landing/**/*.{js,jsx}', 'web/prerender/**/*.{js,jsx,mjs}'],

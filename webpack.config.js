@@ -67,7 +67,10 @@ const web = (argv) => ({
   dependencies: ['prerender'],
   mode: argv.mode ?? 'production',
   entry: {
-    main: './web/src/main.jsx',
+    // The rendered sign-in page's early sending (session/early.js): a few kilobytes that run
+    // before the app, which shares its modules (dependOn) and calls its handOver.
+    signin: './web/src/session/early.js',
+    main: { import: './web/src/main.jsx', dependOn: 'signin' },
     landing: './web/landing/main.jsx',
   },
   output: {
@@ -97,7 +100,7 @@ const web = (argv) => ({
     new HtmlWebpackPlugin({
       template: 'web/index.html',
       filename: 'index.html',
-      chunks: ['main'],
+      chunks: ['signin', 'main'],
       favicon: 'web/assets/favicon.svg',
     }),
     new HtmlWebpackPlugin({

@@ -1,6 +1,7 @@
 // Writes the pages the server sends already rendered: for each page web/prerender/render.jsx
 // knows and each language of locales/, the page's HTML (as HtmlWebpackPlugin made it) with the
-// rendered markup in its root and its language on <html>: `landing.es.html`, `login.pt.html`…
+// rendered markup in its root, its language on <html> and what else its head needs (render.jsx's
+// `head`): `landing.es.html`, `login.pt.html`…
 // The server picks one by the visitor's language and fills in the product's name.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,7 @@ export default class PrerenderPlugin {
     // wrote them (no minifier touches its text markers).
     compiler.hooks.afterEmit.tapPromise('PrerenderPlugin', async (compilation) => {
       const out = compilation.outputOptions.path;
-      const { pages, render } = await import(`${pathToFileURL(this.bundle)}?${Date.now()}`);
+      const { pages, render, head } = await import(`${pathToFileURL(this.bundle)}?${Date.now()}`);
       const languages = fs
         .readdirSync(this.locales, { withFileTypes: true })
         .filter((e) => e.isDirectory())
@@ -39,6 +40,7 @@ export default class PrerenderPlugin {
             const markup = await render(page, language, translations, decided);
             const html = template
               .replace(LANG, `<html lang="${language}"`)
+              .replace('</head>', `${head(page, translations[language])}</head>`)
               .replace(ROOT, (_, end) => `<div id="root" data-prerendered="${page}">${markup}</div>${end}`);
             fs.writeFileSync(path.join(out, `${page}.${language}${decided ? '.decided' : ''}.html`), html);
           }
