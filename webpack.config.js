@@ -113,6 +113,9 @@ const web = (argv) => ({
       bundle: renderer,
       templates: JSON.parse(readFileSync(path.join(root, 'web/prerender/pages.json'), 'utf8')),
       locales: path.join(root, 'locales'),
+      // The small core the rendered sign-in form is sent with (web/src/session/early.js): asked
+      // for with the page's first files, not after its script has run.
+      preload: { login: ['forms-core'] },
     }),
     // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the
     // server to make at start: it serves them to browsers that accept br (the core's wasm

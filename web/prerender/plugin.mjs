@@ -12,9 +12,30 @@ const ROOT = /<div id="?root"?>[\s\S]*<\/div>(\s*<\/body>)/;
 const LANG = /<html lang="?[\w-]*"?/;
 
 export default class PrerenderPlugin {
-  /** `bundle`: the built renderer; `templates`: page → the HTML it goes into; `locales`: the folder. */
-  constructor({ bundle, templates, locales }) {
-    Object.assign(this, { bundle, templates, locales });
+  /**
+   * `bundle`: the built renderer; `templates`: page → the HTML it goes into; `locales`: the
+   * folder; `preload`: page → the names of chunks whose files it asks for at once (their script
+   * and wasm), before a script of the page would ask.
+   */
+  constructor({ bundle, templates, locales, preload = {} }) {
+    Object.assign(this, { bundle, templates, locales, preload });
+  }
+
+  /** The page's preload links: a chunk's scripts as webpack loads them, its wasm as it fetches it. */
+  preloads(compilation, page) {
+    const files = (this.preload[page] ?? []).flatMap((name) => {
+      const chunk = compilation.namedChunks.get(name);
+      if (!chunk) throw new Error(`${page}: no chunk ${name} to preload`);
+      return [...chunk.files, ...chunk.auxiliaryFiles];
+    });
+    const publicPath = compilation.outputOptions.publicPath;
+    return files
+      .map((file) => {
+        if (file.endsWith('.js')) return `<link rel="preload" href="${publicPath}${file}" as="script">`;
+        if (file.endsWith('.wasm')) return `<link rel="preload" href="${publicPath}${file}" as="fetch" crossorigin>`;
+        return '';
+      })
+      .join('');
   }
 
   apply(compiler) {
@@ -40,7 +61,7 @@ export default class PrerenderPlugin {
             const markup = await render(page, language, translations, decided);
             const html = template
               .replace(LANG, `<html lang="${language}"`)
-              .replace('</head>', `${head(page, translations[language])}</head>`)
+              .replace('</head>', `${this.preloads(compilation, page)}${head(page, translations[language])}</head>`)
               .replace(ROOT, (_, end) => `<div id="root" data-prerendered="${page}">${markup}</div>${end}`);
             fs.writeFileSync(path.join(out, `${page}.${language}${decided ? '.decided' : ''}.html`), html);
           }
