@@ -61,7 +61,17 @@ const restricted = (feature) => [
 ];
 
 export default [
-  { ignores: ['web/dist/**', 'web/pkg/**', 'target/**', 'fuzz/**', 'contracts/artifacts/**', 'node_modules/**'] },
+  {
+    ignores: [
+      'web/dist/**',
+      'web/pkg/**',
+      'web/pkg-forms/**',
+      'target/**',
+      'fuzz/**',
+      'contracts/artifacts/**',
+      'node_modules/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['web/src/**/*.{js,jsx}', 'web/landing/**/*.{js,jsx}', 'web/prerender/**/*.{js,jsx,mjs}'],

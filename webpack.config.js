@@ -67,7 +67,10 @@ const web = (argv) => ({
   dependencies: ['prerender'],
   mode: argv.mode ?? 'production',
   entry: {
-    main: './web/src/main.jsx',
+    // The rendered sign-in page's early sending (accounts/early.js): a few kilobytes that run
+    // before the app, which shares its modules (dependOn) and calls its handOver.
+    signin: './web/src/accounts/early.js',
+    main: { import: './web/src/main.jsx', dependOn: 'signin' },
     landing: './web/landing/main.jsx',
   },
   output: {
@@ -97,7 +100,7 @@ const web = (argv) => ({
     new HtmlWebpackPlugin({
       template: 'web/index.html',
       filename: 'index.html',
-      chunks: ['main'],
+      chunks: ['signin', 'main'],
       favicon: 'web/assets/favicon.svg',
     }),
     new HtmlWebpackPlugin({
@@ -110,6 +113,9 @@ const web = (argv) => ({
       bundle: renderer,
       templates: JSON.parse(readFileSync(path.join(root, 'web/prerender/pages.json'), 'utf8')),
       locales: path.join(root, 'locales'),
+      // The small core the rendered sign-in form is sent with (web/src/accounts/early.js): asked
+      // for with the page's first files, not after its script has run.
+      preload: { login: ['forms-core'] },
     }),
     // Brotli copies (`main.….js.br`) made once here at the highest quality, too slow for the
     // server to make at start: it serves them to browsers that accept br (the core's wasm

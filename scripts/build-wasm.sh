@@ -5,6 +5,7 @@
 #   scripts/build-wasm.sh --test   the test command's: the same code unoptimised (profile
 #                                  wasm-test, ~3.0 MB) without wasm-opt; 145 s of CPU against
 #                                  release's 283 s + wasm-opt's 32 s on 2 cores
+# Both also build the sign-in page's small core (web/pkg-forms, feature `forms`).
 set -euo pipefail
 profile=release
 [ "${1:-}" != "--test" ] || profile=wasm-test
@@ -29,9 +30,22 @@ if [ "$profile" = release ]; then
     --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     web/pkg/lvlx_core_bg.wasm -o web/pkg/lvlx_core_bg.wasm
 fi
-if grep -aq -e "$HOME/" -e "$PWD/" web/pkg/lvlx_core_bg.wasm; then
-  echo "the core's wasm names build-machine paths:" >&2
-  grep -ao -e "$HOME/[[:print:]]*" -e "$PWD/[[:print:]]*" web/pkg/lvlx_core_bg.wasm | sort -u | head >&2
-  exit 1
-fi
-echo "core wasm: $(wc -c < web/pkg/lvlx_core_bg.wasm) bytes"
+# The sign-in page's small core (feature `forms` alone: the captcha's proof of work), which it
+# loads before the app (web/src/accounts/early.js): the same crate, so the same rule. Always
+# through wasm-opt, which takes a second on it and leaves a few kilobytes even of the test build.
+cargo build --quiet --profile "$profile" -p lvlx-core --lib --features forms --target wasm32-unknown-unknown
+rm -rf web/pkg-forms
+wasm-bindgen --target bundler --out-dir web/pkg-forms --out-name lvlx_forms \
+  "target/wasm/wasm32-unknown-unknown/$profile/lvlx_core.wasm"
+node_modules/.bin/wasm-opt -O3 --strip-debug \
+  --enable-bulk-memory --enable-reference-types --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+  web/pkg-forms/lvlx_forms_bg.wasm -o web/pkg-forms/lvlx_forms_bg.wasm
+for file in web/pkg/lvlx_core_bg.wasm web/pkg-forms/lvlx_forms_bg.wasm; do
+  if grep -aq -e "$HOME/" -e "$PWD/" "$file"; then
+    echo "$file names build-machine paths:" >&2
+    grep -ao -e "$HOME/[[:print:]]*" -e "$PWD/[[:print:]]*" "$file" | sort -u | head >&2
+    exit 1
+  fi
+done
+echo "core wasm: $(wc -c < web/pkg/lvlx_core_bg.wasm) bytes; forms wasm: $(wc -c < web/pkg-forms/lvlx_forms_bg.wasm) bytes"

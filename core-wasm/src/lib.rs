@@ -1,8 +1,8 @@
 //! The LVLX domain core: every rule that both the server and the browser apply, written once.
 //!
 //! It is pure: no I/O, no clock reads (callers pass `now`), no binding code. The `wasm`
-//! feature adds [`wasm`], the only module that knows about JavaScript; the backend links this
-//! crate natively. Money is exact integers in base units, never floats.
+//! feature adds [`wasm`] and [`forms`], the only modules that know about JavaScript (`forms`
+//! alone is the sign-in page's small build); the backend links this crate natively. Money is exact integers in base units, never floats.
 
 pub mod account;
 pub mod admin;
@@ -29,6 +29,8 @@ pub mod siwe;
 pub mod staking;
 pub mod validation;
 
+#[cfg(feature = "forms")]
+pub mod forms;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 

@@ -203,13 +203,7 @@ pub fn next_weekly(now_ms: f64, weekday: u32) -> Result<f64, JsError> {
         .ok_or_else(|| internal("weekday must be 0 to 6"))
 }
 
-/// `solveCaptcha(challenge, difficulty)`: the proof-of-work solution the server expects.
-#[wasm_bindgen(js_name = solveCaptcha)]
-pub fn solve_captcha(challenge: &str, difficulty: u32) -> Result<f64, JsError> {
-    crate::captcha::solve(challenge, difficulty)
-        .map(|n| n as f64)
-        .ok_or_else(|| internal("difficulty too high"))
-}
+// `solveCaptcha` is the forms' binding (crate::forms), part of this one too.
 
 /// `decodeSession(token)`: {exp, role, id} or null. Not a verification.
 #[wasm_bindgen(js_name = decodeSession)]

@@ -13,6 +13,7 @@ import { ConsentSeen, Prerendering } from '../src/shared/prerendered.js';
 import { baseOptions } from '../src/shared/i18n.js';
 import Landing from '../landing/Landing.jsx';
 import Login from '../src/accounts/Login.jsx';
+import { needsWord, WORDS_ID } from '../src/accounts/earlyWords.js';
 
 export const PRODUCT_MARK = '__LVLX_PRODUCT__';
 
@@ -31,6 +32,18 @@ const PAGES = {
   ),
 };
 export const pages = Object.keys(PAGES);
+
+/**
+ * What goes into the head of `page` besides its markup: for sign-in, the words its early sending
+ * shows before the app's translations arrive (web/src/accounts/early.js), from `translation`.
+ */
+export function head(page, translation) {
+  if (page !== 'login') return '';
+  const words = Object.fromEntries(Object.entries(translation).filter(([key]) => needsWord(key)));
+  // As JSON in a script element: `<` escaped, so no text closes the element.
+  const json = JSON.stringify(words).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${WORDS_ID}">${json}</script>`;
+}
 
 /**
  * The markup of `page` in `language`, from `translations` ({language: {key: text}}): for a

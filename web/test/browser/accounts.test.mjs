@@ -116,6 +116,87 @@ test('sign in by keyboard alone with the mailed code, refresh, then sign out: th
   assert.equal(await tokenWorks(page, token), 401);
 });
 
+// The rendered sign-in page can be sent before the app has arrived (web/src/accounts/early.js):
+// here the app's code is held back until the code step, which the app then shows.
+const APP_CODE = /\/main\.[0-9a-f]+\.js$/;
+async function holdApp(page) {
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await page.route(APP_CODE, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('sign in from the rendered page by keyboard before the app has arrived; the app takes over at the code step', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent });
+  const release = await holdApp(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  // The small core has arrived: the button acts while the app is still held back.
+  await page.locator('[data-prerendered=login] button[type=submit]:enabled').waitFor();
+  await tabTo(page, page.locator('#field-email'));
+  await page.keyboard.type(DEMO_USER.email);
+  await tabTo(page, page.locator('#field-password'));
+  await page.keyboard.type(DEMO_USER.password);
+  await page.keyboard.press('Enter');
+  // (The page has not finished loading: the app's code is still held back.)
+  await page.waitForURL('**/verifycode', { waitUntil: 'commit' });
+  // The state the app's own sign-in leaves, before any of the app has run.
+  const stored = await page.evaluate(() =>
+    ['verifyCode', 'loginStep', 'userEmail'].map((k) => localStorage.getItem(k)),
+  );
+  assert.deepEqual(stored, ['true', '2', DEMO_USER.email]);
+  assert.equal(await page.locator('[role=status]').innerText(), en['spinner-label']);
+  release();
+  await page.waitForFunction(() => document.activeElement?.id === 'field-code');
+  await page.locator('form .muted', { hasText: DEMO_USER.email }).waitFor();
+  await page.keyboard.type(server.codeFor(DEMO_USER.email));
+  await page.waitForURL('**/dashboard');
+  await settled(page);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a sign-in the server refuses before the app has arrived says why in the page’s language; the app keeps the message and what was typed', async () => {
+  const page = await openPage(browser, server.url, { cookies: consent, locale: 'es-ES' });
+  const warnings = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  const release = await holdApp(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.locator('[data-prerendered=login] button[type=submit]:enabled').waitFor();
+  await page.fill('#field-email', DEMO_USER.email);
+  await page.fill('#field-password', 'Wrong#2026x');
+  await page.click('button[type=submit]');
+  const es = JSON.parse(await (await fetch(`${server.url}/locales/es/es.json`)).text());
+  const alert = page.locator('[data-prerendered=login] [role=alert]');
+  await alert.waitFor();
+  assert.equal(await alert.innerText(), es['error-credentials']);
+  assert.equal(path(page), '/login');
+  // No field check of its own: an email the core refuses is the server's to say.
+  await page.fill('#field-email', 'not-an-email');
+  await page.click('button[type=submit]');
+  await page.locator('[data-prerendered=login] [role=alert]', { hasText: es['validations-email-msg'] }).waitFor();
+  await page.fill('#field-email', DEMO_USER.email);
+  release();
+  await page.locator('#root:not([data-prerendered]) button[type=submit]:enabled').waitFor();
+  // The app shows the last refusal as its own sign-in does, over the same elements and values.
+  await page.locator('.Toastify__toast--error', { hasText: es['validations-email-msg'] }).waitFor();
+  assert.equal(await page.locator('[role=alert]:not(.Toastify__toast)').count(), 0);
+  assert.equal(await page.inputValue('#field-email'), DEMO_USER.email);
+  assert.equal(await page.inputValue('#field-password'), 'Wrong#2026x');
+  assert.deepEqual(
+    warnings.filter((w) => w.includes('rendered again')),
+    [],
+    'hydrated, not rendered again',
+  );
+  await page.fill('#field-password', DEMO_USER.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/verifycode');
+  assert.deepEqual(page.errors, []);
+});
+
 test('an admin signs in to the admin area with names in the menu', async () => {
   const page = await openPage(browser, server.url, { cookies: consent });
   await signInHere(page, DEMO_ADMIN);
