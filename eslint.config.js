@@ -8,7 +8,7 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 // The app by feature (docs/architecture.md#the-web-app): a feature's pages, components, hooks and
-// API calls live in its folder and may import their own files, `shared/` (the building blocks:
+// API calls live in its folder and may import their own files, `common/` (the building blocks:
 // tables, amounts, forms, dialogs, the API client, settings, translations), `core/` (the one door
 // to the WebAssembly core) and `wallet/` (the one door to the chain, every feature's chain actions
 // go through it), never another feature's files, except the public entries listed with each
@@ -53,7 +53,7 @@ const restricted = (feature) => [
     .filter(([other]) => other !== feature && feature !== undefined)
     .map(([other, open]) => ({
       group: [`**/${other}/**`, ...(feature in FEATURES ? open.map((file) => `!**/${other}/${file}`) : [])],
-      message: `A feature imports shared/, core/, wallet/ and its own files; ${other}/ is another feature's.`,
+      message: `A feature imports common/, core/, wallet/ and its own files; ${other}/ is another feature's.`,
     })),
   ...(feature === undefined
     ? []
@@ -95,14 +95,14 @@ export default [
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Boundaries: the core, the wallet provider and the features (below).
       'no-restricted-imports': ['error', { patterns: restricted() }],
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'Fetch through web/src/shared/client.js.' }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Fetch through web/src/common/client.js.' }],
       // A function longer than this is split into named components and hooks; one that should
       // stay whole says why in an eslint-disable comment.
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   {
-    files: ['web/src/shared/client.js'],
+    files: ['web/src/common/client.js'],
     rules: { 'no-restricted-globals': 'off' },
   },
   // Each feature and the shared parts, with what they may not import.
@@ -123,7 +123,7 @@ export default [
     rules: { 'no-restricted-imports': ['error', { patterns: restricted(feature) }] },
   })),
   {
-    files: ['web/src/shared/**/*.{js,jsx}', 'web/src/core/**/*.js', 'web/src/styles/**/*.js'],
+    files: ['web/src/common/**/*.{js,jsx}', 'web/src/core/**/*.js', 'web/src/styles/**/*.js'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,8 +7,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import '@fontsource/pt-sans/latin-700.css';
 import '@fontsource/didact-gothic/latin-400.css';
-import { readPublicContent } from '../src/shared/content.js';
-import LanguageSwitcher from '../src/shared/LanguageSwitcher.jsx';
+import { readPublicContent } from '../src/common/content.js';
+import LanguageSwitcher from '../src/common/LanguageSwitcher.jsx';
 import '../src/styles/app.css';
 import './landing.css';
 

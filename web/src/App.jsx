@@ -1,11 +1,11 @@
 // Every route of docs/product/screens.md#routes, each under its guard (decided by the core).
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { guardLoader, referralGate } from './shell/guards.js';
-import Root from './shared/Root.jsx';
+import Root from './common/Root.jsx';
 import Shell from './shell/Shell.jsx';
 import RouteError from './shell/RouteError.jsx';
 import LandingRedirect from './shell/LandingRedirect.jsx';
-import NotFound from './shared/NotFound.jsx';
+import NotFound from './common/NotFound.jsx';
 import { adminRoutes, landingPaths, page, publicRoutes, userRoutes } from './routes.js';
 
 /** The loader of a public page's guard: the referral gate, a guard of the core's, or none. */

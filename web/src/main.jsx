@@ -2,13 +2,13 @@
 // the server sent rendered (sign-in) is hydrated once the router has its code, keeping what was
 // typed into it; a sign-in sent from it before the app arrived (accounts/early.js) ends first.
 import { StrictMode } from 'react';
-import { loadSettings } from './shared/settings.js';
-import { initI18n, keepLanguageCookie } from './shared/i18n.js';
+import { loadSettings } from './common/settings.js';
+import { initI18n, keepLanguageCookie } from './common/i18n.js';
 import { languages, setDisplayLanguage } from './core/index.js';
 import App, { createRouter, routerReady } from './App.jsx';
-import { takeOver } from './shared/prerendered.js';
+import { takeOver } from './common/prerendered.js';
 import { handOver } from './accounts/early.js';
-import { toastError } from './shared/toast.jsx';
+import { toastError } from './common/toast.jsx';
 import './styles/fonts.js';
 import './styles/app.css';
 

@@ -32,7 +32,7 @@ static RENDERED: std::sync::LazyLock<std::collections::BTreeMap<String, String>>
             .expect("web/prerender/pages.json names the rendered pages")
     });
 
-/// The cookie the app keeps the visitor's cookie decision in (web/src/shared/CookieBanner.jsx).
+/// The cookie the app keeps the visitor's cookie decision in (web/src/common/CookieBanner.jsx).
 const CONSENT_COOKIE: &str = "cookieConsent";
 
 /// The cookie the app keeps the language chosen with its switcher in, for the server to render

@@ -1,7 +1,7 @@
 //! An admin table's columns, declared once: the order the page and the CSV show them in, each
 //! column's id (the row's field and the CSV header), its label's translation key, what its cells
 //! hold, whether the table sorts by it and whether narrow screens hide it by default. The page
-//! builds its headers and plain cells from this list (`web/src/shared/declaredColumns.jsx`),
+//! builds its headers and plain cells from this list (`web/src/common/declaredColumns.jsx`),
 //! the CSV writes its header and fields from it and the sort check reads it, so a plain new
 //! column is one line here, its field in the row, and its label in the translations.
 
@@ -46,7 +46,7 @@ pub struct Column {
     /// shows it).
     pub optional: bool,
     /// One the specification lists for the table: an optional column shown by default on the
-    /// widest screens (`web/src/shared/useColumnChoice.js`).
+    /// widest screens (`web/src/common/useColumnChoice.js`).
     pub spec: bool,
 }
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { avatarUrl } from './profileApi.js';
-import { KEYS, readJson, writeJson } from '../shared/storage.js';
+import { KEYS, readJson, writeJson } from '../common/storage.js';
 import AvatarModal from './AvatarModal.jsx';
 
 export default function Avatar() {

@@ -6,8 +6,8 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { uploadAvatar } from './profileApi.js';
-import { toastError } from '../shared/toast.jsx';
-import Dialog from '../shared/Dialog.jsx';
+import { toastError } from '../common/toast.jsx';
+import Dialog from '../common/Dialog.jsx';
 
 export const CROP_AREA = { width: 390, height: 295 };
 export const MIN_CROP_RADIUS = 30;

@@ -4,12 +4,12 @@ import { Link, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
 import { login } from './api.js';
-import { KEYS, write } from '../shared/storage.js';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import TextField from '../shared/TextField.jsx';
-import useCoreForm from '../shared/useCoreForm.js';
-import useSubmit from '../shared/useSubmit.js';
-import { typedBefore, usePrerendering } from '../shared/prerendered.js';
+import { KEYS, write } from '../common/storage.js';
+import PublicFrame from '../common/PublicFrame.jsx';
+import TextField from '../common/TextField.jsx';
+import useCoreForm from '../common/useCoreForm.js';
+import useSubmit from '../common/useSubmit.js';
+import { typedBefore, usePrerendering } from '../common/prerendered.js';
 
 const FIELDS = { email: {}, password: { rule: 'currentPassword' } };
 

@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { recover, recoverVerify } from './api.js';
-import { KEYS, write } from '../shared/storage.js';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import CodeForm from '../shared/CodeForm.jsx';
-import TextField from '../shared/TextField.jsx';
-import useCoreForm from '../shared/useCoreForm.js';
-import useSubmit from '../shared/useSubmit.js';
+import { KEYS, write } from '../common/storage.js';
+import PublicFrame from '../common/PublicFrame.jsx';
+import CodeForm from '../common/CodeForm.jsx';
+import TextField from '../common/TextField.jsx';
+import useCoreForm from '../common/useCoreForm.js';
+import useSubmit from '../common/useSubmit.js';
 
 export default function Recover() {
   const { t } = useTranslation();

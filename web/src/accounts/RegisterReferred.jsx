@@ -15,15 +15,15 @@ import esCountries from 'react-phone-number-input/locale/es.json';
 import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
 import { readInviter, register, registerVerify } from './api.js';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { storeSignedIn } from './signin.js';
-import CodeForm from '../shared/CodeForm.jsx';
-import Spinner from '../shared/Spinner.jsx';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import TextField, { FieldError } from '../shared/TextField.jsx';
-import useCoreForm from '../shared/useCoreForm.js';
-import useSubmit from '../shared/useSubmit.js';
-import { KEYS, write } from '../shared/storage.js';
+import CodeForm from '../common/CodeForm.jsx';
+import Spinner from '../common/Spinner.jsx';
+import PublicFrame from '../common/PublicFrame.jsx';
+import TextField, { FieldError } from '../common/TextField.jsx';
+import useCoreForm from '../common/useCoreForm.js';
+import useSubmit from '../common/useSubmit.js';
+import { KEYS, write } from '../common/storage.js';
 
 const STEPS = 3;
 // Country names in the phone picker: the phone library's labels, with every region's name from

@@ -4,11 +4,11 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { resetPassword } from './api.js';
-import { clearStorage, KEYS, read } from '../shared/storage.js';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import TextField from '../shared/TextField.jsx';
-import useCoreForm from '../shared/useCoreForm.js';
-import useSubmit from '../shared/useSubmit.js';
+import { clearStorage, KEYS, read } from '../common/storage.js';
+import PublicFrame from '../common/PublicFrame.jsx';
+import TextField from '../common/TextField.jsx';
+import useCoreForm from '../common/useCoreForm.js';
+import useSubmit from '../common/useSubmit.js';
 
 const FIELDS = { password: {}, passwordC: { confirms: 'password' } };
 

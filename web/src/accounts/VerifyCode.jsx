@@ -6,11 +6,11 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { resendLoginCode, verifyCode } from './api.js';
-import { clearStorage, KEYS, read, write } from '../shared/storage.js';
+import { clearStorage, KEYS, read, write } from '../common/storage.js';
 import { storeSignedIn } from './signin.js';
-import { toastError } from '../shared/toast.jsx';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import CodeForm from '../shared/CodeForm.jsx';
+import { toastError } from '../common/toast.jsx';
+import PublicFrame from '../common/PublicFrame.jsx';
+import CodeForm from '../common/CodeForm.jsx';
 
 /** Seconds before the code can be asked for again. */
 const RESEND_WAIT = 30;

@@ -1,8 +1,8 @@
 // Account calls (register, login, codes, recovery). Forms that the server protects with the
 // captcha get a fresh challenge, solved here by the core's proof of work.
-import { currentLanguage as language } from '../shared/i18n.js';
+import { currentLanguage as language } from '../common/i18n.js';
 import { solveCaptcha } from '../core/index.js';
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 async function captcha() {
   const { challenge, difficulty } = await api('captcha', { auth: false });

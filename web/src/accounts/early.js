@@ -5,9 +5,9 @@
 // checked by the server; its answer is shown translated, in words the build put into the page
 // (accounts/earlyWords.js). On success it leaves the state the app's sign-in leaves (the code
 // step stored, /verifycode). The app calls `handOver` before it takes the page over (main.jsx).
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 import { WORDS_ID } from './earlyWords.js';
-import { KEYS, write } from '../shared/storage.js';
+import { KEYS, write } from '../common/storage.js';
 
 const root = document.getElementById('root');
 const form = root?.dataset.prerendered === 'login' ? root.querySelector('form') : null;

@@ -1,6 +1,6 @@
 // POST image (docs/product/api.md#calls): multipart, the file named after the user id → {path}. The
 // image is then at base URL + path + user id + ".png".
-import { apiUpload } from '../shared/client.js';
+import { apiUpload } from '../common/client.js';
 
 export async function uploadAvatar(blob, userId) {
   const body = new FormData();

@@ -1,6 +1,6 @@
 // What the browser keeps after signing in (docs/product/api.md#shapes): the session token and the
 // user or admin payload; the verifyCode marker and the steps are done with.
-import { KEYS, write, writeJson, remove } from '../shared/storage.js';
+import { KEYS, write, writeJson, remove } from '../common/storage.js';
 
 export function storeSignedIn({ token, user, admin }) {
   write(KEYS.sessionToken, token);

@@ -4,8 +4,8 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import Dialog from '../shared/Dialog.jsx';
-import useSubmit from '../shared/useSubmit.js';
+import Dialog from '../common/Dialog.jsx';
+import useSubmit from '../common/useSubmit.js';
 import { putUserStatus } from './users.js';
 
 /** `member`: the row ({id, names, blocked}); `onChanged` after a saved change. */

@@ -6,14 +6,14 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { auditCsv, readAudit } from './audit.js';
-import useLoad from '../shared/useLoad.js';
-import Spinner from '../shared/Spinner.jsx';
-import LoadFailed from '../shared/LoadFailed.jsx';
-import { DateRangeFields } from '../shared/Filters.jsx';
-import { formatDate } from '../shared/dates.js';
+import useLoad from '../common/useLoad.js';
+import Spinner from '../common/Spinner.jsx';
+import LoadFailed from '../common/LoadFailed.jsx';
+import { DateRangeFields } from '../common/Filters.jsx';
+import { formatDate } from '../common/dates.js';
 import { localizeNumber } from '../core/index.js';
-import useDateRange from '../shared/useDateRange.js';
-import { toastError } from '../shared/toast.jsx';
+import useDateRange from '../common/useDateRange.js';
+import { toastError } from '../common/toast.jsx';
 
 /** Local midnight of a YYYY-MM-DD day, in ms; the day after for an end date (excluded). */
 const dayStart = (day, after = false) => {

@@ -7,14 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { listContent, saveContent, uploadContentImage } from './content.js';
 import { contentBlocks } from '../core/index.js';
-import settings from '../shared/settings.js';
-import useCoreForm from '../shared/useCoreForm.js';
-import TextField, { FieldError } from '../shared/TextField.jsx';
-import useSubmit from '../shared/useSubmit.js';
-import Spinner from '../shared/Spinner.jsx';
-import ContentBlock from '../shared/ContentBlock.jsx';
-import { toastError } from '../shared/toast.jsx';
-import useLoad from '../shared/useLoad.js';
+import settings from '../common/settings.js';
+import useCoreForm from '../common/useCoreForm.js';
+import TextField, { FieldError } from '../common/TextField.jsx';
+import useSubmit from '../common/useSubmit.js';
+import Spinner from '../common/Spinner.jsx';
+import ContentBlock from '../common/ContentBlock.jsx';
+import { toastError } from '../common/toast.jsx';
+import useLoad from '../common/useLoad.js';
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg'];
 

@@ -5,19 +5,19 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../core/index.js';
 import { icoRows, icoStatistics, icoTrails, icoTrailsOf } from './statistics.js';
-import settings from '../shared/settings.js';
-import { useCoreTable, useStatistics } from '../shared/useCoreTable.js';
-import CoreDataTable from '../shared/CoreDataTable.jsx';
-import Amount from '../shared/Amount.jsx';
-import SummaryBox from '../shared/SummaryBox.jsx';
-import Copyable from '../shared/Copyable.jsx';
-import TxLink from '../shared/TxLink.jsx';
-import TimeChart from '../shared/TimeChart.jsx';
-import TableTools from '../shared/TableTools.jsx';
-import { formatDate } from '../shared/dates.js';
-import { useLiveVersion } from '../shared/live.js';
+import settings from '../common/settings.js';
+import { useCoreTable, useStatistics } from '../common/useCoreTable.js';
+import CoreDataTable from '../common/CoreDataTable.jsx';
+import Amount from '../common/Amount.jsx';
+import SummaryBox from '../common/SummaryBox.jsx';
+import Copyable from '../common/Copyable.jsx';
+import TxLink from '../common/TxLink.jsx';
+import TimeChart from '../common/TimeChart.jsx';
+import TableTools from '../common/TableTools.jsx';
+import { formatDate } from '../common/dates.js';
+import { useLiveVersion } from '../common/live.js';
 import IndexerStanding from './IndexerStanding.jsx';
-import PendingBadge from '../shared/PendingBadge.jsx';
+import PendingBadge from '../common/PendingBadge.jsx';
 
 /** The ICO totals of docs/product/api.md#statistics as summary items (filtered: the six of "ICO filtered totals"). */
 function totalsItems(totals, product, filtered) {

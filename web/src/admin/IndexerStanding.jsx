@@ -4,7 +4,7 @@
 // indexer is stuck, its node serves another chain, or events shown final were taken back.
 import { useTranslation } from 'react-i18next';
 import { readIndexer } from './indexer.js';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { localizeNumber } from '../core/index.js';
 
 export default function IndexerStanding({ version }) {

@@ -9,8 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { sealForTransport, validateField } from '../core/index.js';
 import { revealKey } from './keys.js';
-import settings from '../shared/settings.js';
-import { toastError } from '../shared/toast.jsx';
+import settings from '../common/settings.js';
+import { toastError } from '../common/toast.jsx';
 
 /** Seconds the revealed key stays on screen. */
 const REVEAL_SECONDS = 60;

@@ -1,5 +1,5 @@
 // The admin audit: every admin change, newest first.
-import { api, apiText } from '../shared/client.js';
+import { api, apiText } from '../common/client.js';
 
 const search = (query) => {
   const params = new URLSearchParams();

@@ -1,5 +1,5 @@
-// The admin's calls on content blocks (admin/edit-content); reading them is shared/content.js.
-import { api, apiUpload } from '../shared/client.js';
+// The admin's calls on content blocks (admin/edit-content); reading them is common/content.js.
+import { api, apiUpload } from '../common/client.js';
 
 export const listContent = (signal) => api('admin/content', { signal });
 export const saveContent = (block, language, body) =>

@@ -1,5 +1,5 @@
 // Where the indexer stands (admins).
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 /**
  * {nextBlock, finalBlock, pending, reversalsDay, finalReversalsDay,

@@ -1,6 +1,6 @@
 // Admin statistics of users and ICO purchases (docs/product/api.md#calls): the JSON summaries and
 // the Arrow row streams the core loads (the staking screens' are in staking/api.js).
-import { api, apiBytes } from '../shared/client.js';
+import { api, apiBytes } from '../common/client.js';
 
 export const icoStatistics = (signal) => api('statistics-ico?limit=100', { signal });
 export const icoRows = (signal) => apiBytes('statistics-ico/rows', { signal });

@@ -5,12 +5,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { checkBooks, readBooks } from './api.js';
-import useLoad from '../shared/useLoad.js';
-import Spinner from '../shared/Spinner.jsx';
-import LoadFailed from '../shared/LoadFailed.jsx';
-import { formatDate } from '../shared/dates.js';
+import useLoad from '../common/useLoad.js';
+import Spinner from '../common/Spinner.jsx';
+import LoadFailed from '../common/LoadFailed.jsx';
+import { formatDate } from '../common/dates.js';
 import { localizeNumber } from '../core/index.js';
-import { toastError } from '../shared/toast.jsx';
+import { toastError } from '../common/toast.jsx';
 
 function Lines({ label, lines }) {
   if (!lines.length) return null;

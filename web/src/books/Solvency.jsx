@@ -4,15 +4,15 @@
 // check of the books against the chain. Read by the server at most every 10 s.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSettings } from '../shared/settings.js';
+import { useSettings } from '../common/settings.js';
 import { formatLvlx, localizeNumber } from '../core/index.js';
 import { readSolvency } from './api.js';
-import useLoad from '../shared/useLoad.js';
-import PublicFrame from '../shared/PublicFrame.jsx';
-import Spinner from '../shared/Spinner.jsx';
-import SummaryBox from '../shared/SummaryBox.jsx';
-import LoadFailed from '../shared/LoadFailed.jsx';
-import { formatDate } from '../shared/dates.js';
+import useLoad from '../common/useLoad.js';
+import PublicFrame from '../common/PublicFrame.jsx';
+import Spinner from '../common/Spinner.jsx';
+import SummaryBox from '../common/SummaryBox.jsx';
+import LoadFailed from '../common/LoadFailed.jsx';
+import { formatDate } from '../common/dates.js';
 import { ReserveSummary } from '../staking/ReserveMonitor.jsx';
 
 function Books({ books }) {

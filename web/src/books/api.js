@@ -1,5 +1,5 @@
 // The books checked against the chain (admins) and the platform's solvency (anyone).
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 /** The platform's solvency: the OpenAPI document's `Solvency`. */
 export const readSolvency = (signal) => api('solvency', { signal, auth: false });

@@ -4,22 +4,22 @@
 // referral link. Each box loads on its own, says when it is empty and links to its page.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx } from '../core/index.js';
-import ContentBlock, { useContent } from '../shared/ContentBlock.jsx';
-import Amount from '../shared/Amount.jsx';
+import ContentBlock, { useContent } from '../common/ContentBlock.jsx';
+import Amount from '../common/Amount.jsx';
 import MoneyAccount from '../token/MoneyAccount.jsx';
-import LoadFailed from '../shared/LoadFailed.jsx';
+import LoadFailed from '../common/LoadFailed.jsx';
 import WalletCard from '../wallet/WalletCard.jsx';
 import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
 import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readGlance } from './api.js';
 import { readDashboard } from '../token/api.js';
-import { useLiveVersion } from '../shared/live.js';
+import { useLiveVersion } from '../common/live.js';
 import { useLinkedWallet } from '../wallet/wallet.js';
-import { rankName } from '../shared/rankName.js';
+import { rankName } from '../common/rankName.js';
 
 function Box({ titleKey, testId, loading, error, retry, children, link }) {
   const { t } = useTranslation();

@@ -3,9 +3,9 @@
 // providers, and three short answers. Translated, printable (app.css @media print).
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { explorerToken } from '../core/index.js';
-import NotFound from '../shared/NotFound.jsx';
+import NotFound from '../common/NotFound.jsx';
 import { TOPIC_SECTIONS } from './topics.js';
 
 export default function FaqTopic() {

@@ -5,14 +5,14 @@
 // text pages.
 import { Link } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readFaq } from './api.js';
 import { explorerToken } from '../core/index.js';
-import Copyable from '../shared/Copyable.jsx';
-import Spinner from '../shared/Spinner.jsx';
+import Copyable from '../common/Copyable.jsx';
+import Spinner from '../common/Spinner.jsx';
 import Video from './Video.jsx';
 import { FAQ_TOPICS } from './topics.js';
-import SupportContact from '../shared/SupportContact.jsx';
+import SupportContact from '../common/SupportContact.jsx';
 
 const QUESTIONS = ['faqs1', 'faqs2', 'faqs3', 'faqs4', 'faqs5', 'faqs6', 'faqs7'];
 

@@ -1,7 +1,7 @@
 // /vanguardprivateprotocol: the private-protocol page, written by admins per language.
 import { useTranslation } from 'react-i18next';
-import ContentBlock, { useContent } from '../shared/ContentBlock.jsx';
-import Spinner from '../shared/Spinner.jsx';
+import ContentBlock, { useContent } from '../common/ContentBlock.jsx';
+import Spinner from '../common/Spinner.jsx';
 
 export default function PrivateProtocol() {
   const { t } = useTranslation();

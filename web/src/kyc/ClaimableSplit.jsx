@@ -4,7 +4,7 @@
 // Rows of the <dl> it is placed in.
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx } from '../core/index.js';
 
 export default function ClaimableSplit({ split, label = 'claims-claimable', claimTo = null, testId = 'claimable' }) {

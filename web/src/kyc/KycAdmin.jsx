@@ -4,10 +4,10 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import Dialog from '../shared/Dialog.jsx';
-import useSubmit from '../shared/useSubmit.js';
+import Dialog from '../common/Dialog.jsx';
+import useSubmit from '../common/useSubmit.js';
 import { putUserKyc, readUserKyc } from './api.js';
-import { formatDate } from '../shared/dates.js';
+import { formatDate } from '../common/dates.js';
 
 export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];
 

@@ -4,11 +4,11 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readKyc } from './api.js';
-import { useLiveVersion } from '../shared/live.js';
+import { useLiveVersion } from '../common/live.js';
 import { KycBadge } from './KycAdmin.jsx';
-import SupportContact from '../shared/SupportContact.jsx';
+import SupportContact from '../common/SupportContact.jsx';
 
 export default function KycCard() {
   const { t } = useTranslation();

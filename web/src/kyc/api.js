@@ -1,5 +1,5 @@
 // Identity verification: the member's status and the admins' corrections.
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 /** {status, updatedAt, startUrl, available}. */
 export const readKyc = (signal) => api('kyc', { signal });

@@ -2,14 +2,14 @@
 // and date, and the purchase (approve USDT, then buy; both checked against the chain first).
 // The indexer records the NodeActivated event; the page updates when it does.
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { calldata, formatUsdt, sameAddress } from '../core/index.js';
 import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import ConnectOr from '../wallet/ConnectOr.jsx';
-import { formatDate } from '../shared/dates.js';
+import { formatDate } from '../common/dates.js';
 import NetworkFrame from './NetworkFrame.jsx';
 
 /**

@@ -3,19 +3,19 @@
 // member — with each level's totals. Amounts are the server's exact base units, formatted by the
 // core. Refreshed live when a purchase in the network pays a commission.
 import { Link } from 'react-router';
-import Table from '../shared/Table.jsx';
-import Pagination from '../shared/Pagination.jsx';
+import Table from '../common/Table.jsx';
+import Pagination from '../common/Pagination.jsx';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
-import { formatDate } from '../shared/dates.js';
-import Spinner from '../shared/Spinner.jsx';
-import SummaryBox from '../shared/SummaryBox.jsx';
+import { formatDate } from '../common/dates.js';
+import Spinner from '../common/Spinner.jsx';
+import SummaryBox from '../common/SummaryBox.jsx';
 import ReferralLink from './ReferralLink.jsx';
 import useNetwork from './useNetwork.js';
-import { formatRate } from '../shared/format.js';
-import usePhone from '../shared/usePhone.js';
-import { PAGE_SIZES } from '../shared/useCoreTable.js';
+import { formatRate } from '../common/format.js';
+import usePhone from '../common/usePhone.js';
+import { PAGE_SIZES } from '../common/useCoreTable.js';
 import { useState } from 'react';
 
 /**

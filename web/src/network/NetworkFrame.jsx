@@ -1,9 +1,9 @@
 // What the activation node and rank pages share: the title, no chain configured, the network
 // data loading or failed, and the connected wallet (with the connect button) for their actions.
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { connectWallet, useConnectedAccount } from '../wallet/wallet.js';
-import Spinner from '../shared/Spinner.jsx';
+import Spinner from '../common/Spinner.jsx';
 import useNetwork from './useNetwork.js';
 
 export default function NetworkFrame({ titleKey, className, children }) {

@@ -7,21 +7,21 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
 import { confirmClaim, requestClaim } from './api.js';
 import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import ConnectOr from '../wallet/ConnectOr.jsx';
-import CodeForm from '../shared/CodeForm.jsx';
-import TxLink from '../shared/TxLink.jsx';
-import { formatDate } from '../shared/dates.js';
-import { toastError } from '../shared/toast.jsx';
+import CodeForm from '../common/CodeForm.jsx';
+import TxLink from '../common/TxLink.jsx';
+import { formatDate } from '../common/dates.js';
+import { toastError } from '../common/toast.jsx';
 import NetworkFrame from './NetworkFrame.jsx';
-import SupportContact from '../shared/SupportContact.jsx';
+import SupportContact from '../common/SupportContact.jsx';
 import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
-import { rankName } from '../shared/rankName.js';
+import { rankName } from '../common/rankName.js';
 
 function Standing({ standing }) {
   const { t, i18n } = useTranslation();

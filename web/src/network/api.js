@@ -1,5 +1,5 @@
 // The referral network: the member's network, claims, and the admins' ranks and nodes.
-import { api, apiBytes } from '../shared/client.js';
+import { api, apiBytes } from '../common/client.js';
 
 /** The member's network page: the OpenAPI document's `NetworkPage`. */
 export const readNetwork = (signal) => api('network', { signal });

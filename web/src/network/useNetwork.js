@@ -1,9 +1,9 @@
 // The member's network data, reloaded when the live channel says their figures moved
 // (commission, rank, volume, node, claim) or after their own transaction.
 import { useState } from 'react';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readNetwork } from './api.js';
-import { useLiveVersion } from '../shared/live.js';
+import { useLiveVersion } from '../common/live.js';
 
 export default function useNetwork() {
   const version = useLiveVersion('network', 300);

@@ -2,13 +2,13 @@
 // from when it can take effect, the claims contract's limits now, and who owns each contract
 // (with a transfer waiting for the new owner's acceptance). Read from the chain by the server.
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx, shortWallet } from '../core/index.js';
 import { readOwners } from './api.js';
-import useLoad from '../shared/useLoad.js';
-import Spinner from '../shared/Spinner.jsx';
-import { formatDate } from '../shared/dates.js';
-import LoadFailed from '../shared/LoadFailed.jsx';
+import useLoad from '../common/useLoad.js';
+import Spinner from '../common/Spinner.jsx';
+import { formatDate } from '../common/dates.js';
+import LoadFailed from '../common/LoadFailed.jsx';
 
 function Wallet({ address }) {
   return (

@@ -18,15 +18,15 @@ import {
   lockTerms,
 } from '../core/index.js';
 import { propose, readProposals, recordExecuted, rejectProposal, signProposal } from './api.js';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { connectWallet, isRejection, signTyped, useConnectedAccount } from '../wallet/wallet.js';
 import useChainAction from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
-import Copyable from '../shared/Copyable.jsx';
-import Spinner from '../shared/Spinner.jsx';
-import LoadFailed from '../shared/LoadFailed.jsx';
-import { formatDate } from '../shared/dates.js';
-import { toastError } from '../shared/toast.jsx';
+import Copyable from '../common/Copyable.jsx';
+import Spinner from '../common/Spinner.jsx';
+import LoadFailed from '../common/LoadFailed.jsx';
+import { formatDate } from '../common/dates.js';
+import { toastError } from '../common/toast.jsx';
 
 function Address({ address }) {
   return (

@@ -1,5 +1,5 @@
 // What the contracts' owners have announced, and the owner actions proposed to their Safe.
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 /** What the contracts' owners have announced: the OpenAPI document's `Owners`. */
 export const readOwners = (signal) => api('owners', { signal });

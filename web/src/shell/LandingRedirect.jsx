@@ -2,8 +2,8 @@
 // (docs/product/screens.md#public-routes).
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSettings } from '../shared/settings.js';
-import Spinner from '../shared/Spinner.jsx';
+import { useSettings } from '../common/settings.js';
+import Spinner from '../common/Spinner.jsx';
 
 export default function LandingRedirect() {
   const { landingUrl } = useSettings();

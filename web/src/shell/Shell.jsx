@@ -6,14 +6,14 @@ import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { adminRoutes, userRoutes } from '../routes.js';
-import { useSettings } from '../shared/settings.js';
+import { useSettings } from '../common/settings.js';
 import { signout } from './api.js';
-import { clearStorage, KEYS, readJson, write } from '../shared/storage.js';
+import { clearStorage, KEYS, readJson, write } from '../common/storage.js';
 import useSessionRefresh from './useSessionRefresh.js';
 import useWalletCheck, { needsWallet } from '../wallet/useWalletCheck.jsx';
 import { useLinkedWallet } from '../wallet/wallet.js';
-import Dialog from '../shared/Dialog.jsx';
-import LanguageSwitcher from '../shared/LanguageSwitcher.jsx';
+import Dialog from '../common/Dialog.jsx';
+import LanguageSwitcher from '../common/LanguageSwitcher.jsx';
 import Avatar from '../accounts/Avatar.jsx';
 
 /** Admin names from the stored adminInfo, which may nest them under `user`. */

@@ -1,6 +1,6 @@
 // Session calls (docs/product/api.md#calls): tokenVerify (refresh) and signout.
-import { api } from '../shared/client.js';
-import { KEYS, read } from '../shared/storage.js';
+import { api } from '../common/client.js';
+import { KEYS, read } from '../common/storage.js';
 
 /** GET tokenVerify → {auth, token}. */
 export const verifyToken = (signal) => api('tokenVerify', { signal });

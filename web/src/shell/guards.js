@@ -1,8 +1,8 @@
 // Route guards as react-router loaders: the core decides, this module only carries it out.
 import { redirect } from 'react-router';
 import { guard, isReferralCode } from '../core/index.js';
-import settings from '../shared/settings.js';
-import { clearStorage, readStored } from '../shared/storage.js';
+import settings from '../common/settings.js';
+import { clearStorage, readStored } from '../common/storage.js';
 
 /** A loader that shows the route or redirects, as the core's `guard(kind, …)` decides. */
 export const guardLoader = (kind) => () => {

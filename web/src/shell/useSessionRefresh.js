@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { verifyToken } from './api.js';
-import { clearStorage, KEYS, write } from '../shared/storage.js';
+import { clearStorage, KEYS, write } from '../common/storage.js';
 
 export const REFRESH_MS = 16 * 60 * 1000;
 

@@ -5,9 +5,9 @@
 // withdrawals.
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
-import { DateRangeFields } from '../shared/Filters.jsx';
-import useDateRange from '../shared/useDateRange.js';
+import settings from '../common/settings.js';
+import { DateRangeFields } from '../common/Filters.jsx';
+import useDateRange from '../common/useDateRange.js';
 import {
   localizeNumber,
   calendarDate,
@@ -28,8 +28,8 @@ import { operating, spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { usePositionActions } from './StakingFrame.jsx';
 import Positions from './Positions.jsx';
-import { formatRate } from '../shared/format.js';
-import usePhone from '../shared/usePhone.js';
+import { formatRate } from '../common/format.js';
+import usePhone from '../common/usePhone.js';
 
 const MAX_BUY = '1000';
 

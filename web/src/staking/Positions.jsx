@@ -5,14 +5,14 @@
 // (until then the button says until when). A position opened in a block not final yet is marked
 // pending.
 import { useTranslation } from 'react-i18next';
-import Table from '../shared/Table.jsx';
-import Pagination from '../shared/Pagination.jsx';
-import EmptyTable from '../shared/EmptyTable.jsx';
-import useRowKeys from '../shared/useRowKeys.js';
-import { formatDate } from '../shared/dates.js';
+import Table from '../common/Table.jsx';
+import Pagination from '../common/Pagination.jsx';
+import EmptyTable from '../common/EmptyTable.jsx';
+import useRowKeys from '../common/useRowKeys.js';
+import { formatDate } from '../common/dates.js';
 import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
-import settings from '../shared/settings.js';
-import PendingBadge from '../shared/PendingBadge.jsx';
+import settings from '../common/settings.js';
+import PendingBadge from '../common/PendingBadge.jsx';
 
 /**
  * What the contract allows on a position now: withdraw interest, and after the release the

@@ -3,11 +3,11 @@
 // and how many weeks of new stakes at that pace the free reserve covers, with a warning under the
 // configured number of weeks.
 import { useTranslation } from 'react-i18next';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readReserve } from './api.js';
 import { formatLvlx } from '../core/index.js';
-import settings from '../shared/settings.js';
-import SummaryBox from '../shared/SummaryBox.jsx';
+import settings from '../common/settings.js';
+import SummaryBox from '../common/SummaryBox.jsx';
 
 export default function ReserveMonitor({ kind, version }) {
   const { t } = useTranslation();

@@ -4,8 +4,8 @@
 // the member's positions with rewards ticking live, interest withdrawals and the release.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
-import AmountField from '../shared/AmountField.jsx';
+import settings from '../common/settings.js';
+import AmountField from '../common/AmountField.jsx';
 import {
   calldata,
   formatLvlx,
@@ -18,13 +18,13 @@ import {
   LVLX_DECIMALS,
   lockTerms,
 } from '../core/index.js';
-import { formatDate } from '../shared/dates.js';
+import { formatDate } from '../common/dates.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { spending } from '../wallet/allowance.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 import StakingFrame, { usePositionActions } from './StakingFrame.jsx';
 import Positions from './Positions.jsx';
-import { formatDay, formatRate } from '../shared/format.js';
+import { formatDay, formatRate } from '../common/format.js';
 
 /** The lock tiers to choose from, each with its lock, its rate and when a stake made now comes back. */
 function Tiers({ tiers, tier, onTier, now, disabled }) {

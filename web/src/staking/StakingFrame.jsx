@@ -3,12 +3,12 @@
 // wallet is not the linked one (positions are listed for the linked wallet), and the row
 // actions on positions.
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { calldata, sameAddress } from '../core/index.js';
 import { connectWallet, storedWallet, useConnectedAccount } from '../wallet/wallet.js';
 import useChainAction from '../wallet/useChainAction.js';
 import useStaking from './useStaking.js';
-import Spinner from '../shared/Spinner.jsx';
+import Spinner from '../common/Spinner.jsx';
 
 export function usePositionActions(pool, account, reload) {
   const [step, run] = useChainAction();

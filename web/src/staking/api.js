@@ -1,5 +1,5 @@
 // Staking: the member's page data and the admins' reserve monitor.
-import { api, apiBytes, ApiError } from '../shared/client.js';
+import { api, apiBytes, ApiError } from '../common/client.js';
 
 /** {available, now, nfts, tiers, reserve, held, lvlxBalance, positions: {nft, lvlx}}. */
 export const readStaking = (signal) => api('staking', { signal });

@@ -2,9 +2,9 @@
 // reloaded when one of their staking events is recorded (the live channel) or after their own
 // transaction; and the chain's clock, ticking each second, for the live reward figures.
 import { useEffect, useRef, useState } from 'react';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readStaking } from './api.js';
-import { useLiveVersion } from '../shared/live.js';
+import { useLiveVersion } from '../common/live.js';
 
 const seconds = () => Math.floor(Date.now() / 1000);
 

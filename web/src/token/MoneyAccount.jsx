@@ -5,9 +5,9 @@
 // bought on the platform. The core composes it (lvlx_core::account) from the server's figures
 // and the wallet's balance the server read on chain; each line says what it is.
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { formatLvlx, localizeNumber, moneyAccount } from '../core/index.js';
-import { formatDate } from '../shared/dates.js';
+import { formatDate } from '../common/dates.js';
 import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 
 export default function MoneyAccount({ dashboard }) {

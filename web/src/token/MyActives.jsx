@@ -4,12 +4,12 @@
 // as CSV by the core. Below, what a reorganisation took back. Refreshed live when a purchase of
 // theirs is recorded, becomes final or leaves the chain.
 import { useTranslation } from 'react-i18next';
-import Table from '../shared/Table.jsx';
-import Pagination from '../shared/Pagination.jsx';
-import settings from '../shared/settings.js';
+import Table from '../common/Table.jsx';
+import Pagination from '../common/Pagination.jsx';
+import settings from '../common/settings.js';
 import { readActives, readDashboard, readHistory } from './api.js';
 import MoneyAccount from './MoneyAccount.jsx';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import {
   formatLvlx,
   formatToken,
@@ -18,13 +18,13 @@ import {
   moneyHistoryCsv,
   moneyHistoryCsvIn,
 } from '../core/index.js';
-import { formatDate } from '../shared/dates.js';
-import TxLink from '../shared/TxLink.jsx';
-import { useLiveVersion } from '../shared/live.js';
-import LoadFailed from '../shared/LoadFailed.jsx';
-import PendingBadge from '../shared/PendingBadge.jsx';
-import { saveCsv } from '../shared/Exports.jsx';
-import EmptyTable from '../shared/EmptyTable.jsx';
+import { formatDate } from '../common/dates.js';
+import TxLink from '../common/TxLink.jsx';
+import { useLiveVersion } from '../common/live.js';
+import LoadFailed from '../common/LoadFailed.jsx';
+import PendingBadge from '../common/PendingBadge.jsx';
+import { saveCsv } from '../common/Exports.jsx';
+import EmptyTable from '../common/EmptyTable.jsx';
 
 /** An entry's amount as people read it: NFTs counted, tokens in their decimals. */
 function amountText(entry) {

@@ -4,10 +4,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { createOnrampSession } from './api.js';
-import { KEYS, writeJson } from '../shared/storage.js';
-import useSubmit from '../shared/useSubmit.js';
+import { KEYS, writeJson } from '../common/storage.js';
+import useSubmit from '../common/useSubmit.js';
 
 export default function Onramp() {
   const { t } = useTranslation();

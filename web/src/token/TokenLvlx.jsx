@@ -7,9 +7,9 @@
 // the wallet apps that open this page where its wallet is.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import Onramp from './Onramp.jsx';
-import AmountField from '../shared/AmountField.jsx';
+import AmountField from '../common/AmountField.jsx';
 import {
   localizeNumber,
   calldata,
@@ -22,7 +22,7 @@ import {
   USDT_DECIMALS,
   LVLX_DECIMALS,
 } from '../core/index.js';
-import useLoad from '../shared/useLoad.js';
+import useLoad from '../common/useLoad.js';
 import { readHistory, readSponsor } from './api.js';
 import { spending } from '../wallet/allowance.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
@@ -30,7 +30,7 @@ import { connectWallet, readUint, useConnectedAccount } from '../wallet/wallet.j
 import { current } from '../wallet/discovery.js';
 import NoWallet from '../wallet/NoWallet.jsx';
 import { phoneWithoutWallet } from '../wallet/walletApps.js';
-import { useLive } from '../shared/live.js';
+import { useLive } from '../common/live.js';
 import TxStatus from '../wallet/TxStatus.jsx';
 
 const ZERO = '0x0000000000000000000000000000000000000000';

@@ -1,6 +1,6 @@
 // What the member holds as indexed (myActives' money history and reversals, the dashboard's
 // figures) and what buying needs: the sponsor, the card on-ramp session.
-import { api } from '../shared/client.js';
+import { api } from '../common/client.js';
 
 /** {wallet, balance, entries}: the indexed ledger of the signed-in member. */
 export const readActives = (signal) => api('wallet/actives', { signal });

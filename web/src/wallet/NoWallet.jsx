@@ -3,7 +3,7 @@
 // what a wallet is for and the FAQ's guide. Desktops keep EIP-6963 discovery (discovery.js).
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { phoneWithoutWallet, walletAppLinks } from './walletApps.js';
 
 export default function NoWallet() {

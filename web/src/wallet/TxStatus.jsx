@@ -3,9 +3,9 @@
 // with its reason, and the transaction's hash with its explorer link. `after` follows the
 // confirmation (the purchase's "in your history").
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { explorerTx } from '../core/index.js';
-import Copyable from '../shared/Copyable.jsx';
+import Copyable from '../common/Copyable.jsx';
 import { actionWords } from './actions.js';
 
 export default function TxStatus({ step, after = null, testId = 'tx-status' }) {

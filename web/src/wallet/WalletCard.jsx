@@ -4,12 +4,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sameAddress, shortWallet } from '../core/index.js';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { addToken, connectWallet, linkWallet, useConnectedAccount, useLinkedWallet } from './wallet.js';
 import { choose, current, useWallets } from './discovery.js';
 import NoWallet from './NoWallet.jsx';
 import { phoneWithoutWallet } from './walletApps.js';
-import Copyable from '../shared/Copyable.jsx';
+import Copyable from '../common/Copyable.jsx';
 
 /**
  * The wallet the member tried to link is another account's: what to do next, beside the button

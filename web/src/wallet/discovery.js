@@ -3,7 +3,7 @@
 // provider); the person's choice is kept (its rdns) and used while that wallet is there, else the
 // only one announced, else `window.ethereum`, the one an extension injected the old way.
 import { useSyncExternalStore } from 'react';
-import { KEYS, read, write } from '../shared/storage.js';
+import { KEYS, read, write } from '../common/storage.js';
 
 const announced = new Map();
 let list = [];

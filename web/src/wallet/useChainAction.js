@@ -5,7 +5,7 @@
 // The token, NFT, staking, network and owners' pages share it.
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import settings from '../shared/settings.js';
+import settings from '../common/settings.js';
 import { revertKey } from '../core/index.js';
 import * as eth from './eip1193.js';
 import { CHAIN_ACTIONS } from './actions.js';

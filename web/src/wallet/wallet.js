@@ -3,12 +3,12 @@
 // message, add the token, and the wallet the account has linked.
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify';
-import i18n from '../shared/i18n.js';
-import settings from '../shared/settings.js';
+import i18n from '../common/i18n.js';
+import settings from '../common/settings.js';
 import { linkWallet as sendLink, walletNonce } from './api.js';
 import { calldata, decodeUint, LVLX_DECIMALS, siweMessage } from '../core/index.js';
-import { KEYS, readJson, writeJson } from '../shared/storage.js';
-import { toastError } from '../shared/toast.jsx';
+import { KEYS, readJson, writeJson } from '../common/storage.js';
+import { toastError } from '../common/toast.jsx';
 import * as eth from './eip1193.js';
 import { useWallets } from './discovery.js';
 import tokenLogo from '../../assets/favicon.svg';

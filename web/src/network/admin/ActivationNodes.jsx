@@ -17,17 +17,17 @@ import {
   truncateEmail,
   USDT_DECIMALS,
 } from '../../core/index.js';
-import useLoad from '../../shared/useLoad.js';
+import useLoad from '../../common/useLoad.js';
 import { nodeRows, putNodeTerms, readNodes } from '../api.js';
-import { useCoreTable } from '../../shared/useCoreTable.js';
-import CoreDataTable from '../../shared/CoreDataTable.jsx';
-import TableTools from '../../shared/TableTools.jsx';
-import Copyable from '../../shared/Copyable.jsx';
-import Amount from '../../shared/Amount.jsx';
-import SummaryBox from '../../shared/SummaryBox.jsx';
-import TxLink from '../../shared/TxLink.jsx';
-import { formatDate } from '../../shared/dates.js';
-import { toastError } from '../../shared/toast.jsx';
+import { useCoreTable } from '../../common/useCoreTable.js';
+import CoreDataTable from '../../common/CoreDataTable.jsx';
+import TableTools from '../../common/TableTools.jsx';
+import Copyable from '../../common/Copyable.jsx';
+import Amount from '../../common/Amount.jsx';
+import SummaryBox from '../../common/SummaryBox.jsx';
+import TxLink from '../../common/TxLink.jsx';
+import { formatDate } from '../../common/dates.js';
+import { toastError } from '../../common/toast.jsx';
 
 function Terms({ terms, onSaved }) {
   const { t } = useTranslation();

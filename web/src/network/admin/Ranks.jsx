@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import settings from '../../shared/settings.js';
+import settings from '../../common/settings.js';
 import {
   localizeNumber,
   editableNumber,
@@ -15,12 +15,12 @@ import {
   USDT_DECIMALS,
   LVLX_DECIMALS,
 } from '../../core/index.js';
-import useLoad from '../../shared/useLoad.js';
+import useLoad from '../../common/useLoad.js';
 import { putRank, readRanks } from '../api.js';
-import { formatDate } from '../../shared/dates.js';
-import Spinner from '../../shared/Spinner.jsx';
-import { isTranslatedRank, rankName } from '../../shared/rankName.js';
-import { toastError } from '../../shared/toast.jsx';
+import { formatDate } from '../../common/dates.js';
+import Spinner from '../../common/Spinner.jsx';
+import { isTranslatedRank, rankName } from '../../common/rankName.js';
+import { toastError } from '../../common/toast.jsx';
 
 const asText = (rank) => ({
   name: rank.name,

@@ -6,18 +6,18 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadStakeRows, truncateEmail } from '../../core/index.js';
 import { stakingRows, stakingStatistics } from '../api.js';
-import settings from '../../shared/settings.js';
-import { sharedFetch, useCoreTable, useGeneral } from '../../shared/useCoreTable.js';
-import CoreDataTable from '../../shared/CoreDataTable.jsx';
-import Amount from '../../shared/Amount.jsx';
-import SummaryBox from '../../shared/SummaryBox.jsx';
-import Copyable from '../../shared/Copyable.jsx';
-import TableTools from '../../shared/TableTools.jsx';
-import { formatDate } from '../../shared/dates.js';
-import Dialog from '../../shared/Dialog.jsx';
+import settings from '../../common/settings.js';
+import { sharedFetch, useCoreTable, useGeneral } from '../../common/useCoreTable.js';
+import CoreDataTable from '../../common/CoreDataTable.jsx';
+import Amount from '../../common/Amount.jsx';
+import SummaryBox from '../../common/SummaryBox.jsx';
+import Copyable from '../../common/Copyable.jsx';
+import TableTools from '../../common/TableTools.jsx';
+import { formatDate } from '../../common/dates.js';
+import Dialog from '../../common/Dialog.jsx';
 import ReserveMonitor from '../ReserveMonitor.jsx';
-import PendingBadge from '../../shared/PendingBadge.jsx';
-import { useLiveVersion } from '../../shared/live.js';
+import PendingBadge from '../../common/PendingBadge.jsx';
+import { useLiveVersion } from '../../common/live.js';
 
 /** The summary box of each kind, in the documented order (NFT) or the same measures (LVLX). */
 function summaryItems(kind, s, product) {
