@@ -26,105 +26,146 @@ export const publicRoutes = [
 /** Paths the landing page answers. */
 export const landingPaths = ['', 'home', 'faqs', 'register'];
 
-/** User area (docs/product/screens.md#member-routes): [path, menu/title key, page]. */
+/**
+ * User area (docs/product/screens.md#member-routes): [path, menu/title key, page, ready: what shows
+ * once the page has its content (the browser tests wait for it on every route)].
+ */
 export const userRoutes = (product) => [
   [
     'dashboard',
     'menu-dashboard',
     page(() => import(/* webpackChunkName: "page-dashboard" */ './dashboard/Dashboard.jsx')),
+    '[data-testid="kyc-status"]',
   ],
-  [`token${product}`, 'menu-token', page(() => import(/* webpackChunkName: "page-token" */ './token/TokenLvlx.jsx'))],
+  [
+    `token${product}`,
+    'menu-token',
+    page(() => import(/* webpackChunkName: "page-token" */ './token/TokenLvlx.jsx')),
+    '[data-testid="onramp-faq"], [data-testid="onramp"]',
+  ],
   [
     'myActives',
     'menu-myActives',
     page(() => import(/* webpackChunkName: "page-my-actives" */ './token/MyActives.jsx')),
+    '[data-testid="actives-balance"]',
   ],
   [
     'dashboardNFTs',
     'menu-dashboardNFTs',
     page(() => import(/* webpackChunkName: "page-nfts" */ './staking/DashboardNfts.jsx')),
+    'h1',
   ],
   [
     'vanguardprivateprotocol',
     'menu-vanguard',
     page(() => import(/* webpackChunkName: "page-private-protocol" */ './help/PrivateProtocol.jsx')),
+    'h1',
   ],
-  ['staking', 'menu-staking', page(() => import(/* webpackChunkName: "page-staking" */ './staking/Staking.jsx'))],
+  ['staking', 'menu-staking', page(() => import(/* webpackChunkName: "page-staking" */ './staking/Staking.jsx')), 'h1'],
   [
     'afiliates',
     'menu-afiliates',
     page(() => import(/* webpackChunkName: "page-afiliates" */ './network/Afiliates.jsx')),
+    'h1',
   ],
-  ['dashboardfaqs', 'menu-faqs', page(() => import(/* webpackChunkName: "page-faqs" */ './help/Faqs.jsx'))],
+  [
+    'dashboardfaqs',
+    'menu-faqs',
+    page(() => import(/* webpackChunkName: "page-faqs" */ './help/Faqs.jsx')),
+    'details.faq-item',
+  ],
   [
     'activation-node',
     'menu-activation-node',
     page(() => import(/* webpackChunkName: "page-activation-node" */ './network/ActivationNode.jsx')),
+    'h1',
   ],
   [
     'rank-bonus',
     'menu-rank-bonus',
     page(() => import(/* webpackChunkName: "page-rank-bonus" */ './network/RankBonus.jsx')),
+    'h1',
   ],
   [
     'owner-changes',
     'menu-owner-changes',
     page(() => import(/* webpackChunkName: "page-owner-changes" */ './owners/OwnerChanges.jsx')),
+    '[data-testid="owner-list"]',
   ],
 ];
 
-/** Admin area, in menu order (docs/product/screens.md#admin-routes): [path, menu/title key, page]. */
+/** Admin area, in menu order (docs/product/screens.md#admin-routes): as the user area's. */
 export const adminRoutes = [
   [
     'admin/tables/users',
     'admin-menu-users',
     page(() => import(/* webpackChunkName: "admin-users" */ './admin/UsersTable.jsx')),
+    '.rdt_TableRow',
   ],
   [
     'admin/tables/ICO',
     'admin-menu-ico',
     page(() => import(/* webpackChunkName: "admin-ico" */ './admin/IcoTable.jsx')),
+    '.rdt_TableRow',
   ],
   [
     'admin/tables/NFTStaking',
     'admin-menu-nft-staking',
     page(() => import(/* webpackChunkName: "admin-nft-staking" */ './staking/admin/NftStaking.jsx')),
+    '.rdt_TableRow',
   ],
   [
     'admin/tables/LVLXStaking',
     'admin-menu-lvlx-staking',
     page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './staking/admin/LvlxStaking.jsx')),
+    '.rdt_TableRow',
   ],
   [
     'admin/activation-node',
     'admin-menu-activation-node',
     page(() => import(/* webpackChunkName: "admin-activation-node" */ './network/admin/ActivationNodes.jsx')),
+    'h1',
   ],
   [
     'admin/ranks',
     'admin-menu-ranks',
     page(() => import(/* webpackChunkName: "admin-ranks" */ './network/admin/Ranks.jsx')),
+    'h1',
   ],
   [
     'admin/edit-content',
     'admin-menu-edit-content',
     page(() => import(/* webpackChunkName: "admin-edit-content" */ './admin/EditContent.jsx')),
+    'form.content-form',
   ],
   [
     'admin/secret-key',
     'admin-menu-secret-key',
     page(() => import(/* webpackChunkName: "admin-secret-key" */ './admin/SecretKey.jsx')),
+    'form',
   ],
   [
     'admin/owner-changes',
     'admin-menu-owner-changes',
     page(() => import(/* webpackChunkName: "page-owner-changes" */ './owners/OwnerChanges.jsx')),
+    '[data-testid="owner-list"]',
   ],
   [
     'admin/owner-proposals',
     'admin-menu-owner-proposals',
     page(() => import(/* webpackChunkName: "admin-owner-proposals" */ './owners/OwnerProposals.jsx')),
+    '[data-testid="owner-safe"]',
   ],
-  ['admin/audit', 'admin-menu-audit', page(() => import(/* webpackChunkName: "admin-audit" */ './admin/Audit.jsx'))],
-  ['admin/books', 'admin-menu-books', page(() => import(/* webpackChunkName: "admin-books" */ './books/Books.jsx'))],
+  [
+    'admin/audit',
+    'admin-menu-audit',
+    page(() => import(/* webpackChunkName: "admin-audit" */ './admin/Audit.jsx')),
+    '[data-testid="audit-total"]',
+  ],
+  [
+    'admin/books',
+    'admin-menu-books',
+    page(() => import(/* webpackChunkName: "admin-books" */ './books/Books.jsx')),
+    '[data-testid="books-check"]',
+  ],
 ];
