@@ -9,24 +9,6 @@ step() { printf '\n== %s  [%ds]\n' "$*" "$SECONDS"; }
 
 scripts/setup.sh --test
 
-step "formatting (rustfmt)"
-cargo fmt --all --check
-(cd fuzz && cargo fmt --check)
-
-# Clippy as the compiler (what `cargo clippy` does under `cargo check`): the workspace's crates
-# are linted while they are built for the tests, so the dependencies compile once, not twice
-# (a separate `cargo clippy --all-targets` took 200 s of a 30-minute run). Every cargo command
-# that builds the host workspace below uses it, or cargo would rebuild without it. The core's
-# binding (src/wasm.rs, feature `wasm`) is built and linted here too: wasm-bindgen compiles for
-# the host, so a separate clippy run for wasm32 (45 s) checks nothing more.
-lint=(env "RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver"
-  "CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" cargo)
-features=(--locked --features lvlx-core/wasm)
-step "build every Rust target, linted by clippy as it compiles (-D warnings)"
-"${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
-
-# The suites wait on chains, sockets and databases for much of their time: they run side by
-# side, and the builds that follow them fill the idle CPU at the lowest priority.
 logs=target/test-logs
 mkdir -p "$logs"
 declare -A pids=()
@@ -54,9 +36,39 @@ stop_jobs() {
   for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
 }
 trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
-pg_url=$(scripts/pg.sh start "$pg_dir")
 
-step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh); beside both, the wasm core and the web app build, and the fuzz targets build and run briefly"
+# The order follows a fresh clone's critical path, where everything compiles cold on 2 cores:
+# the web app (the core for wasm32, then webpack) and the host workspace are the two long
+# builds, and the browser tests wait on both. The web build starts first, at the lowest
+# priority, and fills what the host build leaves idle (build scripts, linking); the browser
+# tests then run beside the Rust suites, which wait on chains, sockets and databases for much of
+# their time; the fuzz targets build last, at the lowest priority, beside the browser tests.
+# (One after another, a fresh clone took 1,632 s on 2026-11-29, with the browser tests waiting
+# for the web build until 909 s and the fuzz build until 978 s.)
+step "the web app's build starts (the core for wasm32, webpack), at the lowest priority"
+# `cargo build` here would compile the server a second time: the tests' debug binary is the
+# server from here on (without the test targets, dev-dependencies' features drop out and with
+# them the build the tests share; none changes what the server does).
+background web nice -n 19 scripts/build.sh --test
+
+step "formatting (rustfmt)"
+cargo fmt --all --check
+(cd fuzz && cargo fmt --check)
+
+# Clippy as the compiler (what `cargo clippy` does under `cargo check`): the workspace's crates
+# are linted while they are built for the tests, so the dependencies compile once, not twice
+# (a separate `cargo clippy --all-targets` took 200 s of a 30-minute run). Every cargo command
+# that builds the host workspace below uses it, or cargo would rebuild without it. The core's
+# binding (src/wasm.rs, feature `wasm`) is built and linted here too: wasm-bindgen compiles for
+# the host, so a separate clippy run for wasm32 (45 s) checks nothing more.
+lint=(env "RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver"
+  "CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__" cargo)
+features=(--locked --features lvlx-core/wasm)
+step "build every Rust target, linted by clippy as it compiles (-D warnings)"
+"${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
+
+pg_url=$(scripts/pg.sh start "$pg_dir")
+step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh)"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
 # On PostgreSQL the suites whose subject is not the database are not run a second time: the
 # SQLite file tools (backup, crash durability), sockets, logs, metrics, error codes, the OpenAPI
@@ -71,14 +83,7 @@ pg_skip=(--skip backup:: --skip durability:: --skip sockets:: --skip logs:: --sk
   --skip staking::nfts_are_bought --skip staking::gas_per_member_action)
 background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-backend "${features[@]}" \
   -- "${pg_skip[@]}"
-# `cargo build` here would compile the server a second time: the tests' debug binary is the
-# server from here on (without the test targets, dev-dependencies' features drop out and with
-# them the build the tests share; none changes what the server does).
-background web nice -n 19 scripts/build.sh --test
-# The fuzz targets of the parsers: built, then a short run of each (scripts/fuzz.sh SECONDS for
-# longer runs).
-background fuzz nice -n 19 env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
-finish sqlite postgres web fuzz
+finish web
 
 step "core vectors on the WebAssembly build"
 npm run --silent test:core
@@ -95,8 +100,12 @@ npm run --silent lint
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
 
-step "browser tests (headless Chromium)"
+# The fuzz targets of the parsers: built, then a short run of each (scripts/fuzz.sh SECONDS for
+# longer runs).
+background fuzz nice -n 19 env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
+step "browser tests (headless Chromium), beside the Rust suites and the fuzz targets' build"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
+finish sqlite postgres fuzz
 
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
