@@ -228,6 +228,15 @@ pub fn money_history_csv(entries: JsValue) -> Result<String, JsError> {
     Ok(crate::history::csv(&entries, crate::LVLX_DECIMALS))
 }
 
+/// `historyKinds()`: the name of every kind of money-history entry, in the core's order (each
+/// is the tail of its translation key, `history-kind-<name>`).
+#[wasm_bindgen(js_name = historyKinds)]
+pub fn history_kinds() -> Vec<String> {
+    crate::history::Kind::ALL
+        .map(|kind| kind.name().to_owned())
+        .to_vec()
+}
+
 /// `moneyHistoryCsvIn(entries, words)`: the same history as CSV in the member's language
 /// (`words`: {language, header[7], kinds{name: text}, pending, final}; history::csv_in).
 #[wasm_bindgen(js_name = moneyHistoryCsvIn)]

@@ -204,3 +204,18 @@ test('amounts as ICU writes them read back exactly in the page language', () => 
   }
   assert.ok(checked > 7000 && refused > 0, `${checked} read, ${refused} refused`);
 });
+
+// The money history's kinds come from the core (history::Kind): each has its words in every
+// language, so a kind the server starts recording cannot show as a bare key.
+test('every money-history kind has its words in en, es and pt', () => {
+  const kinds = core.historyKinds();
+  assert.ok(kinds.includes('purchase') && kinds.length >= 9, kinds.join());
+  for (const language of ['en', 'es', 'pt']) {
+    const words = JSON.parse(readFileSync(new URL(`../../locales/${language}/${language}.json`, import.meta.url)));
+    assert.deepEqual(
+      kinds.filter((kind) => !words[`history-kind-${kind}`]),
+      [],
+      language,
+    );
+  }
+});

@@ -43,6 +43,8 @@ export const lockTerms = (rateBps, lockSeconds) => core.lockTerms(rateBps, Numbe
 export const moneyHistoryCsv = (entries) => core.moneyHistoryCsv(entries);
 /** The same history as CSV in the member's language: `words` {language, header[7], kinds, pending, final}. */
 export const moneyHistoryCsvIn = (entries, words) => core.moneyHistoryCsvIn(entries, words);
+/** Every kind of money-history entry (`history-kind-<name>` translates it). */
+export const historyKinds = () => core.historyKinds();
 /** Every owner action an admin may propose to the owners' Safe: [{contract, function, args, delayed}]. */
 export const ownerActions = () => core.ownerActions();
 /** An owner action's argument as typed in the page's language → the proposal's text; throws a key. */

@@ -14,6 +14,7 @@ import {
   formatLvlx,
   formatToken,
   formatUsdt,
+  historyKinds,
   localizeNumber,
   moneyHistoryCsv,
   moneyHistoryCsvIn,
@@ -34,18 +35,6 @@ function amountText(entry) {
 }
 
 const LIVE_KINDS = ['purchase', 'stake', 'network'];
-const KINDS = [
-  'purchase',
-  'retirement',
-  'nft-purchase',
-  'node-purchase',
-  'commission',
-  'bonus',
-  'interest',
-  'release',
-  'claim',
-];
-
 /** The words of the history's CSV in the page's language (the core writes it: moneyHistoryCsvIn). */
 function csvWords(t, language) {
   return {
@@ -59,7 +48,7 @@ function csvWords(t, language) {
       'tx-hash',
       'actives-status',
     ].map((key) => t(key)),
-    kinds: Object.fromEntries(KINDS.map((kind) => [kind, t(`history-kind-${kind}`)])),
+    kinds: Object.fromEntries(historyKinds().map((kind) => [kind, t(`history-kind-${kind}`)])),
     pending: t('chain-pending'),
     final: t('chain-final'),
   };
