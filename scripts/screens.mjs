@@ -2,7 +2,7 @@
 // and the member's (the demo member, wallet linked) at 390 px in es and pt and at 1440 px in en,
 // the admin's at 1280 px in en, 1440 px in en and 390 px in es, into
 // target/screens/<area>/<page>-<width>-<lng>.png (or SCREENS_OUT). It waits for each route's ready
-// selector, opens every disclosure, and prints per shot whether the page scrolls sideways and
+// selector, opens the FAQ's answers, and prints per shot whether the page scrolls sideways and
 // whether each table fits its box (at 390 px tables are cards). For looking at the product as a
 // whole after a change (`npm run screens`, a few minutes); the browser tests measure the same rules.
 import { mkdirSync } from 'node:fs';
@@ -79,7 +79,7 @@ try {
           .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 })
           .catch(() => {});
         await page.evaluate(() =>
-          document.querySelectorAll('details').forEach((d) => {
+          document.querySelectorAll('details.faq-item').forEach((d) => {
             d.open = true;
           }),
         );
