@@ -5,17 +5,11 @@
 use serde_json::{json, Value};
 
 use lvlx_core::staking::Pool;
+use lvlx_store::stakes::AppliedEvent;
 use lvlx_store::user::UserId;
 
-/// Every event name a push carries (a relayed push names one of these).
-const EVENTS: &[&str] = &[
-    "staked",
-    "interest",
-    "released",
-    "funded",
-    "defunded",
-    "terms",
-    "nft-purchased",
+/// The names a push carries besides the applied events' ([`applied`]).
+const OTHER_EVENTS: &[&str] = &[
     "commission",
     "rank",
     "volume",
@@ -25,6 +19,22 @@ const EVENTS: &[&str] = &[
     "purchase",
     "final",
 ];
+
+/// The name a push gives an applied event: its own, the sale's price as the terms it changes.
+pub fn applied(event: AppliedEvent) -> &'static str {
+    match event {
+        AppliedEvent::Price => AppliedEvent::Terms.name(),
+        other => other.name(),
+    }
+}
+
+/// `name` as a push carries it, if a push can carry it.
+fn event_named(name: &str) -> Option<&'static str> {
+    let applied = AppliedEvent::parse(name).map(applied);
+    applied
+        .filter(|known| *known == name)
+        .or_else(|| OTHER_EVENTS.iter().copied().find(|e| *e == name))
+}
 
 #[derive(Debug, Clone)]
 pub enum Push {
@@ -151,12 +161,7 @@ impl Push {
     pub fn from_wire(v: &Value) -> Option<Push> {
         let user = || v["user"].as_i64().map(UserId);
         let units = |k: &str| v[k].as_str()?.parse::<u128>().ok();
-        let event = || {
-            EVENTS
-                .iter()
-                .copied()
-                .find(|e| Some(*e) == v["event"].as_str())
-        };
+        let event = || event_named(v["event"].as_str()?);
         Some(match v["k"].as_str()? {
             "purchase" => Push::Purchase {
                 user: user(),
@@ -185,5 +190,32 @@ impl Push {
             },
             _ => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A push relayed between instances keeps its event: every applied event's name and every
+    /// other name a push carries; a name no push carries is dropped, not guessed.
+    #[test]
+    fn every_event_name_crosses_between_instances() {
+        let names = AppliedEvent::ALL
+            .into_iter()
+            .map(applied)
+            .chain(OTHER_EVENTS.iter().copied());
+        for name in names {
+            let push = Push::Chain {
+                user: Some(UserId(7)),
+                event: name,
+                tx_hash: "0xab".into(),
+            };
+            let back = Push::from_wire(&push.to_wire()).expect(name);
+            assert_eq!(back.to_wire(), push.to_wire());
+        }
+        assert_eq!(applied(AppliedEvent::Price), "terms");
+        assert_eq!(event_named("price"), None, "the price is pushed as terms");
+        assert_eq!(event_named("paid"), None);
     }
 }

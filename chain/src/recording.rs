@@ -6,7 +6,7 @@ use lvlx_core::chain::{NetworkEvent, NftPurchase, Place, StakingEvent};
 use lvlx_core::staking::Pool;
 
 use lvlx_store::ledger::{self, Entry};
-use lvlx_store::stakes::{self, Opened};
+use lvlx_store::stakes::{self, AppliedEvent, Opened};
 use lvlx_store::{users, Conn, StoreError};
 
 use super::indexer::IndexError;
@@ -96,20 +96,22 @@ fn record_purchase(
 
 /// How a staking event is kept among the applied events: its name, its amount (LVLX, NFTs, or
 /// the interest paid at a release) and the position it concerns.
-fn applied_as(event: &StakingEvent) -> (&'static str, Option<u128>, Option<u64>) {
+fn applied_as(event: &StakingEvent) -> (AppliedEvent, Option<u128>, Option<u64>) {
     match event {
         StakingEvent::Staked {
             amount, position, ..
-        } => ("staked", Some(*amount), Some(*position)),
+        } => (AppliedEvent::Staked, Some(*amount), Some(*position)),
         StakingEvent::InterestWithdrawn {
             amount, position, ..
-        } => ("interest", Some(*amount), Some(*position)),
+        } => (AppliedEvent::Interest, Some(*amount), Some(*position)),
         StakingEvent::Released {
             interest, position, ..
-        } => ("released", Some(*interest), Some(*position)),
-        StakingEvent::ReserveFunded { amount, .. } => ("funded", Some(*amount), None),
-        StakingEvent::ReserveWithdrawn { amount, .. } => ("defunded", Some(*amount), None),
-        StakingEvent::TermsChanged { .. } => ("terms", None, None),
+        } => (AppliedEvent::Released, Some(*interest), Some(*position)),
+        StakingEvent::ReserveFunded { amount, .. } => (AppliedEvent::Funded, Some(*amount), None),
+        StakingEvent::ReserveWithdrawn { amount, .. } => {
+            (AppliedEvent::Defunded, Some(*amount), None)
+        }
+        StakingEvent::TermsChanged { .. } => (AppliedEvent::Terms, None, None),
     }
 }
 
@@ -138,7 +140,7 @@ fn record_staking(
         Some(Push::Stake {
             user,
             pool: Some(pool),
-            event: name,
+            event: crate::push::applied(name),
             position,
             amount: amount.unwrap_or(0),
             at: s.at,
@@ -196,7 +198,7 @@ fn record_price(tx: Conn, price: u128, s: &Place) -> Result<(), StoreError> {
             tx_hash: &s.tx_hash,
             log_index: s.log_index,
             contract: &s.contract,
-            event: stakes::PRICE_EVENT,
+            event: AppliedEvent::Price,
             amount: Some(price),
             at: s.at,
             block: s.block,
@@ -208,7 +210,7 @@ fn record_price(tx: Conn, price: u128, s: &Place) -> Result<(), StoreError> {
 
 /// Records an NFT sale's purchase once; the push for its pages when it is new.
 fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push>, StoreError> {
-    let name = "nft-purchased";
+    let name = AppliedEvent::NftPurchased;
     let at = s.at;
     let applied = stakes::Applied {
         tx_hash: &s.tx_hash,
@@ -239,7 +241,7 @@ fn record_nft_purchase(tx: Conn, p: NftPurchase, s: Place) -> Result<Option<Push
     Ok(Some(Push::Stake {
         user,
         pool: None,
-        event: name,
+        event: crate::push::applied(name),
         position: u64::from(p.id),
         amount: p.quantity,
         at,

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use lvlx_core::staking::Pool;
 use lvlx_store::reversals::{self, Reversal};
+use lvlx_store::stakes::AppliedEvent;
 use lvlx_store::user::UserId;
 use lvlx_store::{blocks, claims, ledger, nodes, stakes, Conn, StoreError};
 
@@ -149,27 +150,39 @@ fn take_staking(
         } else {
             Pool::Lvlx
         };
-        let user = match (e.event.as_str(), e.position) {
-            ("staked", Some(p)) => stakes::remove_opened(tx, pool, p)?,
-            ("interest", Some(p)) => {
+        // Every applied event, each undone by its kind (a new one does not compile without its
+        // line here).
+        let user = match (e.event, e.position) {
+            (AppliedEvent::Staked, Some(p)) => stakes::remove_opened(tx, pool, p)?,
+            (AppliedEvent::Interest, Some(p)) => {
                 stakes::take_withdrawn(tx, pool, p, e.amount.unwrap_or(0))?;
                 stakes::owner(tx, pool, p)?.flatten()
             }
-            ("released", Some(p)) => {
+            (AppliedEvent::Released, Some(p)) => {
                 stakes::reopen(tx, pool, p, e.amount.unwrap_or(0))?;
                 stakes::owner(tx, pool, p)?.flatten()
             }
-            ("nft-purchased", _) => stakes::remove_nft_purchase(tx, &e.tx_hash, e.log_index)?,
-            _ => None,
+            (AppliedEvent::Staked | AppliedEvent::Interest | AppliedEvent::Released, None) => {
+                return Err(StoreError::Corrupt(format!(
+                    "an applied {:?} without its position",
+                    e.event
+                )))
+            }
+            (AppliedEvent::NftPurchased, _) => {
+                stakes::remove_nft_purchase(tx, &e.tx_hash, e.log_index)?
+            }
+            (
+                AppliedEvent::Funded
+                | AppliedEvent::Defunded
+                | AppliedEvent::Terms
+                | AppliedEvent::Price,
+                _,
+            ) => None,
         };
         stakes::forget_event(tx, &e.tx_hash, e.log_index)?;
-        // A name recording gives that `taken_as` lacks would be taken back under the wrong
-        // words: an error, never a guess.
-        let event = taken_as(&e.event)
-            .ok_or_else(|| StoreError::Corrupt(format!("an applied event named {:?}", e.event)))?;
         taken.push(Taken {
             user,
-            event,
+            event: crate::push::applied(e.event),
             tx_hash: e.tx_hash,
             amount: e.amount.map(|a| a.to_string()),
             block: e.block,
@@ -213,45 +226,4 @@ fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), 
         }
     }
     Ok(())
-}
-
-/// What the member is told was taken back, by the applied event's name (`recording`).
-fn taken_as(event: &str) -> Option<&'static str> {
-    Some(match event {
-        "staked" => "staked",
-        "interest" => "interest",
-        "released" => "released",
-        "nft-purchased" => "nft-purchased",
-        "funded" => "funded",
-        "defunded" => "defunded",
-        // The reserve's terms or the sale's price.
-        "terms" | stakes::PRICE_EVENT => "terms",
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::taken_as;
-
-    #[test]
-    fn every_applied_event_is_taken_back_under_its_own_name() {
-        for name in [
-            "staked",
-            "interest",
-            "released",
-            "nft-purchased",
-            "funded",
-            "defunded",
-            "terms",
-        ] {
-            assert_eq!(taken_as(name), Some(name));
-        }
-        assert_eq!(taken_as(lvlx_store::stakes::PRICE_EVENT), Some("terms"));
-        assert_eq!(
-            taken_as("commission"),
-            None,
-            "not a staking contract's event"
-        );
-    }
 }

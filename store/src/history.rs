@@ -6,7 +6,7 @@
 use lvlx_core::amount::Units;
 use lvlx_core::history::{Entry, Kind, Price, NFT_ASSET};
 
-use super::stakes::PRICE_EVENT;
+use super::stakes::AppliedEvent;
 use super::{Conn, Result};
 use crate::args;
 use crate::user::UserId;
@@ -152,9 +152,11 @@ fn staking(
          FROM stake_positions s
          JOIN chain_events e ON e.position = s.position
               AND s.pool = CASE e.contract WHEN ?3 THEN 'nft' WHEN ?4 THEN 'lvlx' END
-         WHERE s.user_id = ?1 AND e.event IN ('interest', 'released')
+         WHERE s.user_id = ?1 AND e.event IN ('{}', '{}')
          ORDER BY e.at DESC LIMIT ?2",
-        pending_sql("e.block")
+        pending_sql("e.block"),
+        AppliedEvent::Interest.name(),
+        AppliedEvent::Released.name(),
     );
     c.query_each(&sql, args![user.0, limit, pools.nft, pools.lvlx], |r| {
         let (event, at, tx_hash): (String, i64, String) = (r.get(0)?, r.get(1)?, r.get(3)?);
@@ -174,7 +176,7 @@ fn staking(
             tx_hash: Some(tx_hash.clone()),
             pending,
         };
-        if event == "released" {
+        if event == AppliedEvent::Released.name() {
             let pool: String = r.get(4)?;
             let asset = if pool == "nft" { NFT_ASSET } else { product };
             out.push(entry(Kind::Release, asset, r.units(5)?));
@@ -226,7 +228,8 @@ fn credited(kind: Kind, product: &str, at: i64, amount: Units, tx_hash: Option<S
 pub fn prices(c: Conn, ico_sale: &str) -> Result<Vec<Price>> {
     // The event's name in the text, so the partial index on it is used.
     let sql = format!(
-        "SELECT at, amount FROM chain_events WHERE event = '{PRICE_EVENT}' AND contract = ?1 ORDER BY at, block, log_index"
+        "SELECT at, amount FROM chain_events WHERE event = '{}' AND contract = ?1 ORDER BY at, block, log_index",
+        AppliedEvent::Price.name()
     );
     c.query_all(&sql, args![ico_sale], |r| {
         Ok(Price {

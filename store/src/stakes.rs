@@ -97,8 +97,7 @@ pub struct Applied<'a> {
     pub log_index: i64,
     /// Lowercase address of the contract that emitted it.
     pub contract: &'a str,
-    /// staked, interest, released, funded, defunded, terms, nft-purchased.
-    pub event: &'a str,
+    pub event: AppliedEvent,
     pub amount: Option<Units>,
     /// Block time, milliseconds.
     pub at: i64,
@@ -107,9 +106,59 @@ pub struct Applied<'a> {
     pub position: Option<u64>,
 }
 
-/// The applied event that records a new price of the sale (its amount: USDT base units per
-/// whole LVLX).
-pub const PRICE_EVENT: &str = "price";
+/// What an applied event was: the one list of the names `chain_events.event` holds. Recording
+/// writes them, a rollback reads them back (an unknown name is a corrupt store, never a guess)
+/// and matches on every one, and the live pushes name most of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppliedEvent {
+    /// A position opened (its amount: LVLX or NFTs).
+    Staked,
+    /// Interest withdrawn from a position.
+    Interest,
+    /// A position released (its amount: the interest paid then).
+    Released,
+    /// The reward reserve funded.
+    Funded,
+    /// The reward reserve withdrawn from.
+    Defunded,
+    /// A staking contract's terms changed.
+    Terms,
+    /// NFTs bought from the NFT sale (its amount: the quantity).
+    NftPurchased,
+    /// A new price of the sale (its amount: USDT base units per whole LVLX).
+    Price,
+}
+
+impl AppliedEvent {
+    pub const ALL: [AppliedEvent; 8] = [
+        AppliedEvent::Staked,
+        AppliedEvent::Interest,
+        AppliedEvent::Released,
+        AppliedEvent::Funded,
+        AppliedEvent::Defunded,
+        AppliedEvent::Terms,
+        AppliedEvent::NftPurchased,
+        AppliedEvent::Price,
+    ];
+
+    /// Its name in `chain_events.event`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AppliedEvent::Staked => "staked",
+            AppliedEvent::Interest => "interest",
+            AppliedEvent::Released => "released",
+            AppliedEvent::Funded => "funded",
+            AppliedEvent::Defunded => "defunded",
+            AppliedEvent::Terms => "terms",
+            AppliedEvent::NftPurchased => "nft-purchased",
+            AppliedEvent::Price => "price",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AppliedEvent> {
+        AppliedEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
 
 /// Records an applied event once (tx hash + log index); false when it was already applied.
 pub fn event_once(c: Conn, e: &Applied) -> Result<bool> {
@@ -120,7 +169,7 @@ pub fn event_once(c: Conn, e: &Applied) -> Result<bool> {
             e.tx_hash,
             e.log_index,
             e.contract,
-            e.event,
+            e.event.name(),
             e.amount.map(|a| a.to_string()),
             e.at,
             e.block,
@@ -136,7 +185,7 @@ pub struct Undone {
     pub tx_hash: String,
     pub log_index: i64,
     pub contract: String,
-    pub event: String,
+    pub event: AppliedEvent,
     pub amount: Option<Units>,
     pub block: i64,
     pub position: Option<u64>,
@@ -163,6 +212,9 @@ pub fn events_above(c: Conn, block: u64) -> Result<Vec<Undone>> {
     rows.into_iter()
         .map(
             |(tx_hash, log_index, contract, event, amount, block, position)| {
+                let event = AppliedEvent::parse(&event).ok_or_else(|| {
+                    super::StoreError::Corrupt(format!("an applied event named {event:?}"))
+                })?;
                 Ok(Undone {
                     tx_hash,
                     log_index,
@@ -511,4 +563,22 @@ pub fn pool_sums(c: Conn, pool: Pool) -> Result<PoolSums> {
         },
     )?;
     Ok(sums)
+}
+
+#[cfg(test)]
+mod applied_tests {
+    use super::AppliedEvent;
+
+    /// Each applied event reads back from its stored name, and no two share one.
+    #[test]
+    fn every_applied_event_reads_back_from_its_name() {
+        for event in AppliedEvent::ALL {
+            assert_eq!(AppliedEvent::parse(event.name()), Some(event));
+        }
+        let mut names = AppliedEvent::ALL.map(AppliedEvent::name).to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), AppliedEvent::ALL.len());
+        assert_eq!(AppliedEvent::parse("claimed"), None);
+    }
 }
