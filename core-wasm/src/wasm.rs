@@ -306,6 +306,7 @@ pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
 pub fn admin_columns(table: &str) -> Result<JsValue, JsError> {
     let columns = match table {
         "users" => admin::users::COLUMNS,
+        "nodes" => admin::nodes::COLUMNS,
         _ => return Err(JsError::new(&format!("no declared columns for {table}"))),
     };
     Ok(to_js(&columns)?)

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::amount::format_units;
-use crate::LVLX_DECIMALS;
+use crate::{LVLX_DECIMALS, USDT_DECIMALS};
 
 /// What a column's cells hold: decides how the page shows them and how the CSV writes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -17,8 +17,10 @@ use crate::LVLX_DECIMALS;
 pub enum Kind {
     /// The row's N° in the display order.
     Number,
-    /// Text as stored (names, emails, ranks, statuses); quoted and defused in the CSV.
+    /// Text as stored (names, ranks, statuses); quoted and defused in the CSV.
     Text,
+    /// An email address (shown shortened with a copy button, written whole).
+    Email,
     /// A wallet address (shown shortened, written whole).
     Wallet,
     /// A moment in milliseconds since the epoch: a date on the page, ISO 8601 UTC in the CSV.
@@ -29,6 +31,11 @@ pub enum Kind {
     Lvlx,
     /// A USDT value already at two decimals in the row.
     Usdt,
+    /// USDT in base units (a decimal string in the row): two decimals on the page, exact in the
+    /// CSV.
+    UsdtUnits,
+    /// A transaction hash (a link to the explorer on the page, written whole).
+    Tx,
 }
 
 /// One column of an admin table.
@@ -121,12 +128,17 @@ fn csv_line(out: &mut String, columns: &[Column], n: usize, row: &Value) {
             Kind::Number => out.push_str(&n.to_string()),
             Kind::Count => out.push_str(&cell.as_u64().unwrap_or_default().to_string()),
             Kind::Date => out.push_str(&super::iso(cell.as_i64().unwrap_or_default())),
-            Kind::Lvlx => {
+            Kind::Lvlx | Kind::UsdtUnits => {
+                let decimals = if column.kind == Kind::Lvlx {
+                    LVLX_DECIMALS
+                } else {
+                    USDT_DECIMALS
+                };
                 let units = cell.as_str().and_then(|s| s.parse::<u128>().ok());
-                let exact = units.and_then(|u| format_units(u, LVLX_DECIMALS).ok());
+                let exact = units.and_then(|u| format_units(u, decimals).ok());
                 out.push_str(&exact.unwrap_or_default());
             }
-            Kind::Text | Kind::Wallet | Kind::Usdt => {
+            Kind::Text | Kind::Email | Kind::Wallet | Kind::Usdt | Kind::Tx => {
                 super::csv_field(out, cell.as_str().unwrap_or_default())
             }
         }

@@ -6,7 +6,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::columns::Frame;
-use super::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
+use super::declared::{self, Column, Kind};
+use super::engine::{date_slice, sort_column, to_value, Engine, Table};
 use super::ico::base;
 use super::{needle, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
@@ -20,7 +21,16 @@ pub const WALLET: &str = "wallet";
 pub const PAID: &str = "usdtPaid";
 pub const TX: &str = "txHash";
 
-const SORTS: [&str; 4] = [CREATED_AT, NAMES, EMAIL, PAID];
+/// The table's columns as the page and the CSV show them (docs/product/admin.md).
+pub const COLUMNS: &[Column] = &[
+    Column::new("n", "table-n", Kind::Number),
+    Column::new(NAMES, "users-name", Kind::Text).sorted(),
+    Column::new(EMAIL, "table-email", Kind::Email).sorted(),
+    Column::new(WALLET, "users-wallet", Kind::Wallet),
+    Column::new(CREATED_AT, "nodes-date", Kind::Date).sorted(),
+    Column::new(PAID, "nodes-paid", Kind::UsdtUnits).sorted(),
+    Column::new(TX, "tx-hash", Kind::Tx).optional(),
+];
 
 /// One node as the server writes it into the stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +192,7 @@ impl NodeTable {
         self.summary = summary;
         self.engine.keep(Kept::Rows(kept));
         if let Some(sort) = &query.sort {
-            let column = sort_column(sort, SORTS)?;
+            let column = sort_column(sort, declared::sortable(COLUMNS))?;
             if column == CREATED_AT {
                 self.engine.by_date(sort.direction);
             } else {
@@ -244,24 +254,9 @@ impl NodeTable {
 
     /// The kept rows in display order as CSV, amounts exact.
     pub fn csv(&self) -> String {
-        csv(
-            "n,names,email,wallet,createdAt,usdtPaid,txHash",
-            self.engine.rows(),
-            |out, row| {
-                let r = self.row(0, row);
-                for field in [&r.names, &r.email, &r.wallet] {
-                    out.push(',');
-                    super::csv_field(out, field);
-                }
-                out.push(',');
-                out.push_str(&super::iso(r.created_at));
-                out.push(',');
-                let paid = self.frame.amounts(PAID).expect("checked at load")[row] as u128;
-                out.push_str(&amount::format_units(paid, USDT_DECIMALS).expect("6 decimals"));
-                out.push(',');
-                out.push_str(&r.tx_hash);
-            },
-        )
+        declared::csv(COLUMNS, self.engine.rows(), |n, row| {
+            to_value(&self.row(n, row)).unwrap_or_default()
+        })
     }
 }
 
@@ -269,8 +264,8 @@ impl Table for NodeTable {
     fn len(&self) -> usize {
         NodeTable::len(self)
     }
-    fn sortable(&self) -> Vec<&'static str> {
-        SORTS.to_vec()
+    fn columns(&self) -> &'static [Column] {
+        COLUMNS
     }
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {
         Some(super::date_range(self.created(), offset_minutes, now_ms))

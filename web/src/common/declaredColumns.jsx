@@ -1,13 +1,24 @@
 // An admin table's columns from the core's one declaration (core-wasm/src/admin/declared.rs):
 // each header's label, its sort and default visibility, and a plain cell by what the column
 // holds. A page passes only what differs from the plain cell (a button in the cell, a width).
-import { adminColumns, formatLvlx, shortWallet } from '../core/index.js';
+import { adminColumns, formatLvlx, formatUsdt, shortWallet, truncateEmail } from '../core/index.js';
 import Amount from './Amount.jsx';
 import Copyable from './Copyable.jsx';
 import { formatDate } from './dates.js';
+import TxLink from './TxLink.jsx';
 
-const MIN_WIDTHS = { text: '120px', wallet: '130px', date: '190px', count: '110px', lvlx: '150px', usdt: '140px' };
-const NUMERIC = new Set(['number', 'count', 'lvlx', 'usdt']);
+const MIN_WIDTHS = {
+  text: '120px',
+  email: '170px',
+  wallet: '130px',
+  date: '190px',
+  count: '110px',
+  lvlx: '150px',
+  usdt: '140px',
+  usdtUnits: '120px',
+  tx: '130px',
+};
+const NUMERIC = new Set(['number', 'count', 'lvlx', 'usdt', 'usdtUnits']);
 
 /** The cell of a column of `kind` reading the row's field `id`. */
 function plainCell(kind, id, { language, product }) {
@@ -15,6 +26,12 @@ function plainCell(kind, id, { language, product }) {
     number: (r) => <Amount value={r[id]} />,
     count: (r) => <Amount value={r[id]} />,
     usdt: (r) => <Amount value={r[id]} unit="USDT" />,
+    usdtUnits: (r) => (
+      <span className="amount" translate="no">
+        {formatUsdt(r[id], language)}
+        <span className="unit"> USDT</span>
+      </span>
+    ),
     lvlx: (r) => (
       <span className="amount" translate="no">
         {formatLvlx(r[id], language)}
@@ -22,6 +39,8 @@ function plainCell(kind, id, { language, product }) {
       </span>
     ),
     date: (r) => <span translate="no">{formatDate(r[id], language)}</span>,
+    email: (r) => <Copyable value={r[id]} shown={truncateEmail(r[id])} toastKey="copied-email" />,
+    tx: (r) => <TxLink hash={r[id]} />,
     wallet: (r) => <Copyable value={r[id]} shown={r[id] ? shortWallet(r[id]) : ''} toastKey="copied-wallet" />,
     text: (r) => <span translate="no">{r[id]}</span>,
   };

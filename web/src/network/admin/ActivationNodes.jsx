@@ -14,7 +14,6 @@ import {
   parseAmount,
   editableNumber,
   coreErrorKey,
-  truncateEmail,
   USDT_DECIMALS,
 } from '../../core/index.js';
 import useLoad from '../../common/useLoad.js';
@@ -22,11 +21,10 @@ import { nodeRows, putNodeTerms, readNodes } from '../api.js';
 import { useCoreTable } from '../../common/useCoreTable.js';
 import CoreDataTable from '../../common/CoreDataTable.jsx';
 import TableTools from '../../common/TableTools.jsx';
-import Copyable from '../../common/Copyable.jsx';
-import Amount from '../../common/Amount.jsx';
 import SummaryBox from '../../common/SummaryBox.jsx';
-import TxLink from '../../common/TxLink.jsx';
 import { formatDate } from '../../common/dates.js';
+import { declaredColumns } from '../../common/declaredColumns.jsx';
+import settings from '../../common/settings.js';
 import { toastError } from '../../common/toast.jsx';
 
 function Terms({ terms, onSaved }) {
@@ -99,45 +97,22 @@ function summaryItems(s) {
   ];
 }
 
-/** The nodes table's columns. */
+/**
+ * The nodes table's columns: the ones the core declares (core-wasm/src/admin/nodes.rs COLUMNS), with
+ * here only the name's cell, which says so when the buying wallet is not linked to an account.
+ */
 function nodeColumns(t, language) {
-  return [
-    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+  return declaredColumns(
+    'nodes',
+    { t, language, product: settings.product },
     {
-      id: 'names',
-      minWidth: '140px',
-      label: t('users-name'),
-      cell: (r) =>
-        r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>,
+      names: {
+        minWidth: '140px',
+        cell: (r) =>
+          r.names ? <span translate="no">{r.names}</span> : <span className="muted">{t('nodes-unlinked')}</span>,
+      },
     },
-    {
-      id: 'email',
-      minWidth: '210px',
-      label: t('table-email'),
-      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
-    },
-    {
-      id: 'wallet',
-      minWidth: '140px',
-      label: t('users-wallet'),
-      cell: (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />,
-    },
-    {
-      id: 'createdAt',
-      minWidth: '190px',
-      label: t('nodes-date'),
-      date: true,
-      cell: (r) => <span translate="no">{formatDate(r.createdAt, language)}</span>,
-    },
-    {
-      id: 'usdtPaid',
-      minWidth: '120px',
-      label: t('nodes-paid'),
-      numeric: true,
-      cell: (r) => <Amount value={r.usdtPaidText} unit="USDT" />,
-    },
-    { id: 'tx', minWidth: '130px', optional: true, label: t('tx-hash'), cell: (r) => <TxLink hash={r.txHash} /> },
-  ];
+  );
 }
 
 export default function ActivationNodes() {
