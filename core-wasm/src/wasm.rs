@@ -307,6 +307,8 @@ pub fn admin_columns(table: &str) -> Result<JsValue, JsError> {
     let columns = match table {
         "users" => admin::users::COLUMNS,
         "nodes" => admin::nodes::COLUMNS,
+        "nft-entries" => admin::stakes::entries::NFT_COLUMNS,
+        "lvlx-entries" => admin::stakes::entries::LVLX_COLUMNS,
         _ => return Err(JsError::new(&format!("no declared columns for {table}"))),
     };
     Ok(to_js(&columns)?)

@@ -126,7 +126,11 @@ fn csv_line(out: &mut String, columns: &[Column], n: usize, row: &Value) {
         let cell = &row[column.id];
         match column.kind {
             Kind::Number => out.push_str(&n.to_string()),
-            Kind::Count => out.push_str(&cell.as_u64().unwrap_or_default().to_string()),
+            // A count the row holds as a number, or as a decimal string (NFTs staked).
+            Kind::Count => match cell.as_str() {
+                Some(text) => out.push_str(text),
+                None => out.push_str(&cell.as_u64().unwrap_or_default().to_string()),
+            },
             Kind::Date => out.push_str(&super::iso(cell.as_i64().unwrap_or_default())),
             Kind::Lvlx | Kind::UsdtUnits => {
                 let decimals = if column.kind == Kind::Lvlx {

@@ -4,10 +4,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{
-    csv_staker, lvlx_text, Kind, StakeFrame, Tally, TallyBuilder, AMOUNT, EMAIL, INTERESTS, NAMES,
-    NFT_ID, RELEASE, REWARD_USDT, START, WALLET,
+    lvlx_text, Kind, StakeFrame, Tally, TallyBuilder, AMOUNT, EMAIL, INTERESTS, NAMES, NFT_ID,
+    RELEASE, REWARD_USDT, START, WALLET, WITHDRAWN,
 };
-use crate::admin::engine::{csv, date_slice, sort_column, to_value, Engine, Table};
+use crate::admin::declared::{self, Column, Kind as ColumnKind};
+use crate::admin::engine::{date_slice, sort_column, to_value, Engine, Table};
 use crate::admin::{Direction, Kept, Query, TableError};
 use crate::amount;
 
@@ -36,17 +37,33 @@ pub struct EntryRow {
     pub pending: bool,
 }
 
-const SORTS: [&str; 9] = [
-    NAMES,
-    EMAIL,
-    WALLET,
-    NFT_ID,
-    AMOUNT,
-    START,
-    RELEASE,
-    INTERESTS,
-    REWARD_USDT,
-];
+/// The columns every entries table has, after the pool's own (`NFT_COLUMNS`, `LVLX_COLUMNS`).
+macro_rules! entry_columns {
+    ($($pool:expr),*) => {
+        &[
+            Column::new("n", "table-n", ColumnKind::Number),
+            Column::new(NAMES, "users-name", ColumnKind::Text).sorted(),
+            Column::new(EMAIL, "table-email", ColumnKind::Email).sorted().optional(),
+            Column::new(WALLET, "users-wallet", ColumnKind::Wallet).sorted().optional(),
+            $($pool,)*
+            Column::new(START, "stake-start", ColumnKind::Date).sorted().spec(),
+            Column::new(RELEASE, "stake-release", ColumnKind::Date).sorted(),
+            Column::new(INTERESTS, "stake-rewards", ColumnKind::Lvlx).sorted(),
+            Column::new(REWARD_USDT, "stake-rewards-usdt", ColumnKind::Usdt).sorted(),
+            Column::new(WITHDRAWN, "staking-withdrawn", ColumnKind::Lvlx).optional(),
+        ]
+    };
+}
+
+/// The NFT entries table's columns as the page and the CSV show them.
+pub const NFT_COLUMNS: &[Column] = entry_columns!(
+    Column::new(NFT_ID, "nft-id-column", ColumnKind::Count).sorted(),
+    Column::new(AMOUNT, "nft-count", ColumnKind::Count).sorted()
+);
+
+/// The LVLX entries table's columns as the page and the CSV show them.
+pub const LVLX_COLUMNS: &[Column] =
+    entry_columns!(Column::new(AMOUNT, "lvlx-amount", ColumnKind::Lvlx).sorted());
 
 pub struct EntryTable {
     stakes: StakeFrame,
@@ -168,26 +185,8 @@ impl EntryTable {
 
     /// The kept entries in display order, exact amounts, as CSV.
     pub fn csv(&self) -> String {
-        let header = format!(
-            "n,names,email,wallet,{}amount,startDate,withdrawDate,currentInterests,rewardUSDT,interestWithdrawalAmount",
-            if self.stakes.kind == Kind::Nft { "NFTId," } else { "" }
-        );
-        csv(&header, self.engine.rows(), |out, row| {
-            let stake = self.stakes.stake(row);
-            let r = self.row(0, row);
-            csv_staker(out, [&r.names, &r.email, &r.wallet]);
-            if let Some(id) = r.nft_id {
-                out.push_str(&format!(",{id}"));
-            }
-            out.push_str(&format!(
-                ",{},{},{},{},{},{}",
-                self.stakes.exact(stake.amount),
-                crate::admin::iso(stake.start),
-                crate::admin::iso(stake.release),
-                super::exact_lvlx(stake.interests),
-                r.reward_usdt,
-                super::exact_lvlx(stake.withdrawn),
-            ));
+        declared::csv(Table::columns(self), self.engine.rows(), |n, row| {
+            to_value(&self.row(n, row)).unwrap_or_default()
         })
     }
 }
@@ -196,13 +195,11 @@ impl Table for EntryTable {
     fn len(&self) -> usize {
         EntryTable::len(self)
     }
-    fn sortable(&self) -> Vec<&'static str> {
-        let nft = self.stakes.kind == Kind::Nft;
-        SORTS
-            .iter()
-            .copied()
-            .filter(|c| *c != NFT_ID || nft)
-            .collect()
+    fn columns(&self) -> &'static [Column] {
+        match self.stakes.kind {
+            Kind::Nft => NFT_COLUMNS,
+            Kind::Lvlx => LVLX_COLUMNS,
+        }
     }
     /// First and last release dates, today when there are none.
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)> {

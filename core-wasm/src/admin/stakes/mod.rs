@@ -25,7 +25,7 @@ use crate::amount::{self, Units};
 use crate::display::short_wallet;
 use crate::LVLX_DECIMALS;
 
-mod entries;
+pub mod entries;
 mod stakers;
 
 pub use entries::{EntryRow, EntryTable};
@@ -36,7 +36,8 @@ pub const START: &str = "startDate";
 pub const EMAIL: &str = "email";
 pub const NAMES: &str = "names";
 pub const WALLET: &str = "wallet";
-pub const NFT_ID: &str = "nftId";
+/// The NFT id column (the row's field and the CSV header, as the API names it).
+pub const NFT_ID: &str = "NFTId";
 pub const AMOUNT: &str = "amount";
 pub const INTERESTS: &str = "currentInterests";
 pub const WITHDRAWN: &str = "interestWithdrawalAmount";

@@ -6,6 +6,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadStakeRows, truncateEmail } from '../../core/index.js';
 import { stakingRows, stakingStatistics } from '../api.js';
+import { declaredColumns } from '../../common/declaredColumns.jsx';
 import settings from '../../common/settings.js';
 import { sharedFetch, useCoreTable, useGeneral } from '../../common/useCoreTable.js';
 import CoreDataTable from '../../common/CoreDataTable.jsx';
@@ -13,7 +14,6 @@ import Amount from '../../common/Amount.jsx';
 import SummaryBox from '../../common/SummaryBox.jsx';
 import Copyable from '../../common/Copyable.jsx';
 import TableTools from '../../common/TableTools.jsx';
-import { formatDate } from '../../common/dates.js';
 import Dialog from '../../common/Dialog.jsx';
 import ReserveMonitor from '../ReserveMonitor.jsx';
 import PendingBadge from '../../common/PendingBadge.jsx';
@@ -177,66 +177,27 @@ function stakerColumns(t, { nft, product, onDetail }) {
   ];
 }
 
-/** The staking entries table's columns. */
+/**
+ * The staking entries table's columns: the ones the core declares for the pool
+ * (core-wasm/src/admin/stakes/entries.rs), with here only the amount's cell, which marks an entry
+ * opened in a block not final yet.
+ */
 function entryColumns(t, language, { nft, product }) {
-  const amount = nft ? t('nft-count') : t('lvlx-amount', { product });
-  return [
-    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
-    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
-    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
-    ...(nft
-      ? [
-          {
-            id: 'nftId',
-            width: '80px',
-            label: t('nft-id-column'),
-            cell: (r) => <span translate="no">{r.NFTId}</span>,
-          },
-        ]
-      : []),
+  return declaredColumns(
+    nft ? 'nft-entries' : 'lvlx-entries',
+    { t, language, product },
     {
-      id: 'amount',
-      minWidth: '110px',
-      label: amount,
-      numeric: true,
-      cell: (r) => (
-        <>
-          <Amount value={r.amountText} unit={nft ? null : product} />
-          {r.pending && <PendingBadge help="chain-pending-entry-help" />}
-        </>
-      ),
+      amount: {
+        minWidth: '110px',
+        cell: (r) => (
+          <>
+            <Amount value={r.amountText} unit={nft ? null : product} />
+            {r.pending && <PendingBadge help="chain-pending-entry-help" />}
+          </>
+        ),
+      },
     },
-    {
-      id: 'startDate',
-      minWidth: '190px',
-      optional: true,
-      spec: true,
-      label: t('stake-start'),
-      date: true,
-      cell: (r) => <span translate="no">{formatDate(r.startDate, language)}</span>,
-    },
-    {
-      id: 'withdrawDate',
-      minWidth: '190px',
-      label: t('stake-release'),
-      date: true,
-      cell: (r) => <span translate="no">{formatDate(r.withdrawDate, language)}</span>,
-    },
-    {
-      id: 'currentInterests',
-      minWidth: '150px',
-      label: t('stake-rewards', { product }),
-      numeric: true,
-      cell: (r) => <Amount value={r.currentInterestsText} unit={product} />,
-    },
-    {
-      id: 'rewardUSDT',
-      minWidth: '130px',
-      label: t('stake-rewards-usdt'),
-      numeric: true,
-      cell: (r) => <Amount value={r.rewardUSDT} unit="USDT" />,
-    },
-  ];
+  );
 }
 
 export default function StakingScreen({ kind }) {
