@@ -7,6 +7,8 @@ use warp::Filter;
 
 use super::auth::admin;
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::FilterText;
 use super::{ok, with, Answer};
 use crate::session::Authed;
 use crate::store::audit::Filter as Kept;
@@ -34,9 +36,14 @@ impl Query {
     }
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(page, csv))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/audit?subject&admin&from&to&page — admin: the audit rows the filters keep,
-    // newest first, 50 a page → {total, pageSize, rows, subjects}.
+    // Admin: the audit rows the filters keep, newest first, 50 a page → {total, pageSize, rows,
+    // subjects}.
     let page = warp::path!("audit")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -44,8 +51,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(warp::query::<Query>())
         .then(page)
         .map(reply);
-    // GET /api/v1/audit/csv?subject&admin&from&to — admin: the same rows (100,000 newest at
-    // most) as CSV.
+    // Admin: the same rows (100,000 newest at most) as CSV.
     let csv = warp::path!("audit" / "csv")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -56,10 +62,63 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     page.or(csv).unify().boxed()
 }
 
+/// The admin audit, newest first, filtered, 50 rows a page
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/audit",
+    operation_id = "get_audit",
+    security(("bearer" = [])),
+    params(
+        ("subject" = Option<FilterText>, Query),
+        (
+            "admin" = Option<FilterText>,
+            Query,
+            description = "part of the acting admin's email, any case",
+        ),
+        ("from" = Option<i64>, Query, description = "ms, at or after"),
+        ("to" = Option<i64>, Query, description = "ms, before"),
+        ("page" = Option<u32>, Query, minimum = 1),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::admin_audit::AuditPage),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn page(_: Authed, app: App, q: Query) -> Answer {
     ok(&admin_audit::page(&app, q.filter(), q.page.unwrap_or(1)).await?)
 }
 
+/// The admin audit rows the filters keep (100,000 newest at most) as CSV
+///
+/// Admins only. Columns id, at (ISO-8601 UTC), admin (email), subject, item, before, after (the change as JSON); RFC 4180, formulas defused.
+#[utoipa::path(
+    get,
+    path = "/audit/csv",
+    operation_id = "get_audit_csv",
+    security(("bearer" = [])),
+    params(
+        ("subject" = Option<FilterText>, Query),
+        (
+            "admin" = Option<FilterText>,
+            Query,
+            description = "part of the acting admin's email, any case",
+        ),
+        ("from" = Option<i64>, Query, description = "ms, at or after"),
+        ("to" = Option<i64>, Query, description = "ms, before"),
+    ),
+    responses(
+        (status = 200, description = "OK", content_type = "text/csv", body = String),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn csv(_: Authed, app: App, q: Query) -> Answer {
     let text = admin_audit::csv(&app, q.filter()).await?;
     let mut response = warp::reply::Response::new(text.into());

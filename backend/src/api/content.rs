@@ -8,6 +8,8 @@ use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::{LanguageCode, Multipart, PublicBlock};
 use super::{images, ok, with, Answer};
 use crate::content::{self, Edit, MAX_EDIT_BODY};
 use crate::session::Authed;
@@ -19,8 +21,13 @@ struct Language {
     lang: Option<String>,
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(read, list, edit, upload, read_public))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/content/{block}?lang=xx — any signed-in account; falls back to English.
+    // Any signed-in account; falls back to English.
     let public = warp::path!("content" / String)
         .and(warp::get())
         .and(authed(app.clone()))
@@ -28,22 +35,22 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .then(read)
         .map(reply);
-    // GET /api/v1/public/content/{block}?lang=xx — anyone, no session: the landing page's
-    // terms, privacy and risk notices only; falls back to English.
+    // Anyone, no session: the landing page's terms, privacy and risk notices only; falls back to
+    // English.
     let open = warp::path!("public" / "content" / String)
         .and(warp::get())
         .and(warp::query::<Language>())
         .and(with(&app))
         .then(read_public)
         .map(reply);
-    // GET /api/v1/admin/content — admin: every block in every language.
+    // Admin: every block in every language.
     let list = warp::path!("admin" / "content")
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(list)
         .map(reply);
-    // PUT /api/v1/admin/content/{block}/{lang} — admin: {title, description, clearImage?}.
+    // Admin: {title, description, clearImage?}.
     let edit = warp::path!("admin" / "content" / String / String)
         .and(warp::put())
         .and(admin(app.clone()))
@@ -52,7 +59,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(with(&app))
         .then(edit)
         .map(reply);
-    // POST /api/v1/admin/content/{block}/{lang}/image — admin: multipart part "image", ≤ 2 MB.
+    // Admin: multipart part "image", ≤ 2 MB.
     let image = warp::path!("admin" / "content" / String / String / "image")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -73,22 +80,124 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// A content block in a language (falls back to English)
+#[utoipa::path(
+    get,
+    path = "/content/{block}",
+    operation_id = "get_content_block",
+    security(("bearer" = [])),
+    params(
+        ("block" = String, Path),
+        ("lang" = Option<LanguageCode>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::content::ContentBlock),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 404, response = E404),
+        (status = 405, response = E405),
+        (status = 500, response = E500),
+    ),
+)]
 async fn read(block: String, _: Authed, q: Language, app: App) -> Answer {
     ok(&content::read(&app, block, q.lang).await?)
 }
 
+/// A public content block (terms, privacy, risk) in a language, without a session
+#[utoipa::path(
+    get,
+    path = "/public/content/{block}",
+    operation_id = "get_public_content_block",
+    security(),
+    params(
+        ("block" = PublicBlock, Path),
+        ("lang" = Option<LanguageCode>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::content::ContentBlock),
+        (status = 400, response = E400),
+        (status = 404, response = E404),
+        (status = 405, response = E405),
+        (status = 500, response = E500),
+    ),
+)]
 async fn read_public(block: String, q: Language, app: App) -> Answer {
     ok(&content::read_public(&app, block, q.lang).await?)
 }
 
+/// Every content block in every language
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/admin/content",
+    operation_id = "get_admin_content",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::content::ContentBlocks),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn list(_: Authed, app: App) -> Answer {
     ok(&content::all(&app).await?)
 }
 
+/// Writes a content block in a language
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    put,
+    path = "/admin/content/{block}/{lang}",
+    operation_id = "put_admin_content_block_lang",
+    security(("bearer" = [])),
+    params(
+        ("block" = String, Path),
+        ("lang" = LanguageCode, Path),
+    ),
+    request_body = crate::content::Edit,
+    responses(
+        (status = 200, description = "OK", body = crate::content::ContentBlock),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 405, response = E405),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+    ),
+)]
 async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App) -> Answer {
     ok(&content::edit(&app, who.user.id, block, language, edit).await?)
 }
 
+/// A content block's image (multipart part "image")
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    post,
+    path = "/admin/content/{block}/{lang}/image",
+    operation_id = "post_admin_content_block_lang_image",
+    security(("bearer" = [])),
+    params(
+        ("block" = String, Path),
+        ("lang" = LanguageCode, Path),
+    ),
+    request_body(content = inline(Multipart), content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "OK", body = crate::content::ContentBlock),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 405, response = E405),
+        (status = 413, response = E413),
+        (status = 415, response = E415),
+        (status = 500, response = E500),
+    ),
+)]
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
     let image = images::read_part(form, "image", &app.uploads);
     ok(&content::set_image(&app, who.user.id, block, language, image).await?)

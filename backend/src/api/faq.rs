@@ -7,14 +7,20 @@ use warp::Filter;
 
 use super::auth::authed;
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::LanguageCode;
 use super::{ok, with, Answer};
 use crate::session::Authed;
 use crate::{faq, App};
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(page))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/faq?lng= — {usdt, explorer, images: [{src, width, height}], videos:
-    // {faqsN: {id, url, title, duration, thumbnail}}, onramp}. Images in the asked language
-    // (the default language's when it has none).
+    // {usdt, explorer, images: [{src, width, height}], videos: {faqsN: {id, url, title, duration,
+    // thumbnail}}, onramp}. Images in the asked language (the default language's when it has none).
     warp::path!("faq")
         .and(warp::get())
         .and(warp::query::<HashMap<String, String>>())
@@ -25,6 +31,22 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// The FAQ's data: USDT contract, guide screenshots with dimensions, video metadata
+#[utoipa::path(
+    get,
+    path = "/faq",
+    operation_id = "get_faq",
+    security(("bearer" = [])),
+    params(
+        ("lng" = Option<LanguageCode>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::faq::FaqPage),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn page(query: HashMap<String, String>, _: Authed, app: App) -> Answer {
     ok(&faq::page(&app, query.get("lng").map(String::as_str)).await?)
 }

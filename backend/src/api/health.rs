@@ -7,17 +7,23 @@ use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{ok, with, Answer};
 use crate::App;
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(health, ready))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/health — answers only when the database answers.
+    // Answers only when the database answers.
     let health = warp::path!("health")
         .and(warp::get())
         .and(with(&app))
         .then(health)
         .map(reply);
-    // GET /api/v1/ready — 200 when the database and the chain's node answer, else 503 naming which.
+    // 200 when the database and the chain's node answer, else 503 naming which.
     let ready = warp::path!("ready")
         .and(warp::get())
         .and(with(&app))
@@ -25,10 +31,38 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     health.or(ready).unify().boxed()
 }
 
+/// Liveness: answers only when the database answers
+#[utoipa::path(
+    get,
+    path = "/health",
+    operation_id = "get_health",
+    security(),
+    responses(
+        (status = 200, description = "OK", body = crate::health::Health),
+        (status = 400, response = E400),
+        (status = 500, response = E500),
+    ),
+)]
 async fn health(app: App) -> Answer {
     ok(&crate::health::health(&app).await?)
 }
 
+/// Readiness: the database answers and, with a chain configured, its nodes do not all fail and its indexer moves on the indexed chain
+#[utoipa::path(
+    get,
+    path = "/ready",
+    operation_id = "get_ready",
+    security(),
+    responses(
+        (status = 200, description = "Ready", body = crate::health::Ready),
+        (
+            status = 503,
+            description = "Not ready: which part does not answer",
+            body = crate::health::Ready,
+        ),
+        (status = 500, response = E500),
+    ),
+)]
 async fn ready(app: App) -> warp::reply::Response {
     let ready = crate::health::ready(&app).await;
     let status = if ready.ready {

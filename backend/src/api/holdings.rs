@@ -5,31 +5,37 @@ use warp::Filter;
 
 use super::auth::authed;
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{ok, with, Answer};
 use crate::accounts::holdings;
 use crate::session::Authed;
 use crate::App;
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(actives, history, dashboard))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/wallet/actives — {wallet, balance, entries}: the account's LVLX balance and its
-    // newest ledger entries (as indexed; at most 500), for myActives.
+    // {wallet, balance, entries}: the account's LVLX balance and its newest ledger entries (as
+    // indexed; at most 500), for myActives.
     let actives = warp::path!("wallet" / "actives")
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(actives)
         .map(reply);
-    // GET /api/v1/dashboard — the member's dashboard figures: {balance, balanceUsdt, staking:
-    // {positions, nfts, lvlx, accrued, accruedUsdt}} (as indexed; the network and KYC boxes
-    // read GET /network/glance and GET /kyc).
+    // The member's dashboard figures: {balance, balanceUsdt, staking: {positions, nfts, lvlx,
+    // accrued, accruedUsdt}} (as indexed; the network and KYC boxes read GET /network/glance and
+    // GET /kyc).
     let dashboard = warp::path!("dashboard")
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(dashboard)
         .map(reply);
-    // GET /api/v1/wallet/history — {entries, prices}: every credit and payment, newest first,
-    // each with its USDT value on its day (lvlx_core::history).
+    // {entries, prices}: every credit and payment, newest first, each with its USDT value on its
+    // day (lvlx_core::history).
     let history = warp::path!("wallet" / "history")
         .and(warp::get())
         .and(authed(app.clone()))
@@ -39,14 +45,53 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     actives.or(dashboard).unify().or(history).unify().boxed()
 }
 
+/// Every credit and payment of the member, newest first, valued in USDT on its day
+#[utoipa::path(
+    get,
+    path = "/wallet/history",
+    operation_id = "get_wallet_history",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::holdings::History),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn history(who: Authed, app: App) -> Answer {
     ok(&holdings::history(&app, &who.user).await?)
 }
 
+/// The account's LVLX balance, ledger entries (pending or final) and reversals
+#[utoipa::path(
+    get,
+    path = "/wallet/actives",
+    operation_id = "get_wallet_actives",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::holdings::Actives),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn actives(who: Authed, app: App) -> Answer {
     ok(&holdings::actives(&app, &who.user).await?)
 }
 
+/// The dashboard's figures: balance and staking
+#[utoipa::path(
+    get,
+    path = "/dashboard",
+    operation_id = "get_dashboard",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::holdings::Dashboard),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn dashboard(who: Authed, app: App) -> Answer {
     ok(&holdings::dashboard(&app, &who.user).await?)
 }

@@ -10,6 +10,8 @@ use warp::Filter;
 
 use super::auth::authed;
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::Multipart;
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::images::{Kind, MAX_BYTES};
@@ -19,8 +21,13 @@ use crate::App;
 /// The largest multipart body an image upload may send: the file plus a little framing.
 pub const MAX_BODY: u64 = MAX_BYTES + 16 * 1024;
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(upload))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // POST /api/v1/image — multipart, the file in the part "profile".
+    // Multipart, the file in the part "profile".
     warp::path!("image")
         .and(warp::post())
         .and(authed(app.clone()))
@@ -32,6 +39,24 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// Profile image (multipart part "profile", JPEG or PNG ≤ 2 MB), re-encoded as PNG
+///
+/// The image is then served at `GET /avatars/{userId}.png?k={key}` (the `path` answered, the user's id, `.png`, and the key; the sign-in payload carries the same key as `avatarKey`). Without the key, or with another's, that address answers 404.
+#[utoipa::path(
+    post,
+    path = "/image",
+    operation_id = "post_image",
+    security(("bearer" = [])),
+    request_body(content = inline(Multipart), content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::avatars::AvatarSet),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 413, response = E413),
+        (status = 415, response = E415),
+        (status = 500, response = E500),
+    ),
+)]
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
     let png = crate::images::png_from(&app, Kind::Avatar, read_part(form, "profile", &app.uploads))
         .await?;

@@ -10,6 +10,7 @@ use warp::Filter;
 use super::auth::admin;
 use super::client;
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{json_body, ok, with, Answer};
 use crate::session::Authed;
 use crate::{secret, App};
@@ -28,8 +29,13 @@ pub struct Revealed {
     private_key: String,
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(reveal))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // POST /api/v1/key — {privateKey}; never logged, never cached (no-store on all of /api).
+    // {privateKey}; never logged, never cached (no-store on all of /api).
     warp::path!("key")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -41,6 +47,26 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// The operational key, revealed to the right admin secret (3 attempts in 5 min)
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    post,
+    path = "/key",
+    operation_id = "post_key",
+    security(("bearer" = [])),
+    request_body = KeyRequest,
+    responses(
+        (status = 200, description = "OK", body = Revealed),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+    ),
+)]
 async fn reveal(who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest) -> Answer {
     let ip = addr.map(|a| a.to_string()).unwrap_or_default();
     let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;

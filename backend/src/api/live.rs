@@ -17,7 +17,8 @@ use warp::filters::BoxedFilter;
 use warp::ws::{Message, WebSocket, Ws};
 use warp::{Filter, Reply};
 
-use super::client;
+use super::openapi::errors::*;
+use super::{client, with};
 use crate::session::{self, Authed};
 use crate::App;
 
@@ -30,36 +31,56 @@ enum Hello {
     Auth { token: String },
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(upgrade))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/ws — the live channel: a WebSocket upgrade; the first message authenticates.
+    // The live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
         .and(warp::get())
         // Without the upgrade headers it is the client's mistake (400), not the server's.
         .and(warp::ws().map(Some).or(warp::any().map(|| None)).unify())
         .and(client::address(&app))
-        .map(move |ws: Option<Ws>, peer: Option<std::net::IpAddr>| {
-            let Some(ws) = ws else {
-                return super::error::respond(crate::error::Error::Malformed(
-                    "a WebSocket upgrade is required".into(),
-                ));
-            };
-            let peer = peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
-            let Some(admitted) = app.sockets.admit(crate::limits::network_of(peer)) else {
-                let mut refused = super::error::respond(crate::error::Error::RateLimited {
-                    retry_after_secs: app.config.ws_auth_secs,
-                });
-                refused.headers_mut().insert(
-                    warp::http::header::CONNECTION,
-                    warp::http::HeaderValue::from_static("close"),
-                );
-                return refused;
-            };
-            let app = app.clone();
-            ws.max_message_size(4096)
-                .on_upgrade(move |socket| serve(app, socket, admitted))
-                .into_response()
-        })
+        .and(with(&app))
+        .map(upgrade)
         .boxed()
+}
+
+/// The live channel: a WebSocket upgrade; the first message {type: "auth", token} authenticates within 5 s
+#[utoipa::path(
+    get,
+    path = "/ws",
+    operation_id = "get_ws",
+    security(),
+    responses(
+        (status = 101, description = "Switching protocols"),
+        (status = 400, response = E400),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+    ),
+)]
+fn upgrade(ws: Option<Ws>, peer: Option<std::net::IpAddr>, app: App) -> warp::reply::Response {
+    let Some(ws) = ws else {
+        return super::error::respond(crate::error::Error::Malformed(
+            "a WebSocket upgrade is required".into(),
+        ));
+    };
+    let peer = peer.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    let Some(admitted) = app.sockets.admit(crate::limits::network_of(peer)) else {
+        let mut refused = super::error::respond(crate::error::Error::RateLimited {
+            retry_after_secs: app.config.ws_auth_secs,
+        });
+        refused.headers_mut().insert(
+            warp::http::header::CONNECTION,
+            warp::http::HeaderValue::from_static("close"),
+        );
+        return refused;
+    };
+    ws.max_message_size(4096)
+        .on_upgrade(move |socket| serve(app, socket, admitted))
+        .into_response()
 }
 
 async fn send(socket: &mut WebSocket, value: serde_json::Value) -> bool {

@@ -2,9 +2,10 @@
 //! answer, errors as `{code, message}`, and an unknown /api path is a 404 JSON error, never the web
 //! app.
 //!
-//! One module per resource; each has `routes(app)` whose filters carry a doc line with the
-//! method and path, and handlers that return `Result<Response, Error>` (the domain error),
-//! turned into a response by [`error::reply`] — the only place a status is chosen.
+//! One module per resource; each has `routes(app)`, whose filters call named handlers that
+//! return `Result<Response, Error>` (the domain error), turned into a response by
+//! [`error::reply`] — the only place a status is chosen. Each handler carries its operation's
+//! description (`#[utoipa::path]`), listed in the module's `Doc` for [`openapi`].
 
 mod audit;
 pub mod auth;

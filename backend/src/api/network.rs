@@ -13,6 +13,8 @@ use warp::Filter;
 use super::auth::{admin, authed};
 use super::client;
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::Binary;
 use super::{json_body, ok, with, Answer};
 use crate::error::Error;
 use crate::network::{claims, nodes, pages, ranks};
@@ -60,6 +62,22 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
     amount::parse_base(text).map_err(|_| Error::Malformed(format!("{what}: base units")))
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    overview,
+    glance,
+    sponsor,
+    request_claim,
+    confirm_claim,
+    ranks,
+    put_rank,
+    node_admin,
+    node_rows,
+    put_node
+))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     member_routes(&app).or(admin_routes(&app)).unify().boxed()
 }
@@ -67,9 +85,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 /// What a member reads of their network, and their claims.
 fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let app = app.clone();
-    // GET /api/v1/network — the member's network: referral code, node, downline by level with
-    // totals, rank standing, bonuses, rewards, claims and what is claimable; with the node's
-    // price and sale flag from the chain when it answers (null otherwise).
+    // The member's network: referral code, node, downline by level with totals, rank standing,
+    // bonuses, rewards, claims and what is claimable; with the node's price and sale flag from the
+    // chain when it answers (null otherwise).
     let overview = warp::path!("network")
         .and(warp::get())
         .and(authed(app.clone()))
@@ -77,8 +95,8 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(overview)
         .map(reply);
 
-    // GET /api/v1/network/glance — the dashboard's card: {userCodeLink, activationNode,
-    // userRankData, claimable}, without the downline.
+    // The dashboard's card: {userCodeLink, activationNode, userRankData, claimable}, without the
+    // downline.
     let glance = warp::path!("network" / "glance")
         .and(warp::get())
         .and(authed(app.clone()))
@@ -86,8 +104,8 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(glance)
         .map(reply);
 
-    // GET /api/v1/network/sponsor — {wallet}: the sponsor's linked wallet (null when none), which
-    // the token page passes to the sale as the purchase's referrer.
+    // {wallet}: the sponsor's linked wallet (null when none), which the token page passes to the
+    // sale as the purchase's referrer.
     let sponsor = warp::path!("network" / "sponsor")
         .and(warp::get())
         .and(authed(app.clone()))
@@ -95,9 +113,8 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(sponsor)
         .map(reply);
 
-    // POST /api/v1/claims {language?} — asks to claim what the distributor pays now of
-    // everything claimable: a 6-digit code is mailed, bound to this claim → {attempt, amount,
-    // rest}.
+    // Asks to claim what the distributor pays now of everything claimable: a 6-digit code is
+    // mailed, bound to this claim → {attempt, amount, rest}.
     let request = warp::path!("claims")
         .and(warp::post())
         .and(client::address(&app))
@@ -107,9 +124,8 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(request_claim)
         .map(reply);
 
-    // POST /api/v1/claims/confirm {attempt, claimCode} — the code confirms the claim; the
-    // server signs its voucher → {account, cumulative, deadline, signature, contract, chainId},
-    // which the member's wallet submits to the ClaimDistributor.
+    // The code confirms the claim; the server signs its voucher → {account, cumulative, deadline,
+    // signature, contract, chainId}, which the member's wallet submits to the ClaimDistributor.
     let confirm = warp::path!("claims" / "confirm")
         .and(warp::post())
         .and(client::address(&app))
@@ -134,7 +150,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
 /// The admins' ranks and activation node.
 fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let app = app.clone();
-    // GET /api/v1/ranks — admin: the ranks and the newest changes (who, when, before, after).
+    // Admin: the ranks and the newest changes (who, when, before, after).
     let ranks = warp::path!("ranks")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -142,8 +158,8 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(ranks)
         .map(reply);
 
-    // PUT /api/v1/ranks/{id} {name, threshold, bonus} — admin: writes one rank (new or
-    // changed); the core checks the whole table; audited; applies from now on.
+    // Admin: writes one rank (new or changed); the core checks the whole table; audited; applies
+    // from now on.
     let put_rank = warp::path!("ranks" / u32)
         .and(warp::put())
         .and(admin(app.clone()))
@@ -152,8 +168,8 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(put_rank)
         .map(reply);
 
-    // GET /api/v1/activation-nodes/rows — admin: every node (member, wallet, date, USDT paid,
-    // transaction) in activation order, as the Arrow stream the core's table engine loads.
+    // Admin: every node (member, wallet, date, USDT paid, transaction) in activation order, as the
+    // Arrow stream the core's table engine loads.
     let node_rows = warp::path!("activation-nodes" / "rows")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -161,8 +177,8 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(node_rows)
         .map(reply);
 
-    // GET /api/v1/activation-nodes — admin: the node's price and sale flag from the chain (null
-    // when it does not answer), whether the owner's step is this server's, and the changes.
+    // Admin: the node's price and sale flag from the chain (null when it does not answer), whether
+    // the owner's step is this server's, and the changes.
     let nodes = warp::path!("activation-nodes")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -170,9 +186,8 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(node_admin)
         .map(reply);
 
-    // PUT /api/v1/activation-node {price, onSale} — admin: proposes the node's new terms to the
-    // owners' Safe (owners::proposals); refused with error-owner-step when the contract's owner
-    // is not a Safe.
+    // Admin: proposes the node's new terms to the owners' Safe (owners::proposals); refused with
+    // error-owner-step when the contract's owner is not a Safe.
     let put_node = warp::path!("activation-node")
         .and(warp::put())
         .and(admin(app.clone()))
@@ -193,30 +208,143 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// The member's network: downline by level, ranks, rewards, claims
+#[utoipa::path(
+    get,
+    path = "/network",
+    operation_id = "get_network",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::network::pages::Overview),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn overview(who: Authed, app: App) -> Answer {
     ok(&pages::overview_of(&app, &who.user).await?)
 }
 
+/// The dashboard's network card
+#[utoipa::path(
+    get,
+    path = "/network/glance",
+    operation_id = "get_network_glance",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::network::pages::Glance),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn glance(who: Authed, app: App) -> Answer {
     ok(&pages::glance_of(&app, &who.user).await?)
 }
 
+/// The sponsor's linked wallet (the purchase's on-chain referrer)
+#[utoipa::path(
+    get,
+    path = "/network/sponsor",
+    operation_id = "get_network_sponsor",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::network::pages::Sponsor),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn sponsor(who: Authed, app: App) -> Answer {
     ok(&pages::sponsor_wallet(&app, &who.user).await?)
 }
 
+/// Asks to claim everything claimable: a 6-digit code is mailed
+#[utoipa::path(
+    post,
+    path = "/claims",
+    operation_id = "post_claims",
+    security(("bearer" = [])),
+    request_body = Language,
+    responses(
+        (status = 200, description = "OK", body = crate::network::claims::Requested),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language) -> Answer {
     ok(&claims::request(&app, ip, &who.user, body.language.as_deref()).await?)
 }
 
+/// The code confirms the claim: the signed EIP-712 voucher and its calldata
+#[utoipa::path(
+    post,
+    path = "/claims/confirm",
+    operation_id = "post_claims_confirm",
+    security(("bearer" = [])),
+    request_body = Confirm,
+    responses(
+        (status = 200, description = "OK", body = crate::network::claims::SignedVoucher),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 413, response = E413),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm) -> Answer {
     ok(&claims::confirm(&app, ip, who.user.id, body.attempt, body.claim_code).await?)
 }
 
+/// The ranks and their newest changes
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/ranks",
+    operation_id = "get_ranks",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::network::ranks::RanksAdmin),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn ranks(_: Authed, app: App) -> Answer {
     ok(&ranks::admin_view(&app).await?)
 }
 
+/// Writes one rank (core-validated, audited, never retroactive)
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    put,
+    path = "/ranks/{id}",
+    operation_id = "put_ranks_id",
+    security(("bearer" = [])),
+    params(
+        ("id" = u32, Path),
+    ),
+    request_body = RankEdit,
+    responses(
+        (status = 200, description = "OK", body = crate::network::ranks::RankTable),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 405, response = E405),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+    ),
+)]
 async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
     let rank = Rank {
         id,
@@ -228,14 +356,71 @@ async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
     ok(&ranks::RankTable { ranks })
 }
 
+/// Every node sold, as Arrow IPC
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/activation-nodes/rows",
+    operation_id = "get_activation_nodes_rows",
+    security(("bearer" = [])),
+    responses(
+        (
+            status = 200,
+            description = "OK",
+            content_type = "application/vnd.apache.arrow.stream",
+            body = inline(Binary),
+        ),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn node_rows(_: Authed, app: App) -> Answer {
     super::statistics::arrow(nodes::rows(&app).await?)
 }
 
+/// The node's terms from the chain and their changes
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/activation-nodes",
+    operation_id = "get_activation_nodes",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::network::nodes::NodeAdmin),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn node_admin(_: Authed, app: App) -> Answer {
     ok(&nodes::admin_view(&app).await?)
 }
 
+/// The node's price and sale flag, proposed to the owners' Safe
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    put,
+    path = "/activation-node",
+    operation_id = "put_activation_node",
+    security(("bearer" = [])),
+    request_body = NodeEdit,
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn put_node(who: Authed, app: App, body: NodeEdit) -> Answer {
     let price = base_units(&body.price, "price")?;
     ok(&nodes::steer(&app, who.user.id, price, body.on_sale).await?)

@@ -8,14 +8,20 @@ use warp::Filter;
 use super::auth::authed;
 use super::client;
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{ok, with, Answer};
 use crate::session::Authed;
 use crate::{onramp, App};
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(open))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // POST /api/v1/onramp/session — creates the card provider's on-ramp session for the
-    // member's linked wallet → {id, clientSecret, redirectUrl, publishableKey, currency}.
-    // 404 when no provider is configured; 409 without a linked wallet; 429 past 10 an hour.
+    // Creates the card provider's on-ramp session for the member's linked wallet → {id,
+    // clientSecret, redirectUrl, publishableKey, currency}. 404 when no provider is configured; 409
+    // without a linked wallet; 429 past 10 an hour.
     warp::path!("onramp" / "session")
         .and(warp::post())
         .and(client::address(&app))
@@ -26,6 +32,22 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// Creates the card provider's on-ramp session for the linked wallet
+#[utoipa::path(
+    post,
+    path = "/onramp/session",
+    operation_id = "post_onramp_session",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::onramp::Session),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 404, response = E404),
+        (status = 409, response = E409),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+    ),
+)]
 async fn open(ip: Option<IpAddr>, who: Authed, app: App) -> Answer {
     ok(&onramp::open(&app, &who.user, ip).await?)
 }

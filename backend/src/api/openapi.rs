@@ -1,145 +1,231 @@
-//! The API's OpenAPI 3.1 document (GET /api/v1/openapi.json). The operations are written in
-//! `backend/openapi.json` (the `openapi` test keeps them in step with the routes' doc lines);
-//! the shapes they answer with are derived from the Rust types that produce them (utoipa's
-//! `ToSchema`) and merged into its components, so a shape is described once, where it is made.
+//! The API's OpenAPI 3.1 document (GET /api/v1/openapi.json). Each operation is described on
+//! its handler (`#[utoipa::path]`, with its summary from the doc comment) and listed in its
+//! module's `Doc`; the shapes its bodies and answers name are derived from the Rust types that
+//! parse or make them (utoipa's `ToSchema`) and collected through those descriptions. Here is
+//! only what every module shares: the document's header, the bearer scheme, the error answers
+//! ([`errors`]), the parameter shapes built from the constants the code checks, and the merge.
 
 use std::sync::OnceLock;
 
-use serde_json::Value;
-use utoipa::OpenApi;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
 use warp::filters::BoxedFilter;
 use warp::{Filter, Reply};
 
-/// The operations, written by hand; their answers name the derived shapes by `$ref`.
-const OPERATIONS: &str = include_str!("../../openapi.json");
+use errors::*;
 
-/// Every shape an operation names; each brings the shapes it holds.
-#[derive(OpenApi)]
-#[openapi(components(schemas(
-    super::error::Body,
-    // Accounts: sign-in, registration, recovery, the session.
-    crate::accounts::logins::Login,
-    crate::accounts::logins::Code,
-    crate::accounts::logins::Resend,
-    crate::accounts::logins::CodeSent,
-    crate::accounts::registrations::Register,
-    crate::accounts::registrations::CodeAnswer,
-    crate::accounts::registrations::Attempt,
-    crate::accounts::registrations::Inviter,
-    crate::accounts::recovery::Recover,
-    crate::accounts::recovery::Reset,
-    crate::accounts::recovery::ResetTokens,
-    crate::accounts::recovery::PasswordReset,
-    crate::captcha::Challenge,
-    crate::session::SignedIn,
-    crate::session::Refreshed,
-    crate::session::SignedOut,
-    super::sessions::Signout,
-    crate::user::AdminPayload,
-    // The server and its settings.
-    crate::health::Health,
-    crate::health::Ready,
-    crate::chain::watch::Moving,
-    super::settings::PublicConfig,
-    // The member's pages.
-    crate::accounts::avatars::AvatarSet,
-    crate::accounts::wallets::Link,
-    crate::accounts::wallets::Nonce,
-    crate::accounts::wallets::Linked,
-    crate::accounts::holdings::Actives,
-    crate::accounts::holdings::History,
-    crate::accounts::holdings::Dashboard,
-    crate::staking::StakingPage,
-    crate::network::pages::Glance,
-    crate::network::pages::Overview,
-    crate::network::pages::Sponsor,
-    super::network::Language,
-    super::network::Confirm,
-    crate::network::claims::Requested,
-    crate::network::claims::SignedVoucher,
-    crate::kyc::MemberKyc,
-    crate::kyc::Received,
-    crate::faq::FaqPage,
-    crate::onramp::Session,
-    super::keys::KeyRequest,
-    super::keys::Revealed,
-    // The admin's pages.
-    super::network::RankEdit,
-    super::network::NodeEdit,
-    crate::network::ranks::RanksAdmin,
-    crate::network::ranks::RankTable,
-    crate::network::nodes::NodeAdmin,
-    crate::staking::ReserveMonitor,
-    crate::statistics::IcoStatistics,
-    crate::statistics::UserStatistics,
-    crate::staking::admin::NftStatistics,
-    crate::staking::admin::LvlxStatistics,
-    crate::store::ledger::Trail,
-    crate::content::Edit,
-    crate::content::ContentBlock,
-    crate::content::ContentBlocks,
-    super::kyc::AdminSet,
-    super::kyc::StatusSet,
-    crate::accounts::blocking::Status,
-    crate::kyc::admin::KycView,
-    crate::store::kyc::Kyc,
-    crate::chain::status::Standing,
-    crate::books::schedule::Books,
-    crate::books::schedule::BooksStarted,
-    crate::solvency::Solvency,
-    crate::admin_audit::AuditPage,
-    crate::owners::Owners,
-    super::owners::Proposal,
-    super::owners::Signature,
-    super::owners::Executed,
-    crate::owners::proposals::Proposals,
-    crate::owners::proposals::ProposalId,
-    crate::owners::proposals::Signed,
-)))]
-struct Shapes;
-
-/// The shapes of the operations' parameters, from the constants the code checks them with.
-fn parameters() -> [(String, Value); 4] {
-    use serde_json::json;
-    [
-        (
-            "Language".into(),
-            json!({"type": "string", "enum": lvlx_core::LANGUAGES}),
-        ),
-        (
-            "PublicBlock".into(),
-            json!({"type": "string", "enum": lvlx_core::content::PUBLIC_BLOCKS}),
-        ),
-        (
-            "RowLimit".into(),
-            json!({
-                "type": "integer",
-                "minimum": 0,
-                "description": format!(
-                    "rows; {} when absent, at most {} (a larger limit is capped)",
-                    super::statistics::ROWS_DEFAULT,
-                    super::statistics::ROWS_MAX
-                ),
-            }),
-        ),
-        (
-            "FilterText".into(),
-            json!({
-                "type": "string",
-                "description": format!(
-                    "blank filters nothing; longer text is cut at {} characters",
-                    crate::admin_audit::FILTER_TEXT_MAX
-                ),
-            }),
-        ),
+/// Every module's operations. A module with routes has a `Doc` listing its handlers.
+fn modules() -> Vec<utoipa::openapi::OpenApi> {
+    vec![
+        super::health::Doc::openapi(),
+        super::settings::Doc::openapi(),
+        Doc::openapi(),
+        super::captcha::Doc::openapi(),
+        super::logins::Doc::openapi(),
+        super::registrations::Doc::openapi(),
+        super::recovery::Doc::openapi(),
+        super::kyc::Doc::openapi(),
+        super::live::Doc::openapi(),
+        super::sessions::Doc::openapi(),
+        super::images::Doc::openapi(),
+        super::content::Doc::openapi(),
+        super::wallet::Doc::openapi(),
+        super::holdings::Doc::openapi(),
+        super::staking::Doc::openapi(),
+        super::network::Doc::openapi(),
+        super::faq::Doc::openapi(),
+        super::onramp::Doc::openapi(),
+        super::keys::Doc::openapi(),
+        super::statistics::Doc::openapi(),
+        super::owners::Doc::openapi(),
+        super::indexer::Doc::openapi(),
+        super::books::Doc::openapi(),
+        super::audit::Doc::openapi(),
     ]
 }
+
+/// What every module shares. The parameter shapes and the error body are listed here because
+/// utoipa collects only the shapes that bodies and answers name, not those of parameters or
+/// of shared answers.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "LVLX platform API",
+        version = "1",
+        description = "The JSON API under /api/v1. Every answer is Cache-Control: no-store; every error is {code, message}, code a translation key. Amounts are decimal strings of base units (LVLX 18 decimals, USDT 6).",
+    ),
+    servers((url = "/api/v1")),
+    components(
+        schemas(super::error::Body, LanguageCode, PublicBlock, RowLimit, FilterText),
+        responses(E400, E401, E403, E404, E405, E409, E413, E415, E429, E500, E503),
+    ),
+    modifiers(&Bearer),
+)]
+struct Shared;
+
+/// `security(("bearer" = []))` on an operation: a session token in `Authorization`.
+struct Bearer;
+
+impl Modify for Bearer {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .bearer_format("JWT")
+            .build();
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("bearer", SecurityScheme::Http(scheme));
+    }
+}
+
+/// The error answers operations name (`response = E400`): each a `{code, message}` body.
+pub mod errors {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+    use utoipa::ToSchema;
+
+    fn error(description: &str) -> RefOr<Response> {
+        let body = Ref::from_schema_name(super::super::error::Body::name());
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/json",
+                ContentBuilder::new().schema(Some(body)).build(),
+            )
+            .build()
+            .into()
+    }
+
+    macro_rules! answers {
+        ($($name:ident: $description:literal,)*) => {$(
+            pub struct $name;
+            impl<'r> utoipa::ToResponse<'r> for $name {
+                fn response() -> (&'r str, RefOr<Response>) {
+                    (stringify!($name), error($description))
+                }
+            }
+        )*};
+    }
+
+    answers! {
+        E400: "Malformed or refused by a rule",
+        E401: "Not signed in, or not signed",
+        E403: "Not allowed for this account",
+        E404: "Not found",
+        E405: "No route for this method and path (warp answers 405 when another route's method check saw the request first)",
+        E409: "Conflicts with the account's state",
+        E413: "Too large",
+        E415: "Not a JPEG or PNG",
+        E429: "Too many requests (Retry-After)",
+        E500: "Internal error (details in the log only)",
+        E503: "The chain is not available",
+    }
+}
+
+/// A shape built in code: the type `$type`, named `$name` among the components (or inlined
+/// where an operation says `inline($type)`).
+macro_rules! shape {
+    ($(#[$doc:meta])* $type:ident = $name:literal, $build:expr) => {
+        $(#[$doc])*
+        pub struct $type;
+        impl utoipa::PartialSchema for $type {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+                let object: utoipa::openapi::schema::Object = $build;
+                utoipa::openapi::Schema::Object(object).into()
+            }
+        }
+        impl utoipa::ToSchema for $type {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    };
+}
+pub(crate) use shape;
+
+shape!(
+    /// An interface language (`?lang=`, `?lng=`, a content block's language).
+    LanguageCode = "Language",
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(lvlx_core::LANGUAGES.iter().copied()))
+        .build()
+);
+
+shape!(
+    /// A content block anyone may read.
+    PublicBlock = "PublicBlock",
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(lvlx_core::content::PUBLIC_BLOCKS.iter().copied()))
+        .build()
+);
+
+shape!(
+    /// How many rows a statistics answer holds.
+    RowLimit = "RowLimit",
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .description(Some(format!(
+            "rows; {} when absent, at most {} (a larger limit is capped)",
+            super::statistics::ROWS_DEFAULT,
+            super::statistics::ROWS_MAX
+        )))
+        .build()
+);
+
+shape!(
+    /// The audit's text filters.
+    FilterText = "FilterText",
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(format!(
+            "blank filters nothing; longer text is cut at {} characters",
+            crate::admin_audit::FILTER_TEXT_MAX
+        )))
+        .build()
+);
+
+shape!(
+    /// Bytes that are not JSON (`inline(Binary)` with the answer's content type).
+    Binary = "Binary",
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+        .build()
+);
+
+shape!(
+    /// A multipart form (`inline(Multipart)`); its parts are described in the operation.
+    Multipart = "Multipart",
+    ObjectBuilder::new().schema_type(Type::Object).build()
+);
+
+shape!(
+    /// This document, as far as a client checks it.
+    Document = "Document",
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .required("openapi")
+        .required("info")
+        .required("paths")
+        .required("components")
+        .property(
+            "openapi",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["3.1.0"])),
+        )
+        .build()
+);
 
 /// An identity status as an admin sets it.
 pub fn kyc_status() -> utoipa::openapi::Object {
     use lvlx_core::kyc::KycStatus;
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::Type::String)
+    ObjectBuilder::new()
+        .schema_type(Type::String)
         .enum_values(Some(
             [
                 KycStatus::None,
@@ -152,44 +238,86 @@ pub fn kyc_status() -> utoipa::openapi::Object {
         .build()
 }
 
-/// The whole document: the operations with the derived shapes among their components. A
-/// derived shape may not take the name of one written by hand.
+/// The whole document: the shared parts and every module's operations. Two modules may name
+/// the same shape only when it is the same; no operation is described twice.
 pub fn document() -> &'static str {
     static DOCUMENT: OnceLock<String> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        let mut doc: Value = serde_json::from_str(OPERATIONS).expect("openapi.json is JSON");
-        let derived = serde_json::to_value(Shapes::openapi().components)
-            .expect("the derived shapes serialize");
-        let schemas = doc["components"]["schemas"]
-            .as_object_mut()
-            .expect("openapi.json has components.schemas");
-        let derived = derived["schemas"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(name, shape)| (name.clone(), shape.clone()))
-            .chain(parameters());
-        for (name, shape) in derived {
-            let taken = schemas.insert(name.clone(), shape);
-            assert!(taken.is_none(), "the shape {name} is written and derived");
+        let mut doc = Shared::openapi();
+        // utoipa's derive fills the rest of `info` from Cargo.toml; the API's header is ours.
+        doc.info.license = None;
+        doc.info.contact = None;
+        for part in modules() {
+            let components = doc.components.get_or_insert_with(Default::default);
+            for (name, shape) in part.components.iter().flat_map(|c| &c.schemas) {
+                if let Some(known) = components.schemas.get(name) {
+                    let same = serde_json::to_value(known).ok() == serde_json::to_value(shape).ok();
+                    assert!(same, "two different shapes are named {name}");
+                }
+            }
+            for (path, item) in &part.paths.paths {
+                if let Some(known) = doc.paths.paths.get(path) {
+                    let known = serde_json::to_value(known).expect("a path serializes");
+                    let item = serde_json::to_value(item).expect("a path serializes");
+                    for method in item.as_object().into_iter().flat_map(|m| m.keys()) {
+                        assert!(known.get(method).is_none(), "{method} {path} twice");
+                    }
+                }
+            }
+            doc.merge(part);
         }
-        doc.to_string()
+        // An operation names no tag; utoipa writes that as an empty list.
+        for item in doc.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                if operation.tags.as_ref().is_some_and(Vec::is_empty) {
+                    operation.tags = None;
+                }
+            }
+        }
+        doc.to_json().expect("the document serializes")
     })
 }
 
-// GET /api/v1/openapi.json — this API's OpenAPI 3.1 document.
+/// This module's operation: the document itself.
+#[derive(OpenApi)]
+#[openapi(paths(serve))]
+struct Doc;
+
+// This API's OpenAPI 3.1 document.
 pub fn route() -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("openapi.json")
         .and(warp::get())
-        .map(|| {
-            warp::reply::with_header(document(), "content-type", "application/json").into_response()
-        })
+        .map(serve)
         .boxed()
+}
+
+/// This document
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    operation_id = "get_openapi.json",
+    security(),
+    responses(
+        (status = 200, description = "OK", body = inline(Document)),
+        (status = 400, response = E400),
+        (status = 500, response = E500),
+    ),
+)]
+fn serve() -> warp::reply::Response {
+    warp::reply::with_header(document(), "content-type", "application/json").into_response()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     /// Every `$ref` of `value` names a component of `doc`.
     fn unresolved(doc: &Value, value: &Value, out: &mut Vec<String>) {

@@ -7,14 +7,20 @@ use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{json_body, ok, with, Answer};
 use crate::session::Authed;
 use crate::{owners, App};
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(announced, list, propose, sign, executed, reject))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/owners — members and admins: the claim distributor's owner changes waiting
-    // for their delay, its current limits, and every contract's owner (and pending owner) →
-    // {blockTime, delaySeconds, claims, pending, owners}. 503 when the chain does not answer.
+    // Members and admins: the claim distributor's owner changes waiting for their delay, its
+    // current limits, and every contract's owner (and pending owner) → {blockTime, delaySeconds,
+    // claims, pending, owners}. 503 when the chain does not answer.
     let announced = warp::path!("owners")
         .and(warp::get())
         .and(authed(app.clone()))
@@ -22,8 +28,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(announced)
         .map(reply);
 
-    // GET /api/v1/owner-proposals — admin: the owners' Safe and the newest proposals, decoded
-    // (arguments beside their current values), with their signers and status.
+    // Admin: the owners' Safe and the newest proposals, decoded (arguments beside their current
+    // values), with their signers and status.
     let list = warp::path!("owner-proposals")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -31,9 +37,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(list)
         .map(reply);
 
-    // POST /api/v1/owner-proposals {contract, function, args} — admin: proposes an owner action
-    // to the Safe that owns the contract → {id}. Refused when it is no owner action, the owner
-    // is not a Safe (error-owner-step) or the call would revert now (the contract's reason).
+    // Admin: proposes an owner action to the Safe that owns the contract → {id}. Refused when it is
+    // no owner action, the owner is not a Safe (error-owner-step) or the call would revert now (the
+    // contract's reason).
     let propose = warp::path!("owner-proposals")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -42,8 +48,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(propose)
         .map(reply);
 
-    // POST /api/v1/owner-proposals/{id}/signatures {signature} — admin: an owner's EIP-712
-    // signature of the proposal, kept when it recovers to one of the Safe's owners.
+    // Admin: an owner's EIP-712 signature of the proposal, kept when it recovers to one of the
+    // Safe's owners.
     let sign = warp::path!("owner-proposals" / i64 / "signatures")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -52,8 +58,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(sign)
         .map(reply);
 
-    // POST /api/v1/owner-proposals/{id}/executed {tx} — admin: the transaction that executed
-    // the proposal, recorded once its receipt shows the Safe ran it.
+    // Admin: the transaction that executed the proposal, recorded once its receipt shows the Safe
+    // ran it.
     let executed = warp::path!("owner-proposals" / i64 / "executed")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -62,8 +68,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(executed)
         .map(reply);
 
-    // POST /api/v1/owner-proposals/{id}/rejection — admin: proposes an empty Safe transaction
-    // at that proposal's nonce (Safe's way to use up a turn a failing proposal blocks) → {id}.
+    // Admin: proposes an empty Safe transaction at that proposal's nonce (Safe's way to use up a
+    // turn a failing proposal blocks) → {id}.
     let reject = warp::path!("owner-proposals" / i64 / "rejection")
         .and(warp::post())
         .and(admin(app.clone()))
@@ -110,28 +116,147 @@ pub(crate) struct Executed {
     tx: String,
 }
 
+/// The contracts' owners and the claim distributor's owner changes waiting for their delay
+#[utoipa::path(
+    get,
+    path = "/owners",
+    operation_id = "get_owners",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::owners::Owners),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn announced(_who: Authed, app: App) -> Answer {
     ok(&owners::read(&app).await?)
 }
 
+/// The owners' Safe and the newest owner-action proposals, decoded
+///
+/// Admins only.
+#[utoipa::path(
+    get,
+    path = "/owner-proposals",
+    operation_id = "get_owner_proposals",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::Proposals),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn list(_who: Authed, app: App) -> Answer {
     ok(&owners::proposals::list(&app).await?)
 }
 
+/// Propose an owner action to the Safe that owns the contract
+///
+/// Admins only. Refused when it is no owner action (400), the owner is not a Safe (409 error-owner-step) or the call would revert now (the contract's reason).
+#[utoipa::path(
+    post,
+    path = "/owner-proposals",
+    operation_id = "post_owner_proposal",
+    security(("bearer" = [])),
+    request_body = Proposal,
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn propose(who: Authed, app: App, body: Proposal) -> Answer {
     let proposal =
         owners::proposals::propose(&app, who.user.id, &body.contract, &body.function, body.args);
     ok(&proposal.await?)
 }
 
+/// Propose to reject a proposal: an empty Safe transaction at its nonce
+///
+/// Admins only. Refused when the proposal was executed or its turn has passed.
+#[utoipa::path(
+    post,
+    path = "/owner-proposals/{id}/rejection",
+    operation_id = "post_owner_proposal_rejection",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 409, response = E409),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn reject(id: i64, who: Authed, app: App) -> Answer {
     ok(&owners::proposals::reject(&app, who.user.id, id).await?)
 }
 
+/// An owner's EIP-712 signature of a proposal
+///
+/// Admins only. Kept when it recovers, from the proposal's SafeTx hash, to one of the Safe's owners.
+#[utoipa::path(
+    post,
+    path = "/owner-proposals/{id}/signatures",
+    operation_id = "post_owner_proposal_signature",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path),
+    ),
+    request_body = Signature,
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::Signed),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn sign(id: i64, who: Authed, app: App, body: Signature) -> Answer {
     ok(&owners::proposals::sign(&app, who.user.id, id, body.signature).await?)
 }
 
+/// The transaction that executed a proposal
+///
+/// Admins only. Recorded once the transaction's receipt shows the Safe's ExecutionSuccess for the proposal's hash.
+#[utoipa::path(
+    post,
+    path = "/owner-proposals/{id}/executed",
+    operation_id = "post_owner_proposal_executed",
+    security(("bearer" = [])),
+    params(
+        ("id" = i64, Path),
+    ),
+    request_body = Executed,
+    responses(
+        (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 404, response = E404),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn executed(id: i64, who: Authed, app: App, body: Executed) -> Answer {
     ok(&owners::proposals::executed(&app, who.user.id, id, body.tx).await?)
 }

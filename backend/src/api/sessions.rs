@@ -7,6 +7,7 @@ use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{json, json_body, ok, with, Answer};
 use crate::session::{self, Authed};
 use crate::App;
@@ -18,14 +19,19 @@ pub(crate) struct Signout {
     token: String,
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(refresh, signout, admin_session))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/tokenVerify — {auth, token}: a fresh token while the session lives, else 401.
+    // {auth, token}: a fresh token while the session lives, else 401.
     let verify = warp::path!("tokenVerify")
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .map(refresh);
-    // POST /api/v1/signout — ends the session server-side: its token gets 401 from then on.
+    // Ends the session server-side: its token gets 401 from then on.
     let signout = warp::path!("signout")
         .and(warp::post())
         .and(authed(app.clone()))
@@ -33,7 +39,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(json_body::<Signout>())
         .then(signout)
         .map(reply);
-    // GET /api/v1/admin/session — the signed-in admin (names for the side menu).
+    // The signed-in admin (names for the side menu).
     let admin = warp::path!("admin" / "session")
         .and(warp::get())
         .and(admin(app))
@@ -41,10 +47,39 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     verify.or(signout).unify().or(admin).unify().boxed()
 }
 
+/// The signed-in admin
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/admin/session",
+    operation_id = "get_admin_session",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::user::AdminPayload),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 fn admin_session(who: Authed) -> warp::reply::Response {
     json(&crate::user::admin_payload(&who.user))
 }
 
+/// A fresh token while the session lives
+#[utoipa::path(
+    get,
+    path = "/tokenVerify",
+    operation_id = "get_tokenVerify",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::session::Refreshed),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 fn refresh(who: Authed, app: App) -> warp::reply::Response {
     reply(
         session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
@@ -52,6 +87,20 @@ fn refresh(who: Authed, app: App) -> warp::reply::Response {
     )
 }
 
+/// Ends the session server-side
+#[utoipa::path(
+    post,
+    path = "/signout",
+    operation_id = "post_signout",
+    security(("bearer" = [])),
+    request_body = Signout,
+    responses(
+        (status = 200, description = "OK", body = crate::session::SignedOut),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+    ),
+)]
 async fn signout(who: Authed, app: App, _: Signout) -> Answer {
     session::sign_out(&app, who.session_id).await?;
     ok(&session::SignedOut { auth: true })

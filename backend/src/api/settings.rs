@@ -4,6 +4,7 @@ use serde::Serialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
+use super::openapi::errors::*;
 use super::{json, with};
 use crate::App;
 
@@ -45,8 +46,13 @@ pub(crate) struct PublicChain {
     token_image: String,
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(settings))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/config — settings the browser needs; never a secret.
+    // Settings the browser needs; never a secret.
     warp::path!("config")
         .and(warp::get())
         .and(with(&app))
@@ -54,6 +60,18 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
 }
 
+/// Public settings the web app reads at start (never a secret)
+#[utoipa::path(
+    get,
+    path = "/config",
+    operation_id = "get_config",
+    security(),
+    responses(
+        (status = 200, description = "OK", body = PublicConfig),
+        (status = 400, response = E400),
+        (status = 500, response = E500),
+    ),
+)]
 fn settings(app: App) -> warp::reply::Response {
     let config = &app.config;
     json(&PublicConfig {

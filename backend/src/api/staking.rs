@@ -5,24 +5,30 @@ use warp::Filter;
 
 use super::auth::{admin, authed};
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{ok, with, Answer};
 use crate::session::Authed;
 use crate::{staking, App};
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(page, reserve))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // GET /api/v1/staking — the member's staking page: terms and NFT prices as the contracts
-    // hold them, both reserves, the wallet's NFTs and LVLX, the member's positions with their
-    // figures at `now` (seconds: the later of the server's clock and the latest block's), or
-    // {available: false} when no staking contracts are configured.
+    // The member's staking page: terms and NFT prices as the contracts hold them, both reserves,
+    // the wallet's NFTs and LVLX, the member's positions with their figures at `now` (seconds: the
+    // later of the server's clock and the latest block's), or {available: false} when no staking
+    // contracts are configured.
     let member = warp::path!("staking")
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(page)
         .map(reply);
-    // GET /api/v1/staking/reserve — admin: per pool the free and reserved reward reserve (from
-    // the chain), the rewards reserved in the last 30 days and how many weeks of stakes at that
-    // pace the free reserve covers, with a warning under the configured number of weeks.
+    // Admin: per pool the free and reserved reward reserve (from the chain), the rewards reserved
+    // in the last 30 days and how many weeks of stakes at that pace the free reserve covers, with a
+    // warning under the configured number of weeks.
     let reserve = warp::path!("staking" / "reserve")
         .and(warp::get())
         .and(admin(app.clone()))
@@ -32,10 +38,41 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     reserve.or(member).unify().boxed()
 }
 
+/// The member's staking page (terms, prices and reserves from the contracts, positions)
+#[utoipa::path(
+    get,
+    path = "/staking",
+    operation_id = "get_staking",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::staking::StakingPage),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn page(who: Authed, app: App) -> Answer {
     ok(&staking::page(&app, &who.user).await?)
 }
 
+/// Per pool the free and reserved reward reserve
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/staking/reserve",
+    operation_id = "get_staking_reserve",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::staking::ReserveMonitor),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+        (status = 503, response = E503),
+    ),
+)]
 async fn reserve(_: Authed, app: App) -> Answer {
     ok(&staking::reserve(&app).await?)
 }

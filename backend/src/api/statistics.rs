@@ -11,6 +11,8 @@ use warp::{Filter, Reply};
 
 use super::auth::admin;
 use super::error::reply;
+use super::openapi::errors::*;
+use super::openapi::{Binary, RowLimit};
 use super::{ok, with, Answer};
 use crate::error::Error;
 use crate::session::Authed;
@@ -72,59 +74,76 @@ fn kept(bytes: Bytes, content_type: &'static str) -> Answer {
     Ok(response)
 }
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(
+    ico,
+    ico_rows,
+    users,
+    user_rows,
+    nft_staking,
+    nft_staking_rows,
+    lvlx_staking,
+    lvlx_staking_rows,
+    ico_trails
+))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
-    // GET /api/v1/statistics-ico — {General, transactions (newest first), firstPage (the table's
-    // first page, oldest first), initDate, lastDate}.
+    // {General, transactions (newest first), firstPage (the table's first page, oldest first),
+    // initDate, lastDate}.
     let ico = warp::path!("statistics-ico")
         .and(admin())
         .and(warp::query::<Limit>())
         .then(ico)
         .map(reply);
-    // GET /api/v1/statistics-ico/rows — every transaction, oldest first, as Arrow IPC.
+    // Every transaction, oldest first, as Arrow IPC.
     let ico_rows = warp::path!("statistics-ico" / "rows")
         .and(admin())
         .then(ico_rows)
         .map(reply);
-    // GET /api/v1/statistics-ico/trails?ids=1,2,3 — the wallet and transaction of up to one
-    // page (100) of entries, which the rows stream leaves out (64 bytes a row).
+    // The wallet and transaction of up to one page (100) of entries, which the rows stream leaves
+    // out (64 bytes a row).
     let ico_trails = warp::path!("statistics-ico" / "trails")
         .and(admin())
         .and(warp::query::<Ids>())
         .then(ico_trails)
         .map(reply);
-    // GET /api/v1/statistics-users — {General, result (newest first), firstPage (oldest first),
-    // initDate, lastDate}.
+    // {General, result (newest first), firstPage (oldest first), initDate, lastDate}.
     let users = warp::path!("statistics-users")
         .and(admin())
         .and(warp::query::<Limit>())
         .then(users)
         .map(reply);
-    // GET /api/v1/statistics-users/rows — every member, oldest first, as Arrow IPC.
+    // Every member, oldest first, as Arrow IPC.
     let user_rows = warp::path!("statistics-users" / "rows")
         .and(admin())
         .then(user_rows)
         .map(reply);
-    // GET /api/v1/statistics-nftstaking — {General, result (first stakers), initDate, lastDate}.
-    // GET /api/v1/statistics-lvlxstaking — the same for the LVLX pool.
-    // GET /api/v1/statistics-nftstaking/rows — every entry, release date ascending, as Arrow IPC.
-    // GET /api/v1/statistics-lvlxstaking/rows — the same for the LVLX pool.
-    let staking = |path: &'static str, kind: Kind| {
-        let summary = warp::path(path)
-            .and(warp::path::end())
-            .and(admin())
-            .and(warp::query::<Limit>())
-            .then(move |who: Authed, app: App, limit: Limit| staking(kind, who, app, limit))
-            .map(reply);
-        let rows = warp::path(path)
-            .and(warp::path("rows"))
-            .and(warp::path::end())
-            .and(admin())
-            .then(move |who: Authed, app: App| staking_rows(kind, who, app))
-            .map(reply);
-        summary.or(rows).unify()
-    };
+    // {General, result (first stakers), initDate, lastDate}.
+    let nft = warp::path!("statistics-nftstaking")
+        .and(admin())
+        .and(warp::query::<Limit>())
+        .then(nft_staking)
+        .map(reply);
+    // Every entry, release date ascending, as Arrow IPC.
+    let nft_rows = warp::path!("statistics-nftstaking" / "rows")
+        .and(admin())
+        .then(nft_staking_rows)
+        .map(reply);
+    // The same for the LVLX pool.
+    let lvlx = warp::path!("statistics-lvlxstaking")
+        .and(admin())
+        .and(warp::query::<Limit>())
+        .then(lvlx_staking)
+        .map(reply);
+    // The LVLX pool's entries, release date ascending, as Arrow IPC.
+    let lvlx_rows = warp::path!("statistics-lvlxstaking" / "rows")
+        .and(admin())
+        .then(lvlx_staking_rows)
+        .map(reply);
     ico.or(ico_rows)
         .unify()
         .or(ico_trails)
@@ -133,13 +152,36 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .unify()
         .or(user_rows)
         .unify()
-        .or(staking("statistics-nftstaking", Kind::Nft))
+        .or(nft)
         .unify()
-        .or(staking("statistics-lvlxstaking", Kind::Lvlx))
+        .or(nft_rows)
+        .unify()
+        .or(lvlx)
+        .unify()
+        .or(lvlx_rows)
         .unify()
         .boxed()
 }
 
+/// Admin ico statistics: General, the first rows, the date range
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-ico",
+    operation_id = "get_statistics_ico",
+    security(("bearer" = [])),
+    params(
+        ("limit" = Option<RowLimit>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::statistics::IcoStatistics),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
     kept(
         statistics::ico(&app, limit.get()).await?,
@@ -147,14 +189,73 @@ async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
     )
 }
 
+/// Every ico row as an Arrow IPC stream for the core's table engine
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-ico/rows",
+    operation_id = "get_statistics_ico_rows",
+    security(("bearer" = [])),
+    responses(
+        (
+            status = 200,
+            description = "OK",
+            content_type = "application/vnd.apache.arrow.stream",
+            body = inline(Binary),
+        ),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn ico_rows(_: Authed, app: App) -> Answer {
     kept(statistics::ico_rows(&app).await?, ARROW_STREAM)
 }
 
+/// The wallet and transaction of up to 100 ICO entries
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-ico/trails",
+    operation_id = "get_statistics_ico_trails",
+    security(("bearer" = [])),
+    params(
+        ("ids" = String, Query, description = "comma-separated entry ids, at most 100"),
+    ),
+    responses(
+        (status = 200, description = "OK", body = Vec<crate::store::ledger::Trail>),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
     ok(&statistics::ico_trails(&app, ids.parse()?).await?)
 }
 
+/// Admin users statistics: General, the first rows, the date range
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-users",
+    operation_id = "get_statistics_users",
+    security(("bearer" = [])),
+    params(
+        ("limit" = Option<RowLimit>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::statistics::UserStatistics),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn users(_: Authed, app: App, limit: Limit) -> Answer {
     kept(
         statistics::users(&app, limit.get()).await?,
@@ -162,14 +263,123 @@ async fn users(_: Authed, app: App, limit: Limit) -> Answer {
     )
 }
 
+/// Every users row as an Arrow IPC stream for the core's table engine
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-users/rows",
+    operation_id = "get_statistics_users_rows",
+    security(("bearer" = [])),
+    responses(
+        (
+            status = 200,
+            description = "OK",
+            content_type = "application/vnd.apache.arrow.stream",
+            body = inline(Binary),
+        ),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
 async fn user_rows(_: Authed, app: App) -> Answer {
     kept(statistics::user_rows(&app).await?, ARROW_STREAM)
 }
 
-async fn staking(kind: Kind, _: Authed, app: App, limit: Limit) -> Answer {
-    ok(&statistics::staking(&app, kind, limit.get()).await?)
+/// Admin nftstaking statistics: General, the first rows, the date range
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-nftstaking",
+    operation_id = "get_statistics_nftstaking",
+    security(("bearer" = [])),
+    params(
+        ("limit" = Option<RowLimit>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::staking::admin::NftStatistics),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
+async fn nft_staking(_: Authed, app: App, limit: Limit) -> Answer {
+    ok(&statistics::staking(&app, Kind::Nft, limit.get()).await?)
 }
 
-async fn staking_rows(kind: Kind, _: Authed, app: App) -> Answer {
-    arrow(statistics::staking_rows(&app, kind).await?)
+/// Every nftstaking row as an Arrow IPC stream for the core's table engine
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-nftstaking/rows",
+    operation_id = "get_statistics_nftstaking_rows",
+    security(("bearer" = [])),
+    responses(
+        (
+            status = 200,
+            description = "OK",
+            content_type = "application/vnd.apache.arrow.stream",
+            body = inline(Binary),
+        ),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
+async fn nft_staking_rows(_: Authed, app: App) -> Answer {
+    arrow(statistics::staking_rows(&app, Kind::Nft).await?)
+}
+
+/// Admin lvlxstaking statistics: General, the first rows, the date range
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-lvlxstaking",
+    operation_id = "get_statistics_lvlxstaking",
+    security(("bearer" = [])),
+    params(
+        ("limit" = Option<RowLimit>, Query),
+    ),
+    responses(
+        (status = 200, description = "OK", body = crate::staking::admin::LvlxStatistics),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
+async fn lvlx_staking(_: Authed, app: App, limit: Limit) -> Answer {
+    ok(&statistics::staking(&app, Kind::Lvlx, limit.get()).await?)
+}
+
+/// Every lvlxstaking row as an Arrow IPC stream for the core's table engine
+///
+/// Admins only (the role is re-read from the database).
+#[utoipa::path(
+    get,
+    path = "/statistics-lvlxstaking/rows",
+    operation_id = "get_statistics_lvlxstaking_rows",
+    security(("bearer" = [])),
+    responses(
+        (
+            status = 200,
+            description = "OK",
+            content_type = "application/vnd.apache.arrow.stream",
+            body = inline(Binary),
+        ),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 403, response = E403),
+        (status = 500, response = E500),
+    ),
+)]
+async fn lvlx_staking_rows(_: Authed, app: App) -> Answer {
+    arrow(statistics::staking_rows(&app, Kind::Lvlx).await?)
 }

@@ -5,20 +5,26 @@ use warp::Filter;
 
 use super::auth::authed;
 use super::error::reply;
+use super::openapi::errors::*;
 use super::{json_body, ok, with, Answer};
 use crate::accounts::wallets::{self, Link};
 use crate::session::Authed;
 use crate::App;
 
+/// This module's operations, merged into the served document by `api::openapi`.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(nonce, link))]
+pub(super) struct Doc;
+
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
-    // POST /api/v1/wallet/nonce — {nonce, issuedAt, expirationTime, chainId}.
+    // {nonce, issuedAt, expirationTime, chainId}.
     let nonce = warp::path!("wallet" / "nonce")
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(nonce)
         .map(reply);
-    // POST /api/v1/wallet/link {message, signature} — {wallet}.
+    // {wallet}.
     let link = warp::path!("wallet" / "link")
         .and(warp::post())
         .and(authed(app.clone()))
@@ -29,10 +35,40 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     nonce.or(link).unify().boxed()
 }
 
+/// A nonce for the wallet-linking message (EIP-4361)
+#[utoipa::path(
+    post,
+    path = "/wallet/nonce",
+    operation_id = "post_wallet_nonce",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::wallets::Nonce),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 429, response = E429),
+        (status = 500, response = E500),
+    ),
+)]
 async fn nonce(who: Authed, app: App) -> Answer {
     ok(&wallets::nonce(&app, who.user.id).await?)
 }
 
+/// Links the wallet that signed the message
+#[utoipa::path(
+    post,
+    path = "/wallet/link",
+    operation_id = "post_wallet_link",
+    security(("bearer" = [])),
+    request_body = crate::accounts::wallets::Link,
+    responses(
+        (status = 200, description = "OK", body = crate::accounts::wallets::Linked),
+        (status = 400, response = E400),
+        (status = 401, response = E401),
+        (status = 409, response = E409),
+        (status = 413, response = E413),
+        (status = 500, response = E500),
+    ),
+)]
 async fn link(who: Authed, app: App, body: Link) -> Answer {
     ok(&wallets::link(&app, who.user.id, body).await?)
 }
