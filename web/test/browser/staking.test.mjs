@@ -173,7 +173,7 @@ test('NFT staking: summary box, stakers search, the NFT detail modal, entries fi
     shown.map((r) => String(r.n)),
   );
   assert.deepEqual(
-    await cells(page, 1, 'nftId'),
+    await cells(page, 1, 'NFTId'),
     shown.map((r) => String(r.NFTId)),
   );
   await page.screenshot({ path: join(SHOTS, 'admin-nft-filtered.png'), fullPage: true });
