@@ -80,6 +80,12 @@ impl From<lvlx_core::network::NetworkError> for Error {
     }
 }
 
+impl From<lvlx_core::staking::page::Overflow> for Error {
+    fn from(e: lvlx_core::staking::page::Overflow) -> Self {
+        Error::Internal(e.to_string())
+    }
+}
+
 impl From<lvlx_chain::reads::ReadError> for Error {
     fn from(e: lvlx_chain::reads::ReadError) -> Self {
         match e {

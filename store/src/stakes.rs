@@ -30,44 +30,8 @@ pub struct Opened {
     pub log_index: i64,
 }
 
-/// A position as the member pages show it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Held {
-    pub pool: Pool,
-    pub position: u64,
-    pub wallet: String,
-    pub kind: u32,
-    pub amount: Units,
-    pub reward: Units,
-    pub start: i64,
-    pub release: i64,
-    pub withdrawn: Units,
-    pub closed_at: Option<i64>,
-    pub tx_hash: String,
-    /// Opened in a block not final yet: shown, marked pending (it may still leave the chain).
-    pub pending: bool,
-}
-
-impl Held {
-    /// The position as the core's totals read it.
-    pub fn stake(&self) -> staking::Stake {
-        staking::Stake {
-            amount: self.amount,
-            position: self.core(),
-            open: self.closed_at.is_none(),
-        }
-    }
-
-    /// The core's position (seconds).
-    pub fn core(&self) -> staking::Position {
-        staking::Position {
-            start: (self.start / 1000) as u64,
-            release: (self.release / 1000) as u64,
-            reward: self.reward,
-            withdrawn: self.withdrawn,
-        }
-    }
-}
+/// A position as the index holds it: the core's type (`lvlx_core::staking::Held`).
+pub use lvlx_core::staking::Held;
 
 /// Records an opened position once; false when it was already recorded.
 pub fn open(c: Conn, p: &Opened) -> Result<bool> {

@@ -4,6 +4,10 @@
 //! LvlxStaking.sol) apply the same integer rules; the tests on anvil check both with the same
 //! vectors.
 
+pub mod page;
+
+pub use page::Held;
+
 use ethers_core::types::U256;
 use serde::Serialize;
 
