@@ -41,7 +41,7 @@ export default function Login() {
       {/* POST: were the rendered form ever sent before the app took over (a password manager's
           auto-submit), the password would not land in a URL, a history or a log. */}
       {signedOut && (
-        <p className="notice" role="status" data-testid="signed-out">
+        <p className="notice success" role="status" data-testid="signed-out">
           {t('logout-success')}
         </p>
       )}

@@ -84,9 +84,13 @@ function positionColumns(t, language, { nft, busy, onInterest, onRelease }) {
     {
       name: t('stake-rewards', { product }),
       right: true,
-      // The core's precision for a reward (six decimals: the figure visibly moves by the second).
+      // The core's precision for a reward (six decimals: the figure visibly moves by the second);
+      // its unit kept beside it in a phone's narrow card.
       cell: (r) => (
-        <span translate="no" data-testid="position-accrued">{`${formatReward(r.standing.accrued)} ${product}`}</span>
+        <span
+          translate="no"
+          data-testid="position-accrued"
+        >{`${formatReward(r.standing.accrued)}\u00a0${product}`}</span>
       ),
     },
     {

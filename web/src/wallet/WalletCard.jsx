@@ -72,7 +72,7 @@ function WalletChoice() {
 function WalletNeeded({ page }) {
   const { t } = useTranslation();
   return (
-    <p className="notice" role="status" data-testid="wallet-needed">
+    <p className="notice info" role="status" data-testid="wallet-needed">
       {t('wallet-needed', { page: t(page, { product: settings.product }) })}
     </p>
   );

@@ -189,7 +189,7 @@ test('linking a wallet refreshes every figure that depends on it, without a relo
   await shot(page, 'first-steps-first-stake-es-390');
   // One precision for a reward figure, the core's, on every page that shows it: six decimals
   // (the row had six, the dashboard two).
-  const reward = /^\d[\d.]*,\d{6} LVLX$/;
+  const reward = /^\d[\d.]*,\d{6}\sLVLX$/;
   assert.match(await row.first().getByTestId('position-accrued').innerText(), reward);
   await page.getByRole('button', { name: es['menu-open'] }).click();
   await page.getByRole('link', { name: es['menu-dashboard'], exact: true }).click();

@@ -211,7 +211,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   assert.ok(BigInt(position.accrued) >= BigInt(thirtyDays));
   // The row shows at least those 30 days' worth, at its six decimals (10^12 base units each).
   const shown =
-    BigInt((await row.getByTestId('position-accrued').innerText()).split(' ')[0].replace('.', '')) * 10n ** 12n;
+    BigInt((await row.getByTestId('position-accrued').innerText()).split(/\s/)[0].replace('.', '')) * 10n ** 12n;
   assert.ok(shown + 10n ** 12n > BigInt(thirtyDays) && shown <= BigInt(position.reward), `${shown} vs ${thirtyDays}`);
   const locked = row.getByTestId('position-locked');
   assert.match(await locked.innerText(), new RegExp(`^${en['staking-locked-until'].replace('{{date}}', '.+')}$`));
