@@ -177,9 +177,11 @@ pub fn validate(field: Field, value: &str, other: Option<&str>) -> Result<(), In
             matches(value, other, Invalid::EmailMismatch)
         }
         Field::Password => password(value),
+        // That the two differ is said first: a confirmation that repeated the strength rule
+        // under a weak, different pair never said the passwords differ.
         Field::PasswordC => {
-            password(value)?;
-            matches(value, other, Invalid::PasswordMismatch)
+            matches(value, other, Invalid::PasswordMismatch)?;
+            password(value)
         }
         Field::Cel | Field::Number => phone(value),
         Field::Code => code(value),

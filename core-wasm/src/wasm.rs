@@ -577,6 +577,16 @@ pub fn format_token_in(base_units: &str, token: &str, language: &str) -> Result<
     ))
 }
 
+/// `formatRewardIn(baseUnits, language)`: an LVLX reward to 6 decimals as the language writes it
+/// (one precision for a reward figure on every page).
+#[wasm_bindgen(js_name = formatRewardIn)]
+pub fn format_reward_in(base_units: &str, language: &str) -> Result<String, JsError> {
+    Ok(amount::format_reward_in(
+        amount::parse_base(base_units).map_err(js_error)?,
+        language,
+    ))
+}
+
 /// `videoDuration(iso)`: "PT4M13S" → "4:13"; undefined when it is not a time duration.
 #[wasm_bindgen(js_name = videoDuration)]
 pub fn video_duration(iso: &str) -> Option<String> {

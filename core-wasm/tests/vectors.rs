@@ -55,6 +55,10 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             let units = amount::parse_base(s(&a[0])).map_err(err)?;
             json!(amount::format_token_in(units, s(&a[1]), s(&a[2])))
         }
+        "formatRewardIn" => {
+            let units = amount::parse_base(s(&a[0])).map_err(err)?;
+            json!(amount::format_reward_in(units, s(&a[1])))
+        }
         "parseUnits" => {
             json!(amount::parse_units(s(&a[0]), int(&a[1])? as u32)
                 .map_err(err)?

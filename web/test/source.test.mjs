@@ -106,3 +106,32 @@ test('no translation uses a word the glossary avoids', () => {
       if (pattern.test(text)) found.push(`${lng} ${key}: "${text}" matches ${pattern} (${use})`);
   assert.deepEqual(found, []);
 });
+
+// "Withdrawal" is a position's (its reward or principal taken back); the ledger's entries in another
+// coin are cash-outs (locales/GLOSSARY.md): the two once shared one word in every language.
+test("the ledger's cash-outs are not named as staking withdrawals", () => {
+  const LEDGER = [
+    'ico-total-withdraw',
+    'ico-total-withdraw-help',
+    'ico-usdt-retired',
+    'ico-usdt-retired-help',
+    'ico-total-transactions-help',
+    'ico-total-product-help',
+    'users-total-product-help',
+    'account-bought',
+    'ico-retirement',
+    'history-kind-retirement',
+  ];
+  const words = {
+    en: [/withdraw/i, /cash-outs?/i],
+    es: [/retir/i, /canjes?/i],
+    pt: [/saque|sacad/i, /convers(ão|ões)/i],
+  };
+  const off = [];
+  for (const [lng, [staking, ledger]] of Object.entries(words))
+    for (const key of LEDGER) {
+      const text = load(lng)[key];
+      if (staking.test(text) || !ledger.test(text)) off.push(`${lng} ${key}: "${text}"`);
+    }
+  assert.deepEqual(off, []);
+});

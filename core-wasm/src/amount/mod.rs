@@ -213,6 +213,18 @@ pub fn format_token_in(units: Units, token: &str, language: &str) -> String {
     localize(&format_token(units, token), language)
 }
 
+/// The fraction digits of an LVLX reward figure wherever it is shown (a position's row, the
+/// dashboard, the money account): six, so a reward accruing by the second visibly moves, and the
+/// same figure reads the same on every page (the row showed 6, the dashboard 2).
+pub const REWARD_DIGITS: u32 = 6;
+
+/// An LVLX reward (base units) as `language` writes it, to [`REWARD_DIGITS`] rounded half up.
+pub fn format_reward_in(units: Units, language: &str) -> String {
+    let plain = format_fixed(units, LVLX_DECIMALS, REWARD_DIGITS)
+        .expect("6 digits of 18 decimals always format");
+    localize(&plain, language)
+}
+
 /// Price rule (docs/product/money.md#price): the USDT value of an LVLX amount is LVLX / 10, in USDT
 /// base units, rounded half up to the USDT unit.
 pub fn lvlx_to_usdt_units(lvlx: Units) -> Units {

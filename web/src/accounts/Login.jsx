@@ -1,6 +1,6 @@
 // /login (docs/product/accounts.md#sign-in): email and password, checked by the core's rules; the
 // server mails a 4-digit code, the verifyCode marker is stored and /verifycode asks for it.
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
 import { login } from './api.js';
@@ -16,6 +16,8 @@ const FIELDS = { email: {}, password: { rule: 'currentPassword' } };
 export default function Login() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Arrived from signing out (the shell's one question): said here, not in a second dialog.
+  const signedOut = useLocation().state?.signedOut === true;
   // Sent rendered (web/prerender): what was typed before the app took over is kept, and nothing
   // can be sent until then (the disabled button also stops Enter from sending the form as a GET).
   const prerendering = usePrerendering();
@@ -38,6 +40,11 @@ export default function Login() {
     <PublicFrame title={t('login-title')} subtitle={t('login-subtitle')}>
       {/* POST: were the rendered form ever sent before the app took over (a password manager's
           auto-submit), the password would not land in a URL, a history or a log. */}
+      {signedOut && (
+        <p className="notice success" role="status" data-testid="signed-out">
+          {t('logout-success')}
+        </p>
+      )}
       <form className="form" method="post" onSubmit={submit} noValidate>
         <TextField name="email" type="email" label={t('login-email')} form={form} autoComplete="username" />
         <TextField

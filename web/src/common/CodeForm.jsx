@@ -1,7 +1,7 @@
 // The form for a mailed code (4 digits, first not zero; a claim's claimCode has 6), shared by
 // sign-in, registration, recovery and claims. It is sent as soon as the last digit of a
-// well-formed code is typed (or pasted); a wrong code is said beside the field, not only in a
-// toast. The field takes the focus: the form replaces what was pressed to ask for the code.
+// well-formed code is typed (or pasted); a wrong code is said once, beside the field (no toast).
+// The field takes the focus: the form replaces what was pressed to ask for the code.
 import { useTranslation } from 'react-i18next';
 import { validateField } from '../core/index.js';
 import TextField from './TextField.jsx';
@@ -17,8 +17,9 @@ export default function CodeForm({ onCode, hint, children, field = 'code', lengt
     try {
       await onCode(code);
     } catch (e) {
-      if (FIELD_CODES.includes(e?.code)) form.fail(field, e.code);
-      throw e;
+      // A wrong code is said once, beside the field (a toast said it a second time).
+      if (!FIELD_CODES.includes(e?.code)) throw e;
+      form.fail(field, e.code);
     }
   });
   const submit = (event) => {

@@ -30,6 +30,10 @@ export const formatToken = (baseUnits, token, language = displayLanguage) =>
   core.formatTokenIn(baseUnits, token, language);
 export const formatLvlx = (baseUnits, language) => formatToken(baseUnits, 'LVLX', language);
 export const formatUsdt = (baseUnits, language) => formatToken(baseUnits, 'USDT', language);
+/** An LVLX reward to the core's one precision for rewards (6 decimals), in the page's language. */
+export const formatReward = (baseUnits, language = displayLanguage) => core.formatRewardIn(baseUnits, language);
+/** formatRewardIn(baseUnits, language), as the vectors call it. */
+export const formatRewardIn = (baseUnits, language) => core.formatRewardIn(baseUnits, language);
 /** formatTokenIn(baseUnits, token, language), as the vectors call it. */
 export const formatTokenIn = (baseUnits, token, language) => core.formatTokenIn(baseUnits, token, language);
 /** The token's decimals: 6 for USDT, 18 for the product and MATIC. */

@@ -5,7 +5,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../common/settings.js';
-import { formatLvlx } from '../core/index.js';
+import { formatLvlx, formatReward } from '../core/index.js';
 import ContentBlock, { useContent } from '../common/ContentBlock.jsx';
 import Amount from '../common/Amount.jsx';
 import MoneyAccount from '../token/MoneyAccount.jsx';
@@ -96,7 +96,7 @@ function Staking({ state }) {
             </dd>
             <dt>{t('dashboard-rewards')}</dt>
             <dd translate="no" data-testid="dash-accrued">
-              {formatLvlx(s.accrued)} {settings.product}{' '}
+              {formatReward(s.accrued)} {settings.product}{' '}
               <span className="muted">
                 ≈ <Amount value={s.accruedUsdt} unit="USDT" />
               </span>

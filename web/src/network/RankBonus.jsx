@@ -66,12 +66,10 @@ function Standing({ standing }) {
  * with when it could apply at the earliest: claims signed until then stop paying once it does.
  */
 function ClaimRoom({ caps }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { product } = settings;
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
   const perHour = (max) => lvlx((BigInt(max) / 24n).toString());
-  const hours = (seconds) =>
-    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
   const change = caps.signerChange;
   return (
     <div data-testid="claims-room">
@@ -95,14 +93,23 @@ function ClaimRoom({ caps }) {
       <p className="muted small">
         {t('claims-room-back', { perHourAll: perHour(caps.maxPerDay), perHourYours: perHour(caps.maxPerAccountDay) })}
       </p>
-      {change && (
-        <p className="notice" role="status" data-testid="claims-signer-change">
-          {change.earliest
-            ? t('claims-signer-change-at', { date: formatDate(change.earliest * 1000, i18n.language) })
-            : t('claims-signer-change-closed', { delay: hours(change.delaySeconds) })}
-        </p>
-      )}
+      <SignerChange change={change} />
     </div>
+  );
+}
+
+/** An announced new voucher signer, with when it could apply at the earliest. */
+function SignerChange({ change }) {
+  const { t, i18n } = useTranslation();
+  if (!change) return null;
+  const hours = (seconds) =>
+    new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
+  return (
+    <p className="notice" role="status" data-testid="claims-signer-change">
+      {change.earliest
+        ? t('claims-signer-change-at', { date: formatDate(change.earliest * 1000, i18n.language) })
+        : t('claims-signer-change-closed', { delay: hours(change.delaySeconds) })}
+    </p>
   );
 }
 
@@ -266,7 +273,10 @@ function Claims({ data, account, connect, reload, available }) {
     <div className="summary-box" data-testid="claims">
       <h2>{t('claims-title')}</h2>
       <ClaimFigures data={data} />
-      {data.claimCaps && <ClaimRoom caps={data.claimCaps} />}
+      {/* The contract's limits mean something only with something to claim; an announced signer
+          change is said either way. */}
+      {data.claimCaps &&
+        (claimable > 0n ? <ClaimRoom caps={data.claimCaps} /> : <SignerChange change={data.claimCaps.signerChange} />)}
       {heldBack > 0n && !asked && <HeldForIdentity data={data} room={now} heldBack={heldBack} />}
       {asked && <ClaimInParts asked={asked} />}
       {asked ? (

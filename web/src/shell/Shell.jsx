@@ -2,11 +2,11 @@
 // #admin-side-menu): a side menu on wide screens, a drawer from a top bar on small ones, a
 // top-right control, at most 1600px wide. It refreshes the session on load and, in the user area,
 // runs the wallet check (docs/product/chain.md#wallet-check).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { adminRoutes, userRoutes } from '../routes.js';
-import { useSettings } from '../common/settings.js';
+import settings, { useSettings } from '../common/settings.js';
 import { signout } from './api.js';
 import { clearStorage, KEYS, readJson, write } from '../common/storage.js';
 import useSessionRefresh from './useSessionRefresh.js';
@@ -15,6 +15,12 @@ import { useLinkedWallet } from '../wallet/wallet.js';
 import Dialog from '../common/Dialog.jsx';
 import LanguageSwitcher from '../common/LanguageSwitcher.jsx';
 import Avatar from '../accounts/Avatar.jsx';
+
+/** The menu key of the member page at `pathname` (its first segment), for the wallet check. */
+const pageKey = (pathname) => {
+  const first = pathname.split('/')[1]?.toLowerCase();
+  return userRoutes(settings.product).find(([path]) => path.toLowerCase() === first)?.[1] ?? null;
+};
 
 /** Admin names from the stored adminInfo, which may nest them under `user`. */
 function adminNames() {
@@ -66,53 +72,61 @@ function SideMenu({ area, open, onExit }) {
   );
 }
 
-/** Asking before signing out, then saying it is done (its OK goes to the sign-in page). */
-function ExitDialogs({ confirm, onCancel, onExit, signedOut }) {
+/** Asking before signing out; once out, the sign-in page says it is done (one dialog, not two). */
+function ExitDialog({ confirm, onCancel, onExit }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   return (
-    <>
-      <Dialog
-        open={confirm}
-        title={t('logout-confirm-title')}
-        onClose={onCancel}
-        actions={
-          <>
-            <button type="button" className="button secondary" onClick={onCancel}>
-              {t('logout-confirm-no')}
-            </button>
-            <button type="button" className="button" onClick={onExit}>
-              {t('logout-confirm-yes')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('logout-confirm-text')}</p>
-      </Dialog>
-      <Dialog
-        open={signedOut}
-        title={t('logout-success')}
-        onClose={() => navigate('/login', { replace: true })}
-        actions={
-          <button type="button" className="button" onClick={() => navigate('/login', { replace: true })}>
-            {t('dialog-ok')}
+    <Dialog
+      open={confirm}
+      title={t('logout-confirm-title')}
+      onClose={onCancel}
+      actions={
+        <>
+          <button type="button" className="button secondary" onClick={onCancel}>
+            {t('logout-confirm-no')}
           </button>
-        }
-      />
-    </>
+          <button type="button" className="button" onClick={onExit}>
+            {t('logout-confirm-yes')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('logout-confirm-text')}</p>
+    </Dialog>
   );
+}
+
+/**
+ * The small screens' drawer: closed on every new page; Escape closes it too, the focus back on
+ * the top bar's toggle, which stays above the open drawer as its close button (the drawer once
+ * covered it with its own header).
+ */
+function useDrawer(pathname) {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const toggleRef = useRef(null);
+  useEffect(() => setDrawerOpen(false), [pathname]);
+  useEffect(() => {
+    if (!drawerOpen) return undefined;
+    const onKey = (event) => {
+      if (event.key !== 'Escape') return;
+      setDrawerOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
+  return { drawerOpen, setDrawerOpen, toggleRef };
 }
 
 export default function Shell({ area }) {
   const { t } = useTranslation();
   const { product } = useSettings();
   const location = useLocation();
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { drawerOpen, setDrawerOpen, toggleRef } = useDrawer(location.pathname);
   const [confirmExit, setConfirmExit] = useState(false);
-  const [signedOut, setSignedOut] = useState(false);
+  const navigate = useNavigate();
   useSessionRefresh();
-  useWalletCheck(area === 'user');
-  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  useWalletCheck(area === 'user', pageKey);
 
   const exit = async () => {
     setConfirmExit(false);
@@ -121,7 +135,7 @@ export default function Shell({ area }) {
       if (auth) {
         clearStorage();
         write(KEYS.loginStep, '1');
-        setSignedOut(true);
+        navigate('/login', { replace: true, state: { signedOut: true } });
       }
     } catch (e) {
       console.warn('signout failed', e);
@@ -136,6 +150,7 @@ export default function Shell({ area }) {
       </a>
       <header className="topbar">
         <button
+          ref={toggleRef}
           type="button"
           className="icon-button menu-toggle"
           aria-expanded={drawerOpen}
@@ -143,7 +158,7 @@ export default function Shell({ area }) {
           aria-label={drawerOpen ? t('menu-close') : t('menu-open')}
           onClick={() => setDrawerOpen((open) => !open)}
         >
-          <span aria-hidden="true" className="burger" />
+          <span aria-hidden="true" className={drawerOpen ? 'burger open' : 'burger'} />
         </button>
         <span className="brand">{product}</span>
         <div className="topbar-control">
@@ -161,7 +176,7 @@ export default function Shell({ area }) {
       <main className="content" id="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <ExitDialogs confirm={confirmExit} onCancel={() => setConfirmExit(false)} onExit={exit} signedOut={signedOut} />
+      <ExitDialog confirm={confirmExit} onCancel={() => setConfirmExit(false)} onExit={exit} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import Pagination from '../common/Pagination.jsx';
 import EmptyTable from '../common/EmptyTable.jsx';
 import useRowKeys from '../common/useRowKeys.js';
 import { formatDate } from '../common/dates.js';
-import { formatFixed, localizeNumber, formatLvlx, lockTerms, stakingStanding, LVLX_DECIMALS } from '../core/index.js';
+import { formatReward, localizeNumber, formatLvlx, lockTerms, stakingStanding } from '../core/index.js';
 import settings from '../common/settings.js';
 import PendingBadge from '../common/PendingBadge.jsx';
 
@@ -84,12 +84,13 @@ function positionColumns(t, language, { nft, busy, onInterest, onRelease }) {
     {
       name: t('stake-rewards', { product }),
       right: true,
-      // Six decimals, so the figure visibly moves by the second.
+      // The core's precision for a reward (six decimals: the figure visibly moves by the second);
+      // its unit kept beside it in a phone's narrow card.
       cell: (r) => (
         <span
           translate="no"
           data-testid="position-accrued"
-        >{`${localizeNumber(formatFixed(r.standing.accrued, LVLX_DECIMALS, 6))} ${product}`}</span>
+        >{`${formatReward(r.standing.accrued)}\u00a0${product}`}</span>
       ),
     },
     {

@@ -6,15 +6,32 @@
 // and the wallet's balance the server read on chain; each line says what it is.
 import { useTranslation } from 'react-i18next';
 import settings from '../common/settings.js';
-import { formatLvlx, localizeNumber, moneyAccount } from '../core/index.js';
+import { formatLvlx, formatReward, localizeNumber, moneyAccount } from '../core/index.js';
 import { formatDate } from '../common/dates.js';
 import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
+import { useLinkedWallet } from '../wallet/wallet.js';
+
+/** What the wallet holds; or that no wallet is linked yet (with the way to link one), or unread. */
+function WalletLine({ wallet, notLinked, lvlx }) {
+  const { t } = useTranslation();
+  if (notLinked)
+    return (
+      <span className="muted" translate="yes">
+        {t('account-wallet-not-linked')} <a href="#wallet-card-title">{t('account-wallet-link')}</a>
+      </span>
+    );
+  return wallet === null ? <span className="muted">{t('account-wallet-unread')}</span> : lvlx(wallet);
+}
 
 export default function MoneyAccount({ dashboard }) {
   const { t, i18n } = useTranslation();
   const { product } = settings;
   const a = moneyAccount(dashboard.account, dashboard.walletLvlx);
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
+  // No wallet linked yet is not a wallet that could not be read: said as it is, with the way on
+  // (the wallet box, where linking happens).
+  const linked = useLinkedWallet();
+  const notLinked = a.wallet === null && !linked;
   return (
     <div data-testid="money-account">
       <p className="dash-figure" translate="no" data-testid="account-total">
@@ -22,7 +39,13 @@ export default function MoneyAccount({ dashboard }) {
       </p>
       <p className="muted">
         ≈ <span translate="no">{localizeNumber(a.totalUsdt)} USDT</span> ·{' '}
-        {t(a.walletCounted ? 'account-total-help' : 'account-total-without-wallet')}
+        {t(
+          a.walletCounted
+            ? 'account-total-help'
+            : notLinked
+              ? 'account-total-not-linked'
+              : 'account-total-without-wallet',
+        )}
       </p>
       {a.withNftsUsdt !== null && (
         <p className="muted" data-testid="account-with-nfts">
@@ -35,7 +58,7 @@ export default function MoneyAccount({ dashboard }) {
       <dl className="wallet-facts account-facts">
         <dt>{t('account-wallet')}</dt>
         <dd translate="no" data-testid="account-wallet">
-          {a.wallet === null ? <span className="muted">{t('account-wallet-unread')}</span> : lvlx(a.wallet)}
+          <WalletLine wallet={a.wallet} notLinked={notLinked} lvlx={lvlx} />
         </dd>
         <dt>{t('account-staked')}</dt>
         <dd data-testid="account-staked">
@@ -55,7 +78,7 @@ export default function MoneyAccount({ dashboard }) {
         </dd>
         <dt>{t('account-accrued')}</dt>
         <dd translate="no" data-testid="account-accrued">
-          {lvlx(a.accrued)}
+          {formatReward(a.accrued)} {product}
         </dd>
         <ClaimableSplit
           split={a.claimSplit}

@@ -59,7 +59,8 @@ function historyColumns(t, language) {
   return [
     { name: t('actives-date'), cell: (r) => <span translate="no">{formatDate(r.at, language)}</span> },
     { name: t('ico-type'), cell: (r) => t(`history-kind-${r.kind}`) },
-    { name: t('ico-amount'), right: true, cell: (r) => <span translate="no">{amountText(r)}</span> },
+    // Its coin named in the header: pt's "Valor" beside "Valor em USDT no dia" read as one value.
+    { name: t('ico-amount-coin'), right: true, cell: (r) => <span translate="no">{amountText(r)}</span> },
     {
       name: t('history-usdt-value'),
       right: true,

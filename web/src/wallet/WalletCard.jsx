@@ -2,6 +2,7 @@
 // has connected, which browser wallet to use when there are several, and the next step
 // (connect, link by signature, add the token).
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { sameAddress, shortWallet } from '../core/index.js';
 import settings from '../common/settings.js';
@@ -67,6 +68,16 @@ function WalletChoice() {
   );
 }
 
+/** Sent here by the wallet check from a page that needs a linked wallet: which page, and why. */
+function WalletNeeded({ page }) {
+  const { t } = useTranslation();
+  return (
+    <p className="notice info" role="status" data-testid="wallet-needed">
+      {t('wallet-needed', { page: t(page, { product: settings.product }) })}
+    </p>
+  );
+}
+
 export default function WalletCard() {
   const { t } = useTranslation();
   // Wallets announce themselves after the page starts: the box shows again when one does.
@@ -94,10 +105,12 @@ export default function WalletCard() {
     setTaken((await linkWallet(account))?.taken ?? null);
   });
   const mismatch = linked && account && !sameAddress(linked, account);
+  const walletFor = useLocation().state?.walletFor;
 
   return (
     <section className="summary-box wallet-card" aria-labelledby="wallet-card-title" data-testid="wallet-card">
       <h2 id="wallet-card-title">{t('wallet-card-title')}</h2>
+      {walletFor && !linked && <WalletNeeded page={walletFor} />}
       <dl className="wallet-facts">
         <dt>{t('wallet-linked-label')}</dt>
         <dd data-testid="wallet-linked" translate="no">

@@ -1,7 +1,8 @@
 // The wallet check (docs/product/chain.md#wallet-check): a member with no linked wallet is told so
-// (5 s) and sent to /dashboard, where linking happens; one whose connected wallet is not the linked
-// one is told which wallet to connect (7 s) and sent there too. Admins skip it (they never reach
-// the user area). Run on load, every 12 s and when the wallet's account or network changes.
+// (5 s) and sent to /dashboard, where linking happens and the wallet box says which page needs one
+// until a wallet is linked; one whose connected wallet is not the linked one is told which wallet
+// to connect (7 s) and sent there too. Admins skip it (they never reach the user area). Run on
+// load, every 12 s and when the wallet's account or network changes.
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -21,7 +22,8 @@ const OPEN_PAGES = /^\/(dashboard|dashboardfaqs(\/.*)?)$/;
 /** Whether the user-area page at `pathname` needs a linked wallet (the menu marks those). */
 export const needsWallet = (pathname) => !OPEN_PAGES.test(pathname);
 
-export default function useWalletCheck(enabled) {
+/** `pageKey(pathname)`: the menu key of the page at `pathname`, named on the dashboard it sends to. */
+export default function useWalletCheck(enabled, pageKey) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -39,7 +41,8 @@ export default function useWalletCheck(enabled) {
           </div>,
           { toastId: 'wallet-notexists', autoClose: NOT_EXISTS_MS },
         );
-        navigate('/dashboard', { replace: true });
+        // The toast goes in 5 s: the wallet box says on, beside its action, which page needs one.
+        navigate('/dashboard', { replace: true, state: { walletFor: pageKey?.(pathname) ?? null } });
         return;
       }
       let connected = null;
@@ -64,5 +67,5 @@ export default function useWalletCheck(enabled) {
       clearInterval(timer);
       unsubscribe();
     };
-  }, [enabled, pathname, navigate, t]);
+  }, [enabled, pathname, navigate, t, pageKey]);
 }

@@ -160,7 +160,7 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
   await page.getByRole('columnheader', { name: en['users-add-rewards'].replace('{{product}}', 'LVLX') }).waitFor();
   await page.getByRole('button', { name: en['menu-exit'] }).click();
   await page.getByRole('dialog').getByRole('button', { name: en['logout-confirm-yes'] }).click();
-  await page.getByRole('dialog', { name: en['logout-success'] }).waitFor();
+  await page.getByTestId('signed-out').filter({ hasText: en['logout-success'] }).waitFor();
   const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('admin@lvlx.local')));
   assert.equal(kept.length, 1, 'kept under the admin who chose, after signing out');
   const again = await server.storageFor(DEMO_ADMIN, { fresh: true });

@@ -10,12 +10,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DEMO_USER, en, launchBrowser, startServer, SHOTS, locale, memberPage } from './harness.mjs';
 
-import { checksumAddress } from '../../src/core/index.js';
+import { calldata, checksumAddress } from '../../src/core/index.js';
 
 const WORDS = { en, es: locale('es'), pt: locale('pt') };
 const fill = (text, values = {}) => text.replace(/\{\{(\w+)\}\}/g, (_, k) => values[k]);
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1440, height: 1000 };
+const LVLX = 10n ** 18n;
+const chain = () => server.settings.chain;
 // The screens each language is looked at: es and pt on a phone, en on a wide screen.
 const VIEWS = [
   ['es', PHONE],
@@ -90,7 +92,7 @@ test('a wallet another account holds says what to do next, beside the button', a
   wallet.state.chainId = '0x89';
   // Before linking, the money account cannot read a wallet: it says so.
   const walletLine = page.getByTestId('account-wallet');
-  await walletLine.getByText(es['account-wallet-unread']).waitFor();
+  await walletLine.getByText(es['account-wallet-not-linked']).waitFor();
   await page.getByRole('button', { name: es['wallet-connect'] }).click();
   await page.getByRole('button', { name: es['wallet-link'] }).click();
   // Not a toast over the header: beside the button, the wallet and the two ways on.
@@ -109,6 +111,28 @@ test('a wallet another account holds says what to do next, beside the button', a
   await page.context().close();
 });
 
+test('a page that needs a wallet sends a new member to the dashboard saying why, with the way to link one', async () => {
+  for (const [language, viewport] of VIEWS) {
+    const words = WORDS[language];
+    const { page } = await visit('/staking', { language, viewport, account: DEMO_USER, wallet: accounts[7] });
+    await page.waitForURL('**/dashboard');
+    // Said where the member lands, until a wallet is linked (not only a toast gone in 5 s):
+    // which page, why, and the wallet box's action beside it.
+    const needed = page.getByTestId('wallet-needed');
+    await needed.waitFor();
+    assert.equal(
+      await needed.innerText(),
+      fill(words['wallet-needed'], { page: fill(words['menu-staking'], { product: 'LVLX' }) }),
+    );
+    const card = page.getByTestId('wallet-card');
+    assert.ok(await card.getByTestId('wallet-needed').count(), 'in the wallet box');
+    await card.getByRole('button', { name: words['wallet-connect'] }).waitFor();
+    assert.ok(await noSideways(page), `${language} at ${viewport.width} px`);
+    await shot(page, `first-steps-wallet-needed-${language}-${viewport.width}`);
+    await page.context().close();
+  }
+});
+
 test('linking a wallet refreshes every figure that depends on it, without a reload', async () => {
   const es = WORDS.es;
   const { page, wallet } = await visit('/dashboard', {
@@ -120,7 +144,15 @@ test('linking a wallet refreshes every figure that depends on it, without a relo
   wallet.state.known.add('0x89');
   wallet.state.chainId = '0x89';
   const walletLine = page.getByTestId('account-wallet');
-  await walletLine.getByText(es['account-wallet-unread']).waitFor();
+  // Before linking, the money account says the true state: no wallet linked yet (not "could not
+  // be read, or the network is not answering"), with the way to link one.
+  await walletLine.getByText(es['account-wallet-not-linked']).waitFor();
+  assert.equal(
+    await walletLine.getByRole('link', { name: es['account-wallet-link'] }).getAttribute('href'),
+    '#wallet-card-title',
+  );
+  await page.getByTestId('money-account').getByText(es['account-total-not-linked'], { exact: false }).waitFor();
+  assert.equal(await page.getByText(es['account-wallet-unread']).count(), 0);
   assert.ok((await page.getByTestId('menu-needs-wallet').count()) > 0);
   await page.getByRole('button', { name: es['wallet-connect'] }).click();
   // The money account reads the new wallet at once, as the wallet box says it is linked.
@@ -130,10 +162,41 @@ test('linking a wallet refreshes every figure that depends on it, without a relo
     .filter({ hasText: accounts[6].slice(-4) })
     .waitFor();
   await walletLine.filter({ hasText: /LVLX/ }).waitFor({ timeout: 15_000 });
-  assert.equal(await walletLine.getByText(es['account-wallet-unread']).count(), 0);
+  assert.equal(await walletLine.getByText(es['account-wallet-not-linked']).count(), 0);
   // The menu no longer marks pages as needing a wallet.
   assert.equal(await page.getByTestId('menu-needs-wallet').count(), 0);
   await shot(page, 'first-steps-wallet-linked-es-390');
+
+  // In the same session, the first LVLX stake: once confirmed it is listed under My positions
+  // without a reload (it once waited for one after a wallet linked in the session).
+  await server.anvil.rpc('eth_sendTransaction', [
+    {
+      from: accounts[0],
+      to: chain().lvlx,
+      data: calldata('LVLX', 'transfer', [accounts[6], (100n * LVLX).toString()]),
+    },
+  ]);
+  await page.getByRole('button', { name: es['menu-open'] }).click();
+  await page.getByRole('link', { name: es['menu-staking'], exact: true }).click();
+  const amount = page.getByLabel(fill(es['staking-amount'], { product: 'LVLX' }));
+  await amount.fill('20');
+  await page.getByRole('button', { name: es['staking-stake'], exact: true }).click();
+  await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
+  // A phone shows each position as a card (a wide screen as a table row).
+  const row = page.getByTestId('lvlx-positions').locator('.row-card');
+  await row.first().waitFor({ timeout: 10_000 });
+  assert.equal(await row.count(), 1);
+  await shot(page, 'first-steps-first-stake-es-390');
+  // One precision for a reward figure, the core's, on every page that shows it: six decimals
+  // (the row had six, the dashboard two).
+  const reward = /^\d[\d.]*,\d{6}\sLVLX$/;
+  assert.match(await row.first().getByTestId('position-accrued').innerText(), reward);
+  await page.getByRole('button', { name: es['menu-open'] }).click();
+  await page.getByRole('link', { name: es['menu-dashboard'], exact: true }).click();
+  const dashboard = page.getByTestId('dash-accrued');
+  await dashboard.waitFor();
+  assert.match((await dashboard.innerText()).split(' ≈')[0].trim(), reward);
+  assert.match(await page.getByTestId('account-accrued').innerText(), reward);
   await page.context().close();
 });
 
@@ -214,6 +277,21 @@ test("the node page's earnings stay true when no holder has earned anything yet"
     assert.doesNotMatch(box, /0[.,]00 USDT/, box);
     assert.ok(await noSideways(page), `${language} at ${viewport.width} px`);
     await shot(page, `first-steps-node-${language}-${viewport.width}`);
+    await page.context().close();
+  }
+});
+
+test('with nothing to claim, the rank bonus page shows no claim limits, only that there is nothing yet', async () => {
+  server.giveWallet(DEMO_USER.email, accounts[6]);
+  for (const [language, viewport] of VIEWS) {
+    const words = WORDS[language];
+    const { page } = await visit('/rank-bonus', { language, viewport, account: DEMO_USER });
+    const claims = page.getByTestId('claims');
+    await claims.getByText(words['error-nothing-to-claim']).waitFor();
+    // The contract's limits mean nothing to a member with 0 to claim: not shown.
+    assert.equal(await claims.getByTestId('claims-room').count(), 0, 'no claim limits');
+    assert.equal(await claims.getByText(words['claims-room-title']).count(), 0);
+    await shot(page, `first-steps-rank-bonus-nothing-${language}-${viewport.width}`);
     await page.context().close();
   }
 });

@@ -1,7 +1,8 @@
 // Cookie consent, the side menu and drawer, the confirm dialog and keyboard access.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { consent, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import { join } from 'node:path';
+import { consent, DEMO_USER, en, launchBrowser, locale, openPage, settled, SHOTS, startServer } from './harness.mjs';
 
 let server;
 let browser;
@@ -88,6 +89,75 @@ test('small screens open the menu as a drawer from the top bar, by keyboard too'
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.waitForFunction(() => document.querySelector('#side-menu').getBoundingClientRect().right <= 0);
   assert.equal(new URL(page.url()).pathname, '/dashboardfaqs');
+});
+
+test('at 390 px the open menu can be closed by its button, on top, by touch and by keyboard', async () => {
+  for (const language of ['es', 'pt']) {
+    const words = locale(language);
+    const page = await openPage(browser, server.url, {
+      storage: { ...user, language },
+      cookies: consent,
+      viewport: { width: 390, height: 844 },
+      phone: true,
+    });
+    await page.goto('/dashboard');
+    await settled(page);
+    const isOpen = () => page.locator('#side-menu').evaluate((el) => el.getBoundingClientRect().left >= 0);
+    const opened = () =>
+      page.waitForFunction(() => document.querySelector('#side-menu').getBoundingClientRect().left >= 0);
+    const closed = () =>
+      page.waitForFunction(() => document.querySelector('#side-menu').getBoundingClientRect().right <= 0);
+    await page.getByRole('button', { name: words['menu-open'] }).tap();
+    await opened();
+    // One close button, the topmost thing where it is drawn (the menu's own header once covered
+    // it), as large as a finger.
+    const close = page.getByRole('button', { name: words['menu-close'] });
+    assert.equal(await close.count(), 1, 'one close button');
+    const hit = await close.evaluate((b) => {
+      const r = b.getBoundingClientRect();
+      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return { covered: !b.contains(top), width: r.width, height: r.height, top: top?.className };
+    });
+    assert.equal(hit.covered, false, `the close button is covered by ${hit.top}`);
+    assert.ok(hit.width >= 44 && hit.height >= 44, `a touch target: ${hit.width}x${hit.height}`);
+    // The menu's first page is in view below the bar, not under it.
+    const first = await page.locator('#side-menu a').first().boundingBox();
+    const bar = await page.locator('.topbar').boundingBox();
+    assert.ok(first.y >= bar.y + bar.height, `the first page (${first.y}) below the bar (${bar.height})`);
+    await page.screenshot({ path: join(SHOTS, `layout-menu-open-${language}-390.png`) });
+    await close.tap();
+    await closed();
+    // By keyboard: Enter opens and closes it, the focus staying on its button; Escape closes it.
+    const toggle = page.locator('.menu-toggle');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await opened();
+    assert.equal(await toggle.getAttribute('aria-label'), words['menu-close']);
+    await page.keyboard.press('Enter');
+    await closed();
+    await page.keyboard.press('Enter');
+    await opened();
+    await page.keyboard.press('Escape');
+    await closed();
+    assert.equal(await isOpen(), false);
+    assert.ok(await toggle.evaluate((b) => b === document.activeElement), 'focus back on the menu button');
+    await page.context().close();
+  }
+});
+
+test('signing out is one question: confirmed, the sign-in page says it is done', async () => {
+  const page = await openPage(browser, server.url, {
+    storage: await server.storageFor(DEMO_USER, { fresh: true }),
+    cookies: consent,
+  });
+  await page.goto('/dashboard');
+  await settled(page);
+  await page.getByRole('button', { name: en['menu-exit'] }).click();
+  await page.getByRole('dialog').getByRole('button', { name: en['logout-confirm-yes'] }).click();
+  await page.waitForURL('**/login');
+  await page.getByRole('status').filter({ hasText: en['logout-success'] }).waitFor();
+  assert.equal(await page.locator('dialog[open]').count(), 0, 'no second dialog to dismiss');
+  await page.context().close();
 });
 
 test('exit asks for confirmation, and Escape cancels', async () => {

@@ -108,14 +108,44 @@ for (const language of ['es', 'pt']) {
   });
 }
 
-test('at 1440 px the lock tiers sit in one row, each wide enough for its words', async () => {
-  const page = await memberOn('/staking', 'en', { width: 1440, height: 900 });
-  const tiers = page.locator('[data-testid^="tier-"]');
-  await tiers.first().waitFor({ timeout: 15_000 });
-  const boxes = await tiers.evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().toJSON()));
-  assert.ok(boxes.length >= 4, `${boxes.length} tiers`);
-  assert.equal(new Set(boxes.map((b) => Math.round(b.top))).size, 1, 'one row, not three and one');
-  assert.ok(Math.min(...boxes.map((b) => b.width)) >= 140, `each at least 140 px wide`);
-  await page.screenshot({ path: join(SHOTS, 'member-staking-en-1440.png'), fullPage: true });
-  await page.context().close();
+test('the lock tiers: one row of four at wide widths in every language, two by two on a phone', async () => {
+  const views = [
+    ['en', { width: 1440, height: 900 }, 4],
+    ['es', { width: 1440, height: 900 }, 4],
+    ['pt', { width: 1440, height: 900 }, 4],
+    ['es', { width: 1024, height: 800 }, 4],
+    ['es', PHONE, 2],
+    ['pt', PHONE, 2],
+  ];
+  for (const [language, viewport, perRow] of views) {
+    const page = await memberOn('/staking', language, viewport);
+    const tiers = page.locator('[data-testid^="tier-"]');
+    await tiers.first().waitFor({ timeout: 15_000 });
+    const boxes = await tiers.evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().toJSON()));
+    const where = `${language} at ${viewport.width} px`;
+    assert.equal(boxes.length, 4, `${boxes.length} tiers`);
+    const rows = new Set(boxes.map((b) => Math.round(b.top)));
+    assert.equal(rows.size, 4 / perRow, `${where}: ${perRow} a row, not three and one`);
+    assert.ok(Math.min(...boxes.map((b) => b.width)) >= 140, `${where}: each at least 140 px wide`);
+    assert.equal(await sideways(page), 0, where);
+    await page.screenshot({ path: join(SHOTS, `member-staking-${language}-${viewport.width}.png`), fullPage: true });
+    await page.context().close();
+  }
+});
+
+test('at 390 px every folded NFT offer is one line, its arrow beside it, and opens to buy', async () => {
+  for (const language of ['es', 'pt']) {
+    const page = await memberOn('/dashboardNFTs', language);
+    const offers = page.locator('.nft-offer > summary');
+    await offers.first().waitFor({ timeout: 15_000 });
+    // NFT 11's price is the longest: its arrow once wrapped to a line of its own.
+    const heights = await offers.evaluateAll((ss) => ss.map((s) => Math.round(s.getBoundingClientRect().height)));
+    assert.equal(heights.length, 11);
+    assert.equal(new Set(heights).size, 1, `${language}: every offer the same height ${heights}`);
+    const eleven = page.getByTestId('nft-11');
+    await eleven.locator('summary').click();
+    await eleven.getByLabel(locale(language)['nft-quantity']).waitFor();
+    assert.equal(await sideways(page), 0, language);
+    await page.context().close();
+  }
 });

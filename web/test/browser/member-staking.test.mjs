@@ -22,6 +22,7 @@ import {
   typeDate,
   SHOTS,
   es,
+  pt,
   memberPage,
 } from './harness.mjs';
 
@@ -210,7 +211,7 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   assert.ok(BigInt(position.accrued) >= BigInt(thirtyDays));
   // The row shows at least those 30 days' worth, at its six decimals (10^12 base units each).
   const shown =
-    BigInt((await row.getByTestId('position-accrued').innerText()).split(' ')[0].replace('.', '')) * 10n ** 12n;
+    BigInt((await row.getByTestId('position-accrued').innerText()).split(/\s/)[0].replace('.', '')) * 10n ** 12n;
   assert.ok(shown + 10n ** 12n > BigInt(thirtyDays) && shown <= BigInt(position.reward), `${shown} vs ${thirtyDays}`);
   const locked = row.getByTestId('position-locked');
   assert.match(await locked.innerText(), new RegExp(`^${en['staking-locked-until'].replace('{{date}}', '.+')}$`));
@@ -362,4 +363,71 @@ test('the staking pages in Spanish at phone width', async () => {
     await page.screenshot({ path: join(SHOTS, `member-${route.slice(1)}-es-390.png`), fullPage: true });
     await page.context().close();
   }
+});
+
+test('on a phone in Spanish a member opens an NFT offer, buys it, stakes it, then stakes LVLX', async () => {
+  const page = await memberOn('/dashboardNFTs', { viewport: { width: 390, height: 844 }, language: 'es', phone: true });
+  const step = (name) => page.screenshot({ path: join(SHOTS, `walk-nft-es-390-${name}.png`), fullPage: true });
+  const card = page.getByTestId('nft-2');
+  await card.waitFor({ timeout: 15_000 });
+  await step('1-offers');
+  // The offer is folded: opened, it shows its figures, the quantity and Buy.
+  await card.locator('summary').click();
+  const quantity = card.getByLabel(es['nft-quantity']);
+  await quantity.waitFor();
+  await step('2-offer-open');
+  const held = Number(await card.getByTestId('nft-held').innerText());
+  await quantity.fill('1');
+  await card.getByRole('button', { name: es['nft-buy'] }).click();
+  await confirmed(page);
+  await card
+    .getByTestId('nft-held')
+    .filter({ hasText: String(held + 1) })
+    .waitFor({ timeout: 15_000 });
+  assert.equal(await card.evaluate((d) => d.open), true, 'the offer stays open after buying');
+  await step('3-bought');
+  await card.getByRole('button', { name: es['nft-stake'] }).click();
+  const staked = page.getByTestId('nft-positions').locator('.row-card');
+  await staked.first().waitFor({ timeout: 45_000 });
+  await step('4-staked');
+  assert.ok((await staked.count()) >= 1);
+  // Each figure of a staked NFT under its own name: es and pt once headed both the NFT's number
+  // and how many with "NFT" ("NFT #2", "NFT 1").
+  const names = await staked.first().locator('dt').allInnerTexts();
+  assert.equal(new Set(names).size, names.length, names.join(' | '));
+  assert.ok(names.includes(es['nft-count']), names.join(' | '));
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0);
+
+  await send(accounts[0], chain().lvlx, 'LVLX', 'transfer', [accounts[1], (100n * LVLX).toString()]);
+  await page.getByRole('button', { name: es['menu-open'] }).tap();
+  await page.getByRole('link', { name: es['menu-staking'], exact: true }).tap();
+  const amount = page.getByLabel(es['staking-amount'].replace('{{product}}', 'LVLX'));
+  await amount.waitFor();
+  await step('5-staking');
+  const before = await page.getByTestId('lvlx-positions').locator('.row-card').count();
+  await amount.fill('10');
+  await page.getByTestId('stake-summary').waitFor();
+  await step('6-staking-quote');
+  await page.getByRole('button', { name: es['staking-stake'], exact: true }).click();
+  await confirmed(page);
+  await page.getByTestId('lvlx-positions').locator('.row-card').nth(before).waitFor({ timeout: 15_000 });
+  await step('7-staking-staked');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+
+  // The money history in Portuguese: the amount column names its coin, so it is not read as the
+  // "Valor em USDT no dia" beside it.
+  const history = await memberPage(browser, server, '/myActives', {
+    viewport: { width: 390, height: 844 },
+    language: 'pt',
+    wallet: { account: accounts[1] },
+  });
+  const entry = history.getByTestId('actives-history').locator('.row-card').first();
+  await entry.waitFor({ timeout: 15_000 });
+  const labels = await entry.locator('dt').allInnerTexts();
+  assert.ok(labels.includes(pt['ico-amount-coin']), labels.join(' | '));
+  assert.ok(labels.includes(pt['history-usdt-value']), labels.join(' | '));
+  assert.ok(!labels.includes(pt['ico-amount']), 'not a bare "Valor"');
+  await history.screenshot({ path: join(SHOTS, 'walk-myactives-pt-390.png'), fullPage: true });
+  await history.context().close();
 });
