@@ -85,9 +85,6 @@ background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-b
   -- "${pg_skip[@]}"
 finish web
 
-step "core vectors on the WebAssembly build"
-npm run --silent test:core
-
 step "contract artifacts match their sources (solc-js)"
 node contracts/build.mjs --check
 
@@ -106,6 +103,11 @@ background fuzz nice -n 19 env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
 step "browser tests (headless Chromium), beside the Rust suites and the fuzz targets' build"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
 finish sqlite postgres fuzz
+
+# After the Rust tests: the admin tables' vectors read the Arrow streams core-wasm/tests/tables.rs
+# leaves in target/tmp.
+step "core vectors on the WebAssembly build"
+npm run --silent test:core
 
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
