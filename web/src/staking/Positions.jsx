@@ -87,16 +87,19 @@ function positionColumns(t, language, { nft, busy, onInterest, onRelease }) {
       // The core's precision for a reward (six decimals: the figure visibly moves by the second);
       // its unit kept beside it in a phone's narrow card.
       cell: (r) => (
-        <span
-          translate="no"
-          data-testid="position-accrued"
-        >{`${formatReward(r.standing.accrued)}\u00a0${product}`}</span>
+        <span className="amount" translate="no" data-testid="position-accrued">
+          {`${formatReward(r.standing.accrued)}\u00a0${product}`}
+        </span>
       ),
     },
     {
       name: t('stake-rewards-usdt'),
       right: true,
-      cell: (r) => <span translate="no">{localizeNumber(r.standing.accruedUsdt)} USDT</span>,
+      cell: (r) => (
+        <span className="amount" translate="no">
+          {`${localizeNumber(r.standing.accruedUsdt)}\u00a0USDT`}
+        </span>
+      ),
     },
     { name: t('staking-withdrawn'), right: true, cell: (r) => <span translate="no">{lvlx(r.withdrawn)}</span> },
     {

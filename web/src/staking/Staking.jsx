@@ -92,8 +92,9 @@ function stakeQuote(text, max, terms, free, now, account) {
   const fieldError = text.trim() ? validateAmount(text, LVLX_DECIMALS, null, max) : null;
   const units = text.trim() && !fieldError ? parseAmount(text, LVLX_DECIMALS) : null;
   const quote = units && terms ? stakingQuote('lvlx', terms, units, free, now) : null;
+  // Without a wallet the box above says so with its button: here only where to look.
   const reason = !account
-    ? 'staking-connect-help'
+    ? 'staking-connect-first'
     : !text.trim()
       ? 'staking-enter-amount'
       : fieldError

@@ -191,6 +191,13 @@ test('linking a wallet refreshes every figure that depends on it, without a relo
   // (the row had six, the dashboard two).
   const reward = /^\d[\d.]*,\d{6}\sLVLX$/;
   assert.match(await row.first().getByTestId('position-accrued').innerText(), reward);
+  // Each figure on the card keeps its number and unit on one line (the unit broke in two:
+  // "0,000177 LV / LX", "0,00 / USDT").
+  const broken = await row
+    .first()
+    .locator('dd span[translate="no"]')
+    .evaluateAll((spans) => spans.filter((s) => s.getClientRects().length > 1).map((s) => s.innerText));
+  assert.deepEqual(broken, []);
   await page.getByRole('button', { name: es['menu-open'] }).click();
   await page.getByRole('link', { name: es['menu-dashboard'], exact: true }).click();
   const dashboard = page.getByTestId('dash-accrued');

@@ -244,6 +244,15 @@ test('NFTs: buy, stake, rewards accrue by the second, withdraw interest, the adm
   await page.context().close();
 });
 
+// Without a wallet connected the box at the top says so once, with its button; the stake
+// button's reason only points there (it said the same sentence a second time).
+test('LVLX without a wallet connected: told once, the button points to the box above', async () => {
+  const page = await memberPage(browser, server, '/staking', { language: 'es', viewport: { width: 390, height: 844 } });
+  await page.getByTestId('stake-reason').filter({ hasText: es['staking-connect-first'] }).waitFor();
+  assert.equal(await page.getByText(es['staking-connect-help'], { exact: true }).count(), 1);
+  await page.context().close();
+});
+
 test('LVLX: the quote before sending, the balance guard, stake, withdraw, and a stake the reserve cannot cover', async () => {
   await send(accounts[0], chain().lvlx, 'LVLX', 'transfer', [accounts[1], (5000n * LVLX).toString()]);
   const page = await memberOn('/staking');
