@@ -1,9 +1,12 @@
 //! The LVLX server: the HTTP API under /api/v1 (`api`), the built web app and uploaded images
 //! (`web`), the listening loop (`server`) and the command line (`cli`), over the domain
-//! (crate `lvlx-domain`, here under its own module paths: `crate::accounts`, `crate::App` …).
+//! (crate `lvlx-domain`, here under its own module paths: `crate::accounts` …). The server's
+//! parts are assembled here (`app`: [`App`]) and handed to the domain's functions part by part.
 //! Routes are built by [`routes`] so tests drive them with `warp::test::request()`.
 
 pub use lvlx_domain::*;
+
+pub use app::{App, Shared};
 
 /// The domain's chain module and, beside it, the operator's tools (deployment, rollout, demo
 /// stakes), which only the command line uses: the domain does not link them.
@@ -13,6 +16,7 @@ pub mod chain {
 }
 
 pub mod api;
+pub mod app;
 pub mod cli;
 pub mod metrics_endpoint;
 pub mod server;

@@ -17,7 +17,7 @@ pub fn spawn(app: &App, addr: std::net::SocketAddr) -> std::io::Result<std::net:
         let app = app.clone();
         async move {
             warp::reply::with_header(
-                render(&app).await,
+                render(app.metrics()).await,
                 "content-type",
                 "application/openmetrics-text; version=1.0.0; charset=utf-8",
             )

@@ -4,7 +4,7 @@
 
 use crate::error::Error;
 use crate::store::audit::{self, Filter};
-use crate::App;
+use crate::Store;
 
 /// Rows a page.
 pub const PAGE: usize = 50;
@@ -50,10 +50,9 @@ pub struct AuditPage {
 
 /// Page `page` (from 1) of the rows `filter` keeps, with how many it keeps in all and the
 /// subjects there are.
-pub async fn page(app: &App, filter: Filter, page: u32) -> Result<AuditPage, Error> {
+pub async fn page(store: &Store, filter: Filter, page: u32) -> Result<AuditPage, Error> {
     let offset = (page.max(1) as usize - 1) * PAGE;
-    let (total, rows, subjects) = app
-        .store
+    let (total, rows, subjects) = store
         .read(move |c| {
             let (total, rows) = audit::list(c, &filter, PAGE, offset)?;
             Ok::<_, Error>((total, rows, audit::subjects(c)?))
@@ -68,9 +67,8 @@ pub async fn page(app: &App, filter: Filter, page: u32) -> Result<AuditPage, Err
 }
 
 /// The rows `filter` keeps (newest first, [`CSV_MAX`] at most) as CSV.
-pub async fn csv(app: &App, filter: Filter) -> Result<String, Error> {
-    let (_, rows) = app
-        .store
+pub async fn csv(store: &Store, filter: Filter) -> Result<String, Error> {
+    let (_, rows) = store
         .read(move |c| audit::list(c, &filter, CSV_MAX, 0))
         .await?;
     let entries: Vec<lvlx_core::admin::audit::Entry> = rows

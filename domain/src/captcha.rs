@@ -65,15 +65,15 @@ pub fn replay_key(answer: &Answer) -> String {
 }
 
 /// Checks a solved challenge and spends it (single use).
-pub async fn spend(app: &crate::App, answer: Answer) -> Result<(), Error> {
-    let expires = check(
-        &app.mac_key,
-        &answer,
-        app.config.captcha_difficulty,
-        crate::now_ms(),
-    )?;
+pub async fn spend(
+    store: &crate::Store,
+    mac_key: &[u8],
+    difficulty: u32,
+    answer: Answer,
+) -> Result<(), Error> {
+    let expires = check(mac_key, &answer, difficulty, crate::now_ms())?;
     let key = replay_key(&answer);
-    app.store
+    store
         .write(move |c| {
             if crate::store::captchas::spend(c, &key, expires, crate::now_ms())? {
                 Ok(())

@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::store::content::{self as blocks, Block, Edit as StoredEdit};
 use crate::store::{uploads, Conn};
 use crate::user::UserId;
-use crate::{now_ms, App};
+use crate::{now_ms, Store};
 
 /// A block's JSON: 4000 characters of up to 4 bytes each, escaped, fit well within this.
 pub const MAX_EDIT_BODY: u64 = 64 * 1024;
@@ -113,7 +113,7 @@ pub fn checked(block: &str, language: &str) -> Result<(), Error> {
 
 /// Block `block` in `language` (English when it has none), as user pages show it.
 pub async fn read(
-    app: &App,
+    store: &Store,
     block: String,
     language: Option<String>,
 ) -> Result<ContentBlock, Error> {
@@ -125,7 +125,7 @@ pub async fn read(
             .to_string(),
     };
     checked(&block, &language)?;
-    app.store
+    store
         .read(move |c| {
             let order = content::fallback_order(&language);
             let found = blocks::first_of(c, &block, &order)?;
@@ -137,26 +137,26 @@ pub async fn read(
 /// A block anyone may read (the landing page's terms, privacy and risk notices), as [`read`];
 /// NotFound for any other.
 pub async fn read_public(
-    app: &App,
+    store: &Store,
     block: String,
     language: Option<String>,
 ) -> Result<ContentBlock, Error> {
     if !content::is_public(&block) {
         return Err(Error::NotFound);
     }
-    read(app, block, language).await
+    read(store, block, language).await
 }
 
 /// Every block in every language: `{blocks}`.
-pub async fn all(app: &App) -> Result<ContentBlocks, Error> {
-    let all = app.store.read(blocks::all).await?;
+pub async fn all(store: &Store) -> Result<ContentBlocks, Error> {
+    let all = store.read(blocks::all).await?;
     let blocks = all.iter().map(ContentBlock::of).collect();
     Ok(ContentBlocks { blocks })
 }
 
 /// An admin's edit of a block's text (and clearing its image), with its audit row.
 pub async fn edit(
-    app: &App,
+    store: &Store,
     admin: UserId,
     block: String,
     language: String,
@@ -167,7 +167,7 @@ pub async fn edit(
     let description = edit.description.trim().to_string();
     validation::validate(Field::ContentTitle, &title, None)?;
     validation::validate(Field::ContentDescription, &description, None)?;
-    app.store
+    store
         .write(move |c| {
             c.transaction(|tx| {
                 let before = blocks::first_of(tx, &block, &[&language])?;
@@ -208,18 +208,20 @@ pub async fn edit(
 /// (`crate::images`): stored under a fresh name with the block and its audit row in one
 /// transaction; the old image goes in the same one. The block is checked before the image is
 /// read: no decode for a block that does not exist.
+/// `decodes`: the turns to decode an image (`images::png_from`).
 pub async fn set_image(
-    app: &App,
+    store: &Store,
+    decodes: &tokio::sync::Semaphore,
     admin: UserId,
     block: String,
     language: String,
     image: impl std::future::Future<Output = Result<(Vec<u8>, tokio::sync::SemaphorePermit<'_>), Error>>,
 ) -> Result<ContentBlock, Error> {
     checked(&block, &language)?;
-    let png = crate::images::png_from(app, crate::images::Kind::Content, image).await?;
+    let png = crate::images::png_from(decodes, crate::images::Kind::Content, image).await?;
     // A fresh name per upload: pages holding the old address keep a consistent image.
     let file = format!("{block}-{language}-{}.png", crate::crypto::random_hex(8));
-    app.store
+    store
         .write(move |c| {
             c.transaction(|tx| {
                 // The text comes first: an image alone is not a block.

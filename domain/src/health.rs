@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::chain::rpc;
 use crate::chain::watch::{self, Moving};
 use crate::error::Error;
-use crate::{store, App};
+use crate::{store, Config, Store};
 
 /// The server is up: its version and its database's schema version.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -45,7 +45,7 @@ pub struct Ready {
 /// last answer the nodes gave at once.
 const CHAIN_WITHIN: Duration = Duration::from_secs(2);
 
-/// The last readiness, kept a second (`App::readiness`): anyone may ask, and each check asks
+/// The last readiness, kept a second: anyone may ask, and each check asks
 /// the database and the chain's nodes, so a flood of asks costs at most one check a second
 /// (the rest wait for it).
 #[derive(Default)]
@@ -62,8 +62,8 @@ struct Probe {
 }
 
 /// The process answers when its database does.
-pub async fn health(app: &App) -> Result<Health, Error> {
-    let schema = app.store.read(store::schema_version).await?;
+pub async fn health(store: &Store) -> Result<Health, Error> {
+    let schema = store.read(store::schema_version).await?;
     Ok(Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
@@ -71,13 +71,19 @@ pub async fn health(app: &App) -> Result<Health, Error> {
     })
 }
 
-/// Whether this instance can serve now (checked at most once a second).
-pub async fn ready(app: &App) -> Ready {
-    let mut last = app.readiness.last.lock().await;
+/// Whether this instance can serve now (checked at most once a second, the answer kept in
+/// `readiness`); `indexing`: whether this instance's indexer moves.
+pub async fn ready(
+    store: &Store,
+    config: &Config,
+    indexing: &watch::Watch,
+    readiness: &Readiness,
+) -> Ready {
+    let mut last = readiness.last.lock().await;
     match &*last {
         Some((at, ready)) if at.elapsed() < Duration::from_secs(1) => ready.clone(),
         _ => {
-            let ready = check(app).await;
+            let ready = check(store, config, indexing, readiness).await;
             *last = Some((Instant::now(), ready.clone()));
             ready
         }
@@ -87,8 +93,8 @@ pub async fn ready(app: &App) -> Ready {
 /// Whether one of the chain's nodes answers: asks them in the background (each within the
 /// client's own timeout) and answers the last answer; the first time, waits for it up to
 /// [`CHAIN_WITHIN`] (a node not done by then counts as answering).
-async fn nodes_answer(app: &App, chain: &crate::config::Chain) -> bool {
-    let probe = app.readiness.nodes.clone();
+async fn nodes_answer(readiness: &Readiness, chain: &crate::config::Chain) -> bool {
+    let probe = readiness.nodes.clone();
     let asked = {
         let mut p = probe.lock().unwrap_or_else(|e| e.into_inner());
         if p.asking {
@@ -125,13 +131,18 @@ async fn nodes_answer(app: &App, chain: &crate::config::Chain) -> bool {
 
 /// Whether the database answers, and (with a chain) whether its nodes answer and its indexer
 /// moves on the right chain.
-async fn check(app: &App) -> Ready {
-    let database = app.store.read(store::schema_version).await.is_ok();
-    let (chain, indexer) = match app.config.chain.as_ref() {
+async fn check(
+    store: &Store,
+    config: &Config,
+    indexing: &watch::Watch,
+    readiness: &Readiness,
+) -> Ready {
+    let database = store.read(store::schema_version).await.is_ok();
+    let (chain, indexer) = match config.chain.as_ref() {
         None => (None, None),
         Some(chain) => (
-            Some(nodes_answer(app, chain).await),
-            Some(app.indexing.check(watch::stall_after(&app.config))),
+            Some(nodes_answer(readiness, chain).await),
+            Some(indexing.check(watch::stall_after(config))),
         ),
     };
     let reason = if !database {

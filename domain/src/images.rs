@@ -11,7 +11,6 @@ pub use lvlx_core::images::Kind;
 use lvlx_core::images::{self, ImageError};
 
 use crate::error::Error;
-use crate::App;
 
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;
 
@@ -30,13 +29,12 @@ pub const UPLOAD_BYTES: usize = 8 * MAX_BYTES as usize;
 /// The image `read` brings (at most [`MAX_BYTES`], with its share of [`UPLOAD_BYTES`]),
 /// re-encoded as PNG off the async threads, [`DECODES_AT_ONCE`] at a time.
 pub async fn png_from(
-    app: &App,
+    decodes: &tokio::sync::Semaphore,
     kind: Kind,
     read: impl Future<Output = Result<(Vec<u8>, SemaphorePermit<'_>), Error>>,
 ) -> Result<Vec<u8>, Error> {
     let (bytes, _held) = read.await?;
-    let _turn = app
-        .decodes
+    let _turn = decodes
         .acquire()
         .await
         .map_err(|e| Error::Internal(format!("image decodes: {e}")))?;

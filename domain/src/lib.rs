@@ -2,7 +2,9 @@
 //! proposals, the books, identity, help and content), what the chain indexer's events mean to
 //! them (the indexer is crate `lvlx-chain`, below: `chain::Domain`), mail, limits and metrics.
 //! Knows no HTTP: the API above it (crate `lvlx-backend`) parses requests, calls one function
-//! here and replies. Rules that need no I/O come from `lvlx-core` and are not restated;
+//! here and replies. Knows no app either: each function takes the parts it uses (the store,
+//! the configuration, the mailer, the hub, the chain reads …, or a small `Parts` of borrowed
+//! ones where an area needs many), which the server assembles once at start. Rules that need no I/O come from `lvlx-core` and are not restated;
 //! every SQL statement is in `lvlx-store`. Functions return [`error::Error`].
 
 /// The store is its own crate below this one (every SQL statement, both dialects): here under
@@ -41,67 +43,8 @@ pub mod statistics;
 pub mod uploads;
 pub mod user;
 
-use std::sync::Arc;
-
 pub use config::Config;
 pub use store::Store;
-
-/// What every handler may need: one shared [`Shared`], so that the clone each route takes is
-/// one reference count (a deep copy of the keys and the mailer was an eighth of a network
-/// card's time).
-#[derive(Clone)]
-pub struct App(Arc<Shared>);
-
-impl std::ops::Deref for App {
-    type Target = Shared;
-    fn deref(&self) -> &Shared {
-        &self.0
-    }
-}
-
-/// The app's parts. Holds no state a second instance would need (docs/architecture.md#scale): on
-/// PostgreSQL even the per-IP rate limits are counted in the store.
-pub struct Shared {
-    pub config: Arc<Config>,
-    pub store: Store,
-    pub keys: jwt::Keys,
-    /// Key for codes and captcha MACs, derived from the token key.
-    pub mac_key: Arc<Vec<u8>>,
-    pub passwords: password::Passwords,
-    pub mailer: mail::Mailer,
-    pub auth_limit: limits::PerIp,
-    pub code_limit: limits::PerIp,
-    /// Unauthenticated live-channel sockets, per IP and in all.
-    pub sockets: limits::SocketGate,
-    /// Chain reads shared across requests at a block (`chain::reads`).
-    pub chain_reads: ChainReads,
-    /// Turns to decode an uploaded image (`images::DECODES_AT_ONCE`).
-    pub decodes: tokio::sync::Semaphore,
-    /// Bytes of upload bodies held at once (`images::UPLOAD_BYTES`).
-    pub uploads: tokio::sync::Semaphore,
-    /// Authenticated live channels per account.
-    pub channels: limits::Gate<user::UserId>,
-    /// The last readiness answer and when it was checked (`GET /ready`).
-    pub readiness: health::Readiness,
-    /// Whether this instance's indexer moves (`chain::watch`).
-    pub indexing: Arc<chain::watch::Watch>,
-    /// Turns true when the server stops (SIGTERM, SIGINT): live channels close with 1001.
-    pub stopping: tokio::sync::watch::Sender<bool>,
-    /// Signs claim vouchers (its key never leaves the process).
-    pub claim_signer: network::signer::ClaimSigner,
-    /// Live pushes to open pages (indexed purchases).
-    pub hub: live::Hub,
-    /// Claims above this many LVLX base units need an approved identity (None = never).
-    pub kyc_threshold: Option<lvlx_core::amount::Units>,
-    /// The video provider's metadata, cached (FAQ).
-    pub videos: faq::VideoCache,
-    /// The public origins wallet-linking messages must name (`Config::origins`).
-    pub origins: Vec<lvlx_core::siwe::Origin>,
-    /// True while this instance checks the books (`books::schedule`).
-    pub books_running: std::sync::atomic::AtomicBool,
-    /// The last solvency answer and when it was read (`solvency::read`).
-    pub solvency: solvency::Cache,
-}
 
 /// The node holders' outcomes last counted: when (ms), for which node price, what.
 pub type NodeOutcomesKept = Option<(
@@ -125,98 +68,4 @@ pub struct ChainReads {
     /// What node holders have earned (`network::pages`), and when it was counted (ms): read
     /// from every holder's row, so kept a minute rather than counted at each page load.
     pub node_outcomes: tokio::sync::Mutex<NodeOutcomesKept>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    #[error(transparent)]
-    Keys(#[from] crypto::KeyError),
-    #[error(transparent)]
-    Mail(#[from] mail::MailSetupError),
-    #[error("commission_levels_bps: {0}")]
-    Levels(#[from] lvlx_core::network::NetworkError),
-    #[error("{0}")]
-    Config(String),
-}
-
-impl App {
-    pub fn new(config: Config, store: Store) -> Result<App, StartError> {
-        // The data folder holds the outbox and uploads on either backend (SQLite's file too).
-        std::fs::create_dir_all(&config.data_dir).map_err(|e| {
-            StartError::Config(format!("data_dir {}: {e}", config.data_dir.display()))
-        })?;
-        if config.database_url.is_some()
-            && (config.jwt_secret.is_none() || config.claim_signing_key.is_none())
-        {
-            // Instances on one database must sign alike: a key generated into one machine's
-            // data folder would void every other instance's sessions and vouchers.
-            return Err(StartError::Config(
-                "database_url is set: configure jwt_secret and claim_signing_key, the same on every instance".into(),
-            ));
-        }
-        if config.database_url.is_some() && config.smtp.is_none() {
-            // Each instance would keep the mail of the requests it handled in its own outbox:
-            // members would get no codes from the others.
-            tracing::error!(
-                "database_url is set but smtp is not: several instances need an SMTP relay; mail now goes to this machine's {}/outbox only",
-                config.data_dir.display()
-            );
-        }
-        let secret = crypto::jwt_key(
-            config.jwt_secret.as_ref().map(|s| s.expose()),
-            &config.data_dir,
-        )?;
-        let mac_key = hex::decode(crypto::hmac_hex(&secret, &["lvlx mac key"])).expect("hex");
-        lvlx_core::network::validate_levels(&config.commission_levels_bps)?;
-        let claim_key = crypto::claim_key(
-            config.claim_signing_key.as_ref().map(|s| s.expose()),
-            &config.data_dir,
-        )?;
-        let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
-        let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
-        let origins = config.origins().map_err(StartError::Config)?;
-        // Instances sharing PostgreSQL share their per-IP counts; one SQLite instance keeps
-        // them in memory, where they cost nothing.
-        let per_ip = |per_minute: u32, bucket: &'static str| match store.dialect() {
-            store::Dialect::Sqlite => limits::PerIp::per_minute(per_minute),
-            store::Dialect::Postgres => limits::PerIp::shared(per_minute, bucket, store.clone()),
-        };
-        Ok(App(Arc::new(Shared {
-            kyc_threshold,
-            origins,
-            videos: faq::VideoCache::default(),
-            keys: jwt::Keys::new(&secret),
-            mac_key: Arc::new(mac_key),
-            passwords: password::Passwords::new(),
-            mailer: mail::Mailer::new(&config)?,
-            auth_limit: per_ip(config.auth_per_minute, "auth"),
-            // Code checks: a few per form, far below guessing speed (3 tries void a code anyway).
-            code_limit: per_ip(config.auth_per_minute.saturating_mul(3), "code"),
-            hub: live::Hub::default(),
-            sockets: limits::SocketGate::new(
-                config.ws_unauthenticated_per_ip,
-                config.ws_unauthenticated_total,
-            ),
-            chain_reads: ChainReads::default(),
-            decodes: tokio::sync::Semaphore::new(images::DECODES_AT_ONCE),
-            uploads: tokio::sync::Semaphore::new(images::UPLOAD_BYTES),
-            channels: limits::Gate::new(config.live_channels_per_account, u32::MAX),
-            claim_signer,
-            stopping: tokio::sync::watch::channel(false).0,
-            readiness: Default::default(),
-            indexing: Default::default(),
-            books_running: Default::default(),
-            solvency: Default::default(),
-            config: Arc::new(config),
-            store,
-        })))
-    }
-
-    /// The same app pushing through `hub`: set once at start, before the app is shared.
-    pub fn with_hub(mut self, hub: live::Hub) -> Result<App, StartError> {
-        let shared = Arc::get_mut(&mut self.0)
-            .ok_or_else(|| StartError::Config("the app is shared already".into()))?;
-        shared.hub = hub;
-        Ok(self)
-    }
 }

@@ -16,8 +16,6 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
-use crate::App;
-
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Request {
     pub route: String,
@@ -303,16 +301,35 @@ pub fn answered(path: &str, method: &str, status: u16, took: Duration) {
         .inc();
 }
 
+/// What the metrics read at scrape time, borrowed from the server's parts (the layer above
+/// builds it: `App::metrics`).
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    pub store: &'a crate::Store,
+    pub config: &'a crate::Config,
+    pub reads: &'a crate::ChainReads,
+    /// The last solvency answer (`solvency::read`).
+    pub solvency: &'a crate::solvency::Cache,
+    /// Authenticated live channels per account.
+    pub channels: &'a crate::limits::Gate<crate::user::UserId>,
+    /// Whether this instance's indexer moves.
+    pub indexing: &'a crate::chain::watch::Watch,
+}
+
 /// The metrics as Prometheus scrapes them, with the figures read at scrape time brought up to
 /// date first (the reserves within 2 s, or left as they were).
-pub async fn render(app: &App) -> String {
+pub async fn render(parts: Parts<'_>) -> String {
     let m = &*METRICS;
-    m.live_channels.set(i64::from(app.channels.pending_total()));
-    if let Some(chain) = &app.config.chain {
+    m.live_channels
+        .set(i64::from(parts.channels.pending_total()));
+    if let Some(chain) = &parts.config.chain {
         m.reserve_warning_weeks
             .set(chain.reserve_warning_weeks as i64);
-        if let Ok(Ok(solvency)) =
-            tokio::time::timeout(Duration::from_secs(2), crate::solvency::read(app)).await
+        if let Ok(Ok(solvency)) = tokio::time::timeout(
+            Duration::from_secs(2),
+            crate::solvency::read(parts.store, parts.config, parts.reads, parts.solvency),
+        )
+        .await
         {
             for (pool, weeks) in solvency.weeks_covered() {
                 if let Some(weeks) = weeks {
@@ -339,15 +356,16 @@ pub async fn render(app: &App) -> String {
         }
         // The period only where checks are scheduled (the stale-books alert reads it).
         m.books_every
-            .set(app.config.books_every_hours.saturating_mul(3600) as i64);
+            .set(parts.config.books_every_hours.saturating_mul(3600) as i64);
     }
-    if let Ok(Some(check)) = app.store.read(crate::store::books_checks::latest).await {
+    if let Ok(Some(check)) = parts.store.read(crate::store::books_checks::latest).await {
         books_checked(&check);
     }
     m.indexer_lag_alert
-        .set(app.config.indexer_lag_alert_blocks as i64);
-    app.indexing
-        .check(crate::chain::watch::stall_after(&app.config));
+        .set(parts.config.indexer_lag_alert_blocks as i64);
+    parts
+        .indexing
+        .check(crate::chain::watch::stall_after(parts.config));
     let mut text = String::new();
     if encode(&mut text, &m.registry).is_err() {
         tracing::warn!("metrics could not be encoded");

@@ -14,7 +14,7 @@ use crate::chain::reads::{calls_at, head, Call};
 use crate::chain::rpc::Rpc;
 use crate::config;
 use crate::error::Error;
-use crate::App;
+use crate::{ChainReads, Config};
 
 const ZERO: &str = "0x0000000000000000000000000000000000000000";
 
@@ -101,15 +101,14 @@ pub struct Owner {
 
 /// The owners' terms and announced changes at the chain's head (shared by every call at that
 /// block).
-pub async fn read(app: &App) -> Result<Owners, Error> {
-    let chain = app
-        .config
+pub async fn read(config: &Config, reads: &ChainReads) -> Result<Owners, Error> {
+    let chain = config
         .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (block, time) = head(&rpc).await?;
-    app.chain_reads
+    reads
         .owners
         .get("owners", block, move || read_at(&rpc, &chain, block, time))
         .await

@@ -11,7 +11,7 @@ use rand::RngCore;
 use crate::error::Error;
 use crate::store::{secrets, Conn};
 use crate::user::UserId;
-use crate::{now_ms, App};
+use crate::{now_ms, Store};
 
 pub const NAME: &str = "operational-wallet-key";
 /// Attempts per admin in [`WINDOW_MS`].
@@ -56,14 +56,16 @@ fn admit(c: Conn, admin: UserId, ip: &str) -> Result<Option<secrets::Sealed>, Er
 /// key derivation and the audit row happen under the write lock, so parallel attempts
 /// cannot slip past the limit between being counted and being recorded (an attempt holds the
 /// lock for one argon2id derivation; there are at most 3 per admin every 5 minutes).
+/// `pass_key`: the transport key (`Config::secret_pass_key`).
 pub async fn reveal(
-    app: &App,
+    store: &Store,
+    pass_key: &str,
     admin: UserId,
     ip: String,
     sealed_secret: String,
 ) -> Result<String, Error> {
-    let pass_key = app.config.secret_pass_key.clone();
-    app.store
+    let pass_key = pass_key.to_string();
+    store
         .write(move |c| {
             let Some(secrets::Sealed { salt, sealed }) = admit(c, admin, &ip)? else {
                 return Err(Error::SecretMissing);

@@ -2,10 +2,11 @@
 
 use crate::error::Error;
 
+use crate::jwt::Keys;
 use crate::jwt::{Scope, CODE_SECS, SESSION_ABSOLUTE_SECS, SESSION_TOKEN_SECS};
 use crate::store::{sessions, stakes, users, Conn};
 use crate::user::{User, UserId};
-use crate::{now_ms, App};
+use crate::{now_ms, Store};
 
 /// A request made inside a live session.
 #[derive(Debug, Clone)]
@@ -25,7 +26,7 @@ pub fn open(c: Conn, user: UserId, now: i64) -> Result<(String, i64), Error> {
 
 /// A session token for `session`, never outliving the session itself.
 pub fn token(
-    app: &App,
+    keys: &Keys,
     user: &User,
     session_id: &str,
     session_expires_ms: i64,
@@ -34,23 +35,26 @@ pub fn token(
     let life = SESSION_TOKEN_SECS
         .min((session_expires_ms - now) / 1000)
         .max(1);
-    app.keys
-        .issue(Scope::Session, user.id.0, &user.role, session_id, now, life)
+    keys.issue(Scope::Session, user.id.0, &user.role, session_id, now, life)
 }
 
 /// A narrow token for one code attempt (the sign-in code, the recovery's reset): it opens only the
 /// call of its `scope`, and lives as long as the code.
-pub fn attempt_token(app: &App, scope: Scope, user: &User, attempt: &str) -> Result<String, Error> {
-    app.keys
-        .issue(scope, user.id.0, &user.role, attempt, now_ms(), CODE_SECS)
+pub fn attempt_token(
+    keys: &Keys,
+    scope: Scope,
+    user: &User,
+    attempt: &str,
+) -> Result<String, Error> {
+    keys.issue(scope, user.id.0, &user.role, attempt, now_ms(), CODE_SECS)
 }
 
 /// The live session a session token belongs to, with its account as stored now.
-pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
-    let claims = app.keys.verify(token, Scope::Session)?;
+pub async fn authenticate(keys: &Keys, store: &Store, token: &str) -> Result<Authed, Error> {
+    let claims = keys.verify(token, Scope::Session)?;
     let user_id = UserId(claims.id.parse().map_err(|_| Error::Unauthorized)?);
     let sid = claims.sid;
-    app.store
+    store
         .read(move |c| {
             let (user, expires) =
                 users::in_live_session(c, &sid, user_id, now_ms())?.ok_or(Error::Unauthorized)?;
@@ -64,9 +68,9 @@ pub async fn authenticate(app: &App, token: &str) -> Result<Authed, Error> {
 }
 
 /// Whether session `id` is still live (an open live channel checks it every minute).
-pub async fn is_live(app: &App, id: &str) -> bool {
+pub async fn is_live(store: &Store, id: &str) -> bool {
     let id = id.to_string();
-    app.store
+    store
         .read(move |c| Ok::<_, Error>(sessions::live_until(c, &id, now_ms())?.is_some()))
         .await
         .unwrap_or(false)
@@ -84,14 +88,15 @@ pub struct SignedIn {
     admin: Option<crate::user::AdminPayload>,
 }
 
-/// Opens a session for `user`: its token and what the browser stores.
-pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
+/// Opens a session for `user`: its token (signed with `keys`) and what the browser stores (the
+/// avatar's name keyed with `mac_key`).
+pub fn sign_in(keys: &Keys, mac_key: &[u8], c: Conn, user: &User) -> Result<SignedIn, Error> {
     // Whichever way in (sign-in, registration, recovery): a blocked account gets no session.
     if user.is_blocked() {
         return Err(Error::Blocked);
     }
     let (sid, expires) = open(c, user.id, now_ms())?;
-    let token = token(app, user, &sid, expires)?;
+    let token = token(keys, user, &sid, expires)?;
     let role = user.role.clone();
     if user.is_admin() {
         let admin = Some(crate::user::admin_payload(user));
@@ -118,7 +123,7 @@ pub fn sign_in(app: &App, c: Conn, user: &User) -> Result<SignedIn, Error> {
         withdraw_lvlxs: crate::staking::withdrawals(&lvlx)?,
         network: crate::network::pages::payload_parts(c, user)?,
         has_avatar: user.has_avatar,
-        avatar_key: crate::accounts::avatars::avatar_key(&app.mac_key, user.id.0),
+        avatar_key: crate::accounts::avatars::avatar_key(mac_key, user.id.0),
         kyc_status: crate::store::kyc::of(c, user.id)?.status,
     };
     Ok(SignedIn {
@@ -145,8 +150,8 @@ pub struct SignedOut {
 }
 
 /// Ends session `id` server-side: its token gets 401 from then on.
-pub async fn sign_out(app: &App, id: String) -> Result<(), Error> {
-    app.store
+pub async fn sign_out(store: &Store, id: String) -> Result<(), Error> {
+    store
         .write(move |c| crate::store::sessions::revoke(c, &id, crate::now_ms()))
         .await?;
     Ok(())

@@ -15,7 +15,7 @@ use crate::chain::reads;
 use crate::chain::rpc::Rpc;
 use crate::error::Error;
 use crate::store::{books_checks, claims};
-use crate::App;
+use crate::{ChainReads, Config, Store};
 
 /// How long an answer is served again.
 pub const FRESH: Duration = Duration::from_secs(10);
@@ -66,14 +66,20 @@ pub struct Cover {
     surplus: Option<Units>,
 }
 
-pub async fn read(app: &App) -> Result<Solvency, Error> {
-    let mut last = app.solvency.lock().await;
+/// The answer is kept [`FRESH`] in `cache`.
+pub async fn read(
+    store: &Store,
+    config: &Config,
+    reads: &ChainReads,
+    cache: &Cache,
+) -> Result<Solvency, Error> {
+    let mut last = cache.lock().await;
     if let Some((at, value)) = last.as_ref() {
         if at.elapsed() < FRESH {
             return value.clone().ok_or(Error::ChainUnavailable);
         }
     }
-    let value = compute(app).await;
+    let value = compute(store, config, reads).await;
     if let Err(e) = &value {
         tracing::warn!(error = %e, "the solvency figures could not be read");
     }
@@ -81,13 +87,12 @@ pub async fn read(app: &App) -> Result<Solvency, Error> {
     value
 }
 
-async fn compute(app: &App) -> Result<Solvency, Error> {
-    let reserves = crate::staking::reserve(app).await?;
-    let (owed, books) = app
-        .store
+async fn compute(store: &Store, config: &Config, reads: &ChainReads) -> Result<Solvency, Error> {
+    let reserves = crate::staking::reserve(store, config, reads).await?;
+    let (owed, books) = store
         .read(|c| Ok::<_, Error>((claims::owed(c)?, books_checks::latest(c)?)))
         .await?;
-    let held = match app.config.chain.as_ref() {
+    let held = match config.chain.as_ref() {
         Some(c) if !c.claim_distributor.is_empty() => {
             let (rpc, lvlx, distributor) = (
                 Rpc::new(c.rpc_url.expose()),

@@ -13,7 +13,7 @@ use lvlx_core::admin::users as users_table;
 use crate::error::Error;
 use crate::staking::admin as stakes;
 use crate::store::{ledger, stakes as stake_rows, users};
-use crate::{now_ms, App};
+use crate::{now_ms, Store};
 
 /// initDate and lastDate: the data's first and last times, or now when there is none.
 fn dates(range: (Option<i64>, Option<i64>)) -> (i64, i64) {
@@ -60,12 +60,11 @@ fn to_bytes(value: &impl serde::Serialize) -> Result<Bytes, Error> {
 
 /// `{General, transactions (newest first), firstPage (the table's first page, oldest first),
 /// initDate, lastDate}` as JSON, kept until the ledger changes.
-pub async fn ico(app: &App, limit: u32) -> Result<Bytes, Error> {
+pub async fn ico(store: &Store, product: &str, limit: u32) -> Result<Bytes, Error> {
     let key = format!("statistics-ico?limit={limit}");
-    let store = app.store.clone();
-    let product = app.config.product.clone();
-    app.store
-        .snapshots
+    let (snapshots, store) = (&store.snapshots, store.clone());
+    let product = product.to_string();
+    snapshots
         .get_or(key, ledger::ANSWER_TABLES, || async move {
             let for_read = product.clone();
             let (general, transactions, oldest, range) = store
@@ -98,10 +97,9 @@ pub async fn ico(app: &App, limit: u32) -> Result<Bytes, Error> {
 }
 
 /// Every transaction, oldest first, as Arrow IPC, kept until the ledger changes.
-pub async fn ico_rows(app: &App) -> Result<Bytes, Error> {
-    let store = app.store.clone();
-    app.store
-        .snapshots
+pub async fn ico_rows(store: &Store) -> Result<Bytes, Error> {
+    let (snapshots, store) = (&store.snapshots, store.clone());
+    snapshots
         .get_or(
             "statistics-ico/rows".into(),
             ledger::ANSWER_TABLES,
@@ -111,17 +109,16 @@ pub async fn ico_rows(app: &App) -> Result<Bytes, Error> {
 }
 
 /// The wallet and transaction of each entry of `ids` (which the rows stream leaves out).
-pub async fn ico_trails(app: &App, ids: Vec<u32>) -> Result<Vec<ledger::Trail>, Error> {
-    Ok(app.store.read(move |c| ledger::trails(c, &ids)).await?)
+pub async fn ico_trails(store: &Store, ids: Vec<u32>) -> Result<Vec<ledger::Trail>, Error> {
+    Ok(store.read(move |c| ledger::trails(c, &ids)).await?)
 }
 
 /// `{General, result (newest first), firstPage (oldest first), initDate, lastDate}` as JSON,
 /// kept until the users table changes.
-pub async fn users(app: &App, limit: u32) -> Result<Bytes, Error> {
+pub async fn users(store: &Store, limit: u32) -> Result<Bytes, Error> {
     let key = format!("statistics-users?limit={limit}");
-    let store = app.store.clone();
-    app.store
-        .snapshots
+    let (snapshots, store) = (&store.snapshots, store.clone());
+    snapshots
         .get_or(key, users::ANSWER_TABLES, || async move {
             let (general, newest, oldest, range) = store
                 .read(move |c| {
@@ -159,10 +156,9 @@ pub async fn users(app: &App, limit: u32) -> Result<Bytes, Error> {
 }
 
 /// Every member, oldest first, as Arrow IPC, kept until the users table changes.
-pub async fn user_rows(app: &App) -> Result<Bytes, Error> {
-    let store = app.store.clone();
-    app.store
-        .snapshots
+pub async fn user_rows(store: &Store) -> Result<Bytes, Error> {
+    let (snapshots, store) = (&store.snapshots, store.clone());
+    snapshots
         .get_or(
             "statistics-users/rows".into(),
             users::ANSWER_TABLES,
@@ -177,19 +173,15 @@ pub async fn user_rows(app: &App) -> Result<Bytes, Error> {
 }
 
 /// A staking pool's `{General, result (first stakers), initDate, lastDate}`.
-pub async fn staking(app: &App, kind: Kind, limit: u32) -> Result<stakes::Statistics, Error> {
+pub async fn staking(store: &Store, kind: Kind, limit: u32) -> Result<stakes::Statistics, Error> {
     let now = now_ms();
-    let all = app
-        .store
-        .read(move |c| stake_rows::load(c, kind, now))
-        .await?;
+    let all = store.read(move |c| stake_rows::load(c, kind, now)).await?;
     stakes::statistics(&all, kind, limit, now)
 }
 
 /// Every entry of a staking pool, release date ascending, as Arrow IPC.
-pub async fn staking_rows(app: &App, kind: Kind) -> Result<Vec<u8>, Error> {
-    let all = app
-        .store
+pub async fn staking_rows(store: &Store, kind: Kind) -> Result<Vec<u8>, Error> {
+    let all = store
         .read(move |c| stake_rows::load(c, kind, now_ms()))
         .await?;
     stakes::stream(kind, &all)

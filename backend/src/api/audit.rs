@@ -90,7 +90,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn page(_: Authed, app: App, q: Query) -> Answer {
-    ok(&admin_audit::page(&app, q.filter(), q.page.unwrap_or(1)).await?)
+    ok(&admin_audit::page(&app.store, q.filter(), q.page.unwrap_or(1)).await?)
 }
 
 /// The admin audit rows the filters keep (100,000 newest at most) as CSV
@@ -120,7 +120,7 @@ async fn page(_: Authed, app: App, q: Query) -> Answer {
     ),
 )]
 async fn csv(_: Authed, app: App, q: Query) -> Answer {
-    let text = admin_audit::csv(&app, q.filter()).await?;
+    let text = admin_audit::csv(&app.store, q.filter()).await?;
     let mut response = warp::reply::Response::new(text.into());
     let headers = response.headers_mut();
     headers.insert(

@@ -28,7 +28,9 @@ pub fn authed(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> +
         let app = app.clone();
         async move {
             let token = bearer(header.as_deref()).map_err(reject)?;
-            session::authenticate(&app, token).await.map_err(reject)
+            session::authenticate(&app.keys, &app.store, token)
+                .await
+                .map_err(reject)
         }
     })
 }

@@ -63,7 +63,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn standing(_: Authed, app: App) -> Answer {
-    ok(&schedule::standing(&app).await?)
+    ok(&schedule::standing(&app.books()).await?)
 }
 
 /// Check the books against the chain now, in the background
@@ -85,7 +85,7 @@ async fn standing(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn start(_: Authed, app: App) -> Answer {
-    schedule::start(&app).await?;
+    schedule::start(&app.books()).await?;
     Ok(warp::reply::with_status(
         warp::reply::json(&schedule::BooksStarted { running: true }),
         StatusCode::ACCEPTED,
@@ -108,5 +108,5 @@ async fn start(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn solvency(app: App) -> Answer {
-    ok(&solvency::read(&app).await?)
+    ok(&solvency::read(&app.store, &app.config, &app.chain_reads, &app.solvency).await?)
 }

@@ -100,7 +100,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn read(block: String, _: Authed, q: Language, app: App) -> Answer {
-    ok(&content::read(&app, block, q.lang).await?)
+    ok(&content::read(&app.store, block, q.lang).await?)
 }
 
 /// A public content block (terms, privacy, risk) in a language, without a session
@@ -122,7 +122,7 @@ async fn read(block: String, _: Authed, q: Language, app: App) -> Answer {
     ),
 )]
 async fn read_public(block: String, q: Language, app: App) -> Answer {
-    ok(&content::read_public(&app, block, q.lang).await?)
+    ok(&content::read_public(&app.store, block, q.lang).await?)
 }
 
 /// Every content block in every language
@@ -142,7 +142,7 @@ async fn read_public(block: String, q: Language, app: App) -> Answer {
     ),
 )]
 async fn list(_: Authed, app: App) -> Answer {
-    ok(&content::all(&app).await?)
+    ok(&content::all(&app.store).await?)
 }
 
 /// Writes a content block in a language
@@ -170,7 +170,7 @@ async fn list(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App) -> Answer {
-    ok(&content::edit(&app, who.user.id, block, language, edit).await?)
+    ok(&content::edit(&app.store, who.user.id, block, language, edit).await?)
 }
 
 /// A content block's image (multipart part "image")
@@ -200,5 +200,13 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
 )]
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {
     let image = images::read_part(form, "image", &app.uploads);
-    ok(&content::set_image(&app, who.user.id, block, language, image).await?)
+    ok(&content::set_image(
+        &app.store,
+        &app.decodes,
+        who.user.id,
+        block,
+        language,
+        image,
+    )
+    .await?)
 }

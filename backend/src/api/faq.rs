@@ -48,5 +48,11 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn page(query: HashMap<String, String>, _: Authed, app: App) -> Answer {
-    ok(&faq::page(&app, query.get("lng").map(String::as_str)).await?)
+    ok(&faq::page(
+        &app.store,
+        &app.config,
+        &app.videos,
+        query.get("lng").map(String::as_str),
+    )
+    .await?)
 }

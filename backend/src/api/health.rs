@@ -44,7 +44,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn health(app: App) -> Answer {
-    ok(&crate::health::health(&app).await?)
+    ok(&crate::health::health(&app.store).await?)
 }
 
 /// Readiness: the database answers and, with a chain configured, its nodes do not all fail and its indexer moves on the indexed chain
@@ -64,7 +64,7 @@ async fn health(app: App) -> Answer {
     ),
 )]
 async fn ready(app: App) -> warp::reply::Response {
-    let ready = crate::health::ready(&app).await;
+    let ready = crate::health::ready(&app.store, &app.config, &app.indexing, &app.readiness).await;
     let status = if ready.ready {
         StatusCode::OK
     } else {

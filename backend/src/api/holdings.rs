@@ -59,7 +59,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn history(who: Authed, app: App) -> Answer {
-    ok(&holdings::history(&app, &who.user).await?)
+    ok(&holdings::history(&app.store, &app.config, &who.user).await?)
 }
 
 /// The account's LVLX balance, ledger entries (pending or final) and reversals
@@ -76,7 +76,7 @@ async fn history(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn actives(who: Authed, app: App) -> Answer {
-    ok(&holdings::actives(&app, &who.user).await?)
+    ok(&holdings::actives(&app.store, &who.user).await?)
 }
 
 /// The dashboard's figures: balance and staking
@@ -93,5 +93,12 @@ async fn actives(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn dashboard(who: Authed, app: App) -> Answer {
-    ok(&holdings::dashboard(&app, &who.user).await?)
+    ok(&holdings::dashboard(
+        &app.store,
+        &app.config,
+        &app.chain_reads,
+        app.kyc_threshold,
+        &who.user,
+    )
+    .await?)
 }

@@ -58,9 +58,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {
-    let png = crate::images::png_from(&app, Kind::Avatar, read_part(form, "profile", &app.uploads))
-        .await?;
-    ok(&crate::accounts::avatars::set(&app, who.user.id, png).await?)
+    let png = crate::images::png_from(
+        &app.decodes,
+        Kind::Avatar,
+        read_part(form, "profile", &app.uploads),
+    )
+    .await?;
+    ok(&crate::accounts::avatars::set(&app.store, &app.mac_key, who.user.id, png).await?)
 }
 
 /// The bytes of the multipart part `name`, refused past [`MAX_BYTES`].

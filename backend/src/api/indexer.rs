@@ -44,5 +44,5 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn standing(_who: Authed, app: App) -> Answer {
-    ok(&status::read(&app).await?)
+    ok(&status::read(&app.store, &app.config, &app.indexing).await?)
 }

@@ -69,6 +69,13 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 )]
 async fn reveal(who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest) -> Answer {
     let ip = addr.map(|a| a.to_string()).unwrap_or_default();
-    let private_key = secret::reveal(&app, who.user.id, ip, body.key).await?;
+    let private_key = secret::reveal(
+        &app.store,
+        &app.config.secret_pass_key,
+        who.user.id,
+        ip,
+        body.key,
+    )
+    .await?;
     ok(&Revealed { private_key })
 }

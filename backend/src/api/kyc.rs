@@ -144,7 +144,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn member(who: Authed, app: App) -> Answer {
-    ok(&kyc::member(&app, who.user.id).await?)
+    ok(&kyc::member(&app.store, &app.config, who.user.id).await?)
 }
 
 /// Persona's events, authenticated by Persona-Signature (t=…,v1=HMAC-SHA256(secret, "t.body"))
@@ -167,7 +167,14 @@ async fn member(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn webhook(signature: Option<String>, body: Bytes, app: App) -> Answer {
-    ok(&kyc::receive(&app, signature.as_deref().unwrap_or(""), &body).await?)
+    ok(&kyc::receive(
+        &app.store,
+        &app.config,
+        &app.hub,
+        signature.as_deref().unwrap_or(""),
+        &body,
+    )
+    .await?)
 }
 
 /// A member's KYC status and history
@@ -192,7 +199,7 @@ async fn webhook(signature: Option<String>, body: Bytes, app: App) -> Answer {
     ),
 )]
 async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
-    ok(&kyc::admin::view(&app, UserId(i64::from(id))).await?)
+    ok(&kyc::admin::view(&app.store, UserId(i64::from(id))).await?)
 }
 
 /// Blocks or unblocks a member's account with a reason (audited)
@@ -220,7 +227,8 @@ async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
 )]
 async fn status_set(id: u32, who: Authed, app: App, body: StatusSet) -> Answer {
     let user = UserId(i64::from(id));
-    let set = crate::accounts::blocking::set(&app, who.user.id, user, &body.status, &body.reason);
+    let set =
+        crate::accounts::blocking::set(&app.store, who.user.id, user, &body.status, &body.reason);
     ok(&set.await?)
 }
 
@@ -249,5 +257,13 @@ async fn status_set(id: u32, who: Authed, app: App, body: StatusSet) -> Answer {
 )]
 async fn admin_set(id: u32, who: Authed, app: App, body: AdminSet) -> Answer {
     let user = UserId(i64::from(id));
-    ok(&kyc::admin::set(&app, who.user.id, user, &body.status, &body.reason).await?)
+    ok(&kyc::admin::set(
+        &app.store,
+        &app.hub,
+        who.user.id,
+        user,
+        &body.status,
+        &body.reason,
+    )
+    .await?)
 }

@@ -98,7 +98,9 @@ async fn authenticate(app: &App, socket: &mut WebSocket) -> Option<Authed> {
     let Ok(Hello::Auth { token }) = serde_json::from_str(first.to_str().ok()?) else {
         return None;
     };
-    session::authenticate(app, &token).await.ok()
+    session::authenticate(&app.keys, &app.store, &token)
+        .await
+        .ok()
 }
 
 /// Says why the channel ends (an error's translation key) and closes it.
@@ -172,7 +174,7 @@ async fn serve(
                 Some(Err(_)) | None => return,
             },
             _ = recheck.tick() => {
-                if !session::is_live(&app, &who.session_id).await {
+                if !session::is_live(&app.store, &who.session_id).await {
                     return refuse(&mut socket, "error-unauthorized").await;
                 }
             }

@@ -56,7 +56,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 )]
 async fn login(ip: Option<IpAddr>, app: App, body: Login) -> Answer {
     app.auth_limit.check(ip).await?;
-    ok(&logins::login(&app, ip, body).await?)
+    ok(&logins::login(app.accounts(), ip, body).await?)
 }
 
 /// Sign-in step 2: the mailed code → the session and the payload
@@ -84,7 +84,7 @@ async fn verify_code(
     authorization: Option<String>,
 ) -> Answer {
     app.code_limit.check(ip).await?;
-    ok(&logins::verify_code(&app, bearer(authorization.as_deref())?, body).await?)
+    ok(&logins::verify_code(app.accounts(), bearer(authorization.as_deref())?, body).await?)
 }
 
 /// A new sign-in code for the same attempt
@@ -112,5 +112,5 @@ async fn resend_code(
     authorization: Option<String>,
 ) -> Answer {
     app.code_limit.check(ip).await?;
-    ok(&logins::resend_code(&app, bearer(authorization.as_deref())?, body).await?)
+    ok(&logins::resend_code(app.accounts(), bearer(authorization.as_deref())?, body).await?)
 }

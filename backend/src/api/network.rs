@@ -222,7 +222,14 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn overview(who: Authed, app: App) -> Answer {
-    ok(&pages::overview_of(&app, &who.user).await?)
+    ok(&pages::overview_of(
+        &app.store,
+        &app.config,
+        &app.chain_reads,
+        app.kyc_threshold,
+        &who.user,
+    )
+    .await?)
 }
 
 /// The dashboard's network card
@@ -239,7 +246,7 @@ async fn overview(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn glance(who: Authed, app: App) -> Answer {
-    ok(&pages::glance_of(&app, &who.user).await?)
+    ok(&pages::glance_of(&app.store, app.kyc_threshold, &who.user).await?)
 }
 
 /// The sponsor's linked wallet (the purchase's on-chain referrer)
@@ -256,7 +263,7 @@ async fn glance(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn sponsor(who: Authed, app: App) -> Answer {
-    ok(&pages::sponsor_wallet(&app, &who.user).await?)
+    ok(&pages::sponsor_wallet(&app.store, &who.user).await?)
 }
 
 /// Asks to claim everything claimable: a 6-digit code is mailed
@@ -278,7 +285,7 @@ async fn sponsor(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language) -> Answer {
-    ok(&claims::request(&app, ip, &who.user, body.language.as_deref()).await?)
+    ok(&claims::request(app.claims(), ip, &who.user, body.language.as_deref()).await?)
 }
 
 /// The code confirms the claim: the signed EIP-712 voucher and its calldata
@@ -299,7 +306,7 @@ async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language
     ),
 )]
 async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm) -> Answer {
-    ok(&claims::confirm(&app, ip, who.user.id, body.attempt, body.claim_code).await?)
+    ok(&claims::confirm(app.claims(), ip, who.user.id, body.attempt, body.claim_code).await?)
 }
 
 /// The ranks and their newest changes
@@ -319,7 +326,7 @@ async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm)
     ),
 )]
 async fn ranks(_: Authed, app: App) -> Answer {
-    ok(&ranks::admin_view(&app).await?)
+    ok(&ranks::admin_view(&app.store).await?)
 }
 
 /// Writes one rank (core-validated, audited, never retroactive)
@@ -352,7 +359,7 @@ async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
         threshold: base_units(&body.threshold, "threshold")?,
         bonus: base_units(&body.bonus, "bonus")?,
     };
-    let ranks = ranks::put(&app, who.user.id, rank).await?;
+    let ranks = ranks::put(&app.store, who.user.id, rank).await?;
     ok(&ranks::RankTable { ranks })
 }
 
@@ -378,7 +385,7 @@ async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
     ),
 )]
 async fn node_rows(_: Authed, app: App) -> Answer {
-    super::statistics::arrow(nodes::rows(&app).await?)
+    super::statistics::arrow(nodes::rows(&app.store).await?)
 }
 
 /// The node's terms from the chain and their changes
@@ -398,7 +405,7 @@ async fn node_rows(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn node_admin(_: Authed, app: App) -> Answer {
-    ok(&nodes::admin_view(&app).await?)
+    ok(&nodes::admin_view(&app.store, &app.config, &app.chain_reads).await?)
 }
 
 /// The node's price and sale flag, proposed to the owners' Safe
@@ -423,5 +430,5 @@ async fn node_admin(_: Authed, app: App) -> Answer {
 )]
 async fn put_node(who: Authed, app: App, body: NodeEdit) -> Answer {
     let price = base_units(&body.price, "price")?;
-    ok(&nodes::steer(&app, who.user.id, price, body.on_sale).await?)
+    ok(&nodes::steer(&app.store, &app.config, who.user.id, price, body.on_sale).await?)
 }

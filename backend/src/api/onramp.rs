@@ -49,5 +49,5 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn open(ip: Option<IpAddr>, who: Authed, app: App) -> Answer {
-    ok(&onramp::open(&app, &who.user, ip).await?)
+    ok(&onramp::open(&app.store, &app.config, &who.user, ip).await?)
 }

@@ -130,7 +130,7 @@ pub(crate) struct Executed {
     ),
 )]
 async fn announced(_who: Authed, app: App) -> Answer {
-    ok(&owners::read(&app).await?)
+    ok(&owners::read(&app.config, &app.chain_reads).await?)
 }
 
 /// The owners' Safe and the newest owner-action proposals, decoded
@@ -150,7 +150,7 @@ async fn announced(_who: Authed, app: App) -> Answer {
     ),
 )]
 async fn list(_who: Authed, app: App) -> Answer {
-    ok(&owners::proposals::list(&app).await?)
+    ok(&owners::proposals::list(&app.store, &app.config).await?)
 }
 
 /// Propose an owner action to the Safe that owns the contract
@@ -174,8 +174,14 @@ async fn list(_who: Authed, app: App) -> Answer {
     ),
 )]
 async fn propose(who: Authed, app: App, body: Proposal) -> Answer {
-    let proposal =
-        owners::proposals::propose(&app, who.user.id, &body.contract, &body.function, body.args);
+    let proposal = owners::proposals::propose(
+        &app.store,
+        &app.config,
+        who.user.id,
+        &body.contract,
+        &body.function,
+        body.args,
+    );
     ok(&proposal.await?)
 }
 
@@ -202,7 +208,7 @@ async fn propose(who: Authed, app: App, body: Proposal) -> Answer {
     ),
 )]
 async fn reject(id: i64, who: Authed, app: App) -> Answer {
-    ok(&owners::proposals::reject(&app, who.user.id, id).await?)
+    ok(&owners::proposals::reject(&app.store, &app.config, who.user.id, id).await?)
 }
 
 /// An owner's EIP-712 signature of a proposal
@@ -230,7 +236,7 @@ async fn reject(id: i64, who: Authed, app: App) -> Answer {
     ),
 )]
 async fn sign(id: i64, who: Authed, app: App, body: Signature) -> Answer {
-    ok(&owners::proposals::sign(&app, who.user.id, id, body.signature).await?)
+    ok(&owners::proposals::sign(&app.store, &app.config, who.user.id, id, body.signature).await?)
 }
 
 /// The transaction that executed a proposal
@@ -258,5 +264,5 @@ async fn sign(id: i64, who: Authed, app: App, body: Signature) -> Answer {
     ),
 )]
 async fn executed(id: i64, who: Authed, app: App, body: Executed) -> Answer {
-    ok(&owners::proposals::executed(&app, who.user.id, id, body.tx).await?)
+    ok(&owners::proposals::executed(&app.store, &app.config, who.user.id, id, body.tx).await?)
 }

@@ -56,7 +56,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 )]
 async fn recover(ip: Option<IpAddr>, app: App, body: Recover) -> Answer {
     app.auth_limit.check(ip).await?;
-    ok(&recovery::recover(&app, body).await?)
+    ok(&recovery::recover(app.accounts(), body).await?)
 }
 
 /// Recovery: the mailed code → the reset tokens
@@ -76,7 +76,7 @@ async fn recover(ip: Option<IpAddr>, app: App, body: Recover) -> Answer {
 )]
 async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
     app.code_limit.check(ip).await?;
-    ok(&recovery::verify(&app, body).await?)
+    ok(&recovery::verify(app.accounts(), body).await?)
 }
 
 /// Recovery: the new password; every session ends
@@ -95,5 +95,5 @@ async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
     ),
 )]
 async fn reset(app: App, body: Reset) -> Answer {
-    ok(&recovery::reset(&app, body).await?)
+    ok(&recovery::reset(app.accounts(), body).await?)
 }

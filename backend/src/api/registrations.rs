@@ -57,7 +57,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 )]
 async fn inviter(code: String, ip: Option<IpAddr>, app: App) -> Answer {
     app.auth_limit.check(ip).await?;
-    ok(&registrations::inviter(&app, code).await?)
+    ok(&registrations::inviter(&app.store, code).await?)
 }
 
 /// Registration: personal data, password, referral code and captcha; a code is mailed
@@ -78,7 +78,7 @@ async fn inviter(code: String, ip: Option<IpAddr>, app: App) -> Answer {
 )]
 async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
     app.auth_limit.check(ip).await?;
-    ok(&registrations::register(&app, body).await?)
+    ok(&registrations::register(app.accounts(), body).await?)
 }
 
 /// Registration: the mailed code → the session
@@ -98,5 +98,5 @@ async fn register(ip: Option<IpAddr>, app: App, body: Register) -> Answer {
 )]
 async fn verify(ip: Option<IpAddr>, app: App, body: CodeAnswer) -> Answer {
     app.code_limit.check(ip).await?;
-    ok(&registrations::verify(&app, body).await?)
+    ok(&registrations::verify(app.accounts(), body).await?)
 }

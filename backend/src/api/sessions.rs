@@ -82,8 +82,13 @@ fn admin_session(who: Authed) -> warp::reply::Response {
 )]
 fn refresh(who: Authed, app: App) -> warp::reply::Response {
     reply(
-        session::token(&app, &who.user, &who.session_id, who.session_expires_ms)
-            .and_then(|token| ok(&session::Refreshed { auth: true, token })),
+        session::token(
+            &app.keys,
+            &who.user,
+            &who.session_id,
+            who.session_expires_ms,
+        )
+        .and_then(|token| ok(&session::Refreshed { auth: true, token })),
     )
 }
 
@@ -102,6 +107,6 @@ fn refresh(who: Authed, app: App) -> warp::reply::Response {
     ),
 )]
 async fn signout(who: Authed, app: App, _: Signout) -> Answer {
-    session::sign_out(&app, who.session_id).await?;
+    session::sign_out(&app.store, who.session_id).await?;
     ok(&session::SignedOut { auth: true })
 }

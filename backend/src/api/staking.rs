@@ -53,7 +53,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn page(who: Authed, app: App) -> Answer {
-    ok(&staking::page(&app, &who.user).await?)
+    ok(&staking::page(&app.store, &app.config, &app.chain_reads, &who.user).await?)
 }
 
 /// Per pool the free and reserved reward reserve
@@ -74,5 +74,5 @@ async fn page(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn reserve(_: Authed, app: App) -> Answer {
-    ok(&staking::reserve(&app).await?)
+    ok(&staking::reserve(&app.store, &app.config, &app.chain_reads).await?)
 }

@@ -184,7 +184,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
 )]
 async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
     kept(
-        statistics::ico(&app, limit.get()).await?,
+        statistics::ico(&app.store, &app.config.product, limit.get()).await?,
         "application/json",
     )
 }
@@ -211,7 +211,7 @@ async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
     ),
 )]
 async fn ico_rows(_: Authed, app: App) -> Answer {
-    kept(statistics::ico_rows(&app).await?, ARROW_STREAM)
+    kept(statistics::ico_rows(&app.store).await?, ARROW_STREAM)
 }
 
 /// The wallet and transaction of up to 100 ICO entries
@@ -234,7 +234,7 @@ async fn ico_rows(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
-    ok(&statistics::ico_trails(&app, ids.parse()?).await?)
+    ok(&statistics::ico_trails(&app.store, ids.parse()?).await?)
 }
 
 /// Admin users statistics: General, the first rows, the date range
@@ -258,7 +258,7 @@ async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
 )]
 async fn users(_: Authed, app: App, limit: Limit) -> Answer {
     kept(
-        statistics::users(&app, limit.get()).await?,
+        statistics::users(&app.store, limit.get()).await?,
         "application/json",
     )
 }
@@ -285,7 +285,7 @@ async fn users(_: Authed, app: App, limit: Limit) -> Answer {
     ),
 )]
 async fn user_rows(_: Authed, app: App) -> Answer {
-    kept(statistics::user_rows(&app).await?, ARROW_STREAM)
+    kept(statistics::user_rows(&app.store).await?, ARROW_STREAM)
 }
 
 /// Admin nftstaking statistics: General, the first rows, the date range
@@ -308,7 +308,7 @@ async fn user_rows(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn nft_staking(_: Authed, app: App, limit: Limit) -> Answer {
-    ok(&statistics::staking(&app, Kind::Nft, limit.get()).await?)
+    ok(&statistics::staking(&app.store, Kind::Nft, limit.get()).await?)
 }
 
 /// Every nftstaking row as an Arrow IPC stream for the core's table engine
@@ -333,7 +333,7 @@ async fn nft_staking(_: Authed, app: App, limit: Limit) -> Answer {
     ),
 )]
 async fn nft_staking_rows(_: Authed, app: App) -> Answer {
-    arrow(statistics::staking_rows(&app, Kind::Nft).await?)
+    arrow(statistics::staking_rows(&app.store, Kind::Nft).await?)
 }
 
 /// Admin lvlxstaking statistics: General, the first rows, the date range
@@ -356,7 +356,7 @@ async fn nft_staking_rows(_: Authed, app: App) -> Answer {
     ),
 )]
 async fn lvlx_staking(_: Authed, app: App, limit: Limit) -> Answer {
-    ok(&statistics::staking(&app, Kind::Lvlx, limit.get()).await?)
+    ok(&statistics::staking(&app.store, Kind::Lvlx, limit.get()).await?)
 }
 
 /// Every lvlxstaking row as an Arrow IPC stream for the core's table engine
@@ -381,5 +381,5 @@ async fn lvlx_staking(_: Authed, app: App, limit: Limit) -> Answer {
     ),
 )]
 async fn lvlx_staking_rows(_: Authed, app: App) -> Answer {
-    arrow(statistics::staking_rows(&app, Kind::Lvlx).await?)
+    arrow(statistics::staking_rows(&app.store, Kind::Lvlx).await?)
 }

@@ -50,7 +50,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
 )]
 async fn nonce(who: Authed, app: App) -> Answer {
-    ok(&wallets::nonce(&app, who.user.id).await?)
+    ok(&wallets::nonce(&app.store, &app.config, who.user.id).await?)
 }
 
 /// Links the wallet that signed the message
@@ -70,5 +70,13 @@ async fn nonce(who: Authed, app: App) -> Answer {
     ),
 )]
 async fn link(who: Authed, app: App, body: Link) -> Answer {
-    ok(&wallets::link(&app, who.user.id, body).await?)
+    ok(&wallets::link(
+        &app.store,
+        &app.config,
+        &app.origins,
+        &app.hub,
+        who.user.id,
+        body,
+    )
+    .await?)
 }

@@ -1071,7 +1071,7 @@ async fn start(
     }
     check_audit(&app).await;
     crate::chain::indexer::Indexer::spawn(&app);
-    crate::books::schedule::spawn(&app);
+    crate::books::schedule::spawn(&app.books());
     // Every socket is an open file: take all the host allows (often 1,024 by default).
     match crate::limits::raise_open_files() {
         Ok(limit) => tracing::info!(open_files = limit, "open-file limit"),

@@ -8,7 +8,7 @@
 use crate::error::Error;
 use crate::store::{uploads, users};
 use crate::user::UserId;
-use crate::App;
+use crate::Store;
 
 /// Where the browser finds avatars: this path, the user id, ".png"
 /// (docs/product/accounts.md#avatars).
@@ -35,10 +35,15 @@ pub struct AvatarSet {
     key: String,
 }
 
-/// Stores `png` as `user`'s avatar.
-pub async fn set(app: &App, user: UserId, png: Vec<u8>) -> Result<AvatarSet, Error> {
+/// Stores `png` as `user`'s avatar; its name is keyed with `mac_key`.
+pub async fn set(
+    store: &Store,
+    mac_key: &[u8],
+    user: UserId,
+    png: Vec<u8>,
+) -> Result<AvatarSet, Error> {
     let id = user.0;
-    app.store
+    store
         .write(move |c| {
             c.transaction(|tx| {
                 uploads::put(tx, &avatar_name(id), &png, crate::now_ms())?;
@@ -48,6 +53,6 @@ pub async fn set(app: &App, user: UserId, png: Vec<u8>) -> Result<AvatarSet, Err
         .await?;
     Ok(AvatarSet {
         path: PUBLIC_PATH,
-        key: avatar_key(&app.mac_key, id),
+        key: avatar_key(mac_key, id),
     })
 }

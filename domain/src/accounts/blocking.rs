@@ -18,7 +18,7 @@ pub struct Status {
 /// Sets member `user`'s status to `status` (`active` or `blocked`) with a reason (1–500
 /// characters, trimmed); blocking revokes their sessions. Audited as `account-status`.
 pub async fn set(
-    app: &crate::App,
+    store: &crate::Store,
     admin: UserId,
     user: UserId,
     status: &str,
@@ -32,7 +32,7 @@ pub async fn set(
     if !lvlx_core::kyc::valid_reason(&reason) {
         return Err(Error::Rule("kyc-reason-required"));
     }
-    app.store
+    store
         .write(move |c| {
             c.transaction(|tx| {
                 let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;

@@ -6,7 +6,7 @@ use lvlx_core::amount::Units;
 use crate::error::Error;
 use crate::store::{history, ledger, referrals, reversals, stakes, users};
 use crate::user::User;
-use crate::App;
+use crate::{ChainReads, Config, Store};
 
 /// Entries myActives lists (the newest).
 const ACTIVES_LIMIT: i64 = 500;
@@ -24,23 +24,18 @@ const HISTORY_LIMIT: i64 = 5_000;
 /// valued in USDT on its day (`lvlx_core::history`), and the sale's prices it used. A member
 /// with more than 5,000 entries of one kind gets the history from where it is whole
 /// (`wholeFrom`, milliseconds; null when it is whole from the start).
-pub async fn history(app: &App, member: &User) -> Result<History, Error> {
+pub async fn history(store: &Store, config: &Config, member: &User) -> Result<History, Error> {
     let user = member.id;
-    let product = app.config.product.clone();
+    let product = config.product.clone();
     // Without a chain configured, only what the server credited itself (and seeded history).
-    let (nft, lvlx, ico_sale) = app
-        .config
-        .chain
-        .as_ref()
-        .map_or_else(Default::default, |c| {
-            (
-                c.nft_staking.to_lowercase(),
-                c.lvlx_staking.to_lowercase(),
-                c.ico_sale.to_lowercase(),
-            )
-        });
-    let (entries, prices) = app
-        .store
+    let (nft, lvlx, ico_sale) = config.chain.as_ref().map_or_else(Default::default, |c| {
+        (
+            c.nft_staking.to_lowercase(),
+            c.lvlx_staking.to_lowercase(),
+            c.ico_sale.to_lowercase(),
+        )
+    });
+    let (entries, prices) = store
         .read(move |c| {
             let pools = history::Pools {
                 nft: &nft,
@@ -53,7 +48,7 @@ pub async fn history(app: &App, member: &User) -> Result<History, Error> {
         })
         .await?;
     let (entries, whole_from) = lvlx_core::history::whole(entries, HISTORY_LIMIT as usize);
-    let valued = lvlx_core::history::value(entries, &app.config.product, &prices);
+    let valued = lvlx_core::history::value(entries, &config.product, &prices);
     Ok(History {
         entries: valued,
         prices,
@@ -107,10 +102,9 @@ pub struct Dashboard {
 
 /// `{wallet, balance, entries, reversals}`: the LVLX balance, the newest ledger entries (at
 /// most 500, each pending or final) and what left the chain and was taken back.
-pub async fn actives(app: &App, member: &User) -> Result<Actives, Error> {
+pub async fn actives(store: &Store, member: &User) -> Result<Actives, Error> {
     let user = member.id;
-    let (balance, entries, reversals) = app
-        .store
+    let (balance, entries, reversals) = store
         .read(move |c| {
             Ok::<_, Error>((
                 users::balance(c, user)?,
@@ -131,13 +125,19 @@ pub async fn actives(app: &App, member: &User) -> Result<Actives, Error> {
 /// accruedUsdt}, account, walletLvlx}`. `account` is the server's part of the member's money
 /// account (`lvlx_core::account::Server`); `walletLvlx` the linked wallet's LVLX on chain (the
 /// staking pages' per-block read, shared; null without a wallet or when the chain cannot be
-/// read), which the page adds to it through the core.
-pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
+/// read), which the page adds to it through the core. `kyc_threshold`: claims above it need an
+/// approved identity.
+pub async fn dashboard(
+    store: &Store,
+    config: &Config,
+    reads: &ChainReads,
+    kyc_threshold: Option<Units>,
+    member: &User,
+) -> Result<Dashboard, Error> {
     let user = member.id;
     let now = (crate::now_ms() / 1000) as u64;
-    let threshold = app.kyc_threshold;
-    let (mut dashboard, staked_nfts) = app
-        .store
+    let threshold = kyc_threshold;
+    let (mut dashboard, staked_nfts) = store
         .read(move |c| {
             let balance = users::balance(c, user)?;
             let (nft, lvlx) = stakes::of_member(c, user)?;
@@ -167,12 +167,12 @@ pub async fn dashboard(app: &App, member: &User) -> Result<Dashboard, Error> {
             Ok::<_, Error>((dashboard, staked_nfts))
         })
         .await?;
-    let on_chain = match (app.config.staking_chain(), member.wallet.as_deref()) {
+    let on_chain = match (config.staking_chain(), member.wallet.as_deref()) {
         // The dashboard never waits long on the node: past WALLET_READ the wallet line and the
         // NFTs' value say they could not be read, and the rest of the page is the store's.
         (Some(chain), Some(wallet)) => tokio::time::timeout(
             WALLET_READ,
-            crate::staking::on_chain(app, chain, Some(wallet)),
+            crate::staking::on_chain(reads, chain, Some(wallet)),
         )
         .await
         .ok()

@@ -13,12 +13,13 @@ use std::net::IpAddr;
 use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};
 
+use super::Parts;
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::jwt::Scope;
 use crate::store::{codes, lockouts, users, Conn};
 use crate::user::UserId;
-use crate::{crypto, now_ms, session, App};
+use crate::{crypto, now_ms, session};
 
 /// The window failures are counted in.
 pub const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
@@ -55,15 +56,15 @@ pub struct Resend {
     language: Option<String>,
 }
 
-pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<CodeSent, Error> {
-    let claims = app.keys.verify(token, Scope::Verify)?;
+pub async fn resend_code(parts: Parts<'_>, token: &str, body: Resend) -> Result<CodeSent, Error> {
+    let claims = parts.keys.verify(token, Scope::Verify)?;
     let user_id = claims
         .id
         .parse::<i64>()
         .map(UserId)
         .map_err(|_| Error::Unauthorized)?;
-    let key = app.mac_key.clone();
-    let (user, attempt, code) = app
+    let key = parts.mac_key.to_vec();
+    let (user, attempt, code) = parts
         .store
         .write(move |c| {
             c.transaction(|tx| {
@@ -78,10 +79,11 @@ pub async fn resend_code(app: &App, token: &str, body: Resend) -> Result<CodeSen
         })
         .await?;
     let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
-    app.mailer
+    parts
+        .mailer
         .send_code(&user.email, &lang, "login", &code)
         .await?;
-    let token = session::attempt_token(app, Scope::Verify, &user, &attempt)?;
+    let token = session::attempt_token(parts.keys, Scope::Verify, &user, &attempt)?;
     Ok(CodeSent::new(token))
 }
 
@@ -95,15 +97,16 @@ pub struct Login {
     captcha: crate::captcha::Answer,
 }
 
-pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSent, Error> {
+pub async fn login(parts: Parts<'_>, ip: Option<IpAddr>, body: Login) -> Result<CodeSent, Error> {
     validation::validate(Field::Email, &body.email, None)?;
     validation::validate(Field::CurrentPassword, &body.password, None)?;
-    crate::captcha::spend(app, body.captcha.clone()).await?;
+    parts.spend_captcha(body.captcha.clone()).await?;
     let email = body.email.to_lowercase();
     let address = ip.map_or_else(|| "-".to_string(), |ip| ip.to_string());
     let (found, failures, from_address) = {
         let (email, address) = (email.clone(), address.clone());
-        app.store
+        parts
+            .store
             .read(move |c| {
                 let since = now_ms() - FAILURE_WINDOW_MS;
                 Ok::<_, Error>((
@@ -125,7 +128,7 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSen
     if failures >= EMAIL_FAILURES {
         tokio::time::sleep(EMAIL_DELAY).await;
     }
-    let ok_password = app
+    let ok_password = parts
         .passwords
         .verify(
             body.password.clone(),
@@ -136,7 +139,8 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSen
         Some(user) if ok_password => user,
         _ => {
             let at = now_ms();
-            app.store
+            parts
+                .store
                 .write(move |c| lockouts::add(c, &email, &address, at, at - FAILURE_WINDOW_MS))
                 .await?;
             crate::metrics::METRICS.sign_in_failures.inc();
@@ -147,17 +151,18 @@ pub async fn login(app: &App, ip: Option<IpAddr>, body: Login) -> Result<CodeSen
     if user.is_blocked() {
         return Err(Error::Blocked);
     }
-    let key = app.mac_key.clone();
+    let key = parts.mac_key.to_vec();
     let lang = lvlx_core::language_or(body.language.as_deref(), &user.language).to_string();
     let (attempt, code) = {
         let user = user.clone();
-        app.store.write(move |c| new_code(c, &key, &user)).await?
+        parts.store.write(move |c| new_code(c, &key, &user)).await?
     };
-    app.mailer
+    parts
+        .mailer
         .send_code(&user.email, &lang, "login", &code)
         .await?;
     // A narrow token: it opens POST verifycode for this attempt and nothing else.
-    let token = session::attempt_token(app, Scope::Verify, &user, &attempt)?;
+    let token = session::attempt_token(parts.keys, Scope::Verify, &user, &attempt)?;
     Ok(CodeSent::new(token))
 }
 
@@ -187,12 +192,16 @@ pub struct Code {
     language: Option<String>,
 }
 
-pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<session::SignedIn, Error> {
+pub async fn verify_code(
+    parts: Parts<'_>,
+    token: &str,
+    body: Code,
+) -> Result<session::SignedIn, Error> {
     validation::validate(Field::Code, &body.code, None)?;
-    let claims = app.keys.verify(token, Scope::Verify)?;
-    let key = app.mac_key.clone();
-    let signer = app.clone();
-    let answer = app
+    let claims = parts.keys.verify(token, Scope::Verify)?;
+    let key = parts.mac_key.to_vec();
+    let (keys, mac_key) = (parts.keys.clone(), key.clone());
+    let answer = parts
         .store
         .write(move |c| {
             // Spent outside the transaction: a wrong try must count even though this call fails.
@@ -211,7 +220,7 @@ pub async fn verify_code(app: &App, token: &str, body: Code) -> Result<session::
                     users::set_language(tx, user.id, language)?;
                     user.language = language.to_string();
                 }
-                session::sign_in(&signer, tx, &user)
+                session::sign_in(&keys, &mac_key, tx, &user)
             })
         })
         .await?;

@@ -5,12 +5,13 @@ use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};
 
 use super::registrations::{Attempt, CodeAnswer};
+use super::Parts;
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::jwt::Scope;
 use crate::store::{codes, sessions, users};
 use crate::user::UserId;
-use crate::{crypto, now_ms, session, App};
+use crate::{crypto, now_ms, session};
 
 /// Wrong recovery codes an email may be tried with in [`WRONG_TRIES_WINDOW_MS`] (all its codes
 /// together): past it, recovery makes no code for that email until the oldest tries age out.
@@ -31,14 +32,14 @@ pub struct Recover {
     captcha: crate::captcha::Answer,
 }
 
-pub async fn recover(app: &App, body: Recover) -> Result<Attempt, Error> {
+pub async fn recover(parts: Parts<'_>, body: Recover) -> Result<Attempt, Error> {
     validation::validate(Field::Email, &body.email, None)?;
-    crate::captcha::spend(app, body.captcha.clone()).await?;
+    parts.spend_captcha(body.captcha.clone()).await?;
     let attempt = crypto::random_hex(16);
-    let key = app.mac_key.clone();
+    let key = parts.mac_key.to_vec();
     let email = body.email.clone();
     let bound = attempt.clone();
-    let sent = app
+    let sent = parts
         .store
         .write(move |c| match users::by_email(c, &email)? {
             // Past the week's wrong tries no code is made, and the answer is the same.
@@ -73,7 +74,8 @@ pub async fn recover(app: &App, body: Recover) -> Result<Attempt, Error> {
         .await?;
     if let Some((code, user_language)) = sent {
         let lang = lvlx_core::language_or(body.language.as_deref(), &user_language);
-        app.mailer
+        parts
+            .mailer
             .send_code(&body.email, lang, "recover", &code)
             .await?;
     }
@@ -90,13 +92,13 @@ pub struct ResetTokens {
     reset_token: String,
 }
 
-pub async fn verify(app: &App, body: CodeAnswer) -> Result<ResetTokens, Error> {
+pub async fn verify(parts: Parts<'_>, body: CodeAnswer) -> Result<ResetTokens, Error> {
     validation::validate(Field::Code, &body.code, None)?;
-    let key = app.mac_key.clone();
+    let key = parts.mac_key.to_vec();
     let reset_token = crypto::random_hex(32);
     let reset_hash = crypto::sha256_hex(&reset_token);
     let attempt = body.attempt_id.clone();
-    let user = app
+    let user = parts
         .store
         .write(move |c| {
             // Spent outside the transaction: a wrong try must count even though this call fails.
@@ -115,7 +117,7 @@ pub async fn verify(app: &App, body: CodeAnswer) -> Result<ResetTokens, Error> {
             })
         })
         .await?;
-    let user_token = session::attempt_token(app, Scope::Reset, &user, &attempt)?;
+    let user_token = session::attempt_token(parts.keys, Scope::Reset, &user, &attempt)?;
     Ok(ResetTokens {
         user_token,
         reset_token,
@@ -140,14 +142,14 @@ pub struct PasswordReset {
     ok: bool,
 }
 
-pub async fn reset(app: &App, body: Reset) -> Result<PasswordReset, Error> {
+pub async fn reset(parts: Parts<'_>, body: Reset) -> Result<PasswordReset, Error> {
     validation::validate(Field::Password, &body.password, None)?;
     validation::validate(Field::PasswordC, &body.password_c, Some(&body.password))?;
-    let claims = app.keys.verify(&body.user_token, Scope::Reset)?;
+    let claims = parts.keys.verify(&body.user_token, Scope::Reset)?;
     let user_id = UserId(claims.id.parse().map_err(|_| Error::Unauthorized)?);
-    let hash = app.passwords.hash(body.password.clone()).await?;
+    let hash = parts.passwords.hash(body.password.clone()).await?;
     let presented = crypto::sha256_hex(&body.reset_token);
-    let revoked = app
+    let revoked = parts
         .store
         .write(move |c| {
             c.transaction(|tx| {

@@ -5,11 +5,12 @@
 use lvlx_core::validation::{self, Field};
 use serde::Deserialize;
 
+use super::Parts;
 use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::store::{registrations, users};
 use crate::user::NewUser;
-use crate::{crypto, now_ms, session, App};
+use crate::{crypto, now_ms, session};
 
 /// What a registration mails.
 enum Mail {
@@ -40,12 +41,11 @@ pub struct Register {
 /// Who invited someone registering through `code`: `{name}`, their first name and the initial
 /// of their last name (`lvlx_core::display::inviter_name`), never more;
 /// `error-referral-unknown` (as registering with it would answer) for a code no account has.
-pub async fn inviter(app: &App, code: String) -> Result<Inviter, Error> {
+pub async fn inviter(store: &crate::Store, code: String) -> Result<Inviter, Error> {
     if !validation::is_referral_code(&code) {
         return Err(Error::ReferralUnknown);
     }
-    let (names, lastnames) = app
-        .store
+    let (names, lastnames) = store
         .read(move |c| users::names_by_referral_code(c, &code))
         .await?
         .ok_or(Error::ReferralUnknown)?;
@@ -94,17 +94,17 @@ fn check_fields(body: &Register) -> Result<(), Error> {
 
 /// A registration asked for: the fields checked, the captcha spent, then a code mailed (or, for an
 /// email that has an account, a notice to its owner), answered alike either way: `{attemptId}`.
-pub async fn register(app: &App, body: Register) -> Result<Attempt, Error> {
+pub async fn register(parts: Parts<'_>, body: Register) -> Result<Attempt, Error> {
     check_fields(&body)?;
-    crate::captcha::spend(app, body.captcha.clone()).await?;
-    let hash = app.passwords.hash(body.password.clone()).await?;
+    parts.spend_captcha(body.captcha.clone()).await?;
+    let hash = parts.passwords.hash(body.password.clone()).await?;
     let language = lvlx_core::language_or(body.language.as_deref(), "en").to_string();
-    let key = app.mac_key.clone();
+    let key = parts.mac_key.to_vec();
     let to = body.email.clone();
     let lang = language.clone();
     let attempt = crypto::random_hex(16);
     let bound = attempt.clone();
-    let mail = app
+    let mail = parts
         .store
         .write(move |c| {
             let attempt = bound;
@@ -143,12 +143,14 @@ pub async fn register(app: &App, body: Register) -> Result<Attempt, Error> {
         .await;
     match mail {
         Ok(Mail::Code(code)) => {
-            app.mailer
+            parts
+                .mailer
                 .send_code(&to, &language, "register", &code)
                 .await?
         }
         Ok(Mail::Notice) => {
-            app.mailer
+            parts
+                .mailer
                 .send_notice(&to, &language, "register-taken")
                 .await?
         }
@@ -170,11 +172,11 @@ pub struct CodeAnswer {
     pub code: String,
 }
 
-pub async fn verify(app: &App, body: CodeAnswer) -> Result<session::SignedIn, Error> {
+pub async fn verify(parts: Parts<'_>, body: CodeAnswer) -> Result<session::SignedIn, Error> {
     validation::validate(Field::Code, &body.code, None)?;
-    let key = app.mac_key.clone();
-    let signer = app.clone();
-    let answer = app
+    let key = parts.mac_key.to_vec();
+    let (keys, mac_key) = (parts.keys.clone(), key.clone());
+    let answer = parts
         .store
         .write(move |c| {
             // Spent outside the transaction: a wrong try must count even though this call fails.
@@ -203,7 +205,7 @@ pub async fn verify(app: &App, body: CodeAnswer) -> Result<session::SignedIn, Er
                     .ok_or(Error::EmailTaken)?;
                 let user = users::by_id(tx, id)?
                     .ok_or_else(|| Error::Internal("new user vanished".into()))?;
-                let answer = session::sign_in(&signer, tx, &user)?;
+                let answer = session::sign_in(&keys, &mac_key, tx, &user)?;
                 tracing::info!(user = id.0, "account created");
                 Ok::<_, Error>(answer)
             })

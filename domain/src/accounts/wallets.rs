@@ -16,9 +16,10 @@ use lvlx_core::siwe::{self, Expect, Message, SiweError, NONCE_TTL_MS};
 use serde::Deserialize;
 
 use crate::error::Error;
+use crate::live::Hub;
 use crate::store::{ledger, stakes, users, wallets, Conn};
 use crate::user::UserId;
-use crate::{crypto, now_ms, App};
+use crate::{crypto, now_ms, Config, Store};
 
 /// Nonces an account may hold unused at once.
 const OUTSTANDING: i64 = 5;
@@ -50,25 +51,32 @@ pub struct Linked {
 }
 
 /// A nonce for the member's next linking message.
-pub async fn nonce(app: &App, user: UserId) -> Result<Nonce, Error> {
-    let chain_id = app.config.chain_id();
-    app.store
+pub async fn nonce(store: &Store, config: &Config, user: UserId) -> Result<Nonce, Error> {
+    let chain_id = config.chain_id();
+    store
         .write(move |c| issue(c, user, chain_id, now_ms()))
         .await
 }
 
-/// Links the wallet that signed `body` to the member, and tells those whose figures moved.
-pub async fn link(app: &App, user: UserId, body: Link) -> Result<Linked, Error> {
-    let product = app.config.product.clone();
-    let levels = app.config.commission_levels_bps.clone();
-    let (wallet, pushes) = app
-        .store
+/// Links the wallet that signed `body` to the member, and tells those whose figures moved
+/// (through `hub`). The message must name one of `origins` (`Config::origins`).
+pub async fn link(
+    store: &Store,
+    config: &Config,
+    origins: &[lvlx_core::siwe::Origin],
+    hub: &Hub,
+    user: UserId,
+    body: Link,
+) -> Result<Linked, Error> {
+    let product = config.product.clone();
+    let levels = config.commission_levels_bps.clone();
+    let (wallet, pushes) = store
         .write({
-            let app = app.clone();
-            let chain_id = app.config.chain_id();
+            let origins = origins.to_vec();
+            let chain_id = config.chain_id();
             move |c| {
                 let at = Expect {
-                    origins: &app.origins,
+                    origins: &origins,
                     chain_id,
                     nonce: "",
                     now_ms: now_ms(),
@@ -78,7 +86,7 @@ pub async fn link(app: &App, user: UserId, body: Link) -> Result<Linked, Error> 
         })
         .await?;
     for push in pushes {
-        app.hub.push(push);
+        hub.push(push);
     }
     Ok(Linked { wallet })
 }

@@ -24,7 +24,6 @@ use crate::chain::indexer::{IndexError, Indexer};
 use crate::chain::rpc::Rpc;
 use crate::config::Config;
 use crate::store::{backup, claims, copy, cursors, digest, stakes, Dialect, Store};
-use crate::App;
 use lvlx_core::staking::Pool;
 use std::os::unix::fs::DirBuilderExt;
 
@@ -123,11 +122,17 @@ async fn verify_in(
     scratch_config.data_dir = scratch.to_path_buf();
     scratch_config.database_url = None;
     scratch_config.smtp = None;
-    let app = App::new(scratch_config, store.clone()).map_err(|e| e.to_string())?;
+    // The copy's own indexer: its own watch, and pushes no page hears.
+    let parts = crate::chain::Domain::parts(
+        store.clone(),
+        std::sync::Arc::new(scratch_config),
+        Default::default(),
+        crate::live::Hub::default(),
+    );
     // Taking back what the copy recorded subtracts its rows from its totals: totals that do
     // not hold their own rows (an amount changed by hand) stop it, and that is a difference. A
     // node that fails, or lags behind the copy's block, stops the check: no verdict.
-    match Indexer::new(&app, &chain)
+    match Indexer::new(parts, &chain)
         .as_of(block, final_block)
         .replay()
         .await

@@ -3,12 +3,24 @@
 //! sets the `lvlx_books_*` metrics. One check at a time per instance; on PostgreSQL one in all
 //! (a store lease), and an instance waits for the newest check anyone recorded to age.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::Error;
 use crate::store::books_checks::{self, Check};
-use crate::App;
+use crate::{Config, Store};
+
+/// What the checks of the books work with, owned (cheap clones): a started check and the
+/// schedule outlive the request or the start that began them. The layer above builds it
+/// (`App::books`).
+#[derive(Clone)]
+pub struct Checks {
+    pub store: Store,
+    pub config: Arc<Config>,
+    /// True while this instance checks the books.
+    pub running: Arc<AtomicBool>,
+}
 
 /// The store lease of the instance checking the books ("LVLXbook").
 const BOOKS_LEASE: i64 = 0x4C56_4C58_626F_6F6B;
@@ -18,22 +30,22 @@ const LEASE_TTL: Duration = Duration::from_secs(3600);
 const FIRST_AFTER: Duration = Duration::from_secs(60);
 
 /// Clears this instance's running flag when a check ends, however it ends (a panic too).
-struct Running(App);
+struct Running(Arc<AtomicBool>);
 
 impl Drop for Running {
     fn drop(&mut self) {
-        self.0.books_running.store(false, Ordering::Release);
+        self.0.store(false, Ordering::Release);
     }
 }
 
 /// Marks a check running here and takes the store's lease (on PostgreSQL, one check in all):
 /// `Error::BooksRunning` when a check runs on this or another instance.
-async fn begin(app: &App) -> Result<(Running, crate::store::Lease), Error> {
-    if app.books_running.swap(true, Ordering::AcqRel) {
+async fn begin(checks: &Checks) -> Result<(Running, crate::store::Lease), Error> {
+    if checks.running.swap(true, Ordering::AcqRel) {
         return Err(Error::BooksRunning);
     }
-    let running = Running(app.clone());
-    match app.store.try_lease(BOOKS_LEASE, LEASE_TTL).await? {
+    let running = Running(checks.running.clone());
+    match checks.store.try_lease(BOOKS_LEASE, LEASE_TTL).await? {
         Some(lease) => Ok((running, lease)),
         None => Err(Error::BooksRunning),
     }
@@ -42,22 +54,22 @@ async fn begin(app: &App) -> Result<(Running, crate::store::Lease), Error> {
 /// Checks the books now, unless a check is running (`Error::BooksRunning`). Records and
 /// returns the check; a check that could not run (the chain unreachable or behind) is recorded
 /// as such, with its error.
-pub async fn check(app: &App) -> Result<Check, Error> {
-    let (_running, _lease) = begin(app).await?;
-    run(app).await
+pub async fn check(checks: &Checks) -> Result<Check, Error> {
+    let (_running, _lease) = begin(checks).await?;
+    run(checks).await
 }
 
 /// Starts a check in the background (an admin's "check now"): `Error::BooksRunning` at once
 /// when one runs on this or another instance.
-pub async fn start(app: &App) -> Result<(), Error> {
-    if app.config.chain.is_none() {
+pub async fn start(checks: &Checks) -> Result<(), Error> {
+    if checks.config.chain.is_none() {
         return Err(Error::ChainUnavailable);
     }
-    let (running, lease) = begin(app).await?;
-    let app = app.clone();
+    let (running, lease) = begin(checks).await?;
+    let checks = checks.clone();
     tokio::spawn(async move {
         let (_running, _lease) = (running, lease);
-        if let Err(e) = run(&app).await {
+        if let Err(e) = run(&checks).await {
             tracing::warn!(error = %e, "the books could not be checked");
         }
     });
@@ -65,19 +77,19 @@ pub async fn start(app: &App) -> Result<(), Error> {
 }
 
 /// Whether a check runs now, here or (PostgreSQL) on another instance.
-async fn running(app: &App) -> Result<bool, Error> {
-    if app.books_running.load(Ordering::Acquire) {
+async fn running(checks: &Checks) -> Result<bool, Error> {
+    if checks.running.load(Ordering::Acquire) {
         return Ok(true);
     }
-    Ok(app
+    Ok(checks
         .store
         .try_lease(BOOKS_LEASE, Duration::from_secs(1))
         .await?
         .is_none())
 }
 
-async fn run(app: &App) -> Result<Check, Error> {
-    let check = match super::verify(&app.config, &app.store).await {
+async fn run(checks: &Checks) -> Result<Check, Error> {
+    let check = match super::verify(&checks.config, &checks.store).await {
         Ok(report) => Check {
             at: crate::now_ms(),
             block: report.block as i64,
@@ -99,7 +111,8 @@ async fn run(app: &App) -> Result<Check, Error> {
         }
     };
     let kept = check.clone();
-    app.store
+    checks
+        .store
         .write(move |c| books_checks::record(c, &kept))
         .await?;
     if check.differences > 0 {
@@ -125,16 +138,16 @@ const RETRY: Duration = Duration::from_secs(3600);
 
 /// Checks the books every `books_every_hours`, from a minute after start, when the newest
 /// check anyone recorded is that old (a failed one: an hour old). Runs until the process ends.
-pub fn spawn(app: &App) {
-    let every = Duration::from_secs(app.config.books_every_hours.saturating_mul(3600));
-    if every.is_zero() || app.config.chain.is_none() {
+pub fn spawn(checks: &Checks) {
+    let every = Duration::from_secs(checks.config.books_every_hours.saturating_mul(3600));
+    if every.is_zero() || checks.config.chain.is_none() {
         return;
     }
-    let app = app.clone();
+    let checks = checks.clone();
     tokio::spawn(async move {
         tokio::time::sleep(FIRST_AFTER).await;
         loop {
-            let last = app.store.read(books_checks::latest).await.ok().flatten();
+            let last = checks.store.read(books_checks::latest).await.ok().flatten();
             let wait = match &last {
                 Some(k) if k.failed() => RETRY.min(every),
                 _ => every,
@@ -142,7 +155,7 @@ pub fn spawn(app: &App) {
             let at = last.map_or(0, |k| k.at);
             let age = Duration::from_millis(crate::now_ms().saturating_sub(at).max(0) as u64);
             if age >= wait {
-                match check(&app).await {
+                match check(&checks).await {
                     Ok(_) | Err(Error::BooksRunning) => {}
                     Err(e) => tracing::warn!(error = %e, "the books could not be checked"),
                 }
@@ -156,12 +169,12 @@ pub fn spawn(app: &App) {
 
 /// What the admin's Books page shows: the schedule, whether a check runs now, the newest check
 /// with its report.
-pub async fn standing(app: &App) -> Result<Books, Error> {
-    let latest = app.store.read(books_checks::latest).await?;
+pub async fn standing(checks: &Checks) -> Result<Books, Error> {
+    let latest = checks.store.read(books_checks::latest).await?;
     Ok(Books {
-        available: app.config.chain.is_some(),
-        every_hours: app.config.books_every_hours,
-        running: running(app).await?,
+        available: checks.config.chain.is_some(),
+        every_hours: checks.config.books_every_hours,
+        running: running(checks).await?,
         latest: latest.map(|k| BooksCheck {
             summary: BooksSummary::of(&k),
             final_block: k.final_block,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{NetworkEvent, Place};
 
-pub use lvlx_chain::{indexer, keyed, owner, rollback, rpc, watch};
+pub use lvlx_chain::{indexer, keyed, owner, rollback, rpc, watch, Parts};
 
 pub mod reads;
 pub mod status;
@@ -17,7 +17,6 @@ use crate::live::{Hub, Push};
 use crate::network::{self, settlement};
 use crate::store::{ranks, Conn, StoreError};
 use crate::user::UserId;
-use crate::App;
 
 /// The domain's side of the indexer: the network's events recorded, purchases settled and
 /// taken back, ranks checked again, and the pushes handed to the app's hub.
@@ -80,16 +79,21 @@ impl lvlx_chain::Consumer for Domain {
     }
 }
 
-/// The app's parts an indexer works with: `Indexer::new(&app, &chain)`, `Indexer::spawn(&app)`.
-impl From<&App> for lvlx_chain::Parts {
-    fn from(app: &App) -> Self {
-        lvlx_chain::Parts {
-            store: app.store.clone(),
-            config: app.config.clone(),
-            watch: app.indexing.clone(),
-            consumer: std::sync::Arc::new(Domain {
-                hub: app.hub.clone(),
-            }),
+impl Domain {
+    /// The parts an indexer works with (`Indexer::new(parts, &chain)`): `store`, `config`,
+    /// `watch` (whether it moves, as readiness and the metrics see it), and this domain pushing
+    /// through `hub`.
+    pub fn parts(
+        store: crate::Store,
+        config: std::sync::Arc<crate::Config>,
+        watch: std::sync::Arc<watch::Watch>,
+        hub: Hub,
+    ) -> Parts {
+        Parts {
+            store,
+            config,
+            watch,
+            consumer: std::sync::Arc::new(Domain { hub }),
         }
     }
 }

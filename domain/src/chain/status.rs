@@ -3,8 +3,13 @@
 pub use lvlx_chain::status::Standing;
 
 use crate::error::Error;
-use crate::App;
+use crate::{Config, Store};
 
-pub async fn read(app: &App) -> Result<Standing, Error> {
-    Ok(lvlx_chain::status::read(&app.store, &app.config, &app.indexing).await?)
+/// `indexing`: whether this instance's indexer moves.
+pub async fn read(
+    store: &Store,
+    config: &Config,
+    indexing: &super::watch::Watch,
+) -> Result<Standing, Error> {
+    Ok(lvlx_chain::status::read(store, config, indexing).await?)
 }

@@ -234,16 +234,18 @@ pub fn keep_video(c: Conn, v: &Video, now: i64) {
 /// height}], videos: {faqsN: {id, url, title, duration, thumbnail}}, onramp}`. Images in
 /// `language` (the default language's when it has none); video metadata from the cache, the
 /// provider asked for what is missing or stale and the answers kept.
+/// `video_cache`: the provider's answers kept in memory.
 pub async fn page(
-    app: &crate::App,
+    store: &crate::Store,
+    config: &std::sync::Arc<crate::Config>,
+    video_cache: &VideoCache,
     language: Option<&str>,
 ) -> Result<FaqPage, crate::error::Error> {
     use crate::error::Error;
-    let config = app.config.clone();
+    let (cache, for_task) = (video_cache.clone(), config.clone());
     let language = lvlx_core::language_or(language, lvlx_core::DEFAULT_LANGUAGE).to_string();
     let ids: Vec<String> = config.faq_videos.values().cloned().collect();
-    let cached = app
-        .store
+    let cached = store
         .read(move |c| {
             Ok::<_, Error>(
                 ids.iter()
@@ -252,9 +254,9 @@ pub async fn page(
             )
         })
         .await?;
-    let cache = app.videos.clone();
     let now = crate::now_ms();
     let (images, (videos, fetched)) = tokio::task::spawn_blocking(move || {
+        let config = for_task;
         let mut images = guide_images(&config.guides_dir, &language);
         if images.is_empty() {
             images = guide_images(&config.guides_dir, lvlx_core::DEFAULT_LANGUAGE);
@@ -269,7 +271,7 @@ pub async fn page(
     .await
     .map_err(|e| Error::Internal(e.to_string()))?;
     if !fetched.is_empty() {
-        app.store
+        store
             .write(move |c| {
                 for v in &fetched {
                     keep_video(c, v, now);
@@ -278,13 +280,13 @@ pub async fn page(
             })
             .await?;
     }
-    let chain = app.config.chain.as_ref();
+    let chain = config.chain.as_ref();
     Ok(FaqPage {
         usdt: chain.map(|c| c.usdt.clone()),
         explorer: chain.map(|c| c.explorer_url.clone()),
         images,
         videos: videos.into_iter().collect(),
-        onramp: app.config.card.is_some(),
+        onramp: config.card.is_some(),
     })
 }
 

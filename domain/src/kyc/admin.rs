@@ -22,8 +22,8 @@ pub struct KycView {
 }
 
 /// The account's status, when it was set and its history.
-pub async fn view(app: &crate::App, user: UserId) -> Result<KycView, Error> {
-    app.store
+pub async fn view(store: &crate::Store, user: UserId) -> Result<KycView, Error> {
+    store
         .read(move |c| {
             users::by_id(c, user)?.ok_or(Error::NotFound)?;
             let kyc = records::of(c, user)?;
@@ -38,9 +38,10 @@ pub async fn view(app: &crate::App, user: UserId) -> Result<KycView, Error> {
 }
 
 /// Sets or corrects a member's status (never an admin's); the reason (1–500 characters, trimmed)
-/// and the admin go into the append-only audit with it. The member is told.
+/// and the admin go into the append-only audit with it. The member is told (through `hub`).
 pub async fn set(
-    app: &crate::App,
+    store: &crate::Store,
+    hub: &crate::live::Hub,
     admin: UserId,
     user: UserId,
     status: &str,
@@ -52,8 +53,7 @@ pub async fn set(
     if !lvlx_core::kyc::valid_reason(&reason) {
         return Err(Error::Rule("kyc-reason-required"));
     }
-    let kyc = app
-        .store
+    let kyc = store
         .write(move |c| {
             c.transaction(|tx| {
                 let member = users::by_id(tx, user)?.ok_or(Error::NotFound)?;
@@ -77,6 +77,6 @@ pub async fn set(
             })
         })
         .await?;
-    app.hub.push(Push::Network { user, event: "kyc" });
+    hub.push(Push::Network { user, event: "kyc" });
     Ok(kyc)
 }

@@ -255,17 +255,20 @@ pub fn claim_split(
 
 /// The member's view ([`member_view`]): read, and on the first visit written, where the
 /// account's provider reference is made.
-pub async fn member(app: &crate::App, user: UserId) -> Result<MemberKyc, Error> {
-    let config = app.config.clone();
+pub async fn member(
+    store: &crate::Store,
+    config: &std::sync::Arc<Config>,
+    user: UserId,
+) -> Result<MemberKyc, Error> {
+    let config = config.clone();
     let read = config.clone();
-    if let Some(view) = app
-        .store
+    if let Some(view) = store
         .read(move |c| member_view(c, &read, user, false))
         .await?
     {
         return Ok(view);
     }
-    app.store
+    store
         .write(move |c| member_view(c, &config, user, true))
         .await?
         .ok_or_else(|| Error::Internal("kyc reference not made".into()))
@@ -273,8 +276,15 @@ pub async fn member(app: &crate::App, user: UserId) -> Result<MemberKyc, Error> 
 
 /// A webhook delivery: its signature checked against the raw body, then the event applied
 /// once in one transaction, and the member told. `{received: accepted | duplicate}`.
-pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<Received, Error> {
-    let provider = app.config.kyc.as_ref().ok_or(Error::NotFound)?;
+/// The member is told through `hub`.
+pub async fn receive(
+    store: &crate::Store,
+    config: &Config,
+    hub: &crate::live::Hub,
+    signature: &str,
+    body: &[u8],
+) -> Result<Received, Error> {
+    let provider = config.kyc.as_ref().ok_or(Error::NotFound)?;
     verify_signature(
         signature,
         body,
@@ -283,13 +293,11 @@ pub async fn receive(app: &crate::App, signature: &str, body: &[u8]) -> Result<R
         provider.tolerance_secs,
     )?;
     let event = Event::parse(body)?;
-    let (fresh, member) = app
-        .store
+    let (fresh, member) = store
         .write(move |c| c.transaction(|tx| accept(tx, &event, crate::now_ms())))
         .await?;
     if let (true, Some(user)) = (fresh, member) {
-        app.hub
-            .push(crate::live::Push::Network { user, event: "kyc" });
+        hub.push(crate::live::Push::Network { user, event: "kyc" });
     }
     Ok(Received {
         received: if fresh { "accepted" } else { "duplicate" },

@@ -23,7 +23,7 @@ use crate::code::{self, Purpose};
 use crate::error::Error;
 use crate::store;
 use crate::user::{User, UserId};
-use crate::{crypto, now_ms, App};
+use crate::{crypto, now_ms, ChainReads, Config};
 
 /// How long a signed voucher may wait before it reaches the chain.
 const VOUCHER_SECS: u64 = 24 * 3600;
@@ -83,7 +83,7 @@ const ZERO: &str = "0x0000000000000000000000000000000000000000";
 /// head when none is given): one batch a wallet and block, shared by every page load and claim
 /// at that block.
 async fn caps_now(
-    app: &App,
+    reads: &ChainReads,
     chain: &config::Chain,
     wallet: Option<&str>,
     block: Option<u64>,
@@ -99,7 +99,7 @@ async fn caps_now(
     );
     let linked = wallet.is_some();
     let key = who.clone();
-    app.chain_reads
+    reads
         .claims
         .get(&key, block, move || {
             let call = |function, args: Vec<String>| {
@@ -155,9 +155,14 @@ async fn caps_now(
 }
 
 /// The caps as the member's page shows them at `block` (null when the chain does not answer).
-pub async fn shown_caps(app: &App, wallet: Option<&str>, block: u64) -> Option<ClaimCaps> {
-    let chain = app.config.network_chain()?.clone();
-    caps_now(app, &chain, wallet, Some(block))
+pub async fn shown_caps(
+    config: &Config,
+    reads: &ChainReads,
+    wallet: Option<&str>,
+    block: u64,
+) -> Option<ClaimCaps> {
+    let chain = config.network_chain()?.clone();
+    caps_now(reads, &chain, wallet, Some(block))
         .await
         .ok()
         .map(|c| c.shown)
@@ -165,50 +170,68 @@ pub async fn shown_caps(app: &App, wallet: Option<&str>, block: u64) -> Option<C
 
 /// What a claim by `wallet` pays now, of `earned` in all.
 async fn payable_now(
-    app: &App,
+    reads: &ChainReads,
     chain: &config::Chain,
     wallet: &str,
     earned: Units,
 ) -> Result<Payable, Error> {
-    let now = caps_now(app, chain, Some(wallet), None).await?;
+    let now = caps_now(reads, chain, Some(wallet), None).await?;
     Ok(lvlx_core::claims::payable(earned, now.claimed, &now.caps))
+}
+
+/// What a claim's request and confirmation work with, borrowed from the server's parts (the
+/// layer above builds it: `App::claims`).
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    pub store: &'a crate::Store,
+    pub config: &'a Config,
+    pub reads: &'a ChainReads,
+    /// Key for the claim codes' MACs.
+    pub mac_key: &'a [u8],
+    /// Claims above this many LVLX base units need an approved identity (None = never).
+    pub kyc_threshold: Option<Units>,
+    /// Code sends and checks per address.
+    pub code_limit: &'a crate::limits::PerIp,
+    pub mailer: &'a crate::mail::Mailer,
+    /// Signs the vouchers.
+    pub claim_signer: &'a super::signer::ClaimSigner,
 }
 
 /// Asks to claim what the distributor pays now of everything claimable: checks the identity
 /// rule, records the claim and mails its code → {attempt, amount, rest, heldForIdentity}
 /// (`rest` waits for the caps or an identity; `heldForIdentity` is the identity's part of it).
 pub async fn request(
-    app: &App,
+    parts: Parts<'_>,
     ip: Option<std::net::IpAddr>,
     who: &User,
     language: Option<&str>,
 ) -> Result<Requested, Error> {
-    app.code_limit.check(ip).await?;
-    let chain = app
+    parts.code_limit.check(ip).await?;
+    let chain = parts
         .config
         .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let wallet = who.wallet.clone().ok_or(Error::WalletRequired)?;
-    let key = app.mac_key.clone();
+    let key = parts.mac_key.to_vec();
     let user = who.clone();
-    let threshold = app.kyc_threshold;
+    let threshold = parts.kyc_threshold;
     let me = user.clone();
-    let (claimable, earned) = app
+    let (claimable, earned) = parts
         .store
         .read(move |c| super::pages::claimable(c, &me))
         .await?;
     if claimable == 0 {
         return Err(Error::NothingToClaim);
     }
-    let now = payable_now(app, &chain, &wallet, earned).await?;
+    let now = payable_now(parts.reads, &chain, &wallet, earned).await?;
     if now.amount == 0 {
         return Err(match now.limit {
             None => Error::NothingToClaim,
             Some(limit) => Error::Rule(limit.key()),
         });
     }
-    let (attempt, amount, code) = app
+    let (attempt, amount, code) = parts
         .store
         .write(move |c| {
             c.transaction(|tx| {
@@ -248,7 +271,8 @@ pub async fn request(
         })
         .await?;
     let lang = lvlx_core::language_or(language, &who.language).to_string();
-    app.mailer
+    parts
+        .mailer
         .send_code(&who.email, &lang, "claim", &code)
         .await?;
     // What stays claimable after this one: the caps' rest and what the identity rule held back
@@ -329,23 +353,23 @@ fn check(
 /// Confirms claim `attempt` with its code and signs its voucher → {account, cumulative,
 /// deadline, signature, contract, chainId, calldata}.
 pub async fn confirm(
-    app: &App,
+    parts: Parts<'_>,
     ip: Option<std::net::IpAddr>,
     user: UserId,
     attempt: String,
     claim_code: String,
 ) -> Result<SignedVoucher, Error> {
-    app.code_limit.check(ip).await?;
+    parts.code_limit.check(ip).await?;
     lvlx_core::validation::validate(lvlx_core::validation::Field::ClaimCode, &claim_code, None)?;
-    let chain = app
+    let chain = parts
         .config
         .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
-    let terms = super::nodes::node_terms(app).await?;
-    let key = app.mac_key.clone();
-    let threshold = app.kyc_threshold;
-    let (id, wallet, cumulative) = app
+    let terms = super::nodes::node_terms(parts.config, parts.reads).await?;
+    let key = parts.mac_key.to_vec();
+    let threshold = parts.kyc_threshold;
+    let (id, wallet, cumulative) = parts
         .store
         .write(move |c| check(c, &key, threshold, user, &attempt, &claim_code))
         .await?;
@@ -358,9 +382,10 @@ pub async fn confirm(
         cumulative,
         deadline,
     };
-    let signature = app.claim_signer.sign(&voucher);
+    let signature = parts.claim_signer.sign(&voucher);
     let stored_signature = signature.clone();
-    app.store
+    parts
+        .store
         .write(move |c| store::claims::sign_claim(c, id, deadline, &stored_signature))
         .await
         .map_err(Error::from)?;

@@ -23,16 +23,17 @@ pub struct NodeTerms {
 
 /// The node's price and sale flag and the latest block's time: the head read per call, the
 /// terms shared by every call at that block (`chain::reads`).
-pub async fn node_terms(app: &crate::App) -> Result<NodeTerms, Error> {
-    let chain = app
-        .config
+pub async fn node_terms(
+    config: &config::Config,
+    reads: &crate::ChainReads,
+) -> Result<NodeTerms, Error> {
+    let chain = config
         .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (block, block_time) = crate::chain::reads::head(&rpc).await?;
-    let (price, on_sale) = app
-        .chain_reads
+    let (price, on_sale) = reads
         .node
         .get("node", block, move || read_node_terms(&rpc, &chain, block))
         .await?;
@@ -87,14 +88,17 @@ impl ShownTerms {
 }
 
 /// The node's terms (None when the chain does not answer).
-pub async fn shown_terms(app: &crate::App) -> Option<ShownTerms> {
-    node_terms(app).await.ok().map(|t| ShownTerms::of(&t))
+pub async fn shown_terms(config: &config::Config, reads: &crate::ChainReads) -> Option<ShownTerms> {
+    node_terms(config, reads)
+        .await
+        .ok()
+        .map(|t| ShownTerms::of(&t))
 }
 
 /// Every node sold (member, wallet, date, USDT paid, transaction) in activation order, as the
 /// Arrow stream the core's table engine loads.
-pub async fn rows(app: &crate::App) -> Result<Vec<u8>, Error> {
-    let nodes = app.store.read(crate::store::nodes::all).await?;
+pub async fn rows(store: &crate::Store) -> Result<Vec<u8>, Error> {
+    let nodes = store.read(crate::store::nodes::all).await?;
     let rows: Vec<lvlx_core::admin::nodes::Node> = nodes
         .into_iter()
         .map(|n| lvlx_core::admin::nodes::Node {
@@ -110,10 +114,13 @@ pub async fn rows(app: &crate::App) -> Result<Vec<u8>, Error> {
 }
 
 /// The admin's page: the terms (null when the chain does not answer) and the newest changes.
-pub async fn admin_view(app: &crate::App) -> Result<NodeAdmin, Error> {
-    let terms = shown_terms(app).await;
-    let audit = app
-        .store
+pub async fn admin_view(
+    store: &crate::Store,
+    config: &config::Config,
+    reads: &crate::ChainReads,
+) -> Result<NodeAdmin, Error> {
+    let terms = shown_terms(config, reads).await;
+    let audit = store
         .read(|c| crate::store::audit::changes(c, "activation-node", AUDIT_ROWS))
         .await?;
     Ok(NodeAdmin { audit, terms })
@@ -131,7 +138,8 @@ pub struct NodeAdmin {
 /// Proposes the node's new terms to the owners' Safe (`crate::owners::proposals`): they take
 /// effect once the owners signed and executed the proposal. `{id}` of the proposal.
 pub async fn steer(
-    app: &crate::App,
+    store: &crate::Store,
+    config: &config::Config,
     admin: crate::user::UserId,
     price: Units,
     on_sale: bool,
@@ -140,7 +148,8 @@ pub async fn steer(
         return Err(Error::Malformed("price: above zero".into()));
     }
     crate::owners::proposals::propose(
-        app,
+        store,
+        config,
         admin,
         Contract::ActivationNode.name(),
         "setTerms",

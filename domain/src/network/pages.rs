@@ -273,18 +273,25 @@ pub fn overview(
 }
 
 /// The member's network page: [`overview`] with the node's terms from the chain.
-pub async fn overview_of(app: &crate::App, user: &User) -> Result<Overview, Error> {
-    let levels = app.config.commission_levels_bps.clone();
+/// `kyc_threshold`: claims above it need an approved identity.
+pub async fn overview_of(
+    store: &crate::Store,
+    config: &crate::Config,
+    reads: &crate::ChainReads,
+    kyc_threshold: Option<Units>,
+    user: &User,
+) -> Result<Overview, Error> {
+    let levels = config.commission_levels_bps.clone();
     let member = user.clone();
-    let threshold = app.kyc_threshold;
-    let mut page = app
-        .store
+    let threshold = kyc_threshold;
+    let mut page = store
         .read(move |c| overview(c, &member, &levels, threshold))
         .await?;
-    if let Ok(terms) = super::nodes::node_terms(app).await {
-        page.node_outcomes = node_outcomes(app, terms.price).await?;
+    if let Ok(terms) = super::nodes::node_terms(config, reads).await {
+        page.node_outcomes = node_outcomes(store, reads, terms.price).await?;
         page.node = Some(super::nodes::ShownTerms::of(&terms));
-        page.claim_caps = super::claims::shown_caps(app, user.wallet.as_deref(), terms.block).await;
+        page.claim_caps =
+            super::claims::shown_caps(config, reads, user.wallet.as_deref(), terms.block).await;
     }
     Ok(page)
 }
@@ -294,17 +301,20 @@ const OUTCOMES_KEPT_MS: i64 = 60_000;
 
 /// What node holders earned here so far against the node's `price` (both in USDT): counted
 /// from every holder's row at most once a minute per instance (a member page loads it often).
-async fn node_outcomes(app: &crate::App, price: Units) -> Result<Option<Outcomes>, Error> {
-    let mut kept = app.chain_reads.node_outcomes.lock().await;
+async fn node_outcomes(
+    store: &crate::Store,
+    reads: &crate::ChainReads,
+    price: Units,
+) -> Result<Option<Outcomes>, Error> {
+    let mut kept = reads.node_outcomes.lock().await;
     let now = crate::now_ms();
     if let Some((at, for_price, outcomes)) = kept.as_ref() {
         if now - *at < OUTCOMES_KEPT_MS && *for_price == price {
             return Ok(outcomes.clone());
         }
     }
-    let rewards = app
-        .store
-        .read(store::referrals::node_holders_rewards)
+    let rewards = store
+        .read(crate::store::referrals::node_holders_rewards)
         .await?;
     let earned = rewards
         .into_iter()
@@ -316,19 +326,22 @@ async fn node_outcomes(app: &crate::App, price: Units) -> Result<Option<Outcomes
 }
 
 /// The dashboard's card ([`glance`]).
-pub async fn glance_of(app: &crate::App, user: &User) -> Result<Glance, Error> {
+pub async fn glance_of(
+    store: &crate::Store,
+    kyc_threshold: Option<Units>,
+    user: &User,
+) -> Result<Glance, Error> {
     let member = user.clone();
-    let threshold = app.kyc_threshold;
-    app.store.read(move |c| glance(c, &member, threshold)).await
+    let threshold = kyc_threshold;
+    store.read(move |c| glance(c, &member, threshold)).await
 }
 
 /// The linked wallet of the member's sponsor (null when none): the on-chain referrer of their
 /// purchases.
-pub async fn sponsor_wallet(app: &crate::App, user: &User) -> Result<Sponsor, Error> {
+pub async fn sponsor_wallet(store: &crate::Store, user: &User) -> Result<Sponsor, Error> {
     let id = user.id;
-    let wallet = app
-        .store
-        .read(move |c| store::referrals::sponsor_wallet(c, id))
+    let wallet = store
+        .read(move |c| crate::store::referrals::sponsor_wallet(c, id))
         .await?;
     Ok(Sponsor { wallet })
 }

@@ -12,9 +12,8 @@ use crate::user::UserId;
 const AUDIT_ROWS: i64 = 200;
 
 /// The ranks and the newest changes (who, when, before, after).
-pub async fn admin_view(app: &crate::App) -> Result<RanksAdmin, Error> {
-    let (ranks, audit) = app
-        .store
+pub async fn admin_view(store: &crate::Store) -> Result<RanksAdmin, Error> {
+    let (ranks, audit) = store
         .read(|c| {
             Ok::<_, Error>((
                 store::ranks::table(c)?,
@@ -41,12 +40,12 @@ pub struct RankTable {
 
 /// Writes one rank (new or changed) with its audit row, in one transaction; the whole table
 /// after the change.
-pub async fn put(app: &crate::App, admin: UserId, rank: Rank) -> Result<Vec<Rank>, Error> {
+pub async fn put(store: &crate::Store, admin: UserId, rank: Rank) -> Result<Vec<Rank>, Error> {
     let rank = Rank {
         name: rank.name.trim().to_string(),
         ..rank
     };
-    app.store
+    store
         .write(move |c| {
             c.transaction(|tx| {
                 let mut table = store::ranks::table(tx)?;

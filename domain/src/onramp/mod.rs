@@ -112,16 +112,16 @@ const PER_HOUR: i64 = 10;
 /// NotFound with no provider, WalletRequired without a linked wallet, RateLimited past
 /// [`PER_HOUR`] an hour.
 pub async fn open(
-    app: &crate::App,
+    store: &crate::Store,
+    config: &crate::Config,
     member: &crate::user::User,
     customer_ip: Option<std::net::IpAddr>,
 ) -> Result<Session, Error> {
     use crate::store::onramp as records;
-    let card = app.config.card.clone().ok_or(Error::NotFound)?;
+    let card = config.card.clone().ok_or(Error::NotFound)?;
     let wallet = member.wallet.clone().ok_or(Error::WalletRequired)?;
     let user = member.id;
-    let recent = app
-        .store
+    let recent = store
         .read(move |c| records::count_since(c, user, crate::now_ms() - 3_600_000))
         .await?;
     if recent >= PER_HOUR {
@@ -136,7 +136,7 @@ pub async fn open(
             .await
             .map_err(|e| Error::Internal(e.to_string()))??;
     let id = session.id.clone();
-    app.store
+    store
         .write(move |c| records::record(c, &id, user, &wallet, crate::now_ms()))
         .await?;
     Ok(session)

@@ -20,7 +20,7 @@ use crate::config;
 use crate::error::Error;
 use crate::store::owner_proposals::{self as kept, Proposal};
 use crate::user::UserId;
-use crate::App;
+use crate::{Config, Store};
 
 /// Proposals the page lists, newest first.
 const LISTED: i64 = 50;
@@ -35,8 +35,8 @@ struct SafeNow {
     nonce: u64,
 }
 
-fn chain(app: &App) -> Result<config::Chain, Error> {
-    app.config
+fn chain(config: &Config) -> Result<config::Chain, Error> {
+    config
         .network_chain()
         .cloned()
         .ok_or(Error::ChainUnavailable)
@@ -128,7 +128,8 @@ fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
 /// full it takes the turn of the proposal at the head (as a rejection would), so no number of
 /// waiting proposals keeps the owners from stopping a contract.
 pub async fn propose(
-    app: &App,
+    store: &Store,
+    config: &Config,
     admin: UserId,
     contract: &str,
     function: &str,
@@ -145,7 +146,7 @@ pub async fn propose(
         }
         other => Error::Rule(other.key()),
     })?;
-    let chain = chain(app)?;
+    let chain = chain(config)?;
     let target = target(&chain, contract)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (safe, data, target) = blocking(move || {
@@ -162,18 +163,31 @@ pub async fn propose(
         data,
         nonce: None,
     };
-    keep(app, admin, &chain, safe, call, json!({ "proposed": what })).await
+    keep(
+        store,
+        admin,
+        &chain,
+        safe,
+        call,
+        json!({ "proposed": what }),
+    )
+    .await
 }
 
 /// Proposes to reject proposal `id`: an empty Safe transaction (to the Safe itself, no data)
 /// at the same nonce, Safe's own way to use up a turn. Once executed, `id` is "replaced" and the
 /// proposals behind it move up. The one for that nonce when it exists already.
-pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<ProposalId, Error> {
-    let p = stored(app, id).await?;
+pub async fn reject(
+    store: &Store,
+    config: &Config,
+    admin: UserId,
+    id: i64,
+) -> Result<ProposalId, Error> {
+    let p = stored(store, id).await?;
     if p.executed_tx.is_some() {
         return Err(Error::Rule("owner-proposal-executed"));
     }
-    let chain = chain(app)?;
+    let chain = chain(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let address = p.safe.clone();
     let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
@@ -187,7 +201,7 @@ pub async fn reject(app: &App, admin: UserId, id: i64) -> Result<ProposalId, Err
         nonce: Some(p.nonce),
         urgent: true,
     };
-    keep(app, admin, &chain, safe, call, json!({ "rejects": id })).await
+    keep(store, admin, &chain, safe, call, json!({ "rejects": id })).await
 }
 
 /// A call a proposal makes: on `target` (a `contract`), at `nonce` (the next free one if none).
@@ -209,7 +223,7 @@ pub const MAX_OPEN_PER_ADMIN: i64 = 10;
 /// Keeps the Safe transaction of `call` with its hash, audited with `what`: `{id}`. The same
 /// transaction proposed again answers the kept one, whatever the queue holds.
 async fn keep(
-    app: &App,
+    store: &Store,
     admin: UserId,
     chain: &config::Chain,
     safe: SafeNow,
@@ -218,8 +232,7 @@ async fn keep(
 ) -> Result<ProposalId, Error> {
     let chain_id = chain.chain_id;
     let now = crate::now_ms();
-    let id = app
-        .store
+    let id = store
         .write(move |c| {
             c.transaction(|c| {
                 let from = safe.nonce as i64;
@@ -282,8 +295,8 @@ fn function_of(contract: Contract, data: &str) -> &'static str {
 /// its call would revert now: reject it), "queued" (enough, behind an earlier nonce),
 /// "signing", or "replaced" (the Safe used its nonce for something else). A rejection's
 /// function is "reject". Listed: the newest [`LISTED`] and every one still waiting its turn.
-pub async fn list(app: &App) -> Result<Proposals, Error> {
-    let chain = chain(app)?;
+pub async fn list(store: &Store, config: &Config) -> Result<Proposals, Error> {
+    let chain = chain(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let node = target(&chain, Contract::ActivationNode)?;
     // Every owned contract has the same owner after a deployment; the node's Safe is the one
@@ -293,8 +306,7 @@ pub async fn list(app: &App) -> Result<Proposals, Error> {
     let (address, from) = safe
         .as_ref()
         .map_or((String::new(), 0), |s| (s.address.clone(), s.nonce as i64));
-    let proposals = app
-        .store
+    let proposals = store
         .read(move |c| {
             let proposals = kept::listed(c, LISTED, &address, from)?;
             proposals
@@ -622,8 +634,14 @@ fn current(
 
 /// Keeps an owner's signature of proposal `id`: it must recover, from the proposal's hash, to
 /// one of the Safe's owners now. Audited.
-pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Result<Signed, Error> {
-    let p = stored(app, id).await?;
+pub async fn sign(
+    store: &Store,
+    config: &Config,
+    admin: UserId,
+    id: i64,
+    signature: String,
+) -> Result<Signed, Error> {
+    let p = stored(store, id).await?;
     if p.executed_tx.is_some() {
         return Err(Error::Rule("owner-proposal-executed"));
     }
@@ -634,7 +652,7 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
     let signer =
         safe::signer(hash, &signature).map_err(|_| Error::Rule("owner-proposal-not-owner"))?;
     let signer = ethers_core::utils::to_checksum(&signer, None);
-    let chain = chain(app)?;
+    let chain = chain(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let address = p.safe.clone();
     let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
@@ -647,7 +665,7 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
     }
     let who = signer.clone();
     audited(
-        app,
+        store,
         admin,
         id,
         json!({ "signedBy": signer }),
@@ -659,13 +677,19 @@ pub async fn sign(app: &App, admin: UserId, id: i64, signature: String) -> Resul
 
 /// Records that transaction `tx` executed proposal `id`, once its receipt shows the Safe's
 /// `ExecutionSuccess` for the proposal's hash. Audited.
-pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<ProposalId, Error> {
+pub async fn executed(
+    store: &Store,
+    config: &Config,
+    admin: UserId,
+    id: i64,
+    tx: String,
+) -> Result<ProposalId, Error> {
     let hash = tx.strip_prefix("0x").unwrap_or_default();
     if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::Malformed("tx: a transaction hash".into()));
     }
-    let p = stored(app, id).await?;
-    let chain = chain(app)?;
+    let p = stored(store, id).await?;
+    let chain = chain(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (hash, safe, tx_hash) = (p.safe_tx_hash.clone(), p.safe.clone(), tx.clone());
     let ran = blocking(move || {
@@ -679,7 +703,7 @@ pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<P
         return Err(Error::Rule("owner-proposal-not-executed"));
     }
     audited(
-        app,
+        store,
         admin,
         id,
         json!({ "executedTx": tx }),
@@ -692,14 +716,14 @@ pub async fn executed(app: &App, admin: UserId, id: i64, tx: String) -> Result<P
 /// Runs `change` on proposal `id` and, when it changed something, audits `what`: one
 /// transaction.
 async fn audited(
-    app: &App,
+    store: &Store,
     admin: UserId,
     id: i64,
     what: Value,
     change: impl FnOnce(crate::store::Conn<'_>, i64) -> crate::store::Result<bool> + Send + 'static,
 ) -> Result<(), Error> {
     let now = crate::now_ms();
-    app.store
+    store
         .write(move |c| {
             c.transaction(|c| {
                 if change(c, now)? {
@@ -712,8 +736,8 @@ async fn audited(
 }
 
 /// The stored proposal `id`; `NotFound` when there is none.
-async fn stored(app: &App, id: i64) -> Result<Proposal, Error> {
-    app.store
+async fn stored(store: &Store, id: i64) -> Result<Proposal, Error> {
+    store
         .read(move |c| kept::get(c, id))
         .await?
         .ok_or(Error::NotFound)

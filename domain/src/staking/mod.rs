@@ -36,7 +36,7 @@ pub struct Holdings {
 /// What the staking pages need, read at the node's head: the offer (shared by every page load
 /// at that block) and the wallet's holdings (shared by that wallet's loads), `chain::reads`.
 pub async fn on_chain(
-    app: &crate::App,
+    reads: &crate::ChainReads,
     chain: &config::Chain,
     wallet: Option<&str>,
 ) -> Result<OnChain, Error> {
@@ -44,7 +44,7 @@ pub async fn on_chain(
     let (block, block_time) = crate::chain::reads::head(&rpc).await?;
     let offer = {
         let (rpc, chain) = (rpc.clone(), chain.clone());
-        app.chain_reads
+        reads
             .offers
             .get("offer", block, move || read_offer(&rpc, &chain, block))
             .await?
@@ -53,7 +53,7 @@ pub async fn on_chain(
         Some(w) => {
             let (rpc, chain, owner) = (rpc.clone(), chain.clone(), w.to_string());
             Some(
-                app.chain_reads
+                reads
                     .holdings
                     .get(&w.to_lowercase(), block, move || {
                         read_holdings(&rpc, &chain, &owner, block)
@@ -217,14 +217,18 @@ const DAY_MS: i64 = 86_400_000;
 /// the wallet's NFTs and LVLX, the member's positions with their figures at `now` (seconds: the
 /// later of the server's clock and the latest block's), or `{available: false}` when no
 /// staking contracts are configured.
-pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<StakingPage, Error> {
-    let Some(chain) = app.config.staking_chain().cloned() else {
+pub async fn page(
+    store: &crate::Store,
+    config: &config::Config,
+    reads: &crate::ChainReads,
+    member: &crate::user::User,
+) -> Result<StakingPage, Error> {
+    let Some(chain) = config.staking_chain().cloned() else {
         return Ok(StakingPage::unavailable());
     };
-    let on_chain = on_chain(app, &chain, member.wallet.as_deref()).await?;
+    let on_chain = on_chain(reads, &chain, member.wallet.as_deref()).await?;
     let user = member.id;
-    let (nft, lvlx) = app
-        .store
+    let (nft, lvlx) = store
         .read(move |c| crate::store::stakes::of_member(c, user))
         .await?;
     let now = on_chain.block_time.max((crate::now_ms() / 1000) as u64);
@@ -234,16 +238,19 @@ pub async fn page(app: &crate::App, member: &crate::user::User) -> Result<Stakin
 /// The admin's reserve monitor: per pool the free and reserved reward reserve (from the
 /// chain), the rewards reserved in the last 30 days and how many weeks of stakes at that pace
 /// the free reserve covers, with a warning under the configured number of weeks.
-pub async fn reserve(app: &crate::App) -> Result<ReserveMonitor, Error> {
+pub async fn reserve(
+    store: &crate::Store,
+    config: &config::Config,
+    reads: &crate::ChainReads,
+) -> Result<ReserveMonitor, Error> {
     use crate::store::stakes;
-    let Some(chain) = app.config.staking_chain().cloned() else {
+    let Some(chain) = config.staking_chain().cloned() else {
         return Ok(ReserveMonitor::unavailable());
     };
     let weeks = chain.reserve_warning_weeks;
-    let on_chain = on_chain(app, &chain, None).await?;
+    let on_chain = on_chain(reads, &chain, None).await?;
     let since = crate::now_ms() - 30 * DAY_MS;
-    let (nft, lvlx) = app
-        .store
+    let (nft, lvlx) = store
         .read(move |c| {
             Ok::<_, Error>((
                 stakes::reserved_since(c, Pool::Nft, since)?,
