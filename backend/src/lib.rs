@@ -59,9 +59,11 @@ fn security_headers() -> HeaderMap {
     set("referrer-policy", "no-referrer");
     set("x-frame-options", "DENY");
     // Nothing of the app uses these powers; a page that is ever injected cannot ask for them.
+    // (Chromium answers "bluetooth" with a console error on every page: it is not a feature it
+    // knows in this header.)
     set(
         "permissions-policy",
-        "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), interest-cohort=()",
+        "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), interest-cohort=()",
     );
     // Another site's window opened from ours (or ours from it) gets no handle on this one.
     set("cross-origin-opener-policy", "same-origin");
