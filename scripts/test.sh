@@ -20,6 +20,14 @@ background() { # NAME COMMAND...: runs COMMAND in the background, its output in 
   setsid "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
 }
+# The lowest priority for a build that fills idle CPU. Each background job is a session of its own
+# (setsid), and with the kernel's autogroups (on by default) a session shares the CPU with every
+# other as an equal whatever its nice value: the group's own nice is what lowers it.
+low() { # NAME COMMAND...: background, at the lowest priority
+  local name=$1
+  shift
+  background "$name" bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$@"' low "$@"
+}
 finish() { # NAME...: waits for each job, shows its output, stops at the first that failed
   local name
   for name in "$@"; do
@@ -37,19 +45,16 @@ stop_jobs() {
 }
 trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 
-# The order follows a fresh clone's critical path, where everything compiles cold on 2 cores:
-# the web app (the core for wasm32, then webpack) and the host workspace are the two long
-# builds, and the browser tests wait on both. The web build starts first, at the lowest
-# priority, and fills what the host build leaves idle (build scripts, linking); the browser
-# tests then run beside the Rust suites, which wait on chains, sockets and databases for much of
-# their time; the fuzz targets build last, at the lowest priority, beside the browser tests.
-# (One after another, a fresh clone took 1,632 s on 2026-11-29, with the browser tests waiting
-# for the web build until 909 s and the fuzz build until 978 s.)
+# The web app's build (the core for wasm32, then webpack) starts first, at the lowest priority: it
+# fills what the host build leaves idle (build scripts, linking) and is mostly done when the tests
+# need it. (After the host build, as before, a fresh clone's browser tests waited for it until
+# 909 s of 1,632 s on 2026-11-29. Run beside the Rust suites, the browser tests starved a
+# timing-bound socket test: they stay after them.)
 step "the web app's build starts (the core for wasm32, webpack), at the lowest priority"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the
 # server from here on (without the test targets, dev-dependencies' features drop out and with
 # them the build the tests share; none changes what the server does).
-background web nice -n 19 scripts/build.sh --test
+low web scripts/build.sh --test
 
 step "formatting (rustfmt)"
 cargo fmt --all --check
@@ -68,7 +73,7 @@ step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 "${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
 
 pg_url=$(scripts/pg.sh start "$pg_dir")
-step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh)"
+step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), the web build's rest and the fuzz targets"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
 # On PostgreSQL the suites whose subject is not the database are not run a second time: the
 # SQLite file tools (backup, crash durability), sockets, logs, metrics, error codes, the OpenAPI
@@ -83,7 +88,15 @@ pg_skip=(--skip backup:: --skip durability:: --skip sockets:: --skip logs:: --sk
   --skip staking::nfts_are_bought --skip staking::gas_per_member_action)
 background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-backend "${features[@]}" \
   -- "${pg_skip[@]}"
-finish web
+# The fuzz targets of the parsers: built at the lowest priority beside the suites, then a short
+# run of each (scripts/fuzz.sh SECONDS for longer runs).
+low fuzz env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
+finish sqlite postgres web fuzz
+
+# After the Rust tests: the admin tables' vectors read the Arrow streams core-wasm/tests/tables.rs
+# leaves in target/tmp.
+step "core vectors on the WebAssembly build"
+npm run --silent test:core
 
 step "contract artifacts match their sources (solc-js)"
 node contracts/build.mjs --check
@@ -97,17 +110,8 @@ npm run --silent lint
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
 
-# The fuzz targets of the parsers: built, then a short run of each (scripts/fuzz.sh SECONDS for
-# longer runs).
-background fuzz nice -n 19 env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
-step "browser tests (headless Chromium), beside the Rust suites and the fuzz targets' build"
+step "browser tests (headless Chromium)"
 TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
-finish sqlite postgres fuzz
-
-# After the Rust tests: the admin tables' vectors read the Arrow streams core-wasm/tests/tables.rs
-# leaves in target/tmp.
-step "core vectors on the WebAssembly build"
-npm run --silent test:core
 
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
