@@ -74,7 +74,10 @@ try {
           .locator(ready)
           .first()
           .waitFor({ timeout: 15_000 })
-          .catch(() => console.log(`?? ${path} ${width} ${language}: ${ready} never showed`));
+          .catch(() => {
+            problems += 1;
+            console.log(`!! ${path} ${width} ${language}: ${ready} never showed`);
+          });
         await page
           .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 15_000 })
           .catch(() => {});
