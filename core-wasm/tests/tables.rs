@@ -41,24 +41,7 @@ fn ico_stream(rows: &Value) -> Vec<u8> {
 }
 
 fn user_stream(rows: &Value) -> Vec<u8> {
-    let rows: Vec<users::User> = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| users::User {
-            created_at: r["createdAt"].as_i64().unwrap(),
-            names: r["names"].as_str().unwrap().into(),
-            email: r["email"].as_str().unwrap().into(),
-            wallet: r["wallet"].as_str().map(String::from),
-            referred: r["referred"].as_u64().unwrap() as u32,
-            lvlx: units(&r["lvlx"]),
-            rewards: units(&r["rewards"]),
-            rank: r["rank"].as_str().unwrap().into(),
-            id: r["id"].as_u64().unwrap() as u32,
-            kyc: lvlx_core::kyc::KycStatus::parse(r["kyc"].as_str().unwrap()).unwrap(),
-            blocked: r["blocked"].as_bool().unwrap_or(false),
-        })
-        .collect();
+    let rows: Vec<users::User> = serde_json::from_value(rows.clone()).expect("user rows");
     users::encode(&rows).unwrap()
 }
 
