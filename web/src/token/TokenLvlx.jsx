@@ -45,25 +45,34 @@ async function readChain(chain, account) {
   return { price, usdt, allowance, lvlx };
 }
 
-/** The sale's price and the account's balances and allowance, read again by `refresh`. */
+/**
+ * The sale's price and the account's balances and allowance, read again by `refresh`. A read
+ * that fails is said (`readError`) and tried again by itself, sooner first (2 s, then up to 15 s
+ * apart): a wallet's node that missed one call leaves nobody stuck on the message.
+ */
 function useSaleReads(chain, account) {
   const [reads, setReads] = useState(null);
-  const [readError, setReadError] = useState(false);
+  const [failures, setFailures] = useState(0);
   const refresh = useCallback(async () => {
     if (!account || !chain) return;
     try {
       setReads(await readChain(chain, account));
-      setReadError(false);
+      setFailures(0);
     } catch (e) {
       console.warn('chain read failed', e);
-      setReadError(true);
+      setFailures((n) => n + 1);
     }
   }, [account, chain]);
   useEffect(() => {
     setReads(null);
     refresh();
   }, [refresh]);
-  return { reads, readError, refresh };
+  useEffect(() => {
+    if (!failures) return undefined;
+    const timer = setTimeout(refresh, Math.min(2000 * failures, 15_000));
+    return () => clearTimeout(timer);
+  }, [failures, refresh]);
+  return { reads, readError: failures > 0, refresh };
 }
 
 /**

@@ -16,6 +16,8 @@ export async function injectWallet(page, anvil, { account, nested = false } = {}
     chainId: '0x1',
     known: new Set(['0x1']),
     refuse: new Set(),
+    // Methods the wallet's node fails while they are listed (the wallet is connected, its node is not).
+    down: new Set(),
     added: [],
     watched: [],
     calls: [],
@@ -28,6 +30,7 @@ export async function injectWallet(page, anvil, { account, nested = false } = {}
       state.refuse.delete(method);
       return { error: ERRORS.rejected };
     }
+    if (state.down.has(method)) return { error: { code: -32603, message: 'Internal JSON-RPC error.' } };
     switch (method) {
       case 'eth_requestAccounts':
         state.connected = true;

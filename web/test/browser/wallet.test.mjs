@@ -390,6 +390,22 @@ test('a paused sale is explained before anything is sent; another account in the
   await page.context().close();
 });
 
+test("a balance read the wallet's node fails is said, then read again by itself", async () => {
+  const page = await memberPage(browser, server, '/tokenLVLX', { wallet: { account: accounts[1] } });
+  const { wallet } = page;
+  wallet.state.connected = true;
+  wallet.state.known.add('0x89');
+  wallet.state.chainId = '0x89';
+  wallet.state.down.add('eth_call');
+  await page.reload();
+  await page.getByText(en['chain-read-failed']).waitFor();
+  // The node answers again: the page reads again without the member doing anything.
+  wallet.state.down.delete('eth_call');
+  await page.getByTestId('buy-usdt-balance').waitFor({ timeout: 20_000 });
+  assert.equal(await page.getByText(en['chain-read-failed']).count(), 0);
+  await page.context().close();
+});
+
 test('a load that fails says what failed, in words, and loads again on retry', async () => {
   const page = await openPage(browser, server.url, {
     storage: await server.storageFor(DEMO_USER),
