@@ -4,8 +4,7 @@
 #                               npm packages (wasm-opt comes from npm `binaryen`)
 #   scripts/setup.sh --test     also what the tests need: Debian's chromium (browser tests) and
 #                               Python's aiosmtpd (a local SMTP sink for the mail test) and
-#                               schemathesis (API cases from the OpenAPI document), and
-#                               cargo-fuzz (the parsers' fuzz targets, scripts/fuzz.sh),
+#                               schemathesis (API cases from the OpenAPI document),
 #                               Debian's postgresql and nginx-light and wrk (load bench),
 #                               and prometheus (the metrics test)
 set -euo pipefail
@@ -47,13 +46,6 @@ fi
 if [ "${1:-}" = "--test" ] && ! python3 -c 'import schemathesis' 2>/dev/null; then
   step "pip install schemathesis"
   python3 -m pip install --quiet 'schemathesis>=4.3,<5'
-fi
-
-CARGO_FUZZ_VERSION=0.13.2
-if [ "${1:-}" = "--test" ] && [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}' || true)" != "$CARGO_FUZZ_VERSION" ]; then
-  step "cargo install cargo-fuzz $CARGO_FUZZ_VERSION"
-  # --debug: it only drives cargo and libFuzzer; unoptimised it installs in a fraction of the time.
-  cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION" --locked --debug
 fi
 
 if [ "${1:-}" = "--test" ] && { ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v nginx >/dev/null; }; then

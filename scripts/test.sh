@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test: formatting and lints, the Rust workspace, the core's vectors on the WebAssembly
-# build, the translation checks, a short run of every fuzz target, the API contract cases, and
-# the browser tests in headless Chromium, then every row of the load bench for a second.
+# Every test: formatting and lints, the Rust workspace (a short run of every fuzz target among
+# them), the core's vectors on the WebAssembly build, the translation checks, the API contract
+# cases, and the browser tests in headless Chromium, then every row of the load bench for a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -23,10 +23,10 @@ background() { # NAME COMMAND...: runs COMMAND in the background, its output in 
 # The lowest priority for a build that fills idle CPU. Each background job is a session of its own
 # (setsid), and with the kernel's autogroups (on by default) a session shares the CPU with every
 # other as an equal whatever its nice value: the group's own nice is what lowers it.
-low() { # NAME COMMAND...: background, at the lowest priority
-  local name=$1
-  shift
-  background "$name" bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$@"' low "$@"
+low() { # NAME NICE COMMAND...: background, at priority NICE (19 the lowest)
+  local name=$1 nice=$2
+  shift 2
+  background "$name" bash -c 'echo "$0" >/proc/self/autogroup 2>/dev/null || true; exec nice -n "$0" "$@"' "$nice" "$@"
 }
 finish() { # NAME...: waits for each job, shows its output, stops at the first that failed
   local name
@@ -48,17 +48,16 @@ trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 # The web app's build (the core for wasm32, then webpack) starts first, at the lowest priority: it
 # fills what the host build leaves idle (build scripts, linking) and is mostly done when the tests
 # need it. (After the host build, as before, a fresh clone's browser tests waited for it until
-# 909 s of 1,632 s on 2026-11-29. Run beside the Rust suites, the browser tests starved a
-# timing-bound socket test: they stay after them.)
+# 909 s of 1,632 s on 2026-11-29.)
 step "the web app's build starts (the core for wasm32, webpack), at the lowest priority"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the
 # server from here on (without the test targets, dev-dependencies' features drop out and with
 # them the build the tests share; none changes what the server does).
-low web scripts/build.sh --test
+low web 19 scripts/build.sh --test
 
 step "formatting (rustfmt)"
 cargo fmt --all --check
-(cd fuzz && cargo fmt --check)
+(cd fuzz/libfuzzer && cargo fmt --check)
 
 # Clippy as the compiler (what `cargo clippy` does under `cargo check`): the workspace's crates
 # are linted while they are built for the tests, so the dependencies compile once, not twice
@@ -73,7 +72,7 @@ step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 "${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
 
 pg_url=$(scripts/pg.sh start "$pg_dir")
-step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), the web build's rest and the fuzz targets"
+step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), then the browser tests"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
 # On PostgreSQL the suites whose subject is not the database are not run a second time: the
 # SQLite file tools (backup, crash durability), sockets, logs, metrics, error codes, the OpenAPI
@@ -88,10 +87,15 @@ pg_skip=(--skip backup:: --skip durability:: --skip sockets:: --skip logs:: --sk
   --skip staking::nfts_are_bought --skip staking::gas_per_member_action)
 background postgres env LVLX_TEST_POSTGRES="$pg_url" "${lint[@]}" test -p lvlx-backend "${features[@]}" \
   -- "${pg_skip[@]}"
-# The fuzz targets of the parsers: built at the lowest priority beside the suites, then a short
-# run of each (scripts/fuzz.sh SECONDS for longer runs).
-low fuzz env FUZZ_PROFILE=--dev scripts/fuzz.sh 2
-finish sqlite postgres web fuzz
+# The browser tests beside the suites, below them: the suites mostly wait (on chains, sockets and
+# timers: 73% of the CPU idle with the SQLite suite alone) and the browser tests are bound by
+# the CPU, so they take what the suites leave. At the suites' own priority they starved a
+# timing-bound socket test (38 s against its 20 s window on 2026-11-29); nice 10 is a tenth of
+# the suites' weight, so the suites run as if alone.
+finish web
+step "browser tests (headless Chromium), beside the suites at a lower priority"
+low browser 10 env TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
+finish sqlite postgres
 
 # After the Rust tests: the admin tables' vectors read the Arrow streams core-wasm/tests/tables.rs
 # leaves in target/tmp.
@@ -110,8 +114,7 @@ npm run --silent lint
 step "API contract: Schemathesis cases from the OpenAPI document (a short run; npm run test:api for longer)"
 node --experimental-wasm-modules --no-warnings scripts/schemathesis.mjs 10
 
-step "browser tests (headless Chromium)"
-TEST_SERVER_BINARY=target/debug/lvlx npm run --silent test:browser
+finish browser
 
 step "load bench smoke: every row of bench:load for 1 s on the debug server (npm run bench:load for figures)"
 BENCH_SERVER_BINARY=target/debug/lvlx npm run --silent bench:load 1
