@@ -7,7 +7,19 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { consent, DEMO_ADMIN, en, launchBrowser, openPage, settled, startServer, SHOTS, es, pt } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  en,
+  launchBrowser,
+  openPage,
+  settled,
+  startServer,
+  SHOTS,
+  es,
+  pt,
+} from './harness.mjs';
 import { calldata, formatLvlx } from '../../src/core/index.js';
 
 let server;
@@ -66,6 +78,29 @@ test('anyone reads the reserves and the claims contract as the chain holds them,
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('the solvency page leads back: a visitor to sign-in, a signed-in member to the dashboard, in es', async () => {
+  const visitor = await solvency('es', 390);
+  const back = visitor.getByTestId('public-back');
+  assert.equal(await back.innerText(), es['login-title']);
+  await back.click();
+  await visitor.waitForURL('**/login');
+  await visitor.context().close();
+
+  const storage = { ...(await server.storageFor(DEMO_USER)), language: 'es' };
+  const member = await openPage(browser, server.url, {
+    storage,
+    cookies: consent,
+    viewport: { width: 390, height: 844 },
+  });
+  await member.goto('/solvency');
+  await member.getByTestId('solvency-claims').waitFor();
+  const home = member.getByTestId('public-back');
+  assert.equal(await home.innerText(), es['public-back-signed-in']);
+  await home.click();
+  await member.waitForURL('**/dashboard');
+  await member.context().close();
 });
 
 test('an admin checks the books now and sees the verdict; the public page then shows that check', async () => {
