@@ -574,7 +574,7 @@ fn demo_identity(
             "Demo identity provider (not a real verification) at {}",
             identity::flow_url(listen)
         );
-        identity::serve(provider, listener, crate::server::stop_signal()).await;
+        identity::serve(provider, listener, crate::serve::stop_signal()).await;
         ExitCode::SUCCESS
     })
 }
@@ -1005,7 +1005,7 @@ fn serve(config: Config) -> ExitCode {
         // tests read this line to find the server.
         println!("LVLX is serving at http://{addr}/");
         tracing::info!(%addr, %data_dir, "serving");
-        crate::server::serve(&app, listener, crate::server::stop_signal()).await;
+        crate::serve::serve(&app, listener, crate::serve::stop_signal()).await;
         ExitCode::SUCCESS
     })
 }

@@ -381,7 +381,7 @@ async fn the_demos_identity_provider_verifies_a_member_and_the_held_claim_become
     let server = listener.local_addr().unwrap().to_string();
     let app = w.app.clone();
     tokio::spawn(async move {
-        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+        lvlx_backend::serve::serve(&app, listener, std::future::pending()).await
     });
     let provider =
         identity::Provider::new(&kyc, &format!("http://{server}"), &w.app.config.locales_dir)
@@ -519,7 +519,7 @@ async fn the_demos_identity_provider_verifies_a_member_and_the_held_claim_become
     let other_server = listener.local_addr().unwrap().to_string();
     let app = other.app.clone();
     tokio::spawn(async move {
-        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+        lvlx_backend::serve::serve(&app, listener, std::future::pending()).await
     });
     let forged = identity::Provider::new(
         &Kyc {

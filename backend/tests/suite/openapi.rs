@@ -1,6 +1,6 @@
 //! The API contract: the OpenAPI 3.1 document served at /api/v1/openapi.json names exactly the
 //! routes the code has. Each operation is described on its handler (`#[utoipa::path(method,
-//! path = …)]` in `backend/src/api/<module>.rs`); the route's warp filter names the same path
+//! path = …)]` in `server/src/api/<module>.rs`); the route's warp filter names the same path
 //! (`warp::path!(…)`), its method and that handler. The source is read to pair the two (warp's
 //! filters cannot be read back), and the router is asked to prove every documented operation
 //! reaches a handler (not the router's "no such route" 404 or 405).
@@ -137,7 +137,7 @@ fn described_in(text: &str) -> BTreeMap<String, (String, String)> {
 
 /// Every api module's source, by file name.
 fn modules() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/api");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../server/src/api");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())

@@ -107,7 +107,7 @@ async fn serve(w: &common::World) -> SocketAddr {
     let server = listener.local_addr().unwrap();
     let app = w.app.clone();
     tokio::spawn(async move {
-        lvlx_backend::server::serve(&app, listener, std::future::pending()).await
+        lvlx_backend::serve::serve(&app, listener, std::future::pending()).await
     });
     server
 }

@@ -53,9 +53,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::accounts::holdings::History),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn history(who: Authed, app: App) -> Answer {
@@ -70,9 +68,7 @@ async fn history(who: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::accounts::holdings::Actives),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn actives(who: Authed, app: App) -> Answer {
@@ -87,9 +83,7 @@ async fn actives(who: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::accounts::holdings::Dashboard),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn dashboard(who: Authed, app: App) -> Answer {

@@ -135,10 +135,7 @@ async fn read_public(block: String, q: Language, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::content::ContentBlocks),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn list(_: Authed, app: App) -> Answer {

@@ -216,9 +216,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::network::pages::Overview),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn overview(who: Authed, app: App) -> Answer {
@@ -240,9 +238,7 @@ async fn overview(who: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::network::pages::Glance),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn glance(who: Authed, app: App) -> Answer {
@@ -257,9 +253,7 @@ async fn glance(who: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::network::pages::Sponsor),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn sponsor(who: Authed, app: App) -> Answer {
@@ -319,10 +313,7 @@ async fn confirm_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Confirm)
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::network::ranks::RanksAdmin),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn ranks(_: Authed, app: App) -> Answer {
@@ -378,10 +369,7 @@ async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
             content_type = "application/vnd.apache.arrow.stream",
             body = inline(Binary),
         ),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn node_rows(_: Authed, app: App) -> Answer {
@@ -398,10 +386,7 @@ async fn node_rows(_: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::network::nodes::NodeAdmin),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn node_admin(_: Authed, app: App) -> Answer {

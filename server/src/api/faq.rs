@@ -42,9 +42,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
     responses(
         (status = 200, description = "OK", body = crate::faq::FaqPage),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn page(query: HashMap<String, String>, _: Authed, app: App) -> Answer {

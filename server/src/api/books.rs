@@ -56,10 +56,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::books::schedule::Books),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn standing(_: Authed, app: App) -> Answer {

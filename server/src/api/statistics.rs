@@ -176,10 +176,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
     responses(
         (status = 200, description = "OK", body = crate::statistics::IcoStatistics),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
@@ -204,10 +201,7 @@ async fn ico(_: Authed, app: App, limit: Limit) -> Answer {
             content_type = "application/vnd.apache.arrow.stream",
             body = inline(Binary),
         ),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn ico_rows(_: Authed, app: App) -> Answer {
@@ -227,10 +221,7 @@ async fn ico_rows(_: Authed, app: App) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = Vec<crate::store::ledger::Trail>),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
@@ -250,10 +241,7 @@ async fn ico_trails(_: Authed, app: App, ids: Ids) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = crate::statistics::UserStatistics),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn users(_: Authed, app: App, limit: Limit) -> Answer {
@@ -278,10 +266,7 @@ async fn users(_: Authed, app: App, limit: Limit) -> Answer {
             content_type = "application/vnd.apache.arrow.stream",
             body = inline(Binary),
         ),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn user_rows(_: Authed, app: App) -> Answer {
@@ -301,10 +286,7 @@ async fn user_rows(_: Authed, app: App) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = crate::staking::admin::NftStatistics),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn nft_staking(_: Authed, app: App, limit: Limit) -> Answer {
@@ -326,10 +308,7 @@ async fn nft_staking(_: Authed, app: App, limit: Limit) -> Answer {
             content_type = "application/vnd.apache.arrow.stream",
             body = inline(Binary),
         ),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn nft_staking_rows(_: Authed, app: App) -> Answer {
@@ -349,10 +328,7 @@ async fn nft_staking_rows(_: Authed, app: App) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = crate::staking::admin::LvlxStatistics),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn lvlx_staking(_: Authed, app: App, limit: Limit) -> Answer {
@@ -374,10 +350,7 @@ async fn lvlx_staking(_: Authed, app: App, limit: Limit) -> Answer {
             content_type = "application/vnd.apache.arrow.stream",
             body = inline(Binary),
         ),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn lvlx_staking_rows(_: Authed, app: App) -> Answer {

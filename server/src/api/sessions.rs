@@ -57,10 +57,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::user::AdminPayload),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 fn admin_session(who: Authed) -> warp::reply::Response {
@@ -75,9 +72,7 @@ fn admin_session(who: Authed) -> warp::reply::Response {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::session::Refreshed),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 fn refresh(who: Authed, app: App) -> warp::reply::Response {
@@ -101,9 +96,7 @@ fn refresh(who: Authed, app: App) -> warp::reply::Response {
     request_body = Signout,
     responses(
         (status = 200, description = "OK", body = crate::session::SignedOut),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn signout(who: Authed, app: App, _: Signout) -> Answer {

@@ -138,9 +138,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::kyc::MemberKyc),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
     ),
 )]
 async fn member(who: Authed, app: App) -> Answer {

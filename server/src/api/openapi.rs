@@ -121,6 +121,30 @@ pub mod errors {
         E500: "Internal error (details in the log only)",
         E503: "The chain is not available",
     }
+
+    /// The error answers of a kind of operation, named once: an operation lists its own answers
+    /// and then its set, `responses((status = 200, …), Admin)`.
+    macro_rules! sets {
+        ($($(#[$doc:meta])* $set:ident: $($status:literal $name:ident),*;)*) => {$(
+            $(#[$doc])*
+            pub struct $set;
+            impl utoipa::IntoResponses for $set {
+                fn responses() -> std::collections::BTreeMap<String, RefOr<Response>> {
+                    [$(($status, stringify!($name))),*]
+                        .into_iter()
+                        .map(|(status, name)| (status.to_string(), Ref::from_response_name(name).into()))
+                        .collect()
+                }
+            }
+        )*};
+    }
+
+    sets! {
+        /// An admin's: malformed, not signed in, not an admin, internal.
+        Admin: "400" E400, "401" E401, "403" E403, "500" E500;
+        /// A signed-in member's: malformed, not signed in, internal.
+        Member: "400" E400, "401" E401, "500" E500;
+    }
 }
 
 /// A shape built in code: the type `$type`, named `$name` among the components (or inlined

@@ -18,10 +18,10 @@ pub fn address(
 ) -> impl Filter<Extract = (Option<IpAddr>,), Error = std::convert::Infallible> + Clone {
     let app = app.clone();
     // `server::serve` puts the peer in the request; warp's own (tests' requests) otherwise.
-    warp::ext::optional::<crate::server::Peer>()
+    warp::ext::optional::<crate::serve::Peer>()
         .and(warp::addr::remote())
         .map(
-            |served: Option<crate::server::Peer>, warp_peer: Option<std::net::SocketAddr>| {
+            |served: Option<crate::serve::Peer>, warp_peer: Option<std::net::SocketAddr>| {
                 served.map(|p| p.0).or(warp_peer)
             },
         )

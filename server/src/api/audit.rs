@@ -83,10 +83,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
     responses(
         (status = 200, description = "OK", body = crate::admin_audit::AuditPage),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn page(_: Authed, app: App, q: Query) -> Answer {
@@ -113,10 +110,7 @@ async fn page(_: Authed, app: App, q: Query) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", content_type = "text/csv", body = String),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
     ),
 )]
 async fn csv(_: Authed, app: App, q: Query) -> Answer {
