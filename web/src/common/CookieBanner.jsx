@@ -13,7 +13,7 @@ export default function CookieBanner() {
   // Rendered at build time there is no cookie: the page comes in two, decided or not, and the
   // server sends the one the visitor's cookie says (web/prerender).
   const seen = useConsentSeen();
-  // In a page sent rendered, the buttons wait for the app (web/src/prerendered.js).
+  // In a page sent rendered, the buttons wait for the app (web/src/common/prerendered.js).
   const waiting = usePrerendering();
   const [decision, setDecision] = useState(() => seen ?? Cookies.get(CONSENT_COOKIE));
   const box = useRef(null);

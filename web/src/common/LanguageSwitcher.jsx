@@ -14,7 +14,7 @@ const FLAG = { en: US, es: ES, pt: BR };
 export default function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage;
-  // In a page sent rendered the flags wait for the app (web/src/prerendered.js).
+  // In a page sent rendered the flags wait for the app (web/src/common/prerendered.js).
   const waiting = usePrerendering();
   return (
     <div className="language-switcher" role="group" aria-label={t('language-label')}>

@@ -130,6 +130,25 @@ function Level({ level, hasNode }) {
   );
 }
 
+/** Nobody in any level yet: said once, with what each level would pay, not an empty box per level. */
+function EmptyNetwork({ levels }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="network-level empty" aria-labelledby="network-empty-title" data-testid="network-empty">
+      <h2 id="network-empty-title">{t('network-levels-title')}</h2>
+      <p className="table-empty">{t('network-empty')}</p>
+      <ul className="network-rates">
+        {levels.map((level) => (
+          <li key={level.level}>
+            {t('network-level', { level: level.level })}{' '}
+            <span className="muted">· {t('network-level-rate', { rate: formatRate(level.bps, i18n.language) })}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default function Afiliates() {
   const { t } = useTranslation();
   const network = useNetwork();
@@ -155,9 +174,11 @@ export default function Afiliates() {
               </p>
             </div>
           )}
-          {data.levels.map((level) => (
-            <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />
-          ))}
+          {data.levels.every((level) => level.members.length === 0) ? (
+            <EmptyNetwork levels={data.levels} />
+          ) : (
+            data.levels.map((level) => <Level key={level.level} level={level} hasNode={Boolean(data.activationNode)} />)
+          )}
         </>
       )}
     </section>
