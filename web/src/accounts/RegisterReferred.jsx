@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
 // The max metadata: it validates as libphonenumber (and the server) do; min disagreed on 277
 // of testdata/phones.json's 4,929 numbers (web/test/phones.test.mjs).
 import PhoneInput, { isValidPhoneNumber } from 'react-phone-number-input/max';
@@ -23,6 +24,7 @@ import PublicFrame from '../common/PublicFrame.jsx';
 import TextField, { FieldError } from '../common/TextField.jsx';
 import useCoreForm from '../common/useCoreForm.js';
 import useSubmit from '../common/useSubmit.js';
+import useResendWait from '../common/useResendWait.js';
 import { KEYS, write } from '../common/storage.js';
 
 const STEPS = 3;
@@ -130,11 +132,47 @@ function InviteLink({ unknown }) {
   );
 }
 
+/**
+ * The last step: the code mailed to `email` (the address and how long it lasts said), sent again
+ * after a wait, and the way back to the details, every field kept (a mistyped address is fixed
+ * there).
+ */
+function CodeStep({ email, attemptId, resend, back }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { sending, wait, again } = resend;
+  return (
+    <>
+      <CodeForm
+        hint={t('verify-hint-email', { email })}
+        onCode={async (code) => {
+          // Registering clears userCodeLink (docs/product/accounts.md#registration); storeSignedIn
+          // does.
+          storeSignedIn(await registerVerify(attemptId, code));
+          navigate('/dashboard', { replace: true });
+        }}
+      >
+        <button
+          type="button"
+          className="button secondary wide"
+          disabled={sending || wait > 0}
+          onClick={again}
+          aria-busy={sending}
+        >
+          {wait > 0 ? t('verify-resend-in', { seconds: wait }) : t('verify-resend')}
+        </button>
+      </CodeForm>
+      <button type="button" className="link" onClick={back} data-testid="register-change">
+        {t('register-change-details')}
+      </button>
+    </>
+  );
+}
+
 export default function RegisterReferred() {
   const { t } = useTranslation();
   const { referralCode } = useParams();
   const form = useCoreForm(FIELDS);
-  const navigate = useNavigate();
   const [step, setStep] = useState(1);
   const [attemptId, setAttemptId] = useState(null);
   // Who invited: a person's name, not the 32-character code (a failed read keeps the plain line).
@@ -149,13 +187,17 @@ export default function RegisterReferred() {
     return isValidPhoneNumber(form.values.cel) ? null : 'validations-phone-msg';
   };
 
-  const [sending, send] = useSubmit(async () => {
+  const [wait, restart] = useResendWait();
+  // Sends the code (again, `again`: a new attempt, whose code replaces the last one's).
+  const [sending, send] = useSubmit(async (again = false) => {
     const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
     setAttemptId(
       (await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId,
     );
     write(KEYS.registerStep, '3');
     setStep(3);
+    restart();
+    if (again) toast.success(t('verify-resent'), { toastId: 'verify-resent' });
   });
 
   const next = (event) => {
@@ -188,13 +230,11 @@ export default function RegisterReferred() {
         )}
       </form>
       {step === 3 && (
-        <CodeForm
-          onCode={async (code) => {
-            // Registering clears userCodeLink (docs/product/accounts.md#registration);
-            // storeSignedIn does.
-            storeSignedIn(await registerVerify(attemptId, code));
-            navigate('/dashboard', { replace: true });
-          }}
+        <CodeStep
+          email={form.values.email}
+          attemptId={attemptId}
+          resend={{ sending, wait, again: () => send(true) }}
+          back={() => setStep(1)}
         />
       )}
       <Link to="/login" className="link">

@@ -1,7 +1,7 @@
 // /verifycode (docs/product/accounts.md#sign-in): the code mailed at sign-in — to the address named
 // here, sent again on request (within the sends allowed per hour), submitted at its fourth digit;
 // then the dashboard (the user guard sends admins on to the admin area).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -11,23 +11,14 @@ import { storeSignedIn } from './signin.js';
 import { toastError } from '../common/toast.jsx';
 import PublicFrame from '../common/PublicFrame.jsx';
 import CodeForm from '../common/CodeForm.jsx';
-
-/** Seconds before the code can be asked for again. */
-const RESEND_WAIT = 30;
+import useResendWait from '../common/useResendWait.js';
 
 export default function VerifyCode() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const email = read(KEYS.userEmail);
-  const [until, setUntil] = useState(() => Date.now() + RESEND_WAIT * 1000);
-  const [now, setNow] = useState(() => Date.now());
+  const [wait, restart] = useResendWait();
   const [sending, setSending] = useState(false);
-  const wait = Math.max(0, Math.ceil((until - now) / 1000));
-  useEffect(() => {
-    if (wait <= 0) return undefined;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [wait > 0]); // eslint-disable-line react-hooks/exhaustive-deps
   const onCode = async (code) => {
     storeSignedIn(await verifyCode(code));
     navigate('/dashboard', { replace: true });
@@ -38,8 +29,7 @@ export default function VerifyCode() {
       const { token } = await resendLoginCode();
       write(KEYS.sessionToken, token);
       toast.success(t('verify-resent'), { toastId: 'verify-resent' });
-      setNow(Date.now());
-      setUntil(Date.now() + RESEND_WAIT * 1000);
+      restart();
     } catch (e) {
       toastError(e);
     } finally {

@@ -88,6 +88,21 @@ test('register through a referral link by keyboard alone: code from the mail, th
   await announced(page, en['register-step'].replace('{{step}}', 3).replace('{{total}}', 3));
   await page.waitForFunction(() => document.activeElement?.id === 'field-code');
   assert.equal(await page.getAttribute('.step', 'data-step'), '3');
+  // The code step names the address and how long the code lasts, offers it again after a wait,
+  // and leads back to the details, every field kept (a mistyped address is fixed there).
+  assert.ok(
+    await page.getByText(en['verify-hint-email'].replace('{{email}}', 'maria@example.com')).isVisible(),
+    'the code step names the address',
+  );
+  assert.ok(await page.getByRole('button', { name: /^Send again in \d+ s$/ }).isDisabled());
+  await page.getByTestId('register-change').click();
+  await announced(page, en['register-step'].replace('{{step}}', 1).replace('{{total}}', 3));
+  assert.equal(await page.inputValue('#field-email'), 'maria@example.com');
+  await page.click('button[type=submit]');
+  await announced(page, en['register-step'].replace('{{step}}', 2).replace('{{total}}', 3));
+  await page.click('button[type=submit]');
+  await announced(page, en['register-step'].replace('{{step}}', 3).replace('{{total}}', 3));
+  await page.focus('#field-code');
   await page.keyboard.type(server.codeFor('maria@example.com'));
   await page.waitForURL('**/dashboard');
   const stored = await page.evaluate(() => ({
