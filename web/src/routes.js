@@ -28,7 +28,10 @@ export const landingPaths = ['', 'home', 'faqs', 'register'];
 
 /**
  * User area (docs/product/screens.md#member-routes): [path, menu/title key, page, ready: what shows
- * once the page has its content (the browser tests wait for it on every route)].
+ * once the page has its content (the browser tests wait for it on every route), open: whether it
+ * works without a linked wallet (the dashboard, where linking happens, and the FAQ, which explains
+ * how to set a wallet up); the others send a member without one to the dashboard's wallet box and
+ * are marked in the menu].
  */
 export const userRoutes = (product) => [
   [
@@ -36,6 +39,7 @@ export const userRoutes = (product) => [
     'menu-dashboard',
     page(() => import(/* webpackChunkName: "page-dashboard" */ './dashboard/Dashboard.jsx')),
     '[data-testid="kyc-status"]',
+    true,
   ],
   [
     `token${product}`,
@@ -73,6 +77,7 @@ export const userRoutes = (product) => [
     'menu-faqs',
     page(() => import(/* webpackChunkName: "page-faqs" */ './help/Faqs.jsx')),
     'details.faq-item',
+    true,
   ],
   [
     'activation-node',

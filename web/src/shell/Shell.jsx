@@ -10,17 +10,19 @@ import settings, { useSettings } from '../common/settings.js';
 import { signout } from './api.js';
 import { clearStorage, KEYS, readJson, write } from '../common/storage.js';
 import useSessionRefresh from './useSessionRefresh.js';
-import useWalletCheck, { needsWallet } from '../wallet/useWalletCheck.jsx';
+import useWalletCheck from '../wallet/useWalletCheck.jsx';
 import { useLinkedWallet } from '../wallet/wallet.js';
 import Dialog from '../common/Dialog.jsx';
 import LanguageSwitcher from '../common/LanguageSwitcher.jsx';
 import Avatar from '../accounts/Avatar.jsx';
 
 /** The menu key of the member page at `pathname` (its first segment), for the wallet check. */
-const pageKey = (pathname) => {
+/** The user-area row of the page at `pathname` (its text pages under it: `/dashboardfaqs/…`). */
+const userRow = (pathname) => {
   const first = pathname.split('/')[1]?.toLowerCase();
-  return userRoutes(settings.product).find(([path]) => path.toLowerCase() === first)?.[1] ?? null;
+  return userRoutes(settings.product).find(([path]) => path.toLowerCase() === first) ?? null;
 };
+const pageKey = (pathname) => userRow(pathname)?.[1] ?? null;
 
 /** Admin names from the stored adminInfo, which may nest them under `user`. */
 function adminNames() {
@@ -47,11 +49,11 @@ function SideMenu({ area, open, onExit }) {
         </p>
       )}
       <ul>
-        {items.map(([path, key]) => (
+        {items.map(([path, key, , , open]) => (
           <li key={path}>
             <NavLink to={`/${path}`}>
               {t(key)}
-              {walletless && needsWallet(`/${path}`) && (
+              {walletless && !open && (
                 <>
                   <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
                     {t('menu-needs-wallet-short')}
@@ -126,7 +128,8 @@ export default function Shell({ area }) {
   const [confirmExit, setConfirmExit] = useState(false);
   const navigate = useNavigate();
   useSessionRefresh();
-  useWalletCheck(area === 'user', pageKey);
+  // A page open without a wallet (its routes row says so) is not checked.
+  useWalletCheck(area === 'user' && !userRow(location.pathname)?.[4], pageKey);
 
   const exit = async () => {
     setConfirmExit(false);

@@ -15,20 +15,16 @@ export const WALLET_POLL_MS = 12000;
 const NOT_EXISTS_MS = 5000;
 const INCORRECT_MS = 7000;
 
-/** Pages open without a linked wallet: the dashboard (where linking happens) and the FAQ (which
- * explains how to set a wallet up, so it cannot require one). */
-const OPEN_PAGES = /^\/(dashboard|dashboardfaqs(\/.*)?)$/;
-
-/** Whether the user-area page at `pathname` needs a linked wallet (the menu marks those). */
-export const needsWallet = (pathname) => !OPEN_PAGES.test(pathname);
-
-/** `pageKey(pathname)`: the menu key of the page at `pathname`, named on the dashboard it sends to. */
+/**
+ * `enabled`: false for a page open without a wallet (its row in the routes table says so);
+ * `pageKey(pathname)`: the menu key of the page at `pathname`, named on the dashboard it sends to.
+ */
 export default function useWalletCheck(enabled, pageKey) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   useEffect(() => {
-    if (!enabled || OPEN_PAGES.test(pathname)) return undefined;
+    if (!enabled) return undefined;
     let live = true;
     const check = async () => {
       const stored = storedWallet();
