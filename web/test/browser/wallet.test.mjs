@@ -336,9 +336,11 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
 
   // A second purchase while myActives is open appears there live.
   await page.goto('/tokenLVLX');
+  // The form takes an amount once the chain's figures are in: typed before, under load, it was
+  // lost (the page then said "Enter what you pay" and the button stayed "Buy").
+  await page.getByTestId('buy-price').waitFor();
   await page.getByLabel(en['buy-pay']).fill('1');
-  // Seen once in a while under load (the button still says "Buy"): what the page and the wallet
-  // said then is kept, to find why.
+  // If the button still says "Buy", what the page and the wallet said is kept.
   await page
     .getByRole('button', { name: en['buy-approve-and-buy'] })
     .waitFor({ timeout: 30_000 })
