@@ -16,12 +16,12 @@ import Dialog from '../common/Dialog.jsx';
 import LanguageSwitcher from '../common/LanguageSwitcher.jsx';
 import Avatar from '../accounts/Avatar.jsx';
 
-/** The menu key of the member page at `pathname` (its first segment), for the wallet check. */
 /** The user-area row of the page at `pathname` (its text pages under it: `/dashboardfaqs/…`). */
 const userRow = (pathname) => {
   const first = pathname.split('/')[1]?.toLowerCase();
   return userRoutes(settings.product).find(([path]) => path.toLowerCase() === first) ?? null;
 };
+/** The menu key of the member page at `pathname`, for the wallet check. */
 const pageKey = (pathname) => userRow(pathname)?.[1] ?? null;
 
 /** Admin names from the stored adminInfo, which may nest them under `user`. */
@@ -49,11 +49,11 @@ function SideMenu({ area, open, onExit }) {
         </p>
       )}
       <ul>
-        {items.map(([path, key, , , open]) => (
+        {items.map(([path, key, , , walletFree]) => (
           <li key={path}>
             <NavLink to={`/${path}`}>
               {t(key)}
-              {walletless && !open && (
+              {walletless && !walletFree && (
                 <>
                   <span className="menu-badge" aria-hidden="true" data-testid="menu-needs-wallet">
                     {t('menu-needs-wallet-short')}
