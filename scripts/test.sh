@@ -70,6 +70,10 @@ lint=(env "RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver"
 features=(--locked --features lvlx-core/wasm)
 step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 "${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
+# The host build is done: the web build, if still running, is now what the browser tests wait
+# for, so it gets an equal share beside the suites (on 2026-11-29, still at the lowest priority,
+# it lost the CPU to them and was done only at 360 s with the host build warm).
+echo 0 >"/proc/${pids[web]}/autogroup" 2>/dev/null || true
 
 pg_url=$(scripts/pg.sh start "$pg_dir")
 step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), then the browser tests"
