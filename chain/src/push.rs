@@ -47,8 +47,8 @@ pub enum Push {
         usdt: u128,
         created_at: i64,
     },
-    /// A staking or NFT-sale event the indexer recorded (`event`: staked, interest, released,
-    /// funded, defunded, terms, nft-purchased). `position` is the NFT id for a purchase.
+    /// A staking or NFT-sale event the indexer recorded (`event`: its name as [`applied`] gives
+    /// it). `position` is the NFT id for a purchase.
     Stake {
         user: Option<UserId>,
         pool: Option<Pool>,
