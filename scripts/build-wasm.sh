@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the core to WebAssembly for webpack (web/pkg), then shrinks it with wasm-opt from the
 # npm `binaryen` package (never Debian's binaryen: its old wasm-opt breaks wasm-bindgen output).
-#   scripts/build-wasm.sh          the shipped file: release, wasm-opt -O3 (~950 KB)
+#   scripts/build-wasm.sh          the shipped file: release, wasm-opt -O3 (~1.1 MB)
 #   scripts/build-wasm.sh --test   the test command's: the same code unoptimised (profile
-#                                  wasm-test, ~3.0 MB) without wasm-opt; 145 s of CPU against
+#                                  wasm-test, ~3.3 MB) without wasm-opt; 145 s of CPU against
 #                                  release's 283 s + wasm-opt's 32 s on 2 cores
 # Both also build the sign-in page's small core (web/pkg-forms, feature `forms`).
 set -euo pipefail

@@ -150,8 +150,8 @@ async fn an_upload_of_noise_is_stored_scaled_to_its_bound() {
     let (token, body) = w.login("demo@lvlx.local", "Demo#2026x").await;
     let (admin, _) = w.login("admin@lvlx.local", "Admin#2026").await;
     let id = body["user"]["id"].as_i64().unwrap();
-    // The highest quality that stays under the upload limit (the was PIL's quality 8,
-    // 1.57 MB; this encoder's quality 8 is larger).
+    // The highest quality that stays under the upload limit (a reviewer's was PIL's quality
+    // 8, 1.57 MB; this encoder's quality 8 is larger).
     let jpeg = [6, 4, 2, 1]
         .into_iter()
         .map(|quality| noise_jpeg(MAX_SIDE, quality))

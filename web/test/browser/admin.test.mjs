@@ -155,7 +155,7 @@ test('ICO table: an email click copies it whole with a toast; CSV holds exactly 
     headers.some((h) => h.includes(en['ico-amount-coin'])),
     `an amount header names its unit: ${headers.join(' | ')}`,
   );
-  // The table's columns: the wallet and the transaction too (issue 51: the CSV left them out).
+  // The table's columns: the wallet and the transaction too (the CSV once left them out).
   assert.equal(csv[0], 'n,email,createdAt,operation,coin,amount,wallet,txHash,amountExact');
   assert.equal(csv.length - 1, kept);
   assert.ok(
