@@ -695,6 +695,43 @@ impl Table for IcoTable {
 mod tests {
     use super::*;
 
+    /// The CSV, every byte: N°, email, date, operation, coin, the amount as shown, wallet and
+    /// transaction (from the trails), the amount exact; in the display order.
+    #[test]
+    fn the_csv_keeps_its_columns() {
+        let rows = [
+            Transaction {
+                created_at: 0,
+                email: "=x@b.co".into(),
+                token: "LVLX".into(),
+                amount: 1_005_000_000_000_000_007,
+            },
+            Transaction {
+                created_at: 86_400_000,
+                email: "a@b.co".into(),
+                token: "USDT".into(),
+                amount: 2_345_678,
+            },
+        ];
+        let mut table = IcoTable::load(&encode(&rows).unwrap(), "LVLX").unwrap();
+        table
+            .query(&Query {
+                sort: Some(super::super::Sort {
+                    column: AMOUNT.into(),
+                    direction: Direction::Desc,
+                }),
+                ..Query::default()
+            })
+            .unwrap();
+        let trails: Trails = [(2, ("0xab".to_string(), "0xcd".to_string()))].into();
+        assert_eq!(
+            table.csv_with(&trails),
+            "n,email,createdAt,operation,coin,amount,wallet,txHash,amountExact\n\
+             2,a@b.co,1970-01-02T00:00:00.000Z,retirement,USDT,2.35,0xab,0xcd,2.345678\n\
+             1,\"'=x@b.co\",1970-01-01T00:00:00.000Z,purchase,LVLX,1.01,,,1.005000000000000007\n"
+        );
+    }
+
     /// The index a date range alone is answered from gives what scanning every row gives (a
     /// search matching every email scans): ranges inside one block, across many, at the ends.
     #[test]

@@ -638,6 +638,47 @@ mod tests {
         assert!(EntryTable::load(&bytes, Kind::Nft, 0).is_err());
     }
 
+    /// The stakers CSVs, every byte: the columns the page shows (names as the API names them),
+    /// the NFT counts by id on the NFT screen, amounts exact.
+    #[test]
+    fn the_stakers_csvs_keep_their_columns() {
+        let mut table = stakers();
+        table
+            .query(&Query {
+                sort: Some(Sort {
+                    column: REWARD_USDT.into(),
+                    direction: Direction::Desc,
+                }),
+                ..Query::default()
+            })
+            .unwrap();
+        assert_eq!(
+            table.csv(),
+            "n,names,email,wallet,entries,amount,staking,NFT1,NFT2,NFT3,NFT4,NFT5,NFT6,NFT7,\
+             NFT8,NFT9,NFT10,NFT11,total,totalUSDT\n\
+             1,José Álvarez,jose@example.com,0x1111111111111111111111111111111111111111,3,9,4,\
+             2,4,0,0,0,0,0,0,0,0,3,1000000005.100000000000000007,100000000.51\n\
+             2,Ana Souza,ana@example.com,,1,1,0,0,1,0,0,0,0,0,0,0,0,0,0.000000000000000007,0.00\n\
+             3,Bob Stone,bob@example.com,0x2222222222222222222222222222222222222222,1,1,0,\
+             1,0,0,0,0,0,0,0,0,0,0,0,0.00\n"
+        );
+        let mut stakes = sample();
+        for s in &mut stakes.stakes {
+            s.nft_id = 0;
+            s.amount *= E18;
+        }
+        let bytes = encode(Kind::Lvlx, &stakes).unwrap();
+        let table = StakerTable::load(&bytes, Kind::Lvlx, NOW).unwrap();
+        assert_eq!(
+            table.csv(),
+            "n,names,email,wallet,entries,amount,staking,total,totalUSDT\n\
+             1,José Álvarez,jose@example.com,0x1111111111111111111111111111111111111111,3,9,4,\
+             1000000005.100000000000000007,100000000.51\n\
+             2,Ana Souza,ana@example.com,,1,1,0,0.000000000000000007,0.00\n\
+             3,Bob Stone,bob@example.com,0x2222222222222222222222222222222222222222,1,1,0,0,0.00\n"
+        );
+    }
+
     #[test]
     fn entries_out_of_release_order_are_refused() {
         let mut stakes = sample();
