@@ -301,17 +301,14 @@ pub fn load_user_rows(bytes: &[u8]) -> Result<AdminRows, JsError> {
 }
 
 /// `adminColumns("users")`: a table's columns as declared once in the core
-/// (`admin::declared`): `[{id, label, kind, sort, optional, spec}]`, before its rows arrive.
+/// (`admin::DECLARED`): `[{id, label, kind, sort, optional, spec, field?}]`, before its rows
+/// arrive.
 #[wasm_bindgen(js_name = adminColumns)]
 pub fn admin_columns(table: &str) -> Result<JsValue, JsError> {
-    let columns = match table {
-        "users" => admin::users::COLUMNS,
-        "nodes" => admin::nodes::COLUMNS,
-        "nft-entries" => admin::stakes::entries::NFT_COLUMNS,
-        "lvlx-entries" => admin::stakes::entries::LVLX_COLUMNS,
-        _ => return Err(JsError::new(&format!("no declared columns for {table}"))),
+    let Some((_, columns)) = admin::DECLARED.iter().find(|(name, _)| *name == table) else {
+        return Err(JsError::new(&format!("no declared columns for {table}")));
     };
-    Ok(to_js(&columns)?)
+    Ok(to_js(columns)?)
 }
 
 /// `loadNodeRows(arrowBytes)`: the activation nodes sold.

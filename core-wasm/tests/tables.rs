@@ -26,17 +26,7 @@ fn keep(name: &str, bytes: &[u8]) {
 }
 
 fn ico_stream(rows: &Value) -> Vec<u8> {
-    let rows: Vec<ico::Transaction> = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| ico::Transaction {
-            created_at: r["createdAt"].as_i64().unwrap(),
-            email: r["email"].as_str().unwrap().into(),
-            token: r["token"].as_str().unwrap().into(),
-            amount: units(&r["amount"]),
-        })
-        .collect();
+    let rows: Vec<ico::Transaction> = serde_json::from_value(rows.clone()).expect("ledger rows");
     ico::encode(&rows).unwrap()
 }
 
@@ -159,6 +149,50 @@ fn the_users_columns_are_the_rows_fields_and_the_csvs() {
     );
 }
 
+/// The ICO columns are declared once (`ico::COLUMNS`): each is a field of the row the page
+/// receives, but the wallet and transaction the page asks for by the entry's id.
+#[test]
+fn the_ico_columns_are_the_rows_fields() {
+    let v = vectors();
+    let table = ico::IcoTable::load(&ico_stream(&v["ico"]["rows"]), "LVLX").unwrap();
+    let row = serde_json::to_value(&table.page(0, 1)[0]).unwrap();
+    for column in ico::COLUMNS {
+        if !["wallet", "txHash"].contains(&column.id) {
+            assert!(
+                row.get(column.row_field()).is_some(),
+                "{} is not a row field",
+                column.id
+            );
+        }
+    }
+    let csv = table.csv();
+    assert_eq!(csv.lines().count() - 1, table.kept());
+}
+
+/// Every declared column's label is a key of the translations (en is their source of truth;
+/// the source test holds es and pt to its keys).
+#[test]
+fn every_declared_label_is_translated() {
+    let en: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../locales/en/en.json"
+        ))
+        .expect("en.json"),
+    )
+    .expect("valid JSON");
+    for (table, columns) in lvlx_core::admin::DECLARED {
+        for column in *columns {
+            assert!(
+                en.get(column.label).is_some(),
+                "{table}: {} has no translation {}",
+                column.id,
+                column.label
+            );
+        }
+    }
+}
+
 #[test]
 fn csv_has_exactly_the_kept_rows_with_exact_amounts() {
     let v = vectors();
@@ -215,20 +249,16 @@ fn reader_refuses_what_it_cannot_read_exactly() {
     let users = user_stream(&v["users"]["rows"]);
     assert!(ico::IcoTable::load(&users, "LVLX").is_err());
     // Rows out of date order are refused (N° numbering depends on it).
-    let mut rows = vec![
-        ico::Transaction {
-            created_at: 2,
-            email: "a@b.co".into(),
-            token: "LVLX".into(),
-            amount: 1,
-        },
-        ico::Transaction {
-            created_at: 1,
-            email: "a@b.co".into(),
-            token: "LVLX".into(),
-            amount: 1,
-        },
-    ];
+    // A field added to the row later takes its default here.
+    #[allow(clippy::needless_update)]
+    let row = |created_at: i64| ico::Transaction {
+        created_at,
+        email: "a@b.co".into(),
+        token: "LVLX".into(),
+        amount: 1,
+        ..Default::default()
+    };
+    let mut rows = vec![row(2), row(1)];
     assert!(ico::IcoTable::load(&ico::encode(&rows).unwrap(), "LVLX").is_err());
     rows.reverse();
     let table = ico::IcoTable::load(&ico::encode(&rows).unwrap(), "LVLX").unwrap();

@@ -66,22 +66,11 @@ pub async fn page(store: &Store, filter: Filter, page: u32) -> Result<AuditPage,
     })
 }
 
-/// The rows `filter` keeps (newest first, [`CSV_MAX`] at most) as CSV.
+/// The rows `filter` keeps (newest first, [`CSV_MAX`] at most) as CSV, with the columns the core
+/// declares (`lvlx_core::admin::audit::COLUMNS`) read from the rows as the page receives them.
 pub async fn csv(store: &Store, filter: Filter) -> Result<String, Error> {
     let (_, rows) = store
         .read(move |c| audit::list(c, &filter, CSV_MAX, 0))
         .await?;
-    let entries: Vec<lvlx_core::admin::audit::Entry> = rows
-        .into_iter()
-        .map(|r| lvlx_core::admin::audit::Entry {
-            id: r.id,
-            at: r.at,
-            admin: r.admin_email,
-            subject: r.subject,
-            item: r.item,
-            before: r.before,
-            after: r.after,
-        })
-        .collect();
-    Ok(lvlx_core::admin::audit::csv(&entries))
+    Ok(lvlx_core::admin::audit::csv(&rows))
 }

@@ -1,6 +1,7 @@
 //! An admin table's columns, declared once: the order the page and the CSV show them in, each
-//! column's id (the row's field and the CSV header), its label's translation key, what its cells
-//! hold, whether the table sorts by it and whether narrow screens hide it by default. The page
+//! column's id (the sort key, and the row's field and the CSV header unless the column names
+//! others), its label's translation key, what its cells hold, whether the table sorts by it and
+//! whether narrow screens hide it by default. The page
 //! builds its headers and plain cells from this list (`web/src/common/declaredColumns.jsx`),
 //! the CSV writes its header and fields from it and the sort check reads it, so a plain new
 //! column is one line here, its field in the row, and its label in the translations.
@@ -8,6 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::stakes::NFT_IDS;
 use crate::amount::format_units;
 use crate::{LVLX_DECIMALS, USDT_DECIMALS};
 
@@ -36,6 +38,9 @@ pub enum Kind {
     UsdtUnits,
     /// A transaction hash (a link to the explorer on the page, written whole).
     Tx,
+    /// How many NFTs of each id (ids from 1, an array in the row): one CSV column an id, `NFT1`
+    /// to `NFT11`; the page shows them in a dialog.
+    NftIds,
 }
 
 /// One column of an admin table.
@@ -55,6 +60,12 @@ pub struct Column {
     /// One the specification lists for the table: an optional column shown by default on the
     /// widest screens (`web/src/common/useColumnChoice.js`).
     pub spec: bool,
+    /// The row's field the cells read, where it is not the id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<&'static str>,
+    /// The CSV's header, where the export has long named the column otherwise than its sort key.
+    #[serde(skip)]
+    pub header: Option<&'static str>,
 }
 
 impl Column {
@@ -67,6 +78,8 @@ impl Column {
             sort: false,
             optional: false,
             spec: false,
+            field: None,
+            header: None,
         }
     }
 
@@ -79,6 +92,27 @@ impl Column {
             optional: true,
             ..self
         }
+    }
+
+    /// Its cells read the row's `field`.
+    pub const fn field(self, field: &'static str) -> Column {
+        Column {
+            field: Some(field),
+            ..self
+        }
+    }
+
+    /// Its CSV header is `header`.
+    pub const fn header(self, header: &'static str) -> Column {
+        Column {
+            header: Some(header),
+            ..self
+        }
+    }
+
+    /// The row's field its cells read.
+    pub fn row_field(&self) -> &'static str {
+        self.field.unwrap_or(self.id)
     }
 
     /// Optional, but listed by the specification: shown by default on the widest screens.
@@ -96,9 +130,16 @@ pub fn sortable(columns: &[Column]) -> Vec<&'static str> {
     columns.iter().filter(|c| c.sort).map(|c| c.id).collect()
 }
 
-/// The CSV header: the columns' ids.
+/// The CSV header: each column's header, its id unless it names one.
 pub fn csv_header(columns: &[Column]) -> String {
-    columns.iter().map(|c| c.id).collect::<Vec<_>>().join(",")
+    let mut names = Vec::new();
+    for c in columns {
+        match c.kind {
+            Kind::NftIds => names.extend((1..=NFT_IDS).map(|id| format!("NFT{id}"))),
+            _ => names.push(c.header.unwrap_or(c.id).to_string()),
+        }
+    }
+    names.join(",")
 }
 
 /// A CSV export of `rows` (N° and row, in display order) as `value` serializes each row for the
@@ -108,11 +149,21 @@ pub fn csv(
     rows: impl Iterator<Item = (usize, u32)>,
     value: impl Fn(usize, usize) -> Value,
 ) -> String {
+    csv_ending(columns, rows, value, "\n")
+}
+
+/// [`csv`] with each line ended by `ending` (the audit's export ends them with CRLF).
+pub fn csv_ending(
+    columns: &[Column],
+    rows: impl Iterator<Item = (usize, u32)>,
+    value: impl Fn(usize, usize) -> Value,
+    ending: &str,
+) -> String {
     let mut out = csv_header(columns);
-    out.push('\n');
+    out.push_str(ending);
     for (n, row) in rows {
         csv_line(&mut out, columns, n, &value(n, row as usize));
-        out.push('\n');
+        out.push_str(ending);
     }
     out
 }
@@ -123,14 +174,24 @@ fn csv_line(out: &mut String, columns: &[Column], n: usize, row: &Value) {
         if i > 0 {
             out.push(',');
         }
-        let cell = &row[column.id];
+        let cell = &row[column.row_field()];
         match column.kind {
             Kind::Number => out.push_str(&n.to_string()),
-            // A count the row holds as a number, or as a decimal string (NFTs staked).
-            Kind::Count => match cell.as_str() {
-                Some(text) => out.push_str(text),
-                None => out.push_str(&cell.as_u64().unwrap_or_default().to_string()),
+            // A count the row holds as a number, or as a decimal string (NFTs staked); none
+            // (an audit change of no item) writes nothing.
+            Kind::Count => match cell {
+                Value::String(text) => out.push_str(text),
+                Value::Number(number) => out.push_str(&number.to_string()),
+                _ => {}
             },
+            Kind::NftIds => {
+                for id in 0..NFT_IDS {
+                    if id > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&cell[id].as_u64().unwrap_or_default().to_string());
+                }
+            }
             Kind::Date => out.push_str(&super::iso(cell.as_i64().unwrap_or_default())),
             Kind::Lvlx | Kind::UsdtUnits => {
                 let decimals = if column.kind == Kind::Lvlx {

@@ -1,8 +1,9 @@
 //! What every admin table shares, written once: the rows a query keeps and their display order,
 //! a cache of whole-table sort permutations (one per column, built on first use), pages with
-//! their N°, the sort column's check, the date slice of date-ordered rows
-//! and the CSV framing. Each table (ICO, users, staking entries and stakers) adds only its own
-//! columns: what it filters and sums, how a column orders rows, how a row reads.
+//! their N°, the sort column's check and the date slice of date-ordered rows (the CSV is
+//! `declared`'s, from the table's columns). Each table (ICO, users, nodes, staking entries and
+//! stakers) adds only its own columns: what it filters and sums, how a column orders rows, how a
+//! row reads.
 //!
 //! [`Table`] is what a screen does with any of them; the browser binding holds one
 //! `Box<dyn Table>` whatever the table.
@@ -26,10 +27,8 @@ pub trait Table {
     /// `None` for a table without a date filter.
     fn range(&self, offset_minutes: i32, now_ms: i64) -> Option<(String, String)>;
     /// The columns as declared once (`declared`): headers, plain cells, the CSV and the sort
-    /// check read them. Empty for a table whose page still spells its own columns.
-    fn columns(&self) -> &'static [Column] {
-        &[]
-    }
+    /// check read them.
+    fn columns(&self) -> &'static [Column];
     /// The columns a query may sort by: the one list the page's headers are made sortable from.
     fn sortable(&self) -> Vec<&'static str> {
         super::declared::sortable(self.columns())
@@ -132,21 +131,4 @@ pub(crate) fn date_slice(times: &[i64], query: &Query) -> Result<(usize, usize),
         times.partition_point(|&t| t < lo),
         times.partition_point(|&t| t < hi),
     ))
-}
-
-/// A CSV export: the header line, then one line a row from `line` (which writes the fields
-/// after the N°), in display order.
-pub(crate) fn csv(
-    header: &str,
-    rows: impl Iterator<Item = (usize, u32)>,
-    mut line: impl FnMut(&mut String, usize),
-) -> String {
-    let mut out = String::from(header);
-    out.push('\n');
-    for (n, row) in rows {
-        out.push_str(&n.to_string());
-        line(&mut out, row as usize);
-        out.push('\n');
-    }
-    out
 }

@@ -16,6 +16,19 @@ pub mod series;
 pub mod stakes;
 pub mod users;
 
+/// Every table's columns as declared once, by the name the page asks for them with
+/// (`adminColumns`, `web/src/common/declaredColumns.jsx`).
+pub const DECLARED: &[(&str, &[declared::Column])] = &[
+    ("users", users::COLUMNS),
+    ("nodes", nodes::COLUMNS),
+    ("ico", ico::COLUMNS),
+    ("nft-entries", stakes::entries::NFT_COLUMNS),
+    ("lvlx-entries", stakes::entries::LVLX_COLUMNS),
+    ("nft-stakers", stakes::stakers::NFT_COLUMNS),
+    ("lvlx-stakers", stakes::stakers::LVLX_COLUMNS),
+    ("audit", audit::COLUMNS),
+];
+
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 

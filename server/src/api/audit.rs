@@ -92,7 +92,7 @@ async fn page(_: Authed, app: App, q: Query) -> Answer {
 
 /// The admin audit rows the filters keep (100,000 newest at most) as CSV
 ///
-/// Admins only. Columns id, at (ISO-8601 UTC), admin (email), subject, item, before, after (the change as JSON); RFC 4180, formulas defused.
+/// Admins only. The columns the core declares for the audit (`lvlx_core::admin::audit::COLUMNS`: the change's id, its time in ISO-8601 UTC, the admin's email, what changed, its before and after as JSON …); RFC 4180, formulas defused.
 #[utoipa::path(
     get,
     path = "/audit/csv",

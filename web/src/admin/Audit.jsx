@@ -12,6 +12,8 @@ import LoadFailed from '../common/LoadFailed.jsx';
 import { DateRangeFields } from '../common/Filters.jsx';
 import { formatDate } from '../common/dates.js';
 import { localizeNumber } from '../core/index.js';
+import { declaredColumns } from '../common/declaredColumns.jsx';
+import settings from '../common/settings.js';
 import useDateRange from '../common/useDateRange.js';
 import { toastError } from '../common/toast.jsx';
 
@@ -61,7 +63,13 @@ function useSubject() {
   return (subject) => t(`audit-subject-${subject}`, { defaultValue: subject });
 }
 
-function Row({ row }) {
+/**
+ * The audit's columns (core-wasm/src/admin/audit.rs COLUMNS, which the CSV writes) that a card
+ * places itself; any other follows them in the card with its label.
+ */
+const PLACED = new Set(['id', 'at', 'adminEmail', 'subject', 'item', 'before', 'after']);
+
+function Row({ row, more }) {
   const { t, i18n } = useTranslation();
   const subject = useSubject();
   const outcome = revealOutcome(row);
@@ -88,6 +96,16 @@ function Row({ row }) {
           {row.adminName} &lt;{row.adminEmail}&gt;
         </span>
       </p>
+      {more.length > 0 && (
+        <dl className="audit-more">
+          {more.map((c) => (
+            <div key={c.id}>
+              <dt>{c.label}</dt>
+              <dd>{c.cell(row)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       <details>
         <summary>{t('audit-change')}</summary>
         <dl>
@@ -181,6 +199,9 @@ export default function Audit() {
   const id = useId();
   const { form, setForm, range, applied, page, setPage, query } = useAuditQuery();
   const subject = useSubject();
+  const more = declaredColumns('audit', { t, language: i18n.language, product: settings.product }).filter(
+    (c) => !PLACED.has(c.id),
+  );
   const key = JSON.stringify(query);
   const { data, error, retry } = useLoad((signal) => readAudit(query, signal), [key]);
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
@@ -236,7 +257,7 @@ export default function Audit() {
           {data.rows.length ? (
             <ul className="plain-list audit-list">
               {data.rows.map((row) => (
-                <Row key={row.id} row={row} />
+                <Row key={row.id} row={row} more={more} />
               ))}
             </ul>
           ) : (

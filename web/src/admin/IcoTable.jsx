@@ -3,7 +3,7 @@
 // the indexer records reload it live (at most every 2 s), keeping the viewer's filters.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet, truncateEmail } from '../core/index.js';
+import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet } from '../core/index.js';
 import { icoRows, icoStatistics, icoTrails, icoTrailsOf } from './statistics.js';
 import settings from '../common/settings.js';
 import { useCoreTable, useStatistics } from '../common/useCoreTable.js';
@@ -14,7 +14,7 @@ import Copyable from '../common/Copyable.jsx';
 import TxLink from '../common/TxLink.jsx';
 import TimeChart from '../common/TimeChart.jsx';
 import TableTools from '../common/TableTools.jsx';
-import { formatDate } from '../common/dates.js';
+import { declaredColumns } from '../common/declaredColumns.jsx';
 import { useLiveVersion } from '../common/live.js';
 import IndexerStanding from './IndexerStanding.jsx';
 import PendingBadge from '../common/PendingBadge.jsx';
@@ -60,70 +60,42 @@ function TrailCell({ trail, children }) {
   return children(trail);
 }
 
-/** The ICO table's columns; `trail(id)` is an entry's wallet and transaction, once read. */
+/**
+ * The ICO table's columns: the ones the core declares (core-wasm/src/admin/ico.rs COLUMNS), with
+ * here only the cells that read more than the row: the operation in words with its pending mark,
+ * the amount with its row's coin, and the wallet and transaction (`trail(id)`, once read). The
+ * exact amount shows only when the admin chooses it.
+ */
 function icoColumns(t, language, trail) {
-  return [
-    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
+  return declaredColumns(
+    'ico',
+    { t, language, product: settings.product },
     {
-      id: 'email',
-      minWidth: '210px',
-      label: t('table-email'),
-      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+      operation: {
+        minWidth: '110px',
+        // A purchase in a block not final yet is marked pending (its trail says so).
+        cell: (r) => (
+          <span className="cell-stack">
+            {t(r.purchase ? 'ico-purchase' : 'ico-retirement')}
+            {trail(r.id)?.pending && <PendingBadge />}
+          </span>
+        ),
+      },
+      purchasedToken: { minWidth: '90px' },
+      // Purchases are in LVLX and cash-outs in USDT (or MATIC): each amount names its coin.
+      amount: { minWidth: '160px', cell: (r) => <Amount value={r.amountText} unit={r.purchasedToken} /> },
+      wallet: {
+        minWidth: '140px',
+        cell: (r) => (
+          <TrailCell trail={trail(r.id)}>
+            {(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}
+          </TrailCell>
+        ),
+      },
+      txHash: { cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell> },
+      amountExact: { hidden: true },
     },
-    {
-      id: 'createdAt',
-      minWidth: '190px',
-      label: t('ico-date'),
-      date: true,
-      cell: (r) => <span translate="no">{formatDate(r.createdAt, language)}</span>,
-    },
-    {
-      id: 'type',
-      minWidth: '110px',
-      label: t('ico-type'),
-      // A purchase in a block not final yet is marked pending (its trail says so).
-      cell: (r) => (
-        <span className="cell-stack">
-          {t(r.purchase ? 'ico-purchase' : 'ico-retirement')}
-          {trail(r.id)?.pending && <PendingBadge />}
-        </span>
-      ),
-    },
-    {
-      id: 'purchasedToken',
-      minWidth: '90px',
-      optional: true,
-      label: t('ico-coin'),
-      cell: (r) => <span translate="no">{r.purchasedToken}</span>,
-    },
-    {
-      id: 'amount',
-      minWidth: '160px',
-      // One column for LVLX bought and USDT (or MATIC) paid out: its header says so.
-      label: t('ico-amount-coin'),
-      numeric: true,
-      // Purchases are in LVLX and withdrawals in USDT (or MATIC): each amount names its coin.
-      cell: (r) => <Amount value={r.amountText} unit={r.purchasedToken} />,
-    },
-    {
-      id: 'wallet',
-      minWidth: '140px',
-      optional: true,
-      label: t('users-wallet'),
-      cell: (r) => (
-        <TrailCell trail={trail(r.id)}>
-          {(x) => <Copyable value={x.wallet} shown={x.wallet && shortWallet(x.wallet)} toastKey="copied-wallet" />}
-        </TrailCell>
-      ),
-    },
-    {
-      id: 'tx',
-      minWidth: '130px',
-      optional: true,
-      label: t('tx-hash'),
-      cell: (r) => <TrailCell trail={trail(r.id)}>{(x) => <TxLink hash={x.txHash} />}</TrailCell>,
-    },
-  ];
+  );
 }
 
 export default function IcoTable() {

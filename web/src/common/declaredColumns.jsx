@@ -20,7 +20,7 @@ const MIN_WIDTHS = {
 };
 const NUMERIC = new Set(['number', 'count', 'lvlx', 'usdt', 'usdtUnits']);
 
-/** The cell of a column of `kind` reading the row's field `id`. */
+/** The cell of a column of `kind` reading the row's field `id` (the column's own, or the field it names). */
 function plainCell(kind, id, { language, product }) {
   const cells = {
     number: (r) => <Amount value={r[id]} />,
@@ -61,7 +61,7 @@ export function declaredColumns(table, { t, language, product }, overrides = {})
     date: c.kind === 'date',
     optional: c.optional,
     spec: c.spec,
-    cell: plainCell(c.kind, c.id, { language, product }),
+    cell: plainCell(c.kind, c.field ?? c.id, { language, product }),
     ...overrides[c.id],
   }));
 }

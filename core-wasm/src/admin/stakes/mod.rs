@@ -23,10 +23,9 @@ use super::engine::Table;
 use super::TableError;
 use crate::amount::{self, Units};
 use crate::display::short_wallet;
-use crate::LVLX_DECIMALS;
 
 pub mod entries;
-mod stakers;
+pub mod stakers;
 
 pub use entries::{EntryRow, EntryTable};
 pub use stakers::{StakerRow, StakerTable};
@@ -432,29 +431,9 @@ impl StakeFrame {
         )
     }
 
-    /// An amount exact, for CSV: NFTs as a count, LVLX with every decimal.
-    fn exact(&self, units: Units) -> String {
-        match self.kind {
-            Kind::Nft => units.to_string(),
-            Kind::Lvlx => exact_lvlx(units),
-        }
-    }
-
     /// Whether an entry released at `release` is still locked.
     fn locked(&self, release: i64) -> bool {
         release > self.now_ms
-    }
-}
-
-fn exact_lvlx(units: Units) -> String {
-    amount::format_units(units, LVLX_DECIMALS).expect("18 decimals")
-}
-
-/// Writes the names, email and wallet fields of a CSV line.
-fn csv_staker(out: &mut String, fields: [&str; 3]) {
-    for field in fields {
-        out.push(',');
-        super::csv_field(out, field);
     }
 }
 
@@ -636,6 +615,61 @@ mod tests {
             (11 * E18).to_string()
         );
         assert!(EntryTable::load(&bytes, Kind::Nft, 0).is_err());
+    }
+
+    /// The stakers CSVs, every byte: the columns the page shows (names as the API names them),
+    /// the NFT counts by id on the NFT screen, amounts exact.
+    #[test]
+    fn the_stakers_csvs_keep_their_columns() {
+        let mut table = stakers();
+        table
+            .query(&Query {
+                sort: Some(Sort {
+                    column: REWARD_USDT.into(),
+                    direction: Direction::Desc,
+                }),
+                ..Query::default()
+            })
+            .unwrap();
+        assert_eq!(
+            table.csv(),
+            "n,names,email,wallet,entries,amount,staking,NFT1,NFT2,NFT3,NFT4,NFT5,NFT6,NFT7,\
+             NFT8,NFT9,NFT10,NFT11,total,totalUSDT\n\
+             1,José Álvarez,jose@example.com,0x1111111111111111111111111111111111111111,3,9,4,\
+             2,4,0,0,0,0,0,0,0,0,3,1000000005.100000000000000007,100000000.51\n\
+             2,Ana Souza,ana@example.com,,1,1,0,0,1,0,0,0,0,0,0,0,0,0,0.000000000000000007,0.00\n\
+             3,Bob Stone,bob@example.com,0x2222222222222222222222222222222222222222,1,1,0,\
+             1,0,0,0,0,0,0,0,0,0,0,0,0.00\n"
+        );
+        let mut stakes = sample();
+        for s in &mut stakes.stakes {
+            s.nft_id = 0;
+            s.amount *= E18;
+        }
+        let bytes = encode(Kind::Lvlx, &stakes).unwrap();
+        let table = StakerTable::load(&bytes, Kind::Lvlx, NOW).unwrap();
+        assert_eq!(
+            table.csv(),
+            "n,names,email,wallet,entries,amount,staking,total,totalUSDT\n\
+             1,José Álvarez,jose@example.com,0x1111111111111111111111111111111111111111,3,9,4,\
+             1000000005.100000000000000007,100000000.51\n\
+             2,Ana Souza,ana@example.com,,1,1,0,0.000000000000000007,0.00\n\
+             3,Bob Stone,bob@example.com,0x2222222222222222222222222222222222222222,1,1,0,0,0.00\n"
+        );
+    }
+
+    /// The stakers' columns are declared once (`stakers::NFT_COLUMNS`, `LVLX_COLUMNS`): each is
+    /// a field of the row the page receives.
+    #[test]
+    fn the_stakers_columns_are_the_rows_fields() {
+        let row = serde_json::to_value(&stakers().page(0, 1)[0]).unwrap();
+        for column in stakers::NFT_COLUMNS.iter().chain(stakers::LVLX_COLUMNS) {
+            assert!(
+                row.get(column.row_field()).is_some(),
+                "{} is not a row field",
+                column.id
+            );
+        }
     }
 
     #[test]

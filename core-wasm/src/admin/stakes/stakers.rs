@@ -5,10 +5,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{
-    add, csv_staker, lvlx_text, Kind, StakeFrame, Tally, TallyBuilder, AMOUNT, EMAIL, ENTRIES,
-    INTERESTS, NAMES, NFT_IDS, REWARD_USDT, STAKING, WALLET,
+    add, Kind, StakeFrame, Tally, TallyBuilder, AMOUNT, EMAIL, ENTRIES, INTERESTS, NAMES, NFT_IDS,
+    REWARD_USDT, STAKING, WALLET,
 };
-use crate::admin::engine::{csv, sort_column, to_value, Engine, Table};
+use crate::admin::declared::{self, Column, Kind as ColumnKind};
+use crate::admin::engine::{sort_column, to_value, Engine, Table};
 use crate::admin::{needle, BitSet, Direction, Kept, Query, TableError};
 use crate::amount::{self, Units};
 
@@ -34,29 +35,54 @@ pub struct StakerRow {
     pub entries: u64,
     /// NFTs (a count) or LVLX base units, over every entry.
     pub amount: String,
-    pub amount_text: String,
     /// The part still locked.
     pub staking: String,
-    pub staking_text: String,
     /// NFTs of ids 1–11 (empty for LVLX).
     pub by_id: Vec<u32>,
     /// Current LVLX rewards, base units.
     pub total: String,
-    pub total_text: String,
+    /// Their USDT value.
     #[serde(rename = "totalUSDT")]
     pub total_usdt: String,
 }
 
-const SORTS: [&str; 8] = [
-    NAMES,
-    EMAIL,
-    WALLET,
-    ENTRIES,
-    AMOUNT,
-    STAKING,
-    INTERESTS,
-    REWARD_USDT,
-];
+/// The columns every stakers table has, with the pool's amounts (and NFTs by id) where `$pool`
+/// says. The rewards sort by the entries' names for them and read the row's (and the CSV's)
+/// `total` and `totalUSDT`, as the API names them.
+macro_rules! staker_columns {
+    ($($pool:expr),*) => {
+        &[
+            Column::new("n", "table-n", ColumnKind::Number),
+            Column::new(NAMES, "users-name", ColumnKind::Text).sorted(),
+            Column::new(EMAIL, "table-email", ColumnKind::Email).sorted(),
+            Column::new(WALLET, "users-wallet", ColumnKind::Wallet).sorted().optional(),
+            Column::new(ENTRIES, "stakers-entries", ColumnKind::Count).sorted().optional(),
+            $($pool,)*
+            Column::new(INTERESTS, "users-product", ColumnKind::Lvlx)
+                .sorted()
+                .field("total")
+                .header("total"),
+            Column::new(REWARD_USDT, "users-usdt", ColumnKind::Usdt)
+                .sorted()
+                .spec()
+                .field("totalUSDT")
+                .header("totalUSDT"),
+        ]
+    };
+}
+
+/// The NFT stakers table's columns as the page and the CSV show them.
+pub const NFT_COLUMNS: &[Column] = staker_columns!(
+    Column::new(AMOUNT, "nft-total", ColumnKind::Count).sorted(),
+    Column::new(STAKING, "nft-total-staking", ColumnKind::Count).sorted(),
+    Column::new("byId", "nft-detail", ColumnKind::NftIds)
+);
+
+/// The LVLX stakers table's columns as the page and the CSV show them.
+pub const LVLX_COLUMNS: &[Column] = staker_columns!(
+    Column::new(AMOUNT, "lvlx-total", ColumnKind::Lvlx).sorted(),
+    Column::new(STAKING, "lvlx-total-staking", ColumnKind::Lvlx).sorted()
+);
 
 pub struct StakerTable {
     stakes: StakeFrame,
@@ -147,7 +173,7 @@ impl StakerTable {
         self.tally = tally.finish();
         self.engine.keep(Kept::Rows(kept));
         if let Some(sort) = &query.sort {
-            let column = sort_column(sort, Table::sortable(self))?;
+            let column = sort_column(sort, declared::sortable(Table::columns(self)))?;
             self.sort(column, sort.direction)?;
         }
         Ok(&self.tally)
@@ -200,48 +226,20 @@ impl StakerTable {
             wallet_short,
             entries: t.entries,
             amount: t.amount.to_string(),
-            amount_text: kind.amount_text(t.amount),
             staking: t.locked.to_string(),
-            staking_text: kind.amount_text(t.locked),
             by_id: match kind {
                 Kind::Nft => t.by_id.to_vec(),
                 Kind::Lvlx => Vec::new(),
             },
             total: t.interests.to_string(),
-            total_text: lvlx_text(t.interests),
             total_usdt: amount::lvlx_to_usdt(t.interests),
         }
     }
 
     /// The kept stakers in display order, exact amounts, as CSV.
     pub fn csv(&self) -> String {
-        let ids: String = (1..=NFT_IDS).map(|id| format!("NFT{id},")).collect();
-        let header = format!(
-            "n,names,email,wallet,entries,amount,staking,{}total,totalUSDT",
-            if self.stakes.kind == Kind::Nft {
-                ids.as_str()
-            } else {
-                ""
-            }
-        );
-        csv(&header, self.engine.rows(), |out, key| {
-            let t = &self.totals[key];
-            let r = self.row(0, key);
-            csv_staker(out, [&r.names, &r.email, &r.wallet]);
-            out.push_str(&format!(
-                ",{},{},{},",
-                t.entries,
-                self.stakes.exact(t.amount),
-                self.stakes.exact(t.locked)
-            ));
-            for count in &r.by_id {
-                out.push_str(&format!("{count},"));
-            }
-            out.push_str(&format!(
-                "{},{}",
-                super::exact_lvlx(t.interests),
-                r.total_usdt
-            ));
+        declared::csv(Table::columns(self), self.engine.rows(), |n, key| {
+            to_value(&self.row(n, key)).unwrap_or_default()
         })
     }
 }
@@ -250,8 +248,11 @@ impl Table for StakerTable {
     fn len(&self) -> usize {
         StakerTable::len(self)
     }
-    fn sortable(&self) -> Vec<&'static str> {
-        SORTS.to_vec()
+    fn columns(&self) -> &'static [Column] {
+        match self.stakes.kind {
+            Kind::Nft => NFT_COLUMNS,
+            Kind::Lvlx => LVLX_COLUMNS,
+        }
     }
     /// The stakers table has no date filter.
     fn range(&self, _offset_minutes: i32, _now_ms: i64) -> Option<(String, String)> {

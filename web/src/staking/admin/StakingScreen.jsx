@@ -4,7 +4,7 @@
 // Both tables are the core's, loaded from one Arrow stream.
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatLvlx, loadStakeRows, truncateEmail } from '../../core/index.js';
+import { formatLvlx, loadStakeRows } from '../../core/index.js';
 import { stakingRows, stakingStatistics } from '../api.js';
 import { declaredColumns } from '../../common/declaredColumns.jsx';
 import settings from '../../common/settings.js';
@@ -12,7 +12,6 @@ import { sharedFetch, useCoreTable, useGeneral } from '../../common/useCoreTable
 import CoreDataTable from '../../common/CoreDataTable.jsx';
 import Amount from '../../common/Amount.jsx';
 import SummaryBox from '../../common/SummaryBox.jsx';
-import Copyable from '../../common/Copyable.jsx';
 import TableTools from '../../common/TableTools.jsx';
 import Dialog from '../../common/Dialog.jsx';
 import ReserveMonitor from '../ReserveMonitor.jsx';
@@ -102,79 +101,32 @@ function useStakingTables(kind) {
   return { version, general, stakers, entries };
 }
 
-const walletCell = (r) => <Copyable value={r.wallet} shown={r.walletShort} toastKey="copied-wallet" />;
-
-/** The stakers table's columns; `onDetail(row)` opens a staker's NFT detail (NFT screen). */
-function stakerColumns(t, { nft, product, onDetail }) {
-  return [
-    { id: 'n', width: '70px', label: t('table-n'), cell: (r) => <Amount value={r.n} />, numeric: true },
-    { id: 'names', minWidth: '180px', label: t('users-name'), cell: (r) => <span translate="no">{r.names}</span> },
+/**
+ * The stakers table's columns: the ones the core declares for the pool
+ * (core-wasm/src/admin/stakes/stakers.rs), with here only the NFT counts by id, which open in a
+ * dialog (`onDetail(row)`).
+ */
+function stakerColumns(t, language, { nft, product, onDetail }) {
+  return declaredColumns(
+    nft ? 'nft-stakers' : 'lvlx-stakers',
+    { t, language, product },
     {
-      id: 'email',
-      minWidth: '200px',
-      label: t('table-email'),
-      cell: (r) => <Copyable value={r.email} shown={truncateEmail(r.email)} toastKey="copied-email" />,
+      byId: {
+        minWidth: '110px',
+        action: true,
+        cell: (r) => (
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => onDetail(r)}
+            aria-label={t('nft-detail-of', { name: r.names })}
+          >
+            {t('nft-detail')}
+          </button>
+        ),
+      },
     },
-    { id: 'wallet', minWidth: '140px', optional: true, label: t('users-wallet'), cell: walletCell },
-    nft
-      ? {
-          id: 'amount',
-          minWidth: '130px',
-          label: t('nft-total'),
-          numeric: true,
-          cell: (r) => <Amount value={r.amountText} />,
-        }
-      : {
-          id: 'amount',
-          minWidth: '130px',
-          label: t('lvlx-total', { product }),
-          numeric: true,
-          cell: (r) => <Amount value={r.amountText} unit={product} />,
-        },
-    ...(nft
-      ? [
-          {
-            id: 'detail',
-            minWidth: '110px',
-            label: t('nft-detail'),
-            action: true,
-            cell: (r) => (
-              <button
-                type="button"
-                className="button secondary small"
-                onClick={() => onDetail(r)}
-                aria-label={t('nft-detail-of', { name: r.names })}
-              >
-                {t('nft-detail')}
-              </button>
-            ),
-          },
-        ]
-      : []),
-    {
-      id: 'staking',
-      minWidth: '130px',
-      label: nft ? t('nft-total-staking') : t('lvlx-total-staking', { product }),
-      numeric: true,
-      cell: (r) => <Amount value={r.stakingText} unit={nft ? null : product} />,
-    },
-    {
-      id: 'currentInterests',
-      minWidth: '150px',
-      label: t('users-product', { product }),
-      numeric: true,
-      cell: (r) => <Amount value={r.totalText} unit={product} />,
-    },
-    {
-      id: 'rewardUSDT',
-      minWidth: '130px',
-      optional: true,
-      spec: true,
-      label: t('users-usdt'),
-      numeric: true,
-      cell: (r) => <Amount value={r.totalUSDT} unit="USDT" />,
-    },
-  ];
+  );
 }
 
 /**
@@ -233,7 +185,7 @@ export default function StakingScreen({ kind }) {
       <CoreDataTable
         name={`${kind}-stakers`}
         csv={`${kind}-stakers`}
-        columns={stakerColumns(t, { nft, product, onDetail: setDetail })}
+        columns={stakerColumns(t, i18n.language, { nft, product, onDetail: setDetail })}
         table={stakers}
         label={t('stake-stakers')}
       />
