@@ -4,6 +4,7 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { calldata, solveCaptcha } from '../../src/core/index.js';
@@ -18,6 +19,22 @@ export const locale = (language) =>
 export const en = locale('en');
 export const es = locale('es');
 export const pt = locale('pt');
+
+// The pages a test opens are closed when it ends (those a `before` hook opens are the file's):
+// a page left open keeps its app's polls, timers and animations running, and its renderer
+// taking the CPU, until the whole file ends. Only under the test runner: scripts and benches
+// import this file too.
+let opened = null;
+if (process.env.NODE_TEST_CONTEXT) {
+  beforeEach(() => {
+    opened = [];
+  });
+  afterEach(async () => {
+    const pages = opened ?? [];
+    opened = null;
+    await Promise.allSettled(pages.map((page) => page.context().close()));
+  });
+}
 
 /** Where the tests' screenshots go (LVLX_SHOTS, else target/screens/), made if missing. */
 export const SHOTS = process.env.LVLX_SHOTS ?? join(root, 'target/screens/');
@@ -267,6 +284,7 @@ export async function openPage(
     }
   }, storage);
   const page = await context.newPage();
+  opened?.push(page);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e));
   return page;
