@@ -25,6 +25,7 @@ import TextField, { FieldError } from '../common/TextField.jsx';
 import useCoreForm from '../common/useCoreForm.js';
 import useSubmit from '../common/useSubmit.js';
 import useResendWait from '../common/useResendWait.js';
+import ResendButton from '../common/ResendButton.jsx';
 import { KEYS, write } from '../common/storage.js';
 
 const STEPS = 3;
@@ -152,15 +153,7 @@ function CodeStep({ email, attemptId, resend, back }) {
           navigate('/dashboard', { replace: true });
         }}
       >
-        <button
-          type="button"
-          className="button secondary wide"
-          disabled={sending || wait > 0}
-          onClick={again}
-          aria-busy={sending}
-        >
-          {wait > 0 ? t('verify-resend-in', { seconds: wait }) : t('verify-resend')}
-        </button>
+        <ResendButton wait={wait} sending={sending} onClick={again} />
       </CodeForm>
       <button type="button" className="link" onClick={back} data-testid="register-change">
         {t('register-change-details')}

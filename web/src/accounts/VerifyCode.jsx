@@ -12,6 +12,7 @@ import { toastError } from '../common/toast.jsx';
 import PublicFrame from '../common/PublicFrame.jsx';
 import CodeForm from '../common/CodeForm.jsx';
 import useResendWait from '../common/useResendWait.js';
+import ResendButton from '../common/ResendButton.jsx';
 
 export default function VerifyCode() {
   const { t } = useTranslation();
@@ -39,15 +40,7 @@ export default function VerifyCode() {
   return (
     <PublicFrame title={t('verify-title')}>
       <CodeForm onCode={onCode} hint={email ? t('verify-hint-email', { email }) : t('verify-hint')}>
-        <button
-          type="button"
-          className="button secondary wide"
-          disabled={sending || wait > 0}
-          onClick={resend}
-          aria-busy={sending}
-        >
-          {wait > 0 ? t('verify-resend-in', { seconds: wait }) : t('verify-resend')}
-        </button>
+        <ResendButton wait={wait} sending={sending} onClick={resend} />
       </CodeForm>
       <Link to="/login" className="link" onClick={() => clearStorage()}>
         {t('verify-restart')}
