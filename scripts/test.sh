@@ -7,8 +7,6 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 step() { printf '\n== %s  [%ds]\n' "$*" "$SECONDS"; }
 
-scripts/setup.sh --test
-
 logs=target/test-logs
 mkdir -p "$logs"
 declare -A pids=()
@@ -45,6 +43,13 @@ stop_jobs() {
 }
 trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 
+# What the tests need from the system (Debian's and Python's packages: a new machine downloads and
+# unpacks them) is installed beside what the build needs and the builds, and awaited before the
+# first test; what the build needs first (the wasm target, wasm-bindgen, the npm packages).
+background system scripts/setup.sh --system
+step "what the build needs (scripts/setup.sh)"
+scripts/setup.sh
+
 # The web app's build (the core for wasm32, then webpack) starts first, at the lowest priority: it
 # fills what the host build leaves idle (build scripts, linking) and is mostly done when the tests
 # need it. (After the host build, as before, a fresh clone's browser tests waited for it until
@@ -75,6 +80,7 @@ step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 # it lost the CPU to them and was done only at 360 s with the host build warm).
 echo 0 >"/proc/${pids[web]}/autogroup" 2>/dev/null || true
 
+finish system
 pg_url=$(scripts/pg.sh start "$pg_dir")
 step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), then the browser tests"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
