@@ -47,7 +47,8 @@ pub const REWARD_USDT: &str = "rewardUSDT";
 pub const ENTRIES: &str = "entries";
 pub const STAKING: &str = "staking";
 
-pub const NFT_IDS: usize = 11;
+/// How many NFT ids there are (1..=NFT_LAST), one count column each.
+pub const NFT_IDS: usize = crate::staking::NFT_LAST as usize;
 
 /// Which stakes a stream carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
