@@ -6,7 +6,16 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { consent, DEMO_ADMIN, DEMO_USER, launchBrowser, openPage, settled, startServer } from './harness.mjs';
+import {
+  consent,
+  DEMO_ADMIN,
+  DEMO_USER,
+  launchBrowser,
+  moveInside,
+  openPage,
+  settled,
+  startServer,
+} from './harness.mjs';
 import { announced, tabTo } from './keyboard.mjs';
 import { adminRoutes, publicRoutes, userRoutes } from '../../src/routes.js';
 
@@ -144,28 +153,9 @@ async function quiet(page) {
  * the 72 member and admin screens; a screen checks the same either way.
  */
 async function visit(page, route, { inside }) {
-  if (!inside) {
-    await page.goto(route);
-    await settled(page);
-    return;
-  }
-  const before = await page.evaluate(() => {
-    const h1 = document.querySelector('#root h1');
-    h1?.setAttribute('data-left', '');
-    return h1?.textContent ?? '';
-  });
-  await page.evaluate((to) => {
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, route);
-  await page.waitForFunction(
-    ([to, was]) => {
-      const h1 = document.querySelector('#root h1');
-      return window.location.pathname === to && h1 && (!h1.hasAttribute('data-left') || h1.textContent !== was);
-    },
-    [route, before],
-    { timeout: 15_000 },
-  );
+  if (inside) return moveInside(page, route);
+  await page.goto(route);
+  await settled(page);
 }
 
 test('the keyboard checks fail where they should: an invisible focus, an unreachable control, a silent change', async () => {

@@ -24,6 +24,7 @@ import {
   SHOTS,
   locale,
   memberPage,
+  moveInside,
 } from './harness.mjs';
 import { injectWallet } from './wallet.mjs';
 import { checksumAddress, formatTokenIn, localizeNumber } from '../../src/core/index.js';
@@ -188,16 +189,17 @@ test('the FAQ opens several answers by keyboard, shows the USDT contract and the
 
 test('the FAQ text pages: wallet setup, the explorer lookup from configuration, card providers, short answers; printable', async () => {
   const page = await memberPage(browser, server, '/dashboardfaqs', { language: 'pt' });
+  // One load: the other topics are reached inside the app, as from the FAQ's links.
   await page.getByRole('link', { name: t('faq-topic-wallet', {}, 'pt') }).click();
   await page.locator('h1', { hasText: t('faq-topic-wallet', {}, 'pt') }).waitFor();
   assert.equal(await page.locator('.faq-topic ol li').count(), 11);
-  await page.goto('/dashboardfaqs/explorer');
+  await moveInside(page, '/dashboardfaqs/explorer');
   await page.getByTestId('faq-explorer-link').waitFor();
   assert.equal(
     await page.getByTestId('faq-explorer-link').getByRole('link').first().getAttribute('href'),
     'https://polygonscan.com',
   );
-  await page.goto('/dashboardfaqs/card');
+  await moveInside(page, '/dashboardfaqs/card');
   await page.locator('.faq-topic h2').first().waitFor();
   assert.equal(
     await page
@@ -206,14 +208,14 @@ test('the FAQ text pages: wallet setup, the explorer lookup from configuration, 
       .then((h) => h.join('|')),
     `${t('faq-card-moonpay', {}, 'pt')}|${t('faq-card-transak', {}, 'pt')}`,
   );
-  await page.goto('/dashboardfaqs/answers');
+  await moveInside(page, '/dashboardfaqs/answers');
   await page.locator('.faq-topic h2').first().waitFor();
   assert.equal(await page.locator('.faq-topic h2').count(), 3);
   // Printing hides the menu and the buttons.
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.locator('.side-menu').isVisible(), false);
   assert.equal(await page.getByRole('button', { name: t('faq-print', {}, 'pt') }).isVisible(), false);
-  await page.goto('/dashboardfaqs/nothing');
+  await moveInside(page, '/dashboardfaqs/nothing');
   await page.locator('h1').waitFor();
   assert.notEqual(await page.locator('h1').innerText(), t('faq-topic-wallet', {}, 'pt'));
   await page.context().close();
