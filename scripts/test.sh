@@ -18,9 +18,10 @@ background() { # NAME COMMAND...: runs COMMAND in the background, its output in 
   setsid "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
 }
-# The lowest priority for a build that fills idle CPU. Each background job is a session of its own
-# (setsid), and with the kernel's autogroups (on by default) a session shares the CPU with every
-# other as an equal whatever its nice value: the group's own nice is what lowers it.
+# A lower priority for a job that should take only what the others leave. Each background job is
+# a session of its own (setsid), and with the kernel's autogroups (on by default) a session shares
+# the CPU with every other as an equal whatever its nice value: the group's own nice is what
+# lowers it.
 low() { # NAME NICE COMMAND...: background, at priority NICE (19 the lowest)
   local name=$1 nice=$2
   shift 2
@@ -50,15 +51,16 @@ background system scripts/setup.sh --system
 step "what the build needs (scripts/setup.sh)"
 scripts/setup.sh
 
-# The web app's build (the core for wasm32, then webpack) starts first, at the lowest priority: it
-# fills what the host build leaves idle (build scripts, linking) and is mostly done when the tests
-# need it. (After the host build, as before, a fresh clone's browser tests waited for it until
-# 909 s of 1,632 s on 2026-11-29.)
-step "the web app's build starts (the core for wasm32, webpack), at the lowest priority"
+# The web app's build (the core for wasm32, then webpack) starts first and runs beside the host
+# build at an equal share: the browser tests need both, and the web build is mostly one thread
+# (about 250 s of CPU on a fresh clone). At the lowest priority it got almost nothing while the
+# host build ran, and a fresh clone's browser tests waited for it until 863 s, 258 s after the
+# host build was done (2026-11-29; after the host build, before that, until 909 s).
+step "the web app's build starts (the core for wasm32, webpack), beside the host build"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the
 # server from here on (without the test targets, dev-dependencies' features drop out and with
 # them the build the tests share; none changes what the server does).
-low web 19 scripts/build.sh --test
+background web scripts/build.sh --test
 
 step "formatting (rustfmt)"
 cargo fmt --all --check
@@ -75,10 +77,6 @@ lint=(env "RUSTC_WORKSPACE_WRAPPER=$(rustc --print sysroot)/bin/clippy-driver"
 features=(--locked --features lvlx-core/wasm)
 step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 "${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
-# The host build is done: the web build, if still running, is now what the browser tests wait
-# for, so it gets an equal share beside the suites (on 2026-11-29, still at the lowest priority,
-# it lost the CPU to them and was done only at 360 s with the host build warm).
-echo 0 >"/proc/${pids[web]}/autogroup" 2>/dev/null || true
 
 finish system
 pg_url=$(scripts/pg.sh start "$pg_dir")
