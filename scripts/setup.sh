@@ -52,26 +52,27 @@ fi
 
 [ "$system" = yes ] || exit 0
 
-# Debian's packages, after one update of the index. None runs as a system service:
-# the tests start their own PostgreSQL (scripts/pg.sh), nginx (backend/tests/suite/instances.rs)
-# and Prometheus (backend/tests/suite/metrics.rs) in their own folders, so the packages' services
-# are stopped again.
-# Prometheus without its recommended packages (exporters the tests do not use).
-packages=() bare=()
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql)
-command -v nginx >/dev/null || packages+=(nginx-light)
+# Debian's packages, after one update of the index. None runs as a system service: the tests
+# start their own PostgreSQL (scripts/pg.sh), nginx (backend/tests/suite/instances.rs) and
+# Prometheus (backend/tests/suite/metrics.rs) in their own folders, so the services of the packages
+# installed here are stopped again. Prometheus without its recommended packages (exporters the
+# tests do not use). nginx is in /usr/sbin, which a user's PATH may not name.
+packages=() bare=() services=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql) services+=(postgresql)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || packages+=(nginx-light) services+=(nginx)
 command -v wrk >/dev/null || packages+=(wrk)
 [ -x /usr/bin/chromium ] || packages+=(chromium fonts-noto-core)
-command -v prometheus >/dev/null || bare+=(prometheus)
+command -v prometheus >/dev/null || bare+=(prometheus) services+=(prometheus)
 if [ $((${#packages[@]} + ${#bare[@]})) -gt 0 ]; then
   step "apt-get install ${packages[*]} ${bare[*]}"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
-  install=($sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq)
+  # A new cloud machine may still be upgrading itself: wait for dpkg's lock rather than fail.
+  install=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq)
   $sudo apt-get update -qq
   [ ${#packages[@]} = 0 ] || "${install[@]}" "${packages[@]}" >/dev/null
   [ ${#bare[@]} = 0 ] || "${install[@]}" --no-install-recommends "${bare[@]}" >/dev/null
-  for service in nginx postgresql prometheus; do $sudo service "$service" stop >/dev/null 2>&1 || true; done
+  for service in "${services[@]}"; do $sudo service "$service" stop >/dev/null 2>&1 || true; done
 fi
 
 # Python's packages, in one pip run.
@@ -80,5 +81,6 @@ python3 -c 'import aiosmtpd' 2>/dev/null || python+=(aiosmtpd)
 python3 -c 'import schemathesis' 2>/dev/null || python+=('schemathesis>=4.3,<5')
 if [ ${#python[@]} -gt 0 ]; then
   step "pip install ${python[*]}"
-  python3 -m pip install --quiet "${python[@]}"
+  # Debian's own Python refuses pip outside a virtual environment (PEP 668) unless told.
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet "${python[@]}"
 fi

@@ -39,15 +39,28 @@ finish() { # NAME...: waits for each job, shows its output, stops at the first t
 }
 pg_dir=$(mktemp -d /tmp/lvlx-test-pg.XXXXXX)
 stop_jobs() {
-  local pid
-  for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done
+  local name
+  for name in "${!pids[@]}"; do
+    # Packages being installed are let finish: a dpkg stopped mid-unpack breaks the next install.
+    [ "$name" = system ] || kill -- "-${pids[$name]}" 2>/dev/null || true
+  done
+  [ -z "${pids[system]:-}" ] || wait "${pids[system]}" 2>/dev/null || true
 }
 trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 
-# What the tests need from the system (Debian's and Python's packages: a new machine downloads and
-# unpacks them) is installed beside what the build needs and the builds, and awaited before the
-# first test; what the build needs first (the wasm target, wasm-bindgen, the npm packages).
-background system scripts/setup.sh --system
+# What the tests need from the system (Debian's and Python's packages, which a new machine
+# downloads and unpacks) installs in the background, beside the builds, and is awaited before the
+# first test. Not where sudo would ask for a password: a background job cannot be asked, so it
+# installs first, in the foreground. nginx is in /usr/sbin, which a user's PATH may not name.
+export PATH="$PATH:/usr/sbin"
+if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+  background system scripts/setup.sh --system
+else
+  step "what the tests need from the system (scripts/setup.sh --system)"
+  scripts/setup.sh --system
+  background system true
+fi
+# What the builds need (the wasm target, wasm-bindgen, the npm packages), before them.
 step "what the build needs (scripts/setup.sh)"
 scripts/setup.sh
 
