@@ -65,10 +65,11 @@ step "what the build needs (scripts/setup.sh)"
 scripts/setup.sh
 
 # The web app's build (the core for wasm32, then webpack) starts first and runs beside the host
-# build at an equal share: the browser tests need both, and the web build is mostly one thread
-# (about 250 s of CPU on a fresh clone). At the lowest priority it got almost nothing while the
-# host build ran, and a fresh clone's browser tests waited for it until 863 s, 258 s after the
-# host build was done (2026-11-29; after the host build, before that, until 909 s).
+# build at an equal share; the browser tests need both. The order moves little: at the lowest
+# priority it got almost nothing beside the host build and the browser tests waited for it until
+# 863 s of 1,780 s on a fresh clone; at an equal share both were done at 690 s of 1,814 s, the
+# browser tests then sharing the CPU with the suites for longer (2026-11-29). The machine is busy
+# throughout; what would shorten the run is less CPU (docs/performance.md).
 step "the web app's build starts (the core for wasm32, webpack), beside the host build"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the
 # server from here on (without the test targets, dev-dependencies' features drop out and with
