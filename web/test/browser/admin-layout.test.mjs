@@ -180,6 +180,8 @@ test('the column menu adds the rest, remembered per admin; the first columns sta
 test('every admin page lays out its general figures, toolbar and table in one order', async () => {
   for (const [route] of TABLE_PAGES) {
     const page = await adminPage(route);
+    // The general figures come with their own request, which may arrive after the rows.
+    await page.locator('.summary-box').first().waitFor();
     const shape = await page.evaluate(() => {
       const bars = [...document.querySelectorAll('[data-testid="table-tools"]')];
       const tools = bars.map((bar) => [...bar.querySelectorAll('[data-tool]')].map((e) => e.dataset.tool));
