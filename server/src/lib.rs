@@ -40,6 +40,7 @@ pub fn routes(
     api::routes(app.clone())
         .or(web::routes(&app))
         .unify()
+        .boxed()
         .with(warp::reply::with::headers(security_headers()))
 }
 

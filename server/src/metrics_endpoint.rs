@@ -13,16 +13,20 @@ pub fn spawn(app: &App, addr: std::net::SocketAddr) -> std::io::Result<std::net:
     let bound = listener.local_addr()?;
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let app = app.clone();
-    let route = warp::path!("metrics").and(warp::get()).then(move || {
-        let app = app.clone();
-        async move {
-            warp::reply::with_header(
-                render(app.metrics()).await,
-                "content-type",
-                "application/openmetrics-text; version=1.0.0; charset=utf-8",
-            )
-        }
-    });
+    let route = warp::path!("metrics")
+        .boxed()
+        .and(warp::get())
+        .then(move || {
+            let app = app.clone();
+            async move {
+                warp::reply::with_header(
+                    render(app.metrics()).await,
+                    "content-type",
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                )
+            }
+        })
+        .boxed();
     tokio::spawn(warp::serve(route).incoming(listener).run());
     Ok(bound)
 }

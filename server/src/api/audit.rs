@@ -45,20 +45,24 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Admin: the audit rows the filters keep, newest first, 50 a page → {total, pageSize, rows,
     // subjects}.
     let page = warp::path!("audit")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(warp::query::<Query>())
         .then(page)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: the same rows (100,000 newest at most) as CSV.
     let csv = warp::path!("audit" / "csv")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(warp::query::<Query>())
         .then(csv)
-        .map(reply);
+        .map(reply)
+        .boxed();
     page.or(csv).unify().boxed()
 }
 

@@ -1,7 +1,8 @@
 //! The filters that authenticate a request from its `Authorization: Bearer` token: any signed-in
 //! account, or an admin (the role re-read from the database, never trusted from the token).
 
-use warp::{Filter, Rejection};
+use warp::filters::BoxedFilter;
+use warp::Filter;
 
 use super::error::reject;
 use crate::error::Error;
@@ -18,30 +19,34 @@ pub fn bearer(header: Option<&str>) -> Result<&str, Error> {
 }
 
 /// The raw `Authorization` header, if any.
-pub fn authorization() -> impl Filter<Extract = (Option<String>,), Error = Rejection> + Clone {
-    warp::header::optional::<String>("authorization")
+pub fn authorization() -> BoxedFilter<(Option<String>,)> {
+    warp::header::optional::<String>("authorization").boxed()
 }
 
 /// Any signed-in account.
-pub fn authed(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
-    authorization().and_then(move |header: Option<String>| {
-        let app = app.clone();
-        async move {
-            let token = bearer(header.as_deref()).map_err(reject)?;
-            session::authenticate(&app.keys, &app.store, token)
-                .await
-                .map_err(reject)
-        }
-    })
+pub fn authed(app: App) -> BoxedFilter<(Authed,)> {
+    authorization()
+        .and_then(move |header: Option<String>| {
+            let app = app.clone();
+            async move {
+                let token = bearer(header.as_deref()).map_err(reject)?;
+                session::authenticate(&app.keys, &app.store, token)
+                    .await
+                    .map_err(reject)
+            }
+        })
+        .boxed()
 }
 
 /// An admin.
-pub fn admin(app: App) -> impl Filter<Extract = (Authed,), Error = Rejection> + Clone {
-    authed(app).and_then(|who: Authed| async move {
-        if who.user.is_admin() {
-            Ok(who)
-        } else {
-            Err(reject(Error::Forbidden))
-        }
-    })
+pub fn admin(app: App) -> BoxedFilter<(Authed,)> {
+    authed(app)
+        .and_then(|who: Authed| async move {
+            if who.user.is_admin() {
+                Ok(who)
+            } else {
+                Err(reject(Error::Forbidden))
+            }
+        })
+        .boxed()
 }

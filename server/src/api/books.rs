@@ -22,28 +22,40 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Admin: the schedule, whether a check runs now, and the newest check of the books against the
     // chain with its report → {available, everyHours, running, latest}.
     let standing = warp::path!("books")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(standing)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: check the books now, in the background → 202 {running: true}; 409 error-books-running
     // while a check runs.
     let start = warp::path!("books")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(start)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Anyone, no sign-in: each reward reserve (promised, free, weeks of new stakes covered),
     // members' claims owed against the distributor's LVLX, the newest check of the books; read at
     // most every 10 s.
     let solvency = warp::path!("solvency")
+        .boxed()
         .and(warp::get())
         .and(with(&app))
         .then(solvency)
-        .map(reply);
-    standing.or(start).unify().or(solvency).unify().boxed()
+        .map(reply)
+        .boxed();
+    standing
+        .or(start)
+        .unify()
+        .boxed()
+        .or(solvency)
+        .unify()
+        .boxed()
 }
 
 /// The newest check of the books against the chain, and whether one runs now

@@ -17,6 +17,7 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // A signed challenge to solve.
     warp::path!("captcha")
+        .boxed()
         .and(warp::get())
         .and(with(&app))
         .map(challenge)

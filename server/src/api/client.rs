@@ -6,6 +6,7 @@
 use std::net::IpAddr;
 
 use ipnet::IpNet;
+use warp::filters::BoxedFilter;
 use warp::http::HeaderMap;
 use warp::Filter;
 
@@ -13,9 +14,7 @@ use crate::App;
 
 /// The client's address for this request (see [`client_ip`]); `None` only without a socket
 /// (tests driving the filters directly).
-pub fn address(
-    app: &App,
-) -> impl Filter<Extract = (Option<IpAddr>,), Error = std::convert::Infallible> + Clone {
+pub fn address(app: &App) -> BoxedFilter<(Option<IpAddr>,)> {
     let app = app.clone();
     // `server::serve` puts the peer in the request; warp's own (tests' requests) otherwise.
     warp::ext::optional::<crate::serve::Peer>()
@@ -42,6 +41,7 @@ pub fn address(
                 client_ip(peer.map(|p| p.ip()), &forwarded.join(","), trusted)
             },
         )
+        .boxed()
 }
 
 /// The client of a request whose connection came from `peer`: `peer` itself unless it is a

@@ -29,52 +29,65 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Any signed-in account; falls back to English.
     let public = warp::path!("content" / String)
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(warp::query::<Language>())
         .and(with(&app))
         .then(read)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Anyone, no session: the landing page's terms, privacy and risk notices only; falls back to
     // English.
     let open = warp::path!("public" / "content" / String)
+        .boxed()
         .and(warp::get())
         .and(warp::query::<Language>())
         .and(with(&app))
         .then(read_public)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: every block in every language.
     let list = warp::path!("admin" / "content")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(list)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: {title, description, clearImage?}.
     let edit = warp::path!("admin" / "content" / String / String)
+        .boxed()
         .and(warp::put())
         .and(admin(app.clone()))
         .and(warp::body::content_length_limit(MAX_EDIT_BODY))
         .and(warp::body::json::<Edit>())
         .and(with(&app))
         .then(edit)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: multipart part "image", ≤ 2 MB.
     let image = warp::path!("admin" / "content" / String / String / "image")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(warp::body::content_length_limit(images::MAX_BODY))
         .and(warp::multipart::form().max_length(images::MAX_BODY))
         .then(upload)
-        .map(reply);
+        .map(reply)
+        .boxed();
     public
         .or(open)
         .unify()
+        .boxed()
         .or(list)
         .unify()
+        .boxed()
         .or(edit)
         .unify()
+        .boxed()
         .or(image)
         .unify()
         .boxed()

@@ -22,6 +22,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {usdt, explorer, images: [{src, width, height}], videos: {faqsN: {id, url, title, duration,
     // thumbnail}}, onramp}. Images in the asked language (the default language's when it has none).
     warp::path!("faq")
+        .boxed()
         .and(warp::get())
         .and(warp::query::<HashMap<String, String>>())
         .and(authed(app.clone()))

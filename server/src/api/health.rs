@@ -19,15 +19,19 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Answers only when the database answers.
     let health = warp::path!("health")
+        .boxed()
         .and(warp::get())
         .and(with(&app))
         .then(health)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // 200 when the database and the chain's node answer, else 503 naming which.
     let ready = warp::path!("ready")
+        .boxed()
         .and(warp::get())
         .and(with(&app))
-        .then(ready);
+        .then(ready)
+        .boxed();
     health.or(ready).unify().boxed()
 }
 

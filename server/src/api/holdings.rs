@@ -20,29 +20,41 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {wallet, balance, entries}: the account's LVLX balance and its newest ledger entries (as
     // indexed; at most 500), for myActives.
     let actives = warp::path!("wallet" / "actives")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(actives)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The member's dashboard figures: {balance, balanceUsdt, staking: {positions, nfts, lvlx,
     // accrued, accruedUsdt}} (as indexed; the network and KYC boxes read GET /network/glance and
     // GET /kyc).
     let dashboard = warp::path!("dashboard")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(dashboard)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {entries, prices}: every credit and payment, newest first, each with its USDT value on its
     // day (lvlx_core::history).
     let history = warp::path!("wallet" / "history")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(history)
-        .map(reply);
-    actives.or(dashboard).unify().or(history).unify().boxed()
+        .map(reply)
+        .boxed();
+    actives
+        .or(dashboard)
+        .unify()
+        .boxed()
+        .or(history)
+        .unify()
+        .boxed()
 }
 
 /// Every credit and payment of the member, newest first, valued in USDT on its day

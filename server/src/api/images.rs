@@ -29,6 +29,7 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Multipart, the file in the part "profile".
     warp::path!("image")
+        .boxed()
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))

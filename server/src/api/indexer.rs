@@ -22,6 +22,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // final yet, the events taken back by reorganisations in the last 24 hours (and of those the
     // ones shown final), and this instance's indexer's lag.
     warp::path!("admin" / "indexer")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))

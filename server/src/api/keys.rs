@@ -37,6 +37,7 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {privateKey}; never logged, never cached (no-store on all of /api).
     warp::path!("key")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))

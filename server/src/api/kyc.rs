@@ -72,59 +72,72 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // The member's {status, updatedAt, startUrl, available}.
     let member = warp::path!("kyc")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(member)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Persona's events, authenticated by the Persona-Signature header (HMAC of "t.body", t within
     // the tolerance). 200 {accepted} for a new event, 200 {duplicate} for one seen before; 401
     // unsigned, stale or forged; 404 with no provider.
     let webhook = warp::path!("kyc" / "webhook")
+        .boxed()
         .and(warp::post())
         .and(warp::header::optional::<String>("persona-signature"))
         .and(warp::body::content_length_limit(WEBHOOK_MAX_BYTES))
         .and(warp::body::bytes())
         .and(with(&app))
         .then(webhook)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: the account's {status, updatedAt, history}.
     let view = warp::path!("users" / u32 / "kyc")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(admin_view)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: sets or corrects a member's status; the reason (1–500 characters) and the admin go
     // into the append-only audit.
     let set = warp::path!("users" / u32 / "kyc")
+        .boxed()
         .and(warp::put())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<AdminSet>())
         .then(admin_set)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: blocks (no sign-in, sessions ended) or unblocks a member; the reason (1–500
     // characters) goes into the audit.
     let status = warp::path!("users" / u32 / "status")
+        .boxed()
         .and(warp::put())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<StatusSet>())
         .then(status_set)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     member
         .or(status)
         .unify()
+        .boxed()
         .or(webhook)
         .unify()
+        .boxed()
         .or(view)
         .unify()
+        .boxed()
         .or(set)
         .unify()
         .boxed()

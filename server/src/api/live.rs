@@ -39,9 +39,16 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // The live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
+        .boxed()
         .and(warp::get())
         // Without the upgrade headers it is the client's mistake (400), not the server's.
-        .and(warp::ws().map(Some).or(warp::any().map(|| None)).unify())
+        .and(
+            warp::ws()
+                .map(Some)
+                .or(warp::any().map(|| None))
+                .unify()
+                .boxed(),
+        )
         .and(client::address(&app))
         .and(with(&app))
         .map(upgrade)

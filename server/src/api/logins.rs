@@ -20,22 +20,31 @@ pub(super) struct Doc;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {token, verifyCode}: a narrow token for the code step.
-    let login = warp::path!("login").and(form(&app)).then(login).map(reply);
+    let login = warp::path!("login")
+        .boxed()
+        .and(form(&app))
+        .then(login)
+        .map(reply)
+        .boxed();
     // The session and the user (or admin) payload.
     let verify = warp::path!("verifycode")
+        .boxed()
         .and(form(&app))
         .and(authorization())
         .then(verify_code)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // A new code for the same sign-in, with the step-1 token in Authorization → {token,
     // verifyCode}: the earlier code stops working, and the sends per email and hour are those of
     // every code.
     let resend = warp::path!("verifycode" / "resend")
+        .boxed()
         .and(form(&app))
         .and(authorization())
         .then(resend_code)
-        .map(reply);
-    login.or(verify).unify().or(resend).unify().boxed()
+        .map(reply)
+        .boxed();
+    login.or(verify).unify().boxed().or(resend).unify().boxed()
 }
 
 /// Sign-in step 1: email, password and captcha; a 4-digit code is mailed

@@ -6,6 +6,13 @@
 //! return `Result<Response, Error>` (the domain error), turned into a response by
 //! [`error::reply`] — the only place a status is chosen. Each handler carries its operation's
 //! description (`#[utoipa::path]`), listed in the module's `Doc` for [`openapi`].
+//!
+//! Filters are boxed where they are made (`.boxed()` after the path, at the end of each endpoint,
+//! after each `or`, and the shared filters: [`with`], [`json_body`], [`form`], `auth::*`,
+//! `client::address`). A boxed filter behaves the same; what it changes is the compiler's work.
+//! Unboxed, every endpoint nested its whole chain's types into the next, and rustc spent most of
+//! this crate's build normalising them: 133 s of compile time against 58 s boxed
+//! (docs/performance.md). A new endpoint follows its module's neighbours.
 
 mod audit;
 pub mod auth;
@@ -53,48 +60,70 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let v1 = live::routes(app.clone())
         .or(health::routes(app.clone()))
         .unify()
+        .boxed()
         .or(settings::routes(app.clone()))
         .unify()
+        .boxed()
         .or(captcha::routes(app.clone()))
         .unify()
+        .boxed()
         .or(registrations::routes(app.clone()))
         .unify()
+        .boxed()
         .or(logins::routes(app.clone()))
         .unify()
+        .boxed()
         .or(recovery::routes(app.clone()))
         .unify()
+        .boxed()
         .or(sessions::routes(app.clone()))
         .unify()
+        .boxed()
         .or(images::routes(app.clone()))
         .unify()
+        .boxed()
         .or(statistics::routes(app.clone()))
         .unify()
+        .boxed()
         .or(keys::routes(app.clone()))
         .unify()
+        .boxed()
         .or(content::routes(app.clone()))
         .unify()
+        .boxed()
         .or(wallet::routes(app.clone()))
         .unify()
+        .boxed()
         .or(holdings::routes(app.clone()))
         .unify()
+        .boxed()
         .or(staking::routes(app.clone()))
         .unify()
+        .boxed()
         .or(network::routes(app.clone()))
         .unify()
+        .boxed()
         .or(kyc::routes(app.clone()))
         .unify()
+        .boxed()
         .or(faq::routes(app.clone()))
         .unify()
+        .boxed()
         .or(onramp::routes(app.clone()))
         .unify()
+        .boxed()
         .or(owners::routes(app.clone()))
         .unify()
+        .boxed()
         .or(books::routes(app.clone()))
         .unify()
+        .boxed()
         .or(audit::routes(app.clone()))
         .unify()
+        .boxed()
         .or(indexer::routes(app))
         .unify()
+        .boxed()
         .or(openapi::route())
         .unify()
         .boxed();
@@ -105,6 +134,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
                 .and(v1)
                 .recover(error::recover)
                 .unify()
+                .boxed()
                 .map(|reply: warp::reply::Response| no_store(reply)),
         )
         .boxed()
@@ -123,29 +153,29 @@ fn no_store(mut response: warp::reply::Response) -> warp::reply::Response {
 }
 
 /// The app, for handlers.
-pub(crate) fn with(
-    app: &App,
-) -> impl Filter<Extract = (App,), Error = std::convert::Infallible> + Clone {
+pub(crate) fn with(app: &App) -> BoxedFilter<(App,)> {
     let app = app.clone();
-    warp::any().map(move || app.clone())
+    warp::any().map(move || app.clone()).boxed()
 }
 
 /// What every form POST of the account pages takes: the caller's address (for the per-IP limits),
 /// the app, and its JSON body.
-pub(crate) fn form<T: serde::de::DeserializeOwned + Send>(
+pub(crate) fn form<T: serde::de::DeserializeOwned + Send + Sync + 'static>(
     app: &App,
-) -> impl Filter<Extract = (Option<std::net::IpAddr>, App, T), Error = warp::Rejection> + Clone {
+) -> BoxedFilter<(Option<std::net::IpAddr>, App, T)> {
     warp::post()
         .and(client::address(app))
         .and(with(app))
         .and(json_body())
+        .boxed()
 }
 
 /// A JSON body of at most [`MAX_JSON_BODY`] bytes whose unknown fields are refused (the types
 /// say `deny_unknown_fields`).
-pub fn json_body<T: serde::de::DeserializeOwned + Send>(
-) -> impl Filter<Extract = (T,), Error = warp::Rejection> + Clone {
-    warp::body::content_length_limit(MAX_JSON_BODY).and(warp::body::json())
+pub fn json_body<T: serde::de::DeserializeOwned + Send + Sync + 'static>() -> BoxedFilter<(T,)> {
+    warp::body::content_length_limit(MAX_JSON_BODY)
+        .and(warp::body::json())
+        .boxed()
 }
 
 pub(crate) fn json(value: &impl serde::Serialize) -> warp::reply::Response {

@@ -89,59 +89,72 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     // bonuses, rewards, claims and what is claimable; with the node's price and sale flag from the
     // chain when it answers (null otherwise).
     let overview = warp::path!("network")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(overview)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // The dashboard's card: {userCodeLink, activationNode, userRankData, claimable}, without the
     // downline.
     let glance = warp::path!("network" / "glance")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(glance)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // {wallet}: the sponsor's linked wallet (null when none), which the token page passes to the
     // sale as the purchase's referrer.
     let sponsor = warp::path!("network" / "sponsor")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(sponsor)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Asks to claim what the distributor pays now of everything claimable: a 6-digit code is
     // mailed, bound to this claim → {attempt, amount, rest}.
     let request = warp::path!("claims")
+        .boxed()
         .and(warp::post())
         .and(client::address(&app))
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Language>())
         .then(request_claim)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // The code confirms the claim; the server signs its voucher → {account, cumulative, deadline,
     // signature, contract, chainId}, which the member's wallet submits to the ClaimDistributor.
     let confirm = warp::path!("claims" / "confirm")
+        .boxed()
         .and(warp::post())
         .and(client::address(&app))
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Confirm>())
         .then(confirm_claim)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     overview
         .or(glance)
         .unify()
+        .boxed()
         .or(sponsor)
         .unify()
+        .boxed()
         .or(request)
         .unify()
+        .boxed()
         .or(confirm)
         .unify()
         .boxed()
@@ -152,57 +165,70 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let app = app.clone();
     // Admin: the ranks and the newest changes (who, when, before, after).
     let ranks = warp::path!("ranks")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(ranks)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: writes one rank (new or changed); the core checks the whole table; audited; applies
     // from now on.
     let put_rank = warp::path!("ranks" / u32)
+        .boxed()
         .and(warp::put())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<RankEdit>())
         .then(put_rank)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: every node (member, wallet, date, USDT paid, transaction) in activation order, as the
     // Arrow stream the core's table engine loads.
     let node_rows = warp::path!("activation-nodes" / "rows")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(node_rows)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: the node's price and sale flag from the chain (null when it does not answer), whether
     // the owner's step is this server's, and the changes.
     let nodes = warp::path!("activation-nodes")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(node_admin)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: proposes the node's new terms to the owners' Safe (owners::proposals); refused with
     // error-owner-step when the contract's owner is not a Safe.
     let put_node = warp::path!("activation-node")
+        .boxed()
         .and(warp::put())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<NodeEdit>())
         .then(put_node)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     ranks
         .or(put_rank)
         .unify()
+        .boxed()
         .or(node_rows)
         .unify()
+        .boxed()
         .or(nodes)
         .unify()
+        .boxed()
         .or(put_node)
         .unify()
         .boxed()

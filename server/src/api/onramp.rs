@@ -23,6 +23,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // clientSecret, redirectUrl, publishableKey, currency}. 404 when no provider is configured; 409
     // without a linked wallet; 429 past 10 an hour.
     warp::path!("onramp" / "session")
+        .boxed()
         .and(warp::post())
         .and(client::address(&app))
         .and(authed(app.clone()))

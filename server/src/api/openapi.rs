@@ -317,6 +317,7 @@ struct Doc;
 // This API's OpenAPI 3.1 document.
 pub fn route() -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("openapi.json")
+        .boxed()
         .and(warp::get())
         .map(serve)
         .boxed()

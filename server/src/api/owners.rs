@@ -22,70 +22,86 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // current limits, and every contract's owner (and pending owner) → {blockTime, delaySeconds,
     // claims, pending, owners}. 503 when the chain does not answer.
     let announced = warp::path!("owners")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(announced)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: the owners' Safe and the newest proposals, decoded (arguments beside their current
     // values), with their signers and status.
     let list = warp::path!("owner-proposals")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(list)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: proposes an owner action to the Safe that owns the contract → {id}. Refused when it is
     // no owner action, the owner is not a Safe (error-owner-step) or the call would revert now (the
     // contract's reason).
     let propose = warp::path!("owner-proposals")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<Proposal>())
         .then(propose)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: an owner's EIP-712 signature of the proposal, kept when it recovers to one of the
     // Safe's owners.
     let sign = warp::path!("owner-proposals" / i64 / "signatures")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<Signature>())
         .then(sign)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: the transaction that executed the proposal, recorded once its receipt shows the Safe
     // ran it.
     let executed = warp::path!("owner-proposals" / i64 / "executed")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .and(json_body::<Executed>())
         .then(executed)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     // Admin: proposes an empty Safe transaction at that proposal's nonce (Safe's way to use up a
     // turn a failing proposal blocks) → {id}.
     let reject = warp::path!("owner-proposals" / i64 / "rejection")
+        .boxed()
         .and(warp::post())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(reject)
-        .map(reply);
+        .map(reply)
+        .boxed();
 
     announced
         .or(reject)
         .unify()
+        .boxed()
         .or(list)
         .unify()
+        .boxed()
         .or(propose)
         .unify()
+        .boxed()
         .or(sign)
         .unify()
+        .boxed()
         .or(executed)
         .unify()
         .boxed()

@@ -21,22 +21,28 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {attemptId}, whether or not the email has an account.
     let recover = warp::path!("recover")
+        .boxed()
         .and(form(&app))
         .then(recover)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {userToken, resetToken}.
     let verify = warp::path!("recover" / "verify")
+        .boxed()
         .and(form(&app))
         .then(verify)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The new password; every session of the account ends.
     let reset = warp::path!("reset")
+        .boxed()
         .and(warp::post())
         .and(with(&app))
         .and(json_body())
         .then(reset)
-        .map(reply);
-    recover.or(verify).unify().or(reset).unify().boxed()
+        .map(reply)
+        .boxed();
+    recover.or(verify).unify().boxed().or(reset).unify().boxed()
 }
 
 /// Password recovery: a code is mailed if the email has an account

@@ -20,22 +20,34 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {attemptId}; the code goes by mail.
     let register = warp::path!("register")
+        .boxed()
         .and(form(&app))
         .then(register)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The session and the user payload.
     let verify = warp::path!("register" / "verify")
+        .boxed()
         .and(form(&app))
         .then(verify)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {name}: who invited (first name and initial).
     let inviter = warp::path!("register" / "inviter" / String)
+        .boxed()
         .and(warp::get())
         .and(client::address(&app))
         .and(with(&app))
         .then(inviter)
-        .map(reply);
-    register.or(verify).unify().or(inviter).unify().boxed()
+        .map(reply)
+        .boxed();
+    register
+        .or(verify)
+        .unify()
+        .boxed()
+        .or(inviter)
+        .unify()
+        .boxed()
 }
 
 /// Who invited someone registering through a referral code: first name and initial

@@ -27,24 +27,30 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {auth, token}: a fresh token while the session lives, else 401.
     let verify = warp::path!("tokenVerify")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
-        .map(refresh);
+        .map(refresh)
+        .boxed();
     // Ends the session server-side: its token gets 401 from then on.
     let signout = warp::path!("signout")
+        .boxed()
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Signout>())
         .then(signout)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The signed-in admin (names for the side menu).
     let admin = warp::path!("admin" / "session")
+        .boxed()
         .and(warp::get())
         .and(admin(app))
-        .map(admin_session);
-    verify.or(signout).unify().or(admin).unify().boxed()
+        .map(admin_session)
+        .boxed();
+    verify.or(signout).unify().boxed().or(admin).unify().boxed()
 }
 
 /// The signed-in admin

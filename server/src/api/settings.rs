@@ -54,6 +54,7 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Settings the browser needs; never a secret.
     warp::path!("config")
+        .boxed()
         .and(warp::get())
         .and(with(&app))
         .map(settings)

@@ -21,20 +21,24 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // later of the server's clock and the latest block's), or {available: false} when no staking
     // contracts are configured.
     let member = warp::path!("staking")
+        .boxed()
         .and(warp::get())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(page)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Admin: per pool the free and reserved reward reserve (from the chain), the rewards reserved
     // in the last 30 days and how many weeks of stakes at that pace the free reserve covers, with a
     // warning under the configured number of weeks.
     let reserve = warp::path!("staking" / "reserve")
+        .boxed()
         .and(warp::get())
         .and(admin(app.clone()))
         .and(with(&app))
         .then(reserve)
-        .map(reply);
+        .map(reply)
+        .boxed();
     reserve.or(member).unify().boxed()
 }
 

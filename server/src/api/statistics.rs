@@ -95,69 +95,94 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {General, transactions (newest first), firstPage (the table's first page, oldest first),
     // initDate, lastDate}.
     let ico = warp::path!("statistics-ico")
+        .boxed()
         .and(admin())
         .and(warp::query::<Limit>())
         .then(ico)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Every transaction, oldest first, as Arrow IPC.
     let ico_rows = warp::path!("statistics-ico" / "rows")
+        .boxed()
         .and(admin())
         .then(ico_rows)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The wallet and transaction of up to one page (100) of entries, which the rows stream leaves
     // out (64 bytes a row).
     let ico_trails = warp::path!("statistics-ico" / "trails")
+        .boxed()
         .and(admin())
         .and(warp::query::<Ids>())
         .then(ico_trails)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {General, result (newest first), firstPage (oldest first), initDate, lastDate}.
     let users = warp::path!("statistics-users")
+        .boxed()
         .and(admin())
         .and(warp::query::<Limit>())
         .then(users)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Every member, oldest first, as Arrow IPC.
     let user_rows = warp::path!("statistics-users" / "rows")
+        .boxed()
         .and(admin())
         .then(user_rows)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {General, result (first stakers), initDate, lastDate}.
     let nft = warp::path!("statistics-nftstaking")
+        .boxed()
         .and(admin())
         .and(warp::query::<Limit>())
         .then(nft_staking)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // Every entry, release date ascending, as Arrow IPC.
     let nft_rows = warp::path!("statistics-nftstaking" / "rows")
+        .boxed()
         .and(admin())
         .then(nft_staking_rows)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The same for the LVLX pool.
     let lvlx = warp::path!("statistics-lvlxstaking")
+        .boxed()
         .and(admin())
         .and(warp::query::<Limit>())
         .then(lvlx_staking)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // The LVLX pool's entries, release date ascending, as Arrow IPC.
     let lvlx_rows = warp::path!("statistics-lvlxstaking" / "rows")
+        .boxed()
         .and(admin())
         .then(lvlx_staking_rows)
-        .map(reply);
+        .map(reply)
+        .boxed();
     ico.or(ico_rows)
         .unify()
+        .boxed()
         .or(ico_trails)
         .unify()
+        .boxed()
         .or(users)
         .unify()
+        .boxed()
         .or(user_rows)
         .unify()
+        .boxed()
         .or(nft)
         .unify()
+        .boxed()
         .or(nft_rows)
         .unify()
+        .boxed()
         .or(lvlx)
         .unify()
+        .boxed()
         .or(lvlx_rows)
         .unify()
         .boxed()

@@ -19,19 +19,23 @@ pub(super) struct Doc;
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // {nonce, issuedAt, expirationTime, chainId}.
     let nonce = warp::path!("wallet" / "nonce")
+        .boxed()
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
         .then(nonce)
-        .map(reply);
+        .map(reply)
+        .boxed();
     // {wallet}.
     let link = warp::path!("wallet" / "link")
+        .boxed()
         .and(warp::post())
         .and(authed(app.clone()))
         .and(with(&app))
         .and(json_body::<Link>())
         .then(link)
-        .map(reply);
+        .map(reply)
+        .boxed();
     nonce.or(link).unify().boxed()
 }
 

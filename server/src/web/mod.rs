@@ -92,16 +92,22 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     avatars
         .or(content)
         .unify()
+        .boxed()
         .or(locales)
         .unify()
+        .boxed()
         .or(guides)
         .unify()
+        .boxed()
         .or(rendered)
         .unify()
+        .boxed()
         .or(assets)
         .unify()
+        .boxed()
         .or(index)
         .unify()
+        .boxed()
         .recover(|_| async {
             Ok::<_, std::convert::Infallible>(
                 warp::reply::with_status("Not found", StatusCode::NOT_FOUND).into_response(),
@@ -118,12 +124,14 @@ fn avatars(app: &App, shared: std::sync::Arc<Shared>) -> BoxedFilter<(warp::repl
     let mac_key = app.mac_key.clone();
     let store = app.store.clone();
     warp::path!("avatars" / String)
-        .and(warp::get().or(warp::head()).unify())
+        .boxed()
+        .and(warp::get().or(warp::head()).unify().boxed())
         .and(
             warp::query::<AvatarKey>()
                 .map(Some)
                 .or(warp::any().map(|| None))
-                .unify(),
+                .unify()
+                .boxed(),
         )
         .and(warp::header::optional::<String>("if-none-match"))
         .and_then(
@@ -163,7 +171,8 @@ fn content_images(
 ) -> BoxedFilter<(warp::reply::Response,)> {
     let store = app.store.clone();
     warp::path!("content" / String)
-        .and(warp::get().or(warp::head()).unify())
+        .boxed()
+        .and(warp::get().or(warp::head()).unify().boxed())
         .and(warp::header::optional::<String>("if-none-match"))
         .and_then(move |file: String, seen: Option<String>| {
             let (store, shared) = (store.clone(), shared.clone());
@@ -197,11 +206,12 @@ fn rendered_pages(app: &Assets) -> BoxedFilter<(warp::reply::Response,)> {
             let files = app.clone();
             let name = warp::path(page)
                 .and(warp::path::end())
-                .and(warp::get().or(warp::head()).unify())
+                .and(warp::get().or(warp::head()).unify().boxed())
                 .and(
                     warp::query::<Lng>()
                         .or(warp::any().map(|| Lng { lng: None }))
-                        .unify(),
+                        .unify()
+                        .boxed(),
                 )
                 .and(warp::header::optional::<String>("accept-language"))
                 .and(warp::cookie::optional::<String>(LANGUAGE_COOKIE))
