@@ -60,21 +60,26 @@ else
   scripts/setup.sh --system
   background system true
 fi
-# What the builds need (the wasm target, wasm-bindgen, the npm packages), before them.
-step "what the build needs (scripts/setup.sh)"
-scripts/setup.sh
-
 # The web app's build (the core for wasm32, then webpack) starts first and runs beside the host
 # build at an equal share; the browser tests need both. The order moves little: at the lowest
 # priority it got almost nothing beside the host build and the browser tests waited for it until
 # 863 s of 1,780 s on a fresh clone; at an equal share both were done at 690 s of 1,814 s, the
 # browser tests then sharing the CPU with the suites for longer (2026-11-29). The machine is busy
 # throughout; what would shorten the run is less CPU (docs/performance.md).
-step "the web app's build starts (the core for wasm32, webpack), beside the host build"
+step "what the web build needs (scripts/setup.sh: the wasm target, wasm-bindgen, npm ci), then the web app's build (the core for wasm32, webpack), beside the host build"
 # `cargo build` here would compile the server a second time: the tests' debug binary is the
 # server from here on (without the test targets, dev-dependencies' features drop out and with
 # them the build the tests share; none changes what the server does).
-background web scripts/build.sh --test
+# The host build needs none of what setup.sh installs, so it no longer waits for it (npm ci took
+# the first 37 s of a fresh clone's run with a core idle). The Rust tests do (anvil is an npm
+# package): they wait for the mark the web job leaves once setup is done (`setup_done`).
+setup_mark=$logs/setup.done
+rm -f "$setup_mark"
+background web bash -c 'scripts/setup.sh && touch "$0" && scripts/build.sh --test' "$setup_mark"
+setup_done() { # until setup.sh has run in the web job; if that job ended without it, its failure
+  while [ ! -e "$setup_mark" ] && kill -0 "${pids[web]}" 2>/dev/null; do sleep 1; done
+  [ -e "$setup_mark" ] || finish web
+}
 
 step "formatting (rustfmt)"
 cargo fmt --all --check
@@ -93,6 +98,7 @@ step "build every Rust target, linted by clippy as it compiles (-D warnings)"
 "${lint[@]}" test --workspace --all-targets "${features[@]}" --no-run
 
 finish system
+setup_done
 pg_url=$(scripts/pg.sh start "$pg_dir")
 step "Rust tests on SQLite; beside them the storage and HTTP API suites on a throwaway PostgreSQL (scripts/pg.sh), then the browser tests"
 background sqlite "${lint[@]}" test --workspace "${features[@]}"
