@@ -5,11 +5,11 @@ use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CONTENT_DISPOSITION, CONTENT_TYPE};
 use warp::Filter;
 
-use super::auth::admin;
+use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::FilterText;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::session::Authed;
 use crate::store::audit::Filter as Kept;
 use crate::{admin_audit, App};
@@ -47,8 +47,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let page = warp::path!("audit")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(warp::query::<Query>())
         .then(page)
         .map(reply)
@@ -57,8 +56,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let csv = warp::path!("audit" / "csv")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(warp::query::<Query>())
         .then(csv)
         .map(reply)

@@ -50,3 +50,13 @@ pub fn admin(app: App) -> BoxedFilter<(Authed,)> {
         })
         .boxed()
 }
+
+/// Any signed-in account, and the app for the handler (the pair most endpoints take).
+pub fn authed_app(app: &App) -> BoxedFilter<(Authed, App)> {
+    authed(app.clone()).and(super::with(app)).boxed()
+}
+
+/// An admin, and the app for the handler.
+pub fn admin_app(app: &App) -> BoxedFilter<(Authed, App)> {
+    admin(app.clone()).and(super::with(app)).boxed()
+}

@@ -5,7 +5,7 @@ use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
-use super::auth::admin;
+use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::{ok, with, Answer};
@@ -24,8 +24,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let standing = warp::path!("books")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(standing)
         .map(reply)
         .boxed();
@@ -34,8 +33,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let start = warp::path!("books")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(start)
         .map(reply)
         .boxed();

@@ -6,7 +6,7 @@ use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin, admin_app, authed};
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::{LanguageCode, Multipart, PublicBlock};
@@ -51,8 +51,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let list = warp::path!("admin" / "content")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(list)
         .map(reply)
         .boxed();
@@ -71,8 +70,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let image = warp::path!("admin" / "content" / String / String / "image")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(warp::body::content_length_limit(images::MAX_BODY))
         .and(warp::multipart::form().max_length(images::MAX_BODY))
         .then(upload)

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::authed;
+use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::LanguageCode;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::session::Authed;
 use crate::{faq, App};
 
@@ -25,8 +25,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
         .and(warp::get())
         .and(warp::query::<HashMap<String, String>>())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(page)
         .map(reply)
         .boxed()

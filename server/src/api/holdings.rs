@@ -3,10 +3,10 @@
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::authed;
+use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::accounts::holdings;
 use crate::session::Authed;
 use crate::App;
@@ -22,8 +22,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let actives = warp::path!("wallet" / "actives")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(actives)
         .map(reply)
         .boxed();
@@ -33,8 +32,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let dashboard = warp::path!("dashboard")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(dashboard)
         .map(reply)
         .boxed();
@@ -43,8 +41,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let history = warp::path!("wallet" / "history")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(history)
         .map(reply)
         .boxed();

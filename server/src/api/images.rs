@@ -8,11 +8,11 @@ use warp::filters::multipart::FormData;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::authed;
+use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::Multipart;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::error::Error;
 use crate::images::{Kind, MAX_BYTES};
 use crate::session::Authed;
@@ -31,8 +31,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("image")
         .boxed()
         .and(warp::post())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .and(warp::body::content_length_limit(MAX_BODY))
         .and(warp::multipart::form().max_length(MAX_BODY))
         .then(upload)

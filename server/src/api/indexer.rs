@@ -3,10 +3,10 @@
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::admin;
+use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::chain::status;
 use crate::session::Authed;
 use crate::App;
@@ -24,8 +24,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("admin" / "indexer")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(standing)
         .map(reply)
         .boxed()

@@ -7,11 +7,11 @@ use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::admin;
+use super::auth::admin_app;
 use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, with, Answer};
+use super::{json_body, ok, Answer};
 use crate::session::Authed;
 use crate::{secret, App};
 
@@ -39,8 +39,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     warp::path!("key")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(client::address(&app))
         .and(json_body::<KeyRequest>())
         .then(reveal)

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
 use super::{json_body, ok, with, Answer};
@@ -74,8 +74,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let member = warp::path!("kyc")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(member)
         .map(reply)
         .boxed();
@@ -98,8 +97,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let view = warp::path!("users" / u32 / "kyc")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(admin_view)
         .map(reply)
         .boxed();
@@ -109,8 +107,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let set = warp::path!("users" / u32 / "kyc")
         .boxed()
         .and(warp::put())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<AdminSet>())
         .then(admin_set)
         .map(reply)
@@ -121,8 +118,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let status = warp::path!("users" / u32 / "status")
         .boxed()
         .and(warp::put())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<StatusSet>())
         .then(status_set)
         .map(reply)

@@ -9,10 +9,10 @@
 //!
 //! Filters are boxed where they are made (`.boxed()` after the path, at the end of each endpoint,
 //! after each `or`, and the shared filters: [`with`], [`json_body`], [`form`], `auth::*`,
-//! `client::address`). A boxed filter behaves the same; what it changes is the compiler's work.
-//! Unboxed, every endpoint nested its whole chain's types into the next, and rustc spent most of
-//! this crate's build normalising them: 133 s of compile time against 58 s boxed
-//! (docs/performance.md). A new endpoint follows its module's neighbours.
+//! `client::address`; most endpoints take the caller and the app from `auth::authed_app` or
+//! `auth::admin_app`). A boxed filter behaves the same; what it changes is the compiler's work. Unboxed, every endpoint nested its whole chain's types into the
+//! next, and rustc spent most of this crate's build normalising them (docs/performance.md). A new
+//! endpoint follows its module's neighbours.
 
 mod audit;
 pub mod auth;

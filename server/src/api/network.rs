@@ -10,12 +10,12 @@ use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin_app, authed_app};
 use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::Binary;
-use super::{json_body, ok, with, Answer};
+use super::{json_body, ok, Answer};
 use crate::error::Error;
 use crate::network::{claims, nodes, pages, ranks};
 use crate::session::Authed;
@@ -91,8 +91,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let overview = warp::path!("network")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(overview)
         .map(reply)
         .boxed();
@@ -102,8 +101,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let glance = warp::path!("network" / "glance")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(glance)
         .map(reply)
         .boxed();
@@ -113,8 +111,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let sponsor = warp::path!("network" / "sponsor")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(sponsor)
         .map(reply)
         .boxed();
@@ -125,8 +122,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
         .and(warp::post())
         .and(client::address(&app))
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .and(json_body::<Language>())
         .then(request_claim)
         .map(reply)
@@ -138,8 +134,7 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
         .and(warp::post())
         .and(client::address(&app))
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .and(json_body::<Confirm>())
         .then(confirm_claim)
         .map(reply)
@@ -167,8 +162,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let ranks = warp::path!("ranks")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(ranks)
         .map(reply)
         .boxed();
@@ -178,8 +172,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let put_rank = warp::path!("ranks" / u32)
         .boxed()
         .and(warp::put())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<RankEdit>())
         .then(put_rank)
         .map(reply)
@@ -190,8 +183,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let node_rows = warp::path!("activation-nodes" / "rows")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(node_rows)
         .map(reply)
         .boxed();
@@ -201,8 +193,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let nodes = warp::path!("activation-nodes")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(node_admin)
         .map(reply)
         .boxed();
@@ -212,8 +203,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
     let put_node = warp::path!("activation-node")
         .boxed()
         .and(warp::put())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<NodeEdit>())
         .then(put_node)
         .map(reply)

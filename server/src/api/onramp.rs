@@ -5,11 +5,11 @@ use std::net::IpAddr;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::authed;
+use super::auth::authed_app;
 use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::session::Authed;
 use crate::{onramp, App};
 
@@ -26,8 +26,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .boxed()
         .and(warp::post())
         .and(client::address(&app))
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(open)
         .map(reply)
         .boxed()

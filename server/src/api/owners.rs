@@ -5,10 +5,10 @@ use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, with, Answer};
+use super::{json_body, ok, Answer};
 use crate::session::Authed;
 use crate::{owners, App};
 
@@ -24,8 +24,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let announced = warp::path!("owners")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(announced)
         .map(reply)
         .boxed();
@@ -35,8 +34,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let list = warp::path!("owner-proposals")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(list)
         .map(reply)
         .boxed();
@@ -47,8 +45,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let propose = warp::path!("owner-proposals")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<Proposal>())
         .then(propose)
         .map(reply)
@@ -59,8 +56,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let sign = warp::path!("owner-proposals" / i64 / "signatures")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<Signature>())
         .then(sign)
         .map(reply)
@@ -71,8 +67,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let executed = warp::path!("owner-proposals" / i64 / "executed")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .and(json_body::<Executed>())
         .then(executed)
         .map(reply)
@@ -83,8 +78,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let reject = warp::path!("owner-proposals" / i64 / "rejection")
         .boxed()
         .and(warp::post())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(reject)
         .map(reply)
         .boxed();

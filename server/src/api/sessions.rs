@@ -5,10 +5,10 @@ use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json, json_body, ok, with, Answer};
+use super::{json, json_body, ok, Answer};
 use crate::session::{self, Authed};
 use crate::App;
 
@@ -29,16 +29,14 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let verify = warp::path!("tokenVerify")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .map(refresh)
         .boxed();
     // Ends the session server-side: its token gets 401 from then on.
     let signout = warp::path!("signout")
         .boxed()
         .and(warp::post())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .and(json_body::<Signout>())
         .then(signout)
         .map(reply)

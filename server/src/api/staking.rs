@@ -3,10 +3,10 @@
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::{admin, authed};
+use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::session::Authed;
 use crate::{staking, App};
 
@@ -23,8 +23,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let member = warp::path!("staking")
         .boxed()
         .and(warp::get())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(page)
         .map(reply)
         .boxed();
@@ -34,8 +33,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let reserve = warp::path!("staking" / "reserve")
         .boxed()
         .and(warp::get())
-        .and(admin(app.clone()))
-        .and(with(&app))
+        .and(admin_app(&app))
         .then(reserve)
         .map(reply)
         .boxed();

@@ -9,11 +9,11 @@ use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CONTENT_TYPE};
 use warp::{Filter, Reply};
 
-use super::auth::admin;
+use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::{Binary, RowLimit};
-use super::{ok, with, Answer};
+use super::{ok, Answer};
 use crate::error::Error;
 use crate::session::Authed;
 use crate::statistics;
@@ -91,7 +91,7 @@ pub(super) struct Doc;
 
 pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     // Every call here: GET by an admin (role re-read from the database), with the app.
-    let admin = move || warp::get().and(admin(app.clone())).and(with(&app));
+    let admin = move || warp::get().and(admin_app(&app));
     // {General, transactions (newest first), firstPage (the table's first page, oldest first),
     // initDate, lastDate}.
     let ico = warp::path!("statistics-ico")

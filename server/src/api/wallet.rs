@@ -3,10 +3,10 @@
 use warp::filters::BoxedFilter;
 use warp::Filter;
 
-use super::auth::authed;
+use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, with, Answer};
+use super::{json_body, ok, Answer};
 use crate::accounts::wallets::{self, Link};
 use crate::session::Authed;
 use crate::App;
@@ -21,8 +21,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let nonce = warp::path!("wallet" / "nonce")
         .boxed()
         .and(warp::post())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .then(nonce)
         .map(reply)
         .boxed();
@@ -30,8 +29,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     let link = warp::path!("wallet" / "link")
         .boxed()
         .and(warp::post())
-        .and(authed(app.clone()))
-        .and(with(&app))
+        .and(authed_app(&app))
         .and(json_body::<Link>())
         .then(link)
         .map(reply)
