@@ -10,9 +10,10 @@
 //! Filters are boxed where they are made (`.boxed()` after the path, at the end of each endpoint,
 //! after each `or`, and the shared filters: [`with`], [`json_body`], [`form`], `auth::*`,
 //! `client::address`; most endpoints take the caller and the app from `auth::authed_app` or
-//! `auth::admin_app`). A boxed filter behaves the same; what it changes is the compiler's work. Unboxed, every endpoint nested its whole chain's types into the
-//! next, and rustc spent most of this crate's build normalising them (docs/performance.md). A new
-//! endpoint follows its module's neighbours.
+//! `auth::admin_app`). A boxed filter behaves the same; what it changes is the compiler's work,
+//! and a small allocation for each filter a request tries. Unboxed, every endpoint nested its
+//! whole chain's types into the next, and rustc spent most of this crate's build normalising them
+//! (docs/performance.md). A new endpoint follows its module's neighbours.
 
 mod audit;
 pub mod auth;
