@@ -3,11 +3,12 @@
 #   scripts/setup.sh            what the build needs: the Rust wasm target, the wasm-bindgen CLI
 #                               (the version in Cargo.lock), the npm packages (wasm-opt comes from
 #                               npm `binaryen`, anvil from npm `@foundry-rs/anvil-*`)
-#   scripts/setup.sh --system   what the tests need from the system: Debian's chromium (browser
-#                               tests), postgresql and nginx-light (the suites on PostgreSQL, two
-#                               instances behind a proxy), wrk (load bench) and prometheus (the
-#                               metrics test); Python's aiosmtpd (a local SMTP sink for the mail
-#                               test) and schemathesis (API cases from the OpenAPI document)
+#   scripts/setup.sh --system   what the tests need from the system: Debian's chromium-headless-
+#                               shell (browser tests), postgresql and nginx-light (the suites on
+#                               PostgreSQL, two instances behind a proxy), wrk (load bench) and
+#                               prometheus (the metrics test); Python's aiosmtpd (a local SMTP
+#                               sink for the mail test) and schemathesis (API cases from the
+#                               OpenAPI document)
 #   scripts/setup.sh --test     both
 # The test command runs the two parts side by side: the system's part mostly downloads and
 # unpacks, while the build's part and the builds after it use the CPU.
@@ -61,7 +62,7 @@ packages=() bare=() services=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || packages+=(postgresql) services+=(postgresql)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || packages+=(nginx-light) services+=(nginx)
 command -v wrk >/dev/null || packages+=(wrk)
-[ -x /usr/bin/chromium ] || packages+=(chromium fonts-noto-core)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || packages+=(chromium-headless-shell fonts-noto-core)
 command -v prometheus >/dev/null || bare+=(prometheus) services+=(prometheus)
 if [ $((${#packages[@]} + ${#bare[@]})) -gt 0 ]; then
   step "apt-get install ${packages[*]} ${bare[*]}"

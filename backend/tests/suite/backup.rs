@@ -71,8 +71,11 @@ async fn backups_taken_while_the_server_writes_restore_with_exact_books() {
         })
     };
     let mut copies = Vec::new();
+    // Each copy waits for purchases written after the previous copy ended (not for a fixed
+    // count: a fast writer had passed all three counts before the first copy, and two copies
+    // then held the same purchases).
+    let mut least = 150;
     for i in 0..3 {
-        let least = 150 * (i + 1);
         while written.load(Ordering::Relaxed) < least {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
@@ -89,6 +92,7 @@ async fn backups_taken_while_the_server_writes_restore_with_exact_books() {
             written.load(Ordering::Relaxed)
         );
         copies.push(file);
+        least = written.load(Ordering::Relaxed) + 150;
     }
     writing.store(false, Ordering::Relaxed);
     writer.await.unwrap();
