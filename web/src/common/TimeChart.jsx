@@ -25,7 +25,19 @@ const WHOLE_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500]
   .flatMap((n) => [n, n * 1e3, n * 1e6])
   .sort((a, b) => a - b);
 
-function options({ width, language, grain, whole, log, onCursor, onTicks }) {
+// The time axis steps by whole periods: uPlot's own steps go down to hours, which a short range
+// (one day of registrations) labelled as the same date a dozen times. Its months are 30 days and
+// its years 365, which it then steps by the calendar.
+const MONTH_S = 30 * DAY_S;
+const YEARS = [1, 2, 5, 10].map((n) => n * 365 * DAY_S);
+const MONTHS = [1, 2, 3, 4, 6].map((n) => n * MONTH_S).concat(YEARS);
+const PERIOD_STEPS = {
+  day: [1, 2, 3, 4, 5, 7, 14].map((n) => n * DAY_S).concat(MONTHS),
+  week: [7, 14, 28].map((n) => n * DAY_S).concat(MONTHS),
+  month: MONTHS,
+};
+
+function options({ width, language, grain, whole, log, onCursor, onTicks, onDates }) {
   const count = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const tick = grain === 'month' ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' };
   const dateTick = new Intl.DateTimeFormat(language, { ...tick, timeZone: 'UTC' });
@@ -38,6 +50,9 @@ function options({ width, language, grain, whole, log, onCursor, onTicks }) {
   return {
     width,
     height: 220,
+    // The periods are UTC days (as their labels): the axis steps by UTC midnights, not the
+    // reader's own, which would put a tick hours away from its bar west or east of Greenwich.
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     legend: { show: false },
     cursor: { y: false, points: { show: false }, drag: { x: false, y: false } },
     select: { show: false },
@@ -50,7 +65,15 @@ function options({ width, language, grain, whole, log, onCursor, onTicks }) {
         : { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
     axes: [
-      { ...axis, values: (u, splits) => splits.map((s) => dateTick.format(new Date(s * 1000))) },
+      {
+        ...axis,
+        incrs: PERIOD_STEPS[grain],
+        values: (u, splits) => {
+          const dates = splits.map((s) => dateTick.format(new Date(s * 1000)));
+          onDates(splits, dates);
+          return dates;
+        },
+      },
       {
         ...axis,
         size: 56,
@@ -103,6 +126,12 @@ function usePlot(box, series, value, { language, whole, log, onCursor }) {
         // logarithmic axis leaves some unlabelled: null).
         onTicks: (splits) =>
           el.setAttribute('data-y-ticks', splits.filter((v) => v !== null && v !== undefined).join(' ')),
+        // The time axis's ticks as drawn: in seconds in data-x-splits, labelled in data-x-ticks
+        // ("|" between them).
+        onDates: (splits, dates) => {
+          el.setAttribute('data-x-splits', splits.join(' '));
+          el.setAttribute('data-x-ticks', dates.join('|'));
+        },
       }),
       [xs.length > 1 ? xs : [xs[0], xs[0] + DAY_S], xs.length > 1 ? ys : [ys[0], null]],
       el,

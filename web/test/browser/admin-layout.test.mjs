@@ -296,12 +296,26 @@ test('the pages under a table never hide a single page behind an ellipsis', asyn
   await page.context().close();
 });
 
-test('a count chart steps by whole numbers, and its logarithmic scale starts at one', async () => {
-  const page = await adminPage('/admin/tables/users', 1440);
+test('a count chart steps by whole numbers and days, and its logarithmic scale starts at one', async () => {
+  // A reader in Brazil: the periods are UTC days, and so are the axis's steps.
+  const page = await openAdminPage(browser, server, '/admin/tables/users', {
+    width: 1440,
+    height: 900,
+    timezoneId: 'America/Sao_Paulo',
+  });
   const canvas = page.getByTestId('chart-canvas');
   await canvas.locator('canvas').waitFor();
   const ticks = async () => (await canvas.getAttribute('data-y-ticks')).split(' ').map(Number);
   await page.waitForFunction(() => document.querySelector('[data-y-ticks]'));
+  // The time axis names each date once: one day of registrations (the table's first range) was
+  // labelled with its date a dozen times, uPlot stepping by hours.
+  const dates = (await canvas.getAttribute('data-x-ticks')).split('|');
+  assert.equal(new Set(dates).size, dates.length, `each date once: ${dates}`);
+  const utcDays = async () => (await canvas.getAttribute('data-x-splits')).split(' ').map(Number);
+  assert.ok(
+    (await utcDays()).every((s) => s % 86_400 === 0),
+    `ticks at UTC midnights: ${await utcDays()}`,
+  );
   // The last 30 days: drawn by day, a registration or none a day, where a plain axis would step
   // by 0.2 (the whole years' months step by whole numbers anyway).
   const [startField, endField] = [dateFields(page).first(), dateFields(page).last()];
@@ -316,6 +330,12 @@ test('a count chart steps by whole numbers, and its logarithmic scale starts at 
   assert.ok(
     linear.every((n) => Number.isInteger(n)),
     `registrations are counted in whole numbers: ${linear}`,
+  );
+  const month = (await canvas.getAttribute('data-x-ticks')).split('|');
+  assert.ok(month.length >= 2 && new Set(month).size === month.length, `each date once: ${month}`);
+  assert.ok(
+    (await utcDays()).every((s) => s % 86_400 === 0),
+    `ticks at UTC midnights: ${await utcDays()}`,
   );
   const toggle = page.getByTestId('chart-log');
   await toggle.click();

@@ -270,14 +270,16 @@ export function launchBrowser() {
 export async function openPage(
   browser,
   baseUrl,
-  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 }, phone = false, locale } = {},
+  { storage = {}, cookies = [], viewport = { width: 1280, height: 800 }, phone = false, locale, timezoneId } = {},
 ) {
   // `phone`: a touch screen with a coarse pointer, as a phone's browser reports. `locale`: the
-  // browser's language (navigator.language and Accept-Language), e.g. 'es-ES'.
+  // browser's language (navigator.language and Accept-Language), e.g. 'es-ES'. `timezoneId`: the
+  // reader's time zone (the machine's otherwise), e.g. 'America/Sao_Paulo'.
   const context = await browser.newContext({
     viewport,
     baseURL: baseUrl,
     ...(locale ? { locale } : {}),
+    ...(timezoneId ? { timezoneId } : {}),
     ...(phone ? { isMobile: true, hasTouch: true } : {}),
   });
   if (cookies.length) await context.addCookies(cookies.map((c) => ({ url: baseUrl, ...c })));
@@ -297,13 +299,19 @@ export async function openPage(
 
 /**
  * The demo admin signed in at `route` (a table page), once its first rows show. `clipboard`: the
- * page may read and write the clipboard (the copy buttons).
+ * page may read and write the clipboard (the copy buttons); `timezoneId`: as openPage's.
  */
-export async function adminPage(browser, server, route, { width = 1440, height = 1000, clipboard = false } = {}) {
+export async function adminPage(
+  browser,
+  server,
+  route,
+  { width = 1440, height = 1000, clipboard = false, timezoneId } = {},
+) {
   const page = await openPage(browser, server.url, {
     storage: await server.storageFor(DEMO_ADMIN),
     cookies: consent,
     viewport: { width, height },
+    timezoneId,
   });
   if (clipboard) await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await page.goto(route);

@@ -402,6 +402,11 @@ test('amounts read in the page language: grouped, right-aligned, with their unit
     assert.equal(justify, 'flex-end');
     if (lng === 'es') {
       await admin.setViewportSize({ width: 390, height: 844 });
+      // Once the side menu has slid away (it was photographed half-way out).
+      await admin.evaluate(async () => {
+        await new Promise((frame) => requestAnimationFrame(frame));
+        await Promise.all(document.getAnimations().map((a) => a instanceof CSSTransition && a.finished));
+      });
       await admin.screenshot({ path: join(SHOTS, 'admin-users-es-390.png'), fullPage: true });
     } else if (lng === 'en') {
       await admin.screenshot({ path: join(SHOTS, 'admin-users-en-1440.png'), fullPage: true });
