@@ -666,6 +666,9 @@ test('charts: a time axis with every period, grouped by week or month for long r
   await canvas.focus();
   await page.keyboard.press('End');
   assert.match(await readout.innerText(), /^Week of /);
+  // The whole page from its top: photographed scrolled to the chart, the side menu and the
+  // table's sticky header stood half-way down it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SHOTS, 'admin-ico-chart-weeks.png'), fullPage: true });
   assert.deepEqual(page.errors, []);
   table.free();
