@@ -37,7 +37,15 @@ const PERIOD_STEPS = {
   month: MONTHS,
 };
 
-function options({ width, language, grain, whole, log, onCursor, onTicks, onDates }) {
+/** Where the period starting at `start` (seconds) ends: a day, a week or a calendar month on. */
+function periodEnd(grain, start) {
+  if (grain === 'week') return start + 7 * DAY_S;
+  if (grain !== 'month') return start + DAY_S;
+  const day = new Date(start * 1000);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1) / 1000;
+}
+
+function options({ width, language, grain, whole, log, end, onCursor, onTicks, onDates }) {
   const count = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   const tick = grain === 'month' ? { month: 'short', year: '2-digit' } : { day: 'numeric', month: 'short' };
   const dateTick = new Intl.DateTimeFormat(language, { ...tick, timeZone: 'UTC' });
@@ -59,7 +67,8 @@ function options({ width, language, grain, whole, log, onCursor, onTicks, onDate
     // Logarithmic: one period holding most of the total (a month with 99 % of the volume) no
     // longer flattens every other bar to nothing; its bars stand on 1, empty periods have none.
     scales: {
-      x: { time: true },
+      // To the end of the last period: its bar, drawn from the period's start, was cut in half.
+      x: { time: true, range: (u, min) => [min, end] },
       y: log
         ? { distr: 3, log: 10, range: (u, min, max) => [1, Math.max(10, max * 2)] }
         : { range: (u, min, max) => [0, max > 0 ? max * 1.1 : 1] },
@@ -118,6 +127,7 @@ function usePlot(box, series, value, { language, whole, log, onCursor }) {
       options({
         width: el.clientWidth,
         language,
+        end: periodEnd(grain, xs[xs.length - 1]),
         grain,
         whole,
         log,
