@@ -79,7 +79,7 @@ function options({ width, language, grain, whole, log, end, onCursor, onTicks, o
         incrs: PERIOD_STEPS[grain],
         values: (u, splits) => {
           const dates = splits.map((s) => dateTick.format(new Date(s * 1000)));
-          onDates(splits, dates);
+          onDates(splits, dates, u.scales.x);
           return dates;
         },
       },
@@ -136,9 +136,10 @@ function usePlot(box, series, value, { language, whole, log, onCursor }) {
         // logarithmic axis leaves some unlabelled: null).
         onTicks: (splits) =>
           el.setAttribute('data-y-ticks', splits.filter((v) => v !== null && v !== undefined).join(' ')),
-        // The time axis's ticks as drawn: in seconds in data-x-splits, labelled in data-x-ticks
-        // ("|" between them).
-        onDates: (splits, dates) => {
+        // The time axis as drawn: its ends in seconds in data-x-range, its ticks in data-x-splits,
+        // labelled in data-x-ticks ("|" between them).
+        onDates: (splits, dates, { min, max }) => {
+          el.setAttribute('data-x-range', `${min} ${max}`);
           el.setAttribute('data-x-splits', splits.join(' '));
           el.setAttribute('data-x-ticks', dates.join('|'));
         },

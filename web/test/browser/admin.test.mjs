@@ -663,6 +663,12 @@ test('charts: a time axis with every period, grouped by week or month for long r
   const weeks = table.series(offset);
   assert.equal(weeks.grain, 'week');
   assert.ok(weeks.points.every((p) => new Date(`${p.start}T00:00:00Z`).getUTCDay() === 1));
+  // The axis runs to the end of the last week, so its bar shows whole (it ended at its start).
+  const lastWeek = Date.parse(`${weeks.points.at(-1).start}T00:00:00Z`) / 1000;
+  await page.waitForFunction(
+    (end) => document.querySelector('[data-x-range]')?.dataset.xRange.endsWith(` ${end}`),
+    lastWeek + 7 * 86_400,
+  );
   await canvas.focus();
   await page.keyboard.press('End');
   assert.match(await readout.innerText(), /^Week of /);
