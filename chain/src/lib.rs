@@ -11,6 +11,7 @@
 
 pub use lvlx_rpc::{keyed, owner, rpc};
 
+mod applied;
 pub mod indexer;
 pub mod metrics;
 pub mod push;

@@ -4,8 +4,8 @@
 
 use serde_json::{json, Value};
 
+use lvlx_core::chain::AppliedEvent;
 use lvlx_core::staking::Pool;
-use lvlx_store::stakes::AppliedEvent;
 use lvlx_store::user::UserId;
 
 /// The names a push carries besides the applied events' ([`applied`]).

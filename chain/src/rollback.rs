@@ -5,9 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use lvlx_core::staking::Pool;
 use lvlx_store::reversals::{self, Reversal};
-use lvlx_store::stakes::AppliedEvent;
 use lvlx_store::user::UserId;
 use lvlx_store::{blocks, claims, ledger, nodes, stakes, Conn, StoreError};
 
@@ -45,12 +43,12 @@ pub fn finalize(
 }
 
 /// Who a reversal concerns and what it says.
-struct Taken {
-    user: Option<UserId>,
-    event: &'static str,
-    tx_hash: String,
-    amount: Option<String>,
-    block: i64,
+pub(crate) struct Taken {
+    pub(crate) user: Option<UserId>,
+    pub(crate) event: &'static str,
+    pub(crate) tx_hash: String,
+    pub(crate) amount: Option<String>,
+    pub(crate) block: i64,
 }
 
 /// What a rollback did: the pushes it made, and the events it took back that had been final
@@ -77,7 +75,7 @@ pub fn rollback(
 ) -> Result<TakenBack, StoreError> {
     let mut taken: Vec<Taken> = Vec::new();
     let mut pushes = take_purchases(tx, consumer, product, ancestor, now, &mut taken)?;
-    take_staking(tx, nft_staking, ancestor, &mut taken)?;
+    crate::applied::take_back(tx, nft_staking, ancestor, &mut taken)?;
     take_nodes(tx, ancestor, &mut taken)?;
     take_payments(tx, ancestor, &mut taken)?;
     blocks::forget_above(tx, ancestor)?;
@@ -134,61 +132,6 @@ fn take_purchases(
         });
     }
     consumer.volume_fell(tx, &fell, ancestor, now)
-}
-
-/// Takes back the staking contracts' events above `ancestor` (and the NFT sale's), undoing
-/// what each did to its position.
-fn take_staking(
-    tx: Conn,
-    nft_staking: &str,
-    ancestor: u64,
-    taken: &mut Vec<Taken>,
-) -> Result<(), StoreError> {
-    for e in stakes::events_above(tx, ancestor)? {
-        let pool = if e.contract == nft_staking {
-            Pool::Nft
-        } else {
-            Pool::Lvlx
-        };
-        // Every applied event, each undone by its kind (a new one does not compile without its
-        // line here).
-        let user = match (e.event, e.position) {
-            (AppliedEvent::Staked, Some(p)) => stakes::remove_opened(tx, pool, p)?,
-            (AppliedEvent::Interest, Some(p)) => {
-                stakes::take_withdrawn(tx, pool, p, e.amount.unwrap_or(0))?;
-                stakes::owner(tx, pool, p)?.flatten()
-            }
-            (AppliedEvent::Released, Some(p)) => {
-                stakes::reopen(tx, pool, p, e.amount.unwrap_or(0))?;
-                stakes::owner(tx, pool, p)?.flatten()
-            }
-            (AppliedEvent::Staked | AppliedEvent::Interest | AppliedEvent::Released, None) => {
-                return Err(StoreError::Corrupt(format!(
-                    "an applied {:?} without its position",
-                    e.event
-                )))
-            }
-            (AppliedEvent::NftPurchased, _) => {
-                stakes::remove_nft_purchase(tx, &e.tx_hash, e.log_index)?
-            }
-            (
-                AppliedEvent::Funded
-                | AppliedEvent::Defunded
-                | AppliedEvent::Terms
-                | AppliedEvent::Price,
-                _,
-            ) => None,
-        };
-        stakes::forget_event(tx, &e.tx_hash, e.log_index)?;
-        taken.push(Taken {
-            user,
-            event: crate::push::applied(e.event),
-            tx_hash: e.tx_hash,
-            amount: e.amount.map(|a| a.to_string()),
-            block: e.block,
-        });
-    }
-    Ok(())
 }
 
 /// Takes back the activation nodes bought above `ancestor`.

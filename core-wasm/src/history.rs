@@ -11,7 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::amount::{self, Units};
-use crate::chain::{DEFAULT_PRICE, LVLX_ONE};
+use crate::chain::{AppliedEvent, DEFAULT_PRICE, LVLX_ONE};
+use crate::staking::Pool;
 
 /// What an entry records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +72,44 @@ impl Kind {
 
 /// What the entry's amount counts: the product (LVLX), NFTs, or another ledger token.
 pub const NFT_ASSET: &str = "NFT";
+
+/// The applied events of a position that its owner's history shows; the store reads these and
+/// [`of_staking_event`] says what each adds.
+pub const STAKING_EVENTS: [AppliedEvent; 2] = [AppliedEvent::Interest, AppliedEvent::Released];
+
+/// What a position's applied event adds to its owner's history, as (kind, asset, amount):
+/// interest withdrawn; at a release the principal back (LVLX, or NFTs from the NFT pool) and
+/// the interest paid then. `amount` is the event's (the interest), `principal` the position's;
+/// `product` names LVLX. An event not in [`STAKING_EVENTS`] adds nothing.
+pub fn of_staking_event(
+    event: AppliedEvent,
+    amount: Units,
+    principal: Units,
+    pool: Pool,
+    product: &str,
+) -> Vec<(Kind, String, Units)> {
+    let mut out = Vec::new();
+    match event {
+        AppliedEvent::Released => {
+            let asset = match pool {
+                Pool::Nft => NFT_ASSET,
+                Pool::Lvlx => product,
+            };
+            out.push((Kind::Release, asset.to_string(), principal));
+        }
+        AppliedEvent::Interest => {}
+        AppliedEvent::Staked
+        | AppliedEvent::Funded
+        | AppliedEvent::Defunded
+        | AppliedEvent::Terms
+        | AppliedEvent::NftPurchased
+        | AppliedEvent::Price => return out,
+    }
+    if amount > 0 {
+        out.push((Kind::Interest, product.to_string(), amount));
+    }
+    out
+}
 
 /// One credit or payment as the server recorded it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -533,5 +572,26 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Kind::ALL.len());
+    }
+
+    /// A position's events in the history: a release gives the principal back in its pool's
+    /// asset and the interest paid then; interest withdrawn is interest; nothing else shows (so
+    /// the store, which reads only [`STAKING_EVENTS`], misses none).
+    #[test]
+    fn a_positions_events_in_the_history() {
+        let release = of_staking_event(AppliedEvent::Released, 3, 500, Pool::Nft, "LVLX");
+        let expected = vec![
+            (Kind::Release, NFT_ASSET.to_string(), 500),
+            (Kind::Interest, "LVLX".to_string(), 3),
+        ];
+        assert_eq!(release, expected);
+        let release = of_staking_event(AppliedEvent::Released, 0, LVLX, Pool::Lvlx, "LVLX");
+        assert_eq!(release, vec![(Kind::Release, "LVLX".to_string(), LVLX)]);
+        let interest = of_staking_event(AppliedEvent::Interest, 7, LVLX, Pool::Lvlx, "LVLX");
+        assert_eq!(interest, vec![(Kind::Interest, "LVLX".to_string(), 7)]);
+        for event in AppliedEvent::ALL {
+            let shown = !of_staking_event(event, 1, 1, Pool::Lvlx, "LVLX").is_empty();
+            assert_eq!(shown, STAKING_EVENTS.contains(&event), "{event:?}");
+        }
     }
 }

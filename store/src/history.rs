@@ -4,9 +4,10 @@
 //! the member's own index, newest first, at most `limit` rows.
 
 use lvlx_core::amount::Units;
-use lvlx_core::history::{Entry, Kind, Price, NFT_ASSET};
+use lvlx_core::chain::AppliedEvent;
+use lvlx_core::history::{self, Entry, Kind, Price, NFT_ASSET};
+use lvlx_core::staking::Pool;
 
-use super::stakes::AppliedEvent;
 use super::{Conn, Result};
 use crate::args;
 use crate::user::UserId;
@@ -137,8 +138,8 @@ fn credits(c: Conn, user: UserId, product: &str, limit: i64, out: &mut Vec<Entry
     })
 }
 
-/// Interest withdrawn, and at a release the principal back (LVLX, or NFTs) with the interest
-/// paid then.
+/// A position's events that the history shows ([`history::STAKING_EVENTS`]), each as the core
+/// says ([`history::of_staking_event`]: interest withdrawn, a release's principal and interest).
 fn staking(
     c: Conn,
     user: UserId,
@@ -147,42 +148,41 @@ fn staking(
     limit: i64,
     out: &mut Vec<Entry>,
 ) -> Result<()> {
+    let shown: Vec<String> = history::STAKING_EVENTS
+        .iter()
+        .map(|e| format!("'{}'", e.name()))
+        .collect();
     let sql = format!(
         "SELECT e.event, e.at, e.amount, e.tx_hash, s.pool, s.amount, {}
          FROM stake_positions s
          JOIN chain_events e ON e.position = s.position
               AND s.pool = CASE e.contract WHEN ?3 THEN 'nft' WHEN ?4 THEN 'lvlx' END
-         WHERE s.user_id = ?1 AND e.event IN ('{}', '{}')
+         WHERE s.user_id = ?1 AND e.event IN ({})
          ORDER BY e.at DESC LIMIT ?2",
         pending_sql("e.block"),
-        AppliedEvent::Interest.name(),
-        AppliedEvent::Released.name(),
+        shown.join(", "),
     );
     c.query_each(&sql, args![user.0, limit, pools.nft, pools.lvlx], |r| {
-        let (event, at, tx_hash): (String, i64, String) = (r.get(0)?, r.get(1)?, r.get(3)?);
-        let interest = r.get::<Option<String>>(2)?;
-        let interest = interest
-            .as_deref()
-            .map(super::units)
-            .transpose()?
-            .unwrap_or(0);
+        let (event, pool): (String, String) = (r.get(0)?, r.get(4)?);
+        let corrupt = |what: &str| super::StoreError::Corrupt(format!("{what} in chain_events"));
+        let event = AppliedEvent::parse(&event).ok_or_else(|| corrupt(&event))?;
+        let pool = Pool::parse(&pool).ok_or_else(|| corrupt(&pool))?;
+        let amount = r.get::<Option<String>>(2)?;
+        let amount = amount.as_deref().map(super::units).transpose()?;
+        let (at, tx_hash): (i64, String) = (r.get(1)?, r.get(3)?);
         let pending = r.get::<i64>(6)? == 1;
-        let entry = |kind, asset: &str, amount| Entry {
-            kind,
-            at,
-            asset: asset.to_string(),
-            amount,
-            usdt_paid: None,
-            tx_hash: Some(tx_hash.clone()),
-            pending,
-        };
-        if event == AppliedEvent::Released.name() {
-            let pool: String = r.get(4)?;
-            let asset = if pool == "nft" { NFT_ASSET } else { product };
-            out.push(entry(Kind::Release, asset, r.units(5)?));
-        }
-        if interest > 0 {
-            out.push(entry(Kind::Interest, product, interest));
+        let entries =
+            history::of_staking_event(event, amount.unwrap_or(0), r.units(5)?, pool, product);
+        for (kind, asset, amount) in entries {
+            out.push(Entry {
+                kind,
+                at,
+                asset,
+                amount,
+                usdt_paid: None,
+                tx_hash: Some(tx_hash.clone()),
+                pending,
+            });
         }
         Ok(())
     })

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use crate::args;
 use lvlx_core::admin::stakes::{Kind, Stake, Staker, Stakes};
 use lvlx_core::amount::Units;
+use lvlx_core::chain::AppliedEvent;
 use lvlx_core::staking::{self, Pool};
 
 use super::{overflow, units, Conn, Result};
@@ -68,60 +69,6 @@ pub struct Applied<'a> {
     pub block: i64,
     /// The position it concerns (staked, interest, released).
     pub position: Option<u64>,
-}
-
-/// What an applied event was: the one list of the names `chain_events.event` holds. Recording
-/// writes them, a rollback reads them back (an unknown name is a corrupt store, never a guess)
-/// and matches on every one, and the live pushes name most of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AppliedEvent {
-    /// A position opened (its amount: LVLX or NFTs).
-    Staked,
-    /// Interest withdrawn from a position.
-    Interest,
-    /// A position released (its amount: the interest paid then).
-    Released,
-    /// The reward reserve funded.
-    Funded,
-    /// The reward reserve withdrawn from.
-    Defunded,
-    /// A staking contract's terms changed.
-    Terms,
-    /// NFTs bought from the NFT sale (its amount: the quantity).
-    NftPurchased,
-    /// A new price of the sale (its amount: USDT base units per whole LVLX).
-    Price,
-}
-
-impl AppliedEvent {
-    pub const ALL: [AppliedEvent; 8] = [
-        AppliedEvent::Staked,
-        AppliedEvent::Interest,
-        AppliedEvent::Released,
-        AppliedEvent::Funded,
-        AppliedEvent::Defunded,
-        AppliedEvent::Terms,
-        AppliedEvent::NftPurchased,
-        AppliedEvent::Price,
-    ];
-
-    /// Its name in `chain_events.event`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            AppliedEvent::Staked => "staked",
-            AppliedEvent::Interest => "interest",
-            AppliedEvent::Released => "released",
-            AppliedEvent::Funded => "funded",
-            AppliedEvent::Defunded => "defunded",
-            AppliedEvent::Terms => "terms",
-            AppliedEvent::NftPurchased => "nft-purchased",
-            AppliedEvent::Price => "price",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<AppliedEvent> {
-        AppliedEvent::ALL.into_iter().find(|e| e.name() == name)
-    }
 }
 
 /// Records an applied event once (tx hash + log index); false when it was already applied.
@@ -527,22 +474,4 @@ pub fn pool_sums(c: Conn, pool: Pool) -> Result<PoolSums> {
         },
     )?;
     Ok(sums)
-}
-
-#[cfg(test)]
-mod applied_tests {
-    use super::AppliedEvent;
-
-    /// Each applied event reads back from its stored name, and no two share one.
-    #[test]
-    fn every_applied_event_reads_back_from_its_name() {
-        for event in AppliedEvent::ALL {
-            assert_eq!(AppliedEvent::parse(event.name()), Some(event));
-        }
-        let mut names = AppliedEvent::ALL.map(AppliedEvent::name).to_vec();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), AppliedEvent::ALL.len());
-        assert_eq!(AppliedEvent::parse("claimed"), None);
-    }
 }

@@ -132,6 +132,87 @@ pub enum StakingEvent {
     },
 }
 
+/// What an applied event was (a staking contract's, the NFT sale's purchases, the sale's price):
+/// the one list of the names the store's `chain_events.event` holds. Recording writes them, a
+/// rollback reads them back (an unknown name is a corrupt store, never a guess) and matches on
+/// every one, the live pushes name them and the member's history reads some
+/// ([`crate::history::Kind::of_applied`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AppliedEvent {
+    /// A position opened (its amount: LVLX or NFTs).
+    Staked,
+    /// Interest withdrawn from a position.
+    Interest,
+    /// A position released (its amount: the interest paid then).
+    Released,
+    /// The reward reserve funded.
+    Funded,
+    /// The reward reserve withdrawn from.
+    Defunded,
+    /// A staking contract's terms changed.
+    Terms,
+    /// NFTs bought from the NFT sale (its amount: the quantity).
+    NftPurchased,
+    /// A new price of the sale (its amount: USDT base units per whole LVLX).
+    Price,
+}
+
+impl AppliedEvent {
+    pub const ALL: [AppliedEvent; 8] = [
+        AppliedEvent::Staked,
+        AppliedEvent::Interest,
+        AppliedEvent::Released,
+        AppliedEvent::Funded,
+        AppliedEvent::Defunded,
+        AppliedEvent::Terms,
+        AppliedEvent::NftPurchased,
+        AppliedEvent::Price,
+    ];
+
+    /// Its name in `chain_events.event`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AppliedEvent::Staked => "staked",
+            AppliedEvent::Interest => "interest",
+            AppliedEvent::Released => "released",
+            AppliedEvent::Funded => "funded",
+            AppliedEvent::Defunded => "defunded",
+            AppliedEvent::Terms => "terms",
+            AppliedEvent::NftPurchased => "nft-purchased",
+            AppliedEvent::Price => "price",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<AppliedEvent> {
+        AppliedEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
+
+impl StakingEvent {
+    /// How the event is kept among the applied events: its name, its amount (LVLX, NFTs, or the
+    /// interest paid at a release) and the position it concerns.
+    pub fn applied(&self) -> (AppliedEvent, Option<Units>, Option<u64>) {
+        match self {
+            StakingEvent::Staked {
+                amount, position, ..
+            } => (AppliedEvent::Staked, Some(*amount), Some(*position)),
+            StakingEvent::InterestWithdrawn {
+                amount, position, ..
+            } => (AppliedEvent::Interest, Some(*amount), Some(*position)),
+            StakingEvent::Released {
+                interest, position, ..
+            } => (AppliedEvent::Released, Some(*interest), Some(*position)),
+            StakingEvent::ReserveFunded { amount, .. } => {
+                (AppliedEvent::Funded, Some(*amount), None)
+            }
+            StakingEvent::ReserveWithdrawn { amount, .. } => {
+                (AppliedEvent::Defunded, Some(*amount), None)
+            }
+            StakingEvent::TermsChanged { .. } => (AppliedEvent::Terms, None, None),
+        }
+    }
+}
+
 /// The events of the activation node and the claim distributor that the index keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkEvent {
@@ -387,5 +468,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each applied event reads back from its stored name, and no two share one.
+    #[test]
+    fn every_applied_event_reads_back_from_its_name() {
+        for event in AppliedEvent::ALL {
+            assert_eq!(AppliedEvent::parse(event.name()), Some(event));
+        }
+        let mut names = AppliedEvent::ALL.map(AppliedEvent::name).to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), AppliedEvent::ALL.len());
+        assert_eq!(AppliedEvent::parse("claimed"), None);
     }
 }
