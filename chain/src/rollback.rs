@@ -42,6 +42,12 @@ pub fn finalize(
     Ok(pushes)
 }
 
+/// What the reversal of a purchase, an activation node and a distributor's payment is called (an
+/// applied event's is its own); its words are `reversal-<name>`.
+const PURCHASE: &str = "purchase";
+const NODE: &str = "node";
+const CLAIM: &str = "claim";
+
 /// Who a reversal concerns and what it says.
 pub(crate) struct Taken {
     pub(crate) user: Option<UserId>,
@@ -125,7 +131,7 @@ fn take_purchases(
         ledger::remove(tx, product, &entry)?;
         taken.push(Taken {
             user: entry.user,
-            event: "purchase",
+            event: PURCHASE,
             tx_hash: entry.tx_hash,
             amount: Some(entry.amount.to_string()),
             block: entry.block,
@@ -140,7 +146,7 @@ fn take_nodes(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), Sto
         nodes::remove(tx, &node.wallet, node.user)?;
         taken.push(Taken {
             user: node.user,
-            event: "node",
+            event: NODE,
             tx_hash: node.tx_hash,
             amount: Some(node.usdt_paid),
             block: node.block,
@@ -161,7 +167,7 @@ fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), 
         for user in users {
             taken.push(Taken {
                 user,
-                event: "claim",
+                event: CLAIM,
                 tx_hash: payment.tx_hash.clone(),
                 amount: Some(payment.amount.clone()),
                 block: payment.block,
@@ -169,4 +175,27 @@ fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use lvlx_core::chain::AppliedEvent;
+
+    /// Every name a reversal carries has its words in every locale (`reversal-<name>`, what the
+    /// member's history says was taken back): each applied event's, and the others'.
+    #[test]
+    fn every_reversal_has_its_words() {
+        let mut names: Vec<&str> = AppliedEvent::ALL.map(crate::push::applied).to_vec();
+        names.extend([super::PURCHASE, super::NODE, super::CLAIM]);
+        for lng in ["en", "es", "pt"] {
+            let path = format!("{}/../locales/{lng}/{lng}.json", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("the locale");
+            let words: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(&text).expect("the locale's JSON");
+            for name in &names {
+                let key = format!("reversal-{name}");
+                assert!(words.contains_key(&key), "{lng}: {key}");
+            }
+        }
+    }
 }

@@ -138,7 +138,7 @@ fn credits(c: Conn, user: UserId, product: &str, limit: i64, out: &mut Vec<Entry
     })
 }
 
-/// A position's events that the history shows ([`history::STAKING_EVENTS`]), each as the core
+/// A position's events that the history shows ([`history::staking_events`]), each as the core
 /// says ([`history::of_staking_event`]: interest withdrawn, a release's principal and interest).
 fn staking(
     c: Conn,
@@ -148,7 +148,7 @@ fn staking(
     limit: i64,
     out: &mut Vec<Entry>,
 ) -> Result<()> {
-    let shown: Vec<String> = history::STAKING_EVENTS
+    let shown: Vec<String> = history::staking_events()
         .iter()
         .map(|e| format!("'{}'", e.name()))
         .collect();

@@ -135,8 +135,8 @@ pub enum StakingEvent {
 /// What an applied event was (a staking contract's, the NFT sale's purchases, the sale's price):
 /// the one list of the names the store's `chain_events.event` holds. Recording writes them, a
 /// rollback reads them back (an unknown name is a corrupt store, never a guess) and matches on
-/// every one, the live pushes name them and the member's history reads some
-/// ([`crate::history::Kind::of_applied`]).
+/// every one, the live pushes name them and the member's history shows some
+/// ([`crate::history::of_staking_event`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AppliedEvent {
     /// A position opened (its amount: LVLX or NFTs).
