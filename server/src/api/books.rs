@@ -83,11 +83,8 @@ async fn standing(_: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 202, description = "Started", body = crate::books::schedule::BooksStarted),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 409, response = E409),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]

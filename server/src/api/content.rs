@@ -103,11 +103,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     ),
     responses(
         (status = 200, description = "OK", body = crate::content::ContentBlock),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 404, response = E404),
         (status = 405, response = E405),
-        (status = 500, response = E500),
     ),
 )]
 async fn read(block: String, _: Authed, q: Language, app: App) -> Answer {
@@ -168,13 +166,10 @@ async fn list(_: Authed, app: App) -> Answer {
     request_body = crate::content::Edit,
     responses(
         (status = 200, description = "OK", body = crate::content::ContentBlock),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
         (status = 413, response = E413),
-        (status = 500, response = E500),
     ),
 )]
 async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App) -> Answer {
@@ -196,14 +191,11 @@ async fn edit(block: String, language: String, who: Authed, edit: Edit, app: App
     request_body(content = inline(Multipart), content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "OK", body = crate::content::ContentBlock),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
         (status = 413, response = E413),
         (status = 415, response = E415),
-        (status = 500, response = E500),
     ),
 )]
 async fn upload(block: String, language: String, who: Authed, app: App, form: FormData) -> Answer {

@@ -50,11 +50,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     request_body(content = inline(Multipart), content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "OK", body = crate::accounts::avatars::AvatarSet),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 413, response = E413),
         (status = 415, response = E415),
-        (status = 500, response = E500),
     ),
 )]
 async fn upload(who: Authed, app: App, form: FormData) -> Answer {

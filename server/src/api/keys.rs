@@ -58,13 +58,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     request_body = KeyRequest,
     responses(
         (status = 200, description = "OK", body = Revealed),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 409, response = E409),
         (status = 413, response = E413),
         (status = 429, response = E429),
-        (status = 500, response = E500),
     ),
 )]
 async fn reveal(who: Authed, app: App, addr: Option<IpAddr>, body: KeyRequest) -> Answer {

@@ -197,12 +197,9 @@ async fn webhook(signature: Option<String>, body: Bytes, app: App) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = crate::kyc::admin::KycView),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
-        (status = 500, response = E500),
     ),
 )]
 async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
@@ -223,13 +220,10 @@ async fn admin_view(id: u32, _: Authed, app: App) -> Answer {
     request_body = StatusSet,
     responses(
         (status = 200, description = "OK", body = crate::accounts::blocking::Status),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
         (status = 413, response = E413),
-        (status = 500, response = E500),
     ),
 )]
 async fn status_set(id: u32, who: Authed, app: App, body: StatusSet) -> Answer {
@@ -253,13 +247,10 @@ async fn status_set(id: u32, who: Authed, app: App, body: StatusSet) -> Answer {
     request_body = AdminSet,
     responses(
         (status = 200, description = "OK", body = crate::store::kyc::Kyc),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
         (status = 413, response = E413),
-        (status = 500, response = E500),
     ),
 )]
 async fn admin_set(id: u32, who: Authed, app: App, body: AdminSet) -> Answer {

@@ -79,11 +79,9 @@ async fn login(ip: Option<IpAddr>, app: App, body: Login) -> Answer {
     request_body = crate::accounts::logins::Code,
     responses(
         (status = 200, description = "OK", body = crate::session::SignedIn),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 413, response = E413),
         (status = 429, response = E429),
-        (status = 500, response = E500),
     ),
 )]
 async fn verify_code(
@@ -107,11 +105,9 @@ async fn verify_code(
     request_body = crate::accounts::logins::Resend,
     responses(
         (status = 200, description = "OK", body = crate::accounts::logins::CodeSent),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 413, response = E413),
         (status = 429, response = E429),
-        (status = 500, response = E500),
     ),
 )]
 async fn resend_code(

@@ -285,12 +285,10 @@ async fn sponsor(who: Authed, app: App) -> Answer {
     request_body = Language,
     responses(
         (status = 200, description = "OK", body = crate::network::claims::Requested),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 409, response = E409),
         (status = 413, response = E413),
         (status = 429, response = E429),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]
@@ -307,11 +305,9 @@ async fn request_claim(ip: Option<IpAddr>, who: Authed, app: App, body: Language
     request_body = Confirm,
     responses(
         (status = 200, description = "OK", body = crate::network::claims::SignedVoucher),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 413, response = E413),
         (status = 429, response = E429),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]
@@ -350,13 +346,10 @@ async fn ranks(_: Authed, app: App) -> Answer {
     request_body = RankEdit,
     responses(
         (status = 200, description = "OK", body = crate::network::ranks::RankTable),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 405, response = E405),
         (status = 413, response = E413),
-        (status = 500, response = E500),
     ),
 )]
 async fn put_rank(id: u32, who: Authed, app: App, body: RankEdit) -> Answer {
@@ -420,12 +413,9 @@ async fn node_admin(_: Authed, app: App) -> Answer {
     request_body = NodeEdit,
     responses(
         (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 409, response = E409),
         (status = 413, response = E413),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]

@@ -40,12 +40,10 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::onramp::Session),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 404, response = E404),
         (status = 409, response = E409),
         (status = 429, response = E429),
-        (status = 500, response = E500),
     ),
 )]
 async fn open(ip: Option<IpAddr>, who: Authed, app: App) -> Answer {

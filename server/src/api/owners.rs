@@ -174,12 +174,9 @@ async fn list(_who: Authed, app: App) -> Answer {
     request_body = Proposal,
     responses(
         (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 409, response = E409),
         (status = 413, response = E413),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]
@@ -208,12 +205,9 @@ async fn propose(who: Authed, app: App, body: Proposal) -> Answer {
     ),
     responses(
         (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 409, response = E409),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]
@@ -235,13 +229,10 @@ async fn reject(id: i64, who: Authed, app: App) -> Answer {
     request_body = Signature,
     responses(
         (status = 200, description = "OK", body = crate::owners::proposals::Signed),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 409, response = E409),
         (status = 413, response = E413),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]
@@ -263,13 +254,10 @@ async fn sign(id: i64, who: Authed, app: App, body: Signature) -> Answer {
     request_body = Executed,
     responses(
         (status = 200, description = "OK", body = crate::owners::proposals::ProposalId),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
+        Admin,
         (status = 404, response = E404),
         (status = 409, response = E409),
         (status = 413, response = E413),
-        (status = 500, response = E500),
         (status = 503, response = E503),
     ),
 )]

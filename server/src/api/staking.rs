@@ -48,9 +48,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::staking::StakingPage),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 500, response = E500),
+        Member,
         (status = 503, response = E503),
     ),
 )]
@@ -68,10 +66,7 @@ async fn page(who: Authed, app: App) -> Answer {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::staking::ReserveMonitor),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
-        (status = 403, response = E403),
-        (status = 500, response = E500),
+        Admin,
         (status = 503, response = E503),
     ),
 )]

@@ -45,10 +45,8 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "OK", body = crate::accounts::wallets::Nonce),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 429, response = E429),
-        (status = 500, response = E500),
     ),
 )]
 async fn nonce(who: Authed, app: App) -> Answer {
@@ -64,11 +62,9 @@ async fn nonce(who: Authed, app: App) -> Answer {
     request_body = crate::accounts::wallets::Link,
     responses(
         (status = 200, description = "OK", body = crate::accounts::wallets::Linked),
-        (status = 400, response = E400),
-        (status = 401, response = E401),
+        Member,
         (status = 409, response = E409),
         (status = 413, response = E413),
-        (status = 500, response = E500),
     ),
 )]
 async fn link(who: Authed, app: App, body: Link) -> Answer {
