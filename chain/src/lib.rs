@@ -73,6 +73,15 @@ pub trait Consumer: Send + Sync {
         now: i64,
     ) -> Result<Vec<Push>, StoreError>;
 
+    /// A rollback to block `ancestor` (the last block the chain and the store agree on): take
+    /// back the network events recorded above it, newest first. What each was, for the members'
+    /// histories.
+    fn network_taken_back(
+        &self,
+        tx: Conn,
+        ancestor: u64,
+    ) -> Result<Vec<rollback::Taken>, StoreError>;
+
     /// A push to hand to open pages, once the transaction that made it committed.
     fn push(&self, push: Push);
 }

@@ -8,15 +8,22 @@ use lvlx_core::chain::AppliedEvent;
 use lvlx_core::staking::Pool;
 use lvlx_store::user::UserId;
 
+/// A purchase's name in a push and its reversal's.
+pub const PURCHASE: &str = "purchase";
+/// An activation node's.
+pub const NODE: &str = "node";
+/// A claim the distributor paid.
+pub const CLAIM: &str = "claim";
+
 /// The names a push carries besides the applied events' ([`applied`]).
 const OTHER_EVENTS: &[&str] = &[
     "commission",
     "rank",
     "volume",
-    "node",
-    "claim",
+    NODE,
+    CLAIM,
     "kyc",
-    "purchase",
+    PURCHASE,
     "final",
 ];
 

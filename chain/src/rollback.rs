@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use lvlx_store::reversals::{self, Reversal};
 use lvlx_store::user::UserId;
-use lvlx_store::{blocks, claims, ledger, nodes, stakes, Conn, StoreError};
+use lvlx_store::{blocks, ledger, stakes, Conn, StoreError};
 
 use crate::{Consumer, Push};
 
@@ -42,19 +42,14 @@ pub fn finalize(
     Ok(pushes)
 }
 
-/// What the reversal of a purchase, an activation node and a distributor's payment is called (an
-/// applied event's is its own); its words are `reversal-<name>`.
-const PURCHASE: &str = "purchase";
-const NODE: &str = "node";
-const CLAIM: &str = "claim";
-
-/// Who a reversal concerns and what it says.
-pub(crate) struct Taken {
-    pub(crate) user: Option<UserId>,
-    pub(crate) event: &'static str,
-    pub(crate) tx_hash: String,
-    pub(crate) amount: Option<String>,
-    pub(crate) block: i64,
+/// Who a reversal concerns and what it says: `event` is the name its push carries, and its words
+/// in the member's history are `reversal-<event>`.
+pub struct Taken {
+    pub user: Option<UserId>,
+    pub event: &'static str,
+    pub tx_hash: String,
+    pub amount: Option<String>,
+    pub block: i64,
 }
 
 /// What a rollback did: the pushes it made, and the events it took back that had been final
@@ -65,8 +60,9 @@ pub struct TakenBack {
 }
 
 /// Takes back everything recorded from blocks above `ancestor` (the last block both the chain
-/// and the store agree on): purchases with their settlement, staking and NFT-sale events,
-/// activation nodes and distributor payments; then every upline member's ranks are checked
+/// and the store agree on): purchases with their settlement, the applied events (staking,
+/// NFT sale, price), the network's events (activation nodes and distributor payments, through the
+/// consumer); then every upline member's ranks are checked
 /// against the volume that remains. `nft_staking` is the NFT pool's lowercase address (any
 /// other staking contract is the LVLX pool). An event at or below `final_block` had been shown
 /// final: its line in the member's history says so.
@@ -82,8 +78,7 @@ pub fn rollback(
     let mut taken: Vec<Taken> = Vec::new();
     let mut pushes = take_purchases(tx, consumer, product, ancestor, now, &mut taken)?;
     crate::applied::take_back(tx, nft_staking, ancestor, &mut taken)?;
-    take_nodes(tx, ancestor, &mut taken)?;
-    take_payments(tx, ancestor, &mut taken)?;
+    taken.extend(consumer.network_taken_back(tx, ancestor)?);
     blocks::forget_above(tx, ancestor)?;
     let mut final_ones = Vec::new();
     for t in taken {
@@ -131,7 +126,7 @@ fn take_purchases(
         ledger::remove(tx, product, &entry)?;
         taken.push(Taken {
             user: entry.user,
-            event: PURCHASE,
+            event: crate::push::PURCHASE,
             tx_hash: entry.tx_hash,
             amount: Some(entry.amount.to_string()),
             block: entry.block,
@@ -140,53 +135,18 @@ fn take_purchases(
     consumer.volume_fell(tx, &fell, ancestor, now)
 }
 
-/// Takes back the activation nodes bought above `ancestor`.
-fn take_nodes(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), StoreError> {
-    for node in nodes::above(tx, ancestor)? {
-        nodes::remove(tx, &node.wallet, node.user)?;
-        taken.push(Taken {
-            user: node.user,
-            event: NODE,
-            tx_hash: node.tx_hash,
-            amount: Some(node.usdt_paid),
-            block: node.block,
-        });
-    }
-    Ok(())
-}
-
-/// Takes back the distributor's payments above `ancestor`: each claim it paid is pending again.
-fn take_payments(tx: Conn, ancestor: u64, taken: &mut Vec<Taken>) -> Result<(), StoreError> {
-    for payment in claims::payments_above(tx, ancestor)? {
-        let owners = claims::remove_payment(tx, &payment)?;
-        let users: Vec<Option<UserId>> = if owners.is_empty() {
-            vec![None]
-        } else {
-            owners.into_iter().map(Some).collect()
-        };
-        for user in users {
-            taken.push(Taken {
-                user,
-                event: CLAIM,
-                tx_hash: payment.tx_hash.clone(),
-                amount: Some(payment.amount.clone()),
-                block: payment.block,
-            });
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use lvlx_core::chain::AppliedEvent;
+
+    use crate::push::{CLAIM, NODE, PURCHASE};
 
     /// Every name a reversal carries has its words in every locale (`reversal-<name>`, what the
     /// member's history says was taken back): each applied event's, and the others'.
     #[test]
     fn every_reversal_has_its_words() {
         let mut names: Vec<&str> = AppliedEvent::ALL.map(crate::push::applied).to_vec();
-        names.extend([super::PURCHASE, super::NODE, super::CLAIM]);
+        names.extend([PURCHASE, NODE, CLAIM]);
         for lng in ["en", "es", "pt"] {
             let path = format!("{}/../locales/{lng}/{lng}.json", env!("CARGO_MANIFEST_DIR"));
             let text = std::fs::read_to_string(&path).expect("the locale");

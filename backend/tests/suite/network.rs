@@ -1087,6 +1087,37 @@ async fn the_network_pays_exactly_the_reference_through_the_contracts_and_a_clai
     assert!(owner::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).is_err());
     catch_up(&indexer).await;
     let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
+    assert_eq!(page.body["claims"]["claims"][0]["status"], "paid");
+
+    // The payment's block leaves the chain: the claim is pending again and payable, the member
+    // is told in their history, and the same voucher pays it on the chain that stays.
+    let head = |anvil: &Anvil| {
+        lvlx_backend::chain::rpc::quantity(&anvil.rpc.call("eth_blockNumber", json!([])).unwrap())
+            .unwrap()
+    };
+    let paid_in = lvlx_backend::chain::rpc::quantity(&receipt["blockNumber"]).unwrap();
+    let depth = head(&anvil) - paid_in + 1;
+    anvil.rpc.call("anvil_reorg", json!([depth, []])).unwrap();
+    anvil.mine(1);
+    catch_up(&indexer).await;
+    let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
+    assert_eq!(page.body["claims"]["total"], "0", "{}", page.body);
+    let pending = page.body["pendingClaims"].as_array().unwrap();
+    let again = pending.iter().find(|c| c["status"] == "signed");
+    assert_eq!(
+        again.map(|c| &c["amount"]),
+        Some(&json!(s.rewards[0])),
+        "{pending:?}"
+    );
+    let mine = w
+        .call("GET", "/api/v1/wallet/actives", Some(&token), None)
+        .await
+        .body;
+    let told = mine["reversals"].as_array().unwrap();
+    assert!(told.iter().any(|r| r["event"] == "claim"), "{mine}");
+    owner::send(&anvil.rpc, &wallet(0), Some(&d.claim_distributor), calldata).unwrap();
+    catch_up(&indexer).await;
+    let page = w.call("GET", "/api/v1/network", Some(&token), None).await;
     assert_eq!(page.body["claims"]["total"], s.rewards[0]);
     assert_eq!(page.body["claims"]["claims"][0]["status"], "paid");
     assert_eq!(page.body["claimable"], "0");

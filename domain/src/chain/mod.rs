@@ -34,6 +34,14 @@ impl lvlx_chain::Consumer for Domain {
         network::events::record(tx, event, at)
     }
 
+    fn network_taken_back(
+        &self,
+        tx: Conn,
+        ancestor: u64,
+    ) -> Result<Vec<rollback::Taken>, StoreError> {
+        network::events::take_back(tx, ancestor)
+    }
+
     fn purchase_final(
         &self,
         tx: Conn,

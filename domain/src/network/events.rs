@@ -1,13 +1,16 @@
 //! What the indexer and the wallet link do with the network's events: purchases settled into
-//! commissions, volume and ranks; activation nodes and the distributor's payments recorded;
-//! each returning the pushes that tell members their figures moved.
+//! commissions, volume and ranks; activation nodes and the distributor's payments recorded,
+//! each returning the pushes that tell members their figures moved, and taken back side by side
+//! when their blocks leave the chain.
 
 use lvlx_core::chain::{NetworkEvent, Place};
 
 use super::settlement;
+use crate::chain::rollback::Taken;
 use crate::live::Push;
 use crate::store::{self, users, Conn, StoreError};
 use crate::user::UserId;
+use lvlx_chain::push::{CLAIM, NODE};
 
 /// The pushes that tell members their network figures moved.
 fn pushes(settled: &settlement::Settled) -> Vec<Push> {
@@ -56,10 +59,7 @@ pub fn on_link(
 ) -> Result<Vec<Push>, StoreError> {
     let mut out = Vec::new();
     if store::nodes::attach(tx, user, wallet)? {
-        out.push(Push::Network {
-            user,
-            event: "node",
-        });
+        out.push(Push::Network { user, event: NODE });
     }
     // Only final purchases count; pending ones are settled when they become final.
     let final_block = store::cursors::final_block(tx)?;
@@ -86,10 +86,7 @@ pub fn record(tx: Conn, event: NetworkEvent, log: &Place) -> Result<Vec<Push>, S
                 tx_hash: log.tx_hash.clone(),
             };
             match (store::nodes::record(tx, &node)?, user) {
-                (true, Some(user)) => vec![Push::Network {
-                    user,
-                    event: "node",
-                }],
+                (true, Some(user)) => vec![Push::Network { user, event: NODE }],
                 _ => Vec::new(),
             }
         }
@@ -114,11 +111,43 @@ pub fn record(tx: Conn, event: NetworkEvent, log: &Place) -> Result<Vec<Push>, S
             )?;
             owners
                 .into_iter()
-                .map(|user| Push::Network {
-                    user,
-                    event: "claim",
-                })
+                .map(|user| Push::Network { user, event: CLAIM })
                 .collect()
         }
     })
+}
+
+/// Takes back the network events above `ancestor` (the last block the chain and the store agree
+/// on): the activation nodes bought there, then the distributor's payments, each claim they paid
+/// pending again.
+pub fn take_back(tx: Conn, ancestor: u64) -> Result<Vec<Taken>, StoreError> {
+    let mut taken = Vec::new();
+    for node in store::nodes::above(tx, ancestor)? {
+        store::nodes::remove(tx, &node.wallet, node.user)?;
+        taken.push(Taken {
+            user: node.user,
+            event: NODE,
+            tx_hash: node.tx_hash,
+            amount: Some(node.usdt_paid),
+            block: node.block,
+        });
+    }
+    for payment in store::claims::payments_above(tx, ancestor)? {
+        let owners = store::claims::remove_payment(tx, &payment)?;
+        let users: Vec<Option<UserId>> = if owners.is_empty() {
+            vec![None]
+        } else {
+            owners.into_iter().map(Some).collect()
+        };
+        for user in users {
+            taken.push(Taken {
+                user,
+                event: CLAIM,
+                tx_hash: payment.tx_hash.clone(),
+                amount: Some(payment.amount.clone()),
+                block: payment.block,
+            });
+        }
+    }
+    Ok(taken)
 }
