@@ -219,14 +219,30 @@ async fn login_verify_refresh_and_signout() {
 #[tokio::test]
 async fn the_verify_token_opens_nothing_else_and_sessions_do_not_verify_codes() {
     let w = world().await;
+    let (session, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
     let verify = step1.body["token"].as_str().unwrap();
-    assert_eq!(
-        w.call("GET", "/api/v1/tokenVerify", Some(verify), None)
-            .await
-            .status,
-        StatusCode::UNAUTHORIZED
-    );
+    for path in [
+        "/api/v1/tokenVerify",
+        "/api/v1/network",
+        "/api/v1/staking",
+        "/api/v1/wallet/actives",
+        "/api/v1/admin/session",
+    ] {
+        let status = w.call("GET", path, Some(verify), None).await.status;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+    }
+    // A session cannot stand in for the verify token, even with the right code.
+    let code = w.last_code(DEMO_USER.0);
+    let body = Some(json!({"code": code}));
+    let with_session = w
+        .call("POST", "/api/v1/verifycode", Some(&session), body.clone())
+        .await;
+    assert_eq!(with_session.status, StatusCode::UNAUTHORIZED);
+    let with_verify = w
+        .call("POST", "/api/v1/verifycode", Some(verify), body)
+        .await;
+    assert_eq!(with_verify.status, StatusCode::OK, "{}", with_verify.body);
 }
 
 #[tokio::test]
@@ -682,7 +698,34 @@ async fn an_expired_session_gets_401() {
 #[tokio::test]
 async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database_in_clear() {
     let w = world().await;
-    w.login(DEMO_USER.0, DEMO_USER.1).await;
+    // The sign-in's steps by hand, to hold each secret: the password, the code the mail carries,
+    // the verify token of step 1 and the session token of step 2.
+    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
+    assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
+    let verify = step1.body["token"].as_str().unwrap().to_string();
+    let code = w.last_code(DEMO_USER.0);
+    let done = w
+        .call(
+            "POST",
+            "/api/v1/verifycode",
+            Some(&verify),
+            Some(json!({"code": code})),
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
+    let session = done.body["token"].as_str().unwrap().to_string();
+    let mut mails = String::new();
+    for entry in std::fs::read_dir(w.dir.path().join("data/outbox")).unwrap() {
+        mails.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(mails.contains(&code), "the code is mailed");
+    for (name, secret) in [
+        ("the password", DEMO_USER.1),
+        ("the verify token", &verify),
+        ("the session token", &session),
+    ] {
+        assert!(!mails.contains(secret), "{name} in the outbox");
+    }
     let text = match w.app.store.dialect() {
         lvlx_backend::store::Dialect::Sqlite => {
             let mut bytes = std::fs::read(w.dir.path().join("data/lvlx.sqlite3")).unwrap();
@@ -717,6 +760,12 @@ async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database
     };
     assert!(!text.contains(DEMO_USER.1), "password in clear");
     assert!(text.contains("$argon2id$v=19$m=19456,t=2,p=1$"));
+    // Tokens are signed, never stored: a session is kept by its id.
+    assert!(!text.contains(&verify), "the verify token in the database");
+    assert!(
+        !text.contains(&session),
+        "the session token in the database"
+    );
 }
 
 async fn upload(w: &World, token: &str, file_name: &str, bytes: &[u8]) -> common::Reply {

@@ -15,19 +15,27 @@ use lvlx_core::admin::{ico::IcoTable, users::UserTable, Query};
 use serde_json::Value;
 use warp::http::StatusCode;
 
-/// Every GET an admin may make and nobody else.
-const ADMIN_GETS: &[&str] = &[
-    "/api/v1/admin/session",
-    "/api/v1/statistics-ico",
-    "/api/v1/statistics-ico/rows",
-    "/api/v1/statistics-ico/trails?ids=1",
-    "/api/v1/statistics-users",
-    "/api/v1/statistics-users/rows",
-    "/api/v1/statistics-nftstaking",
-    "/api/v1/statistics-nftstaking/rows",
-    "/api/v1/statistics-lvlxstaking",
-    "/api/v1/statistics-lvlxstaking/rows",
-];
+/// Every GET an admin may make and nobody else: the served document's GET operations that
+/// answer 403 (the `Admin` set), under `/api/v1`, their parameters filled (`id`: `user`'s).
+fn admin_gets(user: i64) -> Vec<String> {
+    let doc: Value = serde_json::from_str(lvlx_backend::api::openapi::document()).unwrap();
+    let mut paths = Vec::new();
+    for (path, operations) in doc["paths"].as_object().unwrap() {
+        let Some(get) = operations.get("get") else {
+            continue;
+        };
+        if get["responses"].get("403").is_none() {
+            continue;
+        }
+        let mut path = format!("/api/v1{}", path.replace("{id}", &user.to_string()));
+        let query = get["parameters"].as_array().into_iter().flatten();
+        for p in query.filter(|p| p["in"] == "query" && p["required"] == true) {
+            path.push_str(&format!("?{}=1", p["name"].as_str().unwrap()));
+        }
+        paths.push(path);
+    }
+    paths
+}
 
 const SMALL: seed::Plan = seed::Plan {
     users: 120,
@@ -53,7 +61,11 @@ async fn every_admin_call_refuses_anonymous_and_user_tokens() {
     let w = world().await;
     let (user, _) = w.login(DEMO_USER.0, DEMO_USER.1).await;
     let (admin, _) = w.login(DEMO_ADMIN.0, DEMO_ADMIN.1).await;
-    for path in ADMIN_GETS {
+    let paths = admin_gets(w.user_id(DEMO_USER.0).await);
+    // The statistics, the rows, the audit, the books, the owners' queue, the indexer, content,
+    // ranks, nodes, the reserve, an account's identity, the admin's session.
+    assert!(paths.len() >= 20, "{paths:?}");
+    for path in &paths {
         assert_eq!(
             w.call("GET", path, None, None).await.status,
             StatusCode::UNAUTHORIZED,
@@ -62,10 +74,11 @@ async fn every_admin_call_refuses_anonymous_and_user_tokens() {
         let as_user = w.call("GET", path, Some(&user), None).await;
         assert_eq!(as_user.status, StatusCode::FORBIDDEN, "{path}");
         assert_eq!(as_user.body["code"], "error-forbidden", "{path}");
-        assert_eq!(
-            w.call("GET", path, Some(&admin), None).await.status,
-            StatusCode::OK,
-            "{path}"
+        // Past the guard: read, or (without a chain here) the chain is not available.
+        let as_admin = w.call("GET", path, Some(&admin), None).await.status;
+        assert!(
+            [StatusCode::OK, StatusCode::SERVICE_UNAVAILABLE].contains(&as_admin),
+            "{path}: {as_admin}"
         );
     }
 }

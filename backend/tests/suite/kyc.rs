@@ -173,6 +173,7 @@ async fn a_signed_webhook_moves_the_status_once_and_never_backwards() {
     let huge = vec![b' '; 70 * 1024];
     let (status, _) = deliver(&w, &huge, Some(signature(SECRET, now_secs(), &huge))).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(w.count("kyc_events").await, 3, "neither is recorded");
 
     // An event about an unknown reference is recorded once and changes no account.
     let stranger = event(
@@ -188,6 +189,16 @@ async fn a_signed_webhook_moves_the_status_once_and_never_backwards() {
     )
     .await;
     assert_eq!(body["received"], "accepted");
+    assert_eq!(w.count("kyc_events").await, 4, "recorded");
+    let (_, body) = deliver(
+        &w,
+        &stranger,
+        Some(signature(SECRET, now_secs(), &stranger)),
+    )
+    .await;
+    assert_eq!(body["received"], "duplicate");
+    assert_eq!(w.count("kyc_events").await, 4, "once");
+    assert_eq!(status_of(&w, &token).await["status"], "approved");
 }
 
 #[tokio::test]

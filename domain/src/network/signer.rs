@@ -78,6 +78,9 @@ mod tests {
             ethers_core::utils::to_checksum(&recovered, None),
             signer.address()
         );
-        assert!(!format!("{signer:?}").contains("0707"));
+        // It shows its address and nothing more (no key bytes, in hex or as numbers).
+        let shown = format!("{signer:?}");
+        assert_eq!(shown, format!("ClaimSigner({})", signer.address()));
+        assert!(!shown.contains("0707") && !shown.contains("[7"), "{shown}");
     }
 }
