@@ -334,7 +334,11 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
   assert.match(csv[1], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ,purchase,25,LVLX,2\.5,0x[0-9a-f]{64},final$/);
   await page.screenshot({ path: join(SHOTS, 'wallet-my-actives.png'), fullPage: true });
 
-  // A second purchase while myActives is open appears there live.
+  // A second purchase while myActives is open appears there live: a second tab keeps the page
+  // open, never reloaded, while this one buys.
+  const watcher = await page.context().newPage();
+  await watcher.goto('/myActives');
+  await watcher.getByTestId('account-bought').filter({ hasText: '25.00 LVLX' }).waitFor({ timeout: 15_000 });
   await page.goto('/tokenLVLX');
   // The form takes an amount once the chain's figures are in: typed before, under load, it was
   // lost (the page then said "Enter what you pay" and the button stayed "Buy").
@@ -351,8 +355,7 @@ test('buy LVLX with USDT: approve then buy, confirmed, live in myActives and in 
     });
   await page.getByRole('button', { name: en['buy-approve-and-buy'] }).click();
   await page.locator('[data-testid="tx-status"][data-state="confirmed"]').waitFor({ timeout: 30_000 });
-  await page.goto('/myActives');
-  await page.getByTestId('account-bought').filter({ hasText: '35.00 LVLX' }).waitFor({ timeout: 15_000 });
+  await watcher.getByTestId('account-bought').filter({ hasText: '35.00 LVLX' }).waitFor({ timeout: 15_000 });
   await page.context().close();
 });
 
