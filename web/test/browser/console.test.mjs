@@ -68,8 +68,16 @@ test('every public route is opened here, or is reached midway through a flow', (
 for (const locale of ['en-US', 'es-ES', 'pt-BR']) {
   test(`public pages from a ${locale} browser log no console error`, async () => {
     const page = await watched({ locale, cookies: consent });
+    const asked = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/v1/public/content/'))
+        asked.push([new URL(r.url()).searchParams.get('lang'), r.status()]);
+    });
     for (const [route, heading] of publicPages()) await visit(page, route, { heading });
     // The landing's notices were asked in the browser's language and answered.
+    const language = locale.split('-')[0];
+    assert.ok(asked.length > 0, 'the landing asked for its notices');
+    for (const [lang, status] of asked) assert.deepEqual([lang, status], [language, 200]);
     assert.deepEqual(page.logged, []);
     await page.context().close();
   });
