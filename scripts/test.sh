@@ -53,6 +53,9 @@ trap 'stop_jobs; scripts/pg.sh stop "$pg_dir"' EXIT
 # first test. Not where sudo would ask for a password: a background job cannot be asked, so it
 # installs first, in the foreground. nginx is in /usr/sbin, which a user's PATH may not name.
 export PATH="$PATH:/usr/sbin"
+# Every tool a test needs is installed here, so a test that would skip for want of one (nginx,
+# prometheus, a tmpfs as root) fails instead of passing unseen.
+export REQUIRE_TEST_TOOLS=1
 if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
   background system scripts/setup.sh --system
 else

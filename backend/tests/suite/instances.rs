@@ -274,7 +274,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         return;
     };
     if Command::new("nginx").arg("-v").output().is_err() {
-        eprintln!("nginx missing: the two-instance test needs it (scripts/setup.sh --test)");
+        common::cannot_run("nginx missing: the two-instance test needs it", false);
         return;
     }
     let dir = tempfile::tempdir().unwrap();

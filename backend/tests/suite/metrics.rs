@@ -98,7 +98,7 @@ async fn prometheus_scrapes_the_server_and_its_rules_fire() {
         .output()
         .is_err()
     {
-        eprintln!("prometheus missing: the metrics test needs it (scripts/setup.sh --test)");
+        common::cannot_run("prometheus missing: the metrics test needs it", false);
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -256,6 +256,21 @@ impl World {
     }
 }
 
+/// A test that cannot run here for want of `what` says so and passes, except under the test
+/// command (`REQUIRE_TEST_TOOLS`), which installs every tool: there it fails, so a missing tool
+/// is never a pass no one sees. `root` marks what only root can do (mounting a small disk),
+/// which fails there only when running as root.
+pub fn cannot_run(what: &str, root: bool) {
+    use std::os::unix::fs::MetadataExt;
+    let as_root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    let required = std::env::var_os("REQUIRE_TEST_TOOLS").is_some() && (!root || as_root);
+    assert!(
+        !required,
+        "{what}, under the test command, which provides it"
+    );
+    eprintln!("SKIPPED: {what}");
+}
+
 /// The `digits`-digit code of the newest mail to `to` in an outbox folder.
 pub fn newest_code(outbox: &std::path::Path, to: &str, digits: usize) -> String {
     let mut mails: Vec<_> = std::fs::read_dir(outbox)
