@@ -698,22 +698,14 @@ async fn an_expired_session_gets_401() {
 #[tokio::test]
 async fn no_secret_reaches_the_outbox_but_the_code_and_none_reaches_the_database_in_clear() {
     let w = world().await;
-    // The sign-in's steps by hand, to hold each secret: the password, the code the mail carries,
-    // the verify token of step 1 and the session token of step 2.
-    let step1 = w.login_step1(DEMO_USER.0, DEMO_USER.1).await;
-    assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
-    let verify = step1.body["token"].as_str().unwrap().to_string();
-    let code = w.last_code(DEMO_USER.0);
-    let done = w
-        .call(
-            "POST",
-            "/api/v1/verifycode",
-            Some(&verify),
-            Some(json!({"code": code})),
-        )
-        .await;
-    assert_eq!(done.status, StatusCode::OK, "{}", done.body);
-    let session = done.body["token"].as_str().unwrap().to_string();
+    // Each secret of a sign-in: the password, the code the mail carries, the verify token of
+    // step 1 and the session token of step 2.
+    let common::SignIn {
+        verify,
+        code,
+        session,
+        ..
+    } = w.sign_in_steps(DEMO_USER.0, DEMO_USER.1).await;
     let mut mails = String::new();
     for entry in std::fs::read_dir(w.dir.path().join("data/outbox")).unwrap() {
         mails.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());

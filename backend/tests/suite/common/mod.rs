@@ -239,6 +239,12 @@ impl World {
 
     /// Full login; returns the session token and the answer.
     pub async fn login(&self, email: &str, password: &str) -> (String, Value) {
+        let done = self.sign_in_steps(email, password).await;
+        (done.session, done.body)
+    }
+
+    /// A sign-in's two steps, with each secret they handle.
+    pub async fn sign_in_steps(&self, email: &str, password: &str) -> SignIn {
         let step1 = self.login_step1(email, password).await;
         assert_eq!(step1.status, StatusCode::OK, "{}", step1.body);
         let verify = step1.body["token"].as_str().unwrap().to_string();
@@ -252,8 +258,22 @@ impl World {
             )
             .await;
         assert_eq!(done.status, StatusCode::OK, "{}", done.body);
-        (done.body["token"].as_str().unwrap().to_string(), done.body)
+        SignIn {
+            session: done.body["token"].as_str().unwrap().to_string(),
+            verify,
+            code,
+            body: done.body,
+        }
     }
+}
+
+/// A finished sign-in: the verify token of step 1, the mailed code, the session token and the
+/// answer of step 2.
+pub struct SignIn {
+    pub verify: String,
+    pub code: String,
+    pub session: String,
+    pub body: Value,
 }
 
 /// A test that cannot run here for want of `what` says so and passes, except under the test
