@@ -527,7 +527,22 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(indexed, "B indexes what was bought while A was frozen");
+    // If not, what B's indexer said (a write waiting on A's lock, steps failing, or nothing).
+    let said: Vec<String> = b
+        .log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.contains("indexer"))
+        .cloned()
+        .collect();
+    assert!(
+        indexed,
+        "B indexes what was bought while A was frozen: {} of {} after {took_over:?} to take over \
+         and 75 s; B's indexer said {said:#?}",
+        recorded(&store).await.len(),
+        bought.len()
+    );
     // A wakes: it finds its lease gone and leaves the indexing to B; whatever step it was
     // in the middle of writes nothing (the cursor moved: see reorg.rs).
     signal(&a, "CONT");
