@@ -200,11 +200,18 @@ impl Drop for Lease {
     }
 }
 
-/// The writer holds the write lock that every instance's writes wait for: a writer whose
-/// process freezes inside a transaction (SIGSTOP, a stalled VM) is ended by the server after a
-/// minute, its transaction rolled back and the lock freed, instead of stalling every instance
-/// until it wakes.
+/// The writer holds the write lock that every instance's writes wait for. A writer whose process
+/// freezes while it holds it (SIGSTOP, a stalled VM) is ended by the server after a minute, the
+/// lock freed with its session, instead of stalling every instance until it wakes: inside a
+/// transaction by `idle_in_transaction_session_timeout`; outside one (between the lock and its
+/// BEGIN, between statements that commit one by one, after COMMIT) by `idle_session_timeout`,
+/// which [`LOCK`] sets and [`UNLOCK`] clears, so a writer idle between writes is kept.
 const WRITER_LIMITS: &str = "SET idle_in_transaction_session_timeout = 60000";
+/// One statement, so no freeze falls between the lock and its limit.
+const LOCK: &str =
+    "SELECT set_config('idle_session_timeout', '60000', false), pg_advisory_lock(?1)";
+const UNLOCK: &str =
+    "SELECT pg_advisory_unlock(?1), set_config('idle_session_timeout', '0', false)";
 
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
@@ -277,18 +284,28 @@ impl Pool {
             .map_err(|_| StoreError::Task("database lock poisoned".into()))?;
         {
             let mut session = writer.borrow_mut();
-            if session.is_closed() {
-                *session = self.session()?;
-                session.batch(WRITER_LIMITS)?;
+            let locked = session
+                .reset()
+                .and_then(|()| session.execute(LOCK, crate::args![WRITE_LOCK]));
+            if locked.is_err() {
+                // Its session was ended (a restart of the database, or this instance frozen past
+                // the limit above): once more on a new one, before any work has run.
+                *session = self.writer()?;
+                session.execute(LOCK, crate::args![WRITE_LOCK])?;
             }
-            session.reset()?;
-            session.execute("SELECT pg_advisory_lock(?1)", crate::args![WRITE_LOCK])?;
         }
         let out = work(Conn::postgres(&writer));
         let mut session = writer.borrow_mut();
         session.reset()?;
-        session.execute("SELECT pg_advisory_unlock(?1)", crate::args![WRITE_LOCK])?;
+        session.execute(UNLOCK, crate::args![WRITE_LOCK])?;
         out
+    }
+
+    /// A new writing connection, with its limits.
+    fn writer(&self) -> Result<Session> {
+        let mut session = self.session()?;
+        session.batch(WRITER_LIMITS)?;
+        Ok(session)
     }
 
     pub fn read<T, E: From<StoreError>>(

@@ -517,9 +517,9 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     let took_over = frozen.elapsed();
     let bought = hashes.clone();
     let mut indexed = false;
-    // Up to 75 s: when the freeze lands while A holds the write lock inside a transaction,
-    // every instance's writes wait until PostgreSQL ends A's session (a minute idle in a
-    // transaction, `pg::WRITER_LIMITS`); CI met that twice with a shorter wait.
+    // Up to 75 s: when the freeze lands while A holds the write lock, every instance's writes
+    // wait until PostgreSQL ends A's session (a minute idle, in a transaction or not: see
+    // `pg::WRITER_LIMITS`); CI met that twice with a shorter wait.
     for _ in 0..750 {
         indexed = recorded(&store).await.len() == bought.len();
         if indexed {

@@ -314,3 +314,78 @@ async fn the_copy_moves_every_table_the_migrations_make() {
         "store::copy's TABLES (with NOT_COPIED) and the schema differ"
     );
 }
+
+/// A writer frozen while it holds the write lock outside a transaction (a SIGSTOP between
+/// statements that commit one by one) is ended by the database within a minute: another
+/// instance's write waits for it no longer, and the frozen one, when it wakes, finds its session
+/// gone and writes again on a new one.
+#[tokio::test]
+async fn a_writer_frozen_outside_a_transaction_holds_the_write_lock_a_minute_at_most() {
+    let Some(url) = store::test_database().await else {
+        eprintln!("LVLX_TEST_POSTGRES unset: the write lock is PostgreSQL's");
+        return;
+    };
+    let a = Store::open_postgres(&url).await.unwrap();
+    let b = Store::open_postgres(&url).await.unwrap();
+    let (holding, held) = tokio::sync::oneshot::channel();
+    let frozen = tokio::spawn(async move {
+        let woke = a
+            .write(move |c| {
+                let limit =
+                    c.query_one("SHOW idle_session_timeout", args![], |r| r.get::<String>(0))?;
+                holding.send(limit).unwrap();
+                std::thread::sleep(std::time::Duration::from_secs(75));
+                c.batch("SELECT 1")
+            })
+            .await;
+        (a, woke)
+    });
+    assert_eq!(
+        held.await.unwrap(),
+        "1min",
+        "the lock's limit, while it is held"
+    );
+    let waiting = std::time::Instant::now();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(70),
+        b.write(|c| c.batch("SELECT 1")),
+    )
+    .await
+    .expect("B's write waits for the frozen writer a minute at most")
+    .unwrap();
+    let waited = waiting.elapsed();
+    assert!(
+        waited > std::time::Duration::from_secs(50),
+        "B's write waited for A's lock ({waited:?})"
+    );
+    let (a, woke) = frozen.await.unwrap();
+    assert!(woke.is_err(), "the frozen writer's session was ended");
+    a.write(|c| c.batch("SELECT 1")).await.unwrap();
+
+    // A writer whose session the database ended writes again at once, on a new one.
+    let pid = |c: store::Conn| {
+        c.query_one("SELECT pg_backend_pid()::bigint", args![], |r| {
+            r.get::<i64>(0)
+        })
+    };
+    let before = b.write(pid).await.unwrap();
+    b.read(move |c| {
+        c.query_one(
+            "SELECT pg_terminate_backend((?1::bigint)::int)::int",
+            args![before],
+            |r| r.get::<i64>(0),
+        )
+    })
+    .await
+    .unwrap();
+    let after = b
+        .write(pid)
+        .await
+        .expect("a write right after its session ended");
+    assert_ne!(after, before, "a new session");
+    let limit = b
+        .read(|c| c.query_one("SHOW idle_session_timeout", args![], |r| r.get::<String>(0)))
+        .await
+        .unwrap();
+    assert_eq!(limit, "0", "no limit on connections outside the write lock");
+}
