@@ -7,9 +7,8 @@
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +18,7 @@ use rusqlite::OptionalExtension;
 use serde_json::json;
 use sha2::Sha256;
 
-use common::process::{request, sign_in};
+use common::process::{request, sign_in, Served};
 
 const WRITES: usize = 1_000;
 const SECRET: &str = "wbhsec_durability";
@@ -40,31 +39,15 @@ fn command(data: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// Starts `lvlx serve` and answers its address once it says it is serving.
-fn serve(data: &Path) -> (Child, String) {
-    let mut child = command(data, &["serve"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("serving at http://").nth(1) {
-            break rest
-                .trim_end_matches('/')
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .to_string();
-        }
-    };
-    // Keep draining its output so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, addr)
+/// Starts `lvlx serve` on `data` once it says it is serving.
+fn serve(data: &Path) -> (Served, String) {
+    let served = Served::start(
+        command(data, &["serve"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    let addr = served.addr.clone();
+    (served, addr)
 }
 
 fn signed(body: &str) -> String {
@@ -82,7 +65,7 @@ enum Write {
 
 /// The demo accounts in `data`, the server serving them: (server, address, admin token, the
 /// demo member's id).
-async fn started(data: &Path) -> (Child, String, String, i64) {
+async fn started(data: &Path) -> (Served, String, String, i64) {
     assert!(command(data, &["demo"])
         .stdout(Stdio::null())
         .status()
@@ -142,8 +125,7 @@ async fn a_killed_server_keeps_every_write_it_acknowledged() {
     while answered.load(Ordering::SeqCst) < WRITES / 4 {
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    child.kill(); // SIGKILL
     let mut acked = Vec::new();
     for task in tasks {
         let (write, reply) = task.await.unwrap();
@@ -221,8 +203,7 @@ async fn a_killed_server_keeps_every_write_it_acknowledged() {
         "durability: {WRITES} writes in flight, {} acknowledged before SIGKILL, {found} found after restart, integrity ok",
         acked.len()
     );
-    again.kill().unwrap();
-    again.wait().unwrap();
+    again.kill();
 }
 
 /// Mounts a small tmpfs (a disk that fills); None where this process may not mount (not root,
@@ -317,8 +298,7 @@ async fn a_full_disk_is_a_clear_error_and_writes_resume_when_space_returns() {
     let (status, body) = change(1000).await;
     assert_eq!(status, 200, "{body}");
     acked.push(1000);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    child.kill();
     let db = rusqlite::Connection::open(data.join("lvlx.sqlite3")).unwrap();
     let integrity: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))

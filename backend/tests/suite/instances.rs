@@ -8,19 +8,19 @@
 //! within the lease's time and waking it changes nothing; killing B hands it back with every
 //! purchase recorded once; SIGTERM drains A.
 //!
-//! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); says so and
-//! passes without them.
+//! Needs LVLX_TEST_POSTGRES and nginx (the test command's second pass has both); without them,
+//! says so and passes, but without nginx it fails under the test command (`REQUIRE_TEST_TOOLS`).
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{captcha, free_port, request, request_from, sign_in, sign_in_from};
+use common::process::{
+    captcha, free_port, lvlx_serve, request, request_from, sign_in, sign_in_from, Killed, Served,
+};
 use lvlx_backend::args;
 use lvlx_backend::chain::deploy;
 use lvlx_backend::cli::accounts::DEMO_USER;
@@ -33,83 +33,9 @@ const AUTH_PER_MINUTE: usize = 6;
 /// The indexer's lease: a frozen holder loses it this long after its last renewal.
 const LEASE_SECS: u64 = 3;
 
-/// A server process and every line it logged.
-struct Instance {
-    child: Child,
-    addr: String,
-    data: PathBuf,
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Instance {
-    fn start(config: &Path, data: PathBuf) -> Instance {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lvlx"))
-            .arg("serve")
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .env("LVLX_CONFIG", config)
-            .env("LVLX_DATA_DIR", &data)
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let errors = BufReader::new(child.stderr.take().unwrap());
-        let kept = log.clone();
-        std::thread::spawn(move || {
-            for line in errors.lines().map_while(Result::ok) {
-                kept.lock().unwrap().push(line);
-            }
-        });
-        // The log goes to standard output, beside the serving line.
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server prints its address")
-                .unwrap();
-            log.lock().unwrap().push(line.clone());
-            if let Some(rest) = line.split("serving at http://").nth(1) {
-                break rest.trim_end_matches('/').to_string();
-            }
-        };
-        let kept = log.clone();
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                kept.lock().unwrap().push(line);
-            }
-        });
-        Instance {
-            child,
-            addr,
-            data,
-            log,
-        }
-    }
-
-    fn logged(&self, text: &str) -> bool {
-        self.log.lock().unwrap().iter().any(|l| l.contains(text))
-    }
-
-    async fn wait_for_log(&self, text: &str, within: Duration) {
-        let start = Instant::now();
-        while !self.logged(text) {
-            assert!(
-                start.elapsed() < within,
-                "{} never logged {text:?}: {:?}",
-                self.addr,
-                self.log.lock().unwrap()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `lvlx serve` on `data` (its outbox there), with `config`.
+fn instance(config: &Path, data: &Path) -> Served {
+    Served::start(&mut lvlx_serve(config, data))
 }
 
 /// The proxy's read timeout in the test: the repository's 60 s, shortened so a test can
@@ -120,7 +46,9 @@ const PROXY_READ_SECS: u64 = 3;
 /// operator installs it: its EDIT lines pointed at `upstreams` (round robin) and loopback
 /// ports, TLS left out, the read timeout shortened to [`PROXY_READ_SECS`]. Nothing else of it
 /// is changed.
-struct Proxy(Child);
+struct Proxy {
+    _running: Killed,
+}
 
 /// The repository's proxy configuration rendered for this test.
 fn proxy_config(dir: &Path, port: u16, upstreams: &[&str]) -> String {
@@ -180,14 +108,9 @@ impl Proxy {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("nginx");
-        Proxy(child)
-    }
-}
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        Proxy {
+            _running: Killed(child),
+        }
     }
 }
 
@@ -311,10 +234,11 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         .unwrap();
     assert!(demo.success());
 
-    let a = Instance::start(&config, dir.path().join("a"));
+    let (a_data, b_data) = (dir.path().join("a"), dir.path().join("b"));
+    let a = instance(&config, &a_data);
     a.wait_for_log("indexer lease taken", Duration::from_secs(10))
         .await;
-    let b = Instance::start(&config, dir.path().join("b"));
+    let b = instance(&config, &b_data);
     let port = free_port();
     let _proxy = Proxy::start(dir.path(), port, &[&a.addr, &b.addr]);
     let proxy = format!("127.0.0.1:{port}");
@@ -340,7 +264,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     let signed_in_from = minute();
     let admin = sign_in(
         &a.addr,
-        &a.data.join("outbox"),
+        &a_data.join("outbox"),
         "admin@lvlx.local",
         "Admin#2026",
     )
@@ -401,7 +325,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
         // A new minute: its first count is the sign-in below.
         sign_in(
             &a.addr,
-            &a.data.join("outbox"),
+            &a_data.join("outbox"),
             "admin@lvlx.local",
             "Admin#2026",
         )
@@ -554,8 +478,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     // A's log is emptied before the kill: A may take the lease while the next purchase is
     // being mined (a CI run on PostgreSQL once did, and its line was wiped).
     a.log.lock().unwrap().clear();
-    b.child.kill().unwrap();
-    b.child.wait().unwrap();
+    b.kill();
     let killed = Instant::now();
     hashes.push(anvil.buy(&d, &buyers[6], 3_000_000, None));
     a.wait_for_log("indexer lease taken", Duration::from_secs(10))
@@ -583,7 +506,7 @@ async fn two_instances_behind_a_proxy_share_pushes_sessions_limits_and_the_index
     let member = sign_in_from(
         Some([127, 0, 0, 5].into()),
         &a.addr,
-        &a.data.join("outbox"),
+        &a_data.join("outbox"),
         DEMO_USER.0,
         DEMO_USER.1,
     )
@@ -752,7 +675,7 @@ async fn recorded(store: &Store) -> Vec<(String, i64)> {
 }
 
 /// Sends `kill -SIG` to an instance.
-fn signal(instance: &Instance, sig: &str) {
+fn signal(instance: &Served, sig: &str) {
     let sent = Command::new("kill")
         .arg(format!("-{sig}"))
         .arg(instance.child.id().to_string())

@@ -5,12 +5,10 @@
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::process::captcha;
+use common::process::{captcha, Served};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -63,32 +61,8 @@ async fn json_lines_carry_the_request_id_and_good_answers_write_nothing() {
     assert!(demo.stdout(Stdio::null()).status().unwrap().success());
     let mut serve = Command::new(env!("CARGO_BIN_EXE_lvlx"));
     env(serve.arg("serve"));
-    let mut child = Killed(
-        serve
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut lines = BufReader::new(child.0.stdout.take().unwrap()).lines();
-    let mut before = Vec::new();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("serving at http://").nth(1) {
-            break rest.trim_end_matches('/').to_string();
-        }
-        before.push(line);
-    };
-    let log = Arc::new(Mutex::new(before));
-    let kept = log.clone();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            kept.lock().unwrap().push(line);
-        }
-    });
+    let served = Served::start(serve.stdout(Stdio::piped()).stderr(Stdio::null()));
+    let (addr, log) = (served.addr.clone(), served.log.clone());
     let settle = || tokio::time::sleep(Duration::from_millis(300));
     // The first request builds the routes (and logs the web app's size once).
     ask(&addr, "GET", "/api/v1/health", "").await;
@@ -135,19 +109,12 @@ async fn json_lines_carry_the_request_id_and_good_answers_write_nothing() {
     assert_eq!(error["span"]["route"], "/api/v1/login");
     // Every line is one JSON object (but the serving line, which the run command reads).
     for line in log.lock().unwrap().iter() {
+        if line.contains("serving at http://") {
+            continue;
+        }
         assert!(
             serde_json::from_str::<Value>(line).is_ok(),
             "not JSON: {line}"
         );
-    }
-}
-
-/// A server process, killed when the test ends, however it ends.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }

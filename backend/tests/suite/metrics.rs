@@ -5,54 +5,25 @@
 //! leading and caught up with the chain, the thresholds taken from the configuration; and a mail
 //! relay that refuses fires the mail alert.
 //!
-//! Needs prometheus (the test command installs it: scripts/setup.sh --test); says so and passes
-//! without it.
+//! Needs prometheus (the test command installs it: scripts/setup.sh --test); without it, says so
+//! and passes, but fails under the test command (`REQUIRE_TEST_TOOLS`).
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{captcha, free_port, request};
+use common::process::{captcha, free_port, lvlx_serve, request, Killed, Served};
 use lvlx_backend::chain::deploy;
 use serde_json::{json, Value};
 
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `lvlx serve` with `config`; its address once it says it serves.
-fn serve(config: &Path, data: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lvlx"))
-        .arg("serve")
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("LVLX_CONFIG", config)
-        .env("LVLX_DATA_DIR", data)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("serving at http://").nth(1) {
-            break rest.trim_end_matches('/').to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    (Killed(child), addr)
+fn serve(config: &Path, data: &Path) -> (Served, String) {
+    let served = Served::start(&mut lvlx_serve(config, data));
+    let addr = served.addr.clone();
+    (served, addr)
 }
 
 /// One instant query to Prometheus: the first result's value, if any.

@@ -18,6 +18,7 @@ use lvlx_core::chain::Contract;
 use serde_json::{json, Value};
 
 use crate::common::anvil::{Anvil, ANVIL};
+use crate::common::process::{lvlx_serve, Served};
 
 const PASSWORD: &str = "correct horse battery staple";
 const USDT_BIN: &str = include_str!("../../../contracts/artifacts/MockUSDT.bin");
@@ -544,34 +545,17 @@ async fn an_interrupted_deployment_resumes_to_one_set_whose_printed_section_star
     let server_dir = tempfile::tempdir().unwrap();
     let file = server_dir.path().join("lvlx.toml");
     std::fs::write(&file, text).unwrap();
-    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_lvlx"))
-        .arg("serve")
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("LVLX_CONFIG", &file)
-        .env("LVLX_DATA_DIR", server_dir.path().join("data"))
-        .env("LVLX_BIND", "127.0.0.1:0")
-        .env("LVLX_LOG", "error")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(serve.stdout.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server prints its address")
-            .unwrap();
-        if let Some(rest) = line.split("serving at http://").nth(1) {
-            break rest.trim_end_matches('/').to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
+    let mut serve = Served::start(
+        lvlx_serve(&file, &server_dir.path().join("data"))
+            .env("LVLX_BIND", "127.0.0.1:0")
+            .env("LVLX_LOG", "error"),
+    );
+    let addr = serve.addr.clone();
     let (status, ready) =
         crate::common::process::request(&addr, "GET", "/api/v1/ready", None, &[], "")
             .await
             .unwrap();
-    serve.kill().unwrap();
-    serve.wait().unwrap();
+    serve.kill();
     assert_eq!(status, 200, "{ready}");
     assert_eq!(ready["chain"], true, "{ready}");
 }

@@ -12,31 +12,19 @@
 
 use crate::common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::anvil::Anvil;
-use common::process::{free_port, request};
+use common::process::{free_port, lvlx_serve, request, Served};
 use common::rpc_proxy::{Faults, RpcProxy};
 use lvlx_backend::chain::deploy::{self, Deployment};
 use serde_json::Value;
 
 struct Server {
-    child: Child,
-    addr: String,
+    served: Served,
     metrics: String,
-    /// Every line the server logged so far.
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A configuration indexing `d` through `rpc_url`, the indexer counting as stuck after
@@ -68,53 +56,13 @@ fn serve(config: &Path, data: &Path) -> Server {
         .unwrap()
         .trim_matches('"')
         .to_string();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_lvlx"))
-        .arg("serve")
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("LVLX_CONFIG", config)
-        .env("LVLX_DATA_DIR", data)
-        .env("NO_COLOR", "1")
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let log: Arc<Mutex<Vec<String>>> = Arc::default();
-    for stream in [
-        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
-        Box::new(child.stderr.take().unwrap()),
-    ] {
-        let log = log.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                log.lock().unwrap().push(line);
-            }
-        });
-    }
-    let started = Instant::now();
-    let addr = loop {
-        let found = log
-            .lock()
-            .unwrap()
-            .iter()
-            .find_map(|l| l.split("serving at http://").nth(1).map(str::to_string));
-        if let Some(rest) = found {
-            break rest.trim_end_matches('/').to_string();
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "no address");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    Server {
-        child,
-        addr,
-        metrics,
-        log,
-    }
+    let served = Served::start(lvlx_serve(config, data).env("RUST_LOG", "info"));
+    Server { served, metrics }
 }
 
 impl Server {
     async fn ready(&self) -> (u16, Value) {
-        request(&self.addr, "GET", "/api/v1/ready", None, &[], "")
+        request(&self.served.addr, "GET", "/api/v1/ready", None, &[], "")
             .await
             .unwrap()
     }
@@ -131,7 +79,8 @@ impl Server {
     }
 
     fn logged(&self, level: &str, words: &str) -> bool {
-        self.log
+        self.served
+            .log
             .lock()
             .unwrap()
             .iter()
@@ -149,7 +98,7 @@ impl Server {
             assert!(
                 started.elapsed() < within,
                 "{status} {body}; log:\n{}",
-                self.log.lock().unwrap().join("\n")
+                self.served.log.lock().unwrap().join("\n")
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }

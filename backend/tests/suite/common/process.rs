@@ -1,7 +1,11 @@
-//! Servers as separate processes on loopback, and plain HTTP/1.1 to them (the durability and
-//! the two-instance tests).
+//! Servers as separate processes on loopback, and plain HTTP/1.1 to them (the durability,
+//! two-instance, logs, metrics, stuck-indexer and rollout tests).
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::process::{Child, Command};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -127,4 +131,128 @@ pub fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// A process killed (SIGKILL) and waited for when dropped, however the test ends.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `lvlx serve` from the repository's root with `config` and `data`, its output piped (for
+/// [`Served::start`]).
+pub fn lvlx_serve(config: &Path, data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lvlx"));
+    command
+        .arg("serve")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env("LVLX_CONFIG", config)
+        .env("LVLX_DATA_DIR", data)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    command
+}
+
+/// An `lvlx serve` process: its address and every line it wrote (standard output, and standard
+/// error when that is piped too). Killed (SIGKILL) when dropped, so a failed assertion leaves
+/// nothing running that holds the test command's output; a failing test prints its last lines.
+pub struct Served {
+    pub child: Child,
+    pub addr: String,
+    pub log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Served {
+    /// Spawns `command` (standard output piped) and waits until the server says where it serves.
+    pub fn start(command: &mut Command) -> Served {
+        let mut child = command.spawn().expect("lvlx starts");
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+        let out = child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>);
+        let err = child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>);
+        for stream in [out.expect("standard output piped")].into_iter().chain(err) {
+            let log = log.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    log.lock().unwrap().push(line);
+                }
+            });
+        }
+        let mut served = Served {
+            child,
+            addr: String::new(),
+            log,
+        };
+        let started = Instant::now();
+        served.addr = loop {
+            let found = served.log.lock().unwrap().iter().find_map(|l| {
+                let rest = l.split("serving at http://").nth(1)?;
+                Some(
+                    rest.split_whitespace()
+                        .next()?
+                        .trim_end_matches('/')
+                        .to_string(),
+                )
+            });
+            if let Some(addr) = found {
+                break addr;
+            }
+            let exited = served.child.try_wait().unwrap();
+            assert!(
+                exited.is_none() && started.elapsed() < Duration::from_secs(60),
+                "the server never said where it serves ({exited:?})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        served
+    }
+
+    pub fn logged(&self, text: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|l| l.contains(text))
+    }
+
+    /// Waits until a line holds `text`; fails with the log after `within`.
+    pub async fn wait_for_log(&self, text: &str, within: Duration) {
+        let start = Instant::now();
+        while !self.logged(text) {
+            assert!(
+                start.elapsed() < within,
+                "{} never logged {text:?}: {:?}",
+                self.addr,
+                self.log.lock().unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// SIGKILL, and waits for it to end.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.kill();
+        if std::thread::panicking() {
+            let log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+            let from = log.len().saturating_sub(40);
+            eprintln!(
+                "the server at {} logged, last:\n{}",
+                self.addr,
+                log[from..].join("\n")
+            );
+        }
+    }
 }
