@@ -201,12 +201,7 @@ impl World {
     }
 
     pub async fn captcha(&self) -> Value {
-        let c = self.call("GET", "/api/v1/captcha", None, None).await.body;
-        let challenge = c["challenge"].as_str().unwrap().to_string();
-        let solution =
-            lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32)
-                .unwrap();
-        json!({"challenge": challenge, "solution": solution})
+        process::solved(&self.call("GET", "/api/v1/captcha", None, None).await.body)
     }
 
     /// The newest code mailed to `to` (from the outbox).

@@ -115,12 +115,17 @@ pub async fn sign_in_from(
 
 /// A captcha answer solved against the server at `addr`.
 pub async fn captcha(addr: &str) -> Value {
-    let (_, c) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
+    let (_, challenge) = request(addr, "GET", "/api/v1/captcha", None, &[], "")
         .await
         .unwrap();
-    let challenge = c["challenge"].as_str().unwrap().to_string();
+    solved(&challenge)
+}
+
+/// The answer to a `GET /api/v1/captcha` challenge.
+pub fn solved(c: &Value) -> Value {
+    let challenge = c["challenge"].as_str().unwrap();
     let solution =
-        lvlx_core::captcha::solve(&challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
+        lvlx_core::captcha::solve(challenge, c["difficulty"].as_u64().unwrap() as u32).unwrap();
     json!({"challenge": challenge, "solution": solution})
 }
 
