@@ -1,6 +1,8 @@
 //! Identity verification (KYC, docs/product/help.md#kyc): an account's status, how a provider's
 //! event moves it, and the claim rule that depends on it. The provider is Persona (its inquiry
-//! events); the server checks the webhook's signature, this module decides what the event means.
+//! events): its webhook's signature and event are read in [`webhook`], what the event means here.
+
+pub mod webhook;
 
 use serde::{Deserialize, Serialize};
 

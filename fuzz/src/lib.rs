@@ -10,6 +10,7 @@ pub mod arrow_ipc;
 pub mod captcha;
 pub mod events;
 pub mod image;
+pub mod kyc_webhook;
 pub mod session;
 pub mod siwe;
 pub mod validation;
@@ -24,6 +25,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("captcha", captcha::run),
     ("events", events::run),
     ("image", image::run),
+    ("kyc_webhook", kyc_webhook::run),
     ("session", session::run),
     ("siwe", siwe::run),
     ("validation", validation::run),

@@ -6,10 +6,8 @@
 
 pub mod admin;
 
-use hmac::{Hmac, Mac};
+use lvlx_core::kyc::webhook::{self, Event, WebhookError};
 use lvlx_core::kyc::{self as rules, KycStatus};
-use serde_json::Value;
-use sha2::Sha256;
 
 use crate::config::{self, Config};
 use crate::error::Error;
@@ -18,90 +16,6 @@ use crate::user::UserId;
 
 /// The largest webhook body accepted (Persona's events are a few KB).
 pub const WEBHOOK_MAX_BYTES: u64 = 64 * 1024;
-
-/// Checks a `Persona-Signature` header against the raw body: some `t=…,v1=…` pair (during a
-/// secret rotation Persona sends two, space-separated) must carry a timestamp within
-/// `tolerance` seconds of `now` and the body's HMAC, compared in constant time.
-pub fn verify_signature(
-    header: &str,
-    body: &[u8],
-    secret: &str,
-    now_secs: i64,
-    tolerance_secs: u64,
-) -> Result<(), Error> {
-    let mut valid = false;
-    for pair in header.split_whitespace() {
-        let mut t = None;
-        let mut v1 = None;
-        for part in pair.split(',') {
-            match part.split_once('=') {
-                Some(("t", value)) => t = value.parse::<i64>().ok(),
-                Some(("v1", value)) => v1 = hex::decode(value).ok(),
-                _ => {}
-            }
-        }
-        let (Some(t), Some(v1)) = (t, v1) else {
-            continue;
-        };
-        if now_secs.abs_diff(t) > tolerance_secs {
-            continue;
-        }
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes any key length");
-        mac.update(t.to_string().as_bytes());
-        mac.update(b".");
-        mac.update(body);
-        // verify_slice compares in constant time.
-        valid |= mac.verify_slice(&v1).is_ok();
-    }
-    if valid {
-        Ok(())
-    } else {
-        Err(Error::Unauthorized)
-    }
-}
-
-/// What the webhook needs of a Persona event (JSON:API: data.id, data.attributes.name,
-/// data.attributes.created-at, and the inquiry in data.attributes.payload.data).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    pub id: String,
-    pub name: String,
-    pub created_at_ms: i64,
-    pub inquiry: Option<String>,
-    pub reference: Option<String>,
-}
-
-impl Event {
-    pub fn parse(body: &[u8]) -> Result<Event, Error> {
-        let bad = |what: &str| Error::Malformed(format!("webhook event: {what}"));
-        let v: Value = serde_json::from_slice(body).map_err(|_| bad("not JSON"))?;
-        let data = &v["data"];
-        let attributes = &data["attributes"];
-        let text = |v: &Value| {
-            v.as_str()
-                .filter(|s| !s.is_empty() && s.len() <= 200)
-                .map(String::from)
-        };
-        let id = text(&data["id"]).ok_or_else(|| bad("data.id"))?;
-        let name = text(&attributes["name"]).ok_or_else(|| bad("data.attributes.name"))?;
-        let created = text(&attributes["created-at"]).ok_or_else(|| bad("created-at"))?;
-        let created_at_ms = chrono::DateTime::parse_from_rfc3339(&created)
-            .map_err(|_| bad("created-at"))?
-            .timestamp_millis();
-        let object = &attributes["payload"]["data"];
-        let is_inquiry = object["type"].as_str() == Some("inquiry");
-        Ok(Event {
-            id,
-            name,
-            created_at_ms,
-            inquiry: is_inquiry.then(|| text(&object["id"])).flatten(),
-            reference: is_inquiry
-                .then(|| text(&object["attributes"]["reference-id"]))
-                .flatten(),
-        })
-    }
-}
 
 /// Applies a verified event once: (false when its id was seen before, the account it names).
 pub fn accept(c: Conn, event: &Event, now_ms: i64) -> Result<(bool, Option<UserId>), Error> {
@@ -285,14 +199,15 @@ pub async fn receive(
     body: &[u8],
 ) -> Result<Received, Error> {
     let provider = config.kyc.as_ref().ok_or(Error::NotFound)?;
-    verify_signature(
+    webhook::verify_signature(
         signature,
         body,
         provider.webhook_secret.expose(),
         crate::now_ms() / 1000,
         provider.tolerance_secs,
-    )?;
-    let event = Event::parse(body)?;
+    )
+    .map_err(refused)?;
+    let event = Event::parse(body).map_err(refused)?;
     let (fresh, member) = store
         .write(move |c| c.transaction(|tx| accept(tx, &event, crate::now_ms())))
         .await?;
@@ -304,60 +219,17 @@ pub async fn receive(
     })
 }
 
+/// A delivery's signature or event refused, as the API answers it.
+fn refused(e: WebhookError) -> Error {
+    match e {
+        WebhookError::Signature => Error::Unauthorized,
+        WebhookError::Malformed(_) => Error::Malformed(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sign(secret: &str, t: i64, body: &[u8]) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-        mac.update(format!("{t}.").as_bytes());
-        mac.update(body);
-        format!("t={t},v1={}", hex::encode(mac.finalize().into_bytes()))
-    }
-
-    #[test]
-    fn signatures_are_checked_with_their_timestamp() {
-        let body = br#"{"data":{}}"#;
-        let now = 1_790_000_000;
-        let good = sign("wbhsec_x", now - 10, body);
-        assert!(verify_signature(&good, body, "wbhsec_x", now, 300).is_ok());
-        assert!(
-            verify_signature(&good, b"{\"data\":{ }}", "wbhsec_x", now, 300).is_err(),
-            "body changed"
-        );
-        assert!(
-            verify_signature(&good, body, "wbhsec_y", now, 300).is_err(),
-            "other secret"
-        );
-        assert!(
-            verify_signature(&good, body, "wbhsec_x", now + 400, 300).is_err(),
-            "stale"
-        );
-        assert!(
-            verify_signature("", body, "wbhsec_x", now, 300).is_err(),
-            "unsigned"
-        );
-        assert!(verify_signature("t=1,v1=zz", body, "wbhsec_x", now, 300).is_err());
-        // A forged timestamp with the old signature fails: t is inside the MAC.
-        let forged = good.replace(&format!("t={}", now - 10), &format!("t={now}"));
-        assert!(verify_signature(&forged, body, "wbhsec_x", now, 300).is_err());
-        // Rotation: two pairs, one valid.
-        let rotated = format!("{} {}", sign("old", now, body), good);
-        assert!(verify_signature(&rotated, body, "wbhsec_x", now, 300).is_ok());
-    }
-
-    #[test]
-    fn a_persona_inquiry_event_parses() {
-        let body = br#"{"data":{"type":"event","id":"evt_1","attributes":{"name":"inquiry.approved","created-at":"2026-11-23T10:00:00.000Z","payload":{"data":{"type":"inquiry","id":"inq_9","attributes":{"status":"approved","reference-id":"abc"}}}}}}"#;
-        let e = Event::parse(body).unwrap();
-        assert_eq!(e.id, "evt_1");
-        assert_eq!(e.name, "inquiry.approved");
-        assert_eq!(e.inquiry.as_deref(), Some("inq_9"));
-        assert_eq!(e.reference.as_deref(), Some("abc"));
-        assert_eq!(e.created_at_ms, 1_795_428_000_000);
-        assert!(Event::parse(b"[]").is_err());
-        assert!(Event::parse(b"not json").is_err());
-    }
 
     #[test]
     fn the_flow_url_encodes_its_values() {
