@@ -60,6 +60,12 @@ pub fn owed(earned: Units, claimed: Units) -> Units {
     earned.saturating_sub(claimed)
 }
 
+/// What the distributor has paid a wallet, given the cumulative totals its payments carried:
+/// each payment states the wallet's total so far, so the highest is what it was paid in all.
+pub fn paid_out(cumulatives: impl IntoIterator<Item = Units>) -> Units {
+    cumulatives.into_iter().max().unwrap_or(0)
+}
+
 /// Whether a claim whose voucher brings the wallet to `cumulative` can still pay once the
 /// distributor has paid the wallet `paid_out`: one that brings it no further never will.
 pub fn can_still_pay(cumulative: Units, paid_out: Units) -> bool {

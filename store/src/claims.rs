@@ -6,6 +6,7 @@ use super::{units, Conn, Result};
 use crate::args;
 use crate::user::UserId;
 use lvlx_core::amount::Units;
+use lvlx_core::claims;
 use serde::Serialize;
 
 /// A claim as the member's pages list it.
@@ -153,7 +154,7 @@ pub fn record_payment(c: Conn, p: &Payment) -> Result<(bool, Vec<UserId>)> {
     })?;
     let mut owners = Vec::new();
     for (id, user, claim_cumulative) in pending {
-        if units(&claim_cumulative)? <= cumulative {
+        if !claims::can_still_pay(units(&claim_cumulative)?, cumulative) {
             // The claim whose voucher this was carries the transaction; older ones it covered
             // are paid by it too.
             let exact = units(&claim_cumulative)? == cumulative;
@@ -201,15 +202,11 @@ pub fn remove_payment(c: Conn, p: &PaymentRow) -> Result<Vec<UserId>> {
         "DELETE FROM claim_payments WHERE tx_hash = ?1 AND log_index = ?2",
         args![&p.tx_hash, p.log_index],
     )?;
-    let paid: Vec<String> = c.query_all(
+    let covered = claims::paid_out(c.query_all(
         "SELECT cumulative FROM claim_payments WHERE lower(wallet) = lower(?1)",
         args![&p.wallet],
-        |r| r.get(0),
-    )?;
-    let mut covered: Units = 0;
-    for cumulative in &paid {
-        covered = covered.max(units(cumulative)?);
-    }
+        |r| r.units(0),
+    )?);
     let claims: Vec<(i64, i64, String)> = c.query_all(
         "SELECT id, user_id, cumulative FROM claims WHERE lower(wallet) = lower(?1) AND status = 'paid'",
         args![&p.wallet],
@@ -217,7 +214,7 @@ pub fn remove_payment(c: Conn, p: &PaymentRow) -> Result<Vec<UserId>> {
     )?;
     let mut owners = Vec::new();
     for (id, user, cumulative) in claims {
-        if units(&cumulative)? > covered {
+        if claims::can_still_pay(units(&cumulative)?, covered) {
             c.execute(
                 "UPDATE claims SET status = 'signed', paid_at = NULL, tx_hash = NULL, log_index = NULL WHERE id = ?1",
                 args![id],
@@ -241,7 +238,7 @@ pub fn paid_by_wallet(c: Conn) -> Result<std::collections::BTreeMap<String, Unit
             let wallet: String = r.get(0)?;
             let cumulative = r.units(1)?;
             let paid: &mut Units = out.entry(wallet.to_lowercase()).or_default();
-            *paid = (*paid).max(cumulative);
+            *paid = claims::paid_out([*paid, cumulative]);
             Ok(())
         },
     )?;
@@ -263,7 +260,7 @@ pub fn owed(c: Conn) -> Result<Units> {
                 .and_then(|w| paid.get(&w.to_lowercase()).copied())
                 .unwrap_or(0);
             total = total
-                .checked_add(rewards.saturating_sub(out))
+                .checked_add(claims::owed(rewards, out))
                 .ok_or_else(|| super::overflow("rewards owed"))?;
             Ok(())
         },

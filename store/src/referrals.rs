@@ -129,7 +129,7 @@ pub fn figures(c: Conn, user: UserId) -> Result<Figures> {
     c.query_each(stmt_sql, args![user.0], |r| {
         let paid = r.get::<Option<String>>(4)?.map(|t| units(&t)).transpose()?;
         match &mut figures {
-            Some(f) => f.paid_out = f.paid_out.max(paid.unwrap_or(0)),
+            Some(f) => f.paid_out = lvlx_core::claims::paid_out([f.paid_out, paid.unwrap_or(0)]),
             None => {
                 let at: Option<i64> = r.get(2)?;
                 let cost: Option<String> = r.get(3)?;
