@@ -20,6 +20,7 @@ pub mod images;
 pub mod keys;
 pub mod kyc;
 pub mod ledger;
+pub mod limits;
 pub mod network;
 pub mod node_outcomes;
 pub mod sale;

@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::jwt::CODE_SECS;
 use crate::store::{codes, Conn};
 use crate::user::UserId;
+use lvlx_core::limits::retry_after_secs;
 
 pub use crate::store::codes::MAX_TRIES;
 pub const SENDS_PER_HOUR: i64 = 5;
@@ -104,7 +105,7 @@ fn within_sends(c: Conn, email: &str, now: i64) -> Result<(), Error> {
     if sent >= SENDS_PER_HOUR {
         let oldest = oldest.unwrap_or(now);
         return Err(Error::RateLimited {
-            retry_after_secs: ((oldest + HOUR_MS - now) / 1000).max(1) as u64,
+            retry_after_secs: retry_after_secs(oldest + HOUR_MS, now),
         });
     }
     Ok(())

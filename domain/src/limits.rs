@@ -3,6 +3,7 @@
 //! (a count per minute), so two instances enforce one limit, not two. Per-account
 //! limits (failed logins, code sends) live in the database on either backend.
 
+use lvlx_core::limits::retry_after_secs;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -54,9 +55,8 @@ impl PerIp {
                 .write(move |c| rate_limits::hit(c, bucket, &key, minute))
                 .await?;
             if count > i64::from(self.per_minute) {
-                let left_ms = (minute + 1) * 60_000 - now;
                 return Err(Error::RateLimited {
-                    retry_after_secs: u64::try_from(left_ms / 1000).unwrap_or(0) + 1,
+                    retry_after_secs: retry_after_secs((minute + 1) * 60_000, now),
                 });
             }
             return Ok(());

@@ -5,6 +5,7 @@
 //! from the database, and at most 3 attempts per 5 minutes per admin; every attempt is written
 //! to the append-only `secret_audit` table. The value is never logged.
 
+use lvlx_core::limits::retry_after_secs;
 use lvlx_core::seal;
 use rand::RngCore;
 
@@ -40,9 +41,8 @@ fn admit(c: Conn, admin: UserId, ip: &str) -> Result<Option<secrets::Sealed>, Er
     let (count, oldest) = secrets::attempts_since(c, admin, since)?;
     if count >= ATTEMPTS {
         secrets::audit(c, admin, now_ms(), "rate-limited", ip)?;
-        let wait = oldest.unwrap_or(since) + WINDOW_MS - now_ms();
         return Err(Error::RateLimited {
-            retry_after_secs: (wait.max(1000) as u64).div_ceil(1000),
+            retry_after_secs: retry_after_secs(oldest.unwrap_or(since) + WINDOW_MS, now_ms()),
         });
     }
     let sealed = secrets::get(c, NAME)?;

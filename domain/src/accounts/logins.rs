@@ -8,6 +8,7 @@
 //! and an email (as typed, whether or not an account has it) with [`EMAIL_FAILURES`] waits
 //! [`EMAIL_DELAY`] before every answer. Unknown emails and wrong passwords answer alike.
 
+use lvlx_core::limits::retry_after_secs;
 use std::net::IpAddr;
 
 use lvlx_core::validation::{self, Field};
@@ -121,7 +122,7 @@ pub async fn login(parts: Parts<'_>, ip: Option<IpAddr>, body: Login) -> Result<
         if count >= ADDRESS_FAILURES {
             crate::metrics::METRICS.sign_in_refused.inc();
             return Err(Error::RateLimited {
-                retry_after_secs: ((oldest + FAILURE_WINDOW_MS - now_ms()) / 1000).max(1) as u64,
+                retry_after_secs: retry_after_secs(oldest + FAILURE_WINDOW_MS, now_ms()),
             });
         }
     }
