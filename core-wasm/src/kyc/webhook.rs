@@ -18,9 +18,13 @@ pub enum WebhookError {
     Malformed(&'static str),
 }
 
-/// Checks a `Persona-Signature` header against the raw body: some `t=…,v1=…` pair (during a
-/// secret rotation Persona sends two, space-separated) must carry a timestamp within
-/// `tolerance_secs` of `now_secs` and the body's HMAC, compared in constant time.
+/// The most `t=…,v1=…` pairs read from one header: Persona sends two during a secret rotation.
+/// Each costs an HMAC of the whole body, so a header of hundreds of pairs is not read on.
+pub const MAX_PAIRS: usize = 4;
+
+/// Checks a `Persona-Signature` header against the raw body: one of its first [`MAX_PAIRS`]
+/// `t=…,v1=…` pairs (space-separated) must carry a timestamp within `tolerance_secs` of
+/// `now_secs` and the body's HMAC-SHA256 (32 bytes), compared in constant time.
 pub fn verify_signature(
     header: &str,
     body: &[u8],
@@ -29,7 +33,7 @@ pub fn verify_signature(
     tolerance_secs: u64,
 ) -> Result<(), WebhookError> {
     let mut valid = false;
-    for pair in header.split_whitespace() {
+    for pair in header.split_whitespace().take(MAX_PAIRS) {
         let mut t = None;
         let mut v1 = None;
         for part in pair.split(',') {
@@ -39,7 +43,7 @@ pub fn verify_signature(
                 _ => {}
             }
         }
-        let (Some(t), Some(v1)) = (t, v1) else {
+        let (Some(t), Some(v1)) = (t, v1.filter(|v| v.len() == 32)) else {
             continue;
         };
         if now_secs.abs_diff(t) > tolerance_secs {
@@ -143,6 +147,10 @@ mod tests {
         // Rotation: two pairs, one valid.
         let rotated = format!("{} {}", sign("old", now, body), good);
         assert!(verify_signature(&rotated, body, "wbhsec_x", now, 300).is_ok());
+        // Past the first MAX_PAIRS pairs nothing is read (each would hash the whole body).
+        let padded = |junk: usize| format!("{}{good}", format!("t={now},v1= ").repeat(junk));
+        assert!(verify_signature(&padded(MAX_PAIRS - 1), body, "wbhsec_x", now, 300).is_ok());
+        assert!(verify_signature(&padded(MAX_PAIRS), body, "wbhsec_x", now, 300).is_err());
     }
 
     #[test]
