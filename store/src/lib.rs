@@ -375,6 +375,10 @@ pub enum OpenError {
     Migrate(#[from] rusqlite_migration::Error),
     #[error("cannot open database: {0}")]
     Store(#[from] StoreError),
+    /// PostgreSQL before 14 has no `idle_session_timeout`, which the write lock and the
+    /// indexer's lease rely on to end a frozen instance's hold.
+    #[error("PostgreSQL {0} is too old: 14 or newer is needed (idle_session_timeout)")]
+    PostgresTooOld(String),
 }
 
 impl Store {

@@ -205,13 +205,16 @@ impl Drop for Lease {
 /// lock freed with its session, instead of stalling every instance until it wakes: inside a
 /// transaction by `idle_in_transaction_session_timeout`; outside one (between the lock and its
 /// BEGIN, between statements that commit one by one, after COMMIT) by `idle_session_timeout`,
-/// which [`LOCK`] sets and [`UNLOCK`] clears, so a writer idle between writes is kept.
+/// which [`LOCK`] sets and [`UNLOCK`] puts back as the session had it (the role's or the
+/// database's setting; none by default), so a writer idle between writes is kept.
 const WRITER_LIMITS: &str = "SET idle_in_transaction_session_timeout = 60000";
 /// One statement, so no freeze falls between the lock and its limit.
 const LOCK: &str =
     "SELECT set_config('idle_session_timeout', '60000', false), pg_advisory_lock(?1)";
-const UNLOCK: &str =
-    "SELECT pg_advisory_unlock(?1), set_config('idle_session_timeout', '0', false)";
+const UNLOCK: &str = "SELECT pg_advisory_unlock(?1), set_config(name, reset_val, false)
+     FROM pg_settings WHERE name = 'idle_session_timeout'";
+/// The oldest server with `idle_session_timeout` (`server_version_num`).
+const OLDEST_SERVER: i64 = 140_000;
 
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
@@ -228,6 +231,13 @@ impl Pool {
     pub fn open(url: &str, readers: usize, handle: Handle) -> Result<Pool, OpenError> {
         let config = tokio_postgres::Config::from_str(url).map_err(StoreError::from)?;
         let mut writer = Session::connect(&config, &handle)?;
+        let version = writer
+            .query_opt("SHOW server_version_num", crate::args![])?
+            .map(|row| row.get::<_, String>(0))
+            .unwrap_or_default();
+        if version.parse::<i64>().unwrap_or(0) < OLDEST_SERVER {
+            return Err(OpenError::PostgresTooOld(version));
+        }
         migrate(&mut writer)?;
         writer.batch(WRITER_LIMITS)?;
         Ok(Pool {
@@ -287,17 +297,32 @@ impl Pool {
             let locked = session
                 .reset()
                 .and_then(|()| session.execute(LOCK, crate::args![WRITE_LOCK]));
-            if locked.is_err() {
-                // Its session was ended (a restart of the database, or this instance frozen past
-                // the limit above): once more on a new one, before any work has run.
+            if let Err(e) = locked {
+                // A session that still answers refused the lock itself (a `lock_timeout` on the
+                // role, say): that is the answer. One that was ended (the database restarted,
+                // or this instance frozen past the limit above) is replaced, and the lock taken
+                // once more on the new one, before any work has run.
+                if session.batch("SELECT 1").is_ok() {
+                    return Err(e.into());
+                }
                 *session = self.writer()?;
                 session.execute(LOCK, crate::args![WRITE_LOCK])?;
             }
         }
         let out = work(Conn::postgres(&writer));
         let mut session = writer.borrow_mut();
-        session.reset()?;
-        session.execute(UNLOCK, crate::args![WRITE_LOCK])?;
+        let unlocked = session
+            .reset()
+            .and_then(|()| session.execute(UNLOCK, crate::args![WRITE_LOCK]));
+        if let Err(e) = unlocked {
+            // The work's answer stands (what it committed is committed); the lock must not
+            // outlive it: the session is replaced, and the server frees its locks with it.
+            tracing::warn!(error = %e, "the write lock's release failed: the writer reconnects");
+            match self.writer() {
+                Ok(new) => *session = new,
+                Err(e) => tracing::warn!(error = %e, "the writer cannot reconnect"),
+            }
+        }
         out
     }
 
