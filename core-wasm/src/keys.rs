@@ -13,6 +13,7 @@ pub fn all() -> Vec<&'static str> {
     keys.extend(crate::network::NetworkError::KEYS);
     keys.extend(crate::kyc::KEYS);
     keys.extend(crate::node_outcomes::KEYS);
+    keys.extend(crate::chain::proposals::KEYS);
     keys.extend([
         "buy-amount-too-large",
         "error-date-malformed",

@@ -6,6 +6,7 @@
 
 mod events;
 pub mod owner_actions;
+pub mod proposals;
 mod reverts;
 pub mod safe;
 mod sale;

@@ -9,6 +9,7 @@
 
 use ethers_core::utils::keccak256;
 use lvlx_core::chain::owner_actions::{self, Action};
+use lvlx_core::chain::proposals::{self, Queue};
 use lvlx_core::chain::safe::{self, SafeTx};
 use lvlx_core::chain::{self as core_chain, decode_address, decode_uint, hex0x, Contract};
 use serde::Serialize;
@@ -124,7 +125,7 @@ fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
 
 /// Proposes `contract.function(args…)` (arguments in base units, whole numbers, `true`/`false`
 /// or addresses) to the Safe that owns the contract, at the Safe's next free nonce; audited.
-/// Refused once the Safe has [`MAX_OPEN`] proposals waiting, except a pause: with the queue
+/// Refused once the Safe has [`proposals::MAX_OPEN`] proposals waiting, except a pause: with the queue
 /// full it takes the turn of the proposal at the head (as a rejection would), so no number of
 /// waiting proposals keeps the owners from stopping a contract.
 pub async fn propose(
@@ -215,11 +216,6 @@ struct Call {
     urgent: bool,
 }
 
-/// At most this many proposals wait for a Safe at once: more would only hide the queue.
-pub const MAX_OPEN: i64 = 20;
-/// At most this many of them are one admin's: one admin alone cannot fill the queue.
-pub const MAX_OPEN_PER_ADMIN: i64 = 10;
-
 /// Keeps the Safe transaction of `call` with its hash, audited with `what`: `{id}`. The same
 /// transaction proposed again answers the kept one, whatever the queue holds.
 async fn keep(
@@ -236,29 +232,26 @@ async fn keep(
         .write(move |c| {
             c.transaction(|c| {
                 let from = safe.nonce as i64;
-                let full = kept::open(c, &safe.address, from)? >= MAX_OPEN;
-                let nonce = match call.nonce {
-                    Some(n) => n,
-                    // Behind a full queue a pause would wait for every proposal before it.
-                    None if full && call.urgent => from,
-                    None => kept::next_nonce(c, &safe.address, from)?,
+                let count = |n: i64| u64::try_from(n).unwrap_or(0);
+                let queue = Queue {
+                    open: count(kept::open(c, &safe.address, from)?),
+                    open_by_admin: count(kept::open_by(c, &safe.address, from, admin)?),
                 };
-                let tx = SafeTx::call(&call.target, &call.data, nonce as u64)
-                    .map_err(Error::unavailable)?;
+                let nonce = queue.nonce(
+                    call.nonce.map(count),
+                    call.urgent,
+                    safe.nonce,
+                    count(kept::next_nonce(c, &safe.address, from)?),
+                );
+                let tx =
+                    SafeTx::call(&call.target, &call.data, nonce).map_err(Error::unavailable)?;
                 let safe_address =
                     core_chain::address(&safe.address).map_err(Error::unavailable)?;
                 let hash = hex0x(&tx.hash(chain_id, safe_address));
                 if let Some(id) = kept::by_hash(c, &hash)? {
                     return Ok(id);
                 }
-                if full && !call.urgent {
-                    return Err(Error::Rule("owner-proposal-queue-full"));
-                }
-                if !call.urgent
-                    && kept::open_by(c, &safe.address, from, admin)? >= MAX_OPEN_PER_ADMIN
-                {
-                    return Err(Error::Rule("owner-proposal-admin-full"));
-                }
+                queue.admit(call.urgent).map_err(Error::Rule)?;
                 let id = kept::add(
                     c,
                     &kept::New {
@@ -266,7 +259,7 @@ async fn keep(
                         target: &call.target,
                         data: &call.data,
                         safe: &safe.address,
-                        nonce,
+                        nonce: nonce as i64,
                         safe_tx_hash: &hash,
                         proposed_by: admin,
                         proposed_at: now,
@@ -375,14 +368,13 @@ fn describe(
     let this_safe = safe.filter(|s| core_chain::same_address(&s.address, &p.safe));
     let threshold = this_safe.map_or(u64::MAX, |s| s.threshold);
     let safe_nonce = this_safe.map_or(0, |s| s.nonce);
-    let enough = signatures.len() as u64 >= threshold;
-    let mut status = match (&p.executed_tx, p.nonce as u64) {
-        (Some(_), _) => "executed",
-        (None, n) if n < safe_nonce => "replaced",
-        (None, n) if enough && n == safe_nonce => "ready",
-        (None, _) if enough => "queued",
-        _ => "signing",
-    };
+    let mut status = proposals::status(
+        p.executed_tx.is_some(),
+        p.nonce as u64,
+        safe_nonce,
+        signatures.len() as u64,
+        threshold,
+    );
     let mut exec = None;
     if status == "ready" {
         let calldata = tx
