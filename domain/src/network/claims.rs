@@ -231,7 +231,7 @@ pub async fn request(
             Some(limit) => Error::Rule(limit.key()),
         });
     }
-    let (attempt, amount, code) = parts
+    let (attempt, amount, held_for_identity, code) = parts
         .store
         .write(move |c| {
             c.transaction(|tx| {
@@ -243,7 +243,8 @@ pub async fn request(
                 // Cut to what the identity rule leaves (the rest waits for a verified
                 // identity) rather than refused whole.
                 let before = now.cumulative - now.amount;
-                let mut claimable = now.amount.min(owed);
+                let owed_now = now.amount.min(owed);
+                let mut claimable = owed_now;
                 if let Some(room) = crate::kyc::claim_room(tx, threshold, user.id, before)? {
                     claimable = claimable.min(room);
                 }
@@ -266,7 +267,7 @@ pub async fn request(
                 store::claims::request_claim(
                     tx, user.id, &attempt, &wallet, claimable, cumulative, now,
                 )?;
-                Ok((attempt, claimable, code))
+                Ok((attempt, claimable, owed_now - claimable, code))
             })
         })
         .await?;
@@ -276,8 +277,8 @@ pub async fn request(
         .send_code(&who.email, &lang, "claim", &code)
         .await?;
     // What stays claimable after this one: the caps' rest and what the identity rule held back
-    // (said apart: the page names the reason each part waits for).
-    let held_for_identity = now.amount - amount;
+    // (said apart: the page names the reason each part waits for). A part a claim recorded
+    // meanwhile took is neither.
     let rest = now.rest + held_for_identity;
     Ok(Requested {
         attempt,
