@@ -81,6 +81,17 @@ pub struct Commission {
     pub amount: Units,
 }
 
+/// Whether a member's node counts for a purchase: a node activated at chain position `node`
+/// (block, log index; its first, None without one) was active for a purchase at `purchase`
+/// when its log came earlier in the chain; a seeded purchase (no chain position) counts any node.
+pub fn node_active_at(node: Option<(i64, i64)>, purchase: Option<(i64, i64)>) -> bool {
+    match (node, purchase) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(node), Some(purchase)) => node < purchase,
+    }
+}
+
 /// The commissions a purchase of `amount` LVLX base units pays to `upline` (sponsor first;
 /// `true` where that member's node was active at the purchase). Members past the configured
 /// levels, members without a node and levels that would pay zero get nothing.
@@ -258,6 +269,22 @@ fn ratio_bps(part: Units, whole: Units) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A node counts for the purchases after its own log, never for one before or at it.
+    #[test]
+    fn a_node_counts_from_its_log_on() {
+        assert!(!node_active_at(None, Some((5, 0))));
+        assert!(!node_active_at(None, None));
+        assert!(
+            node_active_at(Some((5, 0)), None),
+            "a seeded purchase counts any node"
+        );
+        assert!(node_active_at(Some((5, 0)), Some((5, 1))));
+        assert!(node_active_at(Some((4, 9)), Some((5, 0))));
+        assert!(!node_active_at(Some((5, 1)), Some((5, 1))), "the same log");
+        assert!(!node_active_at(Some((5, 2)), Some((5, 1))));
+        assert!(!node_active_at(Some((6, 0)), Some((5, 9))));
+    }
 
     /// A rank's name is shown to members as stored: no control or invisible direction marks.
     #[test]

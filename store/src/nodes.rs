@@ -125,17 +125,10 @@ pub fn all(c: Conn) -> Result<Vec<NodeRow>> {
     Ok(out)
 }
 
-/// Whether `user`'s node was active when the purchase at `at_chain` was made: activated by an
-/// earlier log of the chain (a seeded purchase, with no chain position, counts any node).
-pub fn active_at(c: Conn, user: UserId, at_chain: Option<(i64, i64)>) -> Result<bool> {
+/// The chain position (block, log index) of `user`'s first activation node, if any.
+pub fn first_node(c: Conn, user: UserId) -> Result<Option<(i64, i64)>> {
     let stmt_sql = "SELECT block, log_index FROM activation_nodes WHERE user_id = ?1 ORDER BY block, log_index LIMIT 1";
-    let first: Option<(i64, i64)> =
-        c.query_opt(stmt_sql, args![user.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(match (first, at_chain) {
-        (None, _) => false,
-        (Some(_), None) => true,
-        (Some(node), Some(purchase)) => node < purchase,
-    })
+    c.query_opt(stmt_sql, args![user.0], |r| Ok((r.get(0)?, r.get(1)?)))
 }
 
 /// The members who hold an activation node.

@@ -116,7 +116,12 @@ pub fn settle_purchase(
     let reach = upline.len().min(levels_bps.len());
     let active = upline[..reach]
         .iter()
-        .map(|&m| nodes::active_at(c, m, p.at_chain))
+        .map(|&m| {
+            Ok(network::node_active_at(
+                nodes::first_node(c, m)?,
+                p.at_chain,
+            ))
+        })
         .collect::<Result<Vec<bool>>>()?;
     let mut out = Settled {
         upline: upline.clone(),
