@@ -9,7 +9,7 @@ use crate::args;
 use lvlx_core::admin::stakes::{Kind, Stake, Staker, Stakes};
 use lvlx_core::amount::Units;
 use lvlx_core::chain::AppliedEvent;
-use lvlx_core::staking::{self, Pool};
+use lvlx_core::staking::{self, Pool, PoolSums};
 
 use super::{overflow, units, Conn, Result};
 use crate::user::UserId;
@@ -442,35 +442,16 @@ pub fn load(c: Conn, kind: Kind, now_ms: i64) -> Result<Stakes> {
     Ok(Stakes { stakers, stakes })
 }
 
-/// One pool's positions summed as its contract counts them: how many were opened, the rewards
-/// still reserved for them (promised, not withdrawn) and the principal of those still open, by
-/// kind (an NFT id, or a tier).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PoolSums {
-    pub positions: u64,
-    pub reserved: Units,
-    pub open_by_kind: std::collections::BTreeMap<u32, Units>,
-}
-
+/// One pool's positions summed as its contract counts them (the core's fold).
 pub fn pool_sums(c: Conn, pool: Pool) -> Result<PoolSums> {
     let mut sums = PoolSums::default();
     c.query_each(
         "SELECT kind, amount, reward, withdrawn, closed_at FROM stake_positions WHERE pool = ?1",
         args![pool.name()],
         |r| {
-            sums.positions += 1;
-            let (reward, withdrawn) = (r.units(2)?, r.units(3)?);
-            sums.reserved = sums
-                .reserved
-                .checked_add(reward.saturating_sub(withdrawn))
-                .ok_or_else(|| overflow("reserved rewards"))?;
-            if r.get::<Option<i64>>(4)?.is_none() {
-                let open = sums.open_by_kind.entry(r.get(0)?).or_default();
-                *open = open
-                    .checked_add(r.units(1)?)
-                    .ok_or_else(|| overflow("staked principal"))?;
-            }
-            Ok(())
+            let open = r.get::<Option<i64>>(4)?.is_none();
+            sums.add(r.get(0)?, r.units(1)?, r.units(2)?, r.units(3)?, open)
+                .ok_or_else(|| overflow("pool sums"))
         },
     )?;
     Ok(sums)

@@ -366,6 +366,39 @@ pub fn nft_cost(price: Units, quantity: Units) -> Result<Units, StakingError> {
     price.checked_mul(quantity).ok_or(StakingError::TooLarge)
 }
 
+/// One pool's positions summed as its contract counts them: how many were opened, the rewards
+/// still reserved for them (promised, not withdrawn) and the principal of those still open, by
+/// kind (an NFT id, or a tier). Folded one position at a time (a pool may hold 10^6).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PoolSums {
+    pub positions: u64,
+    pub reserved: Units,
+    pub open_by_kind: std::collections::BTreeMap<u32, Units>,
+}
+
+impl PoolSums {
+    /// Counts one position of `kind` holding `principal`, promised `reward`, of which `withdrawn`
+    /// was paid; its principal only while it is `open`. None when a sum overflows.
+    pub fn add(
+        &mut self,
+        kind: u32,
+        principal: Units,
+        reward: Units,
+        withdrawn: Units,
+        open: bool,
+    ) -> Option<()> {
+        self.positions += 1;
+        self.reserved = self
+            .reserved
+            .checked_add(reward.saturating_sub(withdrawn))?;
+        if open {
+            let sum = self.open_by_kind.entry(kind).or_default();
+            *sum = sum.checked_add(principal)?;
+        }
+        Some(())
+    }
+}
+
 /// Whole weeks of new stakes the free reserve covers at the pace of the last 30 days (rewards
 /// reserved by positions opened in them); `None` when nothing was staked in them.
 pub fn weeks_covered(free: Units, reserved_last_30_days: Units) -> Option<u128> {
@@ -413,6 +446,27 @@ pub fn lock_terms(rate_bps: u32, lock_seconds: u64) -> LockTerms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pool_reserves_what_is_promised_and_not_withdrawn_and_counts_open_principal() {
+        let mut sums = PoolSums::default();
+        sums.add(1, 100, 30, 10, true).unwrap();
+        sums.add(1, 50, 20, 20, false).unwrap();
+        sums.add(2, 7, 5, 0, true).unwrap();
+        assert_eq!(sums.positions, 3);
+        assert_eq!(
+            sums.reserved,
+            20 + 5,
+            "the closed one's reward was all withdrawn"
+        );
+        assert_eq!(
+            sums.open_by_kind.get(&1),
+            Some(&100),
+            "a closed position's principal left"
+        );
+        assert_eq!(sums.open_by_kind.get(&2), Some(&7));
+        assert_eq!(sums.add(1, Units::MAX, 0, 0, true), None, "overflow");
+    }
 
     #[test]
     fn a_lock_reads_in_days_and_its_rate_by_the_year() {

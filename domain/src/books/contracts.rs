@@ -8,12 +8,11 @@ use std::collections::BTreeMap;
 
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{self, Contract};
-use lvlx_core::staking::Pool;
+use lvlx_core::staking::{Pool, PoolSums};
 
 use crate::chain::reads::{self, Call};
 use crate::chain::rpc::Rpc;
 use crate::config;
-use crate::store::stakes::PoolSums;
 
 /// One figure as the chain and the store have it.
 pub struct Figure {
