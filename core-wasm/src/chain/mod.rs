@@ -331,6 +331,26 @@ pub fn decode_address(data: &str) -> Result<String, ChainError> {
     }
 }
 
+/// An `address[]` return value (a Safe's `getOwners`), each in its EIP-55 form.
+pub fn decode_addresses(data: &str) -> Result<Vec<String>, ChainError> {
+    match abi::decode(
+        &[ParamType::Array(Box::new(ParamType::Address))],
+        &bytes(data)?,
+    )
+    .map_err(|e| ChainError::Data(e.to_string()))?
+    .as_slice()
+    {
+        [Token::Array(items)] => items
+            .iter()
+            .map(|t| match t {
+                Token::Address(a) => Ok(ethers_core::utils::to_checksum(a, None)),
+                _ => Err(ChainError::Data("not an address".into())),
+            })
+            .collect(),
+        _ => Err(ChainError::Data("not an address[]".into())),
+    }
+}
+
 /// `terms(kind)`'s answer (usdtValue, rateBps, lockSeconds).
 pub fn decode_terms(kind: u32, data: &str) -> Result<crate::staking::Terms, ChainError> {
     let words = abi::decode(
@@ -391,6 +411,29 @@ mod tests {
     use ethers_core::types::H256;
 
     const WALLET: &str = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+    /// A Safe's `getOwners` answer, as the ABI encodes an `address[]`.
+    #[test]
+    fn an_address_list_reads_in_its_checksummed_form() {
+        let owners = ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WALLET];
+        let encoded = abi::encode(&[Token::Array(
+            owners
+                .iter()
+                .map(|a| Token::Address(address(a).unwrap()))
+                .collect(),
+        )]);
+        let answer = hex0x(&encoded);
+        assert_eq!(decode_addresses(&answer).unwrap(), owners);
+        assert_eq!(
+            decode_addresses(&hex0x(&abi::encode(&[Token::Array(vec![])]))).unwrap(),
+            Vec::<String>::new()
+        );
+        assert!(decode_addresses("0x").is_err());
+        assert!(
+            decode_addresses(&answer[..answer.len() - 2]).is_err(),
+            "cut short"
+        );
+    }
 
     #[test]
     fn calldata_follows_the_abi() {

@@ -11,7 +11,9 @@ use ethers_core::utils::keccak256;
 use lvlx_core::chain::owner_actions::{self, Action};
 use lvlx_core::chain::proposals::{self, Queue};
 use lvlx_core::chain::safe::{self, SafeTx};
-use lvlx_core::chain::{self as core_chain, decode_address, decode_uint, hex0x, Contract};
+use lvlx_core::chain::{
+    self as core_chain, decode_address, decode_addresses, decode_uint, hex0x, Contract,
+};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -84,22 +86,7 @@ fn safe_at(rpc: &Rpc, block: u64, address: String) -> Result<SafeNow, Error> {
     let (Ok(threshold), Ok(nonce)) = (decode_uint(&answers[0]), decode_uint(&answers[1])) else {
         return Err(Error::OwnerStep);
     };
-    let owners = Contract::Safe
-        .abi()
-        .function("getOwners")
-        .ok()
-        .and_then(|f| {
-            f.decode_output(
-                &ethers_core::utils::hex::decode(answers[2].trim_start_matches("0x")).ok()?,
-            )
-            .ok()
-        })
-        .and_then(|t| t.into_iter().next()?.into_array())
-        .ok_or(Error::OwnerStep)?
-        .into_iter()
-        .filter_map(|t| t.into_address())
-        .map(|a| ethers_core::utils::to_checksum(&a, None))
-        .collect();
+    let owners = decode_addresses(&answers[2]).map_err(|_| Error::OwnerStep)?;
     Ok(SafeNow {
         address,
         owners,
