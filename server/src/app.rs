@@ -115,6 +115,7 @@ impl App {
         )?;
         let claim_signer = network::signer::ClaimSigner::new(&claim_key)?;
         let kyc_threshold = kyc::claim_threshold(&config).map_err(StartError::Config)?;
+        kyc::check_flow_url(&config).map_err(StartError::Config)?;
         let origins = config.origins().map_err(StartError::Config)?;
         // Instances sharing PostgreSQL share their per-IP counts; one SQLite instance keeps
         // them in memory, where they cost nothing.

@@ -53,7 +53,7 @@ pub fn member_view(
                 None if write => store::kyc::reference(c, user, &crate::crypto::random_hex(16))?,
                 None => return Ok(None),
             };
-            Some(flow_url(provider, &reference))
+            Some(flow_url(provider, &reference)?)
         }
         _ => None,
     };
@@ -85,32 +85,36 @@ pub struct Received {
     received: &'static str,
 }
 
-/// Persona's hosted flow for this account's reference.
-fn flow_url(provider: &config::Kyc, reference: &str) -> String {
-    let mut url = format!(
-        "{}?inquiry-template-id={}&reference-id={}",
-        provider.flow_url,
-        encode(&provider.template_id),
-        encode(reference)
-    );
-    if !provider.environment_id.is_empty() {
-        url.push_str("&environment-id=");
-        url.push_str(&encode(&provider.environment_id));
-    }
-    url
-}
-
-/// Percent-encodes all but RFC 3986's unreserved characters.
-fn encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
+/// Persona's hosted flow for this account's reference: the configured `flow_url` (checked at
+/// start, [`check_flow_url`]) with the template, the reference and the environment added to its
+/// query, each encoded.
+fn flow_url(provider: &config::Kyc, reference: &str) -> Result<String, Error> {
+    let mut url = url::Url::parse(&provider.flow_url)
+        .map_err(|e| Error::Internal(format!("kyc flow_url: {e}")))?;
+    {
+        let mut query = url.query_pairs_mut();
+        query
+            .append_pair("inquiry-template-id", &provider.template_id)
+            .append_pair("reference-id", reference);
+        if !provider.environment_id.is_empty() {
+            query.append_pair("environment-id", &provider.environment_id);
         }
     }
-    out
+    Ok(url.into())
+}
+
+/// Refuses a `kyc.flow_url` that is not an absolute http(s) URL, at start.
+pub fn check_flow_url(config: &Config) -> Result<(), String> {
+    let Some(provider) = &config.kyc else {
+        return Ok(());
+    };
+    match url::Url::parse(&provider.flow_url) {
+        Ok(url) if matches!(url.scheme(), "https" | "http") => Ok(()),
+        _ => Err(format!(
+            "kyc.flow_url {:?}: not an http(s) URL",
+            provider.flow_url
+        )),
+    }
 }
 
 /// The claim threshold in LVLX base units, read from the configuration (checked at start).
@@ -232,17 +236,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_flow_url_encodes_its_values() {
-        let provider = config::Kyc {
+    fn the_flow_url_encodes_its_values_and_keeps_its_own_query() {
+        let mut provider = config::Kyc {
             webhook_secret: config::Secret::new("s"),
-            template_id: "itmpl_A B".into(),
+            template_id: "itmpl_A B&c=d".into(),
             environment_id: "env_1".into(),
             flow_url: "https://withpersona.com/verify".into(),
             tolerance_secs: 300,
         };
         assert_eq!(
-            flow_url(&provider, "ref1"),
-            "https://withpersona.com/verify?inquiry-template-id=itmpl_A%20B&reference-id=ref1&environment-id=env_1"
+            flow_url(&provider, "ref1").unwrap(),
+            "https://withpersona.com/verify?inquiry-template-id=itmpl_A+B%26c%3Dd&reference-id=ref1&environment-id=env_1"
         );
+        provider.flow_url = "https://verify.example/start?locale=es".into();
+        provider.environment_id.clear();
+        assert_eq!(
+            flow_url(&provider, "r").unwrap(),
+            "https://verify.example/start?locale=es&inquiry-template-id=itmpl_A+B%26c%3Dd&reference-id=r"
+        );
+        let with = |flow_url: &str| Config {
+            kyc: Some(config::Kyc {
+                flow_url: flow_url.into(),
+                ..provider.clone()
+            }),
+            ..Config::default()
+        };
+        assert!(check_flow_url(&with("https://withpersona.com/verify")).is_ok());
+        assert!(check_flow_url(&with("withpersona.com/verify")).is_err());
+        assert!(check_flow_url(&with("javascript:alert(1)")).is_err());
     }
 }
