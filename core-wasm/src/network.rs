@@ -222,6 +222,18 @@ pub struct Standing {
     pub progress_bps: u32,
 }
 
+/// The rank a member's row names when none is credited (the users table's default).
+pub const NO_RANK: &str = "None";
+
+impl Standing {
+    /// The rank name a member's row keeps: the highest credited, or [`NO_RANK`].
+    pub fn rank_name(&self) -> String {
+        self.rank
+            .as_ref()
+            .map_or_else(|| NO_RANK.to_string(), |r| r.name.clone())
+    }
+}
+
 pub fn standing(volume: Units, ranks: &[Rank], achieved: &[u32]) -> Standing {
     let ordered = ordered(ranks);
     let rank = ordered
@@ -269,6 +281,19 @@ fn ratio_bps(part: Units, whole: Units) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A member's row names the highest rank credited, or "None" (the column's default).
+    #[test]
+    fn a_row_names_its_rank_or_none() {
+        let ranks = [Rank {
+            id: 1,
+            name: "Ruby".into(),
+            threshold: 100,
+            bonus: 1,
+        }];
+        assert_eq!(standing(99, &ranks, &[]).rank_name(), "None");
+        assert_eq!(standing(100, &ranks, &[1]).rank_name(), "Ruby");
+    }
 
     /// A node counts for the purchases after its own log, never for one before or at it.
     #[test]

@@ -83,9 +83,7 @@ pub fn differences(c: Conn, product: &str) -> Result<Vec<String>> {
 }
 
 fn compare(k: &Kept, d: &Derived, table: &[network::Rank], out: &mut Vec<String>) {
-    let rank = network::standing(d.network, table, &d.achieved)
-        .rank
-        .map_or_else(|| "None".to_string(), |r| r.name);
+    let rank = network::standing(d.network, table, &d.achieved).rank_name();
     let fields: [(&str, String, String); 6] = [
         ("balance", k.balance.to_string(), d.balance.to_string()),
         ("rewards", k.rewards.to_string(), d.rewards.to_string()),

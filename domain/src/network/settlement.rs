@@ -85,9 +85,7 @@ pub fn recheck_ranks(
     }
     let again = credit_ranks(c, user, volume, table, now)?;
     let done = ranks::achieved(c, user)?;
-    let name = network::standing(volume, table, &done)
-        .rank
-        .map_or_else(|| "None".to_string(), |r| r.name);
+    let name = network::standing(volume, table, &done).rank_name();
     ranks::set_rank(c, user, &name)?;
     Ok(!revoked.is_empty() || !again.is_empty())
 }
