@@ -2,12 +2,13 @@
 //! CSPRNG, stored as an HMAC bound to their attempt, 10 minutes, single use, void after 3 wrong
 //! tries; at most 5 sent per email address an hour.
 
+use lvlx_core::limits::retry_after_secs;
+
 use crate::crypto;
 use crate::error::Error;
 use crate::jwt::CODE_SECS;
 use crate::store::{codes, Conn};
 use crate::user::UserId;
-use lvlx_core::limits::retry_after_secs;
 
 pub use crate::store::codes::MAX_TRIES;
 pub const SENDS_PER_HOUR: i64 = 5;

@@ -3,7 +3,6 @@
 //! (a count per minute), so two instances enforce one limit, not two. Per-account
 //! limits (failed logins, code sends) live in the database on either backend.
 
-use lvlx_core::limits::retry_after_secs;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -12,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use lvlx_core::limits::retry_after_secs;
 
 use crate::error::Error;
 use crate::store::{rate_limits, Store};

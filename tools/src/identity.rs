@@ -390,8 +390,8 @@ mod tests {
 
     #[test]
     fn the_demo_signs_as_persona_does() {
-        // The header the server's check (lvlx_core::kyc::webhook::verify_signature) takes: t and v1 of
-        // HMAC-SHA256 over "t.body"; a known vector.
+        // The header the server's check (lvlx_core::kyc::webhook::verify_signature) takes: t and
+        // v1 of HMAC-SHA256 over "t.body"; a known vector.
         let header = signature("wbhsec_x", 1_790_000_000, b"{}");
         let mut mac = Hmac::<Sha256>::new_from_slice(b"wbhsec_x").unwrap();
         mac.update(b"1790000000.{}");

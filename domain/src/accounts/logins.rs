@@ -8,9 +8,9 @@
 //! and an email (as typed, whether or not an account has it) with [`EMAIL_FAILURES`] waits
 //! [`EMAIL_DELAY`] before every answer. Unknown emails and wrong passwords answer alike.
 
-use lvlx_core::limits::retry_after_secs;
 use std::net::IpAddr;
 
+use lvlx_core::limits::retry_after_secs;
 use lvlx_core::validation::{self, Field};
 use serde::{Deserialize, Serialize};
 

@@ -112,9 +112,9 @@ fn simulate(rpc: &Rpc, from: &str, to: &str, data: &str) -> Result<(), Error> {
 
 /// Proposes `contract.function(args…)` (arguments in base units, whole numbers, `true`/`false`
 /// or addresses) to the Safe that owns the contract, at the Safe's next free nonce; audited.
-/// Refused once the Safe has [`proposals::MAX_OPEN`] proposals waiting, except a pause: with the queue
-/// full it takes the turn of the proposal at the head (as a rejection would), so no number of
-/// waiting proposals keeps the owners from stopping a contract.
+/// Refused once the Safe has [`proposals::MAX_OPEN`] proposals waiting, except a pause: with the
+/// queue full it takes the turn of the proposal at the head (as a rejection would), so no number
+/// of waiting proposals keeps the owners from stopping a contract.
 pub async fn propose(
     store: &Store,
     config: &Config,
