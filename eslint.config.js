@@ -32,7 +32,7 @@ const FEATURES = {
   staking: ['ReserveMonitor.jsx'],
   // The money account and the figures it is made of (GET /dashboard) are the dashboard's first
   // box as well as My assets'.
-  token: ['MoneyAccount.jsx', 'api.js'],
+  token: ['MoneyAccount.jsx'],
 };
 
 /**

@@ -3,7 +3,8 @@
 import { Link, useLocation, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
-import { login } from './api.js';
+import { api } from '../common/client.js';
+import { withCaptcha } from './captcha.js';
 import { KEYS, write } from '../common/storage.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import TextField from '../common/TextField.jsx';
@@ -23,7 +24,8 @@ export default function Login() {
   const prerendering = usePrerendering();
   const form = useCoreForm(FIELDS, typedBefore());
   const [sending, send] = useSubmit(async () => {
-    const { token } = await login(form.values);
+    const { email, password } = form.values;
+    const { token } = await api('login', { method: 'POST', auth: false, body: await withCaptcha({ email, password }) });
     write(KEYS.sessionToken, token);
     write(KEYS.verifyCode, 'true');
     write(KEYS.loginStep, '2');

@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { recover, recoverVerify } from './api.js';
+import { api } from '../common/client.js';
+import { withCaptcha } from './captcha.js';
 import { KEYS, write } from '../common/storage.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import CodeForm from '../common/CodeForm.jsx';
@@ -16,7 +17,11 @@ export default function Recover() {
   const navigate = useNavigate();
   const form = useCoreForm({ email: {} });
   const [attemptId, setAttemptId] = useState(null);
-  const [sending, send] = useSubmit(async () => setAttemptId((await recover(form.values.email)).attemptId));
+  // The answer is the same whether or not the email has an account.
+  const [sending, send] = useSubmit(async () => {
+    const body = await withCaptcha({ email: form.values.email });
+    setAttemptId((await api('recover', { method: 'POST', auth: false, body })).attemptId);
+  });
 
   const submit = (event) => {
     event.preventDefault();
@@ -24,7 +29,11 @@ export default function Recover() {
   };
 
   const onCode = async (code) => {
-    const { userToken, resetToken } = await recoverVerify(attemptId, code);
+    const { userToken, resetToken } = await api('recover/verify', {
+      method: 'POST',
+      auth: false,
+      body: { attemptId, code },
+    });
     write(KEYS.userToken, userToken);
     write(KEYS.resetToken, resetToken);
     navigate('/reset', { replace: true });

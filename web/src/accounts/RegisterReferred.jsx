@@ -15,7 +15,8 @@ import enCountries from 'react-phone-number-input/locale/en.json';
 import esCountries from 'react-phone-number-input/locale/es.json';
 import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
-import { readInviter, register, registerVerify } from './api.js';
+import { api } from '../common/client.js';
+import { withCaptcha } from './captcha.js';
 import useLoad from '../common/useLoad.js';
 import { storeSignedIn } from './signin.js';
 import CodeForm from '../common/CodeForm.jsx';
@@ -149,7 +150,7 @@ function CodeStep({ email, attemptId, resend, back }) {
         onCode={async (code) => {
           // Registering clears userCodeLink (docs/product/accounts.md#registration); storeSignedIn
           // does.
-          storeSignedIn(await registerVerify(attemptId, code));
+          storeSignedIn(await api('register/verify', { method: 'POST', auth: false, body: { attemptId, code } }));
           navigate('/dashboard', { replace: true });
         }}
       >
@@ -169,7 +170,10 @@ export default function RegisterReferred() {
   const [step, setStep] = useState(1);
   const [attemptId, setAttemptId] = useState(null);
   // Who invited: a person's name, not the 32-character code (a failed read keeps the plain line).
-  const inviter = useLoad((signal) => readInviter(referralCode, signal), [referralCode]);
+  const inviter = useLoad(
+    (signal) => api(`register/inviter/${encodeURIComponent(referralCode)}`, { auth: false, signal }),
+    [referralCode],
+  );
   const unknown = inviter.error?.code === 'error-referral-unknown';
 
   // The international input must also pass the phone library's validity check
@@ -184,9 +188,8 @@ export default function RegisterReferred() {
   // Sends the code (again, `again`: a new attempt, whose code replaces the last one's).
   const [sending, send] = useSubmit(async (again = false) => {
     const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
-    setAttemptId(
-      (await register({ names, lastnames, email, emailC, cel, password, passwordC }, referralCode)).attemptId,
-    );
+    const body = await withCaptcha({ names, lastnames, email, emailC, cel, password, passwordC, referralCode });
+    setAttemptId((await api('register', { method: 'POST', auth: false, body })).attemptId);
     write(KEYS.registerStep, '3');
     setStep(3);
     restart();

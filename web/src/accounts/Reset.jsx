@@ -3,7 +3,7 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { resetPassword } from './api.js';
+import { api } from '../common/client.js';
 import { clearStorage, KEYS, read } from '../common/storage.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import TextField from '../common/TextField.jsx';
@@ -17,11 +17,8 @@ export default function Reset() {
   const navigate = useNavigate();
   const form = useCoreForm(FIELDS);
   const [sending, send] = useSubmit(async () => {
-    await resetPassword({
-      userToken: read(KEYS.userToken),
-      resetToken: read(KEYS.resetToken),
-      ...form.values,
-    });
+    const body = { userToken: read(KEYS.userToken), resetToken: read(KEYS.resetToken), ...form.values };
+    await api('reset', { method: 'POST', auth: false, body });
     clearStorage();
     toast.success(t('reset-done'));
     navigate('/login', { replace: true });

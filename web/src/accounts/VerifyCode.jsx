@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { resendLoginCode, verifyCode } from './api.js';
+import { api } from '../common/client.js';
+import { currentLanguage } from '../common/i18n.js';
 import { clearStorage, KEYS, read, write } from '../common/storage.js';
 import { storeSignedIn } from './signin.js';
 import { toastError } from '../common/toast.jsx';
@@ -21,13 +22,17 @@ export default function VerifyCode() {
   const [wait, restart] = useResendWait();
   const [sending, setSending] = useState(false);
   const onCode = async (code) => {
-    storeSignedIn(await verifyCode(code));
+    // The language in use becomes the account's.
+    const body = { code, language: currentLanguage() };
+    storeSignedIn(await api('verifycode', { method: 'POST', body }));
     navigate('/dashboard', { replace: true });
   };
   const resend = async () => {
     setSending(true);
     try {
-      const { token } = await resendLoginCode();
+      // A new code: the old one stops working.
+      const body = { language: currentLanguage() };
+      const { token } = await api('verifycode/resend', { method: 'POST', body });
       write(KEYS.sessionToken, token);
       toast.success(t('verify-resent'), { toastId: 'verify-resent' });
       restart();

@@ -20,7 +20,7 @@ export function storeSignedIn({ token, user, admin }) {
     writeJson(KEYS.userRankData, user.userRankData ?? null);
     write(KEYS.maticClaim, user.maticClaim ?? '0');
     remove(KEYS.adminInfo);
-    // The language in use stays: it went with the code (api.js) and is the account's
+    // The language in use stays: it went with the code (VerifyCode.jsx) and is the account's
     // now, so user.language names it too.
   }
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import Dialog from '../common/Dialog.jsx';
 import useSubmit from '../common/useSubmit.js';
-import { putUserStatus } from './users.js';
+import { api } from '../common/client.js';
 
 /** `member`: the row ({id, names, blocked}); `onChanged` after a saved change. */
 export function AccountStatusCell({ member, onChange }) {
@@ -34,7 +34,8 @@ export function AccountStatusDialog({ member, onClose, onChanged }) {
   const reasonId = useId();
   const next = member.blocked ? 'active' : 'blocked';
   const [sending, submit] = useSubmit(async () => {
-    await putUserStatus(member.id, next, reason);
+    // `blocked`: no sign-in, sessions ended; `active`: unblocked.
+    await api(`users/${member.id}/status`, { method: 'PUT', body: { status: next, reason } });
     toast.success(t(next === 'blocked' ? 'account-blocked-saved' : 'account-unblocked-saved'));
     onChanged();
   });

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { listContent, saveContent, uploadContentImage } from './content.js';
+import { api } from '../common/client.js';
+import { uploadContentImage } from './content.js';
 import { contentBlocks } from '../core/index.js';
 import settings from '../common/settings.js';
 import useCoreForm from '../common/useCoreForm.js';
@@ -110,11 +111,8 @@ function BlockForm({ name, language, stored, onSaved }) {
 
   const [sending, submit] = useSubmit(async () => {
     if (!form.validateAll() || fileError) return;
-    let saved = await saveContent(name, language, {
-      title: form.values.title,
-      description: form.values.description,
-      clearImage,
-    });
+    const body = { title: form.values.title, description: form.values.description, clearImage };
+    let saved = await api(`admin/content/${name}/${language}`, { method: 'PUT', body });
     if (file) saved = await uploadContentImage(name, language, file);
     setFile(null);
     setClearImage(false);
@@ -177,7 +175,7 @@ export default function EditContent() {
   const blockId = useId();
   const languageId = useId();
 
-  const listed = useLoad(listContent, [], { onError: toastError });
+  const listed = useLoad((signal) => api('admin/content', { signal }), [], { onError: toastError });
   // What the server listed, then each save applied on top of it.
   const blocks = edited ?? (listed.loading ? null : (listed.data?.blocks ?? []));
 

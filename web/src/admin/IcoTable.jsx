@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet } from '../core/index.js';
-import { icoRows, icoStatistics, icoTrails, icoTrailsOf } from './statistics.js';
+import { api, apiBytes } from '../common/client.js';
+import { icoTrailsOf } from './icoTrails.js';
 import settings from '../common/settings.js';
 import { useCoreTable, useStatistics } from '../common/useCoreTable.js';
 import CoreDataTable from '../common/CoreDataTable.jsx';
@@ -41,7 +42,7 @@ function useTrails(rows, version) {
   useEffect(() => {
     if (!ids) return undefined;
     const aborter = new AbortController();
-    icoTrails(ids.split(','), aborter.signal)
+    api(`statistics-ico/trails?ids=${ids}`, { signal: aborter.signal })
       .then((list) => setTrails(new Map(list.map((t) => [t.id, t]))))
       .catch(() => aborter.signal.aborted || setTrails(null));
     return () => aborter.abort();
@@ -105,11 +106,14 @@ export default function IcoTable() {
   // `version` is a dependency on purpose: each live push makes a new fetch, hence a reload.
   // Nothing loads before the live channel is ready (or gave up waiting): see useLiveVersion.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const statistics = useCallback((signal) => icoStatistics(signal), [version]);
+  const statistics = useCallback((signal) => api('statistics-ico?limit=100', { signal }), [version]);
   const answered = useStatistics(version === null ? null : statistics);
   const general = answered?.General ?? null;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rows = useCallback(async (signal) => loadIcoRows(await icoRows(signal), product), [product, version]);
+  const rows = useCallback(
+    async (signal) => loadIcoRows(await apiBytes('statistics-ico/rows', { signal }), product),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [product, version],
+  );
   const load = version === null ? null : rows;
   const table = useCoreTable(load);
 

@@ -3,13 +3,13 @@
 // events reorganisations took back in the last day; this instance's lag, and a warning when its
 // indexer is stuck, its node serves another chain, or events shown final were taken back.
 import { useTranslation } from 'react-i18next';
-import { readIndexer } from './indexer.js';
+import { api } from '../common/client.js';
 import useLoad from '../common/useLoad.js';
 import { localizeNumber } from '../core/index.js';
 
 export default function IndexerStanding({ version }) {
   const { t } = useTranslation();
-  const { data } = useLoad(readIndexer, [version]);
+  const { data } = useLoad((signal) => api('admin/indexer', { signal }), [version]);
   if (!data || data.nextBlock === null) return null;
   const n = (v) => localizeNumber(String(v));
   // This instance's indexer (the one that holds the lease reports its lag).

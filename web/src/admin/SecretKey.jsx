@@ -8,7 +8,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { sealForTransport, validateField } from '../core/index.js';
-import { revealKey } from './keys.js';
+import { api } from '../common/client.js';
 import settings from '../common/settings.js';
 import { toastError } from '../common/toast.jsx';
 
@@ -96,7 +96,8 @@ export default function SecretKey() {
     setSending(true);
     try {
       const nonce = crypto.getRandomValues(new Uint8Array(12));
-      const { privateKey } = await revealKey(sealForTransport(secret, settings.secretPassKey, nonce));
+      const body = { key: sealForTransport(secret, settings.secretPassKey, nonce) };
+      const { privateKey } = await api('key', { method: 'POST', body });
       setValue('');
       // A refusal earlier in the session no longer applies: it leaves with the success.
       toast.dismiss('secretKey.failed');

@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadUserRows, truncateEmail } from '../core/index.js';
-import { userRows, userStatistics } from './statistics.js';
+import { api, apiBytes } from '../common/client.js';
 import settings from '../common/settings.js';
 import { useCoreTable } from '../common/useCoreTable.js';
 import useLoad from '../common/useLoad.js';
@@ -76,13 +76,18 @@ export default function UsersTable() {
   const { t, i18n } = useTranslation();
   const product = settings.product;
   // The totals and the newest rows first (one small call); the whole table follows.
-  const { data: statistics } = useLoad(userStatistics, [], { onError: toastError });
+  const { data: statistics } = useLoad((signal) => api('statistics-users?limit=100', { signal }), [], {
+    onError: toastError,
+  });
   const general = statistics?.General ?? null;
   // A saved KYC or account status change reloads the rows (both are columns).
   const [version, setVersion] = useState(0);
   // `version` is a dependency on purpose: each saved change makes a new fetch, hence a reload.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const load = useCallback(async (signal, onProgress) => loadUserRows(await userRows(signal, onProgress)), [version]);
+  const load = useCallback(
+    async (signal, onProgress) => loadUserRows(await apiBytes('statistics-users/rows', { signal, onProgress })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [version],
+  );
   const [kycOf, setKycOf] = useState(null);
   const [statusOf, setStatusOf] = useState(null);
   const table = useCoreTable(load);

@@ -1,9 +1,5 @@
-// The admin's calls on content blocks (admin/edit-content); reading them is common/content.js.
-import { api, apiUpload } from '../common/client.js';
-
-export const listContent = (signal) => api('admin/content', { signal });
-export const saveContent = (block, language, body) =>
-  api(`admin/content/${block}/${language}`, { method: 'PUT', body });
+// An image for a content block (admin/edit-content): a multipart upload.
+import { apiUpload } from '../common/client.js';
 
 export function uploadContentImage(block, language, file) {
   const body = new FormData();

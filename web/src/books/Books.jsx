@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { checkBooks, readBooks } from './api.js';
+import { api } from '../common/client.js';
 import useLoad from '../common/useLoad.js';
 import Spinner from '../common/Spinner.jsx';
 import LoadFailed from '../common/LoadFailed.jsx';
@@ -68,7 +68,7 @@ function Latest({ latest }) {
 export default function Books() {
   const { t } = useTranslation();
   const [version, setVersion] = useState(0);
-  const { data, error, retry } = useLoad((signal) => readBooks(signal), [version]);
+  const { data, error, retry } = useLoad((signal) => api('books', { signal }), [version]);
   const [starting, setStarting] = useState(false);
   const running = data?.running || starting;
   // While a check runs, read again every 2 s until it ends.
@@ -80,7 +80,8 @@ export default function Books() {
   const start = async () => {
     setStarting(true);
     try {
-      await checkBooks();
+      // A check starts in the background; error-books-running while one runs.
+      await api('books', { method: 'POST' });
     } catch (e) {
       if (e.code !== 'error-books-running') toastError(e);
     } finally {

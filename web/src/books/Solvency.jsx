@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSettings } from '../common/settings.js';
 import { formatLvlx, localizeNumber } from '../core/index.js';
-import { readSolvency } from './api.js';
+import { api } from '../common/client.js';
 import useLoad from '../common/useLoad.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import Spinner from '../common/Spinner.jsx';
@@ -36,7 +36,7 @@ function Books({ books }) {
 export default function Solvency() {
   const { t, i18n } = useTranslation();
   const { product } = useSettings();
-  const { data, error, retry } = useLoad((signal) => readSolvency(signal), []);
+  const { data, error, retry } = useLoad((signal) => api('solvency', { signal, auth: false }), []);
   const lvlx = (units) => `${formatLvlx(units)} ${product}`;
   return (
     <PublicFrame wide title={t('solvency-title')} subtitle={t('solvency-intro', { product })}>

@@ -1,5 +1,5 @@
 // Content blocks (admin/edit-content): what user pages and the landing page show, per language
-// (the admin's calls that write them are in admin/content.js).
+// (the admin writes them in admin/EditContent.jsx).
 import { api } from './client.js';
 import { languageTag } from './i18n.js';
 

@@ -15,8 +15,7 @@ import ReferralLink from '../network/ReferralLink.jsx';
 import KycCard from '../kyc/KycCard.jsx';
 import ClaimableSplit from '../kyc/ClaimableSplit.jsx';
 import useLoad from '../common/useLoad.js';
-import { readGlance } from './api.js';
-import { readDashboard } from '../token/api.js';
+import { api } from '../common/client.js';
 import { useLiveVersion } from '../common/live.js';
 import { useLinkedWallet } from '../wallet/wallet.js';
 import { rankName } from '../common/rankName.js';
@@ -148,15 +147,13 @@ export default function Dashboard() {
   // Linking a wallet changes what the server reads for this member (the wallet's balance, its
   // positions): every box that depends on it loads again, without a reload.
   const linked = useLinkedWallet();
-  const glance = useLoad(network === null ? null : readGlance, [network, linked]);
+  const glance = useLoad(network === null ? null : (signal) => api('network/glance', { signal }), [network, linked]);
   // The money account's claimable figures move with the network too (commissions, claims paid,
   // an identity verified).
-  const figures = useLoad(stakes === null || purchases === null || network === null ? null : readDashboard, [
-    stakes,
-    purchases,
-    network,
-    linked,
-  ]);
+  const figures = useLoad(
+    stakes === null || purchases === null || network === null ? null : (signal) => api('dashboard', { signal }),
+    [stakes, purchases, network, linked],
+  );
   return (
     <section className="page">
       <h1>{t('menu-dashboard')}</h1>

@@ -6,7 +6,7 @@
 import { Link } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import useLoad from '../common/useLoad.js';
-import { readFaq } from './api.js';
+import { api } from '../common/client.js';
 import { explorerToken } from '../core/index.js';
 import Copyable from '../common/Copyable.jsx';
 import Spinner from '../common/Spinner.jsx';
@@ -62,7 +62,10 @@ function Guide({ data }) {
 
 export default function Faqs() {
   const { t, i18n } = useTranslation();
-  const faq = useLoad((signal) => readFaq(i18n.resolvedLanguage ?? 'en', signal), [i18n.resolvedLanguage]);
+  const faq = useLoad(
+    (signal) => api(`faq?lng=${encodeURIComponent(i18n.resolvedLanguage ?? 'en')}`, { signal }),
+    [i18n.resolvedLanguage],
+  );
   const data = faq.data;
   return (
     <section className="page faq-page">

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import Dialog from '../common/Dialog.jsx';
 import useSubmit from '../common/useSubmit.js';
-import { putUserKyc, readUserKyc } from './api.js';
+import { api } from '../common/client.js';
 import { formatDate } from '../common/dates.js';
 
 export const KYC_STATUSES = ['none', 'pending', 'approved', 'rejected'];
@@ -49,7 +49,7 @@ function useKycHistory(id) {
   const [history, setHistory] = useState(null);
   useEffect(() => {
     const controller = new AbortController();
-    readUserKyc(id, controller.signal).then(
+    api(`users/${id}/kyc`, { signal: controller.signal }).then(
       (v) => setHistory(v.history),
       () => setHistory([]),
     );
@@ -97,7 +97,7 @@ export function KycDialog({ member, onClose, onChanged }) {
   const reasonId = useId();
   const history = useKycHistory(member.id);
   const [sending, submit] = useSubmit(async () => {
-    const saved = await putUserKyc(member.id, status, reason);
+    const saved = await api(`users/${member.id}/kyc`, { method: 'PUT', body: { status, reason } });
     toast.success(t('kyc-saved'));
     onChanged(saved.status);
   });

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import useLoad from '../common/useLoad.js';
-import { readKyc } from './api.js';
+import { api } from '../common/client.js';
 import { useLiveVersion } from '../common/live.js';
 import { KycBadge } from './KycAdmin.jsx';
 import SupportContact from '../common/SupportContact.jsx';
@@ -14,7 +14,7 @@ export default function KycCard() {
   const { t } = useTranslation();
   // The provider's webhook and admins' changes arrive as a network push of event "kyc".
   const version = useLiveVersion('network', 300);
-  const kyc = useLoad(version === null ? null : readKyc, [version]);
+  const kyc = useLoad(version === null ? null : (signal) => api('kyc', { signal }), [version]);
   const data = kyc.data;
   const { hash } = useLocation();
   const card = useRef(null);

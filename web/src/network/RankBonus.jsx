@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../common/settings.js';
 import { formatLvlx, formatUsdt } from '../core/index.js';
-import { confirmClaim, requestClaim } from './api.js';
+import { api } from '../common/client.js';
 import { storedWallet } from '../wallet/wallet.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import TxStatus from '../wallet/TxStatus.jsx';
@@ -251,13 +251,16 @@ function Claims({ data, account, connect, reload, available }) {
   const reason = claimReason(available, linked, claimable, now);
   const ask = async () => {
     try {
-      setAsked(await requestClaim(i18n.resolvedLanguage));
+      // A 6-digit claimCode is mailed for a claim of everything claimable → {attempt, amount}.
+      setAsked(await api('claims', { method: 'POST', body: { language: i18n.resolvedLanguage } }));
     } catch (e) {
       toastError(e);
     }
   };
   const onCode = async (code) => {
-    const voucher = await confirmClaim(asked.attempt, code);
+    // The code confirms the claim → the signed voucher the wallet submits.
+    const body = { attempt: asked.attempt, claimCode: code };
+    const voucher = await api('claims/confirm', { method: 'POST', body });
     const values = { amount: formatLvlx(asked.amount), product };
     setAsked(null);
     reload();

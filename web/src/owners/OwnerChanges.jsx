@@ -4,7 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import settings from '../common/settings.js';
 import { formatLvlx, shortWallet } from '../core/index.js';
-import { readOwners } from './api.js';
+import { api } from '../common/client.js';
 import useLoad from '../common/useLoad.js';
 import Spinner from '../common/Spinner.jsx';
 import { formatDate } from '../common/dates.js';
@@ -116,7 +116,7 @@ function ClaimLimits({ claims }) {
 export default function OwnerChanges() {
   const { t, i18n } = useTranslation();
   const { product } = settings;
-  const { data, error, retry } = useLoad((signal) => readOwners(signal), []);
+  const { data, error, retry } = useLoad((signal) => api('owners', { signal }), []);
   const hours = (seconds) =>
     new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'hour', unitDisplay: 'long' }).format(seconds / 3600);
   return (

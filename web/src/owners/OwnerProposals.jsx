@@ -17,7 +17,7 @@ import {
   showOwnerArg,
   lockTerms,
 } from '../core/index.js';
-import { propose, readProposals, recordExecuted, rejectProposal, signProposal } from './api.js';
+import { api } from '../common/client.js';
 import useLoad from '../common/useLoad.js';
 import { connectWallet, isRejection, signTyped, useConnectedAccount } from '../wallet/wallet.js';
 import useChainAction from '../wallet/useChainAction.js';
@@ -120,7 +120,10 @@ function NewProposal({ onProposed }) {
     setError(null);
     setBusy(true);
     try {
-      await propose(action.contract, action.function, args);
+      await api('owner-proposals', {
+        method: 'POST',
+        body: { contract: action.contract, function: action.function, args },
+      });
       toast.success(t('owner-proposals-proposed'), { toastId: 'owner-proposed' });
       setValues({});
       onProposed();
@@ -261,7 +264,8 @@ function useProposalActions(p, account, onChange) {
   const reject = async () => {
     setRejecting(true);
     try {
-      await rejectProposal(p.id);
+      // An empty Safe transaction at the proposal's nonce, proposed like any other.
+      await api(`owner-proposals/${p.id}/rejection`, { method: 'POST' });
       toast.success(t('owner-proposals-rejected'), { toastId: `owner-rejected-${p.id}` });
       onChange();
     } catch (e) {
@@ -274,7 +278,7 @@ function useProposalActions(p, account, onChange) {
     setSigning(true);
     try {
       const signature = await signTyped(account, p.typedData);
-      await signProposal(p.id, signature);
+      await api(`owner-proposals/${p.id}/signatures`, { method: 'POST', body: { signature } });
       toast.success(t('owner-proposals-signed'), { toastId: `owner-signed-${p.id}` });
       onChange();
     } catch (e) {
@@ -285,7 +289,7 @@ function useProposalActions(p, account, onChange) {
   };
   const execute = () =>
     run(account, [{ to: p.safe, data: p.execCalldata, simulate: true }], { action: 'owner-execute' }, async (hash) => {
-      await recordExecuted(p.id, hash);
+      await api(`owner-proposals/${p.id}/executed`, { method: 'POST', body: { tx: hash } });
       onChange();
     });
   return { step, signing, rejecting, sign, reject, execute };
@@ -343,7 +347,7 @@ export default function OwnerProposals() {
   const { t, i18n } = useTranslation();
   const [version, setVersion] = useState(0);
   const reload = () => setVersion((v) => v + 1);
-  const { data, error, retry } = useLoad((signal) => readProposals(signal), [version]);
+  const { data, error, retry } = useLoad((signal) => api('owner-proposals', { signal }), [version]);
   const [account, setAccount] = useConnectedAccount();
   const connect = async () => {
     const account = await connectWallet();

@@ -7,8 +7,8 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { adminRoutes, userRoutes } from '../routes.js';
 import settings, { useSettings } from '../common/settings.js';
-import { signout } from './api.js';
-import { clearStorage, KEYS, readJson, write } from '../common/storage.js';
+import { api } from '../common/client.js';
+import { clearStorage, KEYS, read, readJson, write } from '../common/storage.js';
 import useSessionRefresh from './useSessionRefresh.js';
 import useWalletCheck from '../wallet/useWalletCheck.jsx';
 import { useLinkedWallet } from '../wallet/wallet.js';
@@ -134,7 +134,8 @@ export default function Shell({ area }) {
   const exit = async () => {
     setConfirmExit(false);
     try {
-      const { auth } = await signout();
+      const body = { token: read(KEYS.sessionToken) ?? '' };
+      const { auth } = await api('signout', { method: 'POST', body });
       if (auth) {
         clearStorage();
         write(KEYS.loginStep, '1');

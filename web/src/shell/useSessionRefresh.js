@@ -3,7 +3,7 @@
 // one; a failed call is only logged.
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { verifyToken } from './api.js';
+import { api } from '../common/client.js';
 import { clearStorage, KEYS, write } from '../common/storage.js';
 
 export const REFRESH_MS = 16 * 60 * 1000;
@@ -18,7 +18,7 @@ export default function useSessionRefresh() {
     };
     const refresh = async () => {
       try {
-        const { auth, token } = await verifyToken(controller.signal);
+        const { auth, token } = await api('tokenVerify', { signal: controller.signal });
         if (auth === false) {
           endSession();
         } else if (token) {

@@ -4,14 +4,14 @@
 // configured number of weeks.
 import { useTranslation } from 'react-i18next';
 import useLoad from '../common/useLoad.js';
-import { readReserve } from './api.js';
+import { api } from '../common/client.js';
 import { formatLvlx } from '../core/index.js';
 import settings from '../common/settings.js';
 import SummaryBox from '../common/SummaryBox.jsx';
 
 export default function ReserveMonitor({ kind, version }) {
   const { t } = useTranslation();
-  const { data, error } = useLoad(version === null ? null : readReserve, [version]);
+  const { data, error } = useLoad(version === null ? null : (signal) => api('staking/reserve', { signal }), [version]);
   if (error)
     return (
       <p className="notice error" role="alert">

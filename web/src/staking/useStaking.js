@@ -3,7 +3,7 @@
 // transaction; and the chain's clock, ticking each second, for the live reward figures.
 import { useEffect, useRef, useState } from 'react';
 import useLoad from '../common/useLoad.js';
-import { readStaking } from './api.js';
+import { api } from '../common/client.js';
 import { useLiveVersion } from '../common/live.js';
 
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -14,7 +14,7 @@ export default function useStaking() {
   const loadedAt = useRef(seconds());
   const load = (signal) => {
     loadedAt.current = seconds();
-    return readStaking(signal);
+    return api('staking', { signal });
   };
   const { data, error, loading } = useLoad(version === null ? null : load, [version, reloads]);
   // The server answers `now` as the later of its clock and the latest block's: the contract's

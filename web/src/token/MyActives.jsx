@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import Table from '../common/Table.jsx';
 import Pagination from '../common/Pagination.jsx';
 import settings from '../common/settings.js';
-import { readActives, readDashboard, readHistory } from './api.js';
+import { api } from '../common/client.js';
 import MoneyAccount from './MoneyAccount.jsx';
 import useLoad from '../common/useLoad.js';
 import {
@@ -149,10 +149,10 @@ export default function MyActives() {
   // Loaded once the live channel is ready, and again on each of the member's purchases, staking
   // events (interest, releases, NFTs bought) and network credits (commissions, bonuses, claims).
   const version = useLiveVersion(LIVE_KINDS, 300);
-  const history = useLoad(version === null ? null : readHistory, [version]);
-  const actives = useLoad(version === null ? null : readActives, [version]);
+  const history = useLoad(version === null ? null : (signal) => api('wallet/history', { signal }), [version]);
+  const actives = useLoad(version === null ? null : (signal) => api('wallet/actives', { signal }), [version]);
   // The money account, the same as the dashboard's.
-  const money = useLoad(version === null ? null : readDashboard, [version]);
+  const money = useLoad(version === null ? null : (signal) => api('dashboard', { signal }), [version]);
   const entries = history.data?.entries;
   const account = money.data;
 

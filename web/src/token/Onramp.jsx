@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import settings from '../common/settings.js';
-import { createOnrampSession } from './api.js';
+import { api } from '../common/client.js';
 import { KEYS, writeJson } from '../common/storage.js';
 import useSubmit from '../common/useSubmit.js';
 
@@ -13,7 +13,7 @@ export default function Onramp() {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(null);
   const [sending, open] = useSubmit(async () => {
-    const session = await createOnrampSession();
+    const session = await api('onramp/session', { method: 'POST' });
     // stripeData (docs/product/help.md#card-on-ramp): the session the member last opened.
     writeJson(KEYS.stripeData, {
       id: session.id,

@@ -23,7 +23,7 @@ import {
   LVLX_DECIMALS,
 } from '../core/index.js';
 import useLoad from '../common/useLoad.js';
-import { readHistory, readSponsor } from './api.js';
+import { api } from '../common/client.js';
 import { spending } from '../wallet/allowance.js';
 import useChainAction, { BUSY } from '../wallet/useChainAction.js';
 import { connectWallet, readUint, useConnectedAccount } from '../wallet/wallet.js';
@@ -250,7 +250,7 @@ export default function TokenLvlx() {
   const [account, setAccount] = useConnectedAccount();
   // The sponsor's linked wallet is the purchase's on-chain referrer (the sale refuses the buyer
   // as their own referrer; without one, the zero address).
-  const sponsor = useLoad(readSponsor, []).data?.wallet ?? null;
+  const sponsor = useLoad((signal) => api('network/sponsor', { signal }), []).data?.wallet ?? null;
   const referrer = sponsor && !sameAddress(sponsor, account) ? sponsor : ZERO;
   const [input, setInput] = useTypedAmount();
   const [step, run, setStep] = useChainAction();
@@ -261,7 +261,8 @@ export default function TokenLvlx() {
   useLive('purchase', (message) => setRecorded(message.txHash));
   // Without a connected wallet nothing reads the chain here: the price is the sale's last one
   // the platform recorded (its PriceChanged events), enough to quote before connecting.
-  const recordedPrice = useLoad(account ? null : readHistory, [Boolean(account)]).data?.prices?.at(-1)?.price ?? null;
+  const history = useLoad(account ? null : (signal) => api('wallet/history', { signal }), [Boolean(account)]);
+  const recordedPrice = history.data?.prices?.at(-1)?.price ?? null;
   const price = account ? (reads?.price ?? null) : recordedPrice;
 
   if (!chain) return <NoChain />;

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { toast } from 'react-toastify';
 import i18n from '../common/i18n.js';
 import settings from '../common/settings.js';
-import { linkWallet as sendLink, walletNonce } from './api.js';
+import { api } from '../common/client.js';
 import { calldata, decodeUint, LVLX_DECIMALS, siweMessage } from '../core/index.js';
 import { KEYS, readJson, writeJson } from '../common/storage.js';
 import { toastError } from '../common/toast.jsx';
@@ -88,7 +88,7 @@ export async function readUint(to, contract, fn, args) {
  */
 export async function linkWallet(account) {
   try {
-    const { nonce, issuedAt, expirationTime, chainId } = await walletNonce();
+    const { nonce, issuedAt, expirationTime, chainId } = await api('wallet/nonce', { method: 'POST' });
     const message = siweMessage({
       domain: location.host,
       address: account,
@@ -106,7 +106,7 @@ export async function linkWallet(account) {
       walletFailed(e, 'wallet-sign-rejected');
       return null;
     }
-    const { wallet } = await sendLink(message, signature);
+    const { wallet } = await api('wallet/link', { method: 'POST', body: { message, signature } });
     storeWallet(wallet);
     toast.success(i18n.t('wallet-linked'), { toastId: 'wallet-linked' });
     return { wallet };

@@ -17,7 +17,7 @@ import {
   USDT_DECIMALS,
 } from '../../core/index.js';
 import useLoad from '../../common/useLoad.js';
-import { nodeRows, putNodeTerms, readNodes } from '../api.js';
+import { api, apiBytes } from '../../common/client.js';
 import { useCoreTable } from '../../common/useCoreTable.js';
 import CoreDataTable from '../../common/CoreDataTable.jsx';
 import TableTools from '../../common/TableTools.jsx';
@@ -47,7 +47,7 @@ function Terms({ terms, onSaved }) {
     setError(null);
     setSaving(true);
     try {
-      await putNodeTerms({ price: units, onSale });
+      await api('activation-node', { method: 'PUT', body: { price: units, onSale } });
       toast.success(t('nodes-terms-saved'), { toastId: 'nodes-terms' });
       setProposed(true);
       onSaved();
@@ -118,10 +118,13 @@ function nodeColumns(t, language) {
 export default function ActivationNodes() {
   const { t, i18n } = useTranslation();
   const [saved, setSaved] = useState(0);
-  const { data, error } = useLoad(readNodes, [saved]);
+  const { data, error } = useLoad((signal) => api('activation-nodes', { signal }), [saved]);
   // `saved` on purpose: a saved change reloads the rows.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const rows = useCallback(async (signal) => loadNodeRows(await nodeRows(signal)), [saved]);
+  const rows = useCallback(
+    async (signal) => loadNodeRows(await apiBytes('activation-nodes/rows', { signal })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [saved],
+  );
   const table = useCoreTable(rows);
   const columns = nodeColumns(t, i18n.language);
   const narrowed = table.answer && table.answer.kept < table.total;

@@ -16,7 +16,7 @@ import {
   LVLX_DECIMALS,
 } from '../../core/index.js';
 import useLoad from '../../common/useLoad.js';
-import { putRank, readRanks } from '../api.js';
+import { api } from '../../common/client.js';
 import { formatDate } from '../../common/dates.js';
 import Spinner from '../../common/Spinner.jsx';
 import { isTranslatedRank, rankName } from '../../common/rankName.js';
@@ -59,7 +59,7 @@ function RankRow({ rank, onSaved, isNew = false }) {
     setSaving(true);
     setError(null);
     try {
-      const answer = await putRank(id, body);
+      const answer = await api(`ranks/${id}`, { method: 'PUT', body });
       toast.success(t('ranks-saved'), { toastId: `rank-${id}` });
       onSaved(answer.ranks);
       if (isNew) setEdit({ name: '', threshold: '', bonus: '' });
@@ -113,7 +113,7 @@ function RankRow({ rank, onSaved, isNew = false }) {
 export default function Ranks() {
   const { t, i18n } = useTranslation();
   const [saved, setSaved] = useState(0);
-  const { data, error } = useLoad(readRanks, [saved]);
+  const { data, error } = useLoad((signal) => api('ranks', { signal }), [saved]);
   return (
     <section className="page admin-page ranks-page">
       <h1>{t('admin-menu-ranks')}</h1>

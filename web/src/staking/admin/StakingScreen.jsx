@@ -5,7 +5,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, loadStakeRows } from '../../core/index.js';
-import { stakingRows, stakingStatistics } from '../api.js';
+import { api, apiBytes, ApiError } from '../../common/client.js';
 import { declaredColumns } from '../../common/declaredColumns.jsx';
 import settings from '../../common/settings.js';
 import { sharedFetch, useCoreTable, useGeneral } from '../../common/useCoreTable.js';
@@ -17,6 +17,13 @@ import Dialog from '../../common/Dialog.jsx';
 import ReserveMonitor from '../ReserveMonitor.jsx';
 import PendingBadge from '../../common/PendingBadge.jsx';
 import { useLiveVersion } from '../../common/live.js';
+
+// docs/product/api.md#errors: statistics-nftstaking failing with 500 is shown as the 'TimeOut
+// Connections!' notice.
+const timeoutOn500 = (pending) =>
+  pending.catch((e) => {
+    throw e.status === 500 ? new ApiError(500, 'statistics-timeout', e.message) : e;
+  });
 
 /** The summary box of each kind, in the documented order (NFT) or the same measures (LVLX). */
 function summaryItems(kind, s, product) {
@@ -83,11 +90,17 @@ function useStakingTables(kind) {
   // Each recorded staking event (the live channel) reloads the screen: `version` is a
   // dependency on purpose, and nothing loads before the channel is ready.
   const version = useLiveVersion('stake', 2000);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const statistics = useMemo(() => stakingStatistics(kind), [kind, version]);
+  const statistics = useMemo(
+    () => (signal) => timeoutOn500(api(`statistics-${kind}staking?limit=1`, { signal })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [kind, version],
+  );
   const general = useGeneral(version === null ? null : statistics);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const bytes = useMemo(() => sharedFetch(stakingRows(kind)), [kind, version]);
+  const bytes = useMemo(
+    () => sharedFetch((signal) => timeoutOn500(apiBytes(`statistics-${kind}staking/rows`, { signal }))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [kind, version],
+  );
   const loadStakers = useCallback(
     async (signal) => loadStakeRows(await bytes(signal), kind, 'stakers', Date.now()),
     [bytes, kind],
