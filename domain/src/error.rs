@@ -185,11 +185,6 @@ impl Error {
         }
     }
 
-    /// Whether the failure is ours (logged with its details) rather than the caller's.
-    pub fn is_internal(&self) -> bool {
-        matches!(self, Error::Store(_) | Error::Internal(_))
-    }
-
     /// The details of an internal failure, for the log only.
     pub fn detail(&self) -> Option<String> {
         match self {

@@ -1,7 +1,6 @@
 //! The admin audit, read by admins (`crate::admin_audit`).
 
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CONTENT_DISPOSITION, CONTENT_TYPE};
 use warp::Filter;
 
@@ -9,7 +8,7 @@ use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::FilterText;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::session::Authed;
 use crate::store::audit::Filter as Kept;
 use crate::{admin_audit, App};
@@ -41,7 +40,7 @@ impl Query {
 #[openapi(paths(page, csv))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Admin: the audit rows the filters keep, newest first, 50 a page → {total, pageSize, rows,
     // subjects}.
     let page = warp::path!("audit")

@@ -1,14 +1,13 @@
 //! The books checked against the chain (`crate::books::schedule`, admins) and the platform's
 //! solvency (`crate::solvency`, anyone).
 
-use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
 use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{first_of, ok, with, Answer, Route};
 use crate::books::schedule;
 use crate::session::Authed;
 use crate::{solvency, App};
@@ -18,7 +17,7 @@ use crate::{solvency, App};
 #[openapi(paths(standing, start, solvency))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Admin: the schedule, whether a check runs now, and the newest check of the books against the
     // chain with its report → {available, everyHours, running, latest}.
     let standing = warp::path!("books")
@@ -47,13 +46,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(solvency)
         .map(reply)
         .boxed();
-    standing
-        .or(start)
-        .unify()
-        .boxed()
-        .or(solvency)
-        .unify()
-        .boxed()
+    first_of([standing, start, solvency])
 }
 
 /// The newest check of the books against the chain, and whether one runs now

@@ -1,11 +1,10 @@
 //! The self-hosted proof-of-work captcha (docs/product/accounts.md#captcha) that guards sign-in,
 //! registration and recovery.
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::openapi::errors::*;
-use super::{json, with};
+use super::{json, with, Route};
 use crate::captcha;
 use crate::{now_ms, App};
 
@@ -14,7 +13,7 @@ use crate::{now_ms, App};
 #[openapi(paths(challenge))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // A signed challenge to solve.
     warp::path!("captcha")
         .boxed()

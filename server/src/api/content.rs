@@ -3,14 +3,13 @@
 
 use serde::Deserialize;
 use warp::filters::multipart::FormData;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin, admin_app, authed};
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::{LanguageCode, Multipart, PublicBlock};
-use super::{images, ok, with, Answer};
+use super::{first_of, images, ok, with, Answer, Route};
 use crate::content::{self, Edit, MAX_EDIT_BODY};
 use crate::session::Authed;
 use crate::App;
@@ -26,7 +25,7 @@ struct Language {
 #[openapi(paths(read, list, edit, upload, read_public))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Any signed-in account; falls back to English.
     let public = warp::path!("content" / String)
         .boxed()
@@ -76,19 +75,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(upload)
         .map(reply)
         .boxed();
-    public
-        .or(open)
-        .unify()
-        .boxed()
-        .or(list)
-        .unify()
-        .boxed()
-        .or(edit)
-        .unify()
-        .boxed()
-        .or(image)
-        .unify()
-        .boxed()
+    first_of([public, open, list, edit, image])
 }
 
 /// A content block in a language (falls back to English)

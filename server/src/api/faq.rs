@@ -2,14 +2,13 @@
 
 use std::collections::HashMap;
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::LanguageCode;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::session::Authed;
 use crate::{faq, App};
 
@@ -18,7 +17,7 @@ use crate::{faq, App};
 #[openapi(paths(page))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {usdt, explorer, images: [{src, width, height}], videos: {faqsN: {id, url, title, duration,
     // thumbnail}}, onramp}. Images in the asked language (the default language's when it has none).
     warp::path!("faq")

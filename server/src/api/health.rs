@@ -1,14 +1,13 @@
 //! Liveness (`/health`) and readiness (`/ready`), answered from `crate::health`: readiness
 //! is 503 while the instance cannot serve.
 
-use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::http::StatusCode;
 use warp::{Filter, Reply};
 
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer};
+use super::{ok, with, Answer, Route};
 use crate::App;
 
 /// This module's operations, merged into the served document by `api::openapi`.
@@ -16,7 +15,7 @@ use crate::App;
 #[openapi(paths(health, ready))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Answers only when the database answers.
     let health = warp::path!("health")
         .boxed()

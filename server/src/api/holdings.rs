@@ -1,12 +1,11 @@
 //! The member's holdings routes (`accounts::holdings`): myActives and the dashboard.
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, Answer};
+use super::{first_of, ok, Answer, Route};
 use crate::accounts::holdings;
 use crate::session::Authed;
 use crate::App;
@@ -16,7 +15,7 @@ use crate::App;
 #[openapi(paths(actives, history, dashboard))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {wallet, balance, entries}: the account's LVLX balance and its newest ledger entries (as
     // indexed; at most 500), for myActives.
     let actives = warp::path!("wallet" / "actives")
@@ -45,13 +44,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(history)
         .map(reply)
         .boxed();
-    actives
-        .or(dashboard)
-        .unify()
-        .boxed()
-        .or(history)
-        .unify()
-        .boxed()
+    first_of([actives, dashboard, history])
 }
 
 /// Every credit and payment of the member, newest first, valued in USDT on its day

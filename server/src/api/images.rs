@@ -5,14 +5,13 @@ use bytes::Buf;
 use futures_util::TryStreamExt;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use warp::filters::multipart::FormData;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::Multipart;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::error::Error;
 use crate::images::{Kind, MAX_BYTES};
 use crate::session::Authed;
@@ -26,7 +25,7 @@ pub const MAX_BODY: u64 = MAX_BYTES + 16 * 1024;
 #[openapi(paths(upload))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Multipart, the file in the part "profile".
     warp::path!("image")
         .boxed()

@@ -1,12 +1,11 @@
 //! The indexer's standing for admins (`crate::chain::status`).
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::chain::status;
 use crate::session::Authed;
 use crate::App;
@@ -16,7 +15,7 @@ use crate::App;
 #[openapi(paths(standing))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Admins: where the indexer stands → {nextBlock, finalBlock, pending, reversalsDay,
     // finalReversalsDay, moving}: the next block to read, the highest final one, the purchases not
     // final yet, the events taken back by reorganisations in the last 24 hours (and of those the

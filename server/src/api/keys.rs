@@ -4,14 +4,13 @@
 use std::net::IpAddr;
 
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::admin_app;
 use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, Answer};
+use super::{json_body, ok, Answer, Route};
 use crate::session::Authed;
 use crate::{secret, App};
 
@@ -34,7 +33,7 @@ pub struct Revealed {
 #[openapi(paths(reveal))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {privateKey}; never logged, never cached (no-store on all of /api).
     warp::path!("key")
         .boxed()

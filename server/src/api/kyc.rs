@@ -5,13 +5,12 @@
 
 use bytes::Bytes;
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, with, Answer};
+use super::{first_of, json_body, ok, with, Answer, Route};
 use crate::kyc::{self, WEBHOOK_MAX_BYTES};
 use crate::session::Authed;
 use crate::user::UserId;
@@ -69,7 +68,7 @@ pub(crate) struct StatusSet {
 #[openapi(paths(webhook, member, admin_view, admin_set, status_set))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // The member's {status, updatedAt, startUrl, available}.
     let member = warp::path!("kyc")
         .boxed()
@@ -124,19 +123,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply)
         .boxed();
 
-    member
-        .or(status)
-        .unify()
-        .boxed()
-        .or(webhook)
-        .unify()
-        .boxed()
-        .or(view)
-        .unify()
-        .boxed()
-        .or(set)
-        .unify()
-        .boxed()
+    first_of([member, status, webhook, view, set])
 }
 
 /// The member's identity verification and where to start it

@@ -13,12 +13,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
-use warp::filters::BoxedFilter;
 use warp::ws::{Message, WebSocket, Ws};
 use warp::{Filter, Reply};
 
 use super::openapi::errors::*;
-use super::{client, with};
+use super::{client, with, Route};
 use crate::session::{self, Authed};
 use crate::App;
 
@@ -36,7 +35,7 @@ enum Hello {
 #[openapi(paths(upgrade))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // The live channel: a WebSocket upgrade; the first message authenticates.
     warp::path!("ws")
         .boxed()

@@ -3,13 +3,12 @@
 
 use std::net::IpAddr;
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{authorization, bearer};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{form, ok, Answer};
+use super::{first_of, form, ok, Answer, Route};
 use crate::accounts::logins::{self, Code, Login, Resend};
 use crate::App;
 
@@ -18,7 +17,7 @@ use crate::App;
 #[openapi(paths(login, verify_code, resend_code))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {token, verifyCode}: a narrow token for the code step.
     let login = warp::path!("login")
         .boxed()
@@ -44,7 +43,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(resend_code)
         .map(reply)
         .boxed();
-    login.or(verify).unify().boxed().or(resend).unify().boxed()
+    first_of([login, verify, resend])
 }
 
 /// Sign-in step 1: email, password and captcha; a 4-digit code is mailed

@@ -55,79 +55,46 @@ pub const MAX_JSON_BODY: u64 = 16 * 1024;
 /// What a handler answers: a response, or a domain error for [`error::reply`].
 pub type Answer = Result<warp::reply::Response, crate::error::Error>;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+/// A filter answering with a response, as every route of the API is.
+pub type Route = BoxedFilter<(warp::reply::Response,)>;
+
+/// The first of `routes` that takes a request, tried in their order.
+pub fn first_of<const N: usize>(routes: [Route; N]) -> Route {
+    routes
+        .into_iter()
+        .reduce(|a, b| a.or(b).unify().boxed())
+        .expect("at least one route")
+}
+
+pub fn routes(app: App) -> Route {
     // The live channel first: an upgrade storm is answered (or refused) without trying every
     // other route first.
-    let v1 = live::routes(app.clone())
-        .or(health::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(settings::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(captcha::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(registrations::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(logins::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(recovery::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(sessions::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(images::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(statistics::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(keys::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(content::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(wallet::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(holdings::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(staking::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(network::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(kyc::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(faq::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(onramp::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(owners::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(books::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(audit::routes(app.clone()))
-        .unify()
-        .boxed()
-        .or(indexer::routes(app))
-        .unify()
-        .boxed()
-        .or(openapi::route())
-        .unify()
-        .boxed();
+    let v1 = first_of([
+        live::routes(app.clone()),
+        health::routes(app.clone()),
+        settings::routes(app.clone()),
+        captcha::routes(app.clone()),
+        registrations::routes(app.clone()),
+        logins::routes(app.clone()),
+        recovery::routes(app.clone()),
+        sessions::routes(app.clone()),
+        images::routes(app.clone()),
+        statistics::routes(app.clone()),
+        keys::routes(app.clone()),
+        content::routes(app.clone()),
+        wallet::routes(app.clone()),
+        holdings::routes(app.clone()),
+        staking::routes(app.clone()),
+        network::routes(app.clone()),
+        kyc::routes(app.clone()),
+        faq::routes(app.clone()),
+        onramp::routes(app.clone()),
+        owners::routes(app.clone()),
+        books::routes(app.clone()),
+        audit::routes(app.clone()),
+        indexer::routes(app),
+        openapi::route(),
+    ]);
     warp::path("api")
         .and(
             // Everything under /api is answered here, so an unknown path becomes a JSON 404.

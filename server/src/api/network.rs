@@ -7,7 +7,6 @@ use std::net::IpAddr;
 use lvlx_core::amount::{self, Units};
 use lvlx_core::network::Rank;
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin_app, authed_app};
@@ -15,7 +14,7 @@ use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::Binary;
-use super::{json_body, ok, Answer};
+use super::{first_of, json_body, ok, Answer, Route};
 use crate::error::Error;
 use crate::network::{claims, nodes, pages, ranks};
 use crate::session::Authed;
@@ -78,12 +77,12 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
 ))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     member_routes(&app).or(admin_routes(&app)).unify().boxed()
 }
 
 /// What a member reads of their network, and their claims.
-fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+fn member_routes(app: &App) -> Route {
     let app = app.clone();
     // The member's network: referral code, node, downline by level with totals, rank standing,
     // bonuses, rewards, claims and what is claimable; with the node's price and sale flag from the
@@ -140,23 +139,11 @@ fn member_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply)
         .boxed();
 
-    overview
-        .or(glance)
-        .unify()
-        .boxed()
-        .or(sponsor)
-        .unify()
-        .boxed()
-        .or(request)
-        .unify()
-        .boxed()
-        .or(confirm)
-        .unify()
-        .boxed()
+    first_of([overview, glance, sponsor, request, confirm])
 }
 
 /// The admins' ranks and activation node.
-fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+fn admin_routes(app: &App) -> Route {
     let app = app.clone();
     // Admin: the ranks and the newest changes (who, when, before, after).
     let ranks = warp::path!("ranks")
@@ -209,19 +196,7 @@ fn admin_routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply)
         .boxed();
 
-    ranks
-        .or(put_rank)
-        .unify()
-        .boxed()
-        .or(node_rows)
-        .unify()
-        .boxed()
-        .or(nodes)
-        .unify()
-        .boxed()
-        .or(put_node)
-        .unify()
-        .boxed()
+    first_of([ranks, put_rank, node_rows, nodes, put_node])
 }
 
 /// The member's network: downline by level, ranks, rewards, claims

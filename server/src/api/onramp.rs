@@ -2,14 +2,13 @@
 
 use std::net::IpAddr;
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed_app;
 use super::client;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::session::Authed;
 use crate::{onramp, App};
 
@@ -18,7 +17,7 @@ use crate::{onramp, App};
 #[openapi(paths(open))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Creates the card provider's on-ramp session for the member's linked wallet → {id,
     // clientSecret, redirectUrl, publishableKey, currency}. 404 when no provider is configured; 409
     // without a linked wallet; 429 past 10 an hour.

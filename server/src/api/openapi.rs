@@ -5,12 +5,12 @@
 //! only what every module shares: the document's header, the bearer scheme, the error answers
 //! ([`errors`]), the parameter shapes built from the constants the code checks, and the merge.
 
+use super::Route;
 use std::sync::OnceLock;
 
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
-use warp::filters::BoxedFilter;
 use warp::{Filter, Reply};
 
 use errors::*;
@@ -315,7 +315,7 @@ pub fn document() -> &'static str {
 struct Doc;
 
 // This API's OpenAPI 3.1 document.
-pub fn route() -> BoxedFilter<(warp::reply::Response,)> {
+pub fn route() -> Route {
     warp::path!("openapi.json")
         .boxed()
         .and(warp::get())

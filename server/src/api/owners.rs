@@ -2,13 +2,12 @@
 //! their Safe (`crate::owners::proposals`).
 
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, Answer};
+use super::{first_of, json_body, ok, Answer, Route};
 use crate::session::Authed;
 use crate::{owners, App};
 
@@ -17,7 +16,7 @@ use crate::{owners, App};
 #[openapi(paths(announced, list, propose, sign, executed, reject))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Members and admins: the claim distributor's owner changes waiting for their delay, its
     // current limits, and every contract's owner (and pending owner) → {blockTime, delaySeconds,
     // claims, pending, owners}. 503 when the chain does not answer.
@@ -83,22 +82,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .map(reply)
         .boxed();
 
-    announced
-        .or(reject)
-        .unify()
-        .boxed()
-        .or(list)
-        .unify()
-        .boxed()
-        .or(propose)
-        .unify()
-        .boxed()
-        .or(sign)
-        .unify()
-        .boxed()
-        .or(executed)
-        .unify()
-        .boxed()
+    first_of([announced, reject, list, propose, sign, executed])
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -3,12 +3,11 @@
 
 use std::net::IpAddr;
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{form, json_body, ok, with, Answer};
+use super::{first_of, form, json_body, ok, with, Answer, Route};
 use crate::accounts::recovery::{self, Recover, Reset};
 use crate::accounts::registrations::CodeAnswer;
 use crate::App;
@@ -18,7 +17,7 @@ use crate::App;
 #[openapi(paths(recover, verify, reset))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {attemptId}, whether or not the email has an account.
     let recover = warp::path!("recover")
         .boxed()
@@ -42,7 +41,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(reset)
         .map(reply)
         .boxed();
-    recover.or(verify).unify().boxed().or(reset).unify().boxed()
+    first_of([recover, verify, reset])
 }
 
 /// Password recovery: a code is mailed if the email has an account

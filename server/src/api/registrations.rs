@@ -3,12 +3,11 @@
 
 use std::net::IpAddr;
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{client, form, ok, with, Answer};
+use super::{client, first_of, form, ok, with, Answer, Route};
 use crate::accounts::registrations::{self, CodeAnswer, Register};
 use crate::App;
 
@@ -17,7 +16,7 @@ use crate::App;
 #[openapi(paths(register, verify, inviter))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {attemptId}; the code goes by mail.
     let register = warp::path!("register")
         .boxed()
@@ -41,13 +40,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(inviter)
         .map(reply)
         .boxed();
-    register
-        .or(verify)
-        .unify()
-        .boxed()
-        .or(inviter)
-        .unify()
-        .boxed()
+    first_of([register, verify, inviter])
 }
 
 /// Who invited someone registering through a referral code: first name and initial

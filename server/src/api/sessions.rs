@@ -2,13 +2,12 @@
 //! own details.
 
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json, json_body, ok, Answer};
+use super::{first_of, json, json_body, ok, Answer, Route};
 use crate::session::{self, Authed};
 use crate::App;
 
@@ -24,7 +23,7 @@ pub(crate) struct Signout {
 #[openapi(paths(refresh, signout, admin_session))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {auth, token}: a fresh token while the session lives, else 401.
     let verify = warp::path!("tokenVerify")
         .boxed()
@@ -48,7 +47,7 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .and(admin(app))
         .map(admin_session)
         .boxed();
-    verify.or(signout).unify().boxed().or(admin).unify().boxed()
+    first_of([verify, signout, admin])
 }
 
 /// The signed-in admin

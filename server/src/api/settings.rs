@@ -1,11 +1,10 @@
 //! The public settings the web app reads at start. Never a secret.
 
 use serde::Serialize;
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::openapi::errors::*;
-use super::{json, with};
+use super::{json, with, Route};
 use crate::App;
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -51,7 +50,7 @@ pub(crate) struct PublicChain {
 #[openapi(paths(settings))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Settings the browser needs; never a secret.
     warp::path!("config")
         .boxed()

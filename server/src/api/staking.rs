@@ -1,12 +1,11 @@
 //! The member staking page and the admin reserve monitor (`crate::staking`).
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, Answer};
+use super::{ok, Answer, Route};
 use crate::session::Authed;
 use crate::{staking, App};
 
@@ -15,7 +14,7 @@ use crate::{staking, App};
 #[openapi(paths(page, reserve))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // The member's staking page: terms and NFT prices as the contracts hold them, both reserves,
     // the wallet's NFTs and LVLX, the member's positions with their figures at `now` (seconds: the
     // later of the server's clock and the latest block's), or {available: false} when no staking

@@ -5,7 +5,6 @@
 use bytes::Bytes;
 use lvlx_core::admin::stakes::Kind;
 use serde::Deserialize;
-use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CONTENT_TYPE};
 use warp::{Filter, Reply};
 
@@ -13,7 +12,7 @@ use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::{Binary, RowLimit};
-use super::{ok, Answer};
+use super::{first_of, ok, Answer, Route};
 use crate::error::Error;
 use crate::session::Authed;
 use crate::statistics;
@@ -89,7 +88,7 @@ fn kept(bytes: Bytes, content_type: &'static str) -> Answer {
 ))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // Every call here: GET by an admin (role re-read from the database), with the app.
     let admin = move || warp::get().and(admin_app(&app));
     // {General, transactions (newest first), firstPage (the table's first page, oldest first),
@@ -162,30 +161,9 @@ pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
         .then(lvlx_staking_rows)
         .map(reply)
         .boxed();
-    ico.or(ico_rows)
-        .unify()
-        .boxed()
-        .or(ico_trails)
-        .unify()
-        .boxed()
-        .or(users)
-        .unify()
-        .boxed()
-        .or(user_rows)
-        .unify()
-        .boxed()
-        .or(nft)
-        .unify()
-        .boxed()
-        .or(nft_rows)
-        .unify()
-        .boxed()
-        .or(lvlx)
-        .unify()
-        .boxed()
-        .or(lvlx_rows)
-        .unify()
-        .boxed()
+    first_of([
+        ico, ico_rows, ico_trails, users, user_rows, nft, nft_rows, lvlx, lvlx_rows,
+    ])
 }
 
 /// Admin ico statistics: General, the first rows, the date range

@@ -1,12 +1,11 @@
 //! Wallet linking routes (`accounts::wallets`): a nonce, then the signed message.
 
-use warp::filters::BoxedFilter;
 use warp::Filter;
 
 use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, Answer};
+use super::{json_body, ok, Answer, Route};
 use crate::accounts::wallets::{self, Link};
 use crate::session::Authed;
 use crate::App;
@@ -16,7 +15,7 @@ use crate::App;
 #[openapi(paths(nonce, link))]
 pub(super) struct Doc;
 
-pub fn routes(app: App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: App) -> Route {
     // {nonce, issuedAt, expirationTime, chainId}.
     let nonce = warp::path!("wallet" / "nonce")
         .boxed()

@@ -1,7 +1,6 @@
 //! The web app as files: built assets, translations, the offline landing page, and the SPA
 //! fallback (client routes get index.html; a missing asset is a real 404).
 
-use warp::filters::BoxedFilter;
 use warp::http::header::{HeaderValue, CACHE_CONTROL};
 use warp::http::StatusCode;
 use warp::path::{FullPath, Tail};
@@ -13,6 +12,7 @@ use uploaded::Shared;
 mod assets;
 mod uploaded;
 
+use crate::api::{first_of, Route};
 use crate::App;
 
 #[derive(serde::Deserialize)]
@@ -44,7 +44,7 @@ struct Lng {
     lng: Option<String>,
 }
 
-pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
+pub fn routes(app: &App) -> Route {
     let config = &app.config;
     // One shared copy of each image being served, for avatars and content images alike.
     let shared = std::sync::Arc::new(Shared::default());
@@ -89,38 +89,28 @@ pub fn routes(app: &App) -> BoxedFilter<(warp::reply::Response,)> {
                 }
             }),
     );
-    avatars
-        .or(content)
-        .unify()
-        .boxed()
-        .or(locales)
-        .unify()
-        .boxed()
-        .or(guides)
-        .unify()
-        .boxed()
-        .or(rendered)
-        .unify()
-        .boxed()
-        .or(assets)
-        .unify()
-        .boxed()
-        .or(index)
-        .unify()
-        .boxed()
-        .recover(|_| async {
-            Ok::<_, std::convert::Infallible>(
-                warp::reply::with_status("Not found", StatusCode::NOT_FOUND).into_response(),
-            )
-        })
-        .unify()
-        .boxed()
+    first_of([
+        avatars,
+        content,
+        locales,
+        guides.boxed(),
+        rendered,
+        assets,
+        index,
+    ])
+    .recover(|_| async {
+        Ok::<_, std::convert::Infallible>(
+            warp::reply::with_status("Not found", StatusCode::NOT_FOUND).into_response(),
+        )
+    })
+    .unify()
+    .boxed()
 }
 
 /// Profile images: PNGs the server wrote itself (see accounts::avatars), named by user id, each opened
 /// by its key (?k=): without it, or with another's, 404 as if absent. Stored in the database, so
 /// any instance serves any upload.
-fn avatars(app: &App, shared: std::sync::Arc<Shared>) -> BoxedFilter<(warp::reply::Response,)> {
+fn avatars(app: &App, shared: std::sync::Arc<Shared>) -> Route {
     let mac_key = app.mac_key.clone();
     let store = app.store.clone();
     warp::path!("avatars" / String)
@@ -165,10 +155,7 @@ fn avatars(app: &App, shared: std::sync::Arc<Shared>) -> BoxedFilter<(warp::repl
 }
 
 /// Content images: PNGs the server wrote itself (see crate::content), fresh names per upload.
-fn content_images(
-    app: &App,
-    shared: std::sync::Arc<Shared>,
-) -> BoxedFilter<(warp::reply::Response,)> {
+fn content_images(app: &App, shared: std::sync::Arc<Shared>) -> Route {
     let store = app.store.clone();
     warp::path!("content" / String)
         .boxed()
@@ -199,7 +186,7 @@ fn content_images(
 /// The landing page and sign-in as the build rendered them, in the visitor's language (the one
 /// `?lng=` names, else the browser's Accept-Language, as the app itself decides) and with or
 /// without the cookie banner as their consent cookie says.
-fn rendered_pages(app: &Assets) -> BoxedFilter<(warp::reply::Response,)> {
+fn rendered_pages(app: &Assets) -> Route {
     RENDERED
         .iter()
         .map(|(page, fallback)| {
@@ -252,12 +239,8 @@ fn rendered_name(
     consent: Option<String>,
 ) -> String {
     // `?lng=pt-BR` or `ES` names pt or es, as i18next reads it.
-    let asked = lng.map(|l| {
-        let primary = l.split(['-', '_']).next().unwrap_or_default();
-        primary.to_ascii_lowercase()
-    });
     let language = lvlx_core::language_or(
-        asked.as_deref(),
+        lng.as_deref(),
         lvlx_core::preferred_language(accept_language.as_deref()),
     );
     let decided = matches!(consent.as_deref(), Some("accepted" | "declined"));
@@ -269,7 +252,7 @@ fn rendered_name(
 
 /// Answers the file that `name` extracts from `files` (with 304 and gzip as the request asks),
 /// or rejects as not found.
-fn serve<F>(files: Assets, name: F) -> BoxedFilter<(warp::reply::Response,)>
+fn serve<F>(files: Assets, name: F) -> Route
 where
     F: Filter<Extract = (String,), Error = Rejection> + Clone + Send + Sync + 'static,
 {
