@@ -36,6 +36,13 @@ pub struct Pool {
     pub pool: String,
 }
 
+/// Registers each `name, help, metric;` in `registry`.
+macro_rules! register {
+    ($registry:ident; $($name:literal, $help:literal, $metric:expr;)*) => {
+        $($registry.register($name, $help, $metric.clone());)*
+    };
+}
+
 /// Every metric of the process.
 pub struct Metrics {
     registry: Registry,
@@ -96,144 +103,77 @@ impl Metrics {
 
 /// The server's answers, its connections, sign-ins and mail.
 fn register_serving(registry: &mut Registry, m: &Metrics) {
-    registry.register(
-        "http_requests",
-        "Requests answered, by route, method and status",
-        m.requests.clone(),
-    );
-    registry.register(
+    register!(
+        registry;
+        "http_requests", "Requests answered, by route, method and status", m.requests;
         "http_request_duration_seconds",
-        "Time from a request's head to its answer, by route",
-        m.latency.clone(),
-    );
-    registry.register(
-        "connections_open",
-        "Client connections open now",
-        m.connections.clone(),
-    );
-    registry.register(
-        "live_channels_open",
-        "Authenticated live channels open now",
-        m.live_channels.clone(),
-    );
-    registry.register(
-        "sign_in_failures",
-        "Sign-ins refused for a wrong email or password",
-        m.sign_in_failures.clone(),
-    );
-    registry.register(
+            "Time from a request's head to its answer, by route",
+            m.latency;
+        "connections_open", "Client connections open now", m.connections;
+        "live_channels_open", "Authenticated live channels open now", m.live_channels;
+        "sign_in_failures", "Sign-ins refused for a wrong email or password", m.sign_in_failures;
         "sign_in_refused",
-        "Sign-ins refused because their address failed too often",
-        m.sign_in_refused.clone(),
-    );
-    registry.register(
-        "mail_sent",
-        "Mails handed to the relay (or the outbox)",
-        m.mail_sent.clone(),
-    );
-    registry.register(
-        "mail_failures",
-        "Mails the relay (or the outbox) refused",
-        m.mail_failures.clone(),
+            "Sign-ins refused because their address failed too often",
+            m.sign_in_refused;
+        "mail_sent", "Mails handed to the relay (or the outbox)", m.mail_sent;
+        "mail_failures", "Mails the relay (or the outbox) refused", m.mail_failures;
     );
 }
 
 /// The indexer and the chain it reads (its figures are the chain crate's, `lvlx_chain::metrics`).
 fn register_chain(registry: &mut Registry, m: &Metrics) {
     let c = &*lvlx_chain::metrics::METRICS;
-    registry.register(
-        "chain_head_block",
-        "The chain's head as the indexer last read it",
-        c.chain_head.clone(),
-    );
-    registry.register(
-        "chain_final_block",
-        "The highest block counted final",
-        c.chain_final.clone(),
-    );
-    registry.register(
-        "indexer_next_block",
-        "The next block the indexer reads",
-        c.indexer_next.clone(),
-    );
-    registry.register(
-        "indexer_leader",
-        "1 while this instance holds the indexer's lease",
-        c.indexer_leader.clone(),
-    );
-    registry.register(
-        "indexer_step_errors",
-        "Indexer steps that failed, by kind",
-        c.indexer_errors.clone(),
-    );
-    registry.register(
+    register!(
+        registry;
+        "chain_head_block", "The chain's head as the indexer last read it", c.chain_head;
+        "chain_final_block", "The highest block counted final", c.chain_final;
+        "indexer_next_block", "The next block the indexer reads", c.indexer_next;
+        "indexer_leader", "1 while this instance holds the indexer's lease", c.indexer_leader;
+        "indexer_step_errors", "Indexer steps that failed, by kind", c.indexer_errors;
         "indexer_chain_mismatch",
-        "1 while the indexer's node serves another chain than the one the store indexed (a chain reset, the wrong node): nothing is indexed",
-        c.indexer_chain_mismatch.clone(),
-    );
-    registry.register(
+            "1 while the indexer's node serves another chain than the one the store indexed (a chain reset, the wrong node): nothing is indexed",
+            c.indexer_chain_mismatch;
         "indexer_stalled",
-        "1 while the indexer has not moved for indexer_stall_secs with blocks left to read",
-        c.indexer_stalled.clone(),
-    );
-    registry.register(
+            "1 while the indexer has not moved for indexer_stall_secs with blocks left to read",
+            c.indexer_stalled;
         "indexer_seconds_since_progress",
-        "Seconds since the indexer last read a range or was caught up",
-        c.indexer_idle_seconds.clone(),
-    );
-    registry.register(
+            "Seconds since the indexer last read a range or was caught up",
+            c.indexer_idle_seconds;
         "indexer_final_reversals",
-        "Events already counted final that a reorganisation deeper than finality took back",
-        c.final_reversals.clone(),
-    );
-    registry.register(
+            "Events already counted final that a reorganisation deeper than finality took back",
+            c.final_reversals;
         "indexer_lag_alert_blocks",
-        "indexer_lag_alert_blocks: the indexer alert's threshold",
-        m.indexer_lag_alert.clone(),
+            "indexer_lag_alert_blocks: the indexer alert's threshold",
+            m.indexer_lag_alert;
     );
 }
 
 /// Whether the platform holds what it owes: the reserves, the books, the claims.
 fn register_money(registry: &mut Registry, m: &Metrics) {
-    registry.register(
+    register!(
+        registry;
         "reserve_weeks_covered",
-        "Weeks of new stakes the free reward reserve covers at the last 30 days' pace, by pool",
-        m.reserve_weeks.clone(),
-    );
-    registry.register(
+            "Weeks of new stakes the free reward reserve covers at the last 30 days' pace, by pool",
+            m.reserve_weeks;
         "reserve_warning_weeks",
-        "chain.reserve_warning_weeks: the reserve alert's threshold",
-        m.reserve_warning_weeks.clone(),
-    );
-    registry.register(
+            "chain.reserve_warning_weeks: the reserve alert's threshold",
+            m.reserve_warning_weeks;
         "books_differences",
-        "Lines the newest check of the books found differing from the chain",
-        m.books_differences.clone(),
-    );
-    registry.register(
+            "Lines the newest check of the books found differing from the chain",
+            m.books_differences;
         "books_checked_timestamp_seconds",
-        "When the newest check of the books that ran ended (0: never)",
-        m.books_checked.clone(),
-    );
-    registry.register(
+            "When the newest check of the books that ran ended (0: never)",
+            m.books_checked;
         "books_every_seconds",
-        "books_every_hours in seconds: the stale-books alert's period (0: no schedule)",
-        m.books_every.clone(),
-    );
-    registry.register(
+            "books_every_hours in seconds: the stale-books alert's period (0: no schedule)",
+            m.books_every;
         "claims_owed_lvlx",
-        "LVLX members are owed: rewards credited less what the distributor paid them",
-        m.claims_owed.clone(),
-    );
-    registry.register(
-        "distributor_held_lvlx",
-        "LVLX the claim distributor holds",
-        m.distributor_held.clone(),
-    );
-    registry.register(
+            "LVLX members are owed: rewards credited less what the distributor paid them",
+            m.claims_owed;
+        "distributor_held_lvlx", "LVLX the claim distributor holds", m.distributor_held;
         "claims_uncovered",
-        "1 while members are owed more LVLX than the distributor holds (compared exactly)",
-        m.claims_uncovered.clone(),
+            "1 while members are owed more LVLX than the distributor holds (compared exactly)",
+            m.claims_uncovered;
     );
 }
 

@@ -7,11 +7,11 @@
 
 use bytes::Bytes;
 use lvlx_core::admin::ico as ico_table;
-use lvlx_core::admin::stakes::Kind;
+use lvlx_core::admin::stakes::records::{self, Statistics};
+use lvlx_core::admin::stakes::{self as stake_table, Kind};
 use lvlx_core::admin::users as users_table;
 
 use crate::error::Error;
-use crate::staking::admin as stakes;
 use crate::store::{ledger, stakes as stake_rows, users};
 use crate::{now_ms, Store};
 
@@ -173,10 +173,10 @@ pub async fn user_rows(store: &Store) -> Result<Bytes, Error> {
 }
 
 /// A staking pool's `{General, result (first stakers), initDate, lastDate}`.
-pub async fn staking(store: &Store, kind: Kind, limit: u32) -> Result<stakes::Statistics, Error> {
+pub async fn staking(store: &Store, kind: Kind, limit: u32) -> Result<Statistics, Error> {
     let now = now_ms();
     let all = store.read(move |c| stake_rows::load(c, kind, now)).await?;
-    stakes::statistics(&all, kind, limit, now)
+    records::statistics(&all, kind, limit, now).map_err(|e| Error::Internal(e.to_string()))
 }
 
 /// Every entry of a staking pool, release date ascending, as Arrow IPC.
@@ -184,5 +184,5 @@ pub async fn staking_rows(store: &Store, kind: Kind) -> Result<Vec<u8>, Error> {
     let all = store
         .read(move |c| stake_rows::load(c, kind, now_ms()))
         .await?;
-    stakes::stream(kind, &all)
+    stake_table::encode(kind, &all).map_err(|e| Error::Internal(e.to_string()))
 }

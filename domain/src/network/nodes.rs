@@ -3,8 +3,8 @@
 
 use lvlx_core::amount::Units;
 use lvlx_core::chain::Contract;
-use serde_json::{json, Value};
 
+use crate::chain::reads::{calls_at, Call};
 use crate::chain::rpc::Rpc;
 use crate::config;
 use crate::error::Error;
@@ -47,21 +47,19 @@ pub async fn node_terms(
 
 /// The node's price and sale flag at `block`, in one batch (blocking).
 fn read_node_terms(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<(Units, bool), Error> {
-    let call = |function| -> Result<(&'static str, Value), Error> {
-        let data = lvlx_core::chain::calldata(Contract::ActivationNode, function, &[])
-            .map_err(Error::unavailable)?;
-        Ok((
-            "eth_call",
-            json!([{"to": chain.activation_node, "data": data}, crate::chain::rpc::hex(block)]),
-        ))
-    };
-    let answers = rpc
-        .batch(&[call("price")?, call("onSale")?])
-        .map_err(Error::unavailable)?;
-    let word = |v: &Value| {
-        lvlx_core::chain::decode_uint(v.as_str().unwrap_or("0x")).map_err(Error::unavailable)
-    };
-    Ok((word(&answers[0])?, word(&answers[1])? == 1))
+    let to = chain.activation_node.as_str();
+    let calls: [Call; 2] = [
+        (to, Contract::ActivationNode, "price", vec![]),
+        (to, Contract::ActivationNode, "onSale", vec![]),
+    ];
+    let words = calls_at(rpc, block, &calls)?
+        .iter()
+        .map(|v| lvlx_core::chain::decode_uint(v).map_err(Error::unavailable))
+        .collect::<Result<Vec<Units>, Error>>()?;
+    match words[..] {
+        [price, on_sale] => Ok((price, on_sale == 1)),
+        _ => Err(Error::unavailable("short batch answer")),
+    }
 }
 
 /// Changes to the node's terms the admin page lists.

@@ -2,14 +2,12 @@
 //! contracts are the truth for terms, prices and the reserve (read here with one batched
 //! eth_call); the index (store::stakes) holds the positions; every figure is the core's.
 
-pub mod admin;
-
 use lvlx_core::amount::Units;
 use lvlx_core::chain::{self, Contract};
 use lvlx_core::staking::{Pool, Terms};
-use serde_json::{json, Value};
 
-use crate::chain::rpc::{Rpc, RpcError};
+use crate::chain::reads::{calls_at, Call};
+use crate::chain::rpc::Rpc;
 use crate::config;
 use crate::error::Error;
 pub use lvlx_core::staking::page::{
@@ -77,68 +75,26 @@ pub async fn on_chain(
     })
 }
 
-/// An eth_call of `function` on `to` at `block`.
-fn call_at(
-    to: &str,
-    contract: Contract,
-    function: &str,
-    args: &[&str],
-    block: u64,
-) -> Result<(&'static str, Value), Error> {
-    let data = chain::calldata(contract, function, args).map_err(Error::unavailable)?;
-    Ok((
-        "eth_call",
-        json!([{"to": to, "data": data}, crate::chain::rpc::hex(block)]),
-    ))
-}
-
-fn text(v: &Value) -> Result<String, Error> {
-    v.as_str()
-        .map(str::to_string)
-        .ok_or_else(|| Error::unavailable(RpcError::Answer(v.to_string())))
-}
-
 /// Terms, NFT prices and both reserves at `block`, in one batch (blocking).
 fn read_offer(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<Offer, Error> {
-    let nft_ids: Vec<String> = Pool::Nft.kinds().map(|k| k.to_string()).collect();
-    let tiers: Vec<String> = Pool::Lvlx.kinds().map(|k| k.to_string()).collect();
-    let mut calls = Vec::new();
-    for id in &nft_ids {
-        calls.push(call_at(
+    let mut calls: Vec<Call> = Vec::new();
+    for id in Pool::Nft.kinds().map(|k| vec![k.to_string()]) {
+        calls.push((
             &chain.nft_staking,
             Contract::NftStaking,
             "terms",
-            &[id],
-            block,
-        )?);
-        calls.push(call_at(
-            &chain.nft_sale,
-            Contract::NftSale,
-            "price",
-            &[id],
-            block,
-        )?);
+            id.clone(),
+        ));
+        calls.push((&chain.nft_sale, Contract::NftSale, "price", id));
     }
-    for tier in &tiers {
-        calls.push(call_at(
-            &chain.lvlx_staking,
-            Contract::LvlxStaking,
-            "terms",
-            &[tier],
-            block,
-        )?);
+    for tier in Pool::Lvlx.kinds().map(|k| vec![k.to_string()]) {
+        calls.push((&chain.lvlx_staking, Contract::LvlxStaking, "terms", tier));
     }
     for pool in [&chain.nft_staking, &chain.lvlx_staking] {
-        calls.push(call_at(
-            pool,
-            Contract::NftStaking,
-            "freeReserve",
-            &[],
-            block,
-        )?);
-        calls.push(call_at(pool, Contract::NftStaking, "reserved", &[], block)?);
+        calls.push((pool, Contract::NftStaking, "freeReserve", vec![]));
+        calls.push((pool, Contract::NftStaking, "reserved", vec![]));
     }
-    let answers = rpc.batch(&calls).map_err(Error::unavailable)?;
+    let answers = calls_at(rpc, block, &calls)?;
     let mut it = answers.iter();
     let mut next = || {
         it.next()
@@ -146,21 +102,21 @@ fn read_offer(rpc: &Rpc, chain: &config::Chain, block: u64) -> Result<Offer, Err
     };
     let mut nfts = Vec::new();
     for kind in Pool::Nft.kinds() {
-        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(Error::unavailable)?;
-        let price = chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?;
+        let terms = chain::decode_terms(kind, next()?).map_err(Error::unavailable)?;
+        let price = chain::decode_uint(next()?).map_err(Error::unavailable)?;
         nfts.push((terms, price));
     }
     let mut offered = Vec::new();
     for kind in Pool::Lvlx.kinds() {
-        let terms = chain::decode_terms(kind, &text(next()?)?).map_err(Error::unavailable)?;
+        let terms = chain::decode_terms(kind, next()?).map_err(Error::unavailable)?;
         if terms.lock_seconds > 0 {
             offered.push(terms);
         }
     }
     let mut reserve = || -> Result<Reserve, Error> {
         Ok(Reserve {
-            free: chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?,
-            reserved: chain::decode_uint(&text(next()?)?).map_err(Error::unavailable)?,
+            free: chain::decode_uint(next()?).map_err(Error::unavailable)?,
+            reserved: chain::decode_uint(next()?).map_err(Error::unavailable)?,
         })
     };
     let nft_reserve = reserve()?;
@@ -180,27 +136,27 @@ fn read_holdings(
     wallet: &str,
     block: u64,
 ) -> Result<Holdings, Error> {
-    let mut calls = Vec::new();
-    for id in Pool::Nft.kinds().map(|k| k.to_string()) {
-        calls.push(call_at(
-            &chain.level_nft,
-            Contract::LevelNft,
-            "balanceOf",
-            &[wallet, &id],
-            block,
-        )?);
-    }
-    calls.push(call_at(
+    let mut calls: Vec<Call> = Pool::Nft
+        .kinds()
+        .map(|id| {
+            let args = vec![wallet.to_string(), id.to_string()];
+            (
+                chain.level_nft.as_str(),
+                Contract::LevelNft,
+                "balanceOf",
+                args,
+            )
+        })
+        .collect();
+    calls.push((
         &chain.lvlx,
         Contract::Lvlx,
         "balanceOf",
-        &[wallet],
-        block,
-    )?);
-    let answers = rpc.batch(&calls).map_err(Error::unavailable)?;
-    let mut values = answers
+        vec![wallet.to_string()],
+    ));
+    let mut values = calls_at(rpc, block, &calls)?
         .iter()
-        .map(|v| chain::decode_uint(&text(v)?).map_err(Error::unavailable))
+        .map(|v| chain::decode_uint(v).map_err(Error::unavailable))
         .collect::<Result<Vec<Units>, Error>>()?;
     let lvlx_balance = values
         .pop()

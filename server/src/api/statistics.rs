@@ -288,7 +288,7 @@ async fn user_rows(_: Authed, app: App) -> Answer {
         ("limit" = Option<RowLimit>, Query),
     ),
     responses(
-        (status = 200, description = "OK", body = crate::staking::admin::NftStatistics),
+        (status = 200, description = "OK", body = lvlx_core::admin::stakes::records::NftStatistics),
         Admin,
     ),
 )]
@@ -330,7 +330,7 @@ async fn nft_staking_rows(_: Authed, app: App) -> Answer {
         ("limit" = Option<RowLimit>, Query),
     ),
     responses(
-        (status = 200, description = "OK", body = crate::staking::admin::LvlxStatistics),
+        (status = 200, description = "OK", body = lvlx_core::admin::stakes::records::LvlxStatistics),
         Admin,
     ),
 )]

@@ -25,6 +25,7 @@ use crate::amount::{self, Units};
 use crate::display::short_wallet;
 
 pub mod entries;
+pub mod records;
 pub mod stakers;
 
 pub use entries::{EntryRow, EntryTable};

@@ -1,56 +1,47 @@
-//! NFT and LVLX stakes for the admin staking screens (statistics-nftstaking: the NFT user records
-//! and NFT general summary of docs/product/api.md#statistics). Every figure comes from the core:
-//! the General from its tally, the per-staker sums from its staking engine over the same stream the
-//! browser loads.
+//! What the statistics-nftstaking and statistics-lvlxstaking calls answer
+//! (docs/product/api.md#statistics): the General from the tally, the first stakers' records (the
+//! NFT user record; LVLX: the same shape under LVLX names) from the staker table over the same
+//! stream the browser loads.
 
 use std::collections::BTreeMap;
 
-use lvlx_core::admin::stakes::{
-    encode, Kind, LvlxSummary, NftSummary, StakerRow, StakerTable, Stakes, TallyBuilder,
-};
-use lvlx_core::amount::{self, Units};
 use serde::Serialize;
 
-use crate::error::Error;
-
-fn internal(e: impl std::fmt::Display) -> Error {
-    Error::Internal(e.to_string())
-}
-
-/// The Arrow stream the admin staking screens load.
-pub fn stream(kind: Kind, stakes: &Stakes) -> Result<Vec<u8>, Error> {
-    encode(kind, stakes).map_err(internal)
-}
+use super::{encode, Kind, LvlxSummary, NftSummary, StakerRow, StakerTable, Stakes, TallyBuilder};
+use crate::admin::TableError;
+use crate::amount::{self, Units};
 
 /// One stake of a staker's record (an NFT user record, docs/product/api.md#statistics), dates in
 /// milliseconds.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StakeShown {
     /// The NFT id; null for LVLX stakes.
     #[serde(rename = "NFTId")]
-    #[schema(required = true)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     nft_id: Option<u32>,
     /// NFTs, or LVLX base units.
-    #[serde(with = "lvlx_core::amount::text")]
-    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     amount: Units,
     start_date: i64,
     withdraw_date: i64,
     /// LVLX earned so far.
-    #[serde(with = "lvlx_core::amount::text")]
-    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     current_interests: Units,
     #[serde(rename = "rewardUSDT")]
     reward_usdt: String,
     /// LVLX withdrawn so far.
-    #[serde(with = "lvlx_core::amount::text")]
-    #[schema(schema_with = lvlx_core::amount::text::schema)]
+    #[serde(with = "crate::amount::text")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::amount::text::schema))]
     interest_withdrawal_amount: Units,
 }
 
 /// A staker's NFT sums.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NftSums {
     #[serde(rename = "totalNFT")]
@@ -59,7 +50,7 @@ pub struct NftSums {
     #[serde(rename = "totalStakingNFT")]
     total_staking_nft: u64,
     /// LVLX rewards so far, base units.
-    #[schema(pattern = "^[0-9]+$")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]+$"))]
     total: String,
     #[serde(rename = "totalUSDT")]
     total_usdt: String,
@@ -69,25 +60,27 @@ pub struct NftSums {
 }
 
 /// A staker's LVLX sums (base units).
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LvlxSums {
     #[serde(rename = "totalLVLX")]
-    #[schema(pattern = "^[0-9]+$")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]+$"))]
     total_lvlx: String,
     /// Still locked.
     #[serde(rename = "totalStakingLVLX")]
-    #[schema(pattern = "^[0-9]+$")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]+$"))]
     total_staking_lvlx: String,
     /// LVLX rewards so far.
-    #[schema(pattern = "^[0-9]+$")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]+$"))]
     total: String,
     #[serde(rename = "totalUSDT")]
     total_usdt: String,
 }
 
 /// An NFT user record (docs/product/api.md#statistics).
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NftStaker {
     names: String,
@@ -99,7 +92,8 @@ pub struct NftStaker {
 }
 
 /// The LVLX staker's record: the NFT record's shape under LVLX names.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LvlxStaker {
     names: String,
@@ -112,7 +106,8 @@ pub struct LvlxStaker {
 
 /// statistics-nftstaking (docs/product/api.md#calls): the summary over every stake, the first
 /// stakers (user order), and the release dates' range.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NftStatistics {
     #[serde(rename = "General")]
@@ -123,7 +118,8 @@ pub struct NftStatistics {
 }
 
 /// statistics-lvlxstaking: the NFT statistics' shape under LVLX names.
-#[derive(Serialize, utoipa::ToSchema)]
+#[derive(Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LvlxStatistics {
     #[serde(rename = "General")]
@@ -144,17 +140,22 @@ pub enum Statistics {
 /// The summary over every stake and the first `limit` stakers (user order) as the NFT user
 /// records of docs/product/api.md#statistics (LVLX: the same shape with `lvlxStaking` /
 /// `stakingLVLXs`).
-pub fn statistics(stakes: &Stakes, kind: Kind, limit: u32, now: i64) -> Result<Statistics, Error> {
+pub fn statistics(
+    stakes: &Stakes,
+    kind: Kind,
+    limit: u32,
+    now: i64,
+) -> Result<Statistics, TableError> {
     let mut tally = TallyBuilder::default();
     for stake in &stakes.stakes {
-        tally.add(stake, now).map_err(internal)?;
+        tally.add(stake, now)?;
     }
     let (init_date, last_date) = match (stakes.stakes.first(), stakes.stakes.last()) {
         (Some(first), Some(last)) => (first.release, last.release),
         _ => (now, now),
     };
-    let bytes = stream(kind, stakes)?;
-    let per_staker = StakerTable::load(&bytes, kind, now).map_err(internal)?;
+    let bytes = encode(kind, stakes)?;
+    let per_staker = StakerTable::load(&bytes, kind, now)?;
     let shown = per_staker.page(0, limit as usize);
     let mut entries: Vec<Vec<StakeShown>> = (0..shown.len()).map(|_| Vec::new()).collect();
     for stake in &stakes.stakes {
@@ -192,8 +193,8 @@ fn wallet(row: &StakerRow) -> Option<String> {
     (!row.wallet.is_empty()).then(|| row.wallet.clone())
 }
 
-fn nft_staker((row, list): (StakerRow, Vec<StakeShown>)) -> Result<NftStaker, Error> {
-    let count = |text: &str| text.parse::<u64>().map_err(internal);
+fn nft_staker((row, list): (StakerRow, Vec<StakeShown>)) -> Result<NftStaker, TableError> {
+    let count = |text: &str| text.parse::<u64>().map_err(|_| TableError::Overflow);
     Ok(NftStaker {
         names: row.names.clone(),
         email: row.email.clone(),
