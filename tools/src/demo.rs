@@ -11,6 +11,17 @@ use lvlx_config as config;
 use lvlx_rpc::owner::transact;
 use lvlx_rpc::rpc::{Rpc, RpcError};
 
+/// The demo's admin and member (email, password), which `lvlx demo` creates; the seeded
+/// history's referral trees hang under the member.
+pub const DEMO_ADMIN: (&str, &str) = ("admin@lvlx.local", "Admin#2026");
+pub const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
+/// The demo's admin secret and the operational key it unlocks (anvil's first development
+/// account: public, holds nothing outside a local chain).
+pub const DEMO_SECRET: (&str, &str) = (
+    "demo-admin-secret",
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+);
+
 /// How many dev accounts take part (accounts 2–7; 0 owns the contracts, 1 is the demo user's).
 pub const WALLETS: usize = 6;
 /// The demo's members stake without a page's quote: any reward above zero, any release.

@@ -8,14 +8,7 @@ use crate::store::{users, Store};
 use crate::user::{NewUser, User, UserId};
 use crate::{crypto, now_ms};
 
-pub const DEMO_ADMIN: (&str, &str) = ("admin@lvlx.local", "Admin#2026");
-pub const DEMO_USER: (&str, &str) = ("demo@lvlx.local", "Demo#2026x");
-/// The demo's admin secret and the operational key it unlocks (anvil's first development
-/// account: public, holds nothing outside a local chain).
-pub const DEMO_SECRET: (&str, &str) = (
-    "demo-admin-secret",
-    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-);
+pub use lvlx_tools::demo::{DEMO_ADMIN, DEMO_SECRET, DEMO_USER};
 
 /// Creates an account after the same checks as the web forms.
 pub async fn create(

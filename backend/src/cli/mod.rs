@@ -4,7 +4,7 @@
 
 pub mod accounts;
 mod rollout;
-pub mod seed;
+use lvlx_tools::seed;
 
 use crate::error::Error;
 

@@ -6,12 +6,12 @@ use crate::common;
 
 use common::{world, World};
 use lvlx_backend::cli::accounts::{DEMO_ADMIN, DEMO_USER};
-use lvlx_backend::cli::seed;
 use lvlx_backend::error::Error;
 use lvlx_backend::store::sql::Cell;
 use lvlx_backend::store::{ledger, users, Dialect};
 use lvlx_core::admin::stakes::{EntryTable, Kind, StakerTable};
 use lvlx_core::admin::{ico::IcoTable, users::UserTable, Query};
+use lvlx_tools::seed;
 use serde_json::Value;
 use warp::http::StatusCode;
 

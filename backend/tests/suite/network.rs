@@ -1534,7 +1534,7 @@ async fn the_sponsor_tree_cannot_loop() {
 /// here from the rows), and fewer than five holders say nothing.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_node_page_says_what_holders_earned_from_the_rows() {
-    use lvlx_backend::cli::seed;
+    use lvlx_tools::seed;
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let w = common::world_with(|c| c.chain = Some(deploy::dev_section(&anvil.url, &d))).await;

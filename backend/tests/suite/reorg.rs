@@ -741,7 +741,7 @@ async fn logs_a_lagging_backend_leaves_out_are_read_again() {
 /// is recorded as the chain opened it, not taken for a seeded one.
 #[tokio::test(flavor = "multi_thread")]
 async fn seeded_positions_never_take_a_chain_position_s_id() {
-    use lvlx_backend::cli::seed;
+    use lvlx_tools::seed;
     let anvil = Anvil::start();
     let d = deploy::deploy_dev(&anvil.rpc).unwrap();
     let a = anvil.accounts();

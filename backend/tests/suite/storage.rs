@@ -8,9 +8,9 @@ use std::sync::Arc;
 use bytes::Bytes;
 use lvlx_backend::args;
 use lvlx_backend::cli::accounts;
-use lvlx_backend::cli::seed;
 use lvlx_backend::store::copy::{self, CopyError};
 use lvlx_backend::store::{self, users, Dialect, Store, StoreError};
+use lvlx_tools::seed;
 
 const PLAN: seed::Plan = seed::Plan {
     users: 150,

@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 
-use crate::args;
 use lvlx_core::amount::Units;
 use lvlx_core::ledger::balance_after;
 use lvlx_core::staking::{self, Pool, Terms, DEFAULT_NFT_TERMS, DEFAULT_TIERS};
@@ -13,8 +12,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::network::settlement;
-use crate::store::{ledger, Conn, Result, StoreError};
+use lvlx_domain::network::settlement;
+use lvlx_store::{args, ledger, Conn, Result, StoreError};
 
 /// The seeded history ends here (UTC), so a seed is the same whenever it runs.
 pub const END_MS: i64 = 1_793_491_200_000; // 2026-11-01
@@ -161,7 +160,7 @@ fn write(
     let (entries, purchases) = write_ledger(c, rng, plan, product, &mut members)?;
     write_network(c, rng, product, &members, purchases)?;
     let (nft_stakes, lvlx_stakes) = write_stakes(c, rng, plan, &members)?;
-    crate::store::copy::continue_numbering(c)?;
+    lvlx_store::copy::continue_numbering(c)?;
     Ok(Report {
         users: members.len(),
         ico_tx: entries,
@@ -208,7 +207,7 @@ fn write_members(
     // the demo's own network is the seeded one.
     let demo_sponsor: Option<i64> = c.query_opt(
         "SELECT id FROM users WHERE email = ?1",
-        args![crate::cli::accounts::DEMO_USER.0],
+        args![crate::demo::DEMO_USER.0],
         |r| r.get(0),
     )?;
 
