@@ -25,6 +25,8 @@ use crate::amount::{self, Units};
 use crate::display::short_wallet;
 
 pub mod entries;
+/// The server's statistics answers (the browser loads the stream instead).
+#[cfg(not(target_arch = "wasm32"))]
 pub mod records;
 pub mod stakers;
 
