@@ -19,16 +19,7 @@ pub(super) fn record_staking(
     s: Place,
 ) -> Result<Option<Push>, StoreError> {
     let (name, amount, position) = event.applied();
-    let applied = stakes::Applied {
-        tx_hash: &s.tx_hash,
-        log_index: s.log_index,
-        contract: &s.contract,
-        event: name,
-        amount,
-        at: s.at,
-        block: s.block,
-        position,
-    };
+    let applied = stakes::Applied::at(&s, name, amount, position);
     if !stakes::event_once(tx, &applied)? {
         return Ok(None);
     }
@@ -91,19 +82,8 @@ pub(super) fn record_staking(
 
 /// Records a price of the sale once, as an applied event (a rollback takes it back with them).
 pub(super) fn record_price(tx: Conn, price: u128, s: &Place) -> Result<(), StoreError> {
-    stakes::event_once(
-        tx,
-        &stakes::Applied {
-            tx_hash: &s.tx_hash,
-            log_index: s.log_index,
-            contract: &s.contract,
-            event: AppliedEvent::Price,
-            amount: Some(price),
-            at: s.at,
-            block: s.block,
-            position: None,
-        },
-    )?;
+    let applied = stakes::Applied::at(s, AppliedEvent::Price, Some(price), None);
+    stakes::event_once(tx, &applied)?;
     Ok(())
 }
 
@@ -115,16 +95,7 @@ pub(super) fn record_nft_purchase(
 ) -> Result<Option<Push>, StoreError> {
     let name = AppliedEvent::NftPurchased;
     let at = s.at;
-    let applied = stakes::Applied {
-        tx_hash: &s.tx_hash,
-        log_index: s.log_index,
-        contract: &s.contract,
-        event: name,
-        amount: Some(p.quantity),
-        at,
-        block: s.block,
-        position: None,
-    };
+    let applied = stakes::Applied::at(&s, name, Some(p.quantity), None);
     if !stakes::event_once(tx, &applied)? {
         return Ok(None);
     }

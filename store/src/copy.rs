@@ -71,20 +71,7 @@ pub async fn copy(from: &Store, to: &Store) -> Result<Vec<Table>, CopyError> {
         let source = super::reader(&sqlite.path)?;
         let target = std::cell::RefCell::new(pool.session()?);
         copy_tables(Conn::sqlite(&source), &target)?;
-        let mut out = Vec::new();
-        for (name, money) in each() {
-            let left = figures(Conn::sqlite(&source), name, money)?;
-            let right = figures(Conn::postgres(&target), name, money)?;
-            if left != right {
-                return Err(CopyError::Differs {
-                    table: name,
-                    source_side: left,
-                    target: right,
-                });
-            }
-            out.push(left);
-        }
-        Ok(out)
+        verify(Conn::sqlite(&source), Conn::postgres(&target))
     })
     .await
     .map_err(|e| StoreError::Task(e.to_string()))?
@@ -103,22 +90,36 @@ pub async fn into_sqlite(from: &Store, to: &Store) -> Result<Vec<Table>, CopyErr
         Conn::postgres(&session).transaction(|s| {
             s.batch("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")?;
             t.transaction(|t| copy_rows(s, t))?;
-            let mut out = Vec::new();
-            for (name, money) in each() {
-                let (left, right) = (figures(s, name, money)?, figures(t, name, money)?);
-                if left != right {
-                    return Err(CopyError::Differs {
-                        table: name,
-                        source_side: left,
-                        target: right,
-                    });
-                }
-                out.push(left);
-            }
-            Ok(out)
+            verify(s, t)
         })
     })
     .await
+}
+
+/// A SQLite table's columns, in their order.
+fn columns(c: Conn, table: &str) -> Result<Vec<String>> {
+    c.query_all(
+        &format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid"),
+        args![],
+        |r| r.get(0),
+    )
+}
+
+/// Each table's figures on both sides, which must be equal.
+fn verify(source: Conn, target: Conn) -> Result<Vec<Table>, CopyError> {
+    let mut out = Vec::new();
+    for (name, money) in each() {
+        let (left, right) = (figures(source, name, money)?, figures(target, name, money)?);
+        if left != right {
+            return Err(CopyError::Differs {
+                table: name,
+                source_side: left,
+                target: right,
+            });
+        }
+        out.push(left);
+    }
+    Ok(out)
 }
 
 /// Every table's rows from `source` into `target` (of the same schema; what its migration
@@ -131,11 +132,7 @@ fn copy_rows(source: Conn, target: Conn) -> Result<(), CopyError> {
         target.execute(&format!("DELETE FROM {name}"), args![])?;
     }
     for (name, _) in each() {
-        let columns: Vec<String> = target.query_all(
-            &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
-            args![],
-            |r| r.get(0),
-        )?;
+        let columns = columns(target, name)?;
         let list = columns.join(", ");
         let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
         let insert = format!("INSERT INTO {name} ({list}) VALUES ({})", marks.join(", "));
@@ -175,50 +172,38 @@ fn copy_tables(source: Conn, target: &std::cell::RefCell<pg::Session>) -> Result
             t.execute(&format!("DELETE FROM {name}"), args![])?;
         }
         for (name, _) in each() {
-            let columns: Vec<String> = source.query_all(
-                &format!("SELECT name FROM pragma_table_info('{name}') ORDER BY cid"),
-                args![],
-                |r| r.get(0),
-            )?;
+            let columns = columns(source, name)?;
             let list = columns.join(", ");
-            let order = if NUMBERED.contains(&name) { " ORDER BY id" } else { "" };
+            let order = if NUMBERED.contains(&name) {
+                " ORDER BY id"
+            } else {
+                ""
+            };
             let mut session = target
                 .try_borrow_mut()
                 .map_err(|_| StoreError::Task("copy target in use".into()))?;
             session.copy_in(&format!("COPY {name} ({list}) FROM STDIN"), |send| {
                 let mut chunk = String::with_capacity(1 << 20);
-                source.query_each(
-                    &format!("SELECT {list} FROM {name}{order}"),
-                    args![],
-                    |r| {
-                        for i in 0..r.len() {
-                            if i > 0 {
-                                chunk.push('\t');
-                            }
-                            copy_text(&mut chunk, r.cell(i)?);
+                source.query_each(&format!("SELECT {list} FROM {name}{order}"), args![], |r| {
+                    for i in 0..r.len() {
+                        if i > 0 {
+                            chunk.push('\t');
                         }
-                        chunk.push('\n');
-                        if chunk.len() >= 1 << 20 {
-                            send(Bytes::from(std::mem::take(&mut chunk)))?;
-                        }
-                        Ok(())
-                    },
-                )?;
+                        copy_text(&mut chunk, r.cell(i)?);
+                    }
+                    chunk.push('\n');
+                    if chunk.len() >= 1 << 20 {
+                        send(Bytes::from(std::mem::take(&mut chunk)))?;
+                    }
+                    Ok(())
+                })?;
                 if !chunk.is_empty() {
                     send(Bytes::from(chunk))?;
                 }
                 Ok(())
             })?;
         }
-        for name in NUMBERED {
-            t.execute(
-                &format!(
-                    "SELECT setval(pg_get_serial_sequence('{name}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {name}"
-                ),
-                args![],
-            )?;
-        }
-        Ok::<_, StoreError>(())
+        continue_numbering(t)
     })?;
     Ok(())
 }

@@ -4,7 +4,6 @@ use super::{Conn, Result};
 use crate::args;
 use crate::user::UserId;
 use lvlx_core::amount::Units;
-use serde::Serialize;
 
 /// A node as the chain sold it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,37 +91,21 @@ pub fn remove(c: Conn, wallet: &str, user: Option<UserId>) -> Result<()> {
     Ok(())
 }
 
-/// One row of the admin's nodes table.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NodeRow {
-    pub email: Option<String>,
-    pub names: Option<String>,
-    pub wallet: String,
-    pub created_at: i64,
-    #[serde(with = "lvlx_core::amount::text")]
-    pub usdt_paid: Units,
-    pub tx_hash: String,
-}
-
-/// Every node, oldest first.
-pub fn all(c: Conn) -> Result<Vec<NodeRow>> {
+/// Every node, oldest first, as the admin's nodes table shows it (no member: empty names and
+/// email).
+pub fn all(c: Conn) -> Result<Vec<lvlx_core::admin::nodes::Node>> {
     let stmt_sql = "SELECT u.email, u.names || ' ' || u.lastnames, n.wallet, n.created_at, n.usdt_paid, n.tx_hash
          FROM activation_nodes n LEFT JOIN users u ON u.id = n.user_id ORDER BY n.created_at, n.block, n.log_index";
-
-    let mut out = Vec::new();
-    c.query_each(stmt_sql, args![], |r| {
-        out.push(NodeRow {
-            email: r.get(0)?,
-            names: r.get(1)?,
+    c.query_all(stmt_sql, args![], |r| {
+        Ok(lvlx_core::admin::nodes::Node {
+            email: r.get::<Option<String>>(0)?.unwrap_or_default(),
+            names: r.get::<Option<String>>(1)?.unwrap_or_default(),
             wallet: r.get(2)?,
             created_at: r.get(3)?,
             usdt_paid: r.units(4)?,
             tx_hash: r.get(5)?,
-        });
-        Ok(())
-    })?;
-    Ok(out)
+        })
+    })
 }
 
 /// The chain position (block, log index) of `user`'s first activation node, if any.

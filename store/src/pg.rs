@@ -216,6 +216,11 @@ const UNLOCK: &str = "SELECT pg_advisory_unlock(?1), set_config(name, reset_val,
 /// The oldest server with `idle_session_timeout` (`server_version_num`).
 const OLDEST_SERVER: i64 = 140_000;
 
+/// Whether a server of `server_version_num` has what the write lock needs.
+fn supported(server_version_num: &str) -> bool {
+    server_version_num.parse::<i64>().unwrap_or(0) >= OLDEST_SERVER
+}
+
 /// The instance's connections: one writer, up to `readers` readers.
 pub struct Pool {
     config: tokio_postgres::Config,
@@ -235,7 +240,7 @@ impl Pool {
             .query_opt("SHOW server_version_num", crate::args![])?
             .map(|row| row.get::<_, String>(0))
             .unwrap_or_default();
-        if version.parse::<i64>().unwrap_or(0) < OLDEST_SERVER {
+        if !supported(&version) {
             return Err(OpenError::PostgresTooOld(version));
         }
         migrate(&mut writer)?;
@@ -394,4 +399,24 @@ fn apply(session: &mut Session) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// PostgreSQL 13 and older lack `idle_session_timeout` and are refused at open; 14 and later
+    /// are served (no older server runs here: the rule is tested, not the refusal's path).
+    #[test]
+    fn a_server_older_than_14_is_refused() {
+        for (version, served) in [
+            ("130016", false),
+            ("139999", false),
+            ("", false),
+            ("14beta", false),
+            ("140000", true),
+            ("160004", true),
+            ("180000", true),
+        ] {
+            assert_eq!(super::supported(version), served, "{version}");
+        }
+    }
 }

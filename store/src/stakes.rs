@@ -71,6 +71,27 @@ pub struct Applied<'a> {
     pub position: Option<u64>,
 }
 
+impl<'a> Applied<'a> {
+    /// `event` at `place`, having moved `amount` of `position`.
+    pub fn at(
+        place: &'a lvlx_core::chain::Place,
+        event: AppliedEvent,
+        amount: Option<Units>,
+        position: Option<u64>,
+    ) -> Applied<'a> {
+        Applied {
+            tx_hash: &place.tx_hash,
+            log_index: place.log_index,
+            contract: &place.contract,
+            event,
+            amount,
+            at: place.at,
+            block: place.block,
+            position,
+        }
+    }
+}
+
 /// Records an applied event once (tx hash + log index); false when it was already applied.
 pub fn event_once(c: Conn, e: &Applied) -> Result<bool> {
     let n = c.execute(

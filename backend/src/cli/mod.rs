@@ -287,10 +287,10 @@ pub fn main() -> ExitCode {
         } => books_verify(&config),
         Command::Claims {
             command: ClaimsCommand::Signer,
-        } => print_claim_signer(&config),
+        } => report(claim_signer(&config).map(|signer| signer.address())),
         Command::Claims {
             command: ClaimsCommand::Consent,
-        } => print_rotation_consent(&config),
+        } => report(rotation_consent(&config)),
         Command::Chain {
             command: ChainCommand::Demo,
         } => chain_demo(&config),
@@ -331,11 +331,11 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `lvlx claims signer`: the address the server's claim vouchers are signed by.
-fn print_claim_signer(config: &Config) -> ExitCode {
-    match claim_signer(config) {
-        Ok(signer) => {
-            println!("{}", signer.address());
+/// Prints `done` and succeeds, or says why not on standard error and fails.
+fn report(done: Result<impl std::fmt::Display, impl std::fmt::Display>) -> ExitCode {
+    match done {
+        Ok(out) => {
+            println!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -346,19 +346,6 @@ fn print_claim_signer(config: &Config) -> ExitCode {
 }
 
 /// `lvlx claims consent`: this server's key consents to the announced signer change.
-fn print_rotation_consent(config: &Config) -> ExitCode {
-    match rotation_consent(config) {
-        Ok(lines) => {
-            println!("{lines}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 fn rotation_consent(config: &Config) -> Result<String, String> {
     use crate::chain::rpc::Rpc;
     use lvlx_core::chain::{self, Contract, Rotation};

@@ -96,18 +96,7 @@ pub async fn shown_terms(config: &config::Config, reads: &crate::ChainReads) -> 
 /// Every node sold (member, wallet, date, USDT paid, transaction) in activation order, as the
 /// Arrow stream the core's table engine loads.
 pub async fn rows(store: &crate::Store) -> Result<Vec<u8>, Error> {
-    let nodes = store.read(crate::store::nodes::all).await?;
-    let rows: Vec<lvlx_core::admin::nodes::Node> = nodes
-        .into_iter()
-        .map(|n| lvlx_core::admin::nodes::Node {
-            created_at: n.created_at,
-            names: n.names.unwrap_or_default(),
-            email: n.email.unwrap_or_default(),
-            wallet: n.wallet,
-            usdt_paid: n.usdt_paid,
-            tx_hash: n.tx_hash,
-        })
-        .collect();
+    let rows = store.read(crate::store::nodes::all).await?;
     lvlx_core::admin::nodes::encode(&rows).map_err(|e| Error::Internal(e.to_string()))
 }
 
