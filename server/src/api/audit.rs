@@ -8,7 +8,7 @@ use super::auth::admin_app;
 use super::error::reply;
 use super::openapi::errors::*;
 use super::openapi::FilterText;
-use super::{ok, Answer, Route};
+use super::{first_of, ok, Answer, Route};
 use crate::session::Authed;
 use crate::store::audit::Filter as Kept;
 use crate::{admin_audit, App};
@@ -60,7 +60,7 @@ pub fn routes(app: App) -> Route {
         .then(csv)
         .map(reply)
         .boxed();
-    page.or(csv).unify().boxed()
+    first_of([page, csv])
 }
 
 /// The admin audit, newest first, filtered, 50 rows a page

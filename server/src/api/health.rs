@@ -7,7 +7,7 @@ use warp::{Filter, Reply};
 
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, with, Answer, Route};
+use super::{first_of, ok, with, Answer, Route};
 use crate::App;
 
 /// This module's operations, merged into the served document by `api::openapi`.
@@ -31,7 +31,7 @@ pub fn routes(app: App) -> Route {
         .and(with(&app))
         .then(ready)
         .boxed();
-    health.or(ready).unify().boxed()
+    first_of([health, ready])
 }
 
 /// Liveness: answers only when the database answers

@@ -58,8 +58,8 @@ pub type Answer = Result<warp::reply::Response, crate::error::Error>;
 /// A filter answering with a response, as every route of the API is.
 pub type Route = BoxedFilter<(warp::reply::Response,)>;
 
-/// The first of `routes` that takes a request, tried in their order.
-pub fn first_of<const N: usize>(routes: [Route; N]) -> Route {
+/// The first of `routes` that takes a request, tried in their order (at least one).
+pub fn first_of(routes: impl IntoIterator<Item = Route>) -> Route {
     routes
         .into_iter()
         .reduce(|a, b| a.or(b).unify().boxed())

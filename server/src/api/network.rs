@@ -78,7 +78,7 @@ fn base_units(text: &str, what: &str) -> Result<Units, Error> {
 pub(super) struct Doc;
 
 pub fn routes(app: App) -> Route {
-    member_routes(&app).or(admin_routes(&app)).unify().boxed()
+    first_of([member_routes(&app), admin_routes(&app)])
 }
 
 /// What a member reads of their network, and their claims.

@@ -5,7 +5,7 @@ use warp::Filter;
 use super::auth::{admin_app, authed_app};
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{ok, Answer, Route};
+use super::{first_of, ok, Answer, Route};
 use crate::session::Authed;
 use crate::{staking, App};
 
@@ -36,7 +36,7 @@ pub fn routes(app: App) -> Route {
         .then(reserve)
         .map(reply)
         .boxed();
-    reserve.or(member).unify().boxed()
+    first_of([reserve, member])
 }
 
 /// The member's staking page (terms, prices and reserves from the contracts, positions)

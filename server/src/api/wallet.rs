@@ -5,7 +5,7 @@ use warp::Filter;
 use super::auth::authed_app;
 use super::error::reply;
 use super::openapi::errors::*;
-use super::{json_body, ok, Answer, Route};
+use super::{first_of, json_body, ok, Answer, Route};
 use crate::accounts::wallets::{self, Link};
 use crate::session::Authed;
 use crate::App;
@@ -33,7 +33,7 @@ pub fn routes(app: App) -> Route {
         .then(link)
         .map(reply)
         .boxed();
-    nonce.or(link).unify().boxed()
+    first_of([nonce, link])
 }
 
 /// A nonce for the wallet-linking message (EIP-4361)

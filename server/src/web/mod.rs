@@ -187,48 +187,44 @@ fn content_images(app: &App, shared: std::sync::Arc<Shared>) -> Route {
 /// `?lng=` names, else the browser's Accept-Language, as the app itself decides) and with or
 /// without the cookie banner as their consent cookie says.
 fn rendered_pages(app: &Assets) -> Route {
-    RENDERED
-        .iter()
-        .map(|(page, fallback)| {
-            let files = app.clone();
-            let name = warp::path(page)
-                .and(warp::path::end())
-                .and(warp::get().or(warp::head()).unify().boxed())
-                .and(
-                    warp::query::<Lng>()
-                        .or(warp::any().map(|| Lng { lng: None }))
-                        .unify()
-                        .boxed(),
-                )
-                .and(warp::header::optional::<String>("accept-language"))
-                .and(warp::cookie::optional::<String>(LANGUAGE_COOKIE))
-                .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
-                .map(
-                    move |query: Lng,
-                          accept: Option<String>,
-                          chosen: Option<String>,
-                          consent: Option<String>| {
-                        // As the app decides: `?lng=`, then the switcher's choice, then the browser.
-                        let name = rendered_name(page, query.lng.or(chosen), accept, consent);
-                        if files.get(&name).is_some() {
-                            name
-                        } else {
-                            fallback.to_string()
-                        }
-                    },
+    first_of(RENDERED.iter().map(|(page, fallback)| {
+        let files = app.clone();
+        let name = warp::path(page)
+            .and(warp::path::end())
+            .and(warp::get().or(warp::head()).unify().boxed())
+            .and(
+                warp::query::<Lng>()
+                    .or(warp::any().map(|| Lng { lng: None }))
+                    .unify()
+                    .boxed(),
+            )
+            .and(warp::header::optional::<String>("accept-language"))
+            .and(warp::cookie::optional::<String>(LANGUAGE_COOKIE))
+            .and(warp::cookie::optional::<String>(CONSENT_COOKIE))
+            .map(
+                move |query: Lng,
+                      accept: Option<String>,
+                      chosen: Option<String>,
+                      consent: Option<String>| {
+                    // As the app decides: `?lng=`, then the switcher's choice, then the browser.
+                    let name = rendered_name(page, query.lng.or(chosen), accept, consent);
+                    if files.get(&name).is_some() {
+                        name
+                    } else {
+                        fallback.to_string()
+                    }
+                },
+            );
+        serve(app.clone(), name)
+            .map(|mut response: warp::reply::Response| {
+                response.headers_mut().insert(
+                    warp::http::header::VARY,
+                    HeaderValue::from_static("Accept-Encoding, Accept-Language, Cookie"),
                 );
-            serve(app.clone(), name)
-                .map(|mut response: warp::reply::Response| {
-                    response.headers_mut().insert(
-                        warp::http::header::VARY,
-                        HeaderValue::from_static("Accept-Encoding, Accept-Language, Cookie"),
-                    );
-                    response
-                })
-                .boxed()
-        })
-        .reduce(|a, b| a.or(b).unify().boxed())
-        .expect("two rendered pages")
+                response
+            })
+            .boxed()
+    }))
 }
 
 /// The rendered file of `page` for this request: `login.es.html`, `landing.pt.decided.html`.

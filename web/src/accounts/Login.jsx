@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { fieldMaxLength } from '../core/index.js';
 import { useTranslation } from 'react-i18next';
 import { api } from '../common/client.js';
-import { withCaptcha } from './captcha.js';
+import { withLanguageAndCaptcha } from './captcha.js';
 import { KEYS, write } from '../common/storage.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import TextField from '../common/TextField.jsx';
@@ -25,7 +25,11 @@ export default function Login() {
   const form = useCoreForm(FIELDS, typedBefore());
   const [sending, send] = useSubmit(async () => {
     const { email, password } = form.values;
-    const { token } = await api('login', { method: 'POST', auth: false, body: await withCaptcha({ email, password }) });
+    const { token } = await api('login', {
+      method: 'POST',
+      auth: false,
+      body: await withLanguageAndCaptcha({ email, password }),
+    });
     write(KEYS.sessionToken, token);
     write(KEYS.verifyCode, 'true');
     write(KEYS.loginStep, '2');

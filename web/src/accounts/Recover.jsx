@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../common/client.js';
-import { withCaptcha } from './captcha.js';
+import { withLanguageAndCaptcha } from './captcha.js';
 import { KEYS, write } from '../common/storage.js';
 import PublicFrame from '../common/PublicFrame.jsx';
 import CodeForm from '../common/CodeForm.jsx';
@@ -19,7 +19,7 @@ export default function Recover() {
   const [attemptId, setAttemptId] = useState(null);
   // The answer is the same whether or not the email has an account.
   const [sending, send] = useSubmit(async () => {
-    const body = await withCaptcha({ email: form.values.email });
+    const body = await withLanguageAndCaptcha({ email: form.values.email });
     setAttemptId((await api('recover', { method: 'POST', auth: false, body })).attemptId);
   });
 

@@ -16,7 +16,7 @@ import esCountries from 'react-phone-number-input/locale/es.json';
 import ptCountries from 'react-phone-number-input/locale/pt.json';
 import { validateField } from '../core/index.js';
 import { api } from '../common/client.js';
-import { withCaptcha } from './captcha.js';
+import { withLanguageAndCaptcha } from './captcha.js';
 import useLoad from '../common/useLoad.js';
 import { storeSignedIn } from './signin.js';
 import CodeForm from '../common/CodeForm.jsx';
@@ -188,7 +188,16 @@ export default function RegisterReferred() {
   // Sends the code (again, `again`: a new attempt, whose code replaces the last one's).
   const [sending, send] = useSubmit(async (again = false) => {
     const { names, lastnames, email, emailC, cel, password, passwordC } = form.values;
-    const body = await withCaptcha({ names, lastnames, email, emailC, cel, password, passwordC, referralCode });
+    const body = await withLanguageAndCaptcha({
+      names,
+      lastnames,
+      email,
+      emailC,
+      cel,
+      password,
+      passwordC,
+      referralCode,
+    });
     setAttemptId((await api('register', { method: 'POST', auth: false, body })).attemptId);
     write(KEYS.registerStep, '3');
     setStep(3);

@@ -6,7 +6,7 @@ import { solveCaptcha } from '../core/index.js';
 import { api } from '../common/client.js';
 
 /** `fields` with the language in use and a solved captcha. */
-export async function withCaptcha(fields) {
+export async function withLanguageAndCaptcha(fields) {
   const { challenge, difficulty } = await api('captcha', { auth: false });
   return {
     ...fields,

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLvlx, formatUsdt, loadIcoRows, localizeNumber, shortWallet } from '../core/index.js';
 import { api, apiBytes } from '../common/client.js';
-import { icoTrailsOf } from './icoTrails.js';
+import { icoTrails, icoTrailsOf } from './icoTrails.js';
 import settings from '../common/settings.js';
 import { useCoreTable, useStatistics } from '../common/useCoreTable.js';
 import CoreDataTable from '../common/CoreDataTable.jsx';
@@ -42,7 +42,7 @@ function useTrails(rows, version) {
   useEffect(() => {
     if (!ids) return undefined;
     const aborter = new AbortController();
-    api(`statistics-ico/trails?ids=${ids}`, { signal: aborter.signal })
+    icoTrails(ids.split(','), aborter.signal)
       .then((list) => setTrails(new Map(list.map((t) => [t.id, t]))))
       .catch(() => aborter.signal.aborted || setTrails(null));
     return () => aborter.abort();
