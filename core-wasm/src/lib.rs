@@ -7,6 +7,7 @@
 pub mod account;
 pub mod admin;
 pub mod amount;
+pub mod books;
 pub mod captcha;
 pub mod chain;
 pub mod claims;

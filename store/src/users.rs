@@ -4,6 +4,7 @@ use super::Row;
 use crate::args;
 use lvlx_core::admin::users::{self as table, Summary, SummaryBuilder};
 use lvlx_core::amount::Units;
+use lvlx_core::books::Kept;
 use lvlx_core::ADMIN_ROLE;
 
 use super::{Conn, Result, StoreError};
@@ -379,21 +380,7 @@ pub fn take_from(c: Conn, user: UserId, total: Total, amount: Units) -> Result<U
 /// remakes the kept answers.
 pub const ANSWER_TABLES: &[&str] = &["users"];
 
-/// A member's running totals as their row keeps them, with their sponsor: what `lvlx books
-/// verify` recomputes from the rows that should explain them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Kept {
-    pub id: i64,
-    pub referrer: Option<i64>,
-    pub balance: Units,
-    pub rewards: Units,
-    pub network: Units,
-    pub own: Units,
-    pub rank: String,
-    pub node: bool,
-}
-
-/// Every account's [`Kept`] totals, by id.
+/// Every account's kept totals, by id.
 pub fn kept(c: Conn) -> Result<Vec<Kept>> {
     c.query_all(
         "SELECT id, referrer_id, lvlx_balance, add_rewards, network_usdt, own_usdt, rank, activation_node
