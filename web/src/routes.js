@@ -99,31 +99,34 @@ export const userRoutes = (product) => [
   ],
 ];
 
+/** A table's first row: a row of the wide table, or a card on a phone. */
+const ROWS = '.rdt_TableRow, .row-card';
+
 /** Admin area, in menu order (docs/product/screens.md#admin-routes): as the user area's. */
 export const adminRoutes = [
   [
     'admin/tables/users',
     'admin-menu-users',
     page(() => import(/* webpackChunkName: "admin-users" */ './admin/UsersTable.jsx')),
-    '.rdt_TableRow',
+    ROWS,
   ],
   [
     'admin/tables/ICO',
     'admin-menu-ico',
     page(() => import(/* webpackChunkName: "admin-ico" */ './admin/IcoTable.jsx')),
-    '.rdt_TableRow',
+    ROWS,
   ],
   [
     'admin/tables/NFTStaking',
     'admin-menu-nft-staking',
     page(() => import(/* webpackChunkName: "admin-nft-staking" */ './staking/admin/NftStaking.jsx')),
-    '.rdt_TableRow',
+    ROWS,
   ],
   [
     'admin/tables/LVLXStaking',
     'admin-menu-lvlx-staking',
     page(() => import(/* webpackChunkName: "admin-lvlx-staking" */ './staking/admin/LvlxStaking.jsx')),
-    '.rdt_TableRow',
+    ROWS,
   ],
   [
     'admin/activation-node',
