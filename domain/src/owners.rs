@@ -102,10 +102,7 @@ pub struct Owner {
 /// The owners' terms and announced changes at the chain's head (shared by every call at that
 /// block).
 pub async fn read(config: &Config, reads: &ChainReads) -> Result<Owners, Error> {
-    let chain = config
-        .network_chain()
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (block, time) = head(&rpc).await?;
     reads

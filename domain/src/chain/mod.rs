@@ -13,6 +13,17 @@ pub use lvlx_chain::{indexer, keyed, owner, rollback, rpc, watch, Parts};
 pub mod reads;
 pub mod status;
 
+/// The chain section when the network's contracts (node sale, claim distributor) are configured,
+/// else `ChainUnavailable`.
+pub fn network(
+    config: &crate::config::Config,
+) -> Result<crate::config::Chain, crate::error::Error> {
+    config
+        .network_chain()
+        .cloned()
+        .ok_or(crate::error::Error::ChainUnavailable)
+}
+
 use crate::live::{Hub, Push};
 use crate::network::{self, settlement};
 use crate::store::{ranks, Conn, StoreError};

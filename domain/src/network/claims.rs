@@ -207,11 +207,7 @@ pub async fn request(
     language: Option<&str>,
 ) -> Result<Requested, Error> {
     parts.code_limit.check(ip).await?;
-    let chain = parts
-        .config
-        .network_chain()
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
+    let chain = crate::chain::network(parts.config)?;
     let wallet = who.wallet.clone().ok_or(Error::WalletRequired)?;
     let key = parts.mac_key.to_vec();
     let user = who.clone();
@@ -362,11 +358,7 @@ pub async fn confirm(
 ) -> Result<SignedVoucher, Error> {
     parts.code_limit.check(ip).await?;
     lvlx_core::validation::validate(lvlx_core::validation::Field::ClaimCode, &claim_code, None)?;
-    let chain = parts
-        .config
-        .network_chain()
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
+    let chain = crate::chain::network(parts.config)?;
     let terms = super::nodes::node_terms(parts.config, parts.reads).await?;
     let key = parts.mac_key.to_vec();
     let threshold = parts.kyc_threshold;

@@ -27,10 +27,7 @@ pub async fn node_terms(
     config: &config::Config,
     reads: &crate::ChainReads,
 ) -> Result<NodeTerms, Error> {
-    let chain = config
-        .network_chain()
-        .cloned()
-        .ok_or(Error::ChainUnavailable)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (block, block_time) = crate::chain::reads::head(&rpc).await?;
     let (price, on_sale) = reads

@@ -38,13 +38,6 @@ struct SafeNow {
     nonce: u64,
 }
 
-fn chain(config: &Config) -> Result<config::Chain, Error> {
-    config
-        .network_chain()
-        .cloned()
-        .ok_or(Error::ChainUnavailable)
-}
-
 /// `contract`'s address in this configuration.
 fn target(chain: &config::Chain, contract: Contract) -> Result<String, Error> {
     chain
@@ -134,7 +127,7 @@ pub async fn propose(
         }
         other => Error::Rule(other.key()),
     })?;
-    let chain = chain(config)?;
+    let chain = crate::chain::network(config)?;
     let target = target(&chain, contract)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (safe, data, target) = blocking(move || {
@@ -175,7 +168,7 @@ pub async fn reject(
     if p.executed_tx.is_some() {
         return Err(Error::Rule("owner-proposal-executed"));
     }
-    let chain = chain(config)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let address = p.safe.clone();
     let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
@@ -276,7 +269,7 @@ fn function_of(contract: Contract, data: &str) -> &'static str {
 /// "signing", or "replaced" (the Safe used its nonce for something else). A rejection's
 /// function is "reject". Listed: the newest [`LISTED`] and every one still waiting its turn.
 pub async fn list(store: &Store, config: &Config) -> Result<Proposals, Error> {
-    let chain = chain(config)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let node = target(&chain, Contract::ActivationNode)?;
     // Every owned contract has the same owner after a deployment; the node's Safe is the one
@@ -631,7 +624,7 @@ pub async fn sign(
     let signer =
         safe::signer(hash, &signature).map_err(|_| Error::Rule("owner-proposal-not-owner"))?;
     let signer = ethers_core::utils::to_checksum(&signer, None);
-    let chain = chain(config)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let address = p.safe.clone();
     let safe = blocking(move || safe_at(&rpc, latest(&rpc)?, address)).await?;
@@ -668,7 +661,7 @@ pub async fn executed(
         return Err(Error::Malformed("tx: a transaction hash".into()));
     }
     let p = stored(store, id).await?;
-    let chain = chain(config)?;
+    let chain = crate::chain::network(config)?;
     let rpc = Rpc::new(chain.rpc_url.expose());
     let (hash, safe, tx_hash) = (p.safe_tx_hash.clone(), p.safe.clone(), tx.clone());
     let ran = blocking(move || {
